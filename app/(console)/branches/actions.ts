@@ -1,0 +1,34 @@
+"use server";
+
+import { revalidatePath } from "next/cache";
+import { z } from "zod";
+import { action } from "@/lib/actions";
+import { requireAdmin } from "@/lib/auth/guards";
+import { createBranch, deleteBranch, updateBranch } from "@/lib/branches/mutations";
+import { branchIdSchema, branchInputSchema } from "@/lib/branches/schema";
+
+// Each action checks the role itself (requireAdmin): hiding the buttons from staff is not the protection.
+
+export const createBranchAction = action(requireAdmin, branchInputSchema, async ({ name }) => {
+  const branch = await createBranch(name);
+  revalidatePath("/branches");
+  return { ok: true, data: { id: branch.id }, message: `Branch “${branch.name}” created.` };
+});
+
+export const updateBranchAction = action(
+  requireAdmin,
+  branchInputSchema.extend({ id: branchIdSchema }),
+  async ({ id, name }) => {
+    const branch = await updateBranch(id, name);
+    revalidatePath("/branches");
+    return { ok: true, data: { id: branch.id }, message: `Branch “${branch.name}” saved.` };
+  },
+);
+
+export const deleteBranchAction = action(requireAdmin, z.object({ id: branchIdSchema }), async ({ id }) => {
+  const { name, detached } = await deleteBranch(id);
+  revalidatePath("/branches");
+  revalidatePath("/subscribers");
+  const note = detached ? ` ${detached} subscriber${detached === 1 ? " has" : "s have"} no branch now.` : "";
+  return { ok: true, data: undefined, message: `Branch “${name}” deleted.${note}` };
+});

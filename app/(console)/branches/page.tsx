@@ -1,0 +1,80 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { FilterBar, type FilterField } from "@/components/list/filter-bar";
+import { EmptyState, InvalidQuery, PastLastPage, ResultSummary } from "@/components/list/list-states";
+import { Pager } from "@/components/list/pager";
+import { buttonClass } from "@/components/ui/button-styles";
+import { requirePageUser } from "@/lib/auth/page-guards";
+import { canManageBranches } from "@/lib/auth/permissions";
+import { BRANCH_FILTER_KEYS, branchFiltersSchema } from "@/lib/branches/filters";
+import { listBranches, subscriberCounts } from "@/lib/branches/queries";
+import { parseWith, withParams, type RawParams } from "@/lib/list/params";
+import { BranchTable } from "./branch-table";
+
+export const metadata: Metadata = { title: "Branches" };
+
+const PATH = "/branches";
+const FIELDS: FilterField[] = [
+  { kind: "text", name: "id", label: "ID", numeric: true, placeholder: "Exact id" },
+  { kind: "text", name: "name", label: "Name", placeholder: "Contains…" },
+  { kind: "dateRange", label: "Created", from: "created_from", to: "created_to" },
+  { kind: "dateRange", label: "Updated", from: "updated_from", to: "updated_to" },
+];
+
+export default async function BranchesPage({ searchParams }: { searchParams: Promise<RawParams> }) {
+  const params = await searchParams;
+  const user = await requirePageUser(`${PATH}${withParams(params, {})}`);
+  const admin = canManageBranches(user);
+  const parsed = parseWith(branchFiltersSchema, params);
+
+  return (
+    <div className="space-y-5">
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <h1 className="text-2xl font-semibold tracking-tight">Branches</h1>
+        {admin ? (
+          <Link href="/branches/new" className={buttonClass.primary}>
+            New branch
+          </Link>
+        ) : null}
+      </div>
+      <FilterBar fields={FIELDS} resetKeys={BRANCH_FILTER_KEYS} />
+      {parsed.ok ? <Results filters={parsed.value} params={params} admin={admin} /> : <InvalidQuery fields={parsed.fields} params={params} path={PATH} />}
+    </div>
+  );
+}
+
+async function Results({
+  filters,
+  params,
+  admin,
+}: {
+  filters: Parameters<typeof listBranches>[0];
+  params: RawParams;
+  admin: boolean;
+}) {
+  const { data, pagination } = await listBranches(filters);
+  const counts = admin ? await subscriberCounts(data.map((b) => b.id)) : new Map<number, number>();
+  const filtered = BRANCH_FILTER_KEYS.some((key) => params[key]);
+
+  if (pagination.total === 0) {
+    return filtered ? (
+      <EmptyState title="No branches match these filters">Change or clear the filters to see more branches.</EmptyState>
+    ) : (
+      <EmptyState
+        title="No branches yet"
+        action={admin ? <Link href="/branches/new" className={buttonClass.primary}>New branch</Link> : null}
+      >
+        {admin ? "Create the first branch to assign subscribers to it." : "An administrator can create branches."}
+      </EmptyState>
+    );
+  }
+  if (data.length === 0) return <PastLastPage pagination={pagination} params={params} path={PATH} />;
+
+  return (
+    <div className="space-y-4">
+      <ResultSummary pagination={pagination} rows={data.length} noun={["branch", "branches"]} />
+      <BranchTable rows={data} sort={filters.sort} params={params} path={PATH} admin={admin} counts={counts} />
+      <Pager pagination={pagination} params={params} path={PATH} />
+    </div>
+  );
+}

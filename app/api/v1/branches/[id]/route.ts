@@ -1,0 +1,35 @@
+import { requireAdmin, requireUser } from "@/lib/auth/guards";
+import { deleteBranch, updateBranch } from "@/lib/branches/mutations";
+import { getBranch, serializeBranch } from "@/lib/branches/queries";
+import { branchIdSchema, branchInputSchema } from "@/lib/branches/schema";
+import { json, readJson, route } from "@/lib/http/api";
+import { notFound } from "@/lib/errors";
+
+export const dynamic = "force-dynamic";
+
+type Context = { params: Promise<{ id: string }> };
+
+/** An id that is not a positive integer names no branch: 404, as for an unknown id. */
+async function branchId(context: Context) {
+  const parsed = branchIdSchema.safeParse((await context.params).id);
+  if (!parsed.success) throw notFound("The branch");
+  return parsed.data;
+}
+
+export const GET = route<Context>(async (_request, context) => {
+  await requireUser();
+  return json(serializeBranch(await getBranch(await branchId(context))));
+});
+
+export const PATCH = route<Context>(async (request, context) => {
+  await requireAdmin();
+  const id = await branchId(context);
+  const input = branchInputSchema.parse(await readJson(request));
+  return json(serializeBranch(await updateBranch(id, input.name)));
+});
+
+export const DELETE = route<Context>(async (_request, context) => {
+  await requireAdmin();
+  await deleteBranch(await branchId(context));
+  return new Response(null, { status: 204, headers: { "Cache-Control": "no-store" } });
+});

@@ -1,0 +1,29 @@
+import Link from "next/link";
+import type { SessionUser } from "@/lib/auth/permissions";
+import { NavLink } from "./nav-link";
+import { SignOutButton } from "./sign-out-button";
+
+export function AppHeader({ user }: { user: SessionUser }) {
+  return (
+    <header className="border-b border-slate-200 bg-white">
+      <div className="mx-auto flex max-w-7xl flex-wrap items-center gap-x-6 gap-y-2 px-4 py-3 sm:px-6 lg:px-8">
+        <Link href="/subscribers" className="text-base font-semibold tracking-tight text-slate-900">
+          Console
+        </Link>
+        <nav aria-label="Main" className="flex items-center gap-1">
+          <NavLink href="/subscribers">Subscribers</NavLink>
+          <NavLink href="/branches">Branches</NavLink>
+        </nav>
+        <div className="ml-auto flex items-center gap-3 text-sm">
+          <span className="text-right leading-tight">
+            <span className="block font-medium text-slate-900">{user.name}</span>
+            <span className="block text-xs text-slate-500" data-testid="user-role">
+              {user.role === "admin" ? "Administrator" : "Staff"}
+            </span>
+          </span>
+          <SignOutButton />
+        </div>
+      </div>
+    </header>
+  );
+}

@@ -1,0 +1,50 @@
+import Link from "next/link";
+import { withParams, type RawParams } from "@/lib/list/params";
+
+type Sort = { column: string; direction: "asc" | "desc" };
+
+/** A column header that sorts by its column; a second click reverses the order. */
+export function SortHeader({
+  column,
+  label,
+  sort,
+  params,
+  path,
+  className = "",
+}: {
+  column: string;
+  label: string;
+  sort: Sort;
+  params: RawParams;
+  path: string;
+  className?: string;
+}) {
+  const active = sort.column === column;
+  const next = active && sort.direction === "asc" ? `-${column}` : column;
+  return (
+    <th
+      scope="col"
+      aria-sort={active ? (sort.direction === "asc" ? "ascending" : "descending") : "none"}
+      className={`px-3 py-2.5 text-left text-xs font-semibold uppercase tracking-wide text-slate-600 ${className}`}
+    >
+      <Link
+        href={`${path}${withParams(params, { sort: next, page: undefined })}`}
+        className="group inline-flex items-center gap-1 whitespace-nowrap hover:text-slate-900"
+      >
+        {label}
+        <span aria-hidden="true" className={active ? "text-brand-600" : "text-slate-300 group-hover:text-slate-400"}>
+          {active ? (sort.direction === "asc" ? "▲" : "▼") : "↕"}
+        </span>
+        <span className="sr-only">{active ? `, sorted ${sort.direction === "asc" ? "ascending" : "descending"}` : ", sortable"}</span>
+      </Link>
+    </th>
+  );
+}
+
+export function PlainHeader({ label, className = "" }: { label: string; className?: string }) {
+  return (
+    <th scope="col" className={`px-3 py-2.5 text-left text-xs font-semibold uppercase tracking-wide text-slate-600 ${className}`}>
+      {label}
+    </th>
+  );
+}

@@ -1,0 +1,137 @@
+import { expect, test } from "./fixtures";
+
+test.describe("branches", () => {
+  test("admin creates, edits and deletes a branch through the UI", async ({ asAdmin: page }) => {
+    const name = `Harbour ${Date.now()}`;
+    await page.goto("/branches");
+    await page.getByRole("link", { name: "New branch" }).first().click();
+    await expect(page).toHaveURL(/\/branches\/new$/);
+
+    // Validation first: empty, then a name that exists in another case.
+    await page.getByRole("button", { name: "Create branch" }).click();
+    await expect(page.getByText("Enter a name.")).toBeVisible();
+    const existing = (await (await page.request.get("/api/v1/branches?sort=name")).json()).data[0].name as string;
+    await page.getByLabel("Name").fill(existing.toUpperCase());
+    await page.getByRole("button", { name: "Create branch" }).click();
+    await expect(page.getByText("A branch with this name already exists.")).toBeVisible();
+    await page.screenshot({ path: "test-results/screens/branch-form-error.png" });
+
+    await page.getByLabel("Name").fill(name);
+    await page.getByRole("button", { name: "Create branch" }).click();
+    await expect(page).toHaveURL(/\/branches$/);
+    await expect(page.getByText(`Branch “${name}” created.`)).toBeVisible();
+    const row = page.getByRole("row", { name: new RegExp(name) });
+    await expect(row).toBeVisible();
+
+    await row.getByRole("link", { name: `Edit ${name}` }).click();
+    await page.getByLabel("Name").fill(`${name} East`);
+    await page.getByRole("button", { name: "Save changes" }).click();
+    await expect(page.getByText(`Branch “${name} East” saved.`)).toBeVisible();
+
+    const renamed = page.getByRole("row", { name: new RegExp(`${name} East`) });
+    await renamed.getByRole("button", { name: `Delete ${name} East` }).click();
+    const dialog = page.getByRole("dialog", { name: `Delete “${name} East”?` });
+    await expect(dialog).toBeVisible();
+    await expect(dialog).toContainText("No subscriber belongs to this branch.");
+    await page.screenshot({ path: "test-results/screens/branch-delete-dialog.png" });
+    await dialog.getByRole("button", { name: "Cancel" }).click();
+    await expect(dialog).toBeHidden();
+    await renamed.getByRole("button", { name: `Delete ${name} East` }).click();
+    await dialog.getByRole("button", { name: "Delete branch" }).click();
+    await expect(page.getByText(`Branch “${name} East” deleted.`)).toBeVisible();
+    await expect(page.getByRole("row", { name: new RegExp(name) })).toHaveCount(0);
+  });
+
+  test("the delete dialog says how many subscribers lose their branch", async ({ asAdmin: page }) => {
+    await page.goto("/branches?sort=name");
+    await page.getByRole("button", { name: /^Delete / }).first().click();
+    await expect(page.getByRole("dialog")).toContainText(/\d+ subscribers? will lose their branch/);
+    await page.keyboard.press("Escape");
+    await expect(page.getByRole("dialog")).toBeHidden();
+  });
+
+  test("staff see no controls and get a 403 page on the admin pages", async ({ asStaff: page }) => {
+    await page.goto("/branches");
+    await expect(page.getByRole("table")).toBeVisible();
+    await expect(page.getByRole("link", { name: "New branch" })).toHaveCount(0);
+    await expect(page.getByRole("link", { name: /^Edit / })).toHaveCount(0);
+    await expect(page.getByRole("button", { name: /^Delete / })).toHaveCount(0);
+    await page.screenshot({ path: "test-results/screens/branches-staff.png", fullPage: true });
+
+    for (const path of ["/branches/new", "/branches/1/edit"]) {
+      const response = await page.goto(path);
+      expect(response?.status(), path).toBe(403);
+      await expect(page.getByRole("heading", { name: "Not allowed" })).toBeVisible();
+      await expect(page.getByLabel("Name")).toHaveCount(0);
+    }
+  });
+
+  test("filters and paging live in the URL", async ({ asStaff: page }) => {
+    await page.goto("/branches");
+    await expect(page.getByText(/Showing 1–10 of \d+ branches/)).toBeVisible();
+    await page.screenshot({ path: "test-results/screens/branches.png", fullPage: true });
+
+    await page.getByLabel("Name").fill("a");
+    await expect(page).toHaveURL(/\/branches\?name=a$/);
+    const pager = page.getByRole("navigation", { name: "Pagination" });
+    await pager.getByRole("link", { name: "2", exact: true }).click();
+    await expect(page).toHaveURL(/\/branches\?name=a&page=2$/);
+    await expect(pager.getByRole("link", { name: "2", exact: true })).toHaveAttribute("aria-current", "page");
+
+    // Sorting keeps the filter and returns to page 1.
+    await page.getByRole("link", { name: /^Name/ }).click();
+    await expect(page).toHaveURL(/\/branches\?name=a&sort=name$/);
+    await expect(page.getByRole("columnheader", { name: /Name/ })).toHaveAttribute("aria-sort", "ascending");
+
+    // Back walks the history; reload keeps the state.
+    await page.goBack();
+    await expect(page).toHaveURL(/page=2/);
+    await page.reload();
+    await expect(page.getByLabel("Name")).toHaveValue("a");
+
+    await page.getByRole("button", { name: "Clear filters" }).click();
+    await expect(page).toHaveURL(/\/branches$/);
+    await expect(page.getByLabel("Name")).toHaveValue("");
+  });
+
+  test("an invalid or past-the-end page explains itself", async ({ asStaff: page }) => {
+    for (const bad of ["0", "-3", "abc", "2.5", "99999999999999"]) {
+      const response = await page.goto(`/branches?page=${bad}`);
+      expect(response?.status(), bad).toBe(200);
+      await expect(page.getByRole("alert")).toContainText("page");
+    }
+    await page.getByRole("link", { name: "Drop those values" }).click();
+    await expect(page).toHaveURL(/\/branches$/);
+
+    await page.goto("/branches?page=500");
+    await expect(page.getByRole("heading", { name: "There is no page 500" })).toBeVisible();
+    await page.getByRole("link", { name: /Last page/ }).click();
+    await expect(page).toHaveURL(/page=\d+$/);
+    await expect(page.getByRole("table")).toBeVisible();
+  });
+
+  test("the pager shows 7 numbers on a 20-page result and moves its window", async ({ asAdmin: page }) => {
+    const prefix = `Pager ${Date.now()}`;
+    for (let i = 1; i <= 200; i++) {
+      const r = await page.request.post("/api/v1/branches", { data: { name: `${prefix} ${i}` } });
+      expect(r.status()).toBe(201);
+    }
+    await page.goto(`/branches?name=${encodeURIComponent(prefix)}`);
+    const pager = page.getByRole("navigation", { name: "Pagination" });
+    const numbers = pager.getByRole("link", { name: /^\d+$/ });
+    await expect(numbers).toHaveText(["1", "2", "3", "4", "5", "6", "7"]);
+    await expect(pager.getByText("Previous")).toHaveAttribute("aria-disabled", "true");
+
+    await numbers.getByText("7", { exact: true }).click();
+    await expect(page).toHaveURL(/page=7/);
+    await expect(numbers).toHaveText(["4", "5", "6", "7", "8", "9", "10"]);
+    await pager.getByRole("link", { name: "Next" }).click();
+    await expect(numbers).toHaveText(["5", "6", "7", "8", "9", "10", "11"]);
+    await expect(page).toHaveURL(new RegExp(`name=${encodeURIComponent(prefix).replace(/%20/g, "(\\+|%20)")}.*page=8`));
+    await page.screenshot({ path: "test-results/screens/branches-pager.png", fullPage: true });
+
+    await page.goto(`/branches?name=${encodeURIComponent(prefix)}&page=20`);
+    await expect(numbers).toHaveText(["14", "15", "16", "17", "18", "19", "20"]);
+    await expect(pager.getByText("Next")).toHaveAttribute("aria-disabled", "true");
+  });
+});

@@ -1,0 +1,44 @@
+import "server-only";
+import { forbidden, unauthorized } from "next/navigation";
+import type { z } from "zod";
+import { AuthError } from "@/lib/auth/guards";
+import type { SessionUser } from "@/lib/auth/permissions";
+import { AppError } from "@/lib/errors";
+import { fieldErrors } from "@/lib/validation/common";
+
+export type ActionResult<T = undefined> =
+  | { ok: true; data: T; message?: string }
+  | { ok: false; fieldErrors?: Record<string, string[]>; formError?: string };
+
+/**
+ * The skeleton of every server action: guard first (401/403 even when the action is called
+ * directly, not through our UI), then parse the input with the resource's zod schema, then run.
+ * Known failures come back as a typed result the form maps onto its fields.
+ */
+export function action<S extends z.ZodType, T>(
+  guard: () => Promise<SessionUser>,
+  schema: S,
+  run: (input: z.output<S>, user: SessionUser) => Promise<ActionResult<T>>,
+) {
+  return async (input: z.input<S>): Promise<ActionResult<T>> => {
+    let user: SessionUser;
+    try {
+      user = await guard();
+    } catch (error) {
+      if (error instanceof AuthError) {
+        if (error.status === 401) unauthorized();
+        forbidden();
+      }
+      throw error;
+    }
+    const parsed = schema.safeParse(input);
+    if (!parsed.success) return { ok: false, fieldErrors: fieldErrors(parsed.error), formError: "Check the highlighted fields." };
+    try {
+      return await run(parsed.data, user);
+    } catch (error) {
+      if (error instanceof AppError) return { ok: false, fieldErrors: error.fields, formError: error.message };
+      console.error(error);
+      return { ok: false, formError: "Something went wrong on our side. Try again." };
+    }
+  };
+}

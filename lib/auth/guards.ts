@@ -1,0 +1,23 @@
+import "server-only";
+import { canManageBranches, type SessionUser } from "./permissions";
+import { currentUser } from "./session";
+
+/** Thrown by the guards; the page, action and API wrappers turn it into the right answer. */
+export class AuthError extends Error {
+  constructor(readonly status: 401 | 403) {
+    super(status === 401 ? "Sign in to continue." : "You are not allowed to do this.");
+  }
+}
+
+/** Every protected read and every mutation starts here. */
+export async function requireUser(): Promise<SessionUser> {
+  const user = await currentUser();
+  if (!user) throw new AuthError(401);
+  return user;
+}
+
+export async function requireAdmin(): Promise<SessionUser> {
+  const user = await requireUser();
+  if (!canManageBranches(user)) throw new AuthError(403);
+  return user;
+}

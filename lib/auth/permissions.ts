@@ -1,0 +1,10 @@
+// What each role may do. Pure functions: the UI asks them to decide what to show, and the
+// server guards (lib/auth/guards.ts) ask the same ones to decide what to allow.
+
+export type Role = "admin" | "staff";
+export type SessionUser = { id: number; name: string; email: string; role: Role };
+
+export const canManageBranches = (user: Pick<SessionUser, "role"> | null | undefined) => user?.role === "admin";
+export const canListSubscribers = (user: SessionUser | null | undefined) => Boolean(user);
+export const canCreateSubscribers = (user: SessionUser | null | undefined) => Boolean(user);
+export const canExportSubscribers = (user: SessionUser | null | undefined) => Boolean(user);

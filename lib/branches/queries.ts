@@ -1,0 +1,77 @@
+import "server-only";
+import { prisma } from "@/lib/db/client";
+import { config } from "@/lib/config";
+import { Prisma } from "@/lib/generated/prisma/client";
+import { notFound } from "@/lib/errors";
+import { PER_PAGE, pagination, type Pagination } from "@/lib/list/pagination";
+import { endOfDayExclusive, startOfDay } from "@/lib/list/params";
+import { containsPattern, direction, whereClause } from "@/lib/list/sql";
+import type { BranchFilters } from "./filters";
+
+export type BranchRow = { id: number; name: string; created_at: Date; updated_at: Date };
+
+const SORT_SQL = {
+  id: Prisma.sql`b.id`,
+  name: Prisma.sql`lower(b.name)`, // served by the unique index on lower(name)
+  created_at: Prisma.sql`b.created_at`,
+  updated_at: Prisma.sql`b.updated_at`,
+} as const;
+
+export function branchWhere(f: BranchFilters): Prisma.Sql {
+  const tz = config.timeZone;
+  const c: Prisma.Sql[] = [];
+  if (f.id !== undefined) c.push(Prisma.sql`b.id = ${f.id}`);
+  if (f.name) c.push(Prisma.sql`b.name ILIKE ${containsPattern(f.name)}`);
+  if (f.created_from) c.push(Prisma.sql`b.created_at >= ${startOfDay(f.created_from, tz)}`);
+  if (f.created_to) c.push(Prisma.sql`b.created_at < ${endOfDayExclusive(f.created_to, tz)}`);
+  if (f.updated_from) c.push(Prisma.sql`b.updated_at >= ${startOfDay(f.updated_from, tz)}`);
+  if (f.updated_to) c.push(Prisma.sql`b.updated_at < ${endOfDayExclusive(f.updated_to, tz)}`);
+  return whereClause(c);
+}
+
+/** The SQL of one list page; the benchmark sends the same statements straight to PostgreSQL. */
+export function branchListSql(f: BranchFilters) {
+  const where = branchWhere(f);
+  const dir = direction(f.sort.direction);
+  return {
+    rows: Prisma.sql`SELECT b.id, b.name, b.created_at, b.updated_at FROM branches b ${where}
+      ORDER BY ${SORT_SQL[f.sort.column]} ${dir}, b.id ${dir}
+      LIMIT ${PER_PAGE} OFFSET ${(f.page - 1) * PER_PAGE}`,
+    count: Prisma.sql`SELECT count(*)::int AS total FROM branches b ${where}`,
+  };
+}
+
+/** One page of branches and the pagination over all matches. */
+export async function listBranches(f: BranchFilters): Promise<{ data: BranchRow[]; pagination: Pagination }> {
+  const db = await prisma();
+  const sql = branchListSql(f);
+  const [data, [count]] = await Promise.all([
+    db.$queryRaw<BranchRow[]>(sql.rows),
+    db.$queryRaw<{ total: number }[]>(sql.count),
+  ]);
+  return { data, pagination: pagination(count?.total ?? 0, f.page) };
+}
+
+export async function getBranch(id: number): Promise<BranchRow> {
+  const branch = await (await prisma()).branch.findUnique({
+    where: { id },
+    select: { id: true, name: true, created_at: true, updated_at: true },
+  });
+  if (!branch) throw notFound("The branch");
+  return branch;
+}
+
+/** How many subscribers each branch has, for the delete confirmation. */
+export async function subscriberCounts(branchIds: number[]): Promise<Map<number, number>> {
+  if (!branchIds.length) return new Map();
+  const rows = await (await prisma()).subscriber.groupBy({
+    by: ["branch_id"],
+    where: { branch_id: { in: branchIds } },
+    _count: { _all: true },
+  });
+  return new Map(rows.map((r) => [r.branch_id!, r._count._all]));
+}
+
+export function serializeBranch(b: BranchRow) {
+  return { id: b.id, name: b.name, created_at: b.created_at.toISOString(), updated_at: b.updated_at.toISOString() };
+}

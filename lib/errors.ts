@@ -1,0 +1,17 @@
+/** Errors that carry their HTTP meaning; everything else is a 500 with a generic message. */
+export class AppError extends Error {
+  constructor(
+    readonly status: 400 | 404 | 409 | 413 | 415 | 429,
+    readonly code: string,
+    message: string,
+    readonly fields?: Record<string, string[]>,
+  ) {
+    super(message);
+  }
+}
+
+export const notFound = (what: string) => new AppError(404, "not_found", `${what} was not found.`);
+export const conflict = (message: string, fields?: Record<string, string[]>) =>
+  new AppError(409, "conflict", message, fields);
+export const badRequest = (message: string, fields?: Record<string, string[]>) =>
+  new AppError(400, "bad_request", message, fields);

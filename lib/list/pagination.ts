@@ -1,0 +1,33 @@
+// The pager's arithmetic, in one pure function (SPEC.md: 10 rows a page, a pager only when there
+// are more than 10 matches, at most 7 page buttons at once).
+
+export const PER_PAGE = 10;
+export const MAX_PAGE_BUTTONS = 7;
+
+export type Pagination = { total: number; length: number; page: number; per_page: number };
+
+export function pagination(total: number, page: number): Pagination {
+  return { total, length: Math.ceil(total / PER_PAGE), page, per_page: PER_PAGE };
+}
+
+/** Whether the pager shows at all. */
+export const showsPager = (total: number) => total > PER_PAGE;
+
+/**
+ * The page numbers to show: at most `max` consecutive pages, the window following the current
+ * page (kept centred where it can be, pinned at either end). A current page outside 1..length
+ * is clamped, so the window is always a valid run of pages.
+ */
+export function pageWindow(current: number, length: number, max = MAX_PAGE_BUTTONS): number[] {
+  if (length < 1 || max < 1) return [];
+  const size = Math.min(max, length);
+  const page = Math.min(Math.max(1, Math.trunc(current)), length);
+  const start = Math.min(Math.max(1, page - Math.floor((size - 1) / 2)), length - size + 1);
+  return Array.from({ length: size }, (_, i) => start + i);
+}
+
+/** "Showing 11–20 of 245" numbers; `from` is 0 when the page is empty. */
+export function shownRange(p: Pagination, rowCount: number) {
+  const from = rowCount ? (p.page - 1) * p.per_page + 1 : 0;
+  return { from, to: rowCount ? from + rowCount - 1 : 0, total: p.total };
+}

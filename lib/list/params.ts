@@ -1,0 +1,132 @@
+import { TZDate } from "@date-fns/tz";
+import { z } from "zod";
+import { fieldErrors } from "@/lib/validation/common";
+
+// Building blocks for the list filters of every resource: each resource's filter schema
+// (lib/<resource>/filters.ts) is made of these, and pages, the JSON API and the export all
+// parse the query through that one schema.
+
+export type RawParams = Record<string, string | string[] | undefined>;
+
+/** URLSearchParams or Next's `searchParams` object → a plain object (repeated keys → arrays). */
+export function rawParams(input: URLSearchParams | RawParams): RawParams {
+  if (!(input instanceof URLSearchParams)) return input;
+  const out: RawParams = {};
+  for (const [key, value] of input) {
+    const prev = out[key];
+    out[key] = prev === undefined ? value : [prev, value].flat();
+  }
+  return out;
+}
+
+/** One optional query value: trimmed, empty means absent, repeated is an error. */
+export function param<T extends z.ZodType>(schema: T) {
+  return z.preprocess((value, ctx) => {
+    if (Array.isArray(value)) {
+      ctx.addIssue({ code: "custom", message: "Give this parameter only once." });
+      return z.NEVER;
+    }
+    if (typeof value === "string") {
+      const trimmed = value.trim();
+      return trimmed === "" ? undefined : trimmed;
+    }
+    return value;
+  }, schema.optional());
+}
+
+const MAX_PAGE = 1_000_000_000;
+
+export const pageParam = param(
+  z
+    .string()
+    .regex(/^\d+$/, "page must be a whole number, 1 or more.")
+    .transform(Number)
+    .refine((n) => n >= 1, "page must be 1 or more.")
+    .refine((n) => n <= MAX_PAGE, "page is too large."),
+).transform((n) => n ?? 1);
+
+export const idParam = param(
+  z
+    .string()
+    .regex(/^\d{1,10}$/, "id must be a whole number.")
+    .transform(Number)
+    .refine((n) => n >= 1 && n <= 2_147_483_647, "id must be a whole number, 1 or more."),
+);
+
+export const textParam = param(z.string().max(100, "Use at most 100 characters."));
+
+export function optionParam<const T extends readonly [string, ...string[]]>(values: T, name: string) {
+  return param(z.enum(values, { message: `${name} must be one of: ${values.join(", ")}.` }));
+}
+
+export function booleanParam(name: string) {
+  return optionParam(["true", "false"], name).transform((v) => (v === undefined ? undefined : v === "true"));
+}
+
+export const dateParam = param(
+  z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/, "Use a date as YYYY-MM-DD.")
+    .refine((s) => {
+      const d = new Date(`${s}T00:00:00Z`);
+      return !Number.isNaN(d.getTime()) && d.toISOString().startsWith(s);
+    }, "That date does not exist."),
+);
+
+/** `sort=name` or `sort=-name`; anything else names the allowed columns. */
+export function sortParam<const C extends readonly [string, ...string[]]>(columns: C, fallback: `${"" | "-"}${C[number]}`) {
+  const allowed = columns.flatMap((c) => [c, `-${c}`]) as [string, ...string[]];
+  return param(z.enum(allowed, { message: `sort must be one of: ${allowed.join(", ")}.` }))
+    .transform((s) => s ?? fallback)
+    .transform((s) => ({
+      column: s.replace(/^-/, "") as C[number],
+      direction: s.startsWith("-") ? ("desc" as const) : ("asc" as const),
+    }));
+}
+
+/** A `_from`/`_to` pair must not run backwards. */
+export function checkRange(
+  value: Record<string, unknown>,
+  ctx: z.RefinementCtx,
+  from: string,
+  to: string,
+) {
+  const a = value[from];
+  const b = value[to];
+  if (typeof a === "string" && typeof b === "string" && a > b) {
+    ctx.addIssue({ code: "custom", path: [to], message: `${to} must be on or after ${from}.` });
+  }
+}
+
+/** The instant a day (YYYY-MM-DD) starts in the console's time zone. */
+export function startOfDay(day: string, timeZone: string): Date {
+  const [y, m, d] = day.split("-").map(Number) as [number, number, number];
+  return new Date(new TZDate(y, m - 1, d, timeZone).getTime());
+}
+
+/** The instant the day after `day` starts: `_to` filters are inclusive whole days. */
+export function endOfDayExclusive(day: string, timeZone: string): Date {
+  const [y, m, d] = day.split("-").map(Number) as [number, number, number];
+  return new Date(new TZDate(y, m - 1, d + 1, timeZone).getTime());
+}
+
+export type ParseResult<T> = { ok: true; value: T } | { ok: false; fields: Record<string, string[]>; message: string };
+
+export function parseWith<S extends z.ZodType>(schema: S, input: URLSearchParams | RawParams): ParseResult<z.output<S>> {
+  const result = schema.safeParse(rawParams(input));
+  if (result.success) return { ok: true, value: result.data };
+  const fields = fieldErrors(result.error);
+  return { ok: false, fields, message: Object.entries(fields).map(([k, v]) => `${k}: ${v.join(" ")}`).join(" ") };
+}
+
+/** Rebuilds a query string from raw params, with changes (undefined removes a key). */
+export function withParams(raw: RawParams, changes: Record<string, string | number | undefined>): string {
+  const out = new URLSearchParams();
+  for (const [key, value] of Object.entries(raw)) {
+    if (key in changes) continue;
+    for (const v of [value].flat()) if (v !== undefined && v !== "") out.append(key, v);
+  }
+  for (const [key, value] of Object.entries(changes)) if (value !== undefined && value !== "") out.set(key, String(value));
+  const text = out.toString();
+  return text ? `?${text}` : "";
+}

@@ -1,0 +1,85 @@
+import { z } from "zod";
+import {
+  booleanParam,
+  checkRange,
+  dateParam,
+  idParam,
+  optionParam,
+  pageParam,
+  sortParam,
+  textParam,
+} from "@/lib/list/params";
+
+// The one parser of subscriber list queries (API.md's names): the page, the JSON API and the
+// export all read filters through it.
+
+export const SUBSCRIPTION_STATUSES = ["pending", "active", "expired", "cancelled"] as const;
+export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
+
+export const SUBSCRIBER_SORT_COLUMNS = [
+  "id",
+  "first_name",
+  "last_name",
+  "branch_name",
+  "country_name",
+  "email",
+  "mobile",
+  "travel_date",
+  "sheet",
+  "subscription_status",
+  "is_duplicate",
+  "is_mandatory",
+  "created_at",
+] as const;
+
+/** Filter keys, page and sort excluded ("Clear filters", the export's captured filters). */
+export const SUBSCRIBER_FILTER_KEYS = [
+  "id",
+  "first_name",
+  "last_name",
+  "branch_name",
+  "country_name",
+  "email",
+  "mobile",
+  "sheet",
+  "subscription_status",
+  "is_duplicate",
+  "is_mandatory",
+  "travel_date_from",
+  "travel_date_to",
+  "created_from",
+  "created_to",
+] as const;
+
+const filterShape = {
+  id: idParam,
+  first_name: textParam,
+  last_name: textParam,
+  branch_name: textParam,
+  country_name: textParam,
+  email: textParam,
+  mobile: textParam,
+  sheet: textParam,
+  subscription_status: optionParam(SUBSCRIPTION_STATUSES, "subscription_status"),
+  is_duplicate: booleanParam("is_duplicate"),
+  is_mandatory: booleanParam("is_mandatory"),
+  travel_date_from: dateParam,
+  travel_date_to: dateParam,
+  created_from: dateParam,
+  created_to: dateParam,
+};
+
+function ranges(value: Record<string, unknown>, ctx: z.RefinementCtx) {
+  checkRange(value, ctx, "travel_date_from", "travel_date_to");
+  checkRange(value, ctx, "created_from", "created_to");
+}
+
+export const subscriberFiltersSchema = z
+  .object({ page: pageParam, sort: sortParam(SUBSCRIBER_SORT_COLUMNS, "-created_at"), ...filterShape })
+  .superRefine(ranges);
+
+/** Only the filters (no page, no sort): what an export request captures. */
+export const subscriberFilterOnlySchema = z.object(filterShape).superRefine(ranges);
+
+export type SubscriberFilters = z.output<typeof subscriberFiltersSchema>;
+export type SubscriberFilterValues = z.output<typeof subscriberFilterOnlySchema>;

@@ -1,0 +1,19 @@
+import { z } from "zod";
+
+/** `{ field: [messages] }` from a zod error, for forms and the API's `error.fields`. */
+export function fieldErrors(error: z.ZodError): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (const issue of error.issues) {
+    const key = issue.path.length ? issue.path.join(".") : "_";
+    (out[key] ??= []).push(issue.message);
+  }
+  return out;
+}
+
+/** Only same-site paths: never `//evil.example` or `https://…`. */
+export function safeCallbackUrl(value: unknown, fallback = "/subscribers"): string {
+  if (typeof value !== "string" || !value.startsWith("/") || value.startsWith("//") || value.startsWith("/\\")) {
+    return fallback;
+  }
+  return value;
+}

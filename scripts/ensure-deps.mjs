@@ -1,0 +1,25 @@
+// Installs what is missing: node_modules from the lock file, and the generated Prisma client.
+// Cheap when nothing changed, so `npm start` and `npm test` call it every time.
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+
+const run = (cmd, args) => {
+  const r = spawnSync(cmd, args, { stdio: "inherit" });
+  if (r.status !== 0) process.exit(r.status ?? 1);
+};
+const mtime = (p) => (fs.existsSync(p) ? fs.statSync(p).mtimeMs : 0);
+
+export function ensureDeps() {
+  const installed = "node_modules/.package-lock.json";
+  if (!fs.existsSync(installed) || mtime("package-lock.json") > mtime(installed)) {
+    console.log("› Installing dependencies (npm ci)…");
+    run("npm", ["ci", "--no-audit", "--no-fund", "--loglevel=error"]);
+  }
+  const client = "lib/generated/prisma/client.ts";
+  if (!fs.existsSync(client) || mtime("prisma/schema.prisma") > mtime(client)) {
+    console.log("› Generating the Prisma client…");
+    run(process.execPath, ["scripts/prisma-generate.mjs"]);
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) ensureDeps();

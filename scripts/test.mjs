@@ -1,0 +1,49 @@
+// `npm test`: install what is missing, then type checks, lint, unit + integration tests (Vitest)
+// and end-to-end tests (Playwright, against the production build).
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import { ensureDeps } from "./ensure-deps.mjs";
+
+ensureDeps();
+
+const step = (title, cmd, args, env = process.env) => {
+  console.log(`\n━━ ${title} ━━`);
+  const r = spawnSync(cmd, args, { stdio: "inherit", env });
+  if (r.status !== 0) {
+    console.error(`\n✗ ${title} failed.`);
+    process.exit(r.status ?? 1);
+  }
+};
+
+step("Type check", "npx", ["tsc", "--noEmit"]);
+step("Lint", "npx", ["eslint", ".", "--max-warnings=0"]);
+if (!process.env.TEST_DATABASE_URL) {
+  console.log("\nTEST_DATABASE_URL is not set: integration tests run on the embedded database only.");
+}
+step("Unit and integration tests", "npx", ["vitest", "run"]);
+
+const browser = findBrowser();
+step("Build", "npx", ["next", "build"], { ...process.env, NODE_ENV: "production" });
+step("End-to-end tests", "npx", ["playwright", "test"], { ...process.env, ...(browser ? { CHROMIUM_PATH: browser } : {}) });
+
+/** A Chromium already installed, else Playwright's own download, else apt as root, else stop. */
+function findBrowser() {
+  for (const p of [process.env.CHROMIUM_PATH, "/usr/bin/chromium", "/usr/bin/chromium-browser"]) {
+    if (p && fs.existsSync(p)) return p;
+  }
+  const download = spawnSync("npx", ["playwright", "install", "chromium"], { stdio: "inherit" });
+  if (download.status === 0) return undefined; // Playwright's own browser
+  if (process.getuid?.() === 0 && fs.existsSync("/usr/bin/apt-get")) {
+    console.log("› Installing Debian's Chromium with apt-get…");
+    spawnSync("apt-get", ["update", "-qq"], { stdio: "inherit" });
+    const r = spawnSync("apt-get", ["install", "-y", "-qq", "chromium"], { stdio: "inherit" });
+    if (r.status === 0 && fs.existsSync("/usr/bin/chromium")) return "/usr/bin/chromium";
+  }
+  console.error(
+    "\nNo Chromium for the end-to-end tests. Install one, then run npm test again:\n" +
+      "  sudo apt-get install chromium        (Debian/Ubuntu)\n" +
+      "  npx playwright install chromium      (where downloads are allowed)\n" +
+      "or set CHROMIUM_PATH to a Chromium or Chrome binary.",
+  );
+  process.exit(1);
+}

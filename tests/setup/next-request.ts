@@ -1,0 +1,15 @@
+import { vi } from "vitest";
+import type { SessionUser } from "@/lib/auth/permissions";
+
+// Integration tests call guards, actions and route handlers directly: who is signed in comes
+// from actAs() (tests/helpers/db.ts) instead of a cookie.
+type Holder = { __test_session_user?: SessionUser | null };
+
+vi.mock("@/lib/auth/session", () => ({
+  currentUser: async () => (globalThis as Holder).__test_session_user ?? null,
+}));
+
+// What Next provides inside a request: cache revalidation is a no-op here, and forbidden() /
+// unauthorized() are enabled as by next.config.js (experimental.authInterrupts).
+vi.mock("next/cache", () => ({ revalidatePath: vi.fn(), revalidateTag: vi.fn() }));
+process.env.__NEXT_EXPERIMENTAL_AUTH_INTERRUPTS = "true";
