@@ -1,5 +1,5 @@
 import Link from "next/link";
-import type { SessionUser } from "@/lib/auth/permissions";
+import { canReadAudit, type SessionUser } from "@/lib/auth/permissions";
 import { NavLink } from "./nav-link";
 import { SignOutButton } from "./sign-out-button";
 
@@ -13,6 +13,7 @@ export function AppHeader({ user }: { user: SessionUser }) {
         <nav aria-label="Main" className="flex items-center gap-1">
           <NavLink href="/subscribers">Subscribers</NavLink>
           <NavLink href="/branches">Branches</NavLink>
+          {canReadAudit(user) ? <NavLink href="/audit">Audit log</NavLink> : null}
         </nav>
         <div className="ml-auto flex items-center gap-3 text-sm">
           <span className="text-right leading-tight">

@@ -78,9 +78,9 @@ export function FilterBar({ fields, resetKeys }: { fields: FilterField[]; resetK
               </select>
             </label>
           ) : (
-            <fieldset key={field.from} className="text-sm">
+            <fieldset key={field.from} className="text-sm sm:col-span-2">
               <legend className="font-medium text-slate-700">{field.label}</legend>
-              <div className="mt-1 flex items-center gap-1.5">
+              <div className="mt-1 grid grid-cols-[minmax(0,1fr)_auto_minmax(0,1fr)] items-center gap-1.5">
                 <input
                   type="date"
                   name={field.from}

@@ -1,4 +1,6 @@
 import "server-only";
+import { audit } from "@/lib/audit/log";
+import { prisma } from "@/lib/db/client";
 import { canManageBranches, type SessionUser } from "./permissions";
 import { currentUser } from "./session";
 
@@ -18,6 +20,12 @@ export async function requireUser(): Promise<SessionUser> {
 
 export async function requireAdmin(): Promise<SessionUser> {
   const user = await requireUser();
-  if (!canManageBranches(user)) throw new AuthError(403);
+  if (!canManageBranches(user)) {
+    // A signed-in user tried something their role does not allow: worth a line in the audit log.
+    await audit(await prisma(), { action: "authz.denied", actor: user, after: { required: "admin", role: user.role } }).catch(
+      (error: unknown) => console.error("audit failed", error),
+    );
+    throw new AuthError(403);
+  }
   return user;
 }

@@ -1,8 +1,11 @@
 import type { NextAuthOptions } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
+import { audit } from "@/lib/audit/log";
+import { requestInfoFrom } from "@/lib/audit/context";
 import { prisma } from "@/lib/db/client";
 import { loginSchema } from "@/lib/validation/auth";
 import { dummyHash, verifyPassword } from "./password";
+import { recordSignIn } from "./throttle";
 import type { Role } from "./permissions";
 
 /** Sessions last a working day, not next-auth's default 30 days. */
@@ -17,16 +20,21 @@ export const authOptions: NextAuthOptions = {
     CredentialsProvider({
       name: "Email and password",
       credentials: { email: { label: "Email", type: "email" }, password: { label: "Password", type: "password" } },
-      async authorize(credentials) {
+      async authorize(credentials, req) {
         const parsed = loginSchema.safeParse(credentials ?? {});
         if (!parsed.success) return null;
+        const request = requestInfoFrom(new Headers(req.headers as Record<string, string>));
         const user = await (await prisma()).user.findUnique({
           where: { email: parsed.data.email },
           select: { id: true, email: true, name: true, role: true, active: true, password_hash: true, session_version: true },
         });
         // Same work whether or not the email exists: no timing tells them apart.
         const ok = await verifyPassword(parsed.data.password, user?.password_hash ?? (await dummyHash()));
-        if (!user || !ok || !user.active) return null;
+        if (!user || !ok || !user.active) {
+          await recordSignIn({ email: parsed.data.email, success: false }, request);
+          return null;
+        }
+        await recordSignIn({ email: parsed.data.email, success: true, user }, request);
         return { id: String(user.id), email: user.email, name: user.name, role: user.role, sv: user.session_version };
       },
     }),
@@ -53,7 +61,11 @@ export const authOptions: NextAuthOptions = {
     async signOut({ token }) {
       const id = Number(token?.uid);
       if (Number.isInteger(id)) {
-        await (await prisma()).user.updateMany({ where: { id }, data: { session_version: { increment: 1 } } });
+        const db = await prisma();
+        await db.$transaction(async (tx) => {
+          const user = await tx.user.update({ where: { id }, data: { session_version: { increment: 1 } }, select: { id: true, email: true } });
+          await audit(tx, { action: "auth.sign_out", actor: user });
+        });
       }
     },
   },

@@ -8,3 +8,4 @@ export const canManageBranches = (user: Pick<SessionUser, "role"> | null | undef
 export const canListSubscribers = (user: SessionUser | null | undefined) => Boolean(user);
 export const canCreateSubscribers = (user: SessionUser | null | undefined) => Boolean(user);
 export const canExportSubscribers = (user: SessionUser | null | undefined) => Boolean(user);
+export const canReadAudit = (user: Pick<SessionUser, "role"> | null | undefined) => user?.role === "admin";

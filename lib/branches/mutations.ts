@@ -1,50 +1,73 @@
 import "server-only";
+import { audit } from "@/lib/audit/log";
+import type { SessionUser } from "@/lib/auth/permissions";
 import { prisma } from "@/lib/db/client";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { conflict, notFound } from "@/lib/errors";
-import type { BranchRow } from "./queries";
+import { serializeBranch, type BranchRow } from "./queries";
+
+// Every change is written with its audit event in one transaction: both or neither.
 
 const select = { id: true, name: true, created_at: true, updated_at: true } as const;
 const TAKEN = { name: ["A branch with this name already exists."] };
 
-function isUniqueViolation(error: unknown) {
-  return error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002";
-}
-function isMissing(error: unknown) {
-  return error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2025";
+function translate(error: unknown): never {
+  if (error instanceof Prisma.PrismaClientKnownRequestError) {
+    // Names are unique regardless of case: the unique index on lower(name) decides.
+    if (error.code === "P2002") throw conflict("A branch with this name already exists.", TAKEN);
+    if (error.code === "P2025") throw notFound("The branch");
+  }
+  throw error;
 }
 
-/** Names are unique regardless of case: the database's unique index on lower(name) decides. */
-export async function createBranch(name: string): Promise<BranchRow> {
-  try {
-    return await (await prisma()).branch.create({ data: { name }, select });
-  } catch (error) {
-    if (isUniqueViolation(error)) throw conflict("A branch with this name already exists.", TAKEN);
-    throw error;
-  }
+export async function createBranch(name: string, actor: SessionUser): Promise<BranchRow> {
+  const db = await prisma();
+  return db
+    .$transaction(async (tx) => {
+      const branch = await tx.branch.create({ data: { name }, select });
+      await audit(tx, { action: "branch.create", actor, entity: "branch", entityId: branch.id, after: serializeBranch(branch) });
+      return branch;
+    })
+    .catch(translate);
 }
 
-export async function updateBranch(id: number, name: string): Promise<BranchRow> {
-  try {
-    return await (await prisma()).branch.update({ where: { id }, data: { name }, select });
-  } catch (error) {
-    if (isUniqueViolation(error)) throw conflict("A branch with this name already exists.", TAKEN);
-    if (isMissing(error)) throw notFound("The branch");
-    throw error;
-  }
+export async function updateBranch(id: number, name: string, actor: SessionUser): Promise<BranchRow> {
+  const db = await prisma();
+  return db
+    .$transaction(async (tx) => {
+      const before = await tx.branch.findUnique({ where: { id }, select });
+      if (!before) throw notFound("The branch");
+      const branch = await tx.branch.update({ where: { id }, data: { name }, select });
+      await audit(tx, {
+        action: "branch.update",
+        actor,
+        entity: "branch",
+        entityId: id,
+        before: serializeBranch(before),
+        after: serializeBranch(branch),
+      });
+      return branch;
+    })
+    .catch(translate);
 }
 
 /** Deletes a branch; its subscribers keep existing with an empty branch (ON DELETE SET NULL). */
-export async function deleteBranch(id: number): Promise<{ name: string; detached: number }> {
+export async function deleteBranch(id: number, actor: SessionUser): Promise<{ name: string; detached: number }> {
   const db = await prisma();
-  return db.$transaction(async (tx) => {
-    const detached = await tx.subscriber.count({ where: { branch_id: id } });
-    try {
-      const branch = await tx.branch.delete({ where: { id }, select: { name: true } });
-      return { name: branch.name, detached };
-    } catch (error) {
-      if (isMissing(error)) throw notFound("The branch");
-      throw error;
-    }
-  });
+  return db
+    .$transaction(async (tx) => {
+      const before = await tx.branch.findUnique({ where: { id }, select });
+      if (!before) throw notFound("The branch");
+      const detached = await tx.subscriber.count({ where: { branch_id: id } });
+      await tx.branch.delete({ where: { id } });
+      await audit(tx, {
+        action: "branch.delete",
+        actor,
+        entity: "branch",
+        entityId: id,
+        before: { ...serializeBranch(before), subscribers_detached: detached },
+      });
+      return { name: before.name, detached };
+    })
+    .catch(translate);
 }

@@ -9,8 +9,8 @@ import { branchIdSchema, branchInputSchema } from "@/lib/branches/schema";
 
 // Each action checks the role itself (requireAdmin): hiding the buttons from staff is not the protection.
 
-export const createBranchAction = action(requireAdmin, branchInputSchema, async ({ name }) => {
-  const branch = await createBranch(name);
+export const createBranchAction = action(requireAdmin, branchInputSchema, async ({ name }, user) => {
+  const branch = await createBranch(name, user);
   revalidatePath("/branches");
   return { ok: true, data: { id: branch.id }, message: `Branch “${branch.name}” created.` };
 });
@@ -18,15 +18,15 @@ export const createBranchAction = action(requireAdmin, branchInputSchema, async 
 export const updateBranchAction = action(
   requireAdmin,
   branchInputSchema.extend({ id: branchIdSchema }),
-  async ({ id, name }) => {
-    const branch = await updateBranch(id, name);
+  async ({ id, name }, user) => {
+    const branch = await updateBranch(id, name, user);
     revalidatePath("/branches");
     return { ok: true, data: { id: branch.id }, message: `Branch “${branch.name}” saved.` };
   },
 );
 
-export const deleteBranchAction = action(requireAdmin, z.object({ id: branchIdSchema }), async ({ id }) => {
-  const { name, detached } = await deleteBranch(id);
+export const deleteBranchAction = action(requireAdmin, z.object({ id: branchIdSchema }), async ({ id }, user) => {
+  const { name, detached } = await deleteBranch(id, user);
   revalidatePath("/branches");
   revalidatePath("/subscribers");
   const note = detached ? ` ${detached} subscriber${detached === 1 ? " has" : "s have"} no branch now.` : "";

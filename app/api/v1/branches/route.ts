@@ -16,7 +16,7 @@ export const GET = route(async (request) => {
 });
 
 export const POST = route(async (request) => {
-  await requireAdmin();
+  const user = await requireAdmin();
   const input = branchInputSchema.parse(await readJson(request));
-  return json(serializeBranch(await createBranch(input.name)), 201);
+  return json(serializeBranch(await createBranch(input.name, user)), 201);
 });

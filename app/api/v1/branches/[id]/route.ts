@@ -22,14 +22,14 @@ export const GET = route<Context>(async (_request, context) => {
 });
 
 export const PATCH = route<Context>(async (request, context) => {
-  await requireAdmin();
+  const user = await requireAdmin();
   const id = await branchId(context);
   const input = branchInputSchema.parse(await readJson(request));
-  return json(serializeBranch(await updateBranch(id, input.name)));
+  return json(serializeBranch(await updateBranch(id, input.name, user)));
 });
 
 export const DELETE = route<Context>(async (_request, context) => {
-  await requireAdmin();
-  await deleteBranch(await branchId(context));
+  const user = await requireAdmin();
+  await deleteBranch(await branchId(context), user);
   return new Response(null, { status: 204, headers: { "Cache-Control": "no-store" } });
 });

@@ -1,0 +1,54 @@
+import { PlainHeader, SortHeader } from "@/components/list/sort-header";
+import type { AuditRow } from "@/lib/audit/queries";
+import type { RawParams } from "@/lib/list/params";
+
+const Dash = () => <span className="text-slate-300">—</span>;
+
+function changes(row: AuditRow) {
+  if (row.before == null && row.after == null) return <Dash />;
+  const show = (v: unknown) => (v == null ? "—" : JSON.stringify(v));
+  return (
+    <span className="font-mono text-xs break-all text-slate-600">
+      {row.before != null ? <span className="text-red-700">{show(row.before)}</span> : null}
+      {row.before != null && row.after != null ? " → " : null}
+      {row.after != null ? <span className="text-emerald-700">{show(row.after)}</span> : null}
+    </span>
+  );
+}
+
+export function AuditTable({ rows, sort, params, path }: { rows: AuditRow[]; sort: { column: string; direction: "asc" | "desc" }; params: RawParams; path: string }) {
+  const header = { sort, params, path };
+  return (
+    <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white shadow-sm">
+      <table className="min-w-full divide-y divide-slate-200 text-sm">
+        <caption className="sr-only">Audit events</caption>
+        <thead className="bg-slate-50">
+          <tr>
+            <SortHeader column="at" label="When (UTC)" {...header} />
+            <SortHeader column="actor_email" label="Who" {...header} />
+            <SortHeader column="action" label="Action" {...header} />
+            <PlainHeader label="Record" />
+            <PlainHeader label="Change" />
+            <PlainHeader label="From" />
+          </tr>
+        </thead>
+        <tbody className="divide-y divide-slate-100 align-top">
+          {rows.map((row) => (
+            <tr key={String(row.id)}>
+              <td className="whitespace-nowrap px-3 py-2.5 font-mono text-xs text-slate-600">
+                <time dateTime={row.at.toISOString()}>{row.at.toISOString().replace("T", " ").slice(0, 19)}</time>
+              </td>
+              <td className="px-3 py-2.5">{row.actor_email ?? <Dash />}</td>
+              <td className="whitespace-nowrap px-3 py-2.5 font-mono text-xs">{row.action}</td>
+              <td className="whitespace-nowrap px-3 py-2.5 text-slate-600">{row.entity ? `${row.entity} #${row.entity_id}` : <Dash />}</td>
+              <td className="max-w-md px-3 py-2.5">{changes(row)}</td>
+              <td className="whitespace-nowrap px-3 py-2.5 font-mono text-xs text-slate-500" title={row.user_agent ?? undefined}>
+                {row.ip ?? <Dash />}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

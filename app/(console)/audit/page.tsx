@@ -1,0 +1,51 @@
+import type { Metadata } from "next";
+import { FilterBar, type FilterField } from "@/components/list/filter-bar";
+import { EmptyState, InvalidQuery, PastLastPage, ResultSummary } from "@/components/list/list-states";
+import { Pager } from "@/components/list/pager";
+import { AUDIT_ACTIONS } from "@/lib/audit/actions";
+import { AUDIT_FILTER_KEYS, auditFiltersSchema, type AuditFilters } from "@/lib/audit/filters";
+import { listAuditEvents } from "@/lib/audit/queries";
+import { requirePageAdmin } from "@/lib/auth/page-guards";
+import { parseWith, withParams, type RawParams } from "@/lib/list/params";
+import { AuditTable } from "./audit-table";
+
+export const metadata: Metadata = { title: "Audit log" };
+
+const PATH = "/audit";
+const FIELDS: FilterField[] = [
+  { kind: "select", name: "action", label: "Action", options: AUDIT_ACTIONS.map((a) => ({ value: a, label: a })) },
+  { kind: "text", name: "actor", label: "Who", placeholder: "Email contains…" },
+  { kind: "text", name: "entity_id", label: "Record id", placeholder: "Exact id" },
+  { kind: "dateRange", label: "When", from: "at_from", to: "at_to" },
+];
+
+export default async function AuditPage({ searchParams }: { searchParams: Promise<RawParams> }) {
+  const params = await searchParams;
+  await requirePageAdmin(`${PATH}${withParams(params, {})}`);
+  const parsed = parseWith(auditFiltersSchema, params);
+  return (
+    <div className="space-y-5">
+      <div>
+        <h1 className="text-2xl font-semibold tracking-tight">Audit log</h1>
+        <p className="mt-1 text-sm text-slate-600">Sign-ins, changes, exports and refusals, newest first. Times in UTC.</p>
+      </div>
+      <FilterBar fields={FIELDS} resetKeys={AUDIT_FILTER_KEYS} />
+      {parsed.ok ? <Results filters={parsed.value} params={params} /> : <InvalidQuery fields={parsed.fields} params={params} path={PATH} />}
+    </div>
+  );
+}
+
+async function Results({ filters, params }: { filters: AuditFilters; params: RawParams }) {
+  const { data, pagination } = await listAuditEvents(filters);
+  if (pagination.total === 0) {
+    return <EmptyState title="No events match these filters">Change or clear the filters.</EmptyState>;
+  }
+  if (data.length === 0) return <PastLastPage pagination={pagination} params={params} path={PATH} />;
+  return (
+    <div className="space-y-4">
+      <ResultSummary pagination={pagination} rows={data.length} noun={["event", "events"]} />
+      <AuditTable rows={data} sort={filters.sort} params={params} path={PATH} />
+      <Pager pagination={pagination} params={params} path={PATH} />
+    </div>
+  );
+}

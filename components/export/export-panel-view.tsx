@@ -1,0 +1,119 @@
+"use client";
+
+import { useEffect, useRef, useState, useTransition } from "react";
+import { toast } from "sonner";
+import { buttonClass } from "@/components/ui/button-styles";
+import type { ActionResult } from "@/lib/actions";
+import type { ExportStatusBody } from "@/lib/export/status";
+import { ExportProgress, FileSummary, StatusBadge } from "./export-parts";
+
+const POLL_MS = 1500;
+
+type Props = {
+  initial: ExportStatusBody;
+  /** The current list filters (query strings); null count when they are not valid. */
+  filters: Record<string, string>;
+  matching: number | null;
+  request: (filters: Record<string, string>) => Promise<ActionResult<ExportStatusBody>>;
+  timeZone: string;
+};
+
+/** `Request export`, the state of the user's export (polled while in_queue) and `Download`. */
+export function ExportPanelView({ initial, filters, matching, request, timeZone }: Props) {
+  const [status, setStatus] = useState(initial);
+  const [pending, startTransition] = useTransition();
+  const state = status.downloadable_file_status;
+  const inQueue = state === "in_queue";
+
+  useEffect(() => {
+    if (!inQueue) return;
+    let active = true;
+    const timer = setInterval(async () => {
+      try {
+        const response = await fetch("/api/v1/subscribers/export", { cache: "no-store" });
+        if (response.ok && active) setStatus((await response.json()) as ExportStatusBody);
+      } catch {
+        /* offline for a moment: the next tick tries again */
+      }
+    }, POLL_MS);
+    return () => {
+      active = false;
+      clearInterval(timer);
+    };
+  }, [inQueue]);
+
+  const previous = useRef(state);
+  useEffect(() => {
+    if (previous.current === "in_queue" && state === "completed") toast.success("Your export file is ready to download.");
+    if (previous.current === "in_queue" && state === "failed") toast.error("The export failed. You can request it again.");
+    previous.current = state;
+  }, [state]);
+
+  const requestExport = () =>
+    startTransition(async () => {
+      try {
+        const result = await request(filters);
+        if (result.ok) {
+          setStatus(result.data);
+          toast.success(result.message ?? "Export requested.");
+        } else {
+          toast.error(result.formError ?? "The export could not be requested.");
+          const response = await fetch("/api/v1/subscribers/export", { cache: "no-store" });
+          if (response.ok) setStatus((await response.json()) as ExportStatusBody);
+        }
+      } catch {
+        toast.error("The export could not be requested. Check your connection and try again.");
+      }
+    });
+
+  const reason = inQueue
+    ? "An export is already being prepared. You can request another one when it is ready."
+    : matching === null
+      ? "Fix the filters before exporting."
+      : null;
+
+  return (
+    <section aria-labelledby="export-heading" className="space-y-3 rounded-lg border border-slate-200 bg-white p-4 shadow-sm">
+      <div className="flex flex-wrap items-start justify-between gap-3">
+        <div className="space-y-1">
+          <h2 id="export-heading" className="flex items-center gap-2 text-base font-semibold text-slate-900">
+            Export file <StatusBadge state={state} />
+          </h2>
+          <p className="text-sm text-slate-600">
+            {matching === null
+              ? "The filters are not valid."
+              : `${matching.toLocaleString("en-GB")} subscriber${matching === 1 ? "" : "s"}${Object.keys(filters).length ? (matching === 1 ? " matches the current filters and" : " match the current filters and") : ""} will be exported.`}
+          </p>
+        </div>
+        <div className="flex flex-wrap gap-2">
+          <button
+            type="button"
+            className={buttonClass.primary}
+            onClick={requestExport}
+            disabled={pending || reason !== null}
+            aria-describedby={reason ? "export-unavailable" : undefined}
+          >
+            {pending ? "Requesting…" : "Request export"}
+          </button>
+          {status.downloadable_file ? (
+            <a href={status.downloadable_file} className={buttonClass.secondary} download aria-describedby="export-file">
+              Download
+            </a>
+          ) : null}
+        </div>
+      </div>
+      {reason ? (
+        <p id="export-unavailable" className="text-sm text-slate-600">
+          {reason}
+        </p>
+      ) : null}
+      {inQueue ? <ExportProgress status={status} /> : null}
+      {state === "failed" && status.error ? (
+        <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-800">
+          {status.error}
+        </p>
+      ) : null}
+      {status.file ? <FileSummary file={status.file} timeZone={timeZone} replacing={inQueue} /> : null}
+    </section>
+  );
+}
