@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { CONTROL_CHARACTERS_MESSAGE, noControlCharacters } from "@/lib/validation/common";
 
 /** The branch form: used by react-hook-form in the browser and parsed again by the server. */
 export const branchInputSchema = z.object({
@@ -6,7 +7,8 @@ export const branchInputSchema = z.object({
     .string({ message: "Enter a name." })
     .trim()
     .min(1, "Enter a name.")
-    .max(100, "Use at most 100 characters."),
+    .max(100, "Use at most 100 characters.")
+    .refine(noControlCharacters, CONTROL_CHARACTERS_MESSAGE),
 });
 export type BranchInput = z.input<typeof branchInputSchema>;
 

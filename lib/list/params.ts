@@ -1,6 +1,6 @@
 import { TZDate } from "@date-fns/tz";
 import { z } from "zod";
-import { fieldErrors } from "@/lib/validation/common";
+import { CONTROL_CHARACTERS, CONTROL_CHARACTERS_MESSAGE, fieldErrors } from "@/lib/validation/common";
 
 // Building blocks for the list filters of every resource: each resource's filter schema
 // (lib/<resource>/filters.ts) is made of these, and pages, the JSON API and the export all
@@ -27,6 +27,10 @@ export function param<T extends z.ZodType>(schema: T) {
       return z.NEVER;
     }
     if (typeof value === "string") {
+      if (CONTROL_CHARACTERS.test(value)) {
+        ctx.addIssue({ code: "custom", message: CONTROL_CHARACTERS_MESSAGE });
+        return z.NEVER;
+      }
       const trimmed = value.trim();
       return trimmed === "" ? undefined : trimmed;
     }

@@ -17,3 +17,8 @@ export function safeCallbackUrl(value: unknown, fallback = "/subscribers"): stri
   }
   return value;
 }
+
+/** Control characters (NUL and friends) have no place in names or filters; PostgreSQL refuses NUL. */
+export const CONTROL_CHARACTERS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
+export const CONTROL_CHARACTERS_MESSAGE = "Remove the control characters from this value.";
+export const noControlCharacters = (value: string) => !CONTROL_CHARACTERS.test(value);
