@@ -20,13 +20,13 @@ test.describe("sign-in", () => {
     await page.getByLabel("Email").fill(USERS.admin.email);
     await page.getByLabel("Password").fill("not-the-password");
     await page.getByRole("button", { name: "Sign in" }).click();
-    await expect(page.getByRole("alert")).toHaveText("Invalid email or password.");
+    await expect(page.getByRole("main").getByRole("alert")).toHaveText("Invalid email or password.");
     await expect(page).toHaveURL(/\/login/);
     await page.screenshot({ path: "test-results/screens/login-error.png" });
 
     await page.getByLabel("Email").fill("nobody@example.com");
     await page.getByRole("button", { name: "Sign in" }).click();
-    await expect(page.getByRole("alert")).toHaveText("Invalid email or password.");
+    await expect(page.getByRole("main").getByRole("alert")).toHaveText("Invalid email or password.");
   });
 
   test("the form validates before sending", async ({ page }) => {

@@ -23,14 +23,23 @@ export function FilterBar({ fields, resetKeys }: { fields: FilterField[]; resetK
   const searchParams = useSearchParams();
   const [pending, startTransition] = useTransition();
 
+  // The query every change builds on: the URL's, or the last one asked for while it is still on
+  // its way, so a debounced text change firing after a select keeps the select (and a timer
+  // set during an earlier render does not bring back that render's query).
+  const latest = useRef(searchParams.toString());
+  useEffect(() => {
+    latest.current = searchParams.toString(); // the URL caught up, or Back/Forward moved it
+  }, [searchParams]);
+
   const navigate = (changes: Record<string, string>) => {
-    const next = new URLSearchParams(searchParams.toString());
+    const next = new URLSearchParams(latest.current);
     for (const [key, value] of Object.entries(changes)) {
       if (value.trim()) next.set(key, value.trim());
       else next.delete(key);
     }
     next.delete("page");
     const query = next.toString();
+    latest.current = query;
     startTransition(() => router.push(query ? `${pathname}?${query}` : pathname, { scroll: false }));
   };
 
@@ -39,6 +48,7 @@ export function FilterBar({ fields, resetKeys }: { fields: FilterField[]; resetK
     const next = new URLSearchParams();
     const sort = searchParams.get("sort");
     if (sort) next.set("sort", sort);
+    latest.current = next.toString();
     startTransition(() => router.push(next.size ? `${pathname}?${next}` : pathname, { scroll: false }));
   };
 

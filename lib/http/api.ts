@@ -3,17 +3,26 @@ import { NextResponse } from "next/server";
 import { z } from "zod";
 import { AuthError } from "@/lib/auth/guards";
 import { AppError } from "@/lib/errors";
+import { isDatabaseUnavailable, RETRY_AFTER_SECONDS, UNAVAILABLE_MESSAGE } from "@/lib/health/unavailable";
+import { applySecurityHeaders } from "@/lib/security/headers";
 import { fieldErrors } from "@/lib/validation/common";
 
 export type ApiErrorBody = { error: { code: string; message: string; fields?: Record<string, string[]> } };
 
 export function apiError(status: number, code: string, message: string, fields?: Record<string, string[]>) {
   const body: ApiErrorBody = { error: { code, message, ...(fields ? { fields } : {}) } };
-  return NextResponse.json(body, { status, headers: { "Cache-Control": "no-store" } });
+  return NextResponse.json(body, { status, headers: applySecurityHeaders(new Headers()) });
 }
 
 export function json(data: unknown, status = 200) {
-  return NextResponse.json(data, { status, headers: { "Cache-Control": "no-store" } });
+  return NextResponse.json(data, { status, headers: applySecurityHeaders(new Headers()) });
+}
+
+/** 503 while the database cannot be reached: the client may retry after a few seconds. */
+export function unavailable() {
+  const response = apiError(503, "unavailable", UNAVAILABLE_MESSAGE);
+  response.headers.set("Retry-After", String(RETRY_AFTER_SECONDS));
+  return response;
 }
 
 /** Turns what a handler throws into API.md's error shape; never a stack trace or SQL. */
@@ -25,6 +34,10 @@ export function toErrorResponse(error: unknown) {
   }
   if (error instanceof z.ZodError) return apiError(400, "invalid_input", "Some values are not valid.", fieldErrors(error));
   if (error instanceof AppError) return apiError(error.status, error.code, error.message, error.fields);
+  if (isDatabaseUnavailable(error)) {
+    console.warn(`database unavailable: ${error instanceof Error ? error.message.trim().split("\n").at(-1) : String(error)}`);
+    return unavailable();
+  }
   console.error(error);
   return apiError(500, "internal_error", "Something went wrong on our side. Try again later.");
 }
@@ -35,11 +48,33 @@ type Handler<C> = (request: Request, context: C) => Promise<Response>;
 export function route<C = unknown>(handler: Handler<C>): Handler<C> {
   return async (request, context) => {
     try {
+      assertSameOrigin(request);
       return await handler(request, context);
     } catch (error) {
       return toErrorResponse(error);
     }
   };
+}
+
+const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+
+/**
+ * Mutations from another site are refused: a browser always sends Origin on cross-site POST,
+ * PATCH and DELETE, and it must name this host. (Server actions get the same check from Next.)
+ * Clients that send no Origin (curl, scripts) are not browsers and carry no ambient cookie risk.
+ */
+export function assertSameOrigin(request: Request) {
+  if (SAFE_METHODS.has(request.method)) return;
+  const origin = request.headers.get("origin");
+  if (!origin) return;
+  const host = request.headers.get("x-forwarded-host") ?? request.headers.get("host") ?? new URL(request.url).host;
+  let originHost: string;
+  try {
+    originHost = new URL(origin).host;
+  } catch {
+    originHost = "";
+  }
+  if (originHost !== host) throw new AppError(403, "cross_site_request", "Requests from another site are not accepted.");
 }
 
 /** Reads a JSON body: 415 unless it is JSON, 400 when it does not parse. */

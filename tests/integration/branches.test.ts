@@ -186,6 +186,19 @@ for (const kind of testDbKinds()) {
         expect((await branchApi.GET(apiRequest("/api/v1/branches/abc"), routeContext({ id: "abc" }))).status).toBe(404);
       });
 
+      it("refuses cross-site mutations (Origin check) and accepts same-site ones", async () => {
+        const before = await database.prisma.branch.count();
+        const evil = await branchesApi.POST(apiRequest("/api/v1/branches", { method: "POST", json: { name: "Evil" }, headers: { origin: "https://evil.example", host: "localhost" } }), undefined);
+        expect(evil.status).toBe(403);
+        expect((await evil.json()).error.code).toBe("cross_site_request");
+        const victim = (await database.prisma.branch.findFirst({ select: { id: true } }))!;
+        const evilDelete = await branchApi.DELETE(apiRequest(`/api/v1/branches/${victim.id}`, { method: "DELETE", headers: { origin: "null", host: "localhost" } }), routeContext({ id: String(victim.id) }));
+        expect(evilDelete.status).toBe(403);
+        expect(await database.prisma.branch.count()).toBe(before);
+        const same = await branchesApi.POST(apiRequest("/api/v1/branches", { method: "POST", json: { name: "Same site" }, headers: { origin: "http://localhost", host: "localhost" } }), undefined);
+        expect(same.status).toBe(201);
+      });
+
       it("refuses bodies that are not JSON or not valid", async () => {
         const text = await branchesApi.POST(apiRequest("/api/v1/branches", { method: "POST", body: "name=x", headers: { "content-type": "application/x-www-form-urlencoded" } }), undefined);
         expect(text.status).toBe(415);

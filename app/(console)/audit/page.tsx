@@ -1,7 +1,9 @@
 import type { Metadata } from "next";
+import { Suspense } from "react";
 import { FilterBar, type FilterField } from "@/components/list/filter-bar";
 import { EmptyState, InvalidQuery, PastLastPage, ResultSummary } from "@/components/list/list-states";
 import { Pager } from "@/components/list/pager";
+import { TableSkeleton } from "@/components/list/table-skeleton";
 import { AUDIT_ACTIONS } from "@/lib/audit/actions";
 import { AUDIT_FILTER_KEYS, auditFiltersSchema, type AuditFilters } from "@/lib/audit/filters";
 import { listAuditEvents } from "@/lib/audit/queries";
@@ -30,7 +32,11 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
         <p className="mt-1 text-sm text-slate-600">Sign-ins, changes, exports and refusals, newest first. Times in UTC.</p>
       </div>
       <FilterBar fields={FIELDS} resetKeys={AUDIT_FILTER_KEYS} />
-      {parsed.ok ? <Results filters={parsed.value} params={params} /> : <InvalidQuery fields={parsed.fields} params={params} path={PATH} />}
+      {parsed.ok ? (
+        <Suspense fallback={<TableSkeleton />}>
+          <Results filters={parsed.value} params={params} />
+        </Suspense>
+      ) : <InvalidQuery fields={parsed.fields} params={params} path={PATH} />}
     </div>
   );
 }

@@ -1,8 +1,10 @@
 import type { Metadata } from "next";
+import { Suspense } from "react";
 import Link from "next/link";
 import { FilterBar, type FilterField } from "@/components/list/filter-bar";
 import { EmptyState, InvalidQuery, PastLastPage, ResultSummary } from "@/components/list/list-states";
 import { Pager } from "@/components/list/pager";
+import { TableSkeleton } from "@/components/list/table-skeleton";
 import { buttonClass } from "@/components/ui/button-styles";
 import { requirePageUser } from "@/lib/auth/page-guards";
 import { canManageBranches } from "@/lib/auth/permissions";
@@ -38,7 +40,11 @@ export default async function BranchesPage({ searchParams }: { searchParams: Pro
         ) : null}
       </div>
       <FilterBar fields={FIELDS} resetKeys={BRANCH_FILTER_KEYS} />
-      {parsed.ok ? <Results filters={parsed.value} params={params} admin={admin} /> : <InvalidQuery fields={parsed.fields} params={params} path={PATH} />}
+      {parsed.ok ? (
+        <Suspense fallback={<TableSkeleton />}>
+          <Results filters={parsed.value} params={params} admin={admin} />
+        </Suspense>
+      ) : <InvalidQuery fields={parsed.fields} params={params} path={PATH} />}
     </div>
   );
 }

@@ -1,0 +1,10 @@
+/** The "already known" warning under the email or mobile field (a warning, not an error). */
+export function DuplicateNote({ field, id }: { field: "email" | "mobile"; id: number | null }) {
+  return (
+    <p role="status" aria-live="polite" className={id === null ? "sr-only" : "-mt-3 rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900"}>
+      {id === null
+        ? ""
+        : `A subscriber with this ${field === "email" ? "email" : "mobile number"} already exists (#${id}). You can still create this one: it will be marked as a duplicate.`}
+    </p>
+  );
+}

@@ -1,0 +1,31 @@
+"use client";
+
+import { useCallback, useRef, useState } from "react";
+import type { DuplicateCheckInput } from "@/lib/subscribers/schema";
+import { checkDuplicateAction } from "../actions";
+
+export type DuplicateWarnings = { email: number | null; mobile: number | null };
+const NONE: DuplicateWarnings = { email: null, mobile: null };
+
+/**
+ * Asks the server whether the email or mobile is already known (on blur, before submitting).
+ * Only a warning: the server decides is_duplicate when it creates the row. Answers that arrive
+ * after a newer question are dropped.
+ */
+export function useDuplicateCheck() {
+  const [warnings, setWarnings] = useState<DuplicateWarnings>(NONE);
+  const last = useRef(0);
+
+  const check = useCallback(async (input: DuplicateCheckInput) => {
+    const ticket = ++last.current;
+    try {
+      const result = await checkDuplicateAction(input);
+      if (ticket !== last.current) return;
+      setWarnings(result.ok ? result.data : NONE);
+    } catch {
+      if (ticket === last.current) setWarnings(NONE); // a warning is best effort
+    }
+  }, []);
+
+  return { warnings, check };
+}

@@ -1,0 +1,98 @@
+import { SortHeader } from "@/components/list/sort-header";
+import { Badge, EmptyValue, type BadgeTone } from "@/components/ui/badge";
+import { formatDateTime, formatDay, isoDay } from "@/lib/format";
+import type { RawParams } from "@/lib/list/params";
+import type { SubscriberFilters, SubscriptionStatus } from "@/lib/subscribers/filters";
+import { STATUS_LABEL } from "@/lib/subscribers/labels";
+import type { SubscriberRow } from "@/lib/subscribers/queries";
+
+const STATUS_TONE: Record<SubscriptionStatus, BadgeTone> = {
+  pending: "blue",
+  active: "green",
+  expired: "slate",
+  cancelled: "red",
+};
+
+/** A long value is cut with an ellipsis (the whole value in its tooltip), an empty one is a dash. */
+const text = (value: string | null, width = "max-w-[10rem]") =>
+  value === null ? (
+    <EmptyValue />
+  ) : (
+    <span className={`block truncate ${width}`} title={value}>
+      {value}
+    </span>
+  );
+const flag = (value: boolean, yes: string, tone: BadgeTone) =>
+  value ? <Badge tone={tone}>{yes}</Badge> : <span className="text-slate-500">No</span>;
+
+/**
+ * Every field of SPEC.md's subscriber. Identity first, then the status and the two flags (badges,
+ * so they read at a glance without scrolling on a laptop), then the rest; on narrow screens the
+ * table scrolls inside its frame.
+ */
+const COLUMNS: { column: SubscriberFilters["sort"]["column"]; label: string; render: (s: SubscriberRow) => React.ReactNode; className?: string }[] = [
+  { column: "id", label: "ID", render: (s) => s.id, className: "font-mono text-xs text-slate-500" },
+  { column: "first_name", label: "First name", render: (s) => text(s.first_name), className: "font-medium text-slate-900" },
+  { column: "last_name", label: "Last name", render: (s) => text(s.last_name, "max-w-[12rem]"), className: "font-medium text-slate-900" },
+  { column: "email", label: "Email", render: (s) => text(s.email, "max-w-[16rem]") },
+  { column: "mobile", label: "Mobile", render: (s) => s.mobile, className: "font-mono text-xs text-slate-700" },
+  {
+    column: "subscription_status",
+    label: "Status",
+    render: (s) => <Badge tone={STATUS_TONE[s.subscription_status]}>{STATUS_LABEL[s.subscription_status]}</Badge>,
+  },
+  { column: "is_duplicate", label: "Duplicate", render: (s) => flag(s.is_duplicate, "Duplicate", "amber") },
+  { column: "is_mandatory", label: "Mandatory", render: (s) => flag(s.is_mandatory, "Mandatory", "violet") },
+  { column: "branch_name", label: "Branch", render: (s) => text(s.branch_name) },
+  { column: "country_name", label: "Country", render: (s) => text(s.country_name) },
+  {
+    column: "travel_date",
+    label: "Travel date",
+    render: (s) => (s.travel_date ? <time dateTime={isoDay(s.travel_date)}>{formatDay(s.travel_date)}</time> : <EmptyValue />),
+  },
+  { column: "sheet", label: "Sheet", render: (s) => text(s.sheet_name, "max-w-[9rem]") },
+  {
+    column: "created_at",
+    label: "Created",
+    render: (s) => <time dateTime={s.created_at.toISOString()}>{formatDateTime(s.created_at)}</time>,
+    className: "text-slate-600",
+  },
+];
+
+export function SubscriberTable({
+  rows,
+  sort,
+  params,
+  path,
+}: {
+  rows: SubscriberRow[];
+  sort: SubscriberFilters["sort"];
+  params: RawParams;
+  path: string;
+}) {
+  return (
+    <div role="region" aria-label="Subscribers table" tabIndex={0} className="relative overflow-x-auto rounded-lg border border-slate-200 bg-white shadow-sm">
+      <table className="min-w-full divide-y divide-slate-200 text-sm">
+        <caption className="sr-only">Subscribers</caption>
+        <thead className="bg-slate-50">
+          <tr>
+            {COLUMNS.map((c) => (
+              <SortHeader key={c.column} column={c.column} label={c.label} sort={sort} params={params} path={path} />
+            ))}
+          </tr>
+        </thead>
+        <tbody className="divide-y divide-slate-100">
+          {rows.map((s) => (
+            <tr key={s.id} className="hover:bg-slate-50/60">
+              {COLUMNS.map((c) => (
+                <td key={c.column} className={`whitespace-nowrap px-3 py-2.5 ${c.className ?? "text-slate-700"}`}>
+                  {c.render(s)}
+                </td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

@@ -1,0 +1,25 @@
+import { requireUser } from "@/lib/auth/guards";
+import { json, readJson, route } from "@/lib/http/api";
+import { rawParams } from "@/lib/list/params";
+import { subscriberFiltersSchema } from "@/lib/subscribers/filters";
+import { createSubscriber } from "@/lib/subscribers/mutations";
+import { listSubscribers, serializeSubscriber } from "@/lib/subscribers/queries";
+import { subscriberInputSchema } from "@/lib/subscribers/schema";
+
+export const dynamic = "force-dynamic";
+
+// The same parser, query and guard as the /subscribers page and its creation form.
+
+export const GET = route(async (request) => {
+  await requireUser();
+  const filters = subscriberFiltersSchema.parse(rawParams(new URL(request.url).searchParams));
+  const { data, pagination } = await listSubscribers(filters);
+  return json({ data: data.map(serializeSubscriber), pagination });
+});
+
+/** 201 with the new subscriber; `is_duplicate` in the body is ignored (the server computes it). */
+export const POST = route(async (request) => {
+  const user = await requireUser();
+  const input = subscriberInputSchema.parse(await readJson(request));
+  return json(serializeSubscriber(await createSubscriber(input, user)), 201);
+});

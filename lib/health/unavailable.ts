@@ -1,0 +1,85 @@
+// Is this error "the database server cannot be reached right now" (a restart, a crash, a network
+// cut), as opposed to a bug or bad input? Those are answered 503 + Retry-After instead of 500,
+// and they go away by themselves: the pg pools open new connections once the server is back.
+//
+// What the errors look like (checked against PostgreSQL 15 with @prisma/adapter-pg 7.10, see
+// tests/unit/health-unavailable.test.ts):
+// - Prisma with the pg adapter: PrismaClientKnownRequestError P1001 / P2010 / P2039 whose
+//   `meta.driverAdapterError.cause` is `{kind: "DatabaseNotReachable"}` (ECONNREFUSED) or
+//   `{kind: "postgres", code: "57P01"}` (terminating connection due to administrator command);
+// - pg directly (the export's pool, pg-boss): Error with code ECONNREFUSED, a DatabaseError with
+//   a SQLSTATE, or a bare "Connection terminated unexpectedly".
+// Runtime-neutral: the proxy's sentinel and lib/http/api.ts both use it.
+
+/** Prisma error codes that mean "no connection" (P1001 can't reach, P1017 closed, P2024 pool timeout…). */
+const PRISMA_CODES = new Set(["P1001", "P1002", "P1008", "P1017", "P2024", "P2037"]);
+
+/** @prisma/driver-adapter-utils error kinds that mean the same. */
+const ADAPTER_KINDS = new Set(["DatabaseNotReachable", "ConnectionClosed", "SocketTimeout", "TooManyConnections"]);
+
+/** Socket errors of Node. */
+const SOCKET_CODES = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ETIMEDOUT",
+  "EPIPE",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "ECONNABORTED",
+]);
+
+/**
+ * SQLSTATEs: class 08 (connection exception), 57P01 admin shutdown, 57P02 crash shutdown,
+ * 57P03 cannot connect now (starting up / shutting down), 53300 too many connections.
+ */
+const isUnavailableSqlState = (code: string) => /^08[0-9A-Z]{3}$/.test(code) || ["57P01", "57P02", "57P03", "53300"].includes(code);
+
+/** pg's own messages for a connection that died or never came (they carry no code). */
+const MESSAGES = [
+  /Connection terminated/i,
+  /timeout exceeded when trying to connect/i,
+  /Client has encountered a connection error and is not queryable/i,
+  /Can't reach database server/i,
+  /the database system is (starting up|shutting down|in recovery mode)/i,
+];
+
+type Inspectable = {
+  code?: unknown;
+  kind?: unknown;
+  originalCode?: unknown;
+  message?: unknown;
+  cause?: unknown;
+  errors?: unknown;
+  meta?: { driverAdapterError?: unknown };
+};
+
+function matches(value: Inspectable): boolean {
+  const code = typeof value.code === "string" ? value.code : undefined;
+  if (code && (PRISMA_CODES.has(code) || SOCKET_CODES.has(code) || isUnavailableSqlState(code))) return true;
+  if (typeof value.originalCode === "string" && isUnavailableSqlState(value.originalCode)) return true;
+  if (typeof value.kind === "string" && ADAPTER_KINDS.has(value.kind)) return true;
+  return typeof value.message === "string" && MESSAGES.some((m) => m.test(value.message as string));
+}
+
+/** True when `error` (or what it wraps: cause, the adapter's error, an AggregateError's errors) says the database is unreachable. */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  const seen = new Set<unknown>();
+  const queue: unknown[] = [error];
+  while (queue.length > 0 && seen.size < 20) {
+    const value = queue.shift();
+    if (!value || typeof value !== "object" || seen.has(value)) continue;
+    seen.add(value);
+    const v = value as Inspectable;
+    if (matches(v)) return true;
+    queue.push(v.cause, v.meta?.driverAdapterError);
+    if (Array.isArray(v.errors)) queue.push(...v.errors);
+  }
+  return false;
+}
+
+/** Seconds a client should wait before trying again (the Retry-After of our 503s). */
+export const RETRY_AFTER_SECONDS = 5;
+
+export const UNAVAILABLE_MESSAGE = "The database is unavailable. Try again in a few seconds.";

@@ -1,0 +1,17 @@
+import { SUBSCRIPTION_STATUSES, type SubscriptionStatus } from "./filters";
+
+// How statuses and flags read in the console (the values themselves are API.md's).
+
+export const STATUS_LABEL: Record<SubscriptionStatus, string> = {
+  pending: "Pending",
+  active: "Active",
+  expired: "Expired",
+  cancelled: "Cancelled",
+};
+
+export const STATUS_OPTIONS = SUBSCRIPTION_STATUSES.map((value) => ({ value, label: STATUS_LABEL[value] }));
+
+export const YES_NO_OPTIONS = [
+  { value: "true", label: "Yes" },
+  { value: "false", label: "No" },
+];

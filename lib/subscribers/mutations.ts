@@ -1,0 +1,120 @@
+import "server-only";
+import { audit } from "@/lib/audit/log";
+import type { SessionUser } from "@/lib/auth/permissions";
+import { prisma } from "@/lib/db/client";
+import { Prisma } from "@/lib/generated/prisma/client";
+import { badRequest } from "@/lib/errors";
+import { findDuplicates, isDuplicate, lockDuplicateKeys, type DuplicateMatch } from "./duplicates";
+import { normaliseMobile } from "./phone";
+import { serializeSubscriber, type SubscriberRow } from "./queries";
+import type { SubscriberValues } from "./schema";
+
+type Tx = Prisma.TransactionClient;
+type Fields = Record<string, string[]>;
+
+const CHECK_FIELDS = "Check the highlighted fields.";
+
+/** Branch and country must exist; the mobile must be a valid number of the chosen country. */
+async function resolveReferences(tx: Tx, input: SubscriberValues) {
+  const fields: Fields = {};
+  const branch = input.branch_id
+    ? await tx.branch.findUnique({ where: { id: input.branch_id }, select: { id: true, name: true } })
+    : null;
+  if (input.branch_id && !branch) fields.branch_id = ["This branch does not exist (any more). Choose another."];
+  const country = input.country_id
+    ? await tx.country.findUnique({ where: { id: input.country_id }, select: { id: true, name: true, code: true } })
+    : null;
+  if (input.country_id && !country) fields.country_id = ["This country does not exist. Choose one from the list."];
+  const mobile = normaliseMobile(input.mobile, country?.code);
+  if (!mobile.ok) fields.mobile = [mobile.message];
+  if (Object.keys(fields).length || !mobile.ok) throw badRequest(CHECK_FIELDS, fields);
+  return { branch, country, mobile: mobile.e164 };
+}
+
+/** An existing sheet of that name (whatever its case), else a new one; safe under concurrent creation. */
+async function sheetFor(tx: Tx, name: string | null): Promise<{ id: number; name: string } | null> {
+  if (!name) return null;
+  const [existing] = await tx.$queryRaw<{ id: number; name: string }[]>`
+    SELECT id, name FROM sheets WHERE lower(name) = lower(${name}) ORDER BY id LIMIT 1`;
+  if (existing) return existing;
+  const [created] = await tx.$queryRaw<{ id: number; name: string }[]>`
+    INSERT INTO sheets (name) VALUES (${name})
+    ON CONFLICT (name) DO UPDATE SET name = EXCLUDED.name RETURNING id, name`;
+  return created ?? null;
+}
+
+/**
+ * Creates a subscriber in one transaction: check references, normalise the mobile, lock the
+ * email and mobile keys, compute is_duplicate against earlier subscribers, upsert the sheet,
+ * insert. Returns the new row as the list shows it.
+ */
+export async function createSubscriber(input: SubscriberValues, actor: SessionUser): Promise<SubscriberRow> {
+  const db = await prisma();
+  try {
+    return await db.$transaction(
+      async (tx) => {
+        const { branch, country, mobile } = await resolveReferences(tx, input);
+        await lockDuplicateKeys(tx, input.email, mobile);
+        const duplicate = isDuplicate(await findDuplicates(tx, input.email, mobile));
+        const sheet = await sheetFor(tx, input.sheet_name);
+        const row = await tx.subscriber.create({
+          data: {
+            first_name: input.first_name,
+            last_name: input.last_name,
+            email: input.email,
+            mobile,
+            branch_id: branch?.id ?? null,
+            country_id: country?.id ?? null,
+            sheet_id: sheet?.id ?? null,
+            travel_date: input.travel_date ? new Date(`${input.travel_date}T00:00:00Z`) : null,
+            subscription_status: input.subscription_status,
+            is_duplicate: duplicate,
+            is_mandatory: input.is_mandatory,
+          },
+          select: {
+            id: true,
+            first_name: true,
+            last_name: true,
+            email: true,
+            mobile: true,
+            travel_date: true,
+            subscription_status: true,
+            is_duplicate: true,
+            is_mandatory: true,
+            created_at: true,
+          },
+        });
+        const created = { ...row, branch_name: branch?.name ?? null, country_name: country?.name ?? null, sheet_name: sheet?.name ?? null };
+        await audit(tx, { action: "subscriber.create", actor, entity: "subscriber", entityId: row.id, after: serializeSubscriber(created) });
+        return created;
+      },
+      { maxWait: 10_000, timeout: 20_000 },
+    );
+  } catch (error) {
+    // A branch deleted between our check and the insert: still the user's input, not a 500.
+    if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2003") {
+      throw badRequest(CHECK_FIELDS, { branch_id: ["This branch does not exist (any more). Choose another."] });
+    }
+    throw error;
+  }
+}
+
+/** The form's early warning: the earliest subscriber with this email and with this mobile. */
+export async function checkDuplicates(input: {
+  email?: string;
+  mobile?: string;
+  country_id?: number | null;
+}): Promise<DuplicateMatch> {
+  const db = await prisma();
+  const email = input.email?.trim() || null;
+  let mobile: string | null = null;
+  if (input.mobile?.trim()) {
+    const country = input.country_id
+      ? await db.country.findUnique({ where: { id: input.country_id }, select: { code: true } })
+      : null;
+    const parsed = normaliseMobile(input.mobile, country?.code);
+    mobile = parsed.ok ? parsed.e164 : null;
+  }
+  if (!email && !mobile) return { email: null, mobile: null };
+  return findDuplicates(db, email, mobile);
+}

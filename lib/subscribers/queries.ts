@@ -1,0 +1,146 @@
+import "server-only";
+import { prisma } from "@/lib/db/client";
+import { Prisma } from "@/lib/generated/prisma/client";
+import { isoDay } from "@/lib/format";
+import { PER_PAGE, pagination, type Pagination } from "@/lib/list/pagination";
+import { whereClause } from "@/lib/list/sql";
+import type { SubscriberFilters, SubscriptionStatus } from "./filters";
+import { subscriberConditions } from "./where";
+
+/** One row of the list: exactly the columns the table and the API show. */
+export type SubscriberRow = {
+  id: number;
+  first_name: string;
+  last_name: string;
+  branch_name: string | null;
+  country_name: string | null;
+  email: string;
+  mobile: string;
+  travel_date: Date | null;
+  sheet_name: string | null;
+  subscription_status: SubscriptionStatus;
+  is_duplicate: boolean;
+  is_mandatory: boolean;
+  created_at: Date;
+};
+
+type SortColumn = SubscriberFilters["sort"]["column"];
+type OwnColumn = Exclude<SortColumn, keyof typeof JOINED_SORTS>;
+
+// The subscriber's own sort columns, each served by a btree on (column, id); see the
+// subscriber_indexes migration.
+const OWN_SORTS = {
+  id: Prisma.sql`s.id`,
+  first_name: Prisma.sql`s.first_name`,
+  last_name: Prisma.sql`s.last_name`,
+  email: Prisma.sql`s.email`,
+  mobile: Prisma.sql`s.mobile`,
+  travel_date: Prisma.sql`s.travel_date`,
+  subscription_status: Prisma.sql`s.subscription_status`,
+  is_duplicate: Prisma.sql`s.is_duplicate`,
+  is_mandatory: Prisma.sql`s.is_mandatory`,
+  created_at: Prisma.sql`s.created_at`,
+} as const satisfies Record<OwnColumn, Prisma.Sql>;
+
+// Sorting by a joined name, walked in the order of an existing unique index on that name
+// (branches_name_lower_key: branch names sort regardless of case, as on /branches;
+// countries_name_key; sheets_name_key). Unique names make (name, id) a total order.
+const JOINED_SORTS = {
+  branch_name: { table: Prisma.sql`branches`, key: Prisma.sql`branch_id`, name: Prisma.sql`lower(j.name)` },
+  country_name: { table: Prisma.sql`countries`, key: Prisma.sql`country_id`, name: Prisma.sql`j.name` },
+  sheet: { table: Prisma.sql`sheets`, key: Prisma.sql`sheet_id`, name: Prisma.sql`j.name` },
+} as const;
+
+/** The columns of a list row; the joins bring only the three names shown. */
+const COLUMNS = Prisma.sql`s.id, s.first_name, s.last_name, b.name AS branch_name,
+  c.name AS country_name, s.email, s.mobile, s.travel_date, sh.name AS sheet_name,
+  s.subscription_status::text AS subscription_status, s.is_duplicate, s.is_mandatory, s.created_at`;
+const JOINS = Prisma.sql`LEFT JOIN branches b ON b.id = s.branch_id
+  LEFT JOIN countries c ON c.id = s.country_id
+  LEFT JOIN sheets sh ON sh.id = s.sheet_id`;
+/**
+ * The SQL of one list page and of its total; the benchmark sends these same statements straight
+ * to PostgreSQL. Ascending puts empty values last, descending first (the exact reverse), and
+ * `s.id` in the same direction makes the order total, so pages never overlap or skip rows.
+ *
+ * The page is found first by id alone (`p`, often an index-only scan, however deep the page),
+ * and only its 10 rows are then read and joined to their names.
+ *
+ * A sort by branch, country or sheet name reads the rows that have one through an inner join
+ * (PostgreSQL walks the names in the order of their unique index and each name's rows by
+ * index) and the rows without one separately, each side limited to what the page needs; a
+ * plain LEFT JOIN would sort every matching row instead.
+ */
+export function subscriberListSql(f: SubscriberFilters): { rows: Prisma.Sql; count: Prisma.Sql } {
+  const conditions = subscriberConditions(f);
+  const where = whereClause(conditions);
+  const desc = f.sort.direction === "desc";
+  const dir = desc ? Prisma.sql`DESC NULLS FIRST` : Prisma.sql`ASC NULLS LAST`;
+  const idDir = desc ? Prisma.sql`DESC` : Prisma.sql`ASC`;
+  const offset = (f.page - 1) * PER_PAGE;
+  const page = Prisma.sql`LIMIT ${PER_PAGE} OFFSET ${offset}`;
+  const count = Prisma.sql`SELECT count(*)::int AS total FROM subscribers s ${where}`;
+  const column = f.sort.column;
+
+  if (column === "branch_name" || column === "country_name" || column === "sheet") {
+    const { table, key, name } = JOINED_SORTS[column];
+    const upTo = offset + PER_PAGE;
+    const withName = Prisma.sql`(SELECT s.id, ${name}::text AS sort_name FROM subscribers s
+        JOIN ${table} j ON j.id = s.${key} ${where} ORDER BY ${name} ${idDir}, s.id ${idDir} LIMIT ${upTo})`;
+    // Filtering by that same name already excludes the rows without one.
+    const withoutName = f[column]
+      ? Prisma.empty
+      : Prisma.sql`UNION ALL (SELECT s.id, NULL::text AS sort_name FROM subscribers s
+        ${whereClause([Prisma.sql`s.${key} IS NULL`, ...conditions])} ORDER BY s.id ${idDir} LIMIT ${upTo})`;
+    const rows = Prisma.sql`SELECT ${COLUMNS} FROM (SELECT u.id, u.sort_name FROM (${withName} ${withoutName}) u
+        ORDER BY u.sort_name ${dir}, u.id ${idDir} ${page}) p
+      JOIN subscribers s ON s.id = p.id ${JOINS}
+      ORDER BY p.sort_name ${dir}, s.id ${idDir}`;
+    return { rows, count };
+  }
+  const order = column === "id" ? Prisma.sql`s.id ${idDir}` : Prisma.sql`${OWN_SORTS[column]} ${dir}, s.id ${idDir}`;
+  const rows = Prisma.sql`SELECT ${COLUMNS} FROM (SELECT s.id FROM subscribers s ${where} ORDER BY ${order} ${page}) p
+      JOIN subscribers s ON s.id = p.id ${JOINS}
+      ORDER BY ${order}`;
+  return { rows, count };
+}
+
+/** One page of subscribers and the pagination over all matches. */
+export async function listSubscribers(f: SubscriberFilters): Promise<{ data: SubscriberRow[]; pagination: Pagination }> {
+  const db = await prisma();
+  const sql = subscriberListSql(f);
+  const [data, [count]] = await Promise.all([
+    db.$queryRaw<SubscriberRow[]>(sql.rows),
+    db.$queryRaw<{ total: number }[]>(sql.count),
+  ]);
+  return { data, pagination: pagination(count?.total ?? 0, f.page) };
+}
+
+/** One subscriber as a list row (after creation). */
+export async function getSubscriberRow(id: number): Promise<SubscriberRow | null> {
+  const db = await prisma();
+  const [row] = await db.$queryRaw<SubscriberRow[]>(
+    Prisma.sql`SELECT ${COLUMNS} FROM subscribers s ${JOINS} WHERE s.id = ${id}`,
+  );
+  return row ?? null;
+}
+
+/** API.md's subscriber record. */
+export function serializeSubscriber(r: SubscriberRow) {
+  return {
+    id: r.id,
+    first_name: r.first_name,
+    last_name: r.last_name,
+    branch_name: r.branch_name,
+    country_name: r.country_name,
+    email: r.email,
+    mobile: r.mobile,
+    travel_date: r.travel_date ? isoDay(r.travel_date) : null,
+    sheet: r.sheet_name ? { name: r.sheet_name } : null,
+    subscription_status: r.subscription_status,
+    is_duplicate: r.is_duplicate,
+    is_mandatory: r.is_mandatory,
+    created_at: r.created_at.toISOString(),
+  };
+}
+export type SubscriberRecord = ReturnType<typeof serializeSubscriber>;
