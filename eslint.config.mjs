@@ -7,5 +7,5 @@ export default defineConfig([
   ...nextTs,
   // Playwright's fixtures call `use()`, which is not React's hook.
   { files: ["e2e/**"], rules: { "react-hooks/rules-of-hooks": "off" } },
-  globalIgnores([".next/**", ".data/**", "lib/generated/**", "test-results/**", "playwright-report/**", "next-env.d.ts"]),
+  globalIgnores([".tmp-*/**", ".tmp-*", "bench/results/**", ".next/**", ".data/**", "lib/generated/**", "test-results/**", "playwright-report/**", "next-env.d.ts"]),
 ]);

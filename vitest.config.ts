@@ -12,6 +12,8 @@ export default defineConfig({
     },
   },
   test: {
+    // Integration files open their own databases; two files at a time suits a 2-core machine.
+    maxWorkers: 2,
     projects: [
       { extends: true, test: { name: "unit", include: ["tests/unit/**/*.test.ts"], environment: "node" } },
       {
@@ -23,8 +25,6 @@ export default defineConfig({
           environment: "node",
           testTimeout: 60_000,
           hookTimeout: 120_000,
-          // Each file opens its own embedded databases; two at a time suits a 2-core machine.
-          maxWorkers: 2,
         },
       },
     ],

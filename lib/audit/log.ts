@@ -37,3 +37,27 @@ export async function audit(db: Db, entry: AuditEntry) {
     },
   });
 }
+
+/**
+ * The same event as one parameterised INSERT, for code that runs raw SQL on its own connection
+ * (the export request inserts its row and its job that way) and must write the event in that
+ * same transaction.
+ */
+export async function auditStatement(entry: AuditEntry): Promise<{ text: string; values: unknown[] }> {
+  const request = entry.request ?? (await requestInfo());
+  return {
+    text: `INSERT INTO audit_events (action, actor_id, actor_email, entity, entity_id, before, after, ip, user_agent)
+      VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7::jsonb, $8, $9)`,
+    values: [
+      entry.action,
+      entry.actor?.id ?? null,
+      entry.actor?.email ?? entry.actorEmail ?? null,
+      entry.entity ?? null,
+      entry.entityId === undefined ? null : String(entry.entityId),
+      entry.before === undefined ? null : JSON.stringify(entry.before),
+      entry.after === undefined ? null : JSON.stringify(entry.after),
+      request.ip,
+      request.userAgent,
+    ],
+  };
+}

@@ -1,0 +1,48 @@
+import "server-only";
+import fs from "node:fs";
+import { Readable } from "node:stream";
+import { audit } from "@/lib/audit/log";
+import type { SessionUser } from "@/lib/auth/permissions";
+import { prisma } from "@/lib/db/client";
+import { notFound } from "@/lib/errors";
+import { exportFilePath } from "./files";
+import { isExportId } from "./ids";
+import { exportFilename } from "./status";
+
+/**
+ * The response for `GET /api/v1/exports/{id}/download`: the completed file of an export that
+ * belongs to `userId`, as an attachment under a name the server chooses. Anything else (another
+ * user's export, an unknown or unfinished one, a malformed id) is the same 404, so ids cannot be
+ * probed. The path on disk comes from the id only after it matched a row of this user.
+ */
+export async function downloadResponse(user: Pick<SessionUser, "id" | "email">, id: string): Promise<Response> {
+  const userId = user.id;
+  if (!isExportId(id)) throw notFound("The export file");
+  const db = await prisma();
+  const row = await db.subscriberExport.findFirst({
+    where: { id, user_id: userId, status: "completed" },
+    select: { id: true, completed_at: true },
+  });
+  if (!row?.completed_at) throw notFound("The export file");
+  let handle: fs.promises.FileHandle;
+  try {
+    handle = await fs.promises.open(exportFilePath(row.id), "r");
+  } catch {
+    throw notFound("The export file");
+  }
+  const { size } = await handle.stat();
+  await db.$transaction(async (tx) => {
+    await tx.subscriberExport.update({ where: { id: row.id }, data: { downloaded_at: new Date() } });
+    await audit(tx, { action: "export.download", actor: user, entity: "export", entityId: row.id });
+  });
+  const body = Readable.toWeb(handle.createReadStream()) as ReadableStream<Uint8Array>;
+  return new Response(body, {
+    headers: {
+      "Content-Type": "text/csv; charset=utf-8",
+      "Content-Disposition": `attachment; filename="${exportFilename(row.completed_at)}"`,
+      "Content-Length": String(size),
+      "Cache-Control": "no-store",
+      "X-Content-Type-Options": "nosniff",
+    },
+  });
+}

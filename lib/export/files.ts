@@ -1,0 +1,109 @@
+import crypto from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import { once } from "node:events";
+import { finished } from "node:stream/promises";
+import { exportConfig } from "./config";
+import { csvStringifier } from "./csv";
+import { isExportId } from "./ids";
+
+// Export files on disk: `<EXPORT_DIR>/<export id>.csv`. A file is written to a temporary name in
+// the same folder, flushed to disk (fsync) and renamed over its final name, so a reader sees no
+// file or a whole file, never half of one.
+
+export function exportFilePath(id: string): string {
+  if (!isExportId(id)) throw new Error("Not an export id.");
+  return path.join(exportConfig.dir, `${id}.csv`);
+}
+
+const TEMP = /^\.[A-Za-z0-9_-]{22}\.\d+\.[0-9a-f]{8}\.tmp$/;
+
+/**
+ * Streams batches of rows through the CSV writer into the export's file, with backpressure (the
+ * database is read only as fast as the disk takes the text). `onProgress` runs after each batch.
+ * Returns the number of rows written.
+ */
+export async function writeCsvFile(
+  id: string,
+  batches: AsyncIterable<unknown[][]>,
+  onProgress: (rows: number) => Promise<void>,
+  signal?: AbortSignal,
+): Promise<number> {
+  const final = exportFilePath(id);
+  const dir = path.dirname(final);
+  await fs.promises.mkdir(dir, { recursive: true });
+  const temp = path.join(dir, `.${id}.${process.pid}.${crypto.randomBytes(4).toString("hex")}.tmp`);
+  let rows = 0;
+  const out = fs.createWriteStream(temp, { flags: "wx", mode: 0o600 });
+  const csv = csvStringifier();
+  try {
+    // The writer's output of a batch is gathered and handed to the file as one piece (a write
+    // per row costs more than the CSV itself); the file stream's backpressure is awaited per batch.
+    const parts: string[] = [];
+    let failure: unknown = null; // a stream error between two awaits (a full disk…)
+    for (const stream of [csv, out]) stream.on("error", (error: Error) => (failure ??= error));
+    csv.setEncoding("utf8"); // lines stay strings until the one write per batch
+    csv.on("data", (chunk: string) => parts.push(chunk));
+    const ended = once(csv, "end");
+    ended.catch(() => {}); // awaited below
+    const flush = async () => {
+      if (failure) throw failure;
+      if (parts.length && !out.write(parts.splice(0).join(""))) await once(out, "drain", { signal });
+    };
+    for await (const batch of batches) {
+      signal?.throwIfAborted();
+      for (const row of batch) csv.write(row);
+      await flush();
+      rows += batch.length;
+      await onProgress(rows);
+    }
+    csv.end();
+    await ended;
+    await flush();
+    out.end();
+    await finished(out);
+    await fsync(temp);
+    await fs.promises.rename(temp, final);
+    await fsync(dir).catch(() => {}); // the rename itself; not possible on every platform
+    return rows;
+  } catch (error) {
+    csv.destroy();
+    out.destroy();
+    await fs.promises.rm(temp, { force: true });
+    throw error;
+  }
+}
+
+async function fsync(file: string) {
+  const handle = await fs.promises.open(file, "r");
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Removes export files; missing ones are fine (already purged). */
+export async function deleteExportFiles(ids: string[]): Promise<void> {
+  for (const id of ids) await fs.promises.rm(exportFilePath(id), { force: true });
+}
+
+/**
+ * Files of the export folder that no export row points at any more (a crash between the
+ * rename and the row update, a purge that failed half-way), and temporary files older than
+ * `olderThanMs` (a killed writer's).
+ */
+export async function strayFiles(known: Set<string>, olderThanMs: number): Promise<string[]> {
+  const dir = exportConfig.dir;
+  const names = await fs.promises.readdir(dir).catch(() => [] as string[]);
+  const out: string[] = [];
+  for (const name of names) {
+    const id = name.endsWith(".csv") ? name.slice(0, -4) : null;
+    const stray = id !== null ? isExportId(id) && !known.has(id) : TEMP.test(name);
+    if (!stray) continue;
+    const file = path.join(dir, name);
+    const stat = await fs.promises.stat(file).catch(() => null);
+    if (stat && Date.now() - stat.mtimeMs > olderThanMs) out.push(file);
+  }
+  return out;
+}

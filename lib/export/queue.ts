@@ -1,0 +1,84 @@
+import PgBoss from "pg-boss";
+import { exportConfig } from "./config";
+import { exportSql, type ExportSql, type Sql } from "./sql";
+
+// The job queue: pg-boss in the database's own "pgboss" schema (created by boss.start(), not by
+// the Prisma migrations), on PGlite through its `db.executeSql` option and on PostgreSQL over the
+// export's pg pool. One instance per process, kept on globalThis like the database.
+
+export const EXPORT_QUEUE = "subscriber-export";
+/** Where pg-boss moves an export job whose last attempt failed (or expired): see worker.ts. */
+export const EXPORT_FAILED_QUEUE = "subscriber-export-failed";
+export const PURGE_QUEUE = "subscriber-export-purge";
+
+export type ExportJobData = { exportId: string };
+
+/** The web process runs the worker unless told not to (EXPORT_WORKER=off); scripts/worker.ts always does. */
+export const runsWorker = () => process.env.EXPORT_WORKER !== "off";
+
+/** Per-job options, so that changed settings apply to the next request without a migration. */
+export function exportJobOptions(id: string): PgBoss.SendOptions {
+  const c = exportConfig;
+  return {
+    id,
+    retryLimit: c.retryLimit,
+    retryDelay: c.retryDelaySeconds,
+    expireInSeconds: c.expireSeconds,
+    deadLetter: EXPORT_FAILED_QUEUE,
+  };
+}
+
+type Holder = { __export_boss?: { sql: ExportSql; boss: Promise<PgBoss> } };
+
+/** The process's started queue, for the current database. */
+export async function queue(): Promise<PgBoss> {
+  const sql = await exportSql();
+  const holder = globalThis as Holder;
+  if (holder.__export_boss?.sql !== sql) {
+    const boss = start(sql);
+    holder.__export_boss = { sql, boss };
+    boss.catch(() => {
+      if (holder.__export_boss?.boss === boss) holder.__export_boss = undefined;
+    });
+  }
+  return holder.__export_boss.boss;
+}
+
+async function start(sql: ExportSql): Promise<PgBoss> {
+  const worker = runsWorker();
+  const boss = new PgBoss({
+    db: { executeSql: (text: string, values: unknown[]) => sql.executeSql(text, values) },
+    // Maintenance (expiring the jobs of killed workers) and cron belong to processes that work.
+    supervise: worker,
+    schedule: worker,
+    maintenanceIntervalSeconds: exportConfig.maintenanceSeconds,
+  });
+  boss.on("error", (error) => console.error("export queue:", error));
+  await boss.start();
+  for (const name of [EXPORT_FAILED_QUEUE, PURGE_QUEUE, EXPORT_QUEUE]) {
+    await boss.createQueue(name, name === EXPORT_QUEUE ? { name, deadLetter: EXPORT_FAILED_QUEUE } : { name });
+  }
+  return boss;
+}
+
+/** Sends a job on the given connection (our transaction's), so it exists only if that commits. */
+export async function sendExportJob(tx: Sql, exportId: string, jobId: string): Promise<string> {
+  const boss = await queue();
+  const data: ExportJobData = { exportId };
+  const id = await boss.send(EXPORT_QUEUE, data, {
+    ...exportJobOptions(jobId),
+    db: { executeSql: (text: string, values: unknown[]) => tx.executeSql(text, values) },
+  });
+  if (!id) throw new Error("The job queue did not accept the export job.");
+  return id;
+}
+
+/** Stops the queue (graceful: running jobs get `timeoutSeconds` to finish). */
+export async function stopQueue(timeoutSeconds = exportConfig.stopTimeoutSeconds): Promise<void> {
+  const holder = globalThis as Holder;
+  const current = holder.__export_boss;
+  holder.__export_boss = undefined;
+  if (!current) return;
+  const boss = await current.boss.catch(() => null);
+  await boss?.stop({ graceful: true, wait: true, close: false, timeout: timeoutSeconds * 1000 });
+}

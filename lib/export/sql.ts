@@ -1,0 +1,112 @@
+import type { PGlite, Transaction } from "@electric-sql/pglite";
+import pg from "pg";
+import { db, type Database } from "@/lib/db/client";
+
+// The export talks SQL directly (the job queue needs the connection of our own transaction, and
+// the rows stream faster without an ORM), over the process's one PGlite or a small pg pool.
+// No "server-only": the separate worker process (scripts/worker.ts) imports this too.
+
+export type Values = readonly unknown[];
+
+/** One connection (or the pool): what both the export's code and pg-boss run statements on. */
+export type Sql = {
+  query<T = Record<string, unknown>>(text: string, values?: Values): Promise<T[]>;
+  /** Rows as arrays, in the order of the SELECT list (the CSV's columns). */
+  arrays(text: string, values?: Values): Promise<unknown[][]>;
+  /** pg-boss's `db` interface: several statements at once when there are no values. */
+  executeSql(text: string, values?: unknown[]): Promise<{ rows: unknown[] }>;
+};
+
+export type ExportSql = Sql & {
+  kind: "pglite" | "postgres";
+  transaction<T>(run: (tx: Sql) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+};
+
+type PGliteLike = Pick<PGlite, "query" | "exec"> | Transaction;
+
+function pgliteSql(p: PGliteLike): Sql {
+  return {
+    query: async <T>(text: string, values?: Values) => (await p.query<T>(text, values ? [...values] : undefined)).rows,
+    arrays: async (text, values) =>
+      (await p.query<unknown[]>(text, values ? [...values] : undefined, { rowMode: "array" })).rows,
+    executeSql: async (text, values) => {
+      if (values && values.length > 0) return p.query(text, values);
+      const results = await p.exec(text);
+      return results.at(-1) ?? { rows: [] };
+    },
+  };
+}
+
+type Client = pg.Pool | pg.PoolClient;
+
+function pgSql(c: Client): Sql {
+  return {
+    query: async <T>(text: string, values?: Values) =>
+      (await c.query(text, values ? [...values] : undefined)).rows as T[],
+    arrays: async (text, values) =>
+      (await c.query({ text, values: values ? [...values] : undefined, rowMode: "array" })).rows as unknown[][],
+    executeSql: (text, values) => c.query(text, values),
+  };
+}
+
+function fromPGlite(pglite: PGlite): ExportSql {
+  return {
+    ...pgliteSql(pglite),
+    kind: "pglite",
+    transaction: (run) => pglite.transaction((tx) => run(pgliteSql(tx))),
+    close: async () => {},
+  };
+}
+
+function fromPool(url: string): ExportSql {
+  const pool = new pg.Pool({ connectionString: url, max: 4, application_name: "console-export" });
+  pool.on("error", (error) => console.error("export: idle database connection failed", error));
+  return {
+    ...pgSql(pool),
+    kind: "postgres",
+    async transaction(run) {
+      const client = await pool.connect();
+      try {
+        await client.query("BEGIN");
+        const result = await run(pgSql(client));
+        await client.query("COMMIT");
+        return result;
+      } catch (error) {
+        await client.query("ROLLBACK").catch(() => {});
+        throw error;
+      } finally {
+        client.release();
+      }
+    },
+    close: () => pool.end(),
+  };
+}
+
+type Holder = { __export_sql?: { database: Database; sql: ExportSql } };
+
+/** The export's connection for the process's database (`db()`), made once per database. */
+export async function exportSql(): Promise<ExportSql> {
+  const database = await db();
+  const holder = globalThis as Holder;
+  if (holder.__export_sql?.database !== database) {
+    const previous = holder.__export_sql?.sql;
+    const sql = database.pglite ? fromPGlite(database.pglite) : fromPool(urlOf(database));
+    holder.__export_sql = { database, sql };
+    await previous?.close().catch(() => {});
+  }
+  return holder.__export_sql.sql;
+}
+
+function urlOf(database: Database): string {
+  if (database.target.kind !== "postgres") throw new Error("A PostgreSQL target needs a URL.");
+  return database.target.url;
+}
+
+/** Closes the export's pool (tests, worker shutdown); the next use opens a new one. */
+export async function closeExportSql(): Promise<void> {
+  const holder = globalThis as Holder;
+  const current = holder.__export_sql;
+  holder.__export_sql = undefined;
+  await current?.sql.close();
+}

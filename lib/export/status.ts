@@ -1,0 +1,99 @@
+import "server-only";
+import { config } from "@/lib/config";
+import { prisma } from "@/lib/db/client";
+import { downloadPath } from "./ids";
+
+// The export status of one user: the latest request (its state and progress) and the newest
+// completed file, which stays downloadable while a new one is generated or after a failure.
+
+export type ExportState = "in_queue" | "completed" | "failed";
+
+export type ExportStatusBody = {
+  /** Path of the newest completed file, or null while none exists. */
+  downloadable_file: string | null;
+  /** State of the latest request; null when the user never requested an export. */
+  downloadable_file_status: ExportState | null;
+  /** True when no file existed when the latest request was made (and before any request). */
+  fresh_download_file: boolean;
+  /** 0–100; 100 once completed. */
+  progress: number;
+  total_rows: number;
+  processed_rows: number;
+  requested_at: string | null;
+  started_at: string | null;
+  completed_at: string | null;
+  error: string | null;
+  /** The filters the latest request captured, as query strings. */
+  filters: Record<string, string>;
+  /** The downloadable file: its row count, time, filters and the name it downloads as. */
+  file: { rows: number; completed_at: string; filename: string; filters: Record<string, string> } | null;
+};
+
+const select = {
+  id: true,
+  status: true,
+  filters: true,
+  fresh: true,
+  total_rows: true,
+  processed_rows: true,
+  error: true,
+  created_at: true,
+  started_at: true,
+  completed_at: true,
+} as const;
+
+export async function exportStatus(userId: number): Promise<ExportStatusBody> {
+  const db = await prisma();
+  const [latest, file] = await Promise.all([
+    db.subscriberExport.findFirst({ where: { user_id: userId }, orderBy: [{ created_at: "desc" }, { id: "asc" }], select }),
+    db.subscriberExport.findFirst({
+      where: { user_id: userId, status: "completed" },
+      orderBy: [{ completed_at: "desc" }, { id: "asc" }],
+      select,
+    }),
+  ]);
+  const done = latest?.status === "completed";
+  const progress = done ? 100 : latest && latest.total_rows > 0 ? Math.min(99, Math.floor((latest.processed_rows * 100) / latest.total_rows)) : 0;
+  return {
+    downloadable_file: file ? downloadPath(file.id) : null,
+    downloadable_file_status: latest?.status ?? null,
+    fresh_download_file: latest ? latest.fresh : true,
+    progress,
+    total_rows: latest?.total_rows ?? 0,
+    processed_rows: latest?.processed_rows ?? 0,
+    requested_at: latest?.created_at.toISOString() ?? null,
+    started_at: latest?.started_at?.toISOString() ?? null,
+    completed_at: latest?.completed_at?.toISOString() ?? null,
+    error: latest?.error ?? null,
+    filters: asStrings(latest?.filters),
+    file:
+      file && file.completed_at
+        ? {
+            rows: file.total_rows,
+            completed_at: file.completed_at.toISOString(),
+            filename: exportFilename(file.completed_at),
+            filters: asStrings(file.filters),
+          }
+        : null,
+  };
+}
+
+function asStrings(json: unknown): Record<string, string> {
+  if (!json || typeof json !== "object" || Array.isArray(json)) return {};
+  return Object.fromEntries(Object.entries(json).filter((e): e is [string, string] => typeof e[1] === "string"));
+}
+
+/** subscribers-YYYYMMDD-HHMM.csv, from the completion time in the console's time zone. */
+export function exportFilename(completedAt: Date, timeZone = config.timeZone): string {
+  const parts = new Intl.DateTimeFormat("en-GB", {
+    timeZone,
+    year: "numeric",
+    month: "2-digit",
+    day: "2-digit",
+    hour: "2-digit",
+    minute: "2-digit",
+    hourCycle: "h23",
+  }).formatToParts(completedAt);
+  const get = (type: Intl.DateTimeFormatPartTypes) => parts.find((p) => p.type === type)?.value ?? "00";
+  return `subscribers-${get("year")}${get("month")}${get("day")}-${get("hour")}${get("minute")}.csv`;
+}

@@ -1,0 +1,128 @@
+// `npm run bench:export [-- N]`: the export worker's path (keyset batches → csv-stringify → file,
+// fsync, rename) against PostgreSQL's own `COPY (SELECT …) TO STDOUT WITH CSV` of the same rows,
+// side by side on a throwaway database of N subscribers (default 1,000,000, generated set-based).
+// Prints a markdown table and writes it to bench/results/export.md. Ratios and medians of runs
+// alternated in one session are what to read: machines here are shared and noisy.
+//
+//   BENCH_DATABASE_URL  server to use (default TEST_DATABASE_URL, else postgres://postgres@127.0.0.1:5432/postgres)
+//   BENCH_RUNS          runs of each (default 3)        BENCH_KEEP_DB=1  keep the database (prints its name)
+//   BENCH_REUSE_DB      name of a database kept by an earlier run (N subscribers already there)
+import { spawn, spawnSync } from "node:child_process";
+import crypto from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import pg from "pg";
+import { applyMigrations } from "@/lib/db/migrate";
+import { seedSubscribers } from "../tests/helpers/export-data";
+import { newExportId } from "@/lib/export/ids";
+import { exportQuery } from "@/lib/export/rows";
+import { subscriberFilterOnlySchema } from "@/lib/subscribers/filters";
+
+type ChildResult = { ms: number; rows: number; idleRss: number; peakRss: number };
+
+
+/** One export run in a process of its own, so its memory is its own. */
+async function child() {
+  const { runExport } = await import("@/lib/export/run");
+  const { exportSql } = await import("@/lib/export/sql");
+  await (await exportSql()).query("SELECT 1");
+  global.gc?.();
+  const idleRss = process.memoryUsage().rss;
+  let peakRss = idleRss;
+  const timer = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 20);
+  const started = performance.now();
+  const result = await runExport(process.env.BENCH_EXPORT_ID!);
+  const ms = performance.now() - started;
+  clearInterval(timer);
+  peakRss = Math.max(peakRss, process.memoryUsage().rss);
+  if (!("rows" in result)) throw new Error(result.skipped);
+  process.stdout.write(JSON.stringify({ ms, rows: result.rows, idleRss, peakRss } satisfies ChildResult));
+  process.exit(0);
+}
+
+async function main() {
+  const n = Number(process.argv[2] ?? 1_000_000);
+  const runs = Number(process.env.BENCH_RUNS ?? 3);
+  const base = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
+  const reuse = process.env.BENCH_REUSE_DB;
+  const name = reuse ?? `export_bench_${crypto.randomBytes(4).toString("hex")}`;
+  const url = Object.assign(new URL(base), { pathname: `/${name}` }).toString();
+  const admin = new pg.Client({ connectionString: base });
+  await admin.connect();
+  if (!reuse) await admin.query(`CREATE DATABASE "${name}"`);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "export-bench-"));
+  const client = new pg.Client({ connectionString: url });
+  try {
+    await client.connect();
+    let t = performance.now();
+    if (!reuse) {
+      await applyMigrations(url);
+      await seedSubscribers((text) => client.query(text), n);
+      await client.query("VACUUM ANALYZE");
+      await client.query(`INSERT INTO users (email, name, password_hash, updated_at) VALUES ('bench@example.com', 'Bench', 'x', now())`);
+      console.log(`› ${n.toLocaleString("en-GB")} subscribers generated in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+    }
+    const [{ id: userId }] = (await client.query(`SELECT id FROM users WHERE email = 'bench@example.com'`)).rows;
+
+    const copy: number[] = [];
+    const ours: ChildResult[] = [];
+    const copySql = exportQuery(subscriberFilterOnlySchema.parse({})).text; // no filter: no parameters, so COPY can take it as is
+    for (let i = 0; i < runs; i++) {
+      t = performance.now();
+      const out = spawnSync("psql", [url, "-qAt", "-c", `COPY (${copySql}) TO STDOUT WITH CSV HEADER`, "-o", path.join(dir, "copy.csv")]);
+      if (out.status !== 0) throw new Error(`psql: ${out.stderr.toString()}`);
+      copy.push(performance.now() - t);
+
+      const exportId = newExportId();
+      await client.query(`INSERT INTO subscriber_exports (id, user_id, fresh) VALUES ($1, $2, true)`, [exportId, userId]);
+      ours.push(await runChild({ ...process.env, DATABASE_URL: url, EXPORT_DIR: dir, BENCH_EXPORT_ID: exportId }));
+      console.log(`  run ${i + 1}: COPY ${(copy[i]! / 1000).toFixed(2)} s, worker ${(ours[i]!.ms / 1000).toFixed(2)} s, peak RSS ${mb(ours[i]!.peakRss)}`);
+    }
+    const rows = ours[0]!.rows;
+    if (rows !== n) throw new Error(`the export wrote ${rows} rows, expected ${n}`);
+    const table = report(n, runs, copy, ours, fs.statSync(path.join(dir, "copy.csv")).size);
+    console.log(`\n${table}`);
+    fs.mkdirSync("bench/results", { recursive: true });
+    fs.writeFileSync("bench/results/export.md", table);
+  } finally {
+    await client.end().catch(() => {});
+    if (process.env.BENCH_KEEP_DB || reuse) console.log(`database kept: ${name}`);
+    else await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+    await admin.end();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function runChild(env: NodeJS.ProcessEnv): Promise<ChildResult> {
+  return new Promise((resolve, reject) => {
+    const p = spawn(process.execPath, ["--expose-gc", "--import", "tsx", "scripts/bench-export.ts", "--child"], { env, stdio: ["ignore", "pipe", "inherit"] });
+    let out = "";
+    p.stdout.on("data", (d: Buffer) => (out += d.toString()));
+    p.on("exit", (code) => (code === 0 ? resolve(JSON.parse(out) as ChildResult) : reject(new Error(`export run exited ${code}`))));
+  });
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
+
+function report(n: number, runs: number, copy: number[], ours: ChildResult[], bytes: number) {
+  const c = median(copy);
+  const o = median(ours.map((r) => r.ms));
+  const idle = median(ours.map((r) => r.idleRss));
+  const peak = Math.max(...ours.map((r) => r.peakRss));
+  return [
+    `# Subscriber export benchmark`,
+    ``,
+    `${n.toLocaleString("en-GB")} subscribers (no filter, ${(bytes / 1024 / 1024).toFixed(0)} MB of CSV), median of ${runs} alternated runs, ${new Date().toISOString().slice(0, 10)}, ${os.cpus().length} CPU(s), Node ${process.version}.`,
+    ``,
+    `| path | median time | rows/s | ratio to COPY | worker RSS idle → peak |`,
+    `|---|---|---|---|---|`,
+    `| PostgreSQL \`COPY (SELECT …) TO STDOUT WITH CSV\` (psql, to a file) | ${(c / 1000).toFixed(2)} s | ${Math.round(n / (c / 1000)).toLocaleString("en-GB")} | 1.00 | – |`,
+    `| export worker (keyset batches of ${process.env.EXPORT_BATCH_SIZE ?? 1000}, csv-stringify, fsync + rename) | ${(o / 1000).toFixed(2)} s | ${Math.round(n / (o / 1000)).toLocaleString("en-GB")} | ${(o / c).toFixed(2)} | ${mb(idle)} → ${mb(peak)} (+${mb(peak - idle)}) |`,
+    ``,
+  ].join("\n");
+}
+
+if (process.argv[2] === "--child") await child();
+else await main();

@@ -1,0 +1,79 @@
+import fs from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { purgeExports } from "@/lib/export/purge";
+import { exportSql } from "@/lib/export/sql";
+import { startExportWorker } from "@/lib/export/worker";
+import { testDbKinds } from "../helpers/db";
+import { closeExportSuite, download, openExportSuite, postExport, waitForStatus, type ExportSuite } from "../helpers/export-test";
+
+// Failure after the last retry (the export is failed with a message, a new request is allowed),
+// and the scheduled purge of unused exports and stray files.
+
+for (const kind of testDbKinds()) {
+  describe(`subscriber export lifecycle (${kind})`, () => {
+    let s: ExportSuite;
+    let goodDir: string;
+    beforeAll(async () => {
+      s = await openExportSuite(kind, 300);
+      goodDir = process.env.EXPORT_DIR!;
+      process.env.EXPORT_RETRY_LIMIT = "1";
+      await startExportWorker();
+    });
+    afterAll(async () => {
+      delete process.env.EXPORT_RETRY_LIMIT;
+      await closeExportSuite(s);
+    });
+
+    it("fails the export with a message once its retries are exhausted, then allows a new request", async () => {
+      // A file where the folder should be: every attempt fails to write.
+      const blocked = path.join(s.dir, "not-a-folder");
+      fs.writeFileSync(blocked, "");
+      process.env.EXPORT_DIR = path.join(blocked, "exports");
+      try {
+        expect((await postExport(s.staff)).status).toBe(202);
+        const failed = await waitForStatus(s.staff, (st) => st.downloadable_file_status === "failed");
+        expect(failed.error).toMatch(/could not be completed after 2 attempts/);
+        expect(failed.downloadable_file).toBeNull();
+      } finally {
+        process.env.EXPORT_DIR = goodDir;
+      }
+      const sql = await exportSql();
+      const [job] = await sql.query<{ state: string; retry_count: number }>(
+        `SELECT state::text AS state, retry_count FROM pgboss.job WHERE name = 'subscriber-export'`,
+      );
+      expect(job).toEqual({ state: "failed", retry_count: 1 });
+
+      expect((await postExport(s.staff)).status).toBe(202);
+      const done = await waitForStatus(s.staff, (st) => st.downloadable_file_status === "completed");
+      expect(done.total_rows).toBe(300);
+    });
+
+    it("purges exports unused for the retention time, with their files, and stray files", async () => {
+      const { downloadable_file } = await postExport(s.admin).then(() =>
+        waitForStatus(s.admin, (st) => st.downloadable_file_status === "completed"),
+      );
+      const sql = await exportSql();
+      const [adminExport] = await sql.query<{ id: string }>(`SELECT id FROM subscriber_exports WHERE user_id = $1`, [s.admin.id]);
+      const stray = path.join(goodDir, "AAAAAAAAAAAAAAAAAAAAAA.csv");
+      const temp = path.join(goodDir, ".BBBBBBBBBBBBBBBBBBBBBB.123.0badc0de.tmp");
+      for (const f of [stray, temp]) fs.writeFileSync(f, "x");
+      const old = new Date(Date.now() - 2 * 3600 * 1000);
+      for (const f of [stray, temp]) fs.utimesSync(f, old, old);
+      await sql.query(
+        `UPDATE subscriber_exports SET created_at = now() - interval '30 days', completed_at = now() - interval '30 days',
+         downloaded_at = NULL WHERE user_id = $1`,
+        [s.admin.id],
+      );
+
+      const result = await purgeExports();
+      expect(result).toMatchObject({ purged: 1, strays: 2 });
+      expect(fs.existsSync(path.join(goodDir, `${adminExport!.id}.csv`))).toBe(false);
+      expect(fs.existsSync(stray) || fs.existsSync(temp)).toBe(false);
+      expect((await download(s.admin, downloadable_file!)).status).toBe(404);
+      // The staff's recent export is kept.
+      const kept = await sql.query(`SELECT id FROM subscriber_exports WHERE user_id = $1 AND status = 'completed'`, [s.staff.id]);
+      expect(kept).toHaveLength(1);
+    });
+  });
+}

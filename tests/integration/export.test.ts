@@ -1,0 +1,129 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { requestExportAction } from "@/app/(console)/subscribers/export-actions";
+import { EXPORT_COLUMNS, neutralised } from "@/lib/export/csv";
+import { queue } from "@/lib/export/queue";
+import { exportSql } from "@/lib/export/sql";
+import { startExportWorker } from "@/lib/export/worker";
+import { subscriberFiltersSchema } from "@/lib/subscribers/filters";
+import { listSubscribers } from "@/lib/subscribers/queries";
+import { actAs, testDbKinds } from "../helpers/db";
+import {
+  closeExportSuite, download, getStatus, openExportSuite, parseCsv, postExport, waitForStatus, type ExportSuite,
+} from "../helpers/export-test";
+
+// Request → in_queue (409 meanwhile, one job for 20 concurrent requests) → completed → download,
+// on PGlite and on PostgreSQL, through the route handlers and the server action.
+
+const ROWS = 5000;
+const FILTERS = { is_mandatory: "true", sheet: "spring", page: "3", sort: "-email" };
+
+for (const kind of testDbKinds()) {
+  describe(`subscriber export (${kind})`, () => {
+    let s: ExportSuite;
+    beforeAll(async () => {
+      s = await openExportSuite(kind, ROWS);
+    });
+    afterAll(() => closeExportSuite(s));
+
+    const jobCount = async () =>
+      (await (await exportSql()).query<{ n: number }>(`SELECT count(*)::int AS n FROM pgboss.job WHERE name = 'subscriber-export'`))[0]!.n;
+
+    it("reports nothing requested yet", async () => {
+      expect(await getStatus(s.staff)).toMatchObject({
+        downloadable_file: null, downloadable_file_status: null, fresh_download_file: true, progress: 0,
+      });
+    });
+
+    it("creates neither the export nor its job when enqueuing fails", async () => {
+      const send = vi.spyOn(await queue(), "send").mockRejectedValueOnce(new Error("queue down"));
+      const { status } = await postExport(s.staff, FILTERS);
+      expect(status).toBe(500);
+      send.mockRestore();
+      const rows = await (await exportSql()).query(`SELECT id FROM subscriber_exports`);
+      expect(rows).toEqual([]);
+      expect(await jobCount()).toBe(0);
+    });
+
+    it("accepts one of 20 concurrent requests (one job), answers 409 to the others", async () => {
+      const answers = await Promise.all(Array.from({ length: 20 }, () => postExport(s.staff, FILTERS)));
+      const statuses = answers.map((a) => a.status).sort();
+      expect(statuses).toEqual([202, ...Array(19).fill(409)]);
+      expect(answers.find((a) => a.status === 409)!.body.error!.code).toBe("conflict");
+      expect(await jobCount()).toBe(1);
+      const accepted = answers.find((a) => a.status === 202)!.body;
+      expect(accepted).toMatchObject({ downloadable_file: null, downloadable_file_status: "in_queue", fresh_download_file: true });
+      expect(accepted.filters).toEqual({ is_mandatory: "true", sheet: "spring" });
+    });
+
+    it("refuses the server action too while in_queue", async () => {
+      const result = await requestExportAction({});
+      expect(result).toMatchObject({ ok: false, formError: expect.stringMatching(/already being prepared/) });
+      expect(await jobCount()).toBe(1);
+    });
+
+    it("completes, and the file holds exactly the filtered rows", async () => {
+      await startExportWorker();
+      const done = await waitForStatus(s.staff, (st) => st.downloadable_file_status === "completed");
+      const { pagination } = await listSubscribers(subscriberFiltersSchema.parse({ is_mandatory: "true", sheet: "spring" }));
+      expect(done).toMatchObject({ progress: 100, total_rows: pagination.total, processed_rows: pagination.total });
+      expect(pagination.total).toBeGreaterThan(97); // several keyset batches
+
+      const response = await download(s.staff, done.downloadable_file!);
+      expect(response.status).toBe(200);
+      expect(response.headers.get("content-type")).toBe("text/csv; charset=utf-8");
+      expect(response.headers.get("cache-control")).toBe("no-store");
+      expect(response.headers.get("content-disposition")).toMatch(/^attachment; filename="subscribers-\d{8}-\d{4}\.csv"$/);
+      const bytes = Buffer.from(await response.arrayBuffer());
+      expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+      const [header, ...rows] = parseCsv(bytes.toString("utf8"));
+      expect(header).toEqual([...EXPORT_COLUMNS]);
+      expect(rows).toHaveLength(pagination.total);
+      const ids = rows.map((r) => Number(r[0]));
+      expect(ids).toEqual([...ids].sort((a, b) => a - b));
+      expect(new Set(ids).size).toBe(ids.length);
+      for (const r of rows) expect([r[8], r[11]]).toEqual(["Spring campaign", "true"]);
+      // Every cell reads back as the value, formulas with their neutralising apostrophe.
+      const hostile = rows.find((r) => Number(r[0]) % 97 === 0);
+      if (hostile) expect(hostile[1]).toBe(neutralised('=HYPERLINK("http://x.test","y")'));
+      const accented = rows.find((r) => Number(r[0]) % 89 === 0 && Number(r[0]) % 97 !== 0);
+      if (accented) expect(accented[1]).toBe('Zoë "Jo", \nÄngel');
+    });
+
+    it("serves the file to its owner only", async () => {
+      const { downloadable_file } = await getStatus(s.staff);
+      expect((await download(s.admin, downloadable_file!)).status).toBe(404);
+      expect((await download(null, downloadable_file!)).status).toBe(401);
+      expect((await download(s.staff, "/api/v1/exports/..%2F..%2Fetc%2Fpasswd/download")).status).toBe(404);
+    });
+
+    it("audits the request and the download, by whom", async () => {
+      const { prisma } = await import("@/lib/db/client");
+      const events = await (await prisma()).auditEvent.findMany({ where: { actor_id: s.staff.id, entity: "export" }, orderBy: { id: "asc" } });
+      expect(events.map((e) => e.action)).toEqual(["export.request", "export.download"]);
+      expect(events[0]).toMatchObject({ actor_email: s.staff.email, after: { filters: { is_mandatory: "true", sheet: "spring" } } });
+    });
+
+    it("keeps the previous file downloadable while a new one is generated, then replaces it", async () => {
+      const before = await getStatus(s.staff);
+      actAs(s.staff);
+      const result = await requestExportAction({});
+      expect(result.ok).toBe(true);
+      if (!result.ok) return;
+      expect(result.data).toMatchObject({ downloadable_file_status: "in_queue", fresh_download_file: false });
+      expect(result.data.downloadable_file).toBe(before.downloadable_file);
+      expect(result.data.file?.rows).toBe(before.file?.rows);
+      const done = await waitForStatus(s.staff, (st) => st.downloadable_file_status === "completed");
+      expect(done.downloadable_file).not.toBe(before.downloadable_file);
+      expect(done.total_rows).toBe(ROWS);
+      expect((await download(s.staff, before.downloadable_file!)).status).toBe(404);
+      const rows = parseCsv(await (await download(s.staff, done.downloadable_file!)).text());
+      expect(rows).toHaveLength(ROWS + 1);
+    });
+
+    it("answers 400 to unknown filter values", async () => {
+      const { status, body } = await postExport(s.admin, { is_duplicate: "maybe" });
+      expect(status).toBe(400);
+      expect(body.error!.code).toBe("invalid_input");
+    });
+  });
+}
