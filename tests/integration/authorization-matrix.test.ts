@@ -1,0 +1,204 @@
+import fs from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { SessionUser } from "@/lib/auth/permissions";
+import { syncCountries } from "@/lib/seed/demo";
+import { actAs } from "../helpers/db";
+import { closeExportSuite, openExportSuite, type ExportSuite } from "../helpers/export-test";
+import { apiRequest } from "../helpers/http";
+
+// Every page, route handler and server action, with what anonymous callers, staff and admins
+// get, called directly (not through the UI). A file or export missing from these tables fails
+// the last tests, so a new route cannot ship without its row.
+
+type Who = "anonymous" | "staff" | "admin";
+type Outcome = "ok" | "login" | "redirect" | 401 | 403 | number;
+type Expect = Record<Who, Outcome>;
+
+const EVERYONE = (o: Outcome): Expect => ({ anonymous: o, staff: o, admin: o });
+const SIGNED_IN: Expect = { anonymous: "login", staff: "ok", admin: "ok" };
+const ADMIN_PAGE: Expect = { anonymous: "login", staff: 403, admin: "ok" };
+
+/** Pages: file under app/ → expected outcome. "login" = redirect to /login?callbackUrl=…. */
+const PAGES: Record<string, Expect> = {
+  "page.tsx": EVERYONE("redirect"), // / → /subscribers
+  "login/page.tsx": { anonymous: "ok", staff: "redirect", admin: "redirect" },
+  "(console)/subscribers/page.tsx": SIGNED_IN,
+  "(console)/subscribers/new/page.tsx": SIGNED_IN,
+  "(console)/branches/page.tsx": SIGNED_IN,
+  "(console)/branches/new/page.tsx": ADMIN_PAGE,
+  "(console)/branches/[id]/edit/page.tsx": ADMIN_PAGE,
+  "(console)/audit/page.tsx": ADMIN_PAGE,
+};
+
+type Call = { method: string; path: string; params?: Record<string, string>; json?: unknown; expect: Expect };
+/** Route handlers: file under app/ → each exported method with its expected HTTP status. */
+const ROUTES: Record<string, Call[] | "next-auth"> = {
+  // next-auth's own sign-in/out endpoints (throttled in front): exercised by e2e/auth.spec.ts and
+  // tests/integration/auth.test.ts; they need Next's request scope to run.
+  "api/auth/[...nextauth]/route.ts": "next-auth",
+  "api/health/route.ts": [
+    { method: "GET", path: "/api/health", expect: EVERYONE(200) },
+    { method: "HEAD", path: "/api/health", expect: EVERYONE(200) },
+  ],
+  "api/v1/branches/route.ts": [
+    { method: "GET", path: "/api/v1/branches", expect: { anonymous: 401, staff: 200, admin: 200 } },
+    { method: "POST", path: "/api/v1/branches", json: { name: "Matrix {who}" }, expect: { anonymous: 401, staff: 403, admin: 201 } },
+  ],
+  "api/v1/branches/[id]/route.ts": [
+    { method: "GET", path: "/api/v1/branches/{branch}", expect: { anonymous: 401, staff: 200, admin: 200 } },
+    { method: "PATCH", path: "/api/v1/branches/{branch}", json: { name: "Matrix renamed" }, expect: { anonymous: 401, staff: 403, admin: 200 } },
+    { method: "DELETE", path: "/api/v1/branches/{branch}", expect: { anonymous: 401, staff: 403, admin: 204 } },
+  ],
+  "api/v1/countries/route.ts": [{ method: "GET", path: "/api/v1/countries", expect: { anonymous: 401, staff: 200, admin: 200 } }],
+  "api/v1/subscribers/route.ts": [
+    { method: "GET", path: "/api/v1/subscribers", expect: { anonymous: 401, staff: 200, admin: 200 } },
+    {
+      method: "POST",
+      path: "/api/v1/subscribers",
+      json: { first_name: "Mat", last_name: "Rix", email: "matrix-{who}@example.com", mobile: "+447400555{n}", subscription_status: "active", is_mandatory: false },
+      expect: { anonymous: 401, staff: 201, admin: 201 },
+    },
+  ],
+  "api/v1/subscribers/export/route.ts": [
+    { method: "GET", path: "/api/v1/subscribers/export", expect: { anonymous: 401, staff: 200, admin: 200 } },
+    { method: "POST", path: "/api/v1/subscribers/export", expect: { anonymous: 401, staff: 202, admin: 202 } },
+  ],
+  // Nobody but the owner gets a file: an export that is not yours is the same 404 as no export.
+  "api/v1/exports/[id]/download/route.ts": [
+    { method: "GET", path: "/api/v1/exports/{export}/download", params: { id: "{export}" }, expect: { anonymous: 401, staff: 404, admin: 404 } },
+  ],
+};
+
+/** Server actions: file → export → expected outcome ("ok" = got past the guard). */
+const ACTIONS: Record<string, Record<string, Expect>> = {
+  "(console)/branches/actions.ts": {
+    createBranchAction: { anonymous: 401, staff: 403, admin: "ok" },
+    updateBranchAction: { anonymous: 401, staff: 403, admin: "ok" },
+    deleteBranchAction: { anonymous: 401, staff: 403, admin: "ok" },
+  },
+  "(console)/subscribers/actions.ts": {
+    createSubscriberAction: { anonymous: 401, staff: "ok", admin: "ok" },
+    checkDuplicateAction: { anonymous: 401, staff: "ok", admin: "ok" },
+  },
+  "(console)/subscribers/export-actions.ts": {
+    requestExportAction: { anonymous: 401, staff: "ok", admin: "ok" },
+  },
+};
+
+const APP = path.resolve("app");
+function filesNamed(test: (name: string) => boolean, dir = APP): string[] {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) return filesNamed(test, full);
+    return test(entry.name) ? [path.relative(APP, full)] : [];
+  });
+}
+const isServerActionFile = (file: string) => /^\s*["']use server["']/.test(fs.readFileSync(path.join(APP, file), "utf8"));
+
+/** What a thrown Next interrupt or a normal return means. */
+async function outcome(run: () => Promise<unknown>): Promise<Outcome> {
+  try {
+    await run();
+    return "ok";
+  } catch (error) {
+    const digest = String((error as { digest?: string }).digest ?? "");
+    if (digest.startsWith("NEXT_REDIRECT")) return digest.includes("/login?callbackUrl=") ? "login" : "redirect";
+    const status = /^NEXT_HTTP_ERROR_FALLBACK;(\d+)$/.exec(digest);
+    if (status) return Number(status[1]);
+    throw error;
+  }
+}
+
+describe("authorization matrix", () => {
+  let suite: ExportSuite;
+  let users: Record<Who, SessionUser | null>;
+  let branchIds: number[] = [];
+  let n = 0;
+
+  beforeAll(async () => {
+    suite = await openExportSuite("pglite", 30);
+    await syncCountries(suite.database.prisma);
+    users = { anonymous: null, staff: suite.staff, admin: suite.admin };
+    const branches = await suite.database.prisma.branch.createManyAndReturn({
+      data: Array.from({ length: 20 }, (_, i) => ({ name: `Matrix branch ${i}` })),
+      select: { id: true },
+    });
+    branchIds = branches.map((b) => b.id);
+  }, 180_000);
+  afterAll(async () => closeExportSuite(suite));
+
+  const fill = (text: string, who: Who) =>
+    text
+      .replaceAll("{who}", who)
+      .replaceAll("{n}", () => String(100 + n++))
+      .replaceAll("{branch}", () => String(branchIds.pop()))
+      .replaceAll("{export}", "AAAAAAAAAAAAAAAAAAAAAA");
+
+  for (const [file, expected] of Object.entries(PAGES)) {
+    for (const who of ["anonymous", "staff", "admin"] as const) {
+      it(`page ${file} as ${who} → ${expected[who]}`, async () => {
+        actAs(users[who]);
+        const mod = (await import(/* @vite-ignore */ path.join(APP, file))) as { default: (props: unknown) => Promise<unknown> | unknown };
+        const props = { params: Promise.resolve({ id: String(branchIds[0]) }), searchParams: Promise.resolve({}) };
+        expect(await outcome(async () => mod.default(props))).toBe(expected[who]);
+      });
+    }
+  }
+
+  for (const [file, calls] of Object.entries(ROUTES)) {
+    if (calls === "next-auth") continue;
+    for (const call of calls) {
+      for (const who of ["anonymous", "staff", "admin"] as const) {
+        it(`${call.method} ${call.path} as ${who} → ${call.expect[who]}`, async () => {
+          actAs(users[who]);
+          const mod = (await import(/* @vite-ignore */ path.join(APP, file))) as Record<string, (r: Request, c: unknown) => Promise<Response>>;
+          const url = fill(call.path, who);
+          const id = /\/(?:branches|exports)\/([^/]+)/.exec(url)?.[1];
+          const body = call.json === undefined ? undefined : JSON.parse(fill(JSON.stringify(call.json), who));
+          const response = await mod[call.method]!(apiRequest(url, { method: call.method, json: body }), { params: Promise.resolve({ id }) });
+          expect(response.status, `${url} ${await response.clone().text()}`).toBe(call.expect[who]);
+        });
+      }
+    }
+  }
+
+  for (const [file, actions] of Object.entries(ACTIONS)) {
+    for (const [name, expected] of Object.entries(actions)) {
+      for (const who of ["anonymous", "staff", "admin"] as const) {
+        it(`action ${name} as ${who} → ${expected[who]}`, async () => {
+          actAs(users[who]);
+          const mod = (await import(/* @vite-ignore */ path.join(APP, file))) as Record<string, (input: unknown) => Promise<{ ok: boolean }>>;
+          const input = name.startsWith("delete") || name.startsWith("update") ? { id: branchIds.pop(), name: `Matrix action ${who}` } : { name: `Matrix action ${who} ${name}` };
+          const before = await suite.database.prisma.branch.count();
+          const result = await outcome(() => mod[name]!(input));
+          expect(result).toBe(expected[who]);
+          if (result !== "ok") expect(await suite.database.prisma.branch.count()).toBe(before); // refused: nothing changed
+        });
+      }
+    }
+  }
+
+  it("lists every page of the app", () => {
+    expect(filesNamed((f) => f === "page.tsx").sort()).toEqual(Object.keys(PAGES).sort());
+  });
+
+  it("lists every route handler and each of its methods", async () => {
+    expect(filesNamed((f) => f === "route.ts").sort()).toEqual(Object.keys(ROUTES).sort());
+    for (const [file, calls] of Object.entries(ROUTES)) {
+      if (calls === "next-auth") continue;
+      const mod = (await import(/* @vite-ignore */ path.join(APP, file))) as Record<string, unknown>;
+      const methods = Object.keys(mod).filter((k) => /^(GET|HEAD|POST|PUT|PATCH|DELETE|OPTIONS)$/.test(k));
+      expect(methods.sort(), file).toEqual([...new Set(calls.map((c) => c.method))].sort());
+    }
+  });
+
+  it("lists every server action", async () => {
+    const files = filesNamed((f) => /\.tsx?$/.test(f)).filter(isServerActionFile);
+    expect(files.sort()).toEqual(Object.keys(ACTIONS).sort());
+    for (const [file, actions] of Object.entries(ACTIONS)) {
+      const mod = (await import(/* @vite-ignore */ path.join(APP, file))) as Record<string, unknown>;
+      expect(Object.keys(mod).filter((k) => typeof mod[k] === "function").sort(), file).toEqual(Object.keys(actions).sort());
+    }
+  });
+});
