@@ -13,7 +13,13 @@ export function ensureDeps() {
   const installed = "node_modules/.package-lock.json";
   if (!fs.existsSync(installed) || mtime("package-lock.json") > mtime(installed)) {
     console.log("› Installing dependencies (npm ci)…");
-    run("npm", ["ci", "--no-audit", "--no-fund", "--loglevel=error"]);
+    const ci = spawnSync("npm", ["ci", "--no-audit", "--no-fund", "--loglevel=error"], { stdio: "inherit" });
+    if (ci.status !== 0) {
+      // A registry mirror that lacks other platforms' optional binaries leaves them out of the
+      // lock file, and `npm ci` then refuses; `npm install` honours the lock for the rest.
+      console.log("› npm ci refused; installing from the lock file with npm install --no-save…");
+      run("npm", ["install", "--no-save", "--no-audit", "--no-fund", "--loglevel=error"]);
+    }
   }
   const client = "lib/generated/prisma/client.ts";
   if (!fs.existsSync(client) || mtime("prisma/schema.prisma") > mtime(client)) {
