@@ -2,13 +2,23 @@
 
 import { PageState } from "@/components/page-state";
 import { buttonClass } from "@/components/ui/button-styles";
+import { useDatabaseOutage } from "@/lib/health/use-outage";
 
-export default function ErrorPage({ error, reset }: { error: Error & { digest?: string }; reset: () => void }) {
+export default function ErrorPage({ error, retry }: { error: Error & { digest?: string }; retry: () => void }) {
+  // Production hides server errors' messages: ask /api/health whether the database is the cause.
+  const outage = useDatabaseOutage(retry);
+  if (outage === "database-down") {
+    return (
+      <PageState code="503" title="The database is unavailable, retrying…" action={null}>
+        <p role="status">The console cannot reach its database right now. This page tries again every few seconds and comes back by itself.</p>
+      </PageState>
+    );
+  }
   return (
     <PageState code="Error" title="Something went wrong" action={null}>
       <p>The page could not be shown. Try again; if it keeps failing, tell us this reference:</p>
       <p className="mt-2 font-mono text-sm text-slate-500">{error.digest ?? "no reference"}</p>
-      <button type="button" onClick={reset} className={`${buttonClass.primary} mt-8`}>
+      <button type="button" onClick={retry} className={`${buttonClass.primary} mt-8`}>
         Try again
       </button>
     </PageState>

@@ -1,0 +1,128 @@
+import "server-only";
+import { db } from "@/lib/db/client";
+import { exportConfig } from "@/lib/export/config";
+import { runsWorker } from "@/lib/export/queue";
+import { isDatabaseUnavailable } from "./unavailable";
+
+// What GET /api/health reports: can this process query its database, and is the export queue
+// being worked. Public (load balancers and monitors call it without a session), so it carries
+// states and counts only: no host names, no error messages.
+
+export type DatabaseHealth = {
+  status: "up" | "down";
+  kind: "postgres" | "pglite";
+  latency_ms: number | null;
+  /** Why it is down: the server cannot be reached, it did not answer in time, or another error. */
+  reason?: "unreachable" | "timeout" | "error";
+};
+
+export type QueueHealth = {
+  /**
+   * up: readable, and worked (or nothing waits); stalled: exports wait and no worker has done
+   * the queue's maintenance lately; not_started: the queue was never started on this database;
+   * unknown: the database is down.
+   */
+  status: "up" | "stalled" | "not_started" | "unknown";
+  /** Where exports are generated: this process, or a separate `npm run worker`. */
+  worker: "in_process" | "separate";
+  /** Exports waiting or being generated, and the oldest one's age. */
+  queued: number;
+  running: number;
+  oldest_queued_seconds: number | null;
+  /** Seconds since a worker last ran the queue's maintenance (null: never). */
+  worker_seen_seconds_ago: number | null;
+};
+
+export type HealthReport = {
+  status: "ok" | "degraded" | "unavailable";
+  checked_at: string;
+  database: DatabaseHealth;
+  queue: QueueHealth;
+};
+
+const TIMEOUT_MS = 3_000;
+
+class Timeout extends Error {}
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Timeout(`no answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+type Row = Record<string, unknown>;
+const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));
+
+const EMPTY_QUEUE = { queued: 0, running: 0, oldest_queued_seconds: null, worker_seen_seconds_ago: null };
+
+export async function checkHealth(): Promise<HealthReport> {
+  const worker: QueueHealth["worker"] = runsWorker() ? "in_process" : "separate";
+  const checked_at = new Date().toISOString();
+  let kind: DatabaseHealth["kind"] = process.env.DATABASE_URL?.trim() ? "postgres" : "pglite";
+  let query: (<T extends Row>(text: string) => Promise<T[]>) | null = null;
+  const started = performance.now();
+  try {
+    await withTimeout(
+      (async () => {
+        const database = await db();
+        kind = database.target.kind;
+        query = <T extends Row>(text: string) => database.prisma.$queryRawUnsafe<T[]>(text);
+        await query("SELECT 1");
+      })(),
+      TIMEOUT_MS,
+    );
+  } catch (error) {
+    const reason = error instanceof Timeout ? "timeout" : isDatabaseUnavailable(error) ? "unreachable" : "error";
+    if (reason === "error") console.error("health check: database query failed", error);
+    return {
+      status: "unavailable",
+      checked_at,
+      database: { status: "down", kind, latency_ms: null, reason },
+      queue: { status: "unknown", worker, ...EMPTY_QUEUE },
+    };
+  }
+  const latency_ms = Math.round(performance.now() - started);
+  let queue: QueueHealth;
+  try {
+    queue = await withTimeout(checkQueue(query!, worker), TIMEOUT_MS);
+  } catch (error) {
+    console.error("health check: queue query failed", error);
+    queue = { status: "unknown", worker, ...EMPTY_QUEUE };
+  }
+  return {
+    status: queue.status === "up" || queue.status === "not_started" ? "ok" : "degraded",
+    checked_at,
+    database: { status: "up", kind, latency_ms },
+    queue,
+  };
+}
+
+async function checkQueue(query: <T extends Row>(text: string) => Promise<T[]>, worker: QueueHealth["worker"]): Promise<QueueHealth> {
+  const [exports] = await query(
+    `SELECT count(*)::int AS queued,
+            count(*) FILTER (WHERE started_at IS NOT NULL)::int AS running,
+            EXTRACT(EPOCH FROM now() - min(created_at))::float8 AS oldest
+     FROM subscriber_exports WHERE status = 'in_queue'`,
+  );
+  const [boss] = await query(`SELECT to_regclass('pgboss.version') IS NOT NULL AS started`);
+  let seen: number | null = null;
+  if (boss?.started) {
+    const [version] = await query(`SELECT EXTRACT(EPOCH FROM now() - maintained_on)::float8 AS seen FROM pgboss.version LIMIT 1`);
+    seen = num(version?.seen);
+  }
+  const queued = Number(exports?.queued ?? 0);
+  // A working worker runs the queue's maintenance every EXPORT_MAINTENANCE_SECONDS: three missed
+  // rounds (or none ever) while exports wait means nobody is generating them.
+  const silent = seen === null || seen > exportConfig.maintenanceSeconds * 3 + 30;
+  const oldest = num(exports?.oldest);
+  return {
+    status: queued > 0 && silent ? "stalled" : boss?.started ? "up" : "not_started",
+    worker,
+    queued,
+    running: Number(exports?.running ?? 0),
+    oldest_queued_seconds: oldest === null ? null : Math.round(oldest),
+    worker_seen_seconds_ago: seen === null ? null : Math.round(seen),
+  };
+}

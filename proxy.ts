@@ -1,0 +1,63 @@
+import { NextResponse, type NextRequest } from "next/server";
+import { databaseReachable } from "@/lib/health/sentinel";
+import { RETRY_AFTER_SECONDS } from "@/lib/health/unavailable";
+import { buildCsp, createNonce } from "@/lib/security/csp";
+import { applySecurityHeaders } from "@/lib/security/headers";
+import { unavailablePage } from "@/lib/security/unavailable-page";
+
+// Runs before every request except Next's static build output (see `config.matcher`):
+// 1. a fresh CSP nonce per request: the policy goes on the request (Next reads the nonce from it
+//    and puts it on its own scripts) and on the response, with the other security headers and
+//    Cache-Control: no-store;
+// 2. while the database sentinel knows PostgreSQL is gone, pages answer a 503 page at once
+//    (a page cannot set that status itself; the JSON API answers 503 on its own);
+// 3. a convenience: console pages requested without a session cookie go straight to /login.
+//
+// Nothing here protects anything: every page, action and route checks the session itself
+// (lib/auth/guards.ts). A request that skips this proxy loses only the headers of pages (JSON
+// answers set theirs in lib/http/api.ts) and the shortcut to /login.
+
+const SESSION_COOKIES = ["__Secure-next-auth.session-token", "next-auth.session-token"];
+const CONSOLE_PAGES = /^\/(subscribers|branches)(\/|$)/;
+
+export function proxy(request: NextRequest) {
+  const { pathname, search } = request.nextUrl;
+  const nonce = createNonce();
+  const csp = buildCsp({ nonce, development: process.env.NODE_ENV === "development" });
+  const isApi = pathname.startsWith("/api/");
+  const isRead = request.method === "GET" || request.method === "HEAD";
+
+  const finish = (response: NextResponse) => {
+    response.headers.set("Content-Security-Policy", csp);
+    applySecurityHeaders(response.headers);
+    return response;
+  };
+
+  // DATABASE_SENTINEL=off leaves outages to the pages' own error boundary (status 500 then).
+  const databaseUrl = process.env.DATABASE_SENTINEL === "off" ? undefined : process.env.DATABASE_URL?.trim();
+  if (!isApi && isRead && databaseUrl && !databaseReachable(databaseUrl)) {
+    const response = new NextResponse(request.method === "HEAD" ? null : unavailablePage(nonce), {
+      status: 503,
+      headers: { "Content-Type": "text/html; charset=utf-8", "Retry-After": String(RETRY_AFTER_SECONDS) },
+    });
+    return finish(response);
+  }
+
+  const isNavigation = isRead && !request.headers.has("rsc") && !request.headers.has("next-router-prefetch");
+  if (isNavigation && CONSOLE_PAGES.test(pathname) && !SESSION_COOKIES.some((name) => request.cookies.has(name))) {
+    // The same address the page's own guard would send them to (lib/auth/page-guards.ts).
+    const login = new URL(`/login?callbackUrl=${encodeURIComponent(`${pathname}${search}`)}`, request.url);
+    return finish(NextResponse.redirect(login));
+  }
+
+  const requestHeaders = new Headers(request.headers);
+  requestHeaders.set("x-nonce", nonce);
+  requestHeaders.set("Content-Security-Policy", csp);
+  return finish(NextResponse.next({ request: { headers: requestHeaders } }));
+}
+
+export const config = {
+  // Everything but Next's immutable build output: pages, route handlers, server actions, RSC
+  // requests and the 404s of unknown paths all get the headers.
+  matcher: ["/((?!_next/static/|_next/image|favicon.ico).*)"],
+};
