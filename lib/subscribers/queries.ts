@@ -79,7 +79,7 @@ export function subscriberListSql(f: SubscriberFilters): { rows: Prisma.Sql; cou
   const idDir = desc ? Prisma.sql`DESC` : Prisma.sql`ASC`;
   const offset = (f.page - 1) * PER_PAGE;
   const page = Prisma.sql`LIMIT ${PER_PAGE} OFFSET ${offset}`;
-  const count = Prisma.sql`SELECT count(*)::int AS total FROM subscribers s ${where}`;
+  const count = countSql(f, where);
   const column = f.sort.column;
 
   if (column === "branch_name" || column === "country_name" || column === "sheet") {
@@ -99,10 +99,52 @@ export function subscriberListSql(f: SubscriberFilters): { rows: Prisma.Sql; cou
     return { rows, count };
   }
   const order = column === "id" ? Prisma.sql`s.id ${idDir}` : Prisma.sql`${OWN_SORTS[column]} ${dir}, s.id ${idDir}`;
-  const rows = Prisma.sql`SELECT ${COLUMNS} FROM (SELECT s.id FROM subscribers s ${where} ORDER BY ${order} ${page}) p
+  const ids =
+    column === "created_at" && !conditions.length && offset >= DAY_SEEK_FROM
+      ? daySeek(order, desc, offset)
+      : Prisma.sql`SELECT s.id FROM subscribers s ${where} ORDER BY ${order} ${page}`;
+  const rows = Prisma.sql`SELECT ${COLUMNS} FROM (${ids}) p
       JOIN subscribers s ON s.id = p.id ${JOINS}
       ORDER BY ${order}`;
   return { rows, count };
+}
+
+/**
+ * The total's statement. With no filter but status and flags, a sum over the (at most 16) counts
+ * kept by triggers (subscriber_status_counts migration) instead of a count over up to a million
+ * index entries (~0.3 ms instead of 30–100 ms at a million rows).
+ */
+function countSql(f: SubscriberFilters, where: Prisma.Sql): Prisma.Sql {
+  const others = subscriberConditions({ ...f, subscription_status: undefined, is_duplicate: undefined, is_mandatory: undefined });
+  if (others.length) return Prisma.sql`SELECT count(*)::int AS total FROM subscribers s ${where}`;
+  const c: Prisma.Sql[] = [];
+  if (f.subscription_status) c.push(Prisma.sql`t.subscription_status = ${f.subscription_status}::"SubscriptionStatus"`);
+  if (f.is_duplicate !== undefined) c.push(Prisma.sql`t.is_duplicate = ${f.is_duplicate}`);
+  if (f.is_mandatory !== undefined) c.push(Prisma.sql`t.is_mandatory = ${f.is_mandatory}`);
+  return Prisma.sql`SELECT coalesce(sum(t.total), 0)::int AS total FROM subscriber_status_counts t ${whereClause(c)}`;
+}
+
+/** Unfiltered pages of the created_at order at least this many rows deep are found by day first. */
+const DAY_SEEK_FROM = 1000;
+
+/**
+ * The ids of a deep unfiltered page in created_at order, without walking every row before it:
+ * the per-day counts (subscriber_day_counts) give the UTC day the page starts in and how many
+ * rows come before that day, so the (created_at, id) index is entered at that day's edge and
+ * skips only that day's rows. Exact, as the counts are; past the last row, no day is found and
+ * the page is empty.
+ */
+function daySeek(order: Prisma.Sql, desc: boolean, offset: number): Prisma.Sql {
+  const day = desc
+    ? Prisma.sql`SELECT (c.day + 1)::timestamp AT TIME ZONE 'UTC' AS edge, ${offset} - (c.through - c.total) AS skip
+        FROM (SELECT day, total, sum(total) OVER (ORDER BY day DESC) AS through FROM subscriber_day_counts) c
+        WHERE c.through > ${offset} ORDER BY c.day DESC LIMIT 1`
+    : Prisma.sql`SELECT c.day::timestamp AT TIME ZONE 'UTC' AS edge, ${offset} - (c.through - c.total) AS skip
+        FROM (SELECT day, total, sum(total) OVER (ORDER BY day ASC) AS through FROM subscriber_day_counts) c
+        WHERE c.through > ${offset} ORDER BY c.day ASC LIMIT 1`;
+  const from = desc ? Prisma.sql`s.created_at < (SELECT edge FROM d)` : Prisma.sql`s.created_at >= (SELECT edge FROM d)`;
+  return Prisma.sql`WITH d AS (${day}) SELECT s.id FROM subscribers s WHERE ${from}
+      ORDER BY ${order} LIMIT ${PER_PAGE} OFFSET (SELECT skip FROM d)`;
 }
 
 /** One page of subscribers and the pagination over all matches. */

@@ -1,0 +1,112 @@
+// The production build the benchmark serves, made from a snapshot of the sources in a folder of
+// its own ($TMPDIR/console-bench/app): several engineers share this tree, and a `next build` of
+// theirs rewriting .next under a running benchmark (or ours under their e2e run) would break
+// both. node_modules is hard-linked (one second, no extra disk) rather than symlinked, which
+// Turbopack refuses when the link points outside the project.
+//
+// Rebuilt only when the sources changed: the same cheap hash as scripts/start.mjs (paths, sizes
+// and times of everything that goes into the build).
+import { spawnSync } from "node:child_process";
+import crypto from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+
+/** What goes into the build (start.mjs's list, plus the TypeScript configs the build reads). */
+export const BUILD_INPUTS = [
+  "app",
+  "components",
+  "lib",
+  "public",
+  "instrumentation.ts",
+  "proxy.ts",
+  "middleware.ts",
+  "next.config.js",
+  "postcss.config.mjs",
+  "package.json",
+  "package-lock.json",
+  "prisma/schema.prisma",
+  "tsconfig.json",
+  "tsconfig.build.json",
+  "next-env.d.ts",
+];
+
+export function sourceHash(root: string): string {
+  const hash = crypto.createHash("sha256");
+  const walk = (rel: string) => {
+    const p = path.join(root, rel);
+    if (!fs.existsSync(p)) return;
+    const stat = fs.statSync(p);
+    if (stat.isDirectory()) {
+      for (const entry of fs.readdirSync(p).sort()) walk(path.join(rel, entry));
+    } else {
+      hash.update(`${rel}:${stat.size}:${stat.mtimeMs}\n`);
+    }
+  };
+  for (const p of BUILD_INPUTS) walk(p);
+  return hash.digest("hex");
+}
+
+function lockHash(root: string) {
+  const file = path.join(root, "package-lock.json");
+  return fs.existsSync(file) ? crypto.createHash("sha256").update(fs.readFileSync(file)).digest("hex") : "";
+}
+
+export type Build = { dir: string; rebuilt: boolean; seconds: number; hash: string };
+
+/**
+ * Makes sure `dir` holds a production build of the sources of `root` as they are now, and
+ * returns it. `force` rebuilds anyway.
+ */
+export function ensureBuild(root: string, options: { dir?: string; force?: boolean; log?: (s: string) => void } = {}): Build {
+  const log = options.log ?? console.log;
+  const dir = options.dir ?? path.join(os.tmpdir(), "console-bench", "app");
+  const hash = sourceHash(root);
+  const stamp = path.join(dir, ".bench-source-hash");
+  const built = fs.existsSync(path.join(dir, ".next", "BUILD_ID")) && fs.existsSync(stamp) ? fs.readFileSync(stamp, "utf8") : "";
+  if (!options.force && built === hash) {
+    log(`› Production build is up to date (${dir}).`);
+    return { dir, rebuilt: false, seconds: 0, hash };
+  }
+  const started = performance.now();
+  fs.mkdirSync(dir, { recursive: true });
+
+  // node_modules: hard links, redone when the lock file changed.
+  const modules = path.join(dir, "node_modules");
+  const modulesStamp = path.join(dir, ".bench-lock-hash");
+  const lock = lockHash(root);
+  if (!fs.existsSync(modules) || !fs.existsSync(modulesStamp) || fs.readFileSync(modulesStamp, "utf8") !== lock) {
+    log("› Linking node_modules into the build folder…");
+    fs.rmSync(modules, { recursive: true, force: true });
+    const r = spawnSync("cp", ["-al", path.join(root, "node_modules"), modules], { stdio: "inherit" });
+    if (r.status !== 0) throw new Error("Could not hard-link node_modules (is $TMPDIR on the same file system?).");
+    fs.writeFileSync(modulesStamp, lock);
+  }
+
+  // Sources: a fresh copy (what was deleted in the tree must not linger here).
+  for (const rel of BUILD_INPUTS) {
+    fs.rmSync(path.join(dir, rel), { recursive: true, force: true });
+    const from = path.join(root, rel);
+    if (!fs.existsSync(from)) continue;
+    fs.mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
+    fs.cpSync(from, path.join(dir, rel), { recursive: true, preserveTimestamps: true });
+  }
+  log("› Building the production build (next build)…");
+  fs.rmSync(stamp, { force: true });
+  const r = spawnSync(process.execPath, [path.join(dir, "node_modules/next/dist/bin/next"), "build"], {
+    cwd: dir,
+    stdio: ["ignore", "pipe", "pipe"],
+    env: { ...process.env, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1" },
+    encoding: "utf8",
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  if (r.status !== 0) {
+    process.stderr.write(r.stdout ?? "");
+    process.stderr.write(r.stderr ?? "");
+    throw new Error("next build failed (output above).");
+  }
+  fs.writeFileSync(stamp, hash);
+  const seconds = (performance.now() - started) / 1000;
+  log(`› Built in ${seconds.toFixed(0)} s.`);
+  return { dir, rebuilt: true, seconds, hash };
+}

@@ -1,0 +1,114 @@
+// The floor: the statements the page runs (subscriberListSql / branchListSql of the filters the
+// page parses from the same query string), sent straight to the database. Like listSubscribers
+// and listBranches, both statements of a request (rows and count) go at once, on a pool of the
+// app's size; values are converted as @prisma/adapter-pg converts them (dates as UTC text).
+import fs from "node:fs";
+import path from "node:path";
+import pg from "pg";
+import type { PGlite } from "@electric-sql/pglite";
+import { branchFiltersSchema } from "@/lib/branches/filters";
+import { branchListSql } from "@/lib/branches/queries";
+import { subscriberFiltersSchema } from "@/lib/subscribers/filters";
+import { subscriberListSql } from "@/lib/subscribers/queries";
+import type { Request } from "./load";
+import type { Scenario } from "./scenarios";
+
+export type Statement = { text: string; values: unknown[] };
+
+export function scenarioSql(s: Scenario): { rows: Statement; count: Statement } {
+  const params = Object.fromEntries(new URLSearchParams(s.query));
+  const sql = s.resource === "subscribers" ? subscriberListSql(subscriberFiltersSchema.parse(params)) : branchListSql(branchFiltersSchema.parse(params));
+  return {
+    rows: { text: sql.rows.text, values: sql.rows.values.map(asAdapterArg) },
+    count: { text: sql.count.text, values: sql.count.values.map(asAdapterArg) },
+  };
+}
+
+/** @prisma/adapter-pg's mapArg for the values our list queries use. */
+function asAdapterArg(value: unknown): unknown {
+  if (!(value instanceof Date)) return value;
+  const pad = (n: number, z = 2) => String(n).padStart(z, "0");
+  const ms = value.getUTCMilliseconds();
+  return (
+    `${pad(value.getUTCFullYear(), 4)}-${pad(value.getUTCMonth() + 1)}-${pad(value.getUTCDate())} ` +
+    `${pad(value.getUTCHours())}:${pad(value.getUTCMinutes())}:${pad(value.getUTCSeconds())}` +
+    (ms ? `.${String(ms).padStart(3, "0")}` : "")
+  );
+}
+
+export type FloorDb = {
+  request(s: Scenario): Request;
+  /** A statement's rows as objects (checks, not measurements). */
+  query(text: string, values?: unknown[]): Promise<Record<string, unknown>[]>;
+  explain(statement: Statement): Promise<string>;
+  version(): Promise<string>;
+  close(): Promise<void>;
+};
+
+/** A pg pool of the app's size (DATABASE_POOL_SIZE, 10 by default). */
+export function postgresFloor(url: string, poolSize: number): FloorDb {
+  const pool = new pg.Pool({ connectionString: url, max: poolSize });
+  const run = (st: Statement) => pool.query({ text: st.text, values: st.values, rowMode: "array" });
+  return {
+    request(s) {
+      const sql = scenarioSql(s);
+      return () => Promise.all([run(sql.rows), run(sql.count)]);
+    },
+    query: async (text, values) => (await pool.query(text, values?.map(asAdapterArg))).rows,
+    async explain(st) {
+      const r = await pool.query({ text: `EXPLAIN (ANALYZE, BUFFERS) ${st.text}`, values: st.values });
+      return r.rows.map((row: Record<string, string>) => row["QUERY PLAN"]).join("\n");
+    },
+    async version() {
+      return (await pool.query("SELECT version() AS v")).rows[0].v;
+    },
+    close: () => pool.end(),
+  };
+}
+
+/** PGlite: one connection, the statements queue as they do in the app. */
+export function pgliteFloor(pglite: PGlite): FloorDb {
+  const run = (st: Statement) => pglite.query(st.text, st.values, { rowMode: "array" });
+  return {
+    request(s) {
+      const sql = scenarioSql(s);
+      return () => Promise.all([run(sql.rows), run(sql.count)]);
+    },
+    query: async (text, values) => (await pglite.query<Record<string, unknown>>(text, values?.map(asAdapterArg))).rows,
+    async explain(st) {
+      const r = await pglite.query<Record<string, string>>(`EXPLAIN (ANALYZE, BUFFERS) ${st.text}`, st.values);
+      return r.rows.map((row) => row["QUERY PLAN"]).join("\n");
+    },
+    async version() {
+      return (await pglite.query<{ v: string }>("SELECT version() AS v")).rows[0]!.v;
+    },
+    close: async () => {},
+  };
+}
+
+/** EXPLAIN (ANALYZE, BUFFERS) of a scenario's two statements, written to `dir/<id>.txt`. */
+export async function writeExplain(db: FloorDb, s: Scenario, dir: string, header: string) {
+  const sql = scenarioSql(s);
+  // Twice: the first warms the cache, the second is the plan a busy server runs.
+  await db.explain(sql.rows);
+  await db.explain(sql.count);
+  const parts = [
+    `${s.title} — ${s.resource}${s.query ? `?${s.query}` : ""}`,
+    header,
+    "",
+    "── rows ──",
+    sql.rows.text.replace(/\s+/g, " "),
+    `values: ${JSON.stringify(sql.rows.values)}`,
+    "",
+    await db.explain(sql.rows),
+    "",
+    "── count ──",
+    sql.count.text.replace(/\s+/g, " "),
+    `values: ${JSON.stringify(sql.count.values)}`,
+    "",
+    await db.explain(sql.count),
+    "",
+  ];
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(path.join(dir, `${s.id}.txt`), parts.join("\n"));
+}

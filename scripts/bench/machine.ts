@@ -1,0 +1,49 @@
+import { spawnSync } from "node:child_process";
+import os from "node:os";
+
+export type Machine = {
+  cpu: string;
+  cores: number;
+  memory: string;
+  os: string;
+  node: string;
+  database: string;
+  loadStart: string;
+  git: string;
+};
+
+const load = () =>
+  os
+    .loadavg()
+    .map((n) => n.toFixed(2))
+    .join(" ");
+
+export function machine(database: string): Machine {
+  const head = spawnSync("git", ["rev-parse", "--short", "HEAD"], { encoding: "utf8" }).stdout?.trim() || "?";
+  const changed = (spawnSync("git", ["status", "--porcelain"], { encoding: "utf8" }).stdout ?? "").split("\n").filter(Boolean).length;
+  return {
+    cpu: `${os.cpus()[0]?.model?.trim() ?? "?"}`,
+    cores: os.availableParallelism(),
+    memory: `${(os.totalmem() / 2 ** 30).toFixed(1)} GiB`,
+    os: `${os.type()} ${os.release()} ${os.arch()}`,
+    node: process.version,
+    database,
+    loadStart: load(),
+    git: `${head}${changed ? ` + ${changed} uncommitted files` : ""}`,
+  };
+}
+
+export function machineMarkdown(m: Machine, extra: Record<string, string> = {}): string {
+  const rows: [string, string][] = [
+    ["CPU", `${m.cpu}, ${m.cores} cores (nproc)`],
+    ["Memory", m.memory],
+    ["OS", m.os],
+    ["Node", m.node],
+    ["Database", m.database],
+    ["Load average (1/5/15 min) at start", m.loadStart],
+    ["Load average at end", load()],
+    ["Sources", m.git],
+    ...Object.entries(extra),
+  ];
+  return ["| | |", "|---|---|", ...rows.map(([k, v]) => `| ${k} | ${v} |`)].join("\n");
+}

@@ -1,0 +1,301 @@
+// `npm run bench`: the list pages and the JSON API against a database of a million subscribers,
+// next to the floor (the same SQL sent straight to the database), at 1 and 10 connections.
+// `npm run bench -- --embedded`: the same on PGlite with 100,000 subscribers, at 1 connection.
+//
+//   --subscribers N     rows to load (default 1,000,000; embedded 100,000)
+//   --connections 1,10  concurrency levels (embedded: 1)
+//   --rounds 3 --seconds 3 --warmup 1
+//                       each measurement is `rounds` runs of `seconds`, interleaved app (API,
+//                       HTML) and floor, after `warmup` seconds of each; the table gives medians
+//   --scenarios a,b     only these (ids in scripts/bench/scenarios.ts)
+//   --database NAME     PostgreSQL database of the bench (default console_bench)
+//   --rebuild           build even when the sources did not change
+//   --app DIR           serve the production build in DIR instead (an experiment's)
+//   --out DIR           where results go (default bench/results, embedded bench/results/embedded)
+//
+// Needs the react-server condition (the query modules import "server-only"): the npm script
+// runs it with `tsx --conditions=react-server`.
+import fs from "node:fs";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { openDatabase } from "@/lib/db/client";
+import type { DatabaseTarget } from "@/lib/db/config";
+import { BENCH_USERS, bulkLoad, resetBenchPassword } from "@/lib/seed/bulk";
+import { bulkTarget } from "../bulk-load";
+import { ensureBuild } from "./build";
+import { postgresFloor, pgliteFloor, writeExplain, type FloorDb } from "./floor";
+import { loadDirect, loadHttp, probe } from "./load";
+import { machine, machineMarkdown } from "./machine";
+import { kB, pageWeight, type PageWeight } from "./page-weight";
+import { progressPrinter } from "./progress";
+import { pickScenarios, scenariosFor, targetPath, type Scenario, type Target } from "./scenarios";
+import { startServer, signIn, type Server } from "./server";
+import { verifyFastPaths } from "./verify";
+import { goals, markdownTable, median, replaceBetweenMarkers, type Row, type Sample } from "./stats";
+
+const ROOT = process.cwd();
+const POOL_SIZE = 10; // the app's default (DATABASE_POOL_SIZE), set explicitly for the server
+
+const { values: args } = parseArgs({
+  options: {
+    embedded: { type: "boolean", default: false },
+    subscribers: { type: "string" },
+    connections: { type: "string" },
+    rounds: { type: "string", default: "3" },
+    seconds: { type: "string", default: "3" },
+    warmup: { type: "string", default: "1" },
+    scenarios: { type: "string" },
+    database: { type: "string" },
+    rebuild: { type: "boolean", default: false },
+    app: { type: "string" },
+    out: { type: "string" },
+  },
+});
+
+const embedded = args.embedded!;
+const subscribers = Number(args.subscribers ?? (embedded ? 100_000 : 1_000_000));
+const connections = (args.connections ?? (embedded ? "1" : "1,10")).split(",").map(Number);
+const rounds = Number(args.rounds);
+const seconds = Number(args.seconds);
+const warmup = Number(args.warmup);
+const scenarios = pickScenarios(args.scenarios, scenariosFor(subscribers));
+const outDir = path.resolve(args.out ?? (embedded ? "bench/results/embedded" : "bench/results"));
+const kind = embedded ? "embedded" : "postgres";
+const p95Limit = embedded ? { connections: 1, ms: 500 } : { connections: 10, ms: 300 };
+for (const [name, n] of Object.entries({ subscribers, rounds, seconds, warmup })) {
+  if (!Number.isFinite(n) || n < (name === "warmup" ? 0 : 1)) throw new Error(`--${name} must be a positive number`);
+}
+if (connections.some((c) => !Number.isInteger(c) || c < 1)) throw new Error("--connections must be whole numbers, e.g. 1,10");
+
+type Cell = { scenario: Scenario; connections: number; api: Sample[]; html: Sample[]; floor: Sample[] };
+
+async function main() {
+  const started = Date.now();
+  const target: DatabaseTarget = bulkTarget({ embedded, subscribers, database: args.database });
+  const where = target.kind === "postgres" ? target.url : target.dir;
+  console.log(`› Bench (${kind}): ${subscribers.toLocaleString("en-GB")} subscribers in ${where}`);
+
+  // 1. Data (skipped when the database already holds exactly that).
+  const load = await bulkLoad({ target, subscribers, progress: progressPrinter() });
+  console.log(load.loaded ? `› Loaded in ${load.seconds.toFixed(0)} s.` : "› Data already loaded.");
+
+  // 2. The production build (or, with --app, a build made elsewhere: to compare a change).
+  const build = args.app
+    ? { dir: path.resolve(args.app), rebuilt: false, seconds: 0, hash: "" }
+    : ensureBuild(ROOT, { force: args.rebuild });
+
+  // 3. A login only this run knows; the floor's connection; the query plans.
+  const database = await openDatabase(target);
+  const password = await resetBenchPassword(database, BENCH_USERS[1]!.email);
+  let floor: FloorDb;
+  if (target.kind === "postgres") {
+    await database.close();
+    floor = postgresFloor(target.url, POOL_SIZE);
+  } else {
+    floor = pgliteFloor(database.pglite!);
+  }
+  const dbVersion = await floor.version();
+  console.log(`› Checked: ${await verifyFastPaths(floor)}.`);
+  const explainDir = path.join(outDir, "explain");
+  fs.rmSync(explainDir, { recursive: true, force: true });
+  for (const s of scenarios) {
+    await writeExplain(floor, s, explainDir, `${dbVersion}, ${subscribers.toLocaleString("en-GB")} subscribers`);
+  }
+  console.log(`› EXPLAIN (ANALYZE, BUFFERS) written to ${path.relative(ROOT, explainDir)}/`);
+
+  const cells: Cell[] = scenarios.flatMap((scenario) => connections.map((c) => ({ scenario, connections: c, api: [], html: [], floor: [] })));
+  const totals = new Map<string, number>();
+  const floorRound = async (cell: Cell, record: boolean) => {
+    const sample = await loadDirect({ request: floor.request(cell.scenario), connections: cell.connections, seconds: record ? seconds : warmup });
+    if (record) cell.floor.push(sample);
+  };
+
+  // PGlite is one process's: its floor is measured before the server opens the folder.
+  if (target.kind === "pglite") {
+    for (const s of scenarios) totals.set(s.id, await countOf(floor, s));
+    for (const cell of cells) {
+      console.log(`› floor ${cell.scenario.id} ×${cell.connections}`);
+      if (warmup) await floorRound(cell, false);
+      for (let r = 0; r < rounds; r++) await floorRound(cell, true);
+    }
+    await floor.close();
+    await database.close();
+  } else {
+    for (const s of scenarios) totals.set(s.id, await countOf(floor, s));
+  }
+
+  // 4. The server.
+  const env: Record<string, string> =
+    target.kind === "postgres"
+      ? { DATABASE_URL: target.url, DATABASE_POOL_SIZE: String(POOL_SIZE) }
+      : { DATABASE_URL: "", PGLITE_DIR: target.dir };
+  console.log("› Starting next start…");
+  const server: Server = await startServer(build.dir, env);
+  let weight: PageWeight;
+  try {
+    const cookie = await signIn(server.url, BENCH_USERS[1]!.email, password);
+    for (const s of scenarios) await check(server, cookie, s, totals.get(s.id)!);
+    weight = await pageWeight(server.url, "/subscribers", cookie);
+    console.log(`› /subscribers downloads ${kB(weight.jsGzip)} of JavaScript (gzip), ${weight.scripts.length} files.`);
+
+    // 5. The measurements: per scenario and concurrency, warm-up then interleaved rounds.
+    for (const cell of cells) {
+      const { scenario: s, connections: c } = cell;
+      const api = `${server.url}${targetPath(s, "api")}`;
+      const html = `${server.url}${targetPath(s, "html")}`;
+      if (warmup) {
+        await loadHttp({ url: api, cookie, connections: c, seconds: warmup });
+        await loadHttp({ url: html, cookie, connections: c, seconds: warmup });
+        if (target.kind === "postgres") await floorRound(cell, false);
+      }
+      for (let r = 0; r < rounds; r++) {
+        cell.api.push(await loadHttp({ url: api, cookie, connections: c, seconds }));
+        cell.html.push(await loadHttp({ url: html, cookie, connections: c, seconds }));
+        if (target.kind === "postgres") await floorRound(cell, true);
+      }
+      const line = (name: string, xs: Sample[]) => `${name} p50 ${median(xs.map((x) => x.p50)).toFixed(1)} ms`;
+      console.log(`› ${s.id} ×${c}: ${line("api", cell.api)}, ${line("html", cell.html)}, ${line("floor", cell.floor)}`);
+    }
+  } catch (error) {
+    console.error(server.log().slice(-4000));
+    throw error;
+  } finally {
+    await server.stop();
+    if (target.kind === "postgres") await floor.close();
+  }
+
+  // 6. The table and the files.
+  const rows = cells.flatMap(toRows);
+  const table = markdownTable(rows);
+  console.log(`\n${table}\n`);
+  const checks = rows.flatMap((r) => r.goals);
+  const passed = checks.filter((g) => g.ok).length;
+  console.log(`› Goals: ${passed}/${checks.length} met. Page weight: ${kB(weight.jsGzip)} of JavaScript (limit 150 kB).`);
+
+  const m = machine(dbVersion);
+  const minutes = ((Date.now() - started) / 60_000).toFixed(1);
+  const report = [
+    `# Benchmark: ${embedded ? "PGlite (embedded)" : "PostgreSQL"}, ${subscribers.toLocaleString("en-GB")} subscribers`,
+    "",
+    `Produced by \`npm run bench${embedded ? " -- --embedded" : ""}\` on ${new Date().toISOString()} (${minutes} min${load.loaded ? `, data loaded in ${load.seconds.toFixed(0)} s` : ""}${build.rebuilt ? `, built in ${build.seconds.toFixed(0)} s` : ""}).`,
+    "",
+    machineMarkdown(m, {
+      Method:
+        `${rounds} rounds × ${seconds} s per target after ${warmup} s warm-up; app (autocannon, keep-alive, gzip) and floor ` +
+        `(${embedded ? "the same PGlite folder in the bench process, measured before the server opened it" : `pg pool of ${POOL_SIZE}, rows + count in parallel`}) ` +
+        `${embedded ? "" : "interleaved in each round; "}values are medians of the rounds, ratio = median of the rounds' app p50 / floor p50`,
+    }),
+    "",
+    "## Results",
+    "",
+    table,
+    "",
+    `Goals met: ${passed}/${checks.length}. API p50 ≤ 1.5 × floor + 5 ms; HTML p50 ≤ 2 × floor + 15 ms; p95 ≤ ${p95Limit.ms} ms at ${p95Limit.connections} connection${p95Limit.connections > 1 ? "s" : ""}.`,
+    "",
+    "## Page weight",
+    "",
+    `JavaScript the browser downloads for /subscribers: **${kB(weight.jsGzip)}** gzip (zlib level 6, computed by the bench) in ${weight.scripts.length} files, ${kB(weight.jsBytes)} uncompressed; limit 150 kB ${weight.jsGzip <= 150_000 ? "✓" : "✗"}. The HTML document itself (with the inline RSC payload): ${kB(weight.htmlGzip)} gzip, ${kB(weight.htmlBytes)} uncompressed.`,
+    "",
+    "## Indexes serving each query",
+    "",
+    "| scenario | matches | rows query | count query |",
+    "|---|--:|---|---|",
+    ...scenarios.map((s) => {
+      const text = fs.readFileSync(path.join(explainDir, `${s.id}.txt`), "utf8");
+      const [rowsPlan = "", countPlan = ""] = text.split("── count ──");
+      return `| ${s.id} | ${totals.get(s.id)!.toLocaleString("en-GB")} | ${indexesOf(rowsPlan)} | ${indexesOf(countPlan)} |`;
+    }),
+    "",
+    `Full plans (EXPLAIN (ANALYZE, BUFFERS)): [explain/](explain/).`,
+    "",
+    exportSection(),
+  ].join("\n");
+
+  fs.mkdirSync(path.join(outDir, "runs"), { recursive: true });
+  fs.writeFileSync(path.join(outDir, "latest.md"), report);
+  fs.writeFileSync(path.join(outDir, "runs", `${new Date().toISOString().replace(/[:.]/g, "-")}.md`), report);
+  fs.writeFileSync(
+    path.join(outDir, "latest.json"),
+    JSON.stringify({ kind, subscribers, machine: m, rounds, seconds, warmup, rows, pageWeight: weight, cells }, null, 2),
+  );
+  // Only a full run of the sources as they are speaks for the README.
+  if (!args.out && !args.app && !args.scenarios) updateReadmes(kind, report);
+  console.log(`› Wrote ${path.relative(ROOT, path.join(outDir, "latest.md"))} (${minutes} min).`);
+}
+
+function toRows(cell: Cell): Row[] {
+  const floorP50 = median(cell.floor.map((x) => x.p50));
+  const row = (target: Target | "floor", xs: Sample[]): Row => {
+    const p50 = median(xs.map((x) => x.p50));
+    const p95 = median(xs.map((x) => x.p95));
+    const ratios = xs.map((x, i) => x.p50 / (cell.floor[i] ?? cell.floor[0]!).p50);
+    const r = { target, connections: cell.connections, p50, p95, floorP50 };
+    return {
+      scenario: cell.scenario.id,
+      ...r,
+      rps: median(xs.map((x) => x.rps)),
+      ratio: target === "floor" ? 1 : median(ratios),
+      errors: xs.reduce((n, x) => n + x.errors, 0),
+      goals: goals(r, p95Limit),
+    };
+  };
+  return [row("api", cell.api), row("html", cell.html), row("floor", cell.floor)];
+}
+
+async function countOf(floor: FloorDb, s: Scenario): Promise<number> {
+  // The count statement's result, to check that the app answers the same.
+  const [, count] = (await floor.request(s)()) as [unknown, { rows: unknown[][] }];
+  return Number(count.rows[0]![0]);
+}
+
+/** The app answers this scenario, signed in, with the same total as the SQL. */
+async function check(server: Server, cookie: string, s: Scenario, total: number) {
+  const api = await probe(`${server.url}${targetPath(s, "api")}`, cookie);
+  if (api.status !== 200) throw new Error(`${targetPath(s, "api")} answered ${api.status}: ${api.body.slice(0, 300)}`);
+  const body = JSON.parse(api.body) as { data: unknown[]; pagination: { total: number } };
+  if (body.pagination.total !== total || body.data.length === 0) {
+    throw new Error(`${targetPath(s, "api")}: total ${body.pagination.total} and ${body.data.length} rows, the SQL counts ${total}.`);
+  }
+  const html = await probe(`${server.url}${targetPath(s, "html")}`, cookie);
+  if (html.status !== 200 || !html.type.includes("text/html") || /type="password"/.test(html.body)) {
+    throw new Error(`${targetPath(s, "html")} answered ${html.status} ${html.type} (not the signed-in page).`);
+  }
+}
+
+/** "subscribers_created_at_id_idx, …" from a plan. */
+function indexesOf(plan: string): string {
+  const names = [...plan.matchAll(/(?:Index (?:Only )?Scan(?: Backward)? using|Bitmap Index Scan on) (\S+)/g)].map((m) => m[1]!);
+  const seq = [...plan.matchAll(/Seq Scan on (\S+)/g)].map((m) => `seq scan ${m[1]}`);
+  const all = [...new Set([...names, ...seq])];
+  return all.length ? all.map((n) => `\`${n}\``).join(", ") : "–";
+}
+
+function exportSection(): string {
+  const file = path.join(ROOT, "bench/results/export.md");
+  if (!fs.existsSync(file)) return "## Export\n\nNo export benchmark yet (`npm run bench:export` writes bench/results/export.md).\n";
+  const text = fs.readFileSync(file, "utf8").replace(/^# /m, "### ");
+  return `## Export (bench/results/export.md, from \`npm run bench:export\`)\n\n${text.trim()}\n`;
+}
+
+/** The README(s) that carry `<!-- bench:<kind>:start -->` markers get the latest report. */
+function updateReadmes(kind: string, report: string) {
+  const body = report
+    .replace(/^# .*\n/, "")
+    .replace(/^## /gm, "#### ")
+    .replace(/\]\(explain\//g, `](${kind === "embedded" ? "results/embedded" : "results"}/explain/`);
+  for (const file of ["bench/README.md", "README.md"]) {
+    const p = path.join(ROOT, file);
+    if (!fs.existsSync(p)) continue;
+    const text = fs.readFileSync(p, "utf8");
+    const next = replaceBetweenMarkers(text, `bench:${kind}`, file === "README.md" ? body.replace(/\]\(results\//g, "](bench/results/") : body);
+    if (next !== null && next !== text) fs.writeFileSync(p, next);
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    console.error(process.env.DEBUG ? error : `Error: ${error instanceof Error ? error.message.slice(0, 2000) : String(error)}`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,100 @@
+// The app under test: `next start` of the benchmark's build on a free port of 127.0.0.1, and a
+// signed-in session on it (next-auth's credentials endpoint, as e2e/fixtures.ts does).
+import { spawn, type ChildProcess } from "node:child_process";
+import crypto from "node:crypto";
+import fs from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+
+export type Server = { url: string; pid: number; stop(): Promise<void>; log(): string };
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.unref();
+    s.on("error", reject);
+    s.listen(0, "127.0.0.1", () => {
+      const { port } = s.address() as net.AddressInfo;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+/** Starts the build in `dir` against the database of `env` and waits until it answers. */
+export async function startServer(dir: string, env: Record<string, string>, nodeArgs: string[] = []): Promise<Server> {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const exportDir = fs.mkdtempSync(path.join(os.tmpdir(), "console-bench-exports-"));
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [...nodeArgs, path.join(dir, "node_modules/next/dist/bin/next"), "start", "-H", "127.0.0.1", "-p", String(port)],
+    {
+      cwd: dir,
+      stdio: ["ignore", "pipe", "pipe"],
+      env: {
+        ...process.env,
+        NODE_ENV: "production",
+        NEXT_TELEMETRY_DISABLED: "1",
+        NEXTAUTH_URL: url,
+        // A random secret per run: the sessions of a benchmark are worth nothing afterwards.
+        NEXTAUTH_SECRET: crypto.randomBytes(32).toString("base64url"),
+        EXPORT_WORKER: "off",
+        EXPORT_DIR: exportDir,
+        ...env,
+      },
+    },
+  );
+  let output = "";
+  child.stdout!.on("data", (d) => (output = (output + d).slice(-20_000)));
+  child.stderr!.on("data", (d) => (output = (output + d).slice(-20_000)));
+  const exited = new Promise<void>((resolve) => child.on("exit", () => resolve()));
+
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill("SIGTERM");
+      const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);
+      await exited;
+      clearTimeout(timer);
+    }
+    fs.rmSync(exportDir, { recursive: true, force: true });
+  };
+
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`next start exited (${child.exitCode}):\n${output}`);
+    try {
+      const r = await fetch(`${url}/login`);
+      if (r.ok) break;
+    } catch {
+      /* not listening yet */
+    }
+    if (Date.now() > deadline) {
+      await stop();
+      throw new Error(`next start did not answer within 60 s:\n${output}`);
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  return { url, pid: child.pid!, stop, log: () => output };
+}
+
+/** Cookies of a response as `name=value` pairs (what a browser would send back). */
+function cookiesOf(response: Response): string[] {
+  return response.headers.getSetCookie().map((c) => c.split(";")[0]!);
+}
+
+/** Signs in and returns the Cookie header of the session. */
+export async function signIn(url: string, email: string, password: string): Promise<string> {
+  const csrf = await fetch(`${url}/api/auth/csrf`);
+  const { csrfToken } = (await csrf.json()) as { csrfToken: string };
+  const jar = cookiesOf(csrf);
+  const response = await fetch(`${url}/api/auth/callback/credentials`, {
+    method: "POST",
+    redirect: "manual",
+    headers: { "content-type": "application/x-www-form-urlencoded", cookie: jar.join("; ") },
+    body: new URLSearchParams({ email, password, csrfToken, json: "true" }),
+  });
+  const session = cookiesOf(response).filter((c) => c.includes("next-auth.session-token="));
+  if (response.status >= 400 || !session.length) throw new Error(`Sign-in failed (${response.status}).`);
+  return session.join("; ");
+}
