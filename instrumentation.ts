@@ -4,6 +4,8 @@ export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
   const { checkEnvironment } = await import("./lib/server/startup");
   checkEnvironment();
+  // Frees what React's render-completed abort reasons would otherwise keep (a leak under load).
+  (await import("./lib/server/abort-stacks")).releaseAbortReasonStacks();
   // The subscriber export worker runs in this process unless EXPORT_WORKER=off (then run
   // `npm run worker` apart); never during `next build`.
   if (process.env.EXPORT_WORKER !== "off" && process.env.NEXT_PHASE !== "phase-production-build") {

@@ -5,7 +5,10 @@
 // end of the warm-up and the end of the run.
 //
 // Needs a build (`npx next build`); it does not build. Options (environment):
-//   LOAD_CONNECTIONS=50  LOAD_DURATION=60  LOAD_WARMUP=15 (seconds)  LOAD_RSS_LIMIT_MB=50
+//   LOAD_CONNECTIONS=50  LOAD_DURATION=60  LOAD_RSS_LIMIT_MB=50
+//   LOAD_WARMUP=15 (seconds), LOAD_WARMUP_REQUESTS=3000: the warm-up lasts at least that long and
+//     that many requests, and until resident memory settles (< 10 MB over 5 s), at most 180 s;
+//     on a slow or busy machine it takes longer, so that the comparison starts from a warm server
 //   LOAD_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres  runs on a fresh database of
 //     that server (created and dropped here) instead of an embedded one
 //   LOAD_TARGETS=/branches,/api/v1/branches  only these of the five paths
@@ -32,6 +35,8 @@ const num = (name: string, fallback: number) => {
 const CONNECTIONS = num("LOAD_CONNECTIONS", 50);
 const DURATION = num("LOAD_DURATION", 60);
 const WARMUP = num("LOAD_WARMUP", 15);
+const WARMUP_REQUESTS = num("LOAD_WARMUP_REQUESTS", 3000);
+const WARMUP_MAX = 180;
 const RSS_LIMIT_MB = num("LOAD_RSS_LIMIT_MB", 50);
 const ADMIN = { email: "admin@example.com", password: "admin-demo-pass" };
 
@@ -143,9 +148,20 @@ async function main() {
     const requested = await fetch(`${server.url}/api/v1/subscribers/export`, { method: "POST", headers: { cookie } });
     if (requested.status !== 202) throw new Error(`requesting an export answered ${requested.status}`);
 
-    console.log(`› Warm-up: ${WARMUP} s, ${CONNECTIONS} connections (server pid ${pid}, ${server.url})`);
+    console.log(`› Warm-up: ≥ ${WARMUP} s and ≥ ${WARMUP_REQUESTS} requests, ${CONNECTIONS} connections (server pid ${pid}, ${server.url})`);
     const warmTally: Tally = new Map();
-    const warm = await run(server.url, cookie, WARMUP, warmTally, "warm-up");
+    const warmStarted = Date.now();
+    let warmRequests = 0;
+    let previous = rssMb(pid);
+    for (;;) {
+      warmRequests += (await run(server.url, cookie, 5, warmTally, "warm-up")).requests.total;
+      const now = rssMb(pid);
+      const elapsed = (Date.now() - warmStarted) / 1000;
+      const settled = Math.abs(now - previous) < 10;
+      previous = now;
+      if ((elapsed >= WARMUP && warmRequests >= WARMUP_REQUESTS && settled) || elapsed >= WARMUP_MAX) break;
+    }
+    const warmSeconds = (Date.now() - warmStarted) / 1000;
     const rssStart = rssMb(pid);
 
     console.log(`› Load: ${DURATION} s, ${CONNECTIONS} connections`);
@@ -166,7 +182,7 @@ async function main() {
     console.log("\nLoad test summary");
     console.log(
       table([
-        ["connections / duration", `${CONNECTIONS} / ${fmt(result.duration, 1)} s (after a ${WARMUP} s warm-up of ${fmt(warm.requests.total)} requests)`],
+        ["connections / duration", `${CONNECTIONS} / ${fmt(result.duration, 1)} s (after a ${fmt(warmSeconds, 0)} s warm-up of ${fmt(warmRequests)} requests)`],
         ["database", database.env.DATABASE_URL ? "PostgreSQL (fresh database)" : "embedded PGlite"],
         ["requests", `${fmt(result.requests.total)} (${fmt(result.requests.average, 1)} req/s average, ${fmt(result.requests.min)}–${fmt(result.requests.max)} per second)`],
         ["latency", `p50 ${fmt(result.latency.p50)} ms · p90 ${fmt(result.latency.p90)} ms · p99 ${fmt(result.latency.p99)} ms · max ${fmt(result.latency.max)} ms`],

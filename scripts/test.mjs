@@ -5,6 +5,7 @@ import fs from "node:fs";
 import { ensureDeps } from "./ensure-deps.mjs";
 
 ensureDeps();
+process.env.NEXT_TELEMETRY_DISABLED = "1"; // no network calls from next build
 
 const step = (title, cmd, args, env = process.env) => {
   console.log(`\n━━ ${title} ━━`);

@@ -18,7 +18,10 @@ const load = () =>
     .map((n) => n.toFixed(2))
     .join(" ");
 
-export function machine(database: string): Machine {
+/** The load average now: call at the start of a run, pass it to `machine` at the end. */
+export const loadAverage = load;
+
+export function machine(database: string, loadStart: string = load()): Machine {
   const head = spawnSync("git", ["rev-parse", "--short", "HEAD"], { encoding: "utf8" }).stdout?.trim() || "?";
   const changed = (spawnSync("git", ["status", "--porcelain"], { encoding: "utf8" }).stdout ?? "").split("\n").filter(Boolean).length;
   return {
@@ -28,7 +31,7 @@ export function machine(database: string): Machine {
     os: `${os.type()} ${os.release()} ${os.arch()}`,
     node: process.version,
     database,
-    loadStart: load(),
+    loadStart,
     git: `${head}${changed ? ` + ${changed} uncommitted files` : ""}`,
   };
 }

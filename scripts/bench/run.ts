@@ -25,7 +25,7 @@ import { bulkTarget } from "../bulk-load";
 import { ensureBuild } from "./build";
 import { postgresFloor, pgliteFloor, writeExplain, type FloorDb } from "./floor";
 import { loadDirect, loadHttp, probe } from "./load";
-import { machine, machineMarkdown } from "./machine";
+import { loadAverage, machine, machineMarkdown } from "./machine";
 import { kB, pageWeight, type PageWeight } from "./page-weight";
 import { progressPrinter } from "./progress";
 import { pickScenarios, scenariosFor, targetPath, type Scenario, type Target } from "./scenarios";
@@ -71,6 +71,7 @@ type Cell = { scenario: Scenario; connections: number; api: Sample[]; html: Samp
 
 async function main() {
   const started = Date.now();
+  const loadStart = loadAverage();
   const target: DatabaseTarget = bulkTarget({ embedded, subscribers, database: args.database });
   const where = target.kind === "postgres" ? target.url : target.dir;
   console.log(`› Bench (${kind}): ${subscribers.toLocaleString("en-GB")} subscribers in ${where}`);
@@ -172,7 +173,7 @@ async function main() {
   const passed = checks.filter((g) => g.ok).length;
   console.log(`› Goals: ${passed}/${checks.length} met. Page weight: ${kB(weight.jsGzip)} of JavaScript (limit 150 kB).`);
 
-  const m = machine(dbVersion);
+  const m = machine(dbVersion, loadStart);
   const minutes = ((Date.now() - started) / 60_000).toFixed(1);
   const report = [
     `# Benchmark: ${embedded ? "PGlite (embedded)" : "PostgreSQL"}, ${subscribers.toLocaleString("en-GB")} subscribers`,
