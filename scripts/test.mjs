@@ -18,13 +18,14 @@ const step = (title, cmd, args, env = process.env) => {
 
 step("Type check", "npx", ["tsc", "--noEmit"]);
 step("Lint", "npx", ["eslint", ".", "--max-warnings=0"]);
+// The build comes first: the outage and load tests run the production server.
+step("Build", "npx", ["next", "build"], { ...process.env, NODE_ENV: "production" });
 if (!process.env.TEST_DATABASE_URL) {
   console.log("\nTEST_DATABASE_URL is not set: integration tests run on the embedded database only.");
 }
 step("Unit and integration tests", "npx", ["vitest", "run"]);
 
 const browser = findBrowser();
-step("Build", "npx", ["next", "build"], { ...process.env, NODE_ENV: "production" });
 step("End-to-end tests", "npx", ["playwright", "test"], { ...process.env, ...(browser ? { CHROMIUM_PATH: browser } : {}) });
 
 /** A Chromium already installed, else Playwright's own download, else apt as root, else stop. */

@@ -106,7 +106,7 @@ if (process.env.TEST_DATABASE_URL) {
       const id = await request();
       await killMidJob(id, start());
       const second = start();
-      await until(async () => (await row(id)).status === "completed", 90_000, `completion\n${second.output()}`);
+      await until(async () => (await row(id)).status === "completed", 240_000, `completion\n${second.output()}`);
       expect(await row(id)).toMatchObject({ processed_rows: ROWS, total_rows: ROWS });
       const [header, ...rows] = parseCsv(fs.readFileSync(path.join(env.EXPORT_DIR!, `${id}.csv`), "utf8"));
       expect(header![0]).toBe("id");
@@ -119,17 +119,17 @@ if (process.env.TEST_DATABASE_URL) {
       second.child.kill("SIGTERM");
       expect(await second.exited).toBe(0);
       expect((await row(next)).status).toBe("completed");
-    }, 180_000);
+    }, 360_000);
 
     it("fails the export with a message when a crash leaves no retry, and allows a new request", async () => {
       process.env.EXPORT_RETRY_LIMIT = "0";
       const id = await request().finally(() => delete process.env.EXPORT_RETRY_LIMIT);
       await killMidJob(id, start());
       const w = start();
-      const failed = await until(async () => ((await row(id)).status === "failed" ? row(id) : null), 90_000, `failure\n${w.output()}`);
+      const failed = await until(async () => ((await row(id)).status === "failed" ? row(id) : null), 240_000, `failure\n${w.output()}`);
       expect(failed.error).toMatch(/could not be completed after 1 attempt \(job failed by timeout/);
       actAs(user);
       await request();
-    }, 180_000);
+    }, 360_000);
   });
 }
