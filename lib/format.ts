@@ -14,8 +14,10 @@ export function formatDateTime(value: Date): string {
 }
 
 /** A calendar date (stored as a DATE, read as UTC midnight) as "3 Mar 2027". */
+const day = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeZone: "UTC" });
+
 export function formatDay(value: Date): string {
-  return new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeZone: "UTC" }).format(value);
+  return day.format(value);
 }
 
 export const isoDay = (value: Date) => value.toISOString().slice(0, 10);

@@ -3,9 +3,10 @@ import { requireUser } from "@/lib/auth/guards";
 import { config } from "@/lib/config";
 import { prisma } from "@/lib/db/client";
 import { parseExportFilters } from "@/lib/export/filters";
-import { countQuery } from "@/lib/export/rows";
 import { exportStatus } from "@/lib/export/status";
 import type { RawParams } from "@/lib/list/params";
+import type { SubscriberFilterValues } from "@/lib/subscribers/filters";
+import { subscriberListSql } from "@/lib/subscribers/queries";
 import { requestExportAction } from "./export-actions";
 
 /**
@@ -30,7 +31,9 @@ export async function ExportPanel({ params }: { params: RawParams }) {
   );
 }
 
-async function countMatching(values: Parameters<typeof countQuery>[0]): Promise<number> {
-  const [row] = await (await prisma()).$queryRaw<{ total: number }[]>(countQuery(values));
+/** The list's own count statement (with its fast paths for unfiltered and status-only totals). */
+async function countMatching(values: SubscriberFilterValues): Promise<number> {
+  const { count } = subscriberListSql({ ...values, page: 1, sort: { column: "id", direction: "asc" } });
+  const [row] = await (await prisma()).$queryRaw<{ total: number }[]>(count);
   return row?.total ?? 0;
 }
