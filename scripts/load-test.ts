@@ -69,12 +69,26 @@ function requestsFor(cookie: string, tally: Tally) {
   }));
 }
 
-function run(url: string, cookie: string, seconds: number, tally: Tally, title: string): Promise<autocannon.Result> {
+function run(
+  url: string,
+  cookie: string,
+  seconds: number,
+  tally: Tally,
+  title: string,
+  stopWhen?: (elapsed: number, answered: number) => boolean,
+): Promise<autocannon.Result> {
   return new Promise((resolve, reject) => {
     const instance = autocannon(
       { url, connections: CONNECTIONS, duration: seconds, timeout: 20, title, requests: requestsFor(cookie, tally) },
       (error, result) => (error ? reject(error) : resolve(result)),
     );
+    let elapsed = 0;
+    let answered = 0;
+    instance.on("response", () => (answered += 1));
+    instance.on("tick", () => {
+      elapsed += 1;
+      if (stopWhen?.(elapsed, answered)) instance.stop();
+    });
     process.once("SIGINT", () => instance.stop());
   });
 }
@@ -150,18 +164,16 @@ async function main() {
 
     console.log(`› Warm-up: ≥ ${WARMUP} s and ≥ ${WARMUP_REQUESTS} requests, ${CONNECTIONS} connections (server pid ${pid}, ${server.url})`);
     const warmTally: Tally = new Map();
-    const warmStarted = Date.now();
-    let warmRequests = 0;
     let previous = rssMb(pid);
-    for (;;) {
-      warmRequests += (await run(server.url, cookie, 5, warmTally, "warm-up")).requests.total;
+    const warm = await run(server.url, cookie, WARMUP_MAX, warmTally, "warm-up", (elapsed, answered) => {
+      if (elapsed % 5 !== 0) return false;
       const now = rssMb(pid);
-      const elapsed = (Date.now() - warmStarted) / 1000;
       const settled = Math.abs(now - previous) < 10;
       previous = now;
-      if ((elapsed >= WARMUP && warmRequests >= WARMUP_REQUESTS && settled) || elapsed >= WARMUP_MAX) break;
-    }
-    const warmSeconds = (Date.now() - warmStarted) / 1000;
+      return elapsed >= WARMUP && answered >= WARMUP_REQUESTS && settled;
+    });
+    const warmSeconds = warm.duration;
+    const warmRequests = warm.requests.total;
     const rssStart = rssMb(pid);
 
     console.log(`› Load: ${DURATION} s, ${CONNECTIONS} connections`);
