@@ -34,6 +34,9 @@ async function main() {
       process.exit(1);
     }
   };
+  // pg-boss 10 does not await its own fail()/complete() calls: while the database is away one of
+  // them can reject with nobody listening. Log it and keep working; the job expires and is retried.
+  process.on("unhandledRejection", (reason) => console.error("export worker: unhandled rejection", reason));
   process.on("SIGTERM", () => void stop("SIGTERM"));
   process.on("SIGINT", () => void stop("SIGINT"));
 }

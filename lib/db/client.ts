@@ -16,7 +16,7 @@ export type Database = {
 /** Opens a database for a target; scripts and tests call this, the app uses `db()` below. */
 export async function openDatabase(target: DatabaseTarget = databaseTarget()): Promise<Database> {
   if (target.kind === "postgres") {
-    const prisma = new PrismaClient({ adapter: new PrismaPg({ connectionString: target.url, max: poolSize() }) });
+    const prisma = new PrismaClient({ adapter: new PrismaPg({ connectionString: target.url, max: poolSize(), connectionTimeoutMillis: 5_000 }) });
     return { prisma, pglite: null, target, close: () => prisma.$disconnect() };
   }
   const pglite = await openPGlite(target.dir);
