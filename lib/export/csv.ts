@@ -1,25 +1,12 @@
 import { stringify, type Options, type Stringifier } from "csv-stringify";
+import { SUBSCRIBER_FIELDS } from "@/lib/subscribers/filters";
 
 // The CSV of the export: SPEC.md's subscriber fields in SPEC.md's order and names, UTF-8 with a
 // byte order mark (so Excel reads accents right), RFC 4180 quoting and line ends, and spreadsheet
 // formulas neutralised: a cell starting with =, +, -, @, tab or CR (or their full-width forms)
 // gets a leading apostrophe, so Excel and others show it as text instead of running it.
 
-export const EXPORT_COLUMNS = [
-  "id",
-  "first_name",
-  "last_name",
-  "branch_name",
-  "country_name",
-  "email",
-  "mobile",
-  "travel_date",
-  "sheet",
-  "subscription_status",
-  "is_duplicate",
-  "is_mandatory",
-  "created_at",
-] as const;
+export const EXPORT_COLUMNS = SUBSCRIBER_FIELDS;
 
 export const CSV_OPTIONS: Options = {
   bom: true,

@@ -16,7 +16,8 @@ import {
 export const SUBSCRIPTION_STATUSES = ["pending", "active", "expired", "cancelled"] as const;
 export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
 
-export const SUBSCRIBER_SORT_COLUMNS = [
+/** SPEC.md's subscriber fields, in its order and with its names (list columns, export header). */
+export const SUBSCRIBER_FIELDS = [
   "id",
   "first_name",
   "last_name",
@@ -31,6 +32,9 @@ export const SUBSCRIBER_SORT_COLUMNS = [
   "is_mandatory",
   "created_at",
 ] as const;
+
+/** Every field is sortable. */
+export const SUBSCRIBER_SORT_COLUMNS = SUBSCRIBER_FIELDS;
 
 /** Filter keys, page and sort excluded ("Clear filters", the export's captured filters). */
 export const SUBSCRIBER_FILTER_KEYS = [
