@@ -18,8 +18,8 @@ import { hashPassword } from "@/lib/auth/password";
 import { openDatabase, type Database } from "@/lib/db/client";
 import type { DatabaseTarget } from "@/lib/db/config";
 import { applyMigrations } from "@/lib/db/migrate";
-import { DEMO_SHEETS, branchNames, generateSubscribers } from "./generator";
-import { syncCountries } from "./demo";
+import { generateSubscribers } from "./generator";
+import { seedBranchesAndSheets, syncCountries } from "./demo";
 
 export const BENCH_USERS = [
   { email: "bench-admin@bench.invalid", name: "Bench Admin", role: "admin" as const },
@@ -273,18 +273,7 @@ async function referenceData(database: Database): Promise<ReferenceIds> {
     const password_hash = await hashPassword(crypto.randomBytes(24).toString("base64url"));
     await prisma.user.upsert({ where: { email: user.email }, create: { ...user, password_hash }, update: {} });
   }
-  const base = new Date("2025-01-06T09:00:00Z").getTime();
-  await prisma.branch.createMany({
-    data: branchNames(BENCH_BRANCHES).map((name, i) => {
-      const created = new Date(base + i * 9 * 86_400_000);
-      return { name, created_at: created, updated_at: new Date(created.getTime() + (i % 4) * 3 * 86_400_000) };
-    }),
-  });
-  await prisma.sheet.createMany({ data: DEMO_SHEETS.map((name) => ({ name })) });
-  const branchIds = (await prisma.branch.findMany({ select: { id: true }, orderBy: { id: "asc" } })).map((b) => b.id);
-  const sheetIds = (await prisma.sheet.findMany({ select: { id: true }, orderBy: { id: "asc" } })).map((s) => s.id);
-  const countryIds = new Map((await prisma.country.findMany({ select: { id: true, code: true } })).map((c) => [c.code, c.id]));
-  return { branchIds, sheetIds, countryIds };
+  return seedBranchesAndSheets(prisma, BENCH_BRANCHES);
 }
 
 type Dropped = { indexes: { name: string; def: string }[]; constraints: { name: string; def: string }[] };

@@ -15,6 +15,25 @@ export async function syncCountries(prisma: PrismaClient) {
   return list.length;
 }
 
+/**
+ * The generated branches (one every 9 days from January 2025) and the demo sheets, and the ids
+ * the subscriber generator refers to by index. Shared by the demo seed and the bulk loader.
+ */
+export async function seedBranchesAndSheets(prisma: PrismaClient, branches: number) {
+  const base = new Date("2025-01-06T09:00:00Z").getTime();
+  await prisma.branch.createMany({
+    data: branchNames(branches).map((name, i) => {
+      const created = new Date(base + i * 9 * 86_400_000);
+      return { name, created_at: created, updated_at: new Date(created.getTime() + (i % 4) * 3 * 86_400_000) };
+    }),
+  });
+  await prisma.sheet.createMany({ data: DEMO_SHEETS.map((name) => ({ name })) });
+  const branchIds = (await prisma.branch.findMany({ select: { id: true }, orderBy: { id: "asc" } })).map((b) => b.id);
+  const sheetIds = (await prisma.sheet.findMany({ select: { id: true }, orderBy: { id: "asc" } })).map((s) => s.id);
+  const countryIds = new Map((await prisma.country.findMany({ select: { id: true, code: true } })).map((c) => [c.code, c.id]));
+  return { branchIds, sheetIds, countryIds };
+}
+
 /** Fills an empty database with the demo logins, branches, sheets and subscribers. */
 export async function seedDemo(prisma: PrismaClient, options: { subscribers?: number } = {}) {
   if ((await prisma.user.count()) > 0 || (await prisma.subscriber.count()) > 0) {
@@ -26,19 +45,7 @@ export async function seedDemo(prisma: PrismaClient, options: { subscribers?: nu
       data: { email: user.email, name: user.name, role: user.role, password_hash: await hashPassword(user.password) },
     });
   }
-  const base = new Date("2025-01-06T09:00:00Z").getTime();
-  const names = branchNames(35);
-  await prisma.branch.createMany({
-    data: names.map((name, i) => {
-      const created = new Date(base + i * 9 * 86_400_000);
-      return { name, created_at: created, updated_at: new Date(created.getTime() + (i % 4) * 3 * 86_400_000) };
-    }),
-  });
-  await prisma.sheet.createMany({ data: DEMO_SHEETS.map((name) => ({ name })) });
-
-  const branchIds = (await prisma.branch.findMany({ select: { id: true }, orderBy: { id: "asc" } })).map((b) => b.id);
-  const sheetIds = (await prisma.sheet.findMany({ select: { id: true }, orderBy: { id: "asc" } })).map((s) => s.id);
-  const countryIds = new Map((await prisma.country.findMany({ select: { id: true, code: true } })).map((c) => [c.code, c.id]));
+  const { branchIds, sheetIds, countryIds } = await seedBranchesAndSheets(prisma, 35);
 
   const count = options.subscribers ?? 2500;
   let batch: Prisma.SubscriberCreateManyInput[] = [];
@@ -68,5 +75,5 @@ export async function seedDemo(prisma: PrismaClient, options: { subscribers?: nu
     }
   }
   if (batch.length) await prisma.subscriber.createMany({ data: batch });
-  return { seeded: true as const, subscribers: count, branches: names.length };
+  return { seeded: true as const, subscribers: count, branches: branchIds.length };
 }
