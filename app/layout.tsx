@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { Toaster } from "sonner";
+import { ToastHost } from "@/components/toast";
 import "./globals.css";
 
 export const metadata: Metadata = {
@@ -12,7 +12,7 @@ export default function RootLayout({ children }: { children: React.ReactNode }) 
     <html lang="en">
       <body className="min-h-screen font-sans">
         {children}
-        <Toaster position="top-right" richColors closeButton />
+        <ToastHost position="top-right" richColors closeButton />
       </body>
     </html>
   );

@@ -3,7 +3,8 @@ import { canReadAudit, type SessionUser } from "@/lib/auth/permissions";
 import { NavLink } from "./nav-link";
 import { SignOutButton } from "./sign-out-button";
 
-export function AppHeader({ user }: { user: SessionUser }) {
+/** `signOut` is the server action the header's "Sign out" form posts to. */
+export function AppHeader({ user, signOut }: { user: SessionUser; signOut: () => Promise<void> }) {
   return (
     <header className="border-b border-slate-200 bg-white">
       <div className="mx-auto flex max-w-7xl flex-wrap items-center gap-x-6 gap-y-2 px-4 py-3 sm:px-6 lg:px-8">
@@ -22,7 +23,9 @@ export function AppHeader({ user }: { user: SessionUser }) {
               {user.role === "admin" ? "Administrator" : "Staff"}
             </span>
           </span>
-          <SignOutButton />
+          <form action={signOut}>
+            <SignOutButton />
+          </form>
         </div>
       </div>
     </header>

@@ -1,22 +1,14 @@
 "use client";
 
-import { signOut } from "next-auth/react";
-import { useState } from "react";
+import { useFormStatus } from "react-dom";
 import { buttonClass } from "./ui/button-styles";
 
+/** The submit button of the header's sign-out form: disabled while the sign-out is under way. */
 export function SignOutButton() {
-  const [pending, setPending] = useState(false);
+  const { pending } = useFormStatus();
   return (
-    <button
-      type="button"
-      className={buttonClass.secondary}
-      disabled={pending}
-      onClick={() => {
-        setPending(true);
-        void signOut({ callbackUrl: "/login" });
-      }}
-    >
-      Sign out
+    <button type="submit" className={buttonClass.secondary} disabled={pending}>
+      {pending ? "Signing out…" : "Sign out"}
     </button>
   );
 }

@@ -1,5 +1,6 @@
 import { AppHeader } from "@/components/app-header";
 import { currentUser } from "@/lib/auth/session";
+import { signOutAction } from "./session-actions";
 
 // Every console page reads the session and the database: never prerendered at build time.
 export const dynamic = "force-dynamic";
@@ -9,7 +10,7 @@ export default async function ConsoleLayout({ children }: { children: React.Reac
   const user = await currentUser();
   return (
     <>
-      {user ? <AppHeader user={user} /> : null}
+      {user ? <AppHeader user={user} signOut={signOutAction} /> : null}
       <main className="mx-auto w-full max-w-7xl px-4 py-6 sm:px-6 lg:px-8">{children}</main>
     </>
   );

@@ -1,7 +1,7 @@
 "use client";
 
 import { useEffect, useRef, useState, useTransition } from "react";
-import { toast } from "sonner";
+import { notify } from "@/components/toast";
 import { buttonClass } from "@/components/ui/button-styles";
 import type { ActionResult } from "@/lib/actions";
 import type { ExportStatusBody } from "@/lib/export/status";
@@ -44,8 +44,8 @@ export function ExportPanelView({ initial, filters, matching, request, timeZone 
 
   const previous = useRef(state);
   useEffect(() => {
-    if (previous.current === "in_queue" && state === "completed") toast.success("Your export file is ready to download.");
-    if (previous.current === "in_queue" && state === "failed") toast.error("The export failed. You can request it again.");
+    if (previous.current === "in_queue" && state === "completed") notify("success", "Your export file is ready to download.");
+    if (previous.current === "in_queue" && state === "failed") notify("error", "The export failed. You can request it again.");
     previous.current = state;
   }, [state]);
 
@@ -55,14 +55,14 @@ export function ExportPanelView({ initial, filters, matching, request, timeZone 
         const result = await request(filters);
         if (result.ok) {
           setStatus(result.data);
-          toast.success(result.message ?? "Export requested.");
+          notify("success", result.message ?? "Export requested.");
         } else {
-          toast.error(result.formError ?? "The export could not be requested.");
+          notify("error", result.formError ?? "The export could not be requested.");
           const response = await fetch("/api/v1/subscribers/export", { cache: "no-store" });
           if (response.ok) setStatus((await response.json()) as ExportStatusBody);
         }
       } catch {
-        toast.error("The export could not be requested. Check your connection and try again.");
+        notify("error", "The export could not be requested. Check your connection and try again.");
       }
     });
 

@@ -1,10 +1,10 @@
 import type { NextAuthOptions } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
-import { audit } from "@/lib/audit/log";
 import { requestInfoFrom } from "@/lib/audit/context";
 import { prisma } from "@/lib/db/client";
 import { loginSchema } from "@/lib/validation/auth";
 import { dummyHash, verifyPassword } from "./password";
+import { endSessions } from "./sign-out";
 import { recordSignIn } from "./throttle";
 import type { Role } from "./permissions";
 
@@ -57,16 +57,10 @@ export const authOptions: NextAuthOptions = {
     },
   },
   events: {
-    // Signing out bumps the session version, so a copy of the old cookie is useless afterwards.
+    // next-auth's own POST /api/auth/signout ends the sessions the same way as the console's button.
     async signOut({ token }) {
       const id = Number(token?.uid);
-      if (Number.isInteger(id)) {
-        const db = await prisma();
-        await db.$transaction(async (tx) => {
-          const user = await tx.user.update({ where: { id }, data: { session_version: { increment: 1 } }, select: { id: true, email: true } });
-          await audit(tx, { action: "auth.sign_out", actor: user });
-        });
-      }
+      if (Number.isInteger(id)) await endSessions(id);
     },
   },
 };

@@ -3,9 +3,9 @@ import { cache } from "react";
 import { cookies } from "next/headers";
 import { decode } from "next-auth/jwt";
 import { prisma } from "@/lib/db/client";
+import { SESSION_COOKIE_NAMES } from "./cookies";
 import type { SessionUser } from "./permissions";
 
-const COOKIE_NAMES = ["__Secure-next-auth.session-token", "next-auth.session-token"];
 
 /**
  * The signed-in user of this request, or null. The JWT only names the user: role and `active`
@@ -14,7 +14,7 @@ const COOKIE_NAMES = ["__Secure-next-auth.session-token", "next-auth.session-tok
  */
 export const currentUser = cache(async (): Promise<SessionUser | null> => {
   const jar = await cookies();
-  const raw = COOKIE_NAMES.map((name) => jar.get(name)?.value).find(Boolean);
+  const raw = SESSION_COOKIE_NAMES.map((name) => jar.get(name)?.value).find(Boolean);
   const secret = process.env.NEXTAUTH_SECRET;
   if (!raw || !secret) return null;
   let token;

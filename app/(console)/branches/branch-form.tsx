@@ -5,7 +5,7 @@ import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { useForm } from "react-hook-form";
-import { toast } from "sonner";
+import { notify } from "@/components/toast";
 import { Field } from "@/components/ui/field";
 import { buttonClass } from "@/components/ui/button-styles";
 import { branchInputSchema, type BranchInput } from "@/lib/branches/schema";
@@ -26,7 +26,7 @@ export function BranchForm({ branch }: { branch?: { id: number; name: string } }
     try {
       const result = branch ? await updateBranchAction({ ...values, id: branch.id }) : await createBranchAction(values);
       if (result.ok) {
-        toast.success(result.message ?? "Saved.");
+        notify("success", result.message ?? "Saved.");
         router.push("/branches");
         return;
       }

@@ -2,7 +2,7 @@
 
 import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
-import { toast } from "sonner";
+import { notify } from "@/components/toast";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { deleteBranchAction } from "./actions";
 
@@ -16,14 +16,14 @@ export function DeleteBranchButton({ id, name, subscribers }: { id: number; name
       try {
         const result = await deleteBranchAction({ id });
         if (result.ok) {
-          toast.success(result.message ?? "Branch deleted.");
+          notify("success", result.message ?? "Branch deleted.");
           setOpen(false);
           router.refresh();
         } else {
-          toast.error(result.formError ?? "The branch could not be deleted.");
+          notify("error", result.formError ?? "The branch could not be deleted.");
         }
       } catch {
-        toast.error("The branch could not be deleted. Check your connection and try again.");
+        notify("error", "The branch could not be deleted. Check your connection and try again.");
       }
     });
 

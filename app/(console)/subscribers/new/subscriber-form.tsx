@@ -5,7 +5,7 @@ import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useMemo, useState } from "react";
 import { Controller, useForm, useWatch } from "react-hook-form";
-import { toast } from "sonner";
+import { notify } from "@/components/toast";
 import { buttonClass } from "@/components/ui/button-styles";
 import { Combobox, type ComboboxOption } from "@/components/ui/combobox";
 import { Field } from "@/components/ui/field";
@@ -59,7 +59,7 @@ export function SubscriberForm({ branches, countries, sheets }: { branches: Comb
     try {
       const result = await createSubscriberAction(values);
       if (result.ok) {
-        toast.success(result.message ?? "Subscriber created.");
+        notify("success", result.message ?? "Subscriber created.");
         router.push("/subscribers");
         return;
       }
