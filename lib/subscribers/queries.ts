@@ -1,4 +1,5 @@
 import "server-only";
+import { cache } from "react";
 import { prisma } from "@/lib/db/client";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { isoDay } from "@/lib/format";
@@ -151,11 +152,30 @@ function daySeek(order: Prisma.Sql, desc: boolean, offset: number): Prisma.Sql {
 export async function listSubscribers(f: SubscriberFilters): Promise<{ data: SubscriberRow[]; pagination: Pagination }> {
   const db = await prisma();
   const sql = subscriberListSql(f);
-  const [data, [count]] = await Promise.all([
-    db.$queryRaw<SubscriberRow[]>(sql.rows),
-    db.$queryRaw<{ total: number }[]>(sql.count),
-  ]);
-  return { data, pagination: pagination(count?.total ?? 0, f.page) };
+  const [data, total] = await Promise.all([db.$queryRaw<SubscriberRow[]>(sql.rows), countOnce(sql.count)]);
+  return { data, pagination: pagination(total, f.page) };
+}
+
+/** The totals already asked for while rendering this request (React's cache(): one Map per request). */
+const requestTotals = cache(() => new Map<string, Promise<number>>());
+
+/**
+ * The total of a count statement, run once per request however many parts of the page need it:
+ * /subscribers shows it in the list and in the export panel, which render in parallel. Outside a
+ * render (route handlers, scripts) every call runs its statement.
+ */
+export function countOnce(count: Prisma.Sql): Promise<number> {
+  const totals = requestTotals();
+  const key = `${count.text}\0${JSON.stringify(count.values)}`;
+  let total = totals.get(key);
+  if (!total) {
+    total = prisma()
+      .then((db) => db.$queryRaw<{ total: number }[]>(count))
+      .then(([row]) => row?.total ?? 0);
+    totals.set(key, total);
+    total.catch(() => totals.delete(key)); // a failure is not remembered
+  }
+  return total;
 }
 
 /** One subscriber as a list row (after creation). */

@@ -1,12 +1,11 @@
 import { ExportPanelView } from "@/components/export/export-panel-view";
 import { requireUser } from "@/lib/auth/guards";
 import { config } from "@/lib/config";
-import { prisma } from "@/lib/db/client";
 import { parseExportFilters } from "@/lib/export/filters";
 import { exportStatus } from "@/lib/export/status";
 import type { RawParams } from "@/lib/list/params";
 import type { SubscriberFilterValues } from "@/lib/subscribers/filters";
-import { subscriberListSql } from "@/lib/subscribers/queries";
+import { countOnce, subscriberListSql } from "@/lib/subscribers/queries";
 import { requestExportAction } from "./export-actions";
 
 /**
@@ -31,9 +30,7 @@ export async function ExportPanel({ params }: { params: RawParams }) {
   );
 }
 
-/** The list's own count statement (with its fast paths for unfiltered and status-only totals). */
-async function countMatching(values: SubscriberFilterValues): Promise<number> {
-  const { count } = subscriberListSql({ ...values, page: 1, sort: { column: "id", direction: "asc" } });
-  const [row] = await (await prisma()).$queryRaw<{ total: number }[]>(count);
-  return row?.total ?? 0;
+/** The list's own count statement (with its fast paths), shared with the list on the same page. */
+function countMatching(values: SubscriberFilterValues): Promise<number> {
+  return countOnce(subscriberListSql({ ...values, page: 1, sort: { column: "id", direction: "asc" } }).count);
 }
