@@ -1,6 +1,7 @@
 import "server-only";
 import { config } from "@/lib/config";
 import { prisma } from "@/lib/db/client";
+import { Prisma } from "@/lib/generated/prisma/client";
 import { downloadPath } from "./ids";
 
 // The export status of one user: the latest request (its state and progress) and the newest
@@ -29,29 +30,33 @@ export type ExportStatusBody = {
   file: { rows: number; completed_at: string; filename: string; filters: Record<string, string> } | null;
 };
 
-const select = {
-  id: true,
-  status: true,
-  filters: true,
-  fresh: true,
-  total_rows: true,
-  processed_rows: true,
-  error: true,
-  created_at: true,
-  started_at: true,
-  completed_at: true,
-} as const;
+type ExportRow = {
+  which: "latest" | "file";
+  id: string;
+  status: ExportState;
+  filters: unknown;
+  fresh: boolean;
+  total_rows: number;
+  processed_rows: number;
+  error: string | null;
+  created_at: Date;
+  started_at: Date | null;
+  completed_at: Date | null;
+};
+
+const COLUMNS = Prisma.sql`id, status::text AS status, filters, fresh, total_rows, processed_rows, error,
+  created_at, started_at, completed_at`;
 
 export async function exportStatus(userId: number): Promise<ExportStatusBody> {
-  const db = await prisma();
-  const [latest, file] = await Promise.all([
-    db.subscriberExport.findFirst({ where: { user_id: userId }, orderBy: [{ created_at: "desc" }, { id: "asc" }], select }),
-    db.subscriberExport.findFirst({
-      where: { user_id: userId, status: "completed" },
-      orderBy: [{ completed_at: "desc" }, { id: "asc" }],
-      select,
-    }),
-  ]);
+  // Every /subscribers page shows this: the latest request and the newest file in one statement.
+  const rows = await (await prisma()).$queryRaw<ExportRow[]>(Prisma.sql`
+    (SELECT 'latest' AS which, ${COLUMNS} FROM subscriber_exports WHERE user_id = ${userId}
+      ORDER BY created_at DESC, id ASC LIMIT 1)
+    UNION ALL
+    (SELECT 'file' AS which, ${COLUMNS} FROM subscriber_exports WHERE user_id = ${userId} AND status = 'completed'
+      ORDER BY completed_at DESC, id ASC LIMIT 1)`);
+  const latest = rows.find((r) => r.which === "latest");
+  const file = rows.find((r) => r.which === "file");
   const done = latest?.status === "completed";
   const progress = done ? 100 : latest && latest.total_rows > 0 ? Math.min(99, Math.floor((latest.processed_rows * 100) / latest.total_rows)) : 0;
   return {
