@@ -1,4 +1,5 @@
 import { NextResponse, type NextRequest } from "next/server";
+import { SESSION_COOKIE_NAMES } from "@/lib/auth/cookies";
 import { databaseReachable } from "@/lib/health/sentinel";
 import { RETRY_AFTER_SECONDS } from "@/lib/health/unavailable";
 import { buildCsp, createNonce } from "@/lib/security/csp";
@@ -17,7 +18,6 @@ import { unavailablePage } from "@/lib/security/unavailable-page";
 // (lib/auth/guards.ts). A request that skips this proxy loses only the headers of pages (JSON
 // answers set theirs in lib/http/api.ts) and the shortcut to /login.
 
-const SESSION_COOKIES = ["__Secure-next-auth.session-token", "next-auth.session-token"];
 const CONSOLE_PAGES = /^\/(subscribers|branches)(\/|$)/;
 
 export function proxy(request: NextRequest) {
@@ -44,7 +44,7 @@ export function proxy(request: NextRequest) {
   }
 
   const isNavigation = isRead && !request.headers.has("rsc") && !request.headers.has("next-router-prefetch");
-  if (isNavigation && CONSOLE_PAGES.test(pathname) && !SESSION_COOKIES.some((name) => request.cookies.has(name))) {
+  if (isNavigation && CONSOLE_PAGES.test(pathname) && !SESSION_COOKIE_NAMES.some((name) => request.cookies.has(name))) {
     // The same address the page's own guard would send them to (lib/auth/page-guards.ts).
     const login = new URL(`/login?callbackUrl=${encodeURIComponent(`${pathname}${search}`)}`, request.url);
     return finish(NextResponse.redirect(login));
