@@ -4,7 +4,7 @@ import path from "node:path";
 import { once } from "node:events";
 import { finished } from "node:stream/promises";
 import { exportConfig } from "./config";
-import { csvStringifier } from "./csv";
+import { csvHead, csvLines, type CsvCell } from "./csv";
 import { isExportId } from "./ids";
 
 // Export files on disk: `<EXPORT_DIR>/<export id>.csv`. A file is written to a temporary name in
@@ -19,13 +19,13 @@ export function exportFilePath(id: string): string {
 const TEMP = /^\.[A-Za-z0-9_-]{22}\.\d+\.[0-9a-f]{8}\.tmp$/;
 
 /**
- * Streams batches of rows through the CSV writer into the export's file, with backpressure (the
- * database is read only as fast as the disk takes the text). `onProgress` runs after each batch.
- * Returns the number of rows written.
+ * Writes the export's file: the byte order mark and the header, then each batch of rows as CSV
+ * lines, with backpressure (the next batch is taken only once the disk has taken the last
+ * ones). `onProgress` runs after each batch. Returns the number of rows written.
  */
 export async function writeCsvFile(
   id: string,
-  batches: AsyncIterable<unknown[][]>,
+  batches: AsyncIterable<readonly (readonly CsvCell[])[]>,
   onProgress: (rows: number) => Promise<void>,
   signal?: AbortSignal,
 ): Promise<number> {
@@ -34,32 +34,22 @@ export async function writeCsvFile(
   await fs.promises.mkdir(dir, { recursive: true });
   const temp = path.join(dir, `.${id}.${process.pid}.${crypto.randomBytes(4).toString("hex")}.tmp`);
   let rows = 0;
-  const out = fs.createWriteStream(temp, { flags: "wx", mode: 0o600 });
-  const csv = csvStringifier();
+  // A large buffer: the disk takes a batch while the next one is prepared.
+  const out = fs.createWriteStream(temp, { flags: "wx", mode: 0o600, highWaterMark: 1 << 20 });
+  let failure: unknown = null; // a stream error between two awaits (a full disk…)
+  out.on("error", (error: Error) => (failure ??= error));
+  const write = async (data: string) => {
+    if (failure) throw failure;
+    if (!out.write(data)) await once(out, "drain", { signal });
+  };
   try {
-    // The writer's output of a batch is gathered and handed to the file as one piece (a write
-    // per row costs more than the CSV itself); the file stream's backpressure is awaited per batch.
-    const parts: string[] = [];
-    let failure: unknown = null; // a stream error between two awaits (a full disk…)
-    for (const stream of [csv, out]) stream.on("error", (error: Error) => (failure ??= error));
-    csv.setEncoding("utf8"); // lines stay strings until the one write per batch
-    csv.on("data", (chunk: string) => parts.push(chunk));
-    const ended = once(csv, "end");
-    ended.catch(() => {}); // awaited below
-    const flush = async () => {
-      if (failure) throw failure;
-      if (parts.length && !out.write(parts.splice(0).join(""))) await once(out, "drain", { signal });
-    };
+    await write(csvHead());
     for await (const batch of batches) {
       signal?.throwIfAborted();
-      for (const row of batch) csv.write(row);
-      await flush();
+      await write(csvLines(batch));
       rows += batch.length;
       await onProgress(rows);
     }
-    csv.end();
-    await ended;
-    await flush();
     out.end();
     await finished(out);
     await fsync(temp);
@@ -67,7 +57,6 @@ export async function writeCsvFile(
     await fsync(dir).catch(() => {}); // the rename itself; not possible on every platform
     return rows;
   } catch (error) {
-    csv.destroy();
     out.destroy();
     await fs.promises.rm(temp, { force: true });
     throw error;

@@ -1,13 +1,16 @@
+import pg from "pg";
 import { Prisma } from "@/lib/generated/prisma/client";
 import type { SubscriberFilterValues } from "@/lib/subscribers/filters";
-import { subscriberWhere } from "@/lib/subscribers/where";
-import type { Sql } from "./sql";
+import { subscriberConditions, subscriberWhere } from "@/lib/subscribers/where";
+import { whereClause } from "@/lib/list/sql";
+import { CopyTextRows } from "./copy-text";
+import type { Reader, Sql } from "./sql";
 
-// The rows of the file, read in keyset batches (`s.id > last ORDER BY s.id LIMIT n`): never the
-// whole table in memory, never OFFSET. The WHERE is the list's own (subscriberWhere), so the file
-// holds exactly the rows the list shows for the same filters. Every column is formatted by
-// PostgreSQL as text in the CSV's form (ISO dates, true/false), so nothing is parsed and
-// re-formatted in JavaScript.
+// The rows of the file, read in keyset batches (`s.id > last … ORDER BY s.id LIMIT n`): never
+// the whole table in memory, never OFFSET. The WHERE is the list's own (subscriberWhere), so the
+// file holds exactly the rows the list shows for the same filters. Every column is formatted by
+// PostgreSQL as text in the CSV's form (ISO dates, true/false), and each batch comes as COPY
+// text (lib/export/copy-text.ts), streamed chunk by chunk.
 
 /** EXPORT_COLUMNS, as SQL over `subscribers s` and the joins below. */
 const COLUMNS = Prisma.sql`s.id::text, s.first_name, s.last_name, b.name, c.name, s.email,
@@ -19,50 +22,68 @@ const JOINS = Prisma.sql`LEFT JOIN branches b ON b.id = s.branch_id
   LEFT JOIN countries c ON c.id = s.country_id
   LEFT JOIN sheets sh ON sh.id = s.sheet_id`;
 
-const isEmpty = (sql: Prisma.Sql) => sql.strings.join("").trim() === "";
-
-/** The WHERE of the filters, and `s.id > after` when given. */
-function whereAfter(filters: SubscriberFilterValues, after?: number): Prisma.Sql {
-  const where = subscriberWhere(filters);
-  if (after === undefined) return where;
-  return isEmpty(where) ? Prisma.sql`WHERE s.id > ${after}` : Prisma.sql`${where} AND s.id > ${after}`;
-}
-
 /** Every matching row in id order, as one statement (what the benchmark COPYs). */
 export function exportQuery(filters: SubscriberFilterValues): Prisma.Sql {
-  return Prisma.sql`SELECT ${COLUMNS} FROM subscribers s ${JOINS} ${whereAfter(filters)} ORDER BY s.id`;
+  return Prisma.sql`SELECT ${COLUMNS} FROM subscribers s ${JOINS} ${subscriberWhere(filters)} ORDER BY s.id`;
 }
 
-export function countQuery(filters: SubscriberFilterValues): Prisma.Sql {
-  return Prisma.sql`SELECT count(*)::int AS total FROM subscribers s ${subscriberWhere(filters)}`;
-}
-
-export async function countRows(sql: Sql, filters: SubscriberFilterValues): Promise<number> {
-  const q = countQuery(filters);
+/** How many rows the file of these filters holds (in the reader's snapshot, when it has one). */
+export async function countRows(sql: Pick<Sql, "query">, filters: SubscriberFilterValues): Promise<number> {
+  const q = Prisma.sql`SELECT count(*)::int AS total FROM subscribers s ${subscriberWhere(filters)}`;
   const [row] = await sql.query<{ total: number }>(q.text, q.values);
   return row?.total ?? 0;
 }
 
 /**
- * Batches of rows (arrays in EXPORT_COLUMNS order), each read by its own short statement. The
- * next batch is requested as soon as the current one arrives, so the database reads it while
- * the caller writes the current one (at most two batches in memory).
+ * One batch: at most `limit` rows after the id `after` (from the first row when null). The
+ * batch's ids first (an index walk on the primary key, or the filters' indexes), then the joins
+ * and formatting for those rows only.
  */
-export async function* rowBatches(sql: Sql, filters: SubscriberFilterValues, batchSize: number) {
-  const read = (after: number) => {
-    // The batch's ids first (an index walk on the primary key, or the filters' indexes), then
-    // the joins and formatting for those rows only.
-    const q = Prisma.sql`SELECT ${COLUMNS} FROM (SELECT * FROM subscribers s ${whereAfter(filters, after)}
-      ORDER BY s.id LIMIT ${batchSize}) s ${JOINS} ORDER BY s.id`;
-    return sql.arrays(q.text, q.values);
-  };
-  let next: Promise<unknown[][]> | null = read(0);
-  while (next) {
-    const rows: unknown[][] = await next;
-    if (rows.length === 0) return;
-    next = rows.length < batchSize ? null : read(Number(rows[rows.length - 1]![0]));
-    // A failed read is reported when it is awaited; never leave it unhandled meanwhile.
-    next?.catch(() => {});
-    yield rows;
+export function batchQuery(filters: SubscriberFilterValues, after: number | null, limit: number): Prisma.Sql {
+  const conditions = subscriberConditions(filters);
+  if (after !== null) conditions.push(Prisma.sql`s.id > ${after}`);
+  return Prisma.sql`SELECT ${COLUMNS} FROM (SELECT * FROM subscribers s ${whereClause(conditions)}
+    ORDER BY s.id LIMIT ${limit}) s ${JOINS} ORDER BY s.id`;
+}
+
+/**
+ * The statement's text with its values written in as SQL literals: COPY takes no parameters.
+ * The values are the filters' (parsed and checked by their schema) and our own numbers; strings
+ * are quoted by node-postgres's escapeLiteral, anything else but integers, booleans and dates
+ * is refused.
+ */
+export function inlineValues(q: Prisma.Sql): string {
+  return q.text.replace(/\$(\d+)/g, (_, n: string) => literal(q.values[Number(n) - 1]));
+}
+
+function literal(value: unknown): string {
+  if (typeof value === "number" && Number.isSafeInteger(value)) return String(value);
+  if (typeof value === "boolean") return value ? "TRUE" : "FALSE";
+  if (typeof value === "string") return pg.escapeLiteral(value);
+  if (value instanceof Date && !Number.isNaN(value.getTime())) return `${pg.escapeLiteral(value.toISOString())}::timestamptz`;
+  throw new Error(`A ${typeof value} cannot be written into an export's statement.`);
+}
+
+/** A piece of the file: `rows` rows, as their values. */
+export type Batch = string[][];
+
+/**
+ * Every row of the filters, as the batches of rows that each chunk of COPY output completes.
+ * Reads the next batch when the last one is done; the caller's pace (the file's backpressure)
+ * paces the database, as the COPY stream pauses while the caller does not take its chunks.
+ */
+export async function* exportRows(reader: Reader, filters: SubscriberFilterValues, batchSize: number): AsyncGenerator<Batch> {
+  for (let after: number | null = null; ; ) {
+    const rows = new CopyTextRows();
+    let count = 0;
+    for await (const chunk of reader.copyOut(inlineValues(batchQuery(filters, after, batchSize)))) {
+      const batch = rows.push(chunk);
+      if (batch.length === 0) continue;
+      count += batch.length;
+      after = Number(batch[batch.length - 1]![0]);
+      yield batch;
+    }
+    rows.end();
+    if (count < batchSize) return;
   }
 }

@@ -1,7 +1,7 @@
 import { exportConfig } from "./config";
 import { deleteExportFiles, writeCsvFile } from "./files";
 import { storedFilters } from "./filters";
-import { countRows, rowBatches } from "./rows";
+import { countRows, exportRows } from "./rows";
 import { exportSql } from "./sql";
 
 // One attempt at one export: what the queue's worker runs for a job. Safe to run again after a
@@ -23,21 +23,24 @@ export async function runExport(exportId: string, signal?: AbortSignal): Promise
   if (row.status !== "in_queue") return { exportId, skipped: `the export is ${row.status}` };
 
   const filters = storedFilters(row.filters);
-  const total = await countRows(sql, filters);
-  await sql.query(
-    `UPDATE subscriber_exports SET started_at = now(), total_rows = $2, processed_rows = 0
-     WHERE id = $1 AND status = 'in_queue'`,
-    [exportId, total],
-  );
-
   let lastUpdate = Date.now();
   const progress = async (rows: number) => {
     if (Date.now() - lastUpdate < PROGRESS_EVERY_MS) return;
     lastUpdate = Date.now();
-    // Rows added since the count still export: keep the bar below 100% until completion.
+    // On PGlite (no snapshot) rows added since the count are exported too: the bar stays below
+    // 100% until completion.
     await sql.query(`UPDATE subscriber_exports SET processed_rows = LEAST($2, total_rows) WHERE id = $1`, [exportId, rows]);
   };
-  const rows = await writeCsvFile(exportId, rowBatches(sql, filters, exportConfig.batchSize), progress, signal);
+  // The count and the rows in one snapshot (PostgreSQL), so the file holds exactly `total` rows.
+  const rows = await sql.read(async (reader) => {
+    const total = await countRows(reader, filters);
+    await sql.query(
+      `UPDATE subscriber_exports SET started_at = now(), total_rows = $2, processed_rows = 0
+       WHERE id = $1 AND status = 'in_queue'`,
+      [exportId, total],
+    );
+    return writeCsvFile(exportId, exportRows(reader, filters, exportConfig.batchSize), progress, signal);
+  });
 
   // Publish: this export completed; the user's older exports (and their files) are replaced.
   const replaced = await sql.transaction(async (tx) => {

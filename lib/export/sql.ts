@@ -1,5 +1,6 @@
 import type { PGlite, Transaction } from "@electric-sql/pglite";
 import pg from "pg";
+import { to as copyTo } from "pg-copy-streams";
 import { db, type Database } from "@/lib/db/client";
 
 // The export talks SQL directly (the job queue needs the connection of our own transaction, and
@@ -17,9 +18,22 @@ export type Sql = {
   executeSql(text: string, values?: unknown[]): Promise<{ rows: unknown[] }>;
 };
 
+/** What reads an export's rows: statements, and COPY's output of a SELECT. */
+export type Reader = Pick<Sql, "query"> & {
+  /** `COPY (select) TO … WITH (FORMAT text, NULL '')`: its output, chunk by chunk. */
+  copyOut(select: string): AsyncIterable<Uint8Array | string>;
+};
+
 export type ExportSql = Sql & {
   kind: "pglite" | "postgres";
   transaction<T>(run: (tx: Sql) => Promise<T>): Promise<T>;
+  /**
+   * Runs `run` with a reader of its own. On PostgreSQL: one connection in a read-only
+   * REPEATABLE READ transaction, so that the count and every batch see the same snapshot (the
+   * file holds exactly the rows counted, whatever is written meanwhile). On PGlite, which has one
+   * connection, the statements run one by one like any others.
+   */
+  read<T>(run: (reader: Reader) => Promise<T>): Promise<T>;
   close(): Promise<void>;
 };
 
@@ -50,11 +64,23 @@ function pgSql(c: Client): Sql {
   };
 }
 
+const COPY_OPTIONS = "WITH (FORMAT text, NULL '')";
+
 function fromPGlite(pglite: PGlite): ExportSql {
+  const sql = pgliteSql(pglite);
+  const reader: Reader = {
+    query: sql.query,
+    // PGlite writes COPY output to a Blob (one chunk per statement).
+    async *copyOut(select) {
+      const result = await pglite.query(`COPY (${select}) TO '/dev/blob' ${COPY_OPTIONS}`);
+      if (result.blob) yield new Uint8Array(await result.blob.arrayBuffer());
+    },
+  };
   return {
-    ...pgliteSql(pglite),
+    ...sql,
     kind: "pglite",
     transaction: (run) => pglite.transaction((tx) => run(pgliteSql(tx))),
+    read: (run) => run(reader),
     close: async () => {},
   };
 }
@@ -65,6 +91,33 @@ function fromPool(url: string): ExportSql {
   return {
     ...pgSql(pool),
     kind: "postgres",
+    async read(run) {
+      const client = await pool.connect();
+      let broken = false;
+      try {
+        await client.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
+        const reader: Reader = {
+          ...pgSql(client),
+          async *copyOut(select) {
+            const stream = client.query(copyTo(`COPY (${select}) TO STDOUT ${COPY_OPTIONS}`));
+            try {
+              yield* stream;
+            } finally {
+              // Left before its end (an error, an abort): the connection is mid-COPY, not reusable.
+              if (!stream.readableEnded) broken = true;
+            }
+          },
+        };
+        const result = await run(reader);
+        await client.query("COMMIT");
+        return result;
+      } catch (error) {
+        broken = true;
+        throw error;
+      } finally {
+        client.release(broken);
+      }
+    },
     async transaction(run) {
       const client = await pool.connect();
       try {
