@@ -50,7 +50,7 @@ for (const kind of testDbKinds()) {
       for (const size of [7, 1000, 5000]) expect(await read({}, size)).toEqual(all);
     });
 
-    it.each([
+    it.each<Record<string, string>>([
       { first_name: "back\\sl" },
       { last_name: "quote'd|" },
       { first_name: "%_" },
