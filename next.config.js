@@ -1,3 +1,15 @@
+import HEADERS from "./lib/security/static-headers.json" with { type: "json" };
+
+// The JSON API's security headers (lib/security/headers.ts explains them): set here for every
+// answer under /api/v1 and /api/health, Next's own 404s and 405s included, so that those paths
+// need no proxy (proxy.ts runs for pages, where a per-request CSP nonce is needed).
+const apiHeaders = Object.entries({
+  ...HEADERS.base,
+  ...(process.env.NODE_ENV === "production" ? { "Strict-Transport-Security": HEADERS.hsts } : {}),
+  "Cache-Control": "no-store",
+  "Content-Security-Policy": HEADERS.apiCsp,
+}).map(([key, value]) => ({ key, value }));
+
 /** @type {import('next').NextConfig} */
 const nextConfig = {
   poweredByHeader: false,
@@ -8,6 +20,12 @@ const nextConfig = {
   serverExternalPackages: ["@electric-sql/pglite", "pglite-prisma-adapter", "pg-boss", "@prisma/schema-engine-wasm"],
   // `forbidden()` renders app/forbidden.tsx with a 403 status.
   experimental: { authInterrupts: true },
+  async headers() {
+    return [
+      { source: "/api/v1/:path*", headers: apiHeaders },
+      { source: "/api/health", headers: apiHeaders },
+    ];
+  },
 };
 
 export default nextConfig;

@@ -6,7 +6,8 @@ import { buildCsp, createNonce } from "@/lib/security/csp";
 import { applySecurityHeaders } from "@/lib/security/headers";
 import { unavailablePage } from "@/lib/security/unavailable-page";
 
-// Runs before every request except Next's static build output (see `config.matcher`):
+// Runs before every request except Next's static build output and the JSON API (see
+// `config.matcher`; the API's headers come from next.config.js and lib/http/api.ts):
 // 1. a fresh CSP nonce per request: the policy goes on the request (Next reads the nonce from it
 //    and puts it on its own scripts) and on the response, with the other security headers and
 //    Cache-Control: no-store;
@@ -15,8 +16,8 @@ import { unavailablePage } from "@/lib/security/unavailable-page";
 // 3. a convenience: console pages requested without a session cookie go straight to /login.
 //
 // Nothing here protects anything: every page, action and route checks the session itself
-// (lib/auth/guards.ts). A request that skips this proxy loses only the headers of pages (JSON
-// answers set theirs in lib/http/api.ts) and the shortcut to /login.
+// (lib/auth/guards.ts). A request that skips this proxy loses only the headers of pages and the
+// shortcut to /login.
 
 const CONSOLE_PAGES = /^\/(subscribers|branches)(\/|$)/;
 
@@ -57,7 +58,9 @@ export function proxy(request: NextRequest) {
 }
 
 export const config = {
-  // Everything but Next's immutable build output: pages, route handlers, server actions, RSC
-  // requests and the 404s of unknown paths all get the headers.
-  matcher: ["/((?!_next/static/|_next/image|favicon.ico).*)"],
+  // Everything but Next's immutable build output and the JSON API: pages, next-auth's routes,
+  // server actions, RSC requests and the 404s of unknown paths all get the headers. Running a
+  // proxy costs Next.js a third of a JSON answer's time (measured: 285 → 373 API answers a
+  // second at 10 connections without it), and JSON needs no nonce.
+  matcher: ["/((?!_next/static/|_next/image|favicon.ico|api/v1/|api/health$).*)"],
 };

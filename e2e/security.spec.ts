@@ -45,6 +45,16 @@ function expectSecurityHeaders(headers: Record<string, string>, what: string) {
   expect(headers["strict-transport-security"], `${what}: HSTS`).toMatch(/^max-age=\d+; includeSubDomains$/);
 }
 
+/** JSON and file answers: the same headers, with a policy that lets nothing load or run (no nonce needed). */
+function expectApiSecurityHeaders(headers: Record<string, string>, what: string) {
+  expect(headers["content-security-policy"], `${what}: CSP`).toBe("default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'");
+  expect(headers["x-content-type-options"], `${what}: nosniff`).toBe("nosniff");
+  expect(headers["referrer-policy"], `${what}: referrer policy`).toBe("same-origin");
+  expect(headers["x-frame-options"], `${what}: X-Frame-Options`).toBe("DENY");
+  expect(headers["cache-control"], `${what}: no-store`).toContain("no-store");
+  expect(headers["strict-transport-security"], `${what}: HSTS`).toMatch(/^max-age=\d+; includeSubDomains$/);
+}
+
 async function visit(page: Page, path: string, status: number): Promise<Response> {
   const response = (await page.goto(path))!;
   expect(response.status(), path).toBe(status);
@@ -119,7 +129,7 @@ test.describe("security headers on API and error answers", () => {
   const expectJson = async (response: APIResponse, status: number, what: string) => {
     expect(response.status(), what).toBe(status);
     expect(response.headers()["content-type"]).toMatch(/^application\/json/);
-    expectSecurityHeaders(response.headers(), what);
+    expectApiSecurityHeaders(response.headers(), what);
     const body = await response.text();
     expect(body, `${what}: no stack trace`).not.toMatch(/\bat \S+ \(|node_modules/);
   };
@@ -136,9 +146,11 @@ test.describe("security headers on API and error answers", () => {
     const anonymous = await browser.newContext();
     try {
       await expectJson(await anonymous.request.get("/api/v1/subscribers"), 401, "anonymous list");
-      const notFound = await anonymous.request.get("/api/v1/no-such-route");
-      expect(notFound.status()).toBe(404);
-      expectSecurityHeaders(notFound.headers(), "unknown API path");
+      await expectJson(await anonymous.request.get("/api/v1/no-such-route"), 404, "unknown API path");
+      // A method a route does not serve: Next's own 405, with the API's headers too.
+      const notAllowed = await anonymous.request.put("/api/v1/subscribers", { data: {} });
+      expect(notAllowed.status()).toBe(405);
+      expectApiSecurityHeaders(notAllowed.headers(), "405");
       const redirect = await anonymous.request.get("/branches", { maxRedirects: 0 });
       expect(redirect.status()).toBe(307);
       expect(redirect.headers()["location"]).toBe("/login?callbackUrl=%2Fbranches");

@@ -5,6 +5,7 @@ import { audit } from "@/lib/audit/log";
 import type { SessionUser } from "@/lib/auth/permissions";
 import { prisma } from "@/lib/db/client";
 import { notFound } from "@/lib/errors";
+import { applyApiSecurityHeaders } from "@/lib/security/headers";
 import { exportFilePath } from "./files";
 import { isExportId } from "./ids";
 import { exportFilename } from "./status";
@@ -36,13 +37,9 @@ export async function downloadResponse(user: Pick<SessionUser, "id" | "email">, 
     await audit(tx, { action: "export.download", actor: user, entity: "export", entityId: row.id });
   });
   const body = Readable.toWeb(handle.createReadStream()) as ReadableStream<Uint8Array>;
-  return new Response(body, {
-    headers: {
-      "Content-Type": "text/csv; charset=utf-8",
-      "Content-Disposition": `attachment; filename="${exportFilename(row.completed_at)}"`,
-      "Content-Length": String(size),
-      "Cache-Control": "no-store",
-      "X-Content-Type-Options": "nosniff",
-    },
-  });
+  const headers = applyApiSecurityHeaders(new Headers());
+  headers.set("Content-Type", "text/csv; charset=utf-8");
+  headers.set("Content-Disposition", `attachment; filename="${exportFilename(row.completed_at)}"`);
+  headers.set("Content-Length", String(size));
+  return new Response(body, { headers });
 }

@@ -4,18 +4,18 @@ import { z } from "zod";
 import { AuthError } from "@/lib/auth/guards";
 import { AppError } from "@/lib/errors";
 import { isDatabaseUnavailable, RETRY_AFTER_SECONDS, UNAVAILABLE_MESSAGE } from "@/lib/health/unavailable";
-import { applySecurityHeaders } from "@/lib/security/headers";
+import { applyApiSecurityHeaders } from "@/lib/security/headers";
 import { fieldErrors } from "@/lib/validation/common";
 
 export type ApiErrorBody = { error: { code: string; message: string; fields?: Record<string, string[]> } };
 
 export function apiError(status: number, code: string, message: string, fields?: Record<string, string[]>) {
   const body: ApiErrorBody = { error: { code, message, ...(fields ? { fields } : {}) } };
-  return NextResponse.json(body, { status, headers: applySecurityHeaders(new Headers()) });
+  return NextResponse.json(body, { status, headers: applyApiSecurityHeaders(new Headers()) });
 }
 
 export function json(data: unknown, status = 200) {
-  return NextResponse.json(data, { status, headers: applySecurityHeaders(new Headers()) });
+  return NextResponse.json(data, { status, headers: applyApiSecurityHeaders(new Headers()) });
 }
 
 /** 503 while the database cannot be reached: the client may retry after a few seconds. */

@@ -1,21 +1,28 @@
+import HEADERS from "./static-headers.json";
+
 // Response headers every HTML and API response carries (static assets under /_next/static are
 // immutable files served by Next itself and keep their own caching).
 //
-// Runtime-neutral: used by proxy.ts for every page and API request, and by lib/http/api.ts so
-// that JSON answers carry them even when no proxy ran (route handlers called directly, a
-// matcher that missed a path).
+// The values live in static-headers.json, which next.config.js reads too: pages get them from
+// proxy.ts (with a per-request CSP nonce), the JSON API from next.config.js's `headers()` for
+// every answer under /api/v1 and /api/health (Next's own 404s and 405s included), without the
+// proxy, and again from lib/http/api.ts so that route handlers called directly carry them.
+// Runtime-neutral (no Node APIs).
 
-export const HSTS_VALUE = "max-age=63072000; includeSubDomains";
+export const HSTS_VALUE = HEADERS.hsts;
 
-/** The headers that do not depend on the request (the CSP, which needs a nonce, is apart). */
+/**
+ * The policy of answers that are not HTML (JSON, files): nothing may load or run from them, and
+ * they may not be framed.
+ */
+export const API_CSP = HEADERS.apiCsp;
+
+/** The headers that do not depend on the request (the pages' CSP, which needs a nonce, is apart). */
 export function baseSecurityHeaders(production = process.env.NODE_ENV === "production"): Record<string, string> {
   return {
-    "X-Content-Type-Options": "nosniff",
-    "Referrer-Policy": "same-origin",
-    // Legacy twin of frame-ancestors 'none' for browsers without CSP level 2.
-    "X-Frame-Options": "DENY",
-    "Cross-Origin-Opener-Policy": "same-origin",
-    "Permissions-Policy": "camera=(), microphone=(), geolocation=(), payment=(), usb=()",
+    // nosniff; same-origin referrers; X-Frame-Options DENY (the legacy twin of frame-ancestors
+    // 'none' for browsers without CSP level 2); COOP; no camera, microphone, location…
+    ...HEADERS.base,
     // Only in production: a developer's http://localhost must not be pinned to HTTPS.
     ...(production ? { "Strict-Transport-Security": HSTS_VALUE } : {}),
   };
@@ -29,6 +36,18 @@ export function applySecurityHeaders(headers: Headers, production?: boolean): He
   for (const [name, value] of Object.entries(baseSecurityHeaders(production))) headers.set(name, value);
   const cache = headers.get("Cache-Control");
   if (!cache || !/\bno-store\b/.test(cache)) headers.set("Cache-Control", NO_STORE);
+  return headers;
+}
+
+/** The headers of a JSON or file answer: the base ones, no-store and API_CSP. */
+export function apiSecurityHeaders(production?: boolean): Record<string, string> {
+  return { ...baseSecurityHeaders(production), "Cache-Control": NO_STORE, "Content-Security-Policy": API_CSP };
+}
+
+/** applySecurityHeaders, plus API_CSP: for answers that are not pages. */
+export function applyApiSecurityHeaders(headers: Headers, production?: boolean): Headers {
+  applySecurityHeaders(headers, production);
+  headers.set("Content-Security-Policy", API_CSP);
   return headers;
 }
 

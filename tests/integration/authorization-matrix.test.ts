@@ -67,6 +67,12 @@ const ROUTES: Record<string, Call[] | "next-auth"> = {
     { method: "GET", path: "/api/v1/subscribers/export", expect: { anonymous: 401, staff: 200, admin: 200 } },
     { method: "POST", path: "/api/v1/subscribers/export", expect: { anonymous: 401, staff: 202, admin: 202 } },
   ],
+  // Paths no other handler serves: API.md's 404, whoever asks.
+  "api/v1/[...path]/route.ts": ["GET", "POST", "PUT", "PATCH", "DELETE"].map((method) => ({
+    method,
+    path: "/api/v1/no-such-path",
+    expect: EVERYONE(404),
+  })),
   // Nobody but the owner gets a file: an export that is not yours is the same 404 as no export.
   "api/v1/exports/[id]/download/route.ts": [
     { method: "GET", path: "/api/v1/exports/{export}/download", params: { id: "{export}" }, expect: { anonymous: 401, staff: 404, admin: 404 } },

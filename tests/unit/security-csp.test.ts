@@ -1,6 +1,7 @@
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { buildCsp, createNonce, cspDirectives, nonceOf } from "@/lib/security/csp";
-import { applySecurityHeaders, baseSecurityHeaders, isStaticAsset } from "@/lib/security/headers";
+import { API_CSP, apiSecurityHeaders, applyApiSecurityHeaders, applySecurityHeaders, baseSecurityHeaders, isStaticAsset } from "@/lib/security/headers";
 import { unavailablePage } from "@/lib/security/unavailable-page";
 
 const directives = (policy: string) =>
@@ -69,6 +70,32 @@ describe("security headers", () => {
     expect(headers.get("cache-control")).toBe("no-store");
     const kept = applySecurityHeaders(new Headers({ "Cache-Control": "private, no-store, max-age=0" }), false);
     expect(kept.get("cache-control")).toBe("private, no-store, max-age=0");
+  });
+
+  it("gives JSON and file answers a policy that lets nothing load, run or frame them", () => {
+    expect(API_CSP).toBe("default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'");
+    const headers = applyApiSecurityHeaders(new Headers(), true);
+    expect(Object.fromEntries(headers)).toEqual(Object.fromEntries(new Headers(apiSecurityHeaders(true))));
+    expect(headers.get("content-security-policy")).toBe(API_CSP);
+    expect(headers.get("cache-control")).toBe("no-store");
+  });
+
+  it("next.config.js sends the same headers on every /api/v1 and /api/health answer (the proxy skips them)", async () => {
+    const env = process.env as Record<string, string | undefined>;
+    const before = env.NODE_ENV;
+    env.NODE_ENV = "production"; // what `next build` evaluates the config with
+    try {
+      const { default: config } = (await import(/* @vite-ignore */ `${path.resolve("next.config.js")}?production=${Date.now()}`)) as {
+        default: { headers(): Promise<{ source: string; headers: { key: string; value: string }[] }[]> };
+      };
+      const rules = await config.headers();
+      expect(rules.map((r) => r.source).sort()).toEqual(["/api/health", "/api/v1/:path*"]);
+      for (const rule of rules) {
+        expect(Object.fromEntries(rule.headers.map((h) => [h.key, h.value]))).toEqual(apiSecurityHeaders(true));
+      }
+    } finally {
+      env.NODE_ENV = before;
+    }
   });
 
   it("knows Next's immutable build output", () => {
