@@ -47,14 +47,18 @@ type ExportRow = {
 const COLUMNS = Prisma.sql`id, status::text AS status, filters, fresh, total_rows, processed_rows, error,
   created_at, started_at, completed_at`;
 
-export async function exportStatus(userId: number): Promise<ExportStatusBody> {
-  // Every /subscribers page shows this: the latest request and the newest file in one statement.
-  const rows = await (await prisma()).$queryRaw<ExportRow[]>(Prisma.sql`
+/** Every /subscribers page shows this: the latest request and the newest file in one statement. */
+export function exportStatusSql(userId: number): Prisma.Sql {
+  return Prisma.sql`
     (SELECT 'latest' AS which, ${COLUMNS} FROM subscriber_exports WHERE user_id = ${userId}
       ORDER BY created_at DESC, id ASC LIMIT 1)
     UNION ALL
     (SELECT 'file' AS which, ${COLUMNS} FROM subscriber_exports WHERE user_id = ${userId} AND status = 'completed'
-      ORDER BY completed_at DESC, id ASC LIMIT 1)`);
+      ORDER BY completed_at DESC, id ASC LIMIT 1)`;
+}
+
+export async function exportStatus(userId: number): Promise<ExportStatusBody> {
+  const rows = await (await prisma()).$queryRaw<ExportRow[]>(exportStatusSql(userId));
   const latest = rows.find((r) => r.which === "latest");
   const file = rows.find((r) => r.which === "file");
   const done = latest?.status === "completed";

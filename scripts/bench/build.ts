@@ -31,7 +31,7 @@ export const BUILD_INPUTS = [
   "next-env.d.ts",
 ];
 
-export function sourceHash(root: string): string {
+export function sourceHash(root: string, inputs: readonly string[] = BUILD_INPUTS): string {
   const hash = crypto.createHash("sha256");
   const walk = (rel: string) => {
     const p = path.join(root, rel);
@@ -43,7 +43,7 @@ export function sourceHash(root: string): string {
       hash.update(`${rel}:${stat.size}:${stat.mtimeMs}\n`);
     }
   };
-  for (const p of BUILD_INPUTS) walk(p);
+  for (const p of inputs) walk(p);
   return hash.digest("hex");
 }
 
@@ -58,10 +58,17 @@ export type Build = { dir: string; rebuilt: boolean; seconds: number; hash: stri
  * Makes sure `dir` holds a production build of the sources of `root` as they are now, and
  * returns it. `force` rebuilds anyway.
  */
-export function ensureBuild(root: string, options: { dir?: string; force?: boolean; log?: (s: string) => void } = {}): Build {
+export function ensureBuild(
+  root: string,
+  options: { dir?: string; force?: boolean; log?: (s: string) => void; sources?: string; inputs?: readonly string[] } = {},
+): Build {
   const log = options.log ?? console.log;
   const dir = options.dir ?? path.join(os.tmpdir(), "console-bench", "app");
-  const hash = sourceHash(root);
+  // The app's sources, or another app's (`sources`, a folder of the tree) built with the tree's node_modules.
+  const sources = options.sources ? path.join(root, options.sources) : root;
+  const inputs = options.inputs ?? BUILD_INPUTS;
+  // The same sources with other packages (a changed lock file) are another build.
+  const hash = `${sourceHash(sources, inputs)}:${lockHash(root)}`;
   const stamp = path.join(dir, ".bench-source-hash");
   const built = fs.existsSync(path.join(dir, ".next", "BUILD_ID")) && fs.existsSync(stamp) ? fs.readFileSync(stamp, "utf8") : "";
   if (!options.force && built === hash) {
@@ -84,9 +91,9 @@ export function ensureBuild(root: string, options: { dir?: string; force?: boole
   }
 
   // Sources: a fresh copy (what was deleted in the tree must not linger here).
-  for (const rel of BUILD_INPUTS) {
+  for (const rel of inputs) {
     fs.rmSync(path.join(dir, rel), { recursive: true, force: true });
-    const from = path.join(root, rel);
+    const from = path.join(sources, rel);
     if (!fs.existsSync(from)) continue;
     fs.mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
     fs.cpSync(from, path.join(dir, rel), { recursive: true, preserveTimestamps: true });

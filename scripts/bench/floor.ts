@@ -1,28 +1,43 @@
-// The floor: the statements the page runs (subscriberListSql / branchListSql of the filters the
-// page parses from the same query string), sent straight to the database. Like listSubscribers
-// and listBranches, both statements of a request (rows and count) go at once, on a pool of the
-// app's size; values are converted as @prisma/adapter-pg converts them (dates as UTC text).
+// The floor: the statements a request runs, sent straight to the database in the same order.
+// Every request first reads the session's user (sessionUserSql); then the list's rows and count
+// (subscriberListSql / branchListSql of the filters parsed from the same query string) go at
+// once, and /subscribers also reads the export panel's status (exportStatusSql) beside them, as
+// the page does. A pool of the app's size; values are converted as @prisma/adapter-pg converts
+// them (dates as UTC text). Verified against PostgreSQL's statement log: these are all the
+// statements a page or API request runs.
 import fs from "node:fs";
 import path from "node:path";
 import pg from "pg";
 import type { PGlite } from "@electric-sql/pglite";
 import { branchFiltersSchema } from "@/lib/branches/filters";
+import { sessionUserSql } from "@/lib/auth/session";
 import { branchListSql } from "@/lib/branches/queries";
+import { exportStatusSql } from "@/lib/export/status";
+import type { Prisma } from "@/lib/generated/prisma/client";
 import { subscriberFiltersSchema } from "@/lib/subscribers/filters";
 import { subscriberListSql } from "@/lib/subscribers/queries";
 import type { Request } from "./load";
-import type { Scenario } from "./scenarios";
+import type { Scenario, Target } from "./scenarios";
 
 export type Statement = { text: string; values: unknown[] };
+
+const statement = (q: Prisma.Sql): Statement => ({ text: q.text, values: q.values.map(asAdapterArg) });
 
 export function scenarioSql(s: Scenario): { rows: Statement; count: Statement } {
   const params = Object.fromEntries(new URLSearchParams(s.query));
   const sql = s.resource === "subscribers" ? subscriberListSql(subscriberFiltersSchema.parse(params)) : branchListSql(branchFiltersSchema.parse(params));
-  return {
-    rows: { text: sql.rows.text, values: sql.rows.values.map(asAdapterArg) },
-    count: { text: sql.count.text, values: sql.count.values.map(asAdapterArg) },
-  };
+  return { rows: statement(sql.rows), count: statement(sql.count) };
 }
+
+/** A request's statements: the session's user first, then the rest at once. */
+export function requestSql(s: Scenario, target: Target, userId: number): { first: Statement; then: Statement[] } {
+  const { rows, count } = scenarioSql(s);
+  const page = target === "html" && s.resource === "subscribers" ? [statement(exportStatusSql(userId))] : [];
+  return { first: statement(sessionUserSql(userId)), then: [rows, count, ...page] };
+}
+
+/** Whether the page runs other statements than the API (then it has a floor of its own). */
+export const pageHasOwnFloor = (s: Scenario) => s.resource === "subscribers";
 
 /** @prisma/adapter-pg's mapArg for the values our list queries use. */
 function asAdapterArg(value: unknown): unknown {
@@ -37,7 +52,10 @@ function asAdapterArg(value: unknown): unknown {
 }
 
 export type FloorDb = {
-  request(s: Scenario): Request;
+  /** A request of `target` for the scenario, as the signed-in user `userId`. */
+  request(s: Scenario, target: Target, userId: number): Request;
+  /** The scenario's total (the count statement's answer). */
+  count(s: Scenario): Promise<number>;
   /** A statement's rows as objects (checks, not measurements). */
   query(text: string, values?: unknown[]): Promise<Record<string, unknown>[]>;
   explain(statement: Statement): Promise<string>;
@@ -50,10 +68,14 @@ export function postgresFloor(url: string, poolSize: number): FloorDb {
   const pool = new pg.Pool({ connectionString: url, max: poolSize });
   const run = (st: Statement) => pool.query({ text: st.text, values: st.values, rowMode: "array" });
   return {
-    request(s) {
-      const sql = scenarioSql(s);
-      return () => Promise.all([run(sql.rows), run(sql.count)]);
+    request(s, target, userId) {
+      const sql = requestSql(s, target, userId);
+      return async () => {
+        await run(sql.first);
+        await Promise.all(sql.then.map(run));
+      };
     },
+    count: async (s) => Number((await run(scenarioSql(s).count)).rows[0]![0]),
     query: async (text, values) => (await pool.query(text, values?.map(asAdapterArg))).rows,
     async explain(st) {
       const r = await pool.query({ text: `EXPLAIN (ANALYZE, BUFFERS) ${st.text}`, values: st.values });
@@ -68,12 +90,16 @@ export function postgresFloor(url: string, poolSize: number): FloorDb {
 
 /** PGlite: one connection, the statements queue as they do in the app. */
 export function pgliteFloor(pglite: PGlite): FloorDb {
-  const run = (st: Statement) => pglite.query(st.text, st.values, { rowMode: "array" });
+  const run = (st: Statement) => pglite.query<unknown[]>(st.text, st.values, { rowMode: "array" });
   return {
-    request(s) {
-      const sql = scenarioSql(s);
-      return () => Promise.all([run(sql.rows), run(sql.count)]);
+    request(s, target, userId) {
+      const sql = requestSql(s, target, userId);
+      return async () => {
+        await run(sql.first);
+        await Promise.all(sql.then.map(run));
+      };
     },
+    count: async (s) => Number((await run(scenarioSql(s).count)).rows[0]![0]),
     query: async (text, values) => (await pglite.query<Record<string, unknown>>(text, values?.map(asAdapterArg))).rows,
     async explain(st) {
       const r = await pglite.query<Record<string, string>>(`EXPLAIN (ANALYZE, BUFFERS) ${st.text}`, st.values);

@@ -16,6 +16,7 @@
 // Needs the react-server condition (the query modules import "server-only"): the npm script
 // runs it with `tsx --conditions=react-server`.
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { openDatabase } from "@/lib/db/client";
@@ -23,7 +24,7 @@ import type { DatabaseTarget } from "@/lib/db/config";
 import { BENCH_USERS, bulkLoad, resetBenchPassword } from "@/lib/seed/bulk";
 import { bulkTarget } from "../bulk-load";
 import { ensureBuild } from "./build";
-import { postgresFloor, pgliteFloor, writeExplain, type FloorDb } from "./floor";
+import { pageHasOwnFloor, postgresFloor, pgliteFloor, requestSql, writeExplain, type FloorDb } from "./floor";
 import { loadDirect, loadHttp, probe } from "./load";
 import { loadAverage, machine, machineMarkdown } from "./machine";
 import { kB, pageWeight, type PageWeight } from "./page-weight";
@@ -31,7 +32,7 @@ import { progressPrinter } from "./progress";
 import { pickScenarios, scenariosFor, targetPath, type Scenario, type Target } from "./scenarios";
 import { startServer, signIn, type Server } from "./server";
 import { verifyFastPaths } from "./verify";
-import { goals, markdownTable, median, replaceBetweenMarkers, type Row, type Sample } from "./stats";
+import { fmt, goals, markdownTable, median, replaceBetweenMarkers, type Row, type Sample } from "./stats";
 
 const ROOT = process.cwd();
 const POOL_SIZE = 10; // the app's default (DATABASE_POOL_SIZE), set explicitly for the server
@@ -67,7 +68,14 @@ for (const [name, n] of Object.entries({ subscribers, rounds, seconds, warmup })
 }
 if (connections.some((c) => !Number.isInteger(c) || c < 1)) throw new Error("--connections must be whole numbers, e.g. 1,10");
 
-type Cell = { scenario: Scenario; connections: number; api: Sample[]; html: Sample[]; floor: Sample[] };
+/** A scenario at one concurrency: the app's API and page, and their floors (one when the page runs the API's statements). */
+type Cell = { scenario: Scenario; connections: number; api: Sample[]; html: Sample[]; floorApi: Sample[]; floorHtml: Sample[] };
+/**
+ * bench/framework-floor at one concurrency: its empty route handler and page (`scenario`
+ * "empty"), or its route handler and page that run a scenario's statements.
+ */
+type FrameworkCell = { scenario: string; connections: number; api: Sample[]; html: Sample[] };
+const FRAMEWORK_INPUTS = ["app", "lib", "next.config.js", "package.json", "tsconfig.json"];
 
 async function main() {
   const started = Date.now();
@@ -96,6 +104,8 @@ async function main() {
     floor = pgliteFloor(database.pglite!);
   }
   const dbVersion = await floor.version();
+  const [benchUser] = await floor.query("SELECT id FROM users WHERE email = $1", [BENCH_USERS[1]!.email]);
+  const userId = Number(benchUser!.id);
   console.log(`› Checked: ${await verifyFastPaths(floor)}.`);
   const explainDir = path.join(outDir, "explain");
   fs.rmSync(explainDir, { recursive: true, force: true });
@@ -104,16 +114,23 @@ async function main() {
   }
   console.log(`› EXPLAIN (ANALYZE, BUFFERS) written to ${path.relative(ROOT, explainDir)}/`);
 
-  const cells: Cell[] = scenarios.flatMap((scenario) => connections.map((c) => ({ scenario, connections: c, api: [], html: [], floor: [] })));
+  const cells: Cell[] = scenarios.flatMap((scenario) =>
+    connections.map((c) => ({ scenario, connections: c, api: [], html: [], floorApi: [], floorHtml: [] })),
+  );
   const totals = new Map<string, number>();
   const floorRound = async (cell: Cell, record: boolean) => {
-    const sample = await loadDirect({ request: floor.request(cell.scenario), connections: cell.connections, seconds: record ? seconds : warmup });
-    if (record) cell.floor.push(sample);
+    const measure = (t: Target) =>
+      loadDirect({ request: floor.request(cell.scenario, t, userId), connections: cell.connections, seconds: record ? seconds : warmup });
+    const api = await measure("api");
+    const html = pageHasOwnFloor(cell.scenario) ? await measure("html") : null;
+    if (!record) return;
+    cell.floorApi.push(api);
+    if (html) cell.floorHtml.push(html);
   };
 
   // PGlite is one process's: its floor is measured before the server opens the folder.
   if (target.kind === "pglite") {
-    for (const s of scenarios) totals.set(s.id, await countOf(floor, s));
+    for (const s of scenarios) totals.set(s.id, await floor.count(s));
     for (const cell of cells) {
       console.log(`› floor ${cell.scenario.id} ×${cell.connections}`);
       if (warmup) await floorRound(cell, false);
@@ -122,7 +139,7 @@ async function main() {
     await floor.close();
     await database.close();
   } else {
-    for (const s of scenarios) totals.set(s.id, await countOf(floor, s));
+    for (const s of scenarios) totals.set(s.id, await floor.count(s));
   }
 
   // 4. The server.
@@ -155,7 +172,8 @@ async function main() {
         if (target.kind === "postgres") await floorRound(cell, true);
       }
       const line = (name: string, xs: Sample[]) => `${name} p50 ${median(xs.map((x) => x.p50)).toFixed(1)} ms`;
-      console.log(`› ${s.id} ×${c}: ${line("api", cell.api)}, ${line("html", cell.html)}, ${line("floor", cell.floor)}`);
+      const floors = cell.floorHtml.length ? `${line("floor api", cell.floorApi)}, ${line("floor html", cell.floorHtml)}` : line("floor", cell.floorApi);
+      console.log(`› ${s.id} ×${c}: ${line("api", cell.api)}, ${line("html", cell.html)}, ${floors}`);
     }
   } catch (error) {
     console.error(server.log().slice(-4000));
@@ -165,8 +183,15 @@ async function main() {
     if (target.kind === "postgres") await floor.close();
   }
 
-  // 6. The table and the files.
-  const rows = cells.flatMap(toRows);
+  // 6. The framework's floor, with the console's server stopped.
+  const framework = await measureFramework(target.kind === "postgres" ? { url: target.url, userId } : null);
+  const frameworkP50 = (scenario: string, t: Target, c: number) => {
+    const cell = framework.find((f) => f.scenario === scenario && f.connections === c) ?? framework.find((f) => f.scenario === "empty" && f.connections === c);
+    return cell ? median(cell[t].map((x) => x.p50)) : undefined;
+  };
+
+  // 7. The table and the files.
+  const rows = cells.flatMap((cell) => toRows(cell, (t, c) => frameworkP50(cell.scenario.id, t, c)));
   const table = markdownTable(rows);
   console.log(`\n${table}\n`);
   const checks = rows.flatMap((r) => r.goals);
@@ -183,7 +208,8 @@ async function main() {
     machineMarkdown(m, {
       Method:
         `${rounds} rounds × ${seconds} s per target after ${warmup} s warm-up; app (autocannon, keep-alive, gzip) and floor ` +
-        `(${embedded ? "the same PGlite folder in the bench process, measured before the server opened it" : `pg pool of ${POOL_SIZE}, rows + count in parallel`}) ` +
+        `(the request's statements: the session's user, then rows + count, and on /subscribers pages the export status, at once; ` +
+        `${embedded ? "the same PGlite folder in the bench process, measured before the server opened it" : `pg pool of ${POOL_SIZE}`}) ` +
         `${embedded ? "" : "interleaved in each round; "}values are medians of the rounds, ratio = median of the rounds' app p50 / floor p50`,
     }),
     "",
@@ -192,6 +218,14 @@ async function main() {
     table,
     "",
     `Goals met: ${passed}/${checks.length}. API p50 ≤ 1.5 × floor + 5 ms; HTML p50 ≤ 2 × floor + 15 ms; p95 ≤ ${p95Limit.ms} ms at ${p95Limit.connections} connection${p95Limit.connections > 1 ? "s" : ""}.`,
+    "",
+    "## Framework floor",
+    "",
+    "The same Next.js, React and Node, built and served the same way, with nothing of the console (`bench/framework-floor`): `empty` is a route handler answering `{\"data\":[]}` (`api`) and a dynamic page with a heading (`html`); each scenario's row is a route handler and a page that run that scenario's floor statements with `pg` (no session cookie, proxy, validation or ORM) and answer the rows as JSON or a plain table. No Next.js answer with those statements is faster on this machine: the goals above that allow less than it say so.",
+    "",
+    frameworkTable(framework),
+    "",
+    `Goals below the framework floor: ${checks.filter((g) => g.text.includes("below the framework")).length}.`,
     "",
     "## Page weight",
     "",
@@ -224,29 +258,89 @@ async function main() {
   console.log(`› Wrote ${path.relative(ROOT, path.join(outDir, "latest.md"))} (${minutes} min).`);
 }
 
-function toRows(cell: Cell): Row[] {
-  const floorP50 = median(cell.floor.map((x) => x.p50));
-  const row = (target: Target | "floor", xs: Sample[]): Row => {
+/**
+ * Builds (when changed) and serves bench/framework-floor, and measures it like the console: its
+ * empty route and page, and on PostgreSQL its route and page running each scenario's statements.
+ */
+async function measureFramework(sql: { url: string; userId: number } | null): Promise<FrameworkCell[]> {
+  const build = ensureBuild(ROOT, {
+    sources: "bench/framework-floor",
+    inputs: FRAMEWORK_INPUTS,
+    dir: path.join(os.tmpdir(), "console-bench", "framework-floor"),
+    force: args.rebuild,
+  });
+  const env: Record<string, string> = {};
+  if (sql) {
+    const file = path.join(build.dir, "statements.json");
+    const statements = Object.fromEntries(
+      scenarios.map((s) => [s.id, { api: requestSql(s, "api", sql.userId), html: requestSql(s, "html", sql.userId) }]),
+    );
+    fs.writeFileSync(file, JSON.stringify(statements));
+    Object.assign(env, { DATABASE_URL: sql.url, FLOOR_STATEMENTS: file, FLOOR_POOL_SIZE: String(POOL_SIZE) });
+  }
+  console.log("› Starting the framework floor (bench/framework-floor)…");
+  const server = await startServer(build.dir, env, [], "/api/empty");
+  const paths = (id: string) => (id === "empty" ? { api: "/api/empty", html: "/page" } : { api: `/api/sql/${id}`, html: `/sql/${id}` });
+  try {
+    const out: FrameworkCell[] = [];
+    for (const id of ["empty", ...(sql ? scenarios.map((s) => s.id) : [])]) {
+      for (const c of connections) {
+        const cell: FrameworkCell = { scenario: id, connections: c, api: [], html: [] };
+        const api = { url: `${server.url}${paths(id).api}`, cookie: "", connections: c };
+        const html = { url: `${server.url}${paths(id).html}`, cookie: "", connections: c };
+        if (warmup) {
+          await loadHttp({ ...api, seconds: warmup });
+          await loadHttp({ ...html, seconds: warmup });
+        }
+        for (let r = 0; r < rounds; r++) {
+          cell.api.push(await loadHttp({ ...api, seconds }));
+          cell.html.push(await loadHttp({ ...html, seconds }));
+        }
+        const p50 = (xs: Sample[]) => median(xs.map((x) => x.p50)).toFixed(1);
+        console.log(`› framework ${id} ×${c}: api p50 ${p50(cell.api)} ms, html p50 ${p50(cell.html)} ms`);
+        out.push(cell);
+      }
+    }
+    return out;
+  } finally {
+    await server.stop();
+  }
+}
+
+function frameworkTable(cells: FrameworkCell[]): string {
+  const lines = cells.flatMap((cell) =>
+    (["api", "html"] as const).map((t) => {
+      const xs = cell[t];
+      const m = (k: "p50" | "p95" | "rps") => median(xs.map((x) => x[k]));
+      const errors = xs.reduce((n, x) => n + x.errors, 0);
+      return `| ${cell.scenario} | ${t} | ${cell.connections} | ${fmt(m("p50"))} | ${fmt(m("p95"))} | ${m("rps").toFixed(0)}${errors ? ` (${errors} errors)` : ""} |`;
+    }),
+  );
+  return ["| framework floor | target | conns | p50 ms | p95 ms | req/s |", "|---|---|--:|--:|--:|--:|", ...lines].join("\n");
+}
+
+function toRows(cell: Cell, frameworkP50: (t: Target, c: number) => number | undefined): Row[] {
+  const floors = { api: cell.floorApi, html: cell.floorHtml.length ? cell.floorHtml : cell.floorApi };
+  const row = (target: Row["target"], xs: Sample[], floor: Sample[]): Row => {
+    const floorP50 = median(floor.map((x) => x.p50));
     const p50 = median(xs.map((x) => x.p50));
     const p95 = median(xs.map((x) => x.p95));
-    const ratios = xs.map((x, i) => x.p50 / (cell.floor[i] ?? cell.floor[0]!).p50);
+    const ratios = xs.map((x, i) => x.p50 / (floor[i] ?? floor[0]!).p50);
+    const app = target === "api" || target === "html" ? target : null;
     const r = { target, connections: cell.connections, p50, p95, floorP50 };
     return {
       scenario: cell.scenario.id,
       ...r,
       rps: median(xs.map((x) => x.rps)),
-      ratio: target === "floor" ? 1 : median(ratios),
+      ratio: app ? median(ratios) : 1,
       errors: xs.reduce((n, x) => n + x.errors, 0),
-      goals: goals(r, p95Limit),
+      goals: goals(r, p95Limit, app ? frameworkP50(app, cell.connections) : undefined),
     };
   };
-  return [row("api", cell.api), row("html", cell.html), row("floor", cell.floor)];
-}
-
-async function countOf(floor: FloorDb, s: Scenario): Promise<number> {
-  // The count statement's result, to check that the app answers the same.
-  const [, count] = (await floor.request(s)()) as [unknown, { rows: unknown[][] }];
-  return Number(count.rows[0]![0]);
+  const floorRows = cell.floorHtml.length
+    ? [row("floor api", cell.floorApi, cell.floorApi), row("floor html", cell.floorHtml, cell.floorHtml)]
+    : [row("floor", cell.floorApi, cell.floorApi)];
+  return [row("api", cell.api, floors.api), row("html", cell.html, floors.html), ...floorRows];
 }
 
 /** The app answers this scenario, signed in, with the same total as the SQL. */

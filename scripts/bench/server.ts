@@ -21,8 +21,8 @@ export async function freePort(): Promise<number> {
   });
 }
 
-/** Starts the build in `dir` against the database of `env` and waits until it answers. */
-export async function startServer(dir: string, env: Record<string, string>, nodeArgs: string[] = []): Promise<Server> {
+/** Starts the build in `dir` against the database of `env` and waits until `readyPath` answers. */
+export async function startServer(dir: string, env: Record<string, string>, nodeArgs: string[] = [], readyPath = "/login"): Promise<Server> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const exportDir = fs.mkdtempSync(path.join(os.tmpdir(), "console-bench-exports-"));
@@ -64,7 +64,7 @@ export async function startServer(dir: string, env: Record<string, string>, node
   for (;;) {
     if (child.exitCode !== null) throw new Error(`next start exited (${child.exitCode}):\n${output}`);
     try {
-      const r = await fetch(`${url}/login`);
+      const r = await fetch(`${url}${readyPath}`);
       if (r.ok) break;
     } catch {
       /* not listening yet */

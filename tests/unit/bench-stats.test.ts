@@ -34,6 +34,14 @@ describe("goals", () => {
     expect(goals({ target: "html", connections: 1, p50: 35.5, p95: 30, floorP50: 10 })[0]!.ok).toBe(false);
   });
 
+  it("marks a p50 goal that is below what an empty Next.js answer takes", () => {
+    expect(goals({ target: "api", connections: 10, p50: 30, p95: 40, floorP50: 2 }, undefined, 9)[0]).toEqual({
+      ok: false,
+      text: "p50 ≤ 1.5×floor+5 (8.00, below the framework's 9.00)",
+    });
+    expect(goals({ target: "html", connections: 10, p50: 30, p95: 40, floorP50: 2 }, undefined, 9)[0]!.text).toBe("p50 ≤ 2×floor+15 (19.0)");
+  });
+
   it("checks p95 only at the concurrency the limit names, and never for the floor", () => {
     expect(goals({ target: "api", connections: 10, p50: 1, p95: 301, floorP50: 1 }).map((g) => g.ok)).toEqual([true, false]);
     expect(goals({ target: "floor", connections: 10, p50: 1, p95: 999, floorP50: 1 })).toEqual([]);
