@@ -63,10 +63,10 @@ export type FloorDb = {
   close(): Promise<void>;
 };
 
-/** A pg pool of the app's size (DATABASE_POOL_SIZE, 10 by default). */
-export function postgresFloor(url: string, poolSize: number): FloorDb {
-  const pool = new pg.Pool({ connectionString: url, max: poolSize });
-  const run = (st: Statement) => pool.query({ text: st.text, values: st.values, rowMode: "array" });
+type Run = (st: Statement) => Promise<{ rows: unknown[][] }>;
+
+/** A scenario's requests and count, on a database that runs one statement with `run`. */
+function requests(run: Run): Pick<FloorDb, "request" | "count"> {
   return {
     request(s, target, userId) {
       const sql = requestSql(s, target, userId);
@@ -76,6 +76,15 @@ export function postgresFloor(url: string, poolSize: number): FloorDb {
       };
     },
     count: async (s) => Number((await run(scenarioSql(s).count)).rows[0]![0]),
+  };
+}
+
+/** A pg pool of the app's size (DATABASE_POOL_SIZE, 10 by default). */
+export function postgresFloor(url: string, poolSize: number): FloorDb {
+  const pool = new pg.Pool({ connectionString: url, max: poolSize });
+  const run: Run = (st) => pool.query({ text: st.text, values: st.values, rowMode: "array" });
+  return {
+    ...requests(run),
     query: async (text, values) => (await pool.query(text, values?.map(asAdapterArg))).rows,
     async explain(st) {
       const r = await pool.query({ text: `EXPLAIN (ANALYZE, BUFFERS) ${st.text}`, values: st.values });
@@ -90,16 +99,9 @@ export function postgresFloor(url: string, poolSize: number): FloorDb {
 
 /** PGlite: one connection, the statements queue as they do in the app. */
 export function pgliteFloor(pglite: PGlite): FloorDb {
-  const run = (st: Statement) => pglite.query<unknown[]>(st.text, st.values, { rowMode: "array" });
+  const run: Run = (st) => pglite.query<unknown[]>(st.text, st.values, { rowMode: "array" });
   return {
-    request(s, target, userId) {
-      const sql = requestSql(s, target, userId);
-      return async () => {
-        await run(sql.first);
-        await Promise.all(sql.then.map(run));
-      };
-    },
-    count: async (s) => Number((await run(scenarioSql(s).count)).rows[0]![0]),
+    ...requests(run),
     query: async (text, values) => (await pglite.query<Record<string, unknown>>(text, values?.map(asAdapterArg))).rows,
     async explain(st) {
       const r = await pglite.query<Record<string, string>>(`EXPLAIN (ANALYZE, BUFFERS) ${st.text}`, st.values);
