@@ -85,53 +85,60 @@ function fromPGlite(pglite: PGlite): ExportSql {
   };
 }
 
+/**
+ * A pooled connection for `work`. One that was lost while checked out (its "error" event: the
+ * server stopped), or that `work` calls `discard` on, is closed instead of going back to the pool.
+ * The listener matters: a checked-out pg client's "error" event with none is an uncaught exception.
+ */
+async function withConnection<T>(pool: pg.Pool, work: (client: pg.PoolClient, discard: () => void) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  let broken = false;
+  const discard = () => void (broken = true);
+  client.on("error", discard);
+  try {
+    return await work(client, discard);
+  } finally {
+    client.off("error", discard);
+    client.release(broken);
+  }
+}
+
 function fromPool(url: string): ExportSql {
   const pool = new pg.Pool({ connectionString: url, max: 4, application_name: "console-export" });
   pool.on("error", (error) => console.error("export: idle database connection failed", error));
   return {
     ...pgSql(pool),
     kind: "postgres",
-    async read(run) {
-      const client = await pool.connect();
-      let broken = false;
-      try {
-        await client.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
+    read: (run) =>
+      withConnection(pool, async (client, discard) => {
         const reader: Reader = {
           ...pgSql(client),
           async *copyOut(select) {
-            const stream = client.query(copyTo(`COPY (${select}) TO STDOUT ${COPY_OPTIONS}`));
-            try {
-              yield* stream;
-            } finally {
-              // Left before its end (an error, an abort): the connection is mid-COPY, not reusable.
-              if (!stream.readableEnded) broken = true;
-            }
+            yield* client.query(copyTo(`COPY (${select}) TO STDOUT ${COPY_OPTIONS}`));
           },
         };
-        const result = await run(reader);
-        await client.query("COMMIT");
-        return result;
-      } catch (error) {
-        broken = true;
-        throw error;
-      } finally {
-        client.release(broken);
-      }
-    },
-    async transaction(run) {
-      const client = await pool.connect();
-      try {
+        try {
+          await client.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
+          const result = await run(reader);
+          await client.query("COMMIT");
+          return result;
+        } catch (error) {
+          discard(); // it may be in the middle of a COPY: not reusable
+          throw error;
+        }
+      }),
+    transaction: (run) =>
+      withConnection(pool, async (client, discard) => {
         await client.query("BEGIN");
-        const result = await run(pgSql(client));
-        await client.query("COMMIT");
-        return result;
-      } catch (error) {
-        await client.query("ROLLBACK").catch(() => {});
-        throw error;
-      } finally {
-        client.release();
-      }
-    },
+        try {
+          const result = await run(pgSql(client));
+          await client.query("COMMIT");
+          return result;
+        } catch (error) {
+          await client.query("ROLLBACK").catch(discard);
+          throw error;
+        }
+      }),
     close: () => pool.end(),
   };
 }
