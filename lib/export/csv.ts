@@ -1,5 +1,5 @@
 import Papa from "papaparse";
-import { SUBSCRIBER_FIELDS } from "@/lib/subscribers/fields";
+import { SUBSCRIBER_FIELDS } from "@/lib/subscribers/filters";
 
 // The CSV of the export: SPEC.md's subscriber fields in SPEC.md's order and names, UTF-8 with a
 // byte order mark (so Excel reads accents right), RFC 4180 quoting and CRLF line ends, and
@@ -7,9 +7,8 @@ import { SUBSCRIBER_FIELDS } from "@/lib/subscribers/fields";
 // full-width forms) gets a leading apostrophe, so Excel and others show it as text instead of
 // running it.
 //
-// The text is written by Papa Parse's `unparse`, a batch of rows at a time: at a million rows it
-// takes ~1.3 s where csv-stringify's stream took ~3 s (bench/README.md). No Node or app imports
-// beyond the field list: the export's worker threads load this module (lib/export/thread.ts).
+// The text is written by Papa Parse's `unparse`, a batch of rows at a time: about twice as fast
+// as csv-stringify, which it replaced (bench/README.md, "The export").
 
 export const EXPORT_COLUMNS = SUBSCRIBER_FIELDS;
 

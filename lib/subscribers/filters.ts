@@ -9,7 +9,6 @@ import {
   sortParam,
   textParam,
 } from "@/lib/list/params";
-import { SUBSCRIBER_FIELDS } from "./fields";
 
 // The one parser of subscriber list queries (API.md's names): the page, the JSON API and the
 // export all read filters through it.
@@ -17,7 +16,22 @@ import { SUBSCRIBER_FIELDS } from "./fields";
 export const SUBSCRIPTION_STATUSES = ["pending", "active", "expired", "cancelled"] as const;
 export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
 
-export { SUBSCRIBER_FIELDS };
+/** SPEC.md's subscriber fields, in its order and with its names (list columns, export header). */
+export const SUBSCRIBER_FIELDS = [
+  "id",
+  "first_name",
+  "last_name",
+  "branch_name",
+  "country_name",
+  "email",
+  "mobile",
+  "travel_date",
+  "sheet",
+  "subscription_status",
+  "is_duplicate",
+  "is_mandatory",
+  "created_at",
+] as const;
 
 /** Every field is sortable. */
 export const SUBSCRIBER_SORT_COLUMNS = SUBSCRIBER_FIELDS;
