@@ -12,8 +12,6 @@ export type Values = readonly unknown[];
 /** One connection (or the pool): what both the export's code and pg-boss run statements on. */
 export type Sql = {
   query<T = Record<string, unknown>>(text: string, values?: Values): Promise<T[]>;
-  /** Rows as arrays, in the order of the SELECT list (the CSV's columns). */
-  arrays(text: string, values?: Values): Promise<unknown[][]>;
   /** pg-boss's `db` interface: several statements at once when there are no values. */
   executeSql(text: string, values?: unknown[]): Promise<{ rows: unknown[] }>;
 };
@@ -42,8 +40,6 @@ type PGliteLike = Pick<PGlite, "query" | "exec"> | Transaction;
 function pgliteSql(p: PGliteLike): Sql {
   return {
     query: async <T>(text: string, values?: Values) => (await p.query<T>(text, values ? [...values] : undefined)).rows,
-    arrays: async (text, values) =>
-      (await p.query<unknown[]>(text, values ? [...values] : undefined, { rowMode: "array" })).rows,
     executeSql: async (text, values) => {
       if (values && values.length > 0) return p.query(text, values);
       const results = await p.exec(text);
@@ -58,8 +54,6 @@ function pgSql(c: Client): Sql {
   return {
     query: async <T>(text: string, values?: Values) =>
       (await c.query(text, values ? [...values] : undefined)).rows as T[],
-    arrays: async (text, values) =>
-      (await c.query({ text, values: values ? [...values] : undefined, rowMode: "array" })).rows as unknown[][],
     executeSql: (text, values) => c.query(text, values),
   };
 }

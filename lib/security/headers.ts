@@ -44,10 +44,9 @@ export function apiSecurityHeaders(production?: boolean): Record<string, string>
   return { ...baseSecurityHeaders(production), "Cache-Control": NO_STORE, "Content-Security-Policy": API_CSP };
 }
 
-/** applySecurityHeaders, plus API_CSP: for answers that are not pages. */
+/** Sets apiSecurityHeaders on `headers`: for answers that are not pages. */
 export function applyApiSecurityHeaders(headers: Headers, production?: boolean): Headers {
-  applySecurityHeaders(headers, production);
-  headers.set("Content-Security-Policy", API_CSP);
+  for (const [name, value] of Object.entries(apiSecurityHeaders(production))) headers.set(name, value);
   return headers;
 }
 
