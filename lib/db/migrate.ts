@@ -250,13 +250,32 @@ function charAsText<T extends object>(queryable: T): T {
   return queryable;
 }
 
+/**
+ * @prisma/adapter-pg 7.10's `executeScript` splits a migration at every `;` and sends the pieces
+ * one by one, which breaks any function body (and any `;` inside a string). Send the script
+ * whole instead, as `prisma migrate deploy` and PGlite do: PostgreSQL's simple query protocol runs
+ * several statements in one call, as one implicit transaction.
+ */
+function wholeScripts(connection: SqlDriverAdapter): SqlDriverAdapter {
+  const client = (connection as unknown as { underlyingDriver(): { query(text: string): Promise<unknown> } }).underlyingDriver();
+  const onError = (connection as unknown as { onError(error: unknown): never }).onError.bind(connection);
+  connection.executeScript = async (script: string) => {
+    try {
+      await client.query(script);
+    } catch (error) {
+      onError(error);
+    }
+  };
+  return connection;
+}
+
 function pgFactory(url: string): SqlMigrationAwareDriverAdapterFactory {
   const inner = new PrismaPg({ connectionString: url });
   return {
     provider: inner.provider,
     adapterName: inner.adapterName,
-    connect: async () => charAsText(await inner.connect()),
-    connectToShadowDb: async () => charAsText(await inner.connectToShadowDb()),
+    connect: async () => wholeScripts(charAsText(await inner.connect())),
+    connectToShadowDb: async () => wholeScripts(charAsText(await inner.connectToShadowDb())),
   };
 }
 

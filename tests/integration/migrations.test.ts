@@ -91,6 +91,22 @@ function migrationSuite(name: string, connect: () => Promise<Connection>) {
       expect(rows.map((r) => r.name)).toEqual(["Lyon", "Paris"]);
     });
 
+    it("runs a function body with plain semicolons: deactivating a user by hand-written SQL ends their sessions for good", async () => {
+      const [user] = await db.query(
+        `INSERT INTO users (email, name, password_hash, role, updated_at) VALUES ('gone@example.com', 'Gone', 'x', 'staff', now()) RETURNING id, session_version`,
+      );
+      const version = async () => (await db.query(`SELECT session_version FROM users WHERE id = $1`, [user!.id]))[0]!.session_version;
+      expect(await version()).toBe(0);
+      await db.query(`UPDATE users SET name = 'Still here' WHERE id = $1`, [user!.id]);
+      expect(await version()).toBe(0); // other changes leave sessions alone
+      await db.query(`UPDATE users SET active = false WHERE id = $1`, [user!.id]);
+      expect(await version()).toBe(1);
+      await db.query(`UPDATE users SET active = false, name = 'Twice' WHERE id = $1`, [user!.id]);
+      expect(await version()).toBe(1); // already inactive: nothing more to end
+      await db.query(`UPDATE users SET active = true WHERE id = $1`, [user!.id]);
+      expect(await version()).toBe(1); // reactivating does not bring version 0's cookies back
+    });
+
     it("creates the pg_trgm extension", async () => {
       const rows = await db.query(`SELECT extname FROM pg_extension WHERE extname = 'pg_trgm'`);
       expect(rows).toHaveLength(1);
