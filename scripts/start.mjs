@@ -38,7 +38,7 @@ if (sourceHash() !== readBuiltHash()) {
 }
 
 console.log(`› Serving on http://localhost:${port}`);
-const server = spawn("npx", ["next", "start", "-p", port], { stdio: "inherit", env: { ...env, NODE_ENV: "production" } });
+const server = spawn(process.execPath, ["--import", "tsx", "server.ts"], { stdio: "inherit", env: { ...env, NODE_ENV: "production" } });
 for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => server.kill(signal));
 server.on("exit", (code) => process.exit(code ?? 0));
 
@@ -58,6 +58,6 @@ function sourceHash() {
       hash.update(`${p}:${stat.size}:${stat.mtimeMs}\n`);
     }
   };
-  for (const p of ["app", "components", "lib", "public", "instrumentation.ts", "proxy.ts", "next.config.js", "postcss.config.mjs", "package-lock.json", "prisma/schema.prisma"]) walk(p);
+  for (const p of ["app", "components", "lib", "public", "instrumentation.ts", "proxy.ts", "server.ts", "next.config.js", "postcss.config.mjs", "package-lock.json", "prisma/schema.prisma"]) walk(p);
   return hash.digest("hex");
 }

@@ -1,18 +1,16 @@
 import "server-only";
 import { headers } from "next/headers";
+import { CLIENT_ADDRESS_HEADER } from "@/lib/server/client-address";
 
 export type RequestInfo = { ip: string | null; userAgent: string | null };
 
 /**
- * The caller's address: the first hop of X-Forwarded-For when TRUST_PROXY=true (behind a
- * reverse proxy that sets it), else the header Next's own server sets from the socket.
+ * The caller's address, as the console's HTTP server (server.ts) decided it from the socket and
+ * the trusted proxies (TRUST_PROXY); X-Forwarded-For and friends are never read here. Unknown
+ * when the app is served some other way.
  */
 export function clientIp(h: Headers): string | null {
-  const forwarded = h.get("x-forwarded-for");
-  if (!forwarded) return h.get("x-real-ip")?.trim() || null;
-  const hops = forwarded.split(",").map((s) => s.trim()).filter(Boolean);
-  const ip = process.env.TRUST_PROXY === "true" ? hops[0] : hops.at(-1);
-  return ip ? ip.slice(0, 64) : null;
+  return h.get(CLIENT_ADDRESS_HEADER)?.slice(0, 64) || null;
 }
 
 export function requestInfoFrom(h: Headers): RequestInfo {

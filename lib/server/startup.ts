@@ -1,11 +1,22 @@
 // Node-only start-up work, imported by instrumentation.ts when the server boots.
+import { ConfigError, serverEnv } from "@/lib/env";
+
+/** Set by server.ts: the console's own HTTP server decides the caller's address. */
+export const SERVED_BY_CONSOLE = "CONSOLE_HTTP_SERVER";
 
 export function checkEnvironment() {
-  if (process.env.NODE_ENV === "production" && !process.env.NEXTAUTH_SECRET) {
-    console.error(
-      "Refusing to start: NEXTAUTH_SECRET is not set. Set it to a long random value " +
-        "(e.g. `openssl rand -base64 32`); it signs the session cookies.",
-    );
+  const problems: string[] = [];
+  try {
+    serverEnv();
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    problems.push(error.message);
+  }
+  if (process.env.NODE_ENV === "production" && process.env.NEXT_PHASE !== "phase-production-build" && process.env[SERVED_BY_CONSOLE] !== "1") {
+    problems.push("Start the console with `npm run serve` (server.ts), not `next start`: only its server knows the caller's address.");
+  }
+  if (problems.length) {
+    console.error(`Refusing to start:\n${problems.join("\n")}`);
     process.exit(1);
   }
 }

@@ -20,6 +20,7 @@ export const BUILD_INPUTS = [
   "public",
   "instrumentation.ts",
   "proxy.ts",
+  "server.ts",
   "middleware.ts",
   "next.config.js",
   "postcss.config.mjs",

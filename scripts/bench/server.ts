@@ -1,4 +1,5 @@
-// The app under test: `next start` of the benchmark's build on a free port of 127.0.0.1, and a
+// The app under test: the benchmark's build served as `npm run serve` serves it (server.ts in
+// front of Next; `next start` for an app without one, the framework floor) on a free port of 127.0.0.1, and a
 // signed-in session on it (next-auth's credentials endpoint, as e2e/fixtures.ts does).
 import { spawn, type ChildProcess } from "node:child_process";
 import crypto from "node:crypto";
@@ -26,9 +27,12 @@ export async function startServer(dir: string, env: Record<string, string>, node
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const exportDir = fs.mkdtempSync(path.join(os.tmpdir(), "console-bench-exports-"));
+  const entry = fs.existsSync(path.join(dir, "server.ts"))
+    ? ["--import", "tsx", "server.ts"]
+    : [path.join(dir, "node_modules/next/dist/bin/next"), "start", "-H", "127.0.0.1", "-p", String(port)];
   const child: ChildProcess = spawn(
     process.execPath,
-    [...nodeArgs, path.join(dir, "node_modules/next/dist/bin/next"), "start", "-H", "127.0.0.1", "-p", String(port)],
+    [...nodeArgs, ...entry],
     {
       cwd: dir,
       stdio: ["ignore", "pipe", "pipe"],
@@ -41,6 +45,8 @@ export async function startServer(dir: string, env: Record<string, string>, node
         NEXTAUTH_SECRET: crypto.randomBytes(32).toString("base64url"),
         EXPORT_WORKER: "off",
         EXPORT_DIR: exportDir,
+        HOST: "127.0.0.1",
+        PORT: String(port),
         ...env,
       },
     },

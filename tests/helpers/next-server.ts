@@ -2,9 +2,10 @@ import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 
-// A real `next start` of the production build, for the outage test and the load test: the
-// requests go through everything a user's do (proxy, pages, route handlers, the in-process
-// export worker). Never builds: a missing build is an error that says what to run.
+// A real start of the production build (`npm run serve`: server.ts in front of Next), for the
+// HTTP-level, outage and load tests: the requests go through everything a user's do (the
+// server's own checks, proxy, pages, route handlers, the in-process export worker). Never builds:
+// a missing build is an error that says what to run.
 
 export type NextServer = {
   url: string;
@@ -31,11 +32,10 @@ export async function startNextServer(options: {
 }): Promise<NextServer> {
   const appDir = options.appDir ?? process.env.APP_DIR ?? projectRoot;
   requireBuild(appDir);
-  const bin = path.join(appDir, "node_modules/next/dist/bin/next");
-  // `node …/next start` serves in this very process (no child): its pid is the server's.
-  const child = spawn(process.execPath, [bin, "start", "-p", String(options.port), "-H", "127.0.0.1"], {
+  // `node --import tsx server.ts` serves in this very process (no child): its pid is the server's.
+  const child = spawn(process.execPath, ["--import", "tsx", "server.ts"], {
     cwd: appDir,
-    env: { ...process.env, NODE_ENV: "production", ...options.env },
+    env: { ...process.env, NODE_ENV: "production", HOST: "127.0.0.1", PORT: String(options.port), ...options.env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";
@@ -45,14 +45,14 @@ export async function startNextServer(options: {
   const url = `http://127.0.0.1:${options.port}`;
   const end = Date.now() + (options.timeoutMs ?? 60_000);
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`next start exited (${child.exitCode}):\n${output}`);
+    if (child.exitCode !== null) throw new Error(`the server exited (${child.exitCode}):\n${output}`);
     try {
       await fetch(`${url}/api/health`, { signal: AbortSignal.timeout(5_000) });
       break;
     } catch {
       if (Date.now() > end) {
         child.kill("SIGKILL");
-        throw new Error(`next start did not answer within ${options.timeoutMs ?? 60_000} ms:\n${output}`);
+        throw new Error(`the server did not answer within ${options.timeoutMs ?? 60_000} ms:\n${output}`);
       }
       await new Promise((r) => setTimeout(r, 250));
     }
