@@ -1,5 +1,5 @@
 import { NextResponse, type NextRequest } from "next/server";
-import { SESSION_COOKIE_NAMES } from "@/lib/auth/cookies";
+import { sessionCookieName } from "@/lib/auth/cookies";
 import { databaseReachable } from "@/lib/health/sentinel";
 import { RETRY_AFTER_SECONDS } from "@/lib/health/unavailable";
 import { buildCsp, createNonce } from "@/lib/security/csp";
@@ -45,7 +45,7 @@ export function proxy(request: NextRequest) {
   }
 
   const isNavigation = isRead && !request.headers.has("rsc") && !request.headers.has("next-router-prefetch");
-  if (isNavigation && CONSOLE_PAGES.test(pathname) && !SESSION_COOKIE_NAMES.some((name) => request.cookies.has(name))) {
+  if (isNavigation && CONSOLE_PAGES.test(pathname) && !request.cookies.has(sessionCookieName())) {
     // The same address the page's own guard would send them to (lib/auth/page-guards.ts).
     const login = new URL(`/login?callbackUrl=${encodeURIComponent(`${pathname}${search}`)}`, request.url);
     return finish(NextResponse.redirect(login));

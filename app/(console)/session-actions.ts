@@ -2,7 +2,7 @@
 
 import { cookies } from "next/headers";
 import { redirect } from "next/navigation";
-import { SESSION_COOKIE_NAMES } from "@/lib/auth/cookies";
+import { secureCookies, sessionCookieName } from "@/lib/auth/cookies";
 import { currentUser } from "@/lib/auth/session";
 import { endSessions } from "@/lib/auth/sign-out";
 
@@ -15,8 +15,7 @@ export async function signOutAction(): Promise<void> {
   const user = await currentUser();
   if (user) await endSessions(user.id);
   const jar = await cookies();
-  for (const name of SESSION_COOKIE_NAMES) {
-    if (jar.has(name)) jar.set(name, "", { path: "/", maxAge: 0, httpOnly: true, sameSite: "lax", secure: name.startsWith("__Secure-") });
-  }
+  const name = sessionCookieName();
+  if (jar.has(name)) jar.set(name, "", { path: "/", maxAge: 0, httpOnly: true, sameSite: "lax", secure: secureCookies() });
   redirect("/login");
 }

@@ -20,7 +20,7 @@ export function LoginForm({ callbackUrl }: { callbackUrl: string }) {
 
   const onSubmit = handleSubmit(async (values) => {
     setFormError(null);
-    const result = await signIn("credentials", { ...values, redirect: false });
+    const result = await signIn("credentials", { ...values, callbackUrl, redirect: false });
     if (result?.ok && !result.error) {
       router.replace(callbackUrl);
       router.refresh();

@@ -1,14 +1,14 @@
 import type { Metadata } from "next";
 import { redirect } from "next/navigation";
 import { currentUser } from "@/lib/auth/session";
-import { safeCallbackUrl } from "@/lib/validation/common";
+import { safeReturnPath } from "@/lib/http/return-to";
 import { LoginForm } from "./login-form";
 
 export const metadata: Metadata = { title: "Sign in" };
 export const dynamic = "force-dynamic";
 
 export default async function LoginPage({ searchParams }: { searchParams: Promise<{ callbackUrl?: string | string[] }> }) {
-  const callbackUrl = safeCallbackUrl((await searchParams).callbackUrl);
+  const callbackUrl = safeReturnPath((await searchParams).callbackUrl);
   if (await currentUser()) redirect(callbackUrl);
   return (
     <main className="flex min-h-screen items-center justify-center px-4 py-12">

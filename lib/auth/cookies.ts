@@ -1,4 +1,17 @@
-// next-auth's session cookie: `__Secure-` prefixed when NEXTAUTH_URL is https, plain otherwise.
-// One list for the session reader, sign-out and the proxy's shortcut to /login (its own module:
-// tests mock the session reader, and the proxy must not import server-only code).
-export const SESSION_COOKIE_NAMES = ["__Secure-next-auth.session-token", "next-auth.session-token"] as const;
+// The session cookie, named by the one setting next-auth itself uses (`useSecureCookies` in
+// lib/auth/options.ts): on an https:// console (NEXTAUTH_URL) only the `__Secure-` name, which a
+// browser accepts only over HTTPS and never from a plain-HTTP page or a sibling site, counts as a
+// session; on http:// (development, the embedded demo) only the plain name.
+// Its own module: the proxy, sign-out and the session reader share it, and the proxy must not
+// import server-only code.
+
+export function secureCookies(url = process.env.NEXTAUTH_URL): boolean {
+  return url?.trim().toLowerCase().startsWith("https://") ?? false;
+}
+
+export function sessionCookieName(secure = secureCookies()): string {
+  return secure ? "__Secure-next-auth.session-token" : "next-auth.session-token";
+}
+
+/** Sessions last a working day from sign-in, however busy: never renewed by use. */
+export const SESSION_MAX_AGE_SECONDS = 8 * 60 * 60;

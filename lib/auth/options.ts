@@ -1,59 +1,44 @@
 import type { NextAuthOptions } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
-import { requestInfoFrom } from "@/lib/audit/context";
-import { prisma } from "@/lib/db/client";
-import { loginSchema } from "@/lib/validation/auth";
-import { dummyHash, verifyPassword } from "./password";
+import { safeReturnPath } from "@/lib/http/return-to";
+import { SESSION_MAX_AGE_SECONDS, secureCookies } from "./cookies";
+import { checkCredentials, type SignedInUser } from "./sign-in";
 import { endSessions } from "./sign-out";
-import { recordSignIn } from "./throttle";
-import type { Role } from "./permissions";
 
-/** Sessions last a working day, not next-auth's default 30 days. */
-export const SESSION_MAX_AGE_SECONDS = 8 * 60 * 60;
+// next-auth signs users in (the credentials callback) and writes the session cookie. Everything
+// else about a session is the console's own: lib/auth/session.ts reads it on every request, and
+// the route (app/api/auth/[...nextauth]/route.ts) answers /api/auth/session from that reading and
+// lets through only the routes the console uses.
 
 export const authOptions: NextAuthOptions = {
   secret: process.env.NEXTAUTH_SECRET,
-  session: { strategy: "jwt", maxAge: SESSION_MAX_AGE_SECONDS, updateAge: 15 * 60 },
+  useSecureCookies: secureCookies(),
+  session: { strategy: "jwt", maxAge: SESSION_MAX_AGE_SECONDS },
   jwt: { maxAge: SESSION_MAX_AGE_SECONDS },
   pages: { signIn: "/login", error: "/login" },
   providers: [
     CredentialsProvider({
       name: "Email and password",
       credentials: { email: { label: "Email", type: "email" }, password: { label: "Password", type: "password" } },
-      async authorize(credentials, req) {
-        const parsed = loginSchema.safeParse(credentials ?? {});
-        if (!parsed.success) return null;
-        const request = requestInfoFrom(new Headers(req.headers as Record<string, string>));
-        const user = await (await prisma()).user.findUnique({
-          where: { email: parsed.data.email },
-          select: { id: true, email: true, name: true, role: true, active: true, password_hash: true, session_version: true },
-        });
-        // Same work whether or not the email exists: no timing tells them apart.
-        const ok = await verifyPassword(parsed.data.password, user?.password_hash ?? (await dummyHash()));
-        if (!user || !ok || !user.active) {
-          await recordSignIn({ email: parsed.data.email, success: false }, request);
-          return null;
-        }
-        await recordSignIn({ email: parsed.data.email, success: true, user }, request);
-        return { id: String(user.id), email: user.email, name: user.name, role: user.role, sv: user.session_version };
-      },
+      authorize: (credentials, req) => checkCredentials(credentials, new Headers(req.headers as Record<string, string>)),
     }),
   ],
   callbacks: {
+    // The token names the user, their session version and when they signed in (sessions end 8
+    // hours later, however busy); their role is read from the database on every request.
     jwt({ token, user }) {
       if (user) {
-        const u = user as unknown as { id: string; role: Role; sv: number };
+        const u = user as unknown as SignedInUser;
         token.uid = Number(u.id);
-        token.role = u.role;
         token.sv = u.sv;
+        token.sat = Math.floor(Date.now() / 1000);
       }
       return token;
     },
-    session({ session, token }) {
-      if (session.user) {
-        Object.assign(session.user, { id: token.uid, role: token.role });
-      }
-      return session;
+    // Every address next-auth sends a browser to (after sign-in or sign-out, from a body, a query
+    // or its callback-url cookie) is one of the console's own pages.
+    redirect({ url, baseUrl }) {
+      return `${baseUrl}${safeReturnPath(url, baseUrl)}`;
     },
   },
   events: {
@@ -68,7 +53,8 @@ export const authOptions: NextAuthOptions = {
 declare module "next-auth/jwt" {
   interface JWT {
     uid?: number;
-    role?: Role;
     sv?: number;
+    /** Signed in at, in seconds since the epoch. */
+    sat?: number;
   }
 }

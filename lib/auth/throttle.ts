@@ -2,21 +2,14 @@ import "server-only";
 import { audit } from "@/lib/audit/log";
 import type { RequestInfo } from "@/lib/audit/context";
 import { prisma } from "@/lib/db/client";
+import { throttleSettings } from "./login-attempts";
 
 // Sign-in throttling, stored in the database so every process sees the same counts.
 // An account (the email as typed, whether or not it exists, so no answer tells them apart) is
 // paused after LOGIN_MAX_FAILURES failures within the window since its last success; an address
 // after LOGIN_MAX_FAILURES_PER_IP failures within the window, whatever accounts it tried.
 
-const positive = (name: string, fallback: number) => {
-  const n = Number(process.env[name]);
-  return Number.isInteger(n) && n > 0 ? n : fallback;
-};
-export const throttleSettings = () => ({
-  windowMs: positive("LOGIN_WINDOW_MINUTES", 15) * 60_000,
-  perAccount: positive("LOGIN_MAX_FAILURES", 5),
-  perIp: positive("LOGIN_MAX_FAILURES_PER_IP", 30),
-});
+export { throttleSettings } from "./login-attempts";
 
 /** Seconds to wait before this email may try again from this address; 0 when allowed. */
 export async function throttleWait(email: string, ip: string, now = new Date()): Promise<number> {
@@ -70,3 +63,4 @@ export async function recordSignIn(
 export async function recordLocked(email: string, request: RequestInfo, retryAfter: number) {
   await audit(await prisma(), { action: "auth.locked", actorEmail: email, after: { retry_after_seconds: retryAfter }, request });
 }
+

@@ -1,5 +1,6 @@
 import type PgBoss from "pg-boss";
 import { exportConfig } from "./config";
+import { purgeLoginAttempts } from "@/lib/auth/login-attempts";
 import { purgeExports } from "./purge";
 import { EXPORT_FAILED_QUEUE, EXPORT_QUEUE, PURGE_QUEUE, queue, stopQueue, type ExportJobData } from "./queue";
 import { markExportFailed, runExport } from "./run";
@@ -75,7 +76,11 @@ export function startExportWorker(): Promise<void> {
       const options = { pollingIntervalSeconds: polling, batchSize: 1, includeMetadata: true } as const;
       await boss.work<ExportJobData>(EXPORT_QUEUE, options, (jobs) => onExportJob(jobs, running));
       await boss.work<ExportJobData>(EXPORT_FAILED_QUEUE, { ...options, pollingIntervalSeconds: polling * 2 }, onFailedJob);
-      await boss.work(PURGE_QUEUE, { pollingIntervalSeconds: Math.max(10, polling) }, () => purgeExports());
+      // The scheduled clean-up also drops sign-in attempts older than the throttling window.
+      await boss.work(PURGE_QUEUE, { pollingIntervalSeconds: Math.max(10, polling) }, async () => {
+        await purgeExports();
+        await purgeLoginAttempts();
+      });
       await boss.schedule(PURGE_QUEUE, process.env.EXPORT_PURGE_CRON?.trim() || "*/15 * * * *");
     })();
     holder.__export_worker = { running, started };

@@ -6,6 +6,7 @@ import { AppError } from "@/lib/errors";
 import { isDatabaseUnavailable, RETRY_AFTER_SECONDS, UNAVAILABLE_MESSAGE } from "@/lib/health/unavailable";
 import { applyApiSecurityHeaders } from "@/lib/security/headers";
 import { fieldErrors } from "@/lib/validation/common";
+import { readLimitedText } from "./body";
 
 export type ApiErrorBody = { error: { code: string; message: string; fields?: Record<string, string[]> } };
 
@@ -77,14 +78,13 @@ export function assertSameOrigin(request: Request) {
   if (originHost !== host) throw new AppError(403, "cross_site_request", "Requests from another site are not accepted.");
 }
 
-/** Reads a JSON body: 415 unless it is JSON, 400 when it does not parse. */
+/** Reads a JSON body: 415 unless it is JSON, 413 past `maxBytes` (never read further), 400 when it does not parse. */
 export async function readJson(request: Request, maxBytes = 64 * 1024): Promise<unknown> {
   const type = request.headers.get("content-type") ?? "";
   if (!/^application\/json\b/i.test(type)) {
     throw new AppError(415, "unsupported_media_type", "Send the body as JSON (Content-Type: application/json).");
   }
-  const text = await request.text();
-  if (Buffer.byteLength(text) > maxBytes) throw new AppError(413, "too_large", "The body is too large.");
+  const text = await readLimitedText(request, maxBytes);
   try {
     return text ? JSON.parse(text) : {};
   } catch {

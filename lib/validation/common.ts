@@ -10,14 +10,6 @@ export function fieldErrors(error: z.ZodError): Record<string, string[]> {
   return out;
 }
 
-/** Only same-site paths: never `//evil.example` or `https://…`. */
-export function safeCallbackUrl(value: unknown, fallback = "/subscribers"): string {
-  if (typeof value !== "string" || !value.startsWith("/") || value.startsWith("//") || value.startsWith("/\\")) {
-    return fallback;
-  }
-  return value;
-}
-
 /** Control characters (NUL and friends) have no place in names or filters; PostgreSQL refuses NUL. */
 export const CONTROL_CHARACTERS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
 export const CONTROL_CHARACTERS_MESSAGE = "Remove the control characters from this value.";

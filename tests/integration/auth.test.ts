@@ -1,31 +1,26 @@
-import { NextRequest } from "next/server";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { POST as authPost } from "@/app/api/auth/[...nextauth]/route";
 import { authOptions } from "@/lib/auth/options";
 import { hashPassword } from "@/lib/auth/password";
+import { purgeLoginAttempts } from "@/lib/auth/login-attempts";
+import { duringSignIn } from "@/lib/auth/sign-in";
 import { throttleSettings, throttleWait } from "@/lib/auth/throttle";
 import type { Database } from "@/lib/db/client";
+import { CLIENT_ADDRESS_HEADER } from "@/lib/server/client-address";
 import { testDatabase, testDbKinds } from "../helpers/db";
 
-// The credentials check (next-auth's authorize) and the throttle in front of next-auth's
-// callback route. The full HTTP sign-in is covered end to end in e2e/auth.spec.ts.
+// The credentials check (next-auth's authorize) and the pause after repeated failures, which is
+// decided inside it on the very email it checks. The HTTP answers (429 with Retry-After under
+// every body shape and path next-auth accepts) are covered against the built server in
+// tests/http/sign-in.test.ts.
 
 type Authorize = (credentials: Record<string, string>, req: { headers: Record<string, string> }) => Promise<unknown>;
 const authorize = (authOptions.providers[0] as unknown as { options: { authorize: Authorize } }).options.authorize;
 
-async function attempt(email: string, password: string, ip = "203.0.113.7") {
-  const wait = await throttleWait(email.trim().toLowerCase(), ip);
-  if (wait > 0) return "paused" as const;
-  return (await authorize({ email, password }, { headers: { "x-forwarded-for": ip } })) ? ("ok" as const) : ("refused" as const);
-}
-
-function callbackPost(email: string, ip: string) {
-  const request = new NextRequest("http://localhost:3000/api/auth/callback/credentials", {
-    method: "POST",
-    body: new URLSearchParams({ email, password: "whatever", csrfToken: "x", json: "true" }),
-    headers: { "content-type": "application/x-www-form-urlencoded", "x-forwarded-for": ip },
-  });
-  return authPost(request, { params: Promise.resolve({ nextauth: ["callback", "credentials"] }) });
+/** One sign-in as next-auth makes it: authorize() with the credentials it read, from `ip` as server.ts decided it. */
+async function attempt(email: string, password: string, ip = "203.0.113.7", headers: Record<string, string> = {}) {
+  const { result, retryAfter } = await duringSignIn(() => authorize({ email, password }, { headers: { [CLIENT_ADDRESS_HEADER]: ip, ...headers } }));
+  if (retryAfter > 0) return "paused" as const;
+  return result ? ("ok" as const) : ("refused" as const);
 }
 
 for (const kind of testDbKinds()) {
@@ -56,16 +51,16 @@ for (const kind of testDbKinds()) {
       expect(events.at(-1)).toMatchObject({ ip: "203.0.113.7", actor_id: expect.any(Number) });
     });
 
-    it("pauses an account after repeated failures with 429 and Retry-After; other accounts go on", async () => {
+    it("pauses an account after repeated failures, inside authorize(): the right password no longer signs in; other accounts go on", async () => {
       const { perAccount } = throttleSettings();
       for (let i = 0; i < perAccount; i++) expect(await attempt("ada@example.com", `nope-${i}`)).toBe("refused");
       expect(await attempt("ada@example.com", "right-password")).toBe("paused");
-      const locked = await callbackPost("ada@example.com", "203.0.113.7");
-      expect(locked.status).toBe(429);
-      expect(Number(locked.headers.get("retry-after"))).toBeGreaterThan(0);
-      expect(await locked.json()).toMatchObject({ url: expect.stringContaining("error=TooManyAttempts"), error: { code: "too_many_attempts" } });
+      // The email as authorize() reads it (trimmed, any case), from another address too.
+      expect(await attempt("  ADA@Example.com ", "right-password", "198.51.100.77")).toBe("paused");
       expect(await attempt("ben@example.com", "bens-password")).toBe("ok");
-      expect(await database.prisma.auditEvent.count({ where: { action: "auth.locked", actor_email: "ada@example.com" } })).toBe(1);
+      expect(await database.prisma.auditEvent.count({ where: { action: "auth.locked", actor_email: "ada@example.com" } })).toBe(2);
+      // A paused attempt is not a failure of its own: the pause does not grow with retries.
+      expect(await database.prisma.loginAttempt.count({ where: { email: "ada@example.com" } })).toBe(perAccount);
     });
 
     it("treats an unknown email exactly like a known one", async () => {
@@ -74,17 +69,35 @@ for (const kind of testDbKinds()) {
         expect(await attempt("ben@example.com", "wrong", "198.51.100.1")).toBe("refused");
         expect(await attempt("nobody@example.com", "wrong", "198.51.100.2")).toBe("refused");
       }
-      const [known, unknown] = [await callbackPost("ben@example.com", "198.51.100.1"), await callbackPost("nobody@example.com", "198.51.100.2")];
-      expect([known.status, await known.json()]).toEqual([unknown.status, await unknown.json()]);
-      expect(known.status).toBe(429);
+      expect(await attempt("ben@example.com", "bens-password", "198.51.100.1")).toBe("paused");
+      expect(await attempt("nobody@example.com", "whatever", "198.51.100.2")).toBe("paused");
     });
 
     it("pauses an address that tries many accounts, not other addresses", async () => {
       const { perIp } = throttleSettings();
       for (let i = 0; i < perIp; i++) await attempt(`user${i}@example.com`, "wrong", "192.0.2.99");
       expect(await attempt("ada@example.com", "right-password", "192.0.2.99")).toBe("paused");
-      expect((await callbackPost("ada@example.com", "192.0.2.99")).status).toBe(429);
       expect(await attempt("ada@example.com", "right-password", "192.0.2.100")).toBe("ok");
+    });
+
+    it("takes the address server.ts decided, never a client's X-Forwarded-For", async () => {
+      const { perIp } = throttleSettings();
+      // Failures "from" an admin's address, claimed in headers, count against the real one.
+      for (let i = 0; i < perIp; i++) {
+        await attempt(`spoof${i}@example.com`, "wrong", "192.0.2.50", { "x-forwarded-for": "192.0.2.1", "x-real-ip": "192.0.2.1" });
+      }
+      expect(await attempt("ada@example.com", "right-password", "192.0.2.1")).toBe("ok");
+      expect(await attempt("ada@example.com", "right-password", "192.0.2.50", { "x-forwarded-for": "192.0.2.2" })).toBe("paused");
+      const recorded = await database.prisma.loginAttempt.findMany({ where: { email: { startsWith: "spoof" } }, select: { ip: true } });
+      expect(new Set(recorded.map((r) => r.ip))).toEqual(new Set(["192.0.2.50"]));
+    });
+
+    it("purges attempts once they leave the window", async () => {
+      const { windowMs } = throttleSettings();
+      await attempt("ben@example.com", "wrong");
+      await database.prisma.loginAttempt.create({ data: { email: "old@example.com", ip: "192.0.2.9", success: false, created_at: new Date(Date.now() - windowMs - 60_000) } });
+      expect(await purgeLoginAttempts()).toBe(1);
+      expect(await database.prisma.loginAttempt.findMany({ select: { email: true } })).toEqual([{ email: "ben@example.com" }]);
     });
 
     it("lets the pause run out, and a success resets the account's count", async () => {

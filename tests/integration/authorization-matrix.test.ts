@@ -37,8 +37,9 @@ const PAGES: Record<string, Expect> = {
 type Call = { method: string; path: string; params?: Record<string, string>; json?: unknown; expect: Expect };
 /** Route handlers: file under app/ → each exported method with its expected HTTP status. */
 const ROUTES: Record<string, Call[] | "next-auth"> = {
-  // next-auth's own sign-in/out endpoints (throttled in front): exercised by e2e/auth.spec.ts and
-  // tests/integration/auth.test.ts; they need Next's request scope to run.
+  // next-auth's sign-in, sign-out and session routes (limited to those the console uses): they
+  // need Next's request scope, so they are exercised over HTTP against the built server in
+  // tests/http/sign-in.test.ts, session.test.ts and redirects.test.ts, and by e2e/auth.spec.ts.
   "api/auth/[...nextauth]/route.ts": "next-auth",
   "api/health/route.ts": [
     { method: "GET", path: "/api/health", expect: EVERYONE(200) },

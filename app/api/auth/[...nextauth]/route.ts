@@ -1,33 +1,113 @@
 import NextAuth from "next-auth";
-import type { NextRequest } from "next/server";
-import { requestInfoFrom } from "@/lib/audit/context";
+import { cookies } from "next/headers";
+import { NextRequest } from "next/server";
 import { authOptions } from "@/lib/auth/options";
-import { recordLocked, throttleWait } from "@/lib/auth/throttle";
-import { loginSchema } from "@/lib/validation/auth";
+import { secureCookies, sessionCookieName } from "@/lib/auth/cookies";
+import { currentSession } from "@/lib/auth/session";
+import { duringSignIn } from "@/lib/auth/sign-in";
+import { readSignInBody } from "@/lib/auth/sign-in-body";
+import { apiError, json, toErrorResponse } from "@/lib/http/api";
+import { consoleOrigin, safeReturnPath } from "@/lib/http/return-to";
+
+// next-auth's routes, limited to what the console uses:
+// - GET  csrf, providers: next-auth's, for its client's signIn() on /login;
+// - GET  session: the console's own reading of the session (lib/auth/session.ts: the database
+//   decides, nothing is renewed), never a re-issued cookie;
+// - POST callback/credentials: the sign-in. Its body is read here once (lib/auth/sign-in-body.ts)
+//   and handed to next-auth as exactly that reading; the pause after repeated failures is decided
+//   inside authorize() on the email it checks, and answered here as 429;
+// - POST signout: next-auth's, which ends the user's sessions (lib/auth/options.ts).
+// Every other action, method or extra path segment answers 404 or 405. A return address in the
+// query, the body or next-auth's callback-url cookie reaches next-auth only as decided by
+// safeReturnPath (next-auth would answer 500 to one it cannot parse).
 
 const handler = NextAuth(authOptions);
 
 type Context = { params: Promise<{ nextauth: string[] }> };
 
-export function GET(request: NextRequest, context: Context) {
-  return handler(request, context);
+const ROUTES: Record<string, "GET" | "POST"> = {
+  csrf: "GET",
+  providers: "GET",
+  session: "GET",
+  "callback/credentials": "POST",
+  signout: "POST",
+};
+
+async function check(method: "GET" | "POST", context: Context): Promise<Response | null> {
+  const route = (await context.params).nextauth.join("/");
+  const allowed = Object.hasOwn(ROUTES, route) ? ROUTES[route] : undefined;
+  if (!allowed) return apiError(404, "not_found", "There is nothing here.");
+  if (allowed !== method) {
+    const response = apiError(405, "method_not_allowed", `Use ${allowed} here.`);
+    response.headers.set("Allow", allowed);
+    return response;
+  }
+  return null;
 }
 
-/** Sign-ins are throttled before next-auth sees them: 429 with Retry-After while paused. */
+export async function GET(request: NextRequest, context: Context) {
+  try {
+    const refused = await check("GET", context);
+    if (refused) return refused;
+    if ((await context.params).nextauth[0] === "session") return await sessionAnswer();
+    return await handler(new NextRequest(await safeCallbackInputs(request), { headers: request.headers }), context);
+  } catch (error) {
+    return toErrorResponse(error);
+  }
+}
+
 export async function POST(request: NextRequest, context: Context) {
-  if (new URL(request.url).pathname.endsWith("/callback/credentials")) {
-    const form = await request.clone().formData().catch(() => null);
-    const email = loginSchema.shape.email.safeParse(form?.get("email") ?? "");
-    const info = requestInfoFrom(request.headers);
-    const wait = await throttleWait(email.success ? email.data : "", info.ip ?? "unknown");
-    if (wait > 0) {
-      await recordLocked(email.success ? email.data : "", info, wait);
+  try {
+    const refused = await check("POST", context);
+    if (refused) return refused;
+    const fields = await readSignInBody(request);
+    const url = await safeCallbackInputs(request);
+    const callbackUrl = fields.get("callbackUrl");
+    if (callbackUrl !== null) fields.set("callbackUrl", `${url.origin}${safeReturnPath(callbackUrl, url.origin)}`);
+    const canonical = new NextRequest(url, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: fields.toString(),
+    });
+    const { result, retryAfter } = await duringSignIn(() => handler(canonical, context) as Promise<Response>);
+    if (retryAfter > 0) {
       const url = new URL("/login?error=TooManyAttempts", request.url).toString();
       return Response.json(
         { url, error: { code: "too_many_attempts", message: "Too many sign-in attempts. Try again later." } },
-        { status: 429, headers: { "Retry-After": String(wait), "Cache-Control": "no-store" } },
+        { status: 429, headers: { "Retry-After": String(retryAfter), "Cache-Control": "no-store" } },
       );
     }
+    return result;
+  } catch (error) {
+    return toErrorResponse(error);
   }
-  return handler(request, context);
+}
+
+/**
+ * The request's URL with its callbackUrl made safe, and next-auth's callback-url cookie dropped
+ * when it is not what next-auth itself would have written (planted by a sibling site, say).
+ */
+async function safeCallbackInputs(request: NextRequest): Promise<URL> {
+  const url = new URL(request.url);
+  const origin = new URL(consoleOrigin()).origin;
+  const query = url.searchParams.get("callbackUrl");
+  if (query !== null) url.searchParams.set("callbackUrl", `${origin}${safeReturnPath(query, origin)}`);
+  const jar = await cookies();
+  const name = `${secureCookies() ? "__Secure-" : ""}next-auth.callback-url`;
+  const planted = jar.get(name)?.value;
+  if (planted !== undefined && planted !== `${origin}${safeReturnPath(planted, origin)}`) jar.delete(name);
+  return url;
+}
+
+/** next-auth's session shape, from the console's own reading; a dead cookie is cleared. */
+async function sessionAnswer(): Promise<Response> {
+  const session = await currentSession();
+  if (session) {
+    const { user, expires } = session;
+    return json({ user: { name: user.name, email: user.email, role: user.role }, expires: expires.toISOString() });
+  }
+  const jar = await cookies();
+  const name = sessionCookieName();
+  if (jar.has(name)) jar.set(name, "", { path: "/", maxAge: 0, httpOnly: true, sameSite: "lax", secure: secureCookies() });
+  return json({});
 }

@@ -1,0 +1,63 @@
+import { AppError } from "@/lib/errors";
+import { readLimitedText } from "@/lib/http/body";
+
+// The body of a POST to next-auth (sign-in and sign-out), read once by the console: a form
+// (`application/x-www-form-urlencoded`, what next-auth's client sends) or a JSON object, each
+// field a string named at most once and known to the console. next-auth is then handed exactly
+// this reading as a form, so nothing downstream can read the request another way (the first of
+// two `email` fields here, the last there).
+
+const FIELDS = new Set(["email", "password", "csrfToken", "callbackUrl", "json", "redirect"]);
+const MAX_BYTES = 8 * 1024;
+
+const invalid = (message: string) => new AppError(400, "invalid_input", message);
+
+function checkField(seen: Set<string>, key: string, value: unknown) {
+  if (!FIELDS.has(key)) throw invalid(`Unknown field "${key.slice(0, 40)}".`);
+  if (seen.has(key)) throw invalid(`The field "${key}" is given more than once.`);
+  if (typeof value !== "string") throw invalid(`The field "${key}" must be text.`);
+  seen.add(key);
+}
+
+/** `{"a":"…","b":"…"}` with string values only, and no key twice (JSON.parse would keep the last). */
+function parseJsonObject(text: string): URLSearchParams {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw invalid("The body is not valid JSON.");
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value)) throw invalid("Send the fields as one JSON object.");
+  const entries = Object.entries(value);
+  const out = new URLSearchParams();
+  const seen = new Set<string>();
+  for (const [key, field] of entries) {
+    checkField(seen, key, field);
+    out.append(key, field as string);
+  }
+  // With every value a string, the string literals of the text are key, value, key, value…: a
+  // key written twice shows up as more literals than the parsed object has entries.
+  const literals = text.match(/"(?:[^"\\]|\\.)*"/g)?.length ?? 0;
+  if (literals !== entries.length * 2) throw invalid("A field is given more than once.");
+  return out;
+}
+
+function parseForm(text: string): URLSearchParams {
+  const out = new URLSearchParams();
+  const seen = new Set<string>();
+  for (const [key, value] of new URLSearchParams(text)) {
+    checkField(seen, key, value);
+    out.append(key, value);
+  }
+  return out;
+}
+
+/** The fields of a sign-in or sign-out body; 400, 413 or 415 for anything else. */
+export async function readSignInBody(request: Request): Promise<URLSearchParams> {
+  const type = (request.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
+  if (type !== "application/x-www-form-urlencoded" && type !== "application/json") {
+    throw new AppError(415, "unsupported_media_type", "Send the form as application/x-www-form-urlencoded.");
+  }
+  const text = await readLimitedText(request, MAX_BYTES);
+  return type === "application/json" ? parseJsonObject(text) : parseForm(text);
+}

@@ -1,0 +1,52 @@
+import "server-only";
+import { AsyncLocalStorage } from "node:async_hooks";
+import { requestInfoFrom } from "@/lib/audit/context";
+import { prisma } from "@/lib/db/client";
+import { loginSchema } from "@/lib/validation/auth";
+import { dummyHash, verifyPassword } from "./password";
+import { recordLocked, recordSignIn, throttleWait } from "./throttle";
+import type { Role } from "./permissions";
+
+// The one credentials check: next-auth's authorize() (lib/auth/options.ts) calls it with exactly
+// the credentials next-auth read from the request, whatever its shape (form or JSON body, any
+// path next-auth routes to the credentials callback). The pause after repeated failures is
+// decided here, on that same email, before any password is verified; the route
+// (app/api/auth/[...nextauth]/route.ts) then answers 429 from what this attempt recorded.
+
+export type SignedInUser = { id: string; email: string; name: string; role: Role; sv: number };
+
+type Attempt = { retryAfter: number };
+const attempts = new AsyncLocalStorage<Attempt>();
+
+/** Runs next-auth's handler for one sign-in and says whether the attempt was paused, for how long. */
+export async function duringSignIn<T>(run: () => Promise<T>): Promise<{ result: T; retryAfter: number }> {
+  const attempt: Attempt = { retryAfter: 0 };
+  const result = await attempts.run(attempt, run);
+  return { result, retryAfter: attempt.retryAfter };
+}
+
+export async function checkCredentials(credentials: unknown, headers: Headers): Promise<SignedInUser | null> {
+  const parsed = loginSchema.safeParse(credentials ?? {});
+  if (!parsed.success) return null;
+  const { email, password } = parsed.data;
+  const request = requestInfoFrom(headers);
+  const wait = await throttleWait(email, request.ip ?? "unknown");
+  if (wait > 0) {
+    const attempt = attempts.getStore();
+    if (attempt) attempt.retryAfter = wait;
+    await recordLocked(email, request, wait);
+    return null;
+  }
+  const user = await (await prisma()).user.findUnique({
+    where: { email },
+    select: { id: true, email: true, name: true, role: true, active: true, password_hash: true, session_version: true },
+  });
+  // Same work whether or not the email exists: no timing tells them apart.
+  const ok = await verifyPassword(password, user?.password_hash ?? (await dummyHash()));
+  if (!user || !ok || !user.active) {
+    await recordSignIn({ email, success: false }, request);
+    return null;
+  }
+  await recordSignIn({ email, success: true, user }, request);
+  return { id: String(user.id), email: user.email, name: user.name, role: user.role, sv: user.session_version };
+}

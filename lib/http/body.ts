@@ -1,0 +1,45 @@
+import { AppError } from "@/lib/errors";
+
+// Request bodies are limited before they are read: a declared length over the limit is refused
+// at once, and an undeclared (chunked) one is counted while it streams and dropped the moment it
+// passes the limit, so memory never holds more than the limit whatever a client sends.
+
+export const tooLarge = (maxBytes: number) =>
+  new AppError(413, "too_large", `The body is too large (at most ${Math.floor(maxBytes / 1024)} KB).`);
+
+/** The body's bytes, at most `maxBytes`; 413 beyond. */
+export async function readLimitedBody(request: Request, maxBytes: number): Promise<Uint8Array> {
+  const declared = request.headers.get("content-length");
+  if (declared !== null && (!/^\d+$/.test(declared.trim()) || Number(declared) > maxBytes)) throw tooLarge(maxBytes);
+  if (!request.body) return new Uint8Array(0);
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBytes) {
+      await reader.cancel().catch(() => {});
+      throw tooLarge(maxBytes);
+    }
+    chunks.push(value);
+  }
+  const body = new Uint8Array(size);
+  let at = 0;
+  for (const chunk of chunks) {
+    body.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  return body;
+}
+
+/** The body as UTF-8 text, at most `maxBytes`; 400 when it is not UTF-8. */
+export async function readLimitedText(request: Request, maxBytes: number): Promise<string> {
+  const bytes = await readLimitedBody(request, maxBytes);
+  try {
+    return new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(bytes);
+  } catch {
+    throw new AppError(400, "invalid_encoding", "Send the body as UTF-8 text.");
+  }
+}

@@ -1,0 +1,43 @@
+// The one decision about where to send a browser back to (after signing in or out): the login
+// page, the login form and next-auth's redirect callback all ask safeReturnPath.
+//
+// The value is resolved against the console's own origin exactly as a browser resolves a
+// Location header (the WHATWG URL parser: tabs and newlines dropped, `\` read as `/`, `//host`
+// naming another host, `..` collapsed), kept only when it stays on that origin, and re-serialised
+// by the same parser, which percent-encodes every control, space and non-ASCII character: the
+// result is a path on the console and always a legal header value.
+
+export const DEFAULT_RETURN_PATH = "/subscribers";
+
+/** Longer return addresses are not worth keeping (and a header has limits). */
+const MAX_LENGTH = 2048;
+
+const LOCAL_ORIGIN = "http://localhost";
+
+/** The console's public origin (NEXTAUTH_URL), against which return addresses are resolved. */
+export function consoleOrigin(): string {
+  return process.env.NEXTAUTH_URL?.trim() || LOCAL_ORIGIN;
+}
+
+/** Where to send the browser: a path (with query and hash) on `origin`, or `fallback`. */
+export function safeReturnPath(value: unknown, origin: string = consoleOrigin(), fallback: string = DEFAULT_RETURN_PATH): string {
+  if (typeof value !== "string" || value.trim() === "" || value.length > MAX_LENGTH) return fallback;
+  let base: URL;
+  try {
+    base = new URL(origin);
+  } catch {
+    base = new URL(LOCAL_ORIGIN);
+  }
+  let url: URL;
+  try {
+    url = new URL(value, base);
+  } catch {
+    return fallback;
+  }
+  if (url.origin !== base.origin) return fallback;
+  // A path that starts with `//` (as `/.//evil.example` becomes) would name a host on its own.
+  const path = `${url.pathname.replace(/^\/+/, "/")}${url.search}${url.hash}`;
+  // Belt and braces: printable ASCII only, and it still resolves to this origin.
+  if (!/^\/[\x21-\x7e]*$/.test(path) || new URL(path, base).origin !== base.origin) return fallback;
+  return path;
+}
