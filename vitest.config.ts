@@ -27,6 +27,18 @@ export default defineConfig({
           hookTimeout: 120_000,
         },
       },
+      {
+        // Against the production build over real HTTP (build first: npm test does), as an
+        // attacker talks to it: raw requests, real cookies, no mocked session.
+        extends: true,
+        test: {
+          name: "http",
+          include: ["tests/http/**/*.test.ts"],
+          environment: "node",
+          testTimeout: 120_000,
+          hookTimeout: 180_000,
+        },
+      },
     ],
   },
 });

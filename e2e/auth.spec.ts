@@ -45,6 +45,24 @@ test.describe("sign-in", () => {
     await expect(page).toHaveURL(/\/subscribers\?page=2$/);
   });
 
+  for (const hostile of ["%2F%09%2Fevil.example", "%2F%09%5Cevil.example", "%2F.%2F%2Fevil.example", "https%3A%2F%2Fevil.example%2F", "%2F%0A%FF"]) {
+    test(`signing in from /login?callbackUrl=${hostile} stays on the console`, async ({ page }) => {
+      const leaving: string[] = [];
+      page.on("request", (request) => {
+        if (!request.url().startsWith("http://localhost:")) leaving.push(request.url());
+      });
+      const response = await page.goto(`/login?callbackUrl=${hostile}`);
+      expect(response?.status()).toBe(200);
+      await page.getByLabel("Email").fill(USERS.staff.email);
+      await page.getByLabel("Password").fill(USERS.staff.password);
+      await page.getByRole("button", { name: "Sign in" }).click();
+      await expect(page).not.toHaveURL(/\/login/);
+      await page.waitForLoadState("networkidle");
+      expect(new URL(page.url()).hostname).toBe("localhost");
+      expect(leaving).toEqual([]);
+    });
+  }
+
   test("sign out ends the session, and the old cookie no longer works", async ({ asStaff: page }) => {
     await page.goto("/subscribers");
     const before = await page.context().cookies();
