@@ -8,6 +8,8 @@ import { prepareIncoming } from "@/lib/server/incoming";
 import { SERVED_BY_CONSOLE } from "@/lib/server/startup";
 
 const dev = process.argv.includes("--dev");
+/** How much of a refused request's body is read (and thrown away) before the connection is cut. */
+const DRAIN_LIMIT = 16 * 1024 * 1024;
 
 let settings;
 try {
@@ -27,7 +29,26 @@ await app.prepare();
 const server = http.createServer((req, res) => {
   const refused = prepareIncoming(req, trustedProxyHops);
   if (refused) {
-    res.writeHead(refused.status, refused.headers).end(refused.body);
+    const answer = () => {
+      if (!res.headersSent) res.writeHead(refused.status, refused.headers).end(refused.body);
+    };
+    // Answer once the body is in (read and thrown away, never kept), so that every client reads
+    // the answer: Node closes a connection whose request is unfinished when its answer ends, and
+    // a client still sending then sees a reset instead. A body past a few megabytes is not waited
+    // for: it gets its answer at once, and the connection closes.
+    const declared = Number(req.headers["content-length"] ?? 0);
+    if (!req.headers["transfer-encoding"] && !(declared > 0)) return answer();
+    if (declared > DRAIN_LIMIT) {
+      answer();
+      return void req.resume();
+    }
+    let drained = 0;
+    req.on("data", (chunk: Buffer) => {
+      drained += chunk.length;
+      if (drained > DRAIN_LIMIT) answer();
+    });
+    req.on("end", answer);
+    req.on("error", () => {});
     return;
   }
   void handle(req, res);

@@ -34,7 +34,6 @@ function refusal(status: number, code: string, message: string, extra: Record<st
       "Content-Security-Policy": HEADERS.apiCsp,
       "Cache-Control": "no-store",
       "Content-Type": "application/json",
-      Connection: "close",
       ...extra,
     },
     body,
