@@ -14,5 +14,5 @@ export async function listCountries(): Promise<CountryOption[]> {
   return countries.sort((a, b) => collator.compare(a.name, b.name) || a.id - b.id);
 }
 
-/** API.md's country record. */
+/** docs/API.md's country record. */
 export const serializeCountry = (c: CountryOption) => ({ id: c.id, name: c.name });

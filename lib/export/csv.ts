@@ -1,7 +1,7 @@
 import Papa from "papaparse";
 import { SUBSCRIBER_FIELDS } from "@/lib/subscribers/filters";
 
-// The CSV of the export: SPEC.md's subscriber fields in SPEC.md's order and names, UTF-8 with a
+// The CSV of the export: docs/SPEC.md's subscriber fields in docs/SPEC.md's order and names, UTF-8 with a
 // byte order mark (so Excel reads accents right), RFC 4180 quoting and CRLF line ends, and
 // spreadsheet formulas neutralised: a cell starting with =, +, -, @, tab or CR (or their
 // full-width forms) gets a leading apostrophe, so Excel and others show it as text instead of

@@ -3,7 +3,7 @@ import { SUBSCRIBER_FILTER_KEYS, subscriberFilterOnlySchema, type SubscriberFilt
 
 // The filters an export captures: the list's own filter names and parser (no page, no sort).
 // They are stored as the query strings they came as, so the worker parses them with the same
-// schema, and the status shows them in API.md's names.
+// schema, and the status shows them in docs/API.md's names.
 
 export type RawExportFilters = Record<string, string>;
 

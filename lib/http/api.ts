@@ -26,7 +26,7 @@ export function unavailable() {
   return response;
 }
 
-/** Turns what a handler throws into API.md's error shape; never a stack trace or SQL. */
+/** Turns what a handler throws into docs/API.md's error shape; never a stack trace or SQL. */
 export function toErrorResponse(error: unknown) {
   if (error instanceof AuthError) {
     return error.status === 401

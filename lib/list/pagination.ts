@@ -1,4 +1,4 @@
-// The pager's arithmetic, in one pure function (SPEC.md: 10 rows a page, a pager only when there
+// The pager's arithmetic, in one pure function (docs/SPEC.md: 10 rows a page, a pager only when there
 // are more than 10 matches, at most 7 page buttons at once).
 
 export const PER_PAGE = 10;

@@ -10,13 +10,13 @@ import {
   textParam,
 } from "@/lib/list/params";
 
-// The one parser of subscriber list queries (API.md's names): the page, the JSON API and the
+// The one parser of subscriber list queries (docs/API.md's names): the page, the JSON API and the
 // export all read filters through it.
 
 export const SUBSCRIPTION_STATUSES = ["pending", "active", "expired", "cancelled"] as const;
 export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
 
-/** SPEC.md's subscriber fields, in its order and with its names (list columns, export header). */
+/** docs/SPEC.md's subscriber fields, in its order and with its names (list columns, export header). */
 export const SUBSCRIBER_FIELDS = [
   "id",
   "first_name",

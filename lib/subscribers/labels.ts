@@ -1,6 +1,6 @@
 import { SUBSCRIPTION_STATUSES, type SubscriptionStatus } from "./filters";
 
-// How statuses and flags read in the console (the values themselves are API.md's).
+// How statuses and flags read in the console (the values themselves are docs/API.md's).
 
 export const STATUS_LABEL: Record<SubscriptionStatus, string> = {
   pending: "Pending",

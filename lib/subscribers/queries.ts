@@ -187,7 +187,7 @@ export async function getSubscriberRow(id: number): Promise<SubscriberRow | null
   return row ?? null;
 }
 
-/** API.md's subscriber record. */
+/** docs/API.md's subscriber record. */
 export function serializeSubscriber(r: SubscriberRow) {
   return {
     id: r.id,

@@ -68,7 +68,7 @@ const ROUTES: Record<string, Call[] | "next-auth"> = {
     { method: "GET", path: "/api/v1/subscribers/export", expect: { anonymous: 401, staff: 200, admin: 200 } },
     { method: "POST", path: "/api/v1/subscribers/export", expect: { anonymous: 401, staff: 202, admin: 202 } },
   ],
-  // Paths no other handler serves: API.md's 404, whoever asks.
+  // Paths no other handler serves: docs/API.md's 404, whoever asks.
   "api/v1/[...path]/route.ts": ["GET", "POST", "PUT", "PATCH", "DELETE"].map((method) => ({
     method,
     path: "/api/v1/no-such-path",

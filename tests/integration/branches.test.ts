@@ -155,7 +155,7 @@ for (const kind of testDbKinds()) {
     });
 
     describe("JSON API", () => {
-      it("lists with API.md's shape and rejects bad filters with the field named", async () => {
+      it("lists with docs/API.md's shape and rejects bad filters with the field named", async () => {
         const ok = await branchesApi.GET(apiRequest("/api/v1/branches?name=north&sort=name"), undefined);
         const body = await ok.json();
         expect(body.pagination).toEqual({ total: 5, length: 1, page: 1, per_page: 10 });

@@ -122,7 +122,7 @@ describe("PostgreSQL outage (real server, real next start)", () => {
     const stoppedAt = new Date();
     cluster.stop("fast");
 
-    // JSON: 503 + Retry-After with API.md's error shape, no trace of the cause.
+    // JSON: 503 + Retry-After with docs/API.md's error shape, no trace of the cause.
     for (const p of ["/api/v1/branches", "/api/v1/subscribers?page=2", "/api/v1/subscribers/export"]) {
       const response = await get(p);
       const text = await response.text();

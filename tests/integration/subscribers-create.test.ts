@@ -92,7 +92,7 @@ for (const kind of testDbKinds()) {
       expect(await response.json()).toMatchObject({ is_duplicate: false });
     });
 
-    it("POST /api/v1/subscribers answers 201 with API.md's record", async () => {
+    it("POST /api/v1/subscribers answers 201 with docs/API.md's record", async () => {
       const response = await POST(apiRequest("/api/v1/subscribers", {
         method: "POST",
         json: body({ email: "api@example.com", country_id: gb, mobile: "07400 999888", sheet_name: "spring CAMPAIGN", travel_date: "2027-03-04", is_mandatory: true }),

@@ -204,7 +204,7 @@ for (const kind of testDbKinds()) {
       expect(got.ids).toEqual(expectedOrder(rows.filter(predicate), column, query.startsWith("sort=-")));
     });
 
-    it("GET /api/v1/subscribers answers API.md's records and pagination", async () => {
+    it("GET /api/v1/subscribers answers docs/API.md's records and pagination", async () => {
       const response = await GET(apiRequest("/api/v1/subscribers?sort=id&page=1"), {});
       expect(response.status).toBe(200);
       const body = (await response.json()) as { data: SubscriberRecord[]; pagination: unknown };

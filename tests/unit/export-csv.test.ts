@@ -29,10 +29,10 @@ const cell: fc.Arbitrary<Cell> = fc.oneof(
 const row = fc.array(cell, { minLength: EXPORT_COLUMNS.length, maxLength: EXPORT_COLUMNS.length });
 
 describe("export CSV", () => {
-  it("starts with a UTF-8 BOM and SPEC.md's field names", async () => {
+  it("starts with a UTF-8 BOM and docs/SPEC.md's field names", async () => {
     const bytes = await toCsv([]);
     expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
-    // SPEC.md's field names, in its order.
+    // docs/SPEC.md's field names, in its order.
     expect(bytes.subarray(3).toString("utf8")).toBe(
       "id,first_name,last_name,branch_name,country_name,email,mobile,travel_date,sheet,subscription_status,is_duplicate,is_mandatory,created_at\r\n",
     );

@@ -15,7 +15,7 @@ describe("subscriber filters", () => {
     expect(parse("")).toEqual({ ok: true, value: { page: 1, sort: { column: "created_at", direction: "desc" } } });
   });
 
-  it("reads every filter of API.md", () => {
+  it("reads every filter of docs/API.md", () => {
     const query =
       "id=7&first_name=ada&last_name=love&branch_name=north&country_name=king&email=example&mobile=%2B44%207400&sheet=spring" +
       "&subscription_status=active&is_duplicate=true&is_mandatory=false&travel_date_from=2027-01-01&travel_date_to=2027-01-31" +
@@ -41,7 +41,7 @@ describe("subscriber filters", () => {
     });
   });
 
-  it("has a filter for every column of SPEC.md", () => {
+  it("has a filter for every column of docs/SPEC.md", () => {
     const columns = SUBSCRIBER_SORT_COLUMNS.filter((c) => c !== "created_at" && c !== "travel_date");
     for (const c of columns) expect(SUBSCRIBER_FILTER_KEYS).toContain(c);
     for (const k of ["created_from", "created_to", "travel_date_from", "travel_date_to"]) expect(SUBSCRIBER_FILTER_KEYS).toContain(k);

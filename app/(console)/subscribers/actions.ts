@@ -6,7 +6,7 @@ import { requireUser } from "@/lib/auth/guards";
 import { checkDuplicates, createSubscriber } from "@/lib/subscribers/mutations";
 import { duplicateCheckSchema, subscriberInputSchema } from "@/lib/subscribers/schema";
 
-// Every signed-in user may create subscribers (SPEC.md): the guard is requireUser, checked here
+// Every signed-in user may create subscribers (docs/SPEC.md): the guard is requireUser, checked here
 // even though the page checks it too. is_duplicate is never read from the input.
 
 export const createSubscriberAction = action(requireUser, subscriberInputSchema, async (input, user) => {

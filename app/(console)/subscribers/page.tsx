@@ -19,7 +19,7 @@ export const metadata: Metadata = { title: "Subscribers" };
 
 const PATH = "/subscribers";
 
-/** A filter for every column, with API.md's parameter names. */
+/** A filter for every column, with docs/API.md's parameter names. */
 const FIELDS: FilterField[] = [
   { kind: "text", name: "first_name", label: "First name", placeholder: "Contains…" },
   { kind: "text", name: "last_name", label: "Last name", placeholder: "Contains…" },

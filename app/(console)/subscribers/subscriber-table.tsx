@@ -26,7 +26,7 @@ const flag = (value: boolean, yes: string, tone: BadgeTone) =>
   value ? <Badge tone={tone}>{yes}</Badge> : <span className="text-slate-500">No</span>;
 
 /**
- * Every field of SPEC.md's subscriber. Identity first, then the status and the two flags (badges,
+ * Every field of docs/SPEC.md's subscriber. Identity first, then the status and the two flags (badges,
  * so they read at a glance without scrolling on a laptop), then the rest; on narrow screens the
  * table scrolls inside its frame.
  */

@@ -6,7 +6,7 @@ import { SubscriberForm } from "./subscriber-form";
 
 export const metadata: Metadata = { title: "New subscriber" };
 
-/** Every signed-in user may create subscribers (SPEC.md: no administrator check). */
+/** Every signed-in user may create subscribers (docs/SPEC.md: no administrator check). */
 export default async function NewSubscriberPage() {
   await requirePageUser("/subscribers/new");
   const [branches, countries, sheets] = await Promise.all([branchOptions(), listCountries(), sheetNames()]);
