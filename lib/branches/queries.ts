@@ -61,15 +61,12 @@ export async function getBranch(id: number): Promise<BranchRow> {
   return branch;
 }
 
-/** How many subscribers each branch has, for the delete confirmation. */
-export async function subscriberCounts(branchIds: number[]): Promise<Map<number, number>> {
-  if (!branchIds.length) return new Map();
-  const rows = await (await prisma()).subscriber.groupBy({
-    by: ["branch_id"],
-    where: { branch_id: { in: branchIds } },
-    _count: { _all: true },
-  });
-  return new Map(rows.map((r) => [r.branch_id!, r._count._all]));
+/**
+ * How many subscribers a branch has, for the delete confirmation: asked when the dialog opens,
+ * not for every branch on every view (an index-only count on subscribers (branch_id, …)).
+ */
+export async function branchSubscriberCount(id: number): Promise<number> {
+  return (await prisma()).subscriber.count({ where: { branch_id: id } });
 }
 
 export function serializeBranch(b: BranchRow) {

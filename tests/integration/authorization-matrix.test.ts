@@ -85,6 +85,7 @@ const ACTIONS: Record<string, Record<string, Expect>> = {
   "(console)/branches/actions.ts": {
     createBranchAction: { anonymous: 401, staff: 403, admin: "ok" },
     updateBranchAction: { anonymous: 401, staff: 403, admin: "ok" },
+    countBranchSubscribersAction: { anonymous: 401, staff: 403, admin: "ok" },
     deleteBranchAction: { anonymous: 401, staff: 403, admin: "ok" },
   },
   "(console)/subscribers/actions.ts": {
@@ -135,7 +136,7 @@ describe("authorization matrix", () => {
     await syncCountries(suite.database.prisma);
     users = { anonymous: null, staff: suite.staff, admin: suite.admin };
     const branches = await suite.database.prisma.branch.createManyAndReturn({
-      data: Array.from({ length: 20 }, (_, i) => ({ name: `Matrix branch ${i}` })),
+      data: Array.from({ length: 30 }, (_, i) => ({ name: `Matrix branch ${i}` })),
       select: { id: true },
     });
     branchIds = branches.map((b) => b.id);
@@ -183,7 +184,7 @@ describe("authorization matrix", () => {
         it(`action ${name} as ${who} → ${expected[who]}`, async () => {
           actAs(users[who]);
           const mod = (await import(/* @vite-ignore */ path.join(APP, file))) as Record<string, (input: unknown) => Promise<{ ok: boolean }>>;
-          const input = name.startsWith("delete") || name.startsWith("update") ? { id: branchIds.pop(), name: `Matrix action ${who}` } : { name: `Matrix action ${who} ${name}` };
+          const input = /^(delete|update|count)/.test(name) ? { id: branchIds.pop(), name: `Matrix action ${who}` } : { name: `Matrix action ${who} ${name}` };
           const before = await suite.database.prisma.branch.count();
           const result = await outcome(() => mod[name]!(input));
           expect(result).toBe(expected[who]);

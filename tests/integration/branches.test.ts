@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { createBranchAction, deleteBranchAction, updateBranchAction } from "@/app/(console)/branches/actions";
+import { countBranchSubscribersAction, createBranchAction, deleteBranchAction, updateBranchAction } from "@/app/(console)/branches/actions";
 import * as branchesApi from "@/app/api/v1/branches/route";
 import * as branchApi from "@/app/api/v1/branches/[id]/route";
 import type { SessionUser } from "@/lib/auth/permissions";
@@ -105,6 +105,8 @@ for (const kind of testDbKinds()) {
         const subscriber = await database.prisma.subscriber.create({
           data: { first_name: "Ana", last_name: "Silva", email: "ana@example.com", mobile: "+351912345678", branch_id: id },
         });
+        // The confirmation counts when it opens: exactly the subscribers that will lose the branch.
+        expect(await countBranchSubscribersAction({ id })).toEqual({ ok: true, data: { subscribers: 1 } });
         const deleted = await deleteBranchAction({ id });
         expect(deleted).toMatchObject({ ok: true, message: "Branch “Lisboa” deleted. 1 subscriber has no branch now." });
         expect(await database.prisma.subscriber.findUnique({ where: { id: subscriber.id } })).toMatchObject({ branch_id: null });

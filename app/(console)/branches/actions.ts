@@ -5,6 +5,7 @@ import { z } from "zod";
 import { action } from "@/lib/actions";
 import { requireAdmin } from "@/lib/auth/guards";
 import { createBranch, deleteBranch, updateBranch } from "@/lib/branches/mutations";
+import { branchSubscriberCount } from "@/lib/branches/queries";
 import { branchIdSchema, branchInputSchema } from "@/lib/branches/schema";
 
 // Each action checks the role itself (requireAdmin): hiding the buttons from staff is not the protection.
@@ -24,6 +25,12 @@ export const updateBranchAction = action(
     return { ok: true, data: { id: branch.id }, message: `Branch “${branch.name}” saved.` };
   },
 );
+
+/** For the delete confirmation, when it opens: how many subscribers would lose their branch. */
+export const countBranchSubscribersAction = action(requireAdmin, z.object({ id: branchIdSchema }), async ({ id }) => ({
+  ok: true,
+  data: { subscribers: await branchSubscriberCount(id) },
+}));
 
 export const deleteBranchAction = action(requireAdmin, z.object({ id: branchIdSchema }), async ({ id }, user) => {
   const { name, detached } = await deleteBranch(id, user);

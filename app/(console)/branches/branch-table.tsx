@@ -13,14 +13,12 @@ export function BranchTable({
   params,
   path,
   admin,
-  counts,
 }: {
   rows: BranchRow[];
   sort: Sort;
   params: RawParams;
   path: string;
   admin: boolean;
-  counts: Map<number, number>;
 }) {
   const header = { sort, params, path };
   return (
@@ -56,7 +54,7 @@ export function BranchTable({
                   >
                     Edit
                   </Link>
-                  <DeleteBranchButton id={b.id} name={b.name} subscribers={counts.get(b.id) ?? 0} />
+                  <DeleteBranchButton id={b.id} name={b.name} />
                 </td>
               ) : null}
             </tr>

@@ -4,12 +4,23 @@ import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
 import { notify } from "@/components/toast";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
-import { deleteBranchAction } from "./actions";
+import { countBranchSubscribersAction, deleteBranchAction } from "./actions";
 
-export function DeleteBranchButton({ id, name, subscribers }: { id: number; name: string; subscribers: number }) {
+/** The confirmation says what deleting does; the subscribers are counted when it opens. */
+export function DeleteBranchButton({ id, name }: { id: number; name: string }) {
   const [open, setOpen] = useState(false);
+  const [subscribers, setSubscribers] = useState<number | "counting" | "unknown">("counting");
   const [pending, startTransition] = useTransition();
   const router = useRouter();
+
+  const openDialog = () => {
+    setOpen(true);
+    setSubscribers("counting");
+    countBranchSubscribersAction({ id }).then(
+      (result) => setSubscribers(result.ok ? result.data.subscribers : "unknown"),
+      () => setSubscribers("unknown"),
+    );
+  };
 
   const confirm = () =>
     startTransition(async () => {
@@ -31,7 +42,7 @@ export function DeleteBranchButton({ id, name, subscribers }: { id: number; name
     <>
       <button
         type="button"
-        onClick={() => setOpen(true)}
+        onClick={openDialog}
         className="ml-1 rounded-md px-2.5 py-1.5 text-sm font-medium text-red-700 hover:bg-red-50"
         aria-label={`Delete ${name}`}
       >
@@ -45,9 +56,15 @@ export function DeleteBranchButton({ id, name, subscribers }: { id: number; name
         onConfirm={confirm}
         onClose={() => setOpen(false)}
       >
-        {subscribers === 0
-          ? "No subscriber belongs to this branch. This cannot be undone."
-          : `${subscribers.toLocaleString("en-GB")} subscriber${subscribers === 1 ? "" : "s"} will lose their branch (they are kept, with no branch). This cannot be undone.`}
+        <span aria-live="polite">
+          {subscribers === "counting"
+            ? "Counting the subscribers of this branch…"
+            : subscribers === "unknown"
+              ? "Its subscribers will lose their branch (they are kept, with no branch). This cannot be undone."
+              : subscribers === 0
+                ? "No subscriber belongs to this branch. This cannot be undone."
+                : `${subscribers.toLocaleString("en-GB")} subscriber${subscribers === 1 ? "" : "s"} will lose their branch (they are kept, with no branch). This cannot be undone.`}
+        </span>
       </ConfirmDialog>
     </>
   );

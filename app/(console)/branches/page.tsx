@@ -9,7 +9,7 @@ import { buttonClass } from "@/components/ui/button-styles";
 import { requirePageUser } from "@/lib/auth/page-guards";
 import { canManageBranches } from "@/lib/auth/permissions";
 import { BRANCH_FILTER_KEYS, branchFiltersSchema } from "@/lib/branches/filters";
-import { listBranches, subscriberCounts } from "@/lib/branches/queries";
+import { listBranches } from "@/lib/branches/queries";
 import { parseWith, withParams, type RawParams } from "@/lib/list/params";
 import { BranchTable } from "./branch-table";
 
@@ -59,7 +59,6 @@ async function Results({
   admin: boolean;
 }) {
   const { data, pagination } = await listBranches(filters);
-  const counts = admin ? await subscriberCounts(data.map((b) => b.id)) : new Map<number, number>();
   const filtered = BRANCH_FILTER_KEYS.some((key) => params[key]);
 
   if (pagination.total === 0) {
@@ -79,7 +78,7 @@ async function Results({
   return (
     <div className="space-y-4">
       <ResultSummary pagination={pagination} rows={data.length} noun={["branch", "branches"]} />
-      <BranchTable rows={data} sort={filters.sort} params={params} path={PATH} admin={admin} counts={counts} />
+      <BranchTable rows={data} sort={filters.sort} params={params} path={PATH} admin={admin} />
       <Pager pagination={pagination} params={params} path={PATH} />
     </div>
   );
