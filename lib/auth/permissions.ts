@@ -5,7 +5,5 @@ export type Role = "admin" | "staff";
 export type SessionUser = { id: number; name: string; email: string; role: Role };
 
 export const canManageBranches = (user: Pick<SessionUser, "role"> | null | undefined) => user?.role === "admin";
-export const canListSubscribers = (user: SessionUser | null | undefined) => Boolean(user);
 export const canCreateSubscribers = (user: SessionUser | null | undefined) => Boolean(user);
-export const canExportSubscribers = (user: SessionUser | null | undefined) => Boolean(user);
 export const canReadAudit = (user: Pick<SessionUser, "role"> | null | undefined) => user?.role === "admin";

@@ -501,11 +501,6 @@ function diffTarget(source: SchemaSource, paths: MigrationPaths): DiffTarget {
   }
 }
 
-/** The SQL that would bring the migrations up to prisma/schema.prisma; '' when they agree. */
-export function pendingSchemaChanges(paths: MigrationPaths = defaultPaths()): Promise<string> {
-  return diffSql({ kind: "migrations" }, { kind: "schema" }, paths);
-}
-
 export type MigrationStatus = {
   /** Migration folders in prisma/migrations. */
   local: string[];

@@ -400,13 +400,3 @@ export async function resetBenchPassword(database: Database, email: string = BEN
   return password;
 }
 
-/** The mark of a bench database, or null (tests and the benchmark's report read it). */
-export async function benchMark(database: Database): Promise<BenchMark | null> {
-  const sql = database.pglite ? pgliteSql(database.pglite) : pgSql((database.target as { url: string }).url);
-  try {
-    const mark = await readMark(sql);
-    return mark && mark !== "foreign" ? mark : null;
-  } finally {
-    await sql.close();
-  }
-}

@@ -178,15 +178,6 @@ export function countOnce(count: Prisma.Sql): Promise<number> {
   return total;
 }
 
-/** One subscriber as a list row (after creation). */
-export async function getSubscriberRow(id: number): Promise<SubscriberRow | null> {
-  const db = await prisma();
-  const [row] = await db.$queryRaw<SubscriberRow[]>(
-    Prisma.sql`SELECT ${COLUMNS} FROM subscribers s ${JOINS} WHERE s.id = ${id}`,
-  );
-  return row ?? null;
-}
-
 /** docs/API.md's subscriber record. */
 export function serializeSubscriber(r: SubscriberRow) {
   return {
