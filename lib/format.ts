@@ -2,13 +2,14 @@ import { config } from "@/lib/config";
 
 const dateTime = new Map<string, Intl.DateTimeFormat>();
 
-/** "22 Nov 2026, 09:14" in the console's time zone. */
-export function formatDateTime(value: Date): string {
+/** "22 Nov 2026, 09:14" (or with seconds, "…09:14:05") in the console's time zone. */
+export function formatDateTime(value: Date, { seconds = false } = {}): string {
   const tz = config.timeZone;
-  let f = dateTime.get(tz);
+  const key = `${tz}${seconds ? ":s" : ""}`;
+  let f = dateTime.get(key);
   if (!f) {
-    f = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "short", timeZone: tz });
-    dateTime.set(tz, f);
+    f = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: seconds ? "medium" : "short", timeZone: tz });
+    dateTime.set(key, f);
   }
   return f.format(value);
 }

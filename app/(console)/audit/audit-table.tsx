@@ -1,5 +1,7 @@
 import { PlainHeader, SortHeader } from "@/components/list/sort-header";
 import type { AuditRow } from "@/lib/audit/queries";
+import { config } from "@/lib/config";
+import { formatDateTime } from "@/lib/format";
 import type { RawParams } from "@/lib/list/params";
 
 const Dash = () => <span className="text-slate-300">—</span>;
@@ -24,7 +26,7 @@ export function AuditTable({ rows, sort, params, path }: { rows: AuditRow[]; sor
         <caption className="sr-only">Audit events</caption>
         <thead className="bg-slate-50">
           <tr>
-            <SortHeader column="at" label="When (UTC)" {...header} />
+            <SortHeader column="at" label={`When (${config.timeZone})`} {...header} />
             <SortHeader column="actor_email" label="Who" {...header} />
             <SortHeader column="action" label="Action" {...header} />
             <PlainHeader label="Record" />
@@ -36,7 +38,7 @@ export function AuditTable({ rows, sort, params, path }: { rows: AuditRow[]; sor
           {rows.map((row) => (
             <tr key={String(row.id)}>
               <td className="whitespace-nowrap px-3 py-2.5 font-mono text-xs text-slate-600">
-                <time dateTime={row.at.toISOString()}>{row.at.toISOString().replace("T", " ").slice(0, 19)}</time>
+                <time dateTime={row.at.toISOString()}>{formatDateTime(row.at, { seconds: true })}</time>
               </td>
               <td className="px-3 py-2.5">{row.actor_email ?? <Dash />}</td>
               <td className="whitespace-nowrap px-3 py-2.5 font-mono text-xs">{row.action}</td>
