@@ -15,9 +15,11 @@ const nextConfig = {
   poweredByHeader: false,
   // `next build` checks the app's own sources; `npm test` type-checks everything (tests, scripts).
   typescript: { tsconfigPath: "tsconfig.build.json" },
-  // Loaded from node_modules at run time rather than bundled: PGlite and the schema engine
-  // read their WebAssembly and data files relative to their own modules.
-  serverExternalPackages: ["@electric-sql/pglite", "pglite-prisma-adapter", "pg-boss", "@prisma/schema-engine-wasm"],
+  // Loaded from node_modules at run time rather than bundled: PGlite reads its WebAssembly and
+  // data files relative to its own module (and its Prisma adapter must share that copy); pg-boss
+  // is plain CommonJS with dynamic requires. Only packages the app imports belong here: the
+  // migration runner's schema engine is tooling (tools/migrate/), never loaded by the app.
+  serverExternalPackages: ["@electric-sql/pglite", "pglite-prisma-adapter", "pg-boss"],
   // `forbidden()` renders app/forbidden.tsx with a 403 status.
   experimental: { authInterrupts: true },
   async headers() {

@@ -13,7 +13,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
-import { applyMigrations } from "@/lib/db/migrate";
+import { applyMigrations } from "@/tools/migrate";
 import { seedSubscribers } from "../tests/helpers/export-data";
 import { exportConfig } from "@/lib/export/config";
 import { newExportId } from "@/lib/export/ids";

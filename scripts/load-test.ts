@@ -19,7 +19,7 @@ import os from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
 import { openDatabase } from "@/lib/db/client";
-import { applyMigrations } from "@/lib/db/migrate";
+import { applyMigrations } from "@/tools/migrate";
 import { seedDemo } from "@/lib/seed/demo";
 import { projectRoot, rssMb, signIn, startNextServer, type NextServer } from "../tests/helpers/next-server";
 import { freePort } from "../tests/helpers/pg-cluster";

@@ -1,5 +1,5 @@
 // Migrations CLI (the native `prisma migrate` cannot download its engine here; this drives the
-// same engine as WebAssembly, see lib/db/migrate.ts).
+// same engine as WebAssembly, see tools/migrate/).
 //
 //   tsx scripts/migrate.ts deploy        apply pending migrations (npm run db:migrate)
 //   tsx scripts/migrate.ts new <name>    write prisma/migrations/<timestamp>_<name>/migration.sql
@@ -18,7 +18,7 @@ import {
   migrationNames,
   migrationStatus,
   type MigrationTarget,
-} from "@/lib/db/migrate";
+} from "@/tools/migrate";
 import { DatabaseLockedError, openPGlite } from "@/lib/db/pglite";
 import { runScript } from "./script-utils";
 

@@ -1,7 +1,7 @@
 // Migrates the database, syncs reference data (countries) and, on the embedded database only,
 // seeds the demo data when it is empty. `npm start` and `npm run dev` run this first.
 import { openDatabase } from "@/lib/db/client";
-import { applyMigrations } from "@/lib/db/migrate";
+import { applyMigrations } from "@/tools/migrate";
 import { seedDemo, syncCountries } from "@/lib/seed/demo";
 import { runScript } from "./script-utils";
 

@@ -2,7 +2,7 @@
 // It never touches a DATABASE_URL server: demo logins have public passwords.
 import { openDatabase } from "@/lib/db/client";
 import { databaseTarget } from "@/lib/db/config";
-import { applyMigrations } from "@/lib/db/migrate";
+import { applyMigrations } from "@/tools/migrate";
 import { seedDemo } from "@/lib/seed/demo";
 import { runScript } from "./script-utils";
 

@@ -17,7 +17,7 @@ import type { PGlite } from "@electric-sql/pglite";
 import { hashPassword } from "@/lib/auth/password";
 import { openDatabase, type Database } from "@/lib/db/client";
 import type { DatabaseTarget } from "@/lib/db/config";
-import { applyMigrations } from "@/lib/db/migrate";
+import { applyMigrations } from "@/tools/migrate";
 import { generateSubscribers } from "./generator";
 import { seedBranchesAndSheets, syncCountries } from "./demo";
 

@@ -6,7 +6,7 @@ import path from "node:path";
 import pg from "pg";
 import { hashPassword } from "@/lib/auth/password";
 import { fromPGlite } from "@/lib/db/client";
-import { applyMigrations } from "@/lib/db/migrate";
+import { applyMigrations } from "@/tools/migrate";
 import { openPGlite } from "@/lib/db/pglite";
 import { startNextServer, type NextServer } from "./next-server";
 import { freePort } from "./pg-cluster";

@@ -1,5 +1,5 @@
 import { fromPGlite, openDatabase, setDatabaseForTests, type Database } from "@/lib/db/client";
-import { applyMigrations } from "@/lib/db/migrate";
+import { applyMigrations } from "@/tools/migrate";
 import { openPGlite } from "@/lib/db/pglite";
 import type { SessionUser } from "@/lib/auth/permissions";
 import { createTestDatabase } from "./postgres";

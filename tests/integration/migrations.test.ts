@@ -1,11 +1,11 @@
 // The migrations of prisma/migrations, applied with the WebAssembly schema engine
-// (lib/db/migrate.ts) on the embedded database and, when TEST_DATABASE_URL is set, on PostgreSQL.
+// (tools/migrate/) on the embedded database and, when TEST_DATABASE_URL is set, on PostgreSQL.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { applyMigrations, defaultPaths, diffSql, migrationNames, type MigrationTarget } from "@/lib/db/migrate";
+import { applyMigrations, defaultPaths, diffSql, migrationNames, type MigrationTarget } from "@/tools/migrate";
 import { openPGlite } from "@/lib/db/pglite";
 import { createTestDatabase } from "../helpers/postgres";
 

@@ -6,7 +6,7 @@ import { parse } from "csv-parse/sync";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hashPassword } from "@/lib/auth/password";
-import { applyMigrations } from "@/lib/db/migrate";
+import { applyMigrations } from "@/tools/migrate";
 import { seedSubscribers } from "../helpers/export-data";
 import { until } from "../helpers/export-process";
 import { rssMb, signIn, startNextServer, type NextServer } from "../helpers/next-server";
