@@ -10,6 +10,7 @@
 // default .data/pglite). Errors print one line and exit 1 (the stack with DEBUG=1).
 import fs from "node:fs";
 import path from "node:path";
+import { fromPGlite, openDatabase } from "@/lib/db/client";
 import { databaseTarget, type DatabaseTarget } from "@/lib/db/config";
 import {
   applyMigrations,
@@ -20,6 +21,7 @@ import {
   type MigrationTarget,
 } from "@/tools/migrate";
 import { DatabaseLockedError, openPGlite } from "@/lib/db/pglite";
+import { syncCountries } from "@/lib/seed/demo";
 import { runScript } from "./script-utils";
 
 const USAGE = "Usage: tsx scripts/migrate.ts deploy | new <name> | status";
@@ -52,15 +54,29 @@ function relative(file: string) {
   return rel && !rel.startsWith("..") && !path.isAbsolute(rel) ? rel : file;
 }
 
+/** Reference data every database needs (idempotent): the country list. */
+async function syncReferenceData(target: DatabaseTarget, db: MigrationTarget): Promise<number> {
+  const database = typeof db === "string" ? await openDatabase(target) : fromPGlite(db, target, async () => {});
+  try {
+    return await syncCountries(database.prisma);
+  } finally {
+    await database.close();
+  }
+}
+
 async function deploy() {
   const target = databaseTarget();
-  const applied = await withDatabase(target, (db) => applyMigrations(db));
+  const { applied, countries } = await withDatabase(target, async (db) => {
+    const applied = await applyMigrations(db);
+    return { applied, countries: await syncReferenceData(target, db) };
+  });
   if (!applied.length) {
     console.log("No pending migrations.");
-    return;
+  } else {
+    console.log(`Applied ${applied.length} migration${applied.length === 1 ? "" : "s"} to ${describe(target)}:`);
+    for (const name of applied) console.log(`  ${name}`);
   }
-  console.log(`Applied ${applied.length} migration${applied.length === 1 ? "" : "s"} to ${describe(target)}:`);
-  for (const name of applied) console.log(`  ${name}`);
+  console.log(`Country list: ${countries} countries.`);
 }
 
 /** Prisma's own folder names: UTC YYYYMMDDHHMMSS_name. */

@@ -22,10 +22,11 @@ if (!env.NEXTAUTH_SECRET) {
   }
   // The embedded demo keeps a random secret of its own next to its data.
   const file = ".data/nextauth-secret";
-  if (!fs.existsSync(file)) {
-    fs.mkdirSync(".data", { recursive: true });
-    fs.writeFileSync(file, crypto.randomBytes(32).toString("base64url"), { mode: 0o600 });
-  }
+  // `.data/` holds the database, the exports and this secret: this account's only (0700).
+  fs.mkdirSync(".data", { recursive: true, mode: 0o700 });
+  fs.chmodSync(".data", 0o700);
+  if (!fs.existsSync(file)) fs.writeFileSync(file, crypto.randomBytes(32).toString("base64url"), { mode: 0o600 });
+  fs.chmodSync(file, 0o600);
   env.NEXTAUTH_SECRET = fs.readFileSync(file, "utf8").trim();
 }
 

@@ -2,6 +2,8 @@ import fs from "node:fs";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
+import { NodeFS } from "@electric-sql/pglite/nodefs";
+import { ensurePrivateDir, privateMode, tightenTree } from "@/lib/security/private-files";
 
 /**
  * A PGlite data folder may be opened by one process at a time. The lock file holds the owner's
@@ -25,10 +27,10 @@ function isAlive(pid: number) {
 
 export function acquireLock(dir: string): () => void {
   const file = lockPath(dir);
-  fs.mkdirSync(path.dirname(file), { recursive: true });
+  ensurePrivateDir(path.dirname(file));
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
-      fs.writeFileSync(file, String(process.pid), { flag: "wx" });
+      fs.writeFileSync(file, String(process.pid), { flag: "wx", mode: 0o600 });
       const release = () => {
         try {
           if (fs.readFileSync(file, "utf8") === String(process.pid)) fs.unlinkSync(file);
@@ -56,12 +58,50 @@ export function acquireLock(dir: string): () => void {
 
 export const pgliteExtensions = { pg_trgm };
 
-/** Opens (creating if needed) a persisted PGlite database; `dir` undefined means in memory. */
+type PostgresMod = Parameters<NodeFS["init"]>[1];
+type Attr = { mode?: number };
+type NodeOps = {
+  setattr(node: unknown, attr: Attr): void;
+  mknod(parent: unknown, name: string, mode: number, dev: number): unknown;
+};
+type EmscriptenNodeFs = { node_ops: NodeOps; stream_ops: { setattr(stream: unknown, attr: Attr): void } };
+
+/**
+ * PGlite's Node file system, with every file and folder it makes private. PostgreSQL (compiled to
+ * WebAssembly) creates its files through Emscripten, which sets their mode with an explicit chmod
+ * (0666: the process's umask does not apply); here group and others bits are taken off each mode
+ * the database sets, so new files (WAL segments, tables) are 0600 and new folders 0700.
+ */
+class PrivateNodeFS extends NodeFS {
+  async init(pg: PGlite, opts: Partial<PostgresMod>) {
+    const { emscriptenOpts } = await super.init(pg, opts);
+    const makePrivate = (mod: PostgresMod) => {
+      const nodefs = mod.NODEFS as unknown as EmscriptenNodeFs;
+      const { node_ops, stream_ops } = nodefs;
+      const mask = (attr: Attr): Attr => (attr.mode === undefined ? attr : { ...attr, mode: privateMode(attr.mode) });
+      const setattr = node_ops.setattr.bind(node_ops);
+      const streamSetattr = stream_ops.setattr.bind(stream_ops);
+      const mknod = node_ops.mknod.bind(node_ops);
+      node_ops.setattr = (node, attr) => setattr(node, mask(attr));
+      stream_ops.setattr = (stream, attr) => streamSetattr(stream, mask(attr));
+      node_ops.mknod = (parent, name, mode, dev) => mknod(parent, name, privateMode(mode), dev);
+    };
+    return { emscriptenOpts: { ...emscriptenOpts, preRun: [makePrivate, ...(emscriptenOpts.preRun ?? [])] } };
+  }
+}
+
+/**
+ * Opens (creating if needed) a persisted PGlite database; `dir` undefined means in memory. The
+ * folder is 0700 and its files 0600, an existing folder is tightened first (see PrivateNodeFS).
+ */
 export async function openPGlite(dir?: string): Promise<PGlite & { release: () => void }> {
   const release = dir ? acquireLock(dir) : () => {};
   try {
-    if (dir) fs.mkdirSync(dir, { recursive: true });
-    const db = await PGlite.create(dir ?? "memory://", { extensions: pgliteExtensions });
+    if (dir) {
+      ensurePrivateDir(dir);
+      tightenTree(dir);
+    }
+    const db = await PGlite.create({ fs: dir ? new PrivateNodeFS(dir) : undefined, extensions: pgliteExtensions });
     return Object.assign(db, {
       release: () => {
         release();

@@ -6,6 +6,7 @@ import { finished } from "node:stream/promises";
 import { exportConfig } from "./config";
 import { csvHead, csvLines, type CsvCell } from "./csv";
 import { isExportId } from "./ids";
+import { ensurePrivateDir } from "@/lib/security/private-files";
 
 // Export files on disk: `<EXPORT_DIR>/<export id>.csv`. A file is written to a temporary name in
 // the same folder, flushed to disk (fsync) and renamed over its final name, so a reader sees no
@@ -31,7 +32,7 @@ export async function writeCsvFile(
 ): Promise<number> {
   const final = exportFilePath(id);
   const dir = path.dirname(final);
-  await fs.promises.mkdir(dir, { recursive: true });
+  ensurePrivateDir(dir); // 0700, tightened when an older version made it 0755
   const temp = path.join(dir, `.${id}.${process.pid}.${crypto.randomBytes(4).toString("hex")}.tmp`);
   let rows = 0;
   // A large buffer: the disk takes a batch while the next one is prepared.

@@ -44,6 +44,9 @@ export async function queue(): Promise<PgBoss> {
   return holder.__export_boss.boss;
 }
 
+/** The advisory lock that serialises starting the queue (tests/integration/worker-start.test.ts). */
+const START_LOCK = "console.export-queue.start";
+
 async function start(sql: ExportSql): Promise<PgBoss> {
   const worker = runsWorker();
   const boss = new PgBoss({
@@ -54,10 +57,15 @@ async function start(sql: ExportSql): Promise<PgBoss> {
     maintenanceIntervalSeconds: exportConfig.maintenanceSeconds,
   });
   boss.on("error", (error) => console.error("export queue:", error));
-  await boss.start();
-  for (const name of [EXPORT_FAILED_QUEUE, PURGE_QUEUE, EXPORT_QUEUE]) {
-    await boss.createQueue(name, name === EXPORT_QUEUE ? { name, deadLetter: EXPORT_FAILED_QUEUE } : { name });
-  }
+  // pg-boss creates its schema under a lock, but each queue and its partition without one: two
+  // processes starting at once (web and worker, two workers) deadlock on a fresh database. One
+  // process at a time, then; the others find everything created and go on at once.
+  await sql.exclusive(START_LOCK, async () => {
+    await boss.start();
+    for (const name of [EXPORT_FAILED_QUEUE, PURGE_QUEUE, EXPORT_QUEUE]) {
+      await boss.createQueue(name, name === EXPORT_QUEUE ? { name, deadLetter: EXPORT_FAILED_QUEUE } : { name });
+    }
+  });
   return boss;
 }
 

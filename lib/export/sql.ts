@@ -32,6 +32,12 @@ export type ExportSql = Sql & {
    * connection, the statements run one by one like any others.
    */
   read<T>(run: (reader: Reader) => Promise<T>): Promise<T>;
+  /**
+   * Runs `run` while holding the PostgreSQL advisory lock named `key` (session-level, on a
+   * connection of its own), so that processes doing the same wait for each other; statements in
+   * `run` go through the pool as usual. On PGlite (one process) it simply runs.
+   */
+  exclusive<T>(key: string, run: () => Promise<T>): Promise<T>;
   close(): Promise<void>;
 };
 
@@ -75,6 +81,7 @@ function fromPGlite(pglite: PGlite): ExportSql {
     kind: "pglite",
     transaction: (run) => pglite.transaction((tx) => run(pgliteSql(tx))),
     read: (run) => run(reader),
+    exclusive: (_key, run) => run(),
     close: async () => {},
   };
 }
@@ -131,6 +138,16 @@ function fromPool(url: string): ExportSql {
         } catch (error) {
           await client.query("ROLLBACK").catch(discard);
           throw error;
+        }
+      }),
+    exclusive: (key, run) =>
+      withConnection(pool, async (client, discard) => {
+        await client.query("SELECT pg_advisory_lock(hashtextextended($1, 0))", [key]);
+        try {
+          return await run();
+        } finally {
+          // A lost connection has released the lock with it; it is not reused (discard).
+          await client.query("SELECT pg_advisory_unlock(hashtextextended($1, 0))", [key]).catch(discard);
         }
       }),
     close: () => pool.end(),

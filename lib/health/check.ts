@@ -5,8 +5,9 @@ import { runsWorker } from "@/lib/export/queue";
 import { isDatabaseUnavailable } from "./unavailable";
 
 // What GET /api/health reports: can this process query its database, and is the export queue
-// being worked. Public (load balancers and monitors call it without a session), so it carries
-// states and counts only: no host names, no error messages.
+// being worked. Anyone gets the status only (`checkUp`, for load balancers); the details
+// (`checkHealth`: latency, queue counts, worker timing) are for an administrator or the
+// operator's monitor (lib/health/access.ts). Never host names or error messages.
 
 export type DatabaseHealth = {
   status: "up" | "down";
@@ -33,6 +34,9 @@ export type QueueHealth = {
   worker_seen_seconds_ago: number | null;
 };
 
+/** What anyone may know: the database answers (ok) or not (unavailable). */
+export type PublicHealth = { status: "ok" | "unavailable" };
+
 export type HealthReport = {
   status: "ok" | "degraded" | "unavailable";
   checked_at: string;
@@ -57,9 +61,12 @@ const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));
 
 const EMPTY_QUEUE = { queued: 0, running: 0, oldest_queued_seconds: null, worker_seen_seconds_ago: null };
 
-export async function checkHealth(): Promise<HealthReport> {
-  const worker: QueueHealth["worker"] = runsWorker() ? "in_process" : "separate";
-  const checked_at = new Date().toISOString();
+type Probe =
+  | { up: true; kind: DatabaseHealth["kind"]; latency_ms: number; query: <T extends Row>(text: string) => Promise<T[]> }
+  | { up: false; kind: DatabaseHealth["kind"]; reason: NonNullable<DatabaseHealth["reason"]> };
+
+/** One `SELECT 1` on the process's database, within TIMEOUT_MS. */
+async function probe(): Promise<Probe> {
   let kind: DatabaseHealth["kind"] = process.env.DATABASE_URL?.trim() ? "postgres" : "pglite";
   let query: (<T extends Row>(text: string) => Promise<T[]>) | null = null;
   const started = performance.now();
@@ -76,17 +83,33 @@ export async function checkHealth(): Promise<HealthReport> {
   } catch (error) {
     const reason = error instanceof Timeout ? "timeout" : isDatabaseUnavailable(error) ? "unreachable" : "error";
     if (reason === "error") console.error("health check: database query failed", error);
+    return { up: false, kind, reason };
+  }
+  return { up: true, kind, latency_ms: Math.round(performance.now() - started), query: query! };
+}
+
+/** The status only: what anyone may know. */
+export async function checkUp(): Promise<PublicHealth> {
+  return { status: (await probe()).up ? "ok" : "unavailable" };
+}
+
+/** The full report: for an administrator or the operator's monitor only. */
+export async function checkHealth(): Promise<HealthReport> {
+  const worker: QueueHealth["worker"] = runsWorker() ? "in_process" : "separate";
+  const checked_at = new Date().toISOString();
+  const database = await probe();
+  if (!database.up) {
     return {
       status: "unavailable",
       checked_at,
-      database: { status: "down", kind, latency_ms: null, reason },
+      database: { status: "down", kind: database.kind, latency_ms: null, reason: database.reason },
       queue: { status: "unknown", worker, ...EMPTY_QUEUE },
     };
   }
-  const latency_ms = Math.round(performance.now() - started);
+  const { kind, latency_ms, query } = database;
   let queue: QueueHealth;
   try {
-    queue = await withTimeout(checkQueue(query!, worker), TIMEOUT_MS);
+    queue = await withTimeout(checkQueue(query, worker), TIMEOUT_MS);
   } catch (error) {
     console.error("health check: queue query failed", error);
     queue = { status: "unknown", worker, ...EMPTY_QUEUE };

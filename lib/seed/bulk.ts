@@ -17,6 +17,7 @@ import type { PGlite } from "@electric-sql/pglite";
 import { hashPassword } from "@/lib/auth/password";
 import { openDatabase, type Database } from "@/lib/db/client";
 import type { DatabaseTarget } from "@/lib/db/config";
+import { endPool } from "@/lib/db/end-pool";
 import { applyMigrations } from "@/tools/migrate";
 import { generateSubscribers } from "./generator";
 import { seedBranchesAndSheets, syncCountries } from "./demo";
@@ -44,6 +45,8 @@ type Sql = {
 
 function pgSql(url: string): Sql {
   const pool = new pg.Pool({ connectionString: url, max: 2 });
+  // An idle connection that the server ends is logged (the pool replaces it), never a crash.
+  pool.on("error", (error) => console.error(`bulk load: idle database connection failed: ${error.message}`));
   const wrap = (q: pg.Pool | pg.PoolClient): Sql["query"] => async (text, params) => (await q.query(text, params)).rows;
   return {
     query: wrap(pool),
@@ -59,7 +62,7 @@ function pgSql(url: string): Sql {
         }),
       );
     },
-    close: () => pool.end(),
+    close: () => endPool(pool), // the database may be dropped next: no connection may linger
   };
 }
 

@@ -3,6 +3,7 @@ import * as health from "@/app/api/health/route";
 import * as branchesApi from "@/app/api/v1/branches/route";
 import * as exportApi from "@/app/api/v1/subscribers/export/route";
 import { openDatabase, setDatabaseForTests, type Database } from "@/lib/db/client";
+import type { SessionUser } from "@/lib/auth/permissions";
 import type { HealthReport } from "@/lib/health/check";
 import { actAs, createUsers, testDatabase, testDbKinds } from "../helpers/db";
 import { apiRequest } from "../helpers/http";
@@ -11,9 +12,15 @@ import { freePort } from "../helpers/pg-cluster";
 // GET /api/health on a working database of each kind, and what the API answers when the
 // database server cannot be reached (a port nobody listens on: connection refused, as when
 // PostgreSQL is stopped). tests/integration/outage.test.ts stops and restarts a real server.
+// Issue 19, point 7: strangers (and staff) learn "ok" or "unavailable" only; the latency, queue
+// counts and worker timing go to a signed-in admin or to the operator's HEALTH_TOKEN.
 
-const get = async () => {
-  const response = await health.GET();
+const TOKEN = "health-test-token-0123456789abcdef0123";
+process.env.HEALTH_TOKEN = TOKEN;
+const asMonitor = { authorization: `Bearer ${TOKEN}` };
+
+const get = async (headers: Record<string, string> = asMonitor) => {
+  const response = await health.GET(apiRequest("/api/health", { headers }));
   return { response, body: (await response.json()) as HealthReport };
 };
 
@@ -26,6 +33,31 @@ for (const kind of testDbKinds()) {
     });
     afterAll(async () => {
       await database?.close();
+    });
+
+    it("tells anonymous callers and staff only that it is up, and no more for a wrong token", async () => {
+      const { staff } = await createUsers(database);
+      for (const [who, headers] of [
+        [null, {}],
+        [staff, {}],
+        [null, { authorization: `Bearer ${TOKEN.slice(0, -1)}x` }],
+        [null, { authorization: TOKEN }],
+      ] as const) {
+        actAs(who);
+        const { response, body } = await get(headers);
+        expect(response.status).toBe(200);
+        expect(response.headers.get("cache-control")).toBe("no-store");
+        expect(body).toEqual({ status: "ok" });
+      }
+      actAs(null);
+    });
+
+    it("gives the details to a signed-in admin", async () => {
+      const { admin } = await createUsers(database);
+      actAs(admin);
+      const { body } = await get({});
+      actAs(null);
+      expect(body).toMatchObject({ status: "ok", database: { status: "up", kind, latency_ms: expect.any(Number) }, queue: { queued: 0 } });
     });
 
     it("reports the database up and the queue, with no-store", async () => {
@@ -60,10 +92,11 @@ for (const kind of testDbKinds()) {
 describe("with the database server unreachable", () => {
   let database: Database;
   let working: Database;
+  let staff: SessionUser;
 
   beforeAll(async () => {
     working = await testDatabase("pglite"); // for the users only; the app's code gets the dead one
-    const { staff } = await createUsers(working);
+    ({ staff } = await createUsers(working));
     actAs(staff);
     const port = await freePort(); // nothing listens there
     database = await openDatabase({ kind: "postgres", url: `postgres://postgres@127.0.0.1:${port}/console` });
@@ -75,7 +108,21 @@ describe("with the database server unreachable", () => {
     await working?.close();
   });
 
-  it("GET /api/health answers 503 with Retry-After, without details", async () => {
+  it("GET /api/health answers 503 with Retry-After: the status only for others", async () => {
+    try {
+      for (const who of [null, staff]) {
+        actAs(who);
+        const { response, body } = await get({});
+        expect(response.status).toBe(503);
+        expect(response.headers.get("retry-after")).toMatch(/^\d+$/);
+        expect(body).toEqual({ status: "unavailable" });
+      }
+    } finally {
+      actAs(staff);
+    }
+  });
+
+  it("GET /api/health answers 503 with Retry-After, and the operator's token sees why, without host details", async () => {
     const { response, body } = await get();
     expect(response.status).toBe(503);
     expect(response.headers.get("retry-after")).toMatch(/^\d+$/);
@@ -103,7 +150,7 @@ describe("with the database server unreachable", () => {
   });
 
   it("HEAD /api/health has the status and no body", async () => {
-    const response = await health.HEAD();
+    const response = await health.HEAD(apiRequest("/api/health"));
     expect(response.status).toBe(503);
     expect(await response.text()).toBe("");
   });

@@ -28,6 +28,8 @@ const ROWS = 150_000;
 const PASSWORD = "outage-test-password";
 const STACK = /\bat \S+ \(|node_modules|Prisma|ECONNREFUSED|127\.0\.0\.1/;
 
+const HEALTH_TOKEN = "outage-health-token-0123456789abcdef";
+
 describe("PostgreSQL outage (real server, real next start)", () => {
   let cluster: PgCluster;
   let server: NextServer;
@@ -56,7 +58,7 @@ describe("PostgreSQL outage (real server, real next start)", () => {
 
     exportDir = fs.mkdtempSync(path.join(os.tmpdir(), "outage-exports-"));
     const port = await freePort();
-    const common = { DATABASE_URL: url, NEXTAUTH_SECRET: "outage-test-secret-0123456789abcdef", EXPORT_DIR: exportDir };
+    const common = { DATABASE_URL: url, NEXTAUTH_SECRET: "outage-test-secret-0123456789abcdef", EXPORT_DIR: exportDir, HEALTH_TOKEN };
     const fallbackPort = await freePort();
     fallback = await startNextServer({
       port: fallbackPort,
@@ -132,10 +134,16 @@ describe("PostgreSQL outage (real server, real next start)", () => {
       expect(JSON.parse(text)).toEqual({ error: { code: "unavailable", message: expect.stringMatching(/database is unavailable/i) } });
       expect(text).not.toMatch(STACK);
     }
-    const health = await get("/api/health");
+    // Health: the details for the operator's token (no session can be checked now), the status
+    // only for anyone else (the admin's cookie included: its role cannot be read).
+    const health = await get("/api/health", { headers: { authorization: `Bearer ${HEALTH_TOKEN}` } });
     expect(health.status).toBe(503);
     expect(health.headers.get("retry-after")).toMatch(/^\d+$/);
     expect(await health.json()).toMatchObject({ status: "unavailable", database: { status: "down", reason: "unreachable" } });
+    const plainHealth = await get("/api/health");
+    expect(plainHealth.status).toBe(503);
+    expect(plainHealth.headers.get("retry-after")).toMatch(/^\d+$/);
+    expect(await plainHealth.json()).toEqual({ status: "unavailable" });
 
     // Pages: the 503 page, with the security headers and a self-reload.
     for (const p of ["/subscribers", "/branches?page=2", "/branches/new", "/login"]) {

@@ -28,6 +28,53 @@ const cell: fc.Arbitrary<Cell> = fc.oneof(
 );
 const row = fc.array(cell, { minLength: EXPORT_COLUMNS.length, maxLength: EXPORT_COLUMNS.length });
 
+const SEPARATORS = [",", ";", "\t"] as const;
+/** A cell that starts a formula once leading blanks (and an opening quote) are dropped. */
+const STARTS_FORMULA = /^[ \t\r\n]*"?[ \t\r\n]*[=+\-@\uFF1D\uFF0B\uFF0D\uFF20]/;
+
+/**
+ * Every cell a spreadsheet could see in `text` with `delimiter` as separator: as csv-parse reads
+ * it (relaxed about stray quotes as Excel is; CR, LF or CRLF end a line), as Excel does (a quote
+ * opens only at a cell's start, text after the closing quote is kept, an unclosed quote runs to
+ * the end of the file: csv-parse refuses that last case), and as a reader that ignores quotes and
+ * splits at every separator and line end.
+ */
+function cellsAsRead(text: string, delimiter: string): string[] {
+  const body = text.replace(/^\uFEFF/, "");
+  let parsed: string[] = [];
+  try {
+    const options = { delimiter, record_delimiter: ["\r\n", "\n", "\r"], relax_quotes: true, relax_column_count: true };
+    parsed = (parse(body, options) as string[][]).flat();
+  } catch (error) {
+    if ((error as { code?: string }).code !== "CSV_QUOTE_NOT_CLOSED") throw error;
+  }
+  const raw = body.split(new RegExp(`[\r\n${delimiter === "\t" ? "\\t" : delimiter}]`));
+  return [...parsed, ...excelCells(body, delimiter), ...raw];
+}
+
+/** The lenient reading of spreadsheets: quotes honoured at a cell's start only, never refused. */
+function excelCells(body: string, delimiter: string): string[] {
+  const cells: string[] = [];
+  let i = 0;
+  while (i <= body.length) {
+    let cell = "";
+    if (body[i] === '"') {
+      for (i++; i < body.length; i++) {
+        if (body[i] !== '"') cell += body[i];
+        else if (body[i + 1] === '"') {
+          cell += '"';
+          i++;
+        } else break;
+      }
+      i++;
+    }
+    while (i < body.length && body[i] !== delimiter && body[i] !== "\r" && body[i] !== "\n") cell += body[i++];
+    cells.push(cell);
+    i += body.startsWith("\r\n", i) ? 2 : 1;
+  }
+  return cells;
+}
+
 describe("export CSV", () => {
   it("starts with a UTF-8 BOM and docs/SPEC.md's field names", async () => {
     const bytes = await toCsv([]);
@@ -47,6 +94,37 @@ describe("export CSV", () => {
       }),
       { numRuns: 300 },
     );
+  });
+
+  // Issue 19, point 3: Excel in a `;` locale splits at `;`, others at tab; some readers ignore
+  // quotes or trim spaces. Read the file every such way: no cell may start a formula.
+  it.each(SEPARATORS)("no cell starts a formula when the file is read with %j as separator", async (delimiter) => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(row, { minLength: 1, maxLength: 10 }), async (rows) => {
+        const text = (await toCsv(rows)).toString("utf8");
+        for (const c of cellsAsRead(text, delimiter)) expect(c, JSON.stringify(text)).not.toMatch(STARTS_FORMULA);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it.each([
+    ["x;=1+1;", "x;'=1+1;"],
+    ["a\t=1", "a\t'=1"],
+    ["a,-1", "a,'-1"],
+    ["a\n@x", "a\n'@x"],
+    ["a\r\n+1", "a\r\n'+1"],
+    ["a; =1", "a; '=1"],
+    ['a"=1', `a"'=1`],
+    [" =1", " '=1"],
+    ["\t\t=1", "'\t'\t'=1"],
+    ["a;b", "a;b"],
+    ["2024-01-31", "2024-01-31"],
+  ])("writes %j so that it reads back as %j, and quoted", async (value, expected) => {
+    const text = (await toCsv([[value, ...Array(12).fill(null)]])).toString("utf8");
+    const [, [first]] = strictParse(Buffer.from(text)) as [string[], string[]];
+    expect(first).toBe(expected);
+    if (/[,;\t\r\n"]/.test(value)) expect(text.split("\r\n")[1]!.startsWith('"')).toBe(true);
   });
 
   it.each([

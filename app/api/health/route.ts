@@ -1,4 +1,5 @@
-import { checkHealth } from "@/lib/health/check";
+import { mayReadHealthDetails } from "@/lib/health/access";
+import { checkHealth, checkUp } from "@/lib/health/check";
 import { RETRY_AFTER_SECONDS } from "@/lib/health/unavailable";
 import { json } from "@/lib/http/api";
 
@@ -6,17 +7,19 @@ export const dynamic = "force-dynamic";
 
 /**
  * The service's health, for monitors, load balancers and the error page: 200 while the database
- * answers (`status` "ok", or "degraded" when exports wait with no worker), 503 with Retry-After
- * while it does not. No session needed; no details beyond states and counts.
+ * answers, 503 with Retry-After while it does not. Anyone gets `{"status": "ok" | "unavailable"}`
+ * only; a signed-in administrator, or a monitor sending `Authorization: Bearer <HEALTH_TOKEN>`,
+ * also gets the latency and the export queue's counts and timing (`degraded` when exports wait
+ * with no worker).
  */
-export async function GET() {
-  const report = await checkHealth();
+export async function GET(request: Request) {
+  const report = (await mayReadHealthDetails(request)) ? await checkHealth() : await checkUp();
   const response = json(report, report.status === "unavailable" ? 503 : 200);
   if (report.status === "unavailable") response.headers.set("Retry-After", String(RETRY_AFTER_SECONDS));
   return response;
 }
 
-export const HEAD = async () => {
-  const response = await GET();
+export const HEAD = async (request: Request) => {
+  const response = await GET(request);
   return new Response(null, { status: response.status, headers: response.headers });
 };

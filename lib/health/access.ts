@@ -1,0 +1,38 @@
+import "server-only";
+import crypto from "node:crypto";
+import { currentUser } from "@/lib/auth/session";
+import type { SessionUser } from "@/lib/auth/permissions";
+
+// Who sees more of GET /api/health than "up" or "down": a signed-in administrator, or a monitor
+// that sends `Authorization: Bearer <HEALTH_TOKEN>` (a secret the operator configures; it works
+// while the database is down, when no session can be checked). Everyone else gets the status only.
+
+export const canReadHealthDetails = (user: Pick<SessionUser, "role"> | null | undefined) => user?.role === "admin";
+
+const digest = (value: string) => crypto.createHash("sha256").update(value, "utf8").digest();
+
+/** True when the request carries the operator's HEALTH_TOKEN (compared in constant time). */
+export function hasHealthToken(request: Request): boolean {
+  const expected = process.env.HEALTH_TOKEN?.trim();
+  if (!expected) return false;
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.get("authorization") ?? "");
+  // Hashes have one length whatever was sent, so the comparison takes the same time too.
+  return match !== null && crypto.timingSafeEqual(digest(match[1]!), digest(expected));
+}
+
+/** Whether this request may see the details; never throws (a down database means "no" here). */
+export async function mayReadHealthDetails(request: Request): Promise<boolean> {
+  if (hasHealthToken(request)) return true;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const giveUp = new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), SESSION_TIMEOUT_MS)));
+  try {
+    return canReadHealthDetails(await Promise.race([currentUser(), giveUp]));
+  } catch {
+    return false; // the session cannot be checked (the database is down): the status only
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** A session that cannot be read this fast (a hanging database) counts as none. */
+const SESSION_TIMEOUT_MS = 3_000;
