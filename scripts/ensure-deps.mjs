@@ -13,11 +13,18 @@ export function ensureDeps() {
   const installed = "node_modules/.package-lock.json";
   if (!fs.existsSync(installed) || mtime("package-lock.json") > mtime(installed)) {
     console.log("› Installing dependencies (npm ci)…");
-    const ci = spawnSync("npm", ["ci", "--no-audit", "--no-fund", "--loglevel=error"], { stdio: "inherit" });
+    const ci = spawnSync("npm", ["ci", "--no-audit", "--no-fund", "--loglevel=error"], { stdio: ["inherit", "inherit", "pipe"], encoding: "utf8" });
     if (ci.status !== 0) {
       // A registry mirror that lacks other platforms' optional binaries leaves them out of the
-      // lock file, and `npm ci` then refuses; `npm install` honours the lock for the rest.
-      console.log("› npm ci refused; installing from the lock file with npm install --no-save…");
+      // lock file, and `npm ci` then refuses; `npm install --no-save` installs the lock file's
+      // versions for the rest. That refusal is expected and said in one line; anything else is shown.
+      const missing = (ci.stderr.match(/Missing: .* from lock file/g) ?? []).length;
+      if (missing) {
+        console.log(`› npm ci refused: this registry lacks ${missing} optional binaries of other platforms named in the lock file (expected here); installing the same versions with npm install --no-save…`);
+      } else {
+        process.stderr.write(ci.stderr);
+        console.log("› npm ci failed (above); trying npm install --no-save…");
+      }
       run("npm", ["install", "--no-save", "--no-audit", "--no-fund", "--loglevel=error"]);
     }
   }
