@@ -58,11 +58,17 @@ for (const kind of testDbKinds()) {
       expect(jar.cookies.has("__Secure-next-auth.session-token")).toBe(false); // only cookies that were there
     });
 
-    it("clears a secure cookie with the Secure attribute browsers require of __Secure- names", async () => {
-      jar.cookies = new Map([["__Secure-next-auth.session-token", { value: "a-token" }]]);
-      actAs(users.admin);
-      expect(await redirectOf(() => signOutAction())).toBe("/login");
-      expect(jar.cookies.get("__Secure-next-auth.session-token")).toMatchObject({ value: "", maxAge: 0, secure: true });
+    it("on an https console clears the __Secure- cookie with the Secure attribute browsers require of that name", async () => {
+      const previous = process.env.NEXTAUTH_URL;
+      process.env.NEXTAUTH_URL = "https://console.example.com";
+      try {
+        jar.cookies = new Map([["__Secure-next-auth.session-token", { value: "a-token" }]]);
+        actAs(users.admin);
+        expect(await redirectOf(() => signOutAction())).toBe("/login");
+        expect(jar.cookies.get("__Secure-next-auth.session-token")).toMatchObject({ value: "", maxAge: 0, secure: true });
+      } finally {
+        process.env.NEXTAUTH_URL = previous;
+      }
     });
 
     it("without a valid session changes nothing but the cookie", async () => {
