@@ -159,6 +159,7 @@ describe("a guessable NEXTAUTH_SECRET", () => {
   it.each(["changeme", "x", " ", "   \t   ", "0123456789abcdef0123456789abcde"])("keeps the server from starting: %j", async (secret) => {
     const port = await freePort();
     const started = startNextServer({ port, env: { NEXTAUTH_SECRET: secret, NEXTAUTH_URL: `http://127.0.0.1:${port}`, DATABASE_URL: "", PGLITE_DIR: "/nonexistent/never-opened" }, timeoutMs: 30_000 });
+    started.then((server) => server.stop(), () => {}); // one that starts anyway must not outlive the test
     await expect(started).rejects.toThrow(/NEXTAUTH_SECRET .*(shorter than 32 bytes|only whitespace).*openssl rand -base64 32/s);
   });
 });
