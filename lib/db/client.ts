@@ -2,22 +2,42 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import type { PGlite } from "@electric-sql/pglite";
 import { PrismaClient } from "@/lib/generated/prisma/client";
-import { databaseTarget, type DatabaseTarget } from "./config";
+import { databaseTarget, statementTimeoutMs, type DatabaseTarget } from "./config";
 import { openPGlite } from "./pglite";
+import { consolePool } from "./pool";
 
 export type Database = {
   prisma: PrismaClient;
   /** The embedded database, when that is what we run on (the job queue talks to it directly). */
   pglite: PGlite | null;
   target: DatabaseTarget;
+  /** Whether statements are waiting for one of the pool's connections (PostgreSQL; never on PGlite). */
+  busy(): boolean;
   close(): Promise<void>;
 };
 
+export type OpenOptions = {
+  /**
+   * PostgreSQL's statement_timeout on every connection of the pool, in ms (0: none). The app's
+   * database (`db()`) takes DATABASE_STATEMENT_TIMEOUT_MS; scripts that build indexes or load
+   * data open theirs without one.
+   */
+  statementTimeoutMs?: number;
+};
+
 /** Opens a database for a target; scripts and tests call this, the app uses `db()` below. */
-export async function openDatabase(target: DatabaseTarget = databaseTarget()): Promise<Database> {
+export async function openDatabase(target: DatabaseTarget = databaseTarget(), options: OpenOptions = {}): Promise<Database> {
   if (target.kind === "postgres") {
-    const prisma = new PrismaClient({ adapter: new PrismaPg({ connectionString: target.url, max: poolSize(), connectionTimeoutMillis: 5_000 }) });
-    return { prisma, pglite: null, target, close: () => prisma.$disconnect() };
+    const timeout = options.statementTimeoutMs ?? 0;
+    const pool = consolePool({
+      connectionString: target.url,
+      max: poolSize(),
+      connectionTimeoutMillis: 5_000,
+      application_name: "console",
+      ...(timeout > 0 ? { statement_timeout: timeout } : {}),
+    });
+    const prisma = new PrismaClient({ adapter: new PrismaPg(pool, { disposeExternalPool: true }) });
+    return { prisma, pglite: null, target, busy: () => pool.waitingCount > 0, close: () => prisma.$disconnect() };
   }
   const pglite = await openPGlite(target.dir);
   return fromPGlite(pglite, target, async () => {
@@ -32,6 +52,7 @@ export function fromPGlite(pglite: PGlite, target: DatabaseTarget, close: () => 
     prisma,
     pglite,
     target,
+    busy: () => false,
     close: async () => {
       await prisma.$disconnect();
       await close();
@@ -52,7 +73,7 @@ type Holder = { __console_db?: Promise<Database> };
  */
 export function db(): Promise<Database> {
   const holder = globalThis as Holder;
-  holder.__console_db ??= openDatabase().catch((error) => {
+  holder.__console_db ??= openDatabase(databaseTarget(), { statementTimeoutMs: statementTimeoutMs() }).catch((error) => {
     holder.__console_db = undefined;
     throw error;
   });

@@ -15,3 +15,16 @@ export function databaseTarget(env: NodeJS.ProcessEnv = process.env): DatabaseTa
   }
   return { kind: "pglite", dir: path.resolve(/*turbopackIgnore: true*/ env.PGLITE_DIR?.trim() || ".data/pglite") };
 }
+
+/**
+ * DATABASE_STATEMENT_TIMEOUT_MS: the longest a statement of the console may run on a PostgreSQL
+ * server (its connections' statement_timeout); 0 turns it off. Default 5000.
+ */
+export function statementTimeoutMs(env: NodeJS.ProcessEnv = process.env): number {
+  const raw = env.DATABASE_STATEMENT_TIMEOUT_MS?.trim();
+  if (!raw) return DEFAULT_STATEMENT_TIMEOUT_MS;
+  if (!/^\d+$/.test(raw)) throw new Error(`DATABASE_STATEMENT_TIMEOUT_MS must be a whole number of milliseconds (got "${raw}").`);
+  return Number(raw);
+}
+
+export const DEFAULT_STATEMENT_TIMEOUT_MS = 5_000;

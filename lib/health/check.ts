@@ -2,6 +2,7 @@ import "server-only";
 import { db } from "@/lib/db/client";
 import { exportConfig } from "@/lib/export/config";
 import { runsWorker } from "@/lib/export/queue";
+import { isDatabaseBusy } from "@/lib/db/errors";
 import { isDatabaseUnavailable } from "./unavailable";
 
 // What GET /api/health reports: can this process query its database, and is the export queue
@@ -9,7 +10,8 @@ import { isDatabaseUnavailable } from "./unavailable";
 // states and counts only: no host names, no error messages.
 
 export type DatabaseHealth = {
-  status: "up" | "down";
+  /** busy: the server is there, but this process's connections are all in use and statements wait for one. */
+  status: "up" | "busy" | "down";
   kind: "postgres" | "pglite";
   latency_ms: number | null;
   /** Why it is down: the server cannot be reached, it did not answer in time, or another error. */
@@ -62,18 +64,25 @@ export async function checkHealth(): Promise<HealthReport> {
   const checked_at = new Date().toISOString();
   let kind: DatabaseHealth["kind"] = process.env.DATABASE_URL?.trim() ? "postgres" : "pglite";
   let query: (<T extends Row>(text: string) => Promise<T[]>) | null = null;
+  let busy = () => false;
   const started = performance.now();
   try {
     await withTimeout(
       (async () => {
         const database = await db();
         kind = database.target.kind;
+        busy = database.busy;
         query = <T extends Row>(text: string) => database.prisma.$queryRawUnsafe<T[]>(text);
         await query("SELECT 1");
       })(),
       TIMEOUT_MS,
     );
   } catch (error) {
+    // No free connection in time is not an outage: the pages and the API answer "busy" (503 with
+    // Retry-After) meanwhile, and the error page must not tell users the database is down.
+    if ((error instanceof Timeout || isDatabaseBusy(error)) && busy()) {
+      return { status: "degraded", checked_at, database: { status: "busy", kind, latency_ms: null }, queue: { status: "unknown", worker, ...EMPTY_QUEUE } };
+    }
     const reason = error instanceof Timeout ? "timeout" : isDatabaseUnavailable(error) ? "unreachable" : "error";
     if (reason === "error") console.error("health check: database query failed", error);
     return {
