@@ -1,5 +1,6 @@
 import { requireUser } from "@/lib/auth/guards";
 import { json, readJson, route } from "@/lib/http/api";
+import { heavy } from "@/lib/load/user-limit";
 import { rawParams } from "@/lib/list/params";
 import { subscriberFiltersSchema } from "@/lib/subscribers/filters";
 import { createSubscriber } from "@/lib/subscribers/mutations";
@@ -11,9 +12,9 @@ export const dynamic = "force-dynamic";
 // The same parser, query and guard as the /subscribers page and its creation form.
 
 export const GET = route(async (request) => {
-  await requireUser();
+  const user = await requireUser();
   const filters = subscriberFiltersSchema.parse(rawParams(new URL(request.url).searchParams));
-  const { data, pagination } = await listSubscribers(filters);
+  const { data, pagination } = await heavy(user.id, () => listSubscribers(filters));
   return json({ data: data.map(serializeSubscriber), pagination });
 });
 
