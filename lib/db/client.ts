@@ -4,6 +4,7 @@ import type { PGlite } from "@electric-sql/pglite";
 import { PrismaClient } from "@/lib/generated/prisma/client";
 import { databaseTarget, statementTimeoutMs, type DatabaseTarget } from "./config";
 import { openPGlite } from "./pglite";
+import { fairPGlite } from "./pglite-fair";
 import { consolePool } from "./pool";
 
 export type Database = {
@@ -47,7 +48,8 @@ export async function openDatabase(target: DatabaseTarget = databaseTarget(), op
 }
 
 export function fromPGlite(pglite: PGlite, target: DatabaseTarget, close: () => Promise<void>): Database {
-  const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite) });
+  // Heavy lists' statements take turns per user instead of filling PGlite's one queue.
+  const prisma = new PrismaClient({ adapter: new PrismaPGlite(fairPGlite(pglite)) });
   return {
     prisma,
     pglite,

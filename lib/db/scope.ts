@@ -15,6 +15,18 @@ export function querySignal(): AbortSignal | undefined {
   return storage.getStore();
 }
 
+const heavyUsers = new AsyncLocalStorage<number>();
+
+/** Runs a user's heavy work (lib/load/user-limit.ts): its statements are scheduled fairly on PGlite (lib/db/pglite-fair.ts). */
+export function withHeavyUser<T>(userId: number, run: () => Promise<T>): Promise<T> {
+  return heavyUsers.run(userId, run);
+}
+
+/** The user whose heavy work issued the current statement, if any. */
+export function heavyUser(): number | undefined {
+  return heavyUsers.getStore();
+}
+
 /** What a statement of a request whose client went away rejects with, before it reaches PostgreSQL. */
 export class ClientGoneError extends Error {
   constructor() {

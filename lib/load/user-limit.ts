@@ -1,5 +1,5 @@
 import { AppError } from "@/lib/errors";
-import { ClientGoneError, querySignal } from "@/lib/db/scope";
+import { ClientGoneError, querySignal, withHeavyUser } from "@/lib/db/scope";
 
 // No user can take the database from the others: each user runs at most HEAVY_REQUESTS_PER_USER
 // heavy requests at once (subscriber and audit lists, pages and API alike), a few more wait their
@@ -39,7 +39,7 @@ export class UserLimit {
   async run<T>(userId: number, work: () => Promise<T>, signal?: AbortSignal): Promise<T> {
     await this.acquire(userId, signal);
     try {
-      return await work();
+      return await withHeavyUser(userId, work);
     } finally {
       this.release(userId);
     }
