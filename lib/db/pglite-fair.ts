@@ -45,8 +45,12 @@ export function fairPGlite(pglite: PGlite): PGlite {
             .query<T>(text, params, options)
             .then(resolve, reject)
             .finally(() => {
-              busy = false;
-              next();
+              // The next heavy statement waits for the event loop's next turn: what arrived while
+              // this one ran (other requests, their statements) goes first.
+              setImmediate(() => {
+                busy = false;
+                next();
+              });
             });
         },
       });
