@@ -2,7 +2,7 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import type { PGlite } from "@electric-sql/pglite";
 import { PrismaClient } from "@/lib/generated/prisma/client";
-import { databaseTarget, statementTimeoutMs, type DatabaseTarget } from "./config";
+import { databaseTarget, parallelWorkers, statementTimeoutMs, type DatabaseTarget } from "./config";
 import { openPGlite } from "./pglite";
 import { fairPGlite } from "./pglite-fair";
 import { consolePool } from "./pool";
@@ -24,6 +24,8 @@ export type OpenOptions = {
    * data open theirs without one.
    */
   statementTimeoutMs?: number;
+  /** max_parallel_workers_per_gather on every connection (undefined: the server's setting). */
+  parallelWorkers?: number;
 };
 
 /** Opens a database for a target; scripts and tests call this, the app uses `db()` below. */
@@ -36,6 +38,7 @@ export async function openDatabase(target: DatabaseTarget = databaseTarget(), op
       connectionTimeoutMillis: 5_000,
       application_name: "console",
       ...(timeout > 0 ? { statement_timeout: timeout } : {}),
+      ...(options.parallelWorkers !== undefined ? { options: `-c max_parallel_workers_per_gather=${options.parallelWorkers}` } : {}),
     });
     const prisma = new PrismaClient({ adapter: new PrismaPg(pool, { disposeExternalPool: true }) });
     return { prisma, pglite: null, target, busy: () => pool.waitingCount > 0, close: () => prisma.$disconnect() };
@@ -75,7 +78,7 @@ type Holder = { __console_db?: Promise<Database> };
  */
 export function db(): Promise<Database> {
   const holder = globalThis as Holder;
-  holder.__console_db ??= openDatabase(databaseTarget(), { statementTimeoutMs: statementTimeoutMs() }).catch((error) => {
+  holder.__console_db ??= openDatabase(databaseTarget(), { statementTimeoutMs: statementTimeoutMs(), parallelWorkers: parallelWorkers() }).catch((error) => {
     holder.__console_db = undefined;
     throw error;
   });

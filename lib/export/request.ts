@@ -2,7 +2,7 @@ import "server-only";
 import crypto from "node:crypto";
 import { auditStatement } from "@/lib/audit/log";
 import type { SessionUser } from "@/lib/auth/permissions";
-import { statementTimeoutMs } from "@/lib/db/config";
+import { parallelWorkers, statementTimeoutMs } from "@/lib/db/config";
 import { alreadyQueued, isUniqueViolation } from "./errors";
 import type { ParsedExportFilters } from "./filters";
 import { newExportId } from "./ids";
@@ -37,8 +37,11 @@ export async function requestExport(user: Pick<SessionUser, "id" | "email">, fil
       if (!lock?.locked) throw alreadyQueued();
       const queued = await tx.query(`SELECT 1 FROM subscriber_exports WHERE user_id = $1 AND status = 'in_queue' LIMIT 1`, [userId]);
       if (queued.length > 0) throw alreadyQueued();
-      // The count is the request's own work: bounded like any statement of the web's pool.
-      if (sql.kind === "postgres" && timeout > 0) await tx.query(`SET LOCAL statement_timeout = ${timeout}`);
+      // The count is the request's own work: bounded like any statement of the web's pool, on one core.
+      if (sql.kind === "postgres") {
+        if (timeout > 0) await tx.query(`SET LOCAL statement_timeout = ${timeout}`);
+        await tx.query(`SET LOCAL max_parallel_workers_per_gather = ${parallelWorkers()}`);
+      }
       const total = await countRows(tx, filters.values);
       const jobId = crypto.randomUUID();
       await tx.query(

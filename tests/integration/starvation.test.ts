@@ -149,9 +149,9 @@ describe.runIf(testDbKinds().includes("postgres"))("PostgreSQL: statements that 
     }
     return true;
   };
-  async function useDatabase(options: { statementTimeoutMs?: number; poolSize?: number }) {
+  async function useDatabase(options: { statementTimeoutMs?: number; poolSize?: number; parallelWorkers?: number }) {
     if (options.poolSize) process.env.DATABASE_POOL_SIZE = String(options.poolSize);
-    const db = await openDatabase({ kind: "postgres", url: url() }, { statementTimeoutMs: options.statementTimeoutMs });
+    const db = await openDatabase({ kind: "postgres", url: url() }, { statementTimeoutMs: options.statementTimeoutMs, parallelWorkers: options.parallelWorkers });
     extra.push(db);
     setDatabaseForTests(db);
     return db;
@@ -171,6 +171,12 @@ describe.runIf(testDbKinds().includes("postgres"))("PostgreSQL: statements that 
     await unlock();
     const statuses = (await Promise.all(burst.map(async (r) => (await r).status))).sort();
     expect(statuses).toEqual([...Array(10).fill(200), ...Array(14).fill(429)]);
+  });
+
+  it("opens the app's connections with its statement timeout, and one core per statement", async () => {
+    const db = await useDatabase({ statementTimeoutMs: 1234, parallelWorkers: 0 });
+    const [settings] = await db.prisma.$queryRaw<{ timeout: string; workers: string }[]>`SELECT current_setting('statement_timeout') AS timeout, current_setting('max_parallel_workers_per_gather') AS workers`;
+    expect(settings).toEqual({ timeout: "1234ms", workers: "0" });
   });
 
   it("answers a statement that reaches statement_timeout with a clear 503 on the API, the page and actions, and recovers", async () => {
