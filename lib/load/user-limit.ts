@@ -2,8 +2,9 @@ import { AppError } from "@/lib/errors";
 import { ClientGoneError, querySignal, withHeavyUser } from "@/lib/db/scope";
 
 // No user can take the database from the others: each user runs at most HEAVY_REQUESTS_PER_USER
-// heavy requests at once (subscriber and audit lists, pages and API alike), a few more wait their
-// turn in order, and beyond that the answer is 429 with Retry-After at once. (Export requests have
+// heavy requests at once (subscriber and audit lists, pages and API alike; not the subscriber
+// lists whose cost is bounded by design, isLightList), a few more wait their turn in order, and
+// beyond that the answer is 429 with Retry-After at once. (Export requests have
 // a limit of their own, one at a time per user, decided before they count: lib/export/request.ts.)
 // A list holds up to two connections (its rows and its total run side by side), so with the
 // defaults one user holds at most 4 of the pool's 10 and the others always find one free.
@@ -132,6 +133,11 @@ export function userLimit(): UserLimit {
 /** Tests use a limit of their own settings. */
 export function setUserLimitForTests(limit: UserLimit | undefined) {
   (globalThis as Holder).__console_user_limit = limit;
+}
+
+/** `work` within the user's limit, unless it is `light` (bounded by design: it runs at once). */
+export function heavyUnless<T>(light: boolean, userId: number, work: () => Promise<T>): Promise<T> {
+  return light ? work() : heavy(userId, work);
 }
 
 /** A heavy piece of work of this user's request (the request's abort signal, when there is one, ends its wait). */

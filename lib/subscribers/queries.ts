@@ -158,6 +158,20 @@ function daySeek(order: Prisma.Sql, desc: boolean, offset: number, limit: number
       ORDER BY ${order} LIMIT ${limit} OFFSET (SELECT skip FROM d)`;
 }
 
+/**
+ * Whether a list costs the database next to nothing, whatever the data: its total comes from the
+ * counts kept by triggers (no filter but status and flags) and its page is near the start (or
+ * found by day). Such lists skip the per-user limit of heavy requests (lib/load/user-limit.ts):
+ * the first page, a status filter and the deep pages by date stay as concurrent as they were.
+ */
+export function isLightList(f: SubscriberFilters): boolean {
+  const others = subscriberConditions({ ...f, subscription_status: undefined, is_duplicate: undefined, is_mandatory: undefined });
+  return others.length === 0 && (offsetOf(f.page) <= LIGHT_SKIP || seeksByDay(f));
+}
+
+/** Rows a light list may skip (an index walk of at most this many entries, ~10 ms). */
+const LIGHT_SKIP = 1_000;
+
 /** Unfiltered pages in created_at order are found by day (daySeek) at any depth. */
 function seeksByDay(f: SubscriberFilters): boolean {
   return f.sort.column === "created_at" && subscriberConditions(f).length === 0;

@@ -72,9 +72,12 @@ for (const kind of testDbKinds()) {
       const burst = Array.from({ length: 24 }, (_, i) =>
         as(users.staff, () => subscribersGET(apiRequest(`/api/v1/subscribers?first_name=a&page=${i + 1}`), {})),
       );
-      const other = as(users.admin, () => subscribersGET(apiRequest("/api/v1/subscribers"), {}));
+      const other = as(users.admin, () => subscribersGET(apiRequest("/api/v1/subscribers?last_name=a"), {}));
+      // A list whose cost is bounded by design (first page, no text filter) is not counted.
+      const light = as(users.staff, () => subscribersGET(apiRequest("/api/v1/subscribers?subscription_status=active"), {}));
       const answers = await Promise.all(burst.map(async (r) => read(await r)));
       expect((await read(await other)).status).toBe(200);
+      expect((await read(await light)).status).toBe(200);
       expect(answers.filter((a) => a.status === 200)).toHaveLength(10);
       const refused = answers.filter((a) => a.status === 429);
       expect(refused).toHaveLength(14);
@@ -87,7 +90,7 @@ for (const kind of testDbKinds()) {
     it("shows the page's list a clear message instead of the table when the user has too many loading", async () => {
       setUserLimitForTests(new UserLimit({ running: 1, waiting: 0, waitMs: 1_000 }));
       actAs(users.staff);
-      const [first, second] = await Promise.all([renderList(), renderList({ first_name: "b" })]);
+      const [first, second] = await Promise.all([renderList({ last_name: "x" }), renderList({ first_name: "b" })]);
       const notices = [first, second].filter((r) => r.type === ListProblemNotice);
       expect(notices).toHaveLength(1);
       expect(notices[0]!.props.problem).toMatchObject({ kind: "too_many", title: "Too many lists loading at once" });

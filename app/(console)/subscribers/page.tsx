@@ -10,10 +10,10 @@ import { requirePageUser } from "@/lib/auth/page-guards";
 import { canCreateSubscribers } from "@/lib/auth/permissions";
 import { listOutcome, type ListOutcome } from "@/lib/list/outcome";
 import { parseWith, withParams, type RawParams } from "@/lib/list/params";
-import { heavy } from "@/lib/load/user-limit";
+import { heavyUnless } from "@/lib/load/user-limit";
 import { SUBSCRIBER_FILTER_KEYS, subscriberFiltersSchema, type SubscriberFilters } from "@/lib/subscribers/filters";
 import { STATUS_OPTIONS, YES_NO_OPTIONS } from "@/lib/subscribers/labels";
-import { listSubscribers } from "@/lib/subscribers/queries";
+import { isLightList, listSubscribers } from "@/lib/subscribers/queries";
 import { ExportPanel } from "./export-panel";
 import { SubscriberTable } from "./subscriber-table";
 
@@ -44,7 +44,7 @@ export default async function SubscribersPage({ searchParams }: { searchParams: 
   const parsed = parseWith(subscriberFiltersSchema, params);
   // The list's query, within the user's limit of heavy requests (lib/load/user-limit.ts); the
   // export panel takes its count of matches from it rather than counting again.
-  const list = parsed.ok ? listOutcome(() => heavy(user.id, () => listSubscribers(parsed.value))) : null;
+  const list = parsed.ok ? listOutcome(() => heavyUnless(isLightList(parsed.value), user.id, () => listSubscribers(parsed.value))) : null;
 
   return (
     <div className="space-y-5">

@@ -1,10 +1,10 @@
 import { requireUser } from "@/lib/auth/guards";
 import { json, readJson, route } from "@/lib/http/api";
-import { heavy } from "@/lib/load/user-limit";
+import { heavyUnless } from "@/lib/load/user-limit";
 import { rawParams } from "@/lib/list/params";
 import { subscriberFiltersSchema } from "@/lib/subscribers/filters";
 import { createSubscriber } from "@/lib/subscribers/mutations";
-import { listSubscribers, serializeSubscriber } from "@/lib/subscribers/queries";
+import { isLightList, listSubscribers, serializeSubscriber } from "@/lib/subscribers/queries";
 import { subscriberInputSchema } from "@/lib/subscribers/schema";
 
 export const dynamic = "force-dynamic";
@@ -14,7 +14,7 @@ export const dynamic = "force-dynamic";
 export const GET = route(async (request) => {
   const user = await requireUser();
   const filters = subscriberFiltersSchema.parse(rawParams(new URL(request.url).searchParams));
-  const { data, pagination } = await heavy(user.id, () => listSubscribers(filters));
+  const { data, pagination } = await heavyUnless(isLightList(filters), user.id, () => listSubscribers(filters));
   return json({ data: data.map(serializeSubscriber), pagination });
 });
 
