@@ -3,6 +3,7 @@ import { forbidden, unauthorized } from "next/navigation";
 import type { z } from "zod";
 import { AuthError } from "@/lib/auth/guards";
 import type { SessionUser } from "@/lib/auth/permissions";
+import { databaseAppError } from "@/lib/db/errors";
 import { AppError } from "@/lib/errors";
 import { fieldErrors } from "@/lib/validation/common";
 
@@ -36,7 +37,8 @@ export function action<S extends z.ZodType, T>(
     try {
       return await run(parsed.data, user);
     } catch (error) {
-      if (error instanceof AppError) return { ok: false, fieldErrors: error.fields, formError: error.message };
+      const known = error instanceof AppError ? error : databaseAppError(error);
+      if (known) return { ok: false, fieldErrors: known.fields, formError: known.message };
       console.error(error);
       return { ok: false, formError: "Something went wrong on our side. Try again." };
     }

@@ -11,9 +11,9 @@ const POLL_MS = 1500;
 
 type Props = {
   initial: ExportStatusBody;
-  /** The current list filters (query strings); null count when they are not valid. */
+  /** The current list filters (query strings); null count when they are not valid, "unknown" when it could not be counted. */
   filters: Record<string, string>;
-  matching: number | null;
+  matching: number | null | "unknown";
   request: (filters: Record<string, string>) => Promise<ActionResult<ExportStatusBody>>;
   timeZone: string;
 };
@@ -82,7 +82,9 @@ export function ExportPanelView({ initial, filters, matching, request, timeZone 
           <p className="text-sm text-slate-600">
             {matching === null
               ? "The filters are not valid."
-              : `${matching.toLocaleString("en-GB")} subscriber${matching === 1 ? "" : "s"}${Object.keys(filters).length ? (matching === 1 ? " matches the current filters and" : " match the current filters and") : ""} will be exported.`}
+              : matching === "unknown"
+                ? "The subscribers matching the current filters could not be counted just now; they will be exported."
+                : `${matching.toLocaleString("en-GB")} subscriber${matching === 1 ? "" : "s"}${Object.keys(filters).length ? (matching === 1 ? " matches the current filters and" : " match the current filters and") : ""} will be exported.`}
           </p>
         </div>
         <div className="flex flex-wrap gap-2">

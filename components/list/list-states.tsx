@@ -1,6 +1,7 @@
 import Link from "next/link";
 import { formatCount } from "@/lib/format";
-import { shownRange, type Pagination } from "@/lib/list/pagination";
+import type { ListProblem } from "@/lib/list/outcome";
+import { PER_PAGE, shownRange, type Pagination } from "@/lib/list/pagination";
 import { withParams, type RawParams } from "@/lib/list/params";
 import { buttonClass } from "@/components/ui/button-styles";
 
@@ -70,6 +71,36 @@ export function InvalidQuery({ fields, path, params }: { fields: Record<string, 
         <Link className={buttonClass.secondary} href={path}>
           Start over
         </Link>
+      </div>
+    </div>
+  );
+}
+
+/**
+ * A list that was not shown for a reason the user can act on (lib/list/outcome.ts): too deep a
+ * page, too many of their lists at once, a query stopped by the time limit, a busy console.
+ */
+export function ListProblemNotice({ problem, params, path }: { problem: ListProblem; params: RawParams; path: string }) {
+  const length = problem.total === null ? 0 : Math.ceil(problem.total / PER_PAGE);
+  return (
+    <div role="alert" className="rounded-lg border border-amber-300 bg-amber-50 px-6 py-8">
+      <h2 className="text-base font-semibold text-amber-900">{problem.title}</h2>
+      <p className="mt-2 text-sm text-amber-900">{problem.message}</p>
+      <div className="mt-6 flex flex-wrap gap-3">
+        {problem.kind === "too_deep" ? (
+          <>
+            <Link className={buttonClass.secondary} href={`${path}${withParams(params, { page: undefined })}`}>
+              First page
+            </Link>
+            <Link className={buttonClass.primary} href={`${path}${withParams(params, { page: length })}`}>
+              Last page ({formatCount(length)})
+            </Link>
+          </>
+        ) : (
+          <Link className={buttonClass.primary} href={`${path}${withParams(params, {})}`}>
+            Try again
+          </Link>
+        )}
       </div>
     </div>
   );

@@ -2,9 +2,10 @@ import "server-only";
 import { config } from "@/lib/config";
 import { prisma } from "@/lib/db/client";
 import { Prisma } from "@/lib/generated/prisma/client";
-import { PER_PAGE, pagination, type Pagination } from "@/lib/list/pagination";
+import { readDirection, readPage } from "@/lib/list/depth";
+import { pagination, type Pagination } from "@/lib/list/pagination";
 import { endOfDayExclusive, startOfDay } from "@/lib/list/params";
-import { containsPattern, direction, whereClause } from "@/lib/list/sql";
+import { contains, direction, whereClause } from "@/lib/list/sql";
 import type { AuditFilters } from "./filters";
 
 export type AuditRow = {
@@ -26,19 +27,23 @@ export async function listAuditEvents(f: AuditFilters): Promise<{ data: AuditRow
   const tz = config.timeZone;
   const c: Prisma.Sql[] = [];
   if (f.action) c.push(Prisma.sql`a.action = ${f.action}`);
-  if (f.actor) c.push(Prisma.sql`a.actor_email ILIKE ${containsPattern(f.actor)}`);
+  if (f.actor) c.push(contains(Prisma.sql`a.actor_email`, f.actor));
   if (f.entity_id) c.push(Prisma.sql`a.entity_id = ${f.entity_id}`);
   if (f.ip) c.push(Prisma.sql`a.ip = ${f.ip}`);
   if (f.at_from) c.push(Prisma.sql`a.at >= ${startOfDay(f.at_from, tz)}`);
   if (f.at_to) c.push(Prisma.sql`a.at < ${endOfDayExclusive(f.at_to, tz)}`);
   const where = whereClause(c);
-  const dir = direction(f.sort.direction);
   const db = await prisma();
-  const [data, [count]] = await Promise.all([
-    db.$queryRaw<AuditRow[]>`SELECT a.id, a.at, a.actor_email, a.action, a.entity, a.entity_id, a.before, a.after, a.ip, a.user_agent
-      FROM audit_events a ${where} ORDER BY ${SORT_SQL[f.sort.column]} ${dir}, a.id ${dir}
-      LIMIT ${PER_PAGE} OFFSET ${(f.page - 1) * PER_PAGE}`,
-    db.$queryRaw<{ total: number }[]>`SELECT count(*)::int AS total FROM audit_events a ${where}`,
-  ]);
-  return { data, pagination: pagination(count?.total ?? 0, f.page) };
+  // The page's cost is bounded whatever its number (lib/list/depth.ts).
+  const { data, total } = await readPage(
+    f.page,
+    (window) => {
+      const dir = direction(readDirection(f.sort.direction, window));
+      return db.$queryRaw<AuditRow[]>`SELECT a.id, a.at, a.actor_email, a.action, a.entity, a.entity_id, a.before, a.after, a.ip, a.user_agent
+        FROM audit_events a ${where} ORDER BY ${SORT_SQL[f.sort.column]} ${dir}, a.id ${dir}
+        LIMIT ${window.limit} OFFSET ${window.offset}`;
+    },
+    async () => (await db.$queryRaw<{ total: number }[]>`SELECT count(*)::int AS total FROM audit_events a ${where}`)[0]?.total ?? 0,
+  );
+  return { data, pagination: pagination(total, f.page) };
 }

@@ -3,9 +3,10 @@ import { prisma } from "@/lib/db/client";
 import { config } from "@/lib/config";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { notFound } from "@/lib/errors";
+import { offsetOf, readDirection, readPage, type PageWindow } from "@/lib/list/depth";
 import { PER_PAGE, pagination, type Pagination } from "@/lib/list/pagination";
 import { endOfDayExclusive, startOfDay } from "@/lib/list/params";
-import { containsPattern, direction, whereClause } from "@/lib/list/sql";
+import { contains, direction, whereClause } from "@/lib/list/sql";
 import type { BranchFilters } from "./filters";
 
 export type BranchRow = { id: number; name: string; created_at: Date; updated_at: Date };
@@ -21,7 +22,7 @@ export function branchWhere(f: BranchFilters): Prisma.Sql {
   const tz = config.timeZone;
   const c: Prisma.Sql[] = [];
   if (f.id !== undefined) c.push(Prisma.sql`b.id = ${f.id}`);
-  if (f.name) c.push(Prisma.sql`b.name ILIKE ${containsPattern(f.name)}`);
+  if (f.name) c.push(contains(Prisma.sql`b.name`, f.name));
   if (f.created_from) c.push(Prisma.sql`b.created_at >= ${startOfDay(f.created_from, tz)}`);
   if (f.created_to) c.push(Prisma.sql`b.created_at < ${endOfDayExclusive(f.created_to, tz)}`);
   if (f.updated_from) c.push(Prisma.sql`b.updated_at >= ${startOfDay(f.updated_from, tz)}`);
@@ -29,27 +30,30 @@ export function branchWhere(f: BranchFilters): Prisma.Sql {
   return whereClause(c);
 }
 
-/** The SQL of one list page; the benchmark sends the same statements straight to PostgreSQL. */
-export function branchListSql(f: BranchFilters) {
+/**
+ * The SQL of one list page; the benchmark sends the same statements straight to PostgreSQL.
+ * `window`: the page's place in the order (lib/list/depth.ts), by default the page number's.
+ */
+export function branchListSql(f: BranchFilters, window: PageWindow = { offset: offsetOf(f.page), limit: PER_PAGE, reverse: false }) {
   const where = branchWhere(f);
-  const dir = direction(f.sort.direction);
+  const dir = direction(readDirection(f.sort.direction, window));
   return {
     rows: Prisma.sql`SELECT b.id, b.name, b.created_at, b.updated_at FROM branches b ${where}
       ORDER BY ${SORT_SQL[f.sort.column]} ${dir}, b.id ${dir}
-      LIMIT ${PER_PAGE} OFFSET ${(f.page - 1) * PER_PAGE}`,
+      LIMIT ${window.limit} OFFSET ${window.offset}`,
     count: Prisma.sql`SELECT count(*)::int AS total FROM branches b ${where}`,
   };
 }
 
-/** One page of branches and the pagination over all matches. */
+/** One page of branches and the pagination over all matches (its cost bounded: lib/list/depth.ts). */
 export async function listBranches(f: BranchFilters): Promise<{ data: BranchRow[]; pagination: Pagination }> {
   const db = await prisma();
-  const sql = branchListSql(f);
-  const [data, [count]] = await Promise.all([
-    db.$queryRaw<BranchRow[]>(sql.rows),
-    db.$queryRaw<{ total: number }[]>(sql.count),
-  ]);
-  return { data, pagination: pagination(count?.total ?? 0, f.page) };
+  const { data, total } = await readPage(
+    f.page,
+    (window) => db.$queryRaw<BranchRow[]>(branchListSql(f, window).rows),
+    async () => (await db.$queryRaw<{ total: number }[]>(branchListSql(f).count))[0]?.total ?? 0,
+  );
+  return { data, pagination: pagination(total, f.page) };
 }
 
 export async function getBranch(id: number): Promise<BranchRow> {

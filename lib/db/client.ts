@@ -2,22 +2,46 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import type { PGlite } from "@electric-sql/pglite";
 import { PrismaClient } from "@/lib/generated/prisma/client";
-import { databaseTarget, type DatabaseTarget } from "./config";
+import { databaseTarget, parallelWorkers, statementTimeoutMs, type DatabaseTarget } from "./config";
 import { openPGlite } from "./pglite";
+import { fairPGlite } from "./pglite-fair";
+import { consolePool } from "./pool";
 
 export type Database = {
   prisma: PrismaClient;
   /** The embedded database, when that is what we run on (the job queue talks to it directly). */
   pglite: PGlite | null;
   target: DatabaseTarget;
+  /** Whether statements are waiting for one of the pool's connections (PostgreSQL; never on PGlite). */
+  busy(): boolean;
   close(): Promise<void>;
 };
 
+export type OpenOptions = {
+  /**
+   * PostgreSQL's statement_timeout on every connection of the pool, in ms (0: none). The app's
+   * database (`db()`) takes DATABASE_STATEMENT_TIMEOUT_MS; scripts that build indexes or load
+   * data open theirs without one.
+   */
+  statementTimeoutMs?: number;
+  /** max_parallel_workers_per_gather on every connection (undefined: the server's setting). */
+  parallelWorkers?: number;
+};
+
 /** Opens a database for a target; scripts and tests call this, the app uses `db()` below. */
-export async function openDatabase(target: DatabaseTarget = databaseTarget()): Promise<Database> {
+export async function openDatabase(target: DatabaseTarget = databaseTarget(), options: OpenOptions = {}): Promise<Database> {
   if (target.kind === "postgres") {
-    const prisma = new PrismaClient({ adapter: new PrismaPg({ connectionString: target.url, max: poolSize(), connectionTimeoutMillis: 5_000 }) });
-    return { prisma, pglite: null, target, close: () => prisma.$disconnect() };
+    const timeout = options.statementTimeoutMs ?? 0;
+    const pool = consolePool({
+      connectionString: target.url,
+      max: poolSize(),
+      connectionTimeoutMillis: 5_000,
+      application_name: "console",
+      ...(timeout > 0 ? { statement_timeout: timeout } : {}),
+      ...(options.parallelWorkers !== undefined ? { options: `-c max_parallel_workers_per_gather=${options.parallelWorkers}` } : {}),
+    });
+    const prisma = new PrismaClient({ adapter: new PrismaPg(pool, { disposeExternalPool: true }) });
+    return { prisma, pglite: null, target, busy: () => pool.waitingCount > 0, close: () => prisma.$disconnect() };
   }
   const pglite = await openPGlite(target.dir);
   return fromPGlite(pglite, target, async () => {
@@ -27,11 +51,13 @@ export async function openDatabase(target: DatabaseTarget = databaseTarget()): P
 }
 
 export function fromPGlite(pglite: PGlite, target: DatabaseTarget, close: () => Promise<void>): Database {
-  const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite) });
+  // Heavy lists' statements take turns per user instead of filling PGlite's one queue.
+  const prisma = new PrismaClient({ adapter: new PrismaPGlite(fairPGlite(pglite)) });
   return {
     prisma,
     pglite,
     target,
+    busy: () => false,
     close: async () => {
       await prisma.$disconnect();
       await close();
@@ -52,7 +78,7 @@ type Holder = { __console_db?: Promise<Database> };
  */
 export function db(): Promise<Database> {
   const holder = globalThis as Holder;
-  holder.__console_db ??= openDatabase().catch((error) => {
+  holder.__console_db ??= openDatabase(databaseTarget(), { statementTimeoutMs: statementTimeoutMs(), parallelWorkers: parallelWorkers() }).catch((error) => {
     holder.__console_db = undefined;
     throw error;
   });

@@ -2,6 +2,7 @@ import "server-only";
 import crypto from "node:crypto";
 import { auditStatement } from "@/lib/audit/log";
 import type { SessionUser } from "@/lib/auth/permissions";
+import { parallelWorkers, statementTimeoutMs } from "@/lib/db/config";
 import { alreadyQueued, isUniqueViolation } from "./errors";
 import type { ParsedExportFilters } from "./filters";
 import { newExportId } from "./ids";
@@ -10,27 +11,38 @@ import { countRows } from "./rows";
 import { exportSql } from "./sql";
 import { exportStatus, type ExportStatusBody } from "./status";
 
+/** Namespace of the advisory locks that let one export request of a user run at a time. */
+const REQUEST_LOCK = 0x45585054; // "EXPT"
+
 /**
  * Requests the user's export file for the given (already parsed) filters.
  *
  * The export row and its job are inserted in one transaction on one connection (pg-boss `send`
  * with our transaction as its `db`): a failure leaves neither. One `in_queue` export per user is
- * enforced by the database (partial unique index subscriber_exports_one_in_queue_per_user), so
- * concurrent requests of one user produce one row and one job, and the others a 409.
+ * decided first, before the rows are counted: the transaction takes the user's advisory lock
+ * without waiting (a concurrent request of the same user answers 409 at once) and looks for an
+ * export in_queue; only then does it count. Twenty simultaneous requests count once (they each
+ * counted, then 19 failed on the unique index). The partial unique index
+ * subscriber_exports_one_in_queue_per_user stays as the database's own guarantee.
  */
 export async function requestExport(user: Pick<SessionUser, "id" | "email">, filters: ParsedExportFilters): Promise<ExportStatusBody> {
   const userId = user.id;
   const sql = await exportSql();
   await queue(); // started outside the transaction: on PGlite that holds the only connection
-  const queued = await sql.query(
-    `SELECT 1 FROM subscriber_exports WHERE user_id = $1 AND status = 'in_queue' LIMIT 1`,
-    [userId],
-  );
-  if (queued.length > 0) throw alreadyQueued();
-  const total = await countRows(sql, filters.values);
   const id = newExportId();
+  const timeout = statementTimeoutMs();
   try {
     await sql.transaction(async (tx) => {
+      const [lock] = await tx.query<{ locked: boolean }>(`SELECT pg_try_advisory_xact_lock($1, $2) AS locked`, [REQUEST_LOCK, userId]);
+      if (!lock?.locked) throw alreadyQueued();
+      const queued = await tx.query(`SELECT 1 FROM subscriber_exports WHERE user_id = $1 AND status = 'in_queue' LIMIT 1`, [userId]);
+      if (queued.length > 0) throw alreadyQueued();
+      // The count is the request's own work: bounded like any statement of the web's pool, on one core.
+      if (sql.kind === "postgres") {
+        if (timeout > 0) await tx.query(`SET LOCAL statement_timeout = ${timeout}`);
+        await tx.query(`SET LOCAL max_parallel_workers_per_gather = ${parallelWorkers()}`);
+      }
+      const total = await countRows(tx, filters.values);
       const jobId = crypto.randomUUID();
       await tx.query(
         `INSERT INTO subscriber_exports (id, user_id, status, filters, fresh, total_rows, job_id)

@@ -2,6 +2,7 @@ import type { PGlite, Transaction } from "@electric-sql/pglite";
 import pg from "pg";
 import { to as copyTo } from "pg-copy-streams";
 import { db, type Database } from "@/lib/db/client";
+import { consolePool } from "@/lib/db/pool";
 
 // The export talks SQL directly (the job queue needs the connection of our own transaction, and
 // the rows stream faster without an ORM), over the process's one PGlite or a small pg pool.
@@ -105,7 +106,8 @@ async function withConnection<T>(pool: pg.Pool, work: (client: pg.PoolClient, di
 }
 
 function fromPool(url: string): ExportSql {
-  const pool = new pg.Pool({ connectionString: url, max: 4, application_name: "console-export" });
+  // Its statements are cancelled with their request, like the app's (lib/db/pool.ts).
+  const pool = consolePool({ connectionString: url, max: 4, application_name: "console-export" });
   pool.on("error", (error) => console.error("export: idle database connection failed", error));
   return {
     ...pgSql(pool),

@@ -2,6 +2,7 @@ import "server-only";
 import { db } from "@/lib/db/client";
 import { exportConfig } from "@/lib/export/config";
 import { runsWorker } from "@/lib/export/queue";
+import { isDatabaseBusy } from "@/lib/db/errors";
 import { isDatabaseUnavailable } from "./unavailable";
 
 // What GET /api/health reports: can this process query its database, and is the export queue
@@ -10,7 +11,8 @@ import { isDatabaseUnavailable } from "./unavailable";
 // operator's monitor (lib/health/access.ts). Never host names or error messages.
 
 export type DatabaseHealth = {
-  status: "up" | "down";
+  /** busy: the server is there, but this process's connections are all in use and statements wait for one. */
+  status: "up" | "busy" | "down";
   kind: "postgres" | "pglite";
   latency_ms: number | null;
   /** Why it is down: the server cannot be reached, it did not answer in time, or another error. */
@@ -63,24 +65,31 @@ const EMPTY_QUEUE = { queued: 0, running: 0, oldest_queued_seconds: null, worker
 
 type Probe =
   | { up: true; kind: DatabaseHealth["kind"]; latency_ms: number; query: <T extends Row>(text: string) => Promise<T[]> }
+  /** The server is there, but every connection of this process is in use. */
+  | { up: "busy"; kind: DatabaseHealth["kind"] }
   | { up: false; kind: DatabaseHealth["kind"]; reason: NonNullable<DatabaseHealth["reason"]> };
 
 /** One `SELECT 1` on the process's database, within TIMEOUT_MS. */
 async function probe(): Promise<Probe> {
   let kind: DatabaseHealth["kind"] = process.env.DATABASE_URL?.trim() ? "postgres" : "pglite";
   let query: (<T extends Row>(text: string) => Promise<T[]>) | null = null;
+  let busy = () => false;
   const started = performance.now();
   try {
     await withTimeout(
       (async () => {
         const database = await db();
         kind = database.target.kind;
+        busy = database.busy;
         query = <T extends Row>(text: string) => database.prisma.$queryRawUnsafe<T[]>(text);
         await query("SELECT 1");
       })(),
       TIMEOUT_MS,
     );
   } catch (error) {
+    // No free connection in time is not an outage: the pages and the API answer "busy" (503 with
+    // Retry-After) meanwhile, and the error page must not tell users the database is down.
+    if ((error instanceof Timeout || isDatabaseBusy(error)) && busy()) return { up: "busy", kind };
     const reason = error instanceof Timeout ? "timeout" : isDatabaseUnavailable(error) ? "unreachable" : "error";
     if (reason === "error") console.error("health check: database query failed", error);
     return { up: false, kind, reason };
@@ -90,7 +99,7 @@ async function probe(): Promise<Probe> {
 
 /** The status only: what anyone may know. */
 export async function checkUp(): Promise<PublicHealth> {
-  return { status: (await probe()).up ? "ok" : "unavailable" };
+  return { status: (await probe()).up === false ? "unavailable" : "ok" };
 }
 
 /** The full report: for an administrator or the operator's monitor only. */
@@ -98,6 +107,9 @@ export async function checkHealth(): Promise<HealthReport> {
   const worker: QueueHealth["worker"] = runsWorker() ? "in_process" : "separate";
   const checked_at = new Date().toISOString();
   const database = await probe();
+  if (database.up === "busy") {
+    return { status: "degraded", checked_at, database: { status: "busy", kind: database.kind, latency_ms: null }, queue: { status: "unknown", worker, ...EMPTY_QUEUE } };
+  }
   if (!database.up) {
     return {
       status: "unavailable",

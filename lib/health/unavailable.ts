@@ -1,6 +1,8 @@
 // Is this error "the database server cannot be reached right now" (a restart, a crash, a network
 // cut), as opposed to a bug or bad input? Those are answered 503 + Retry-After instead of 500,
 // and they go away by themselves: the pg pools open new connections once the server is back.
+// A pool whose connections are all busy is not that (see isDatabaseBusy in lib/db/errors.ts):
+// the server is there, this process is waiting for its own connections.
 //
 // What the errors look like (checked against PostgreSQL 15 with @prisma/adapter-pg 7.10, see
 // tests/unit/health-unavailable.test.ts):
@@ -11,8 +13,8 @@
 //   a SQLSTATE, or a bare "Connection terminated unexpectedly".
 // Runtime-neutral: the proxy's sentinel and lib/http/api.ts both use it.
 
-/** Prisma error codes that mean "no connection" (P1001 can't reach, P1017 closed, P2024 pool timeout…). */
-const PRISMA_CODES = new Set(["P1001", "P1002", "P1008", "P1017", "P2024", "P2037"]);
+/** Prisma error codes that mean "no connection" (P1001 can't reach, P1017 closed…; not P2024, a pool wait). */
+const PRISMA_CODES = new Set(["P1001", "P1002", "P1008", "P1017", "P2037"]);
 
 /** @prisma/driver-adapter-utils error kinds that mean the same. */
 const ADAPTER_KINDS = new Set(["DatabaseNotReachable", "ConnectionClosed", "SocketTimeout", "TooManyConnections"]);
@@ -39,13 +41,12 @@ const isUnavailableSqlState = (code: string) => /^08[0-9A-Z]{3}$/.test(code) || 
 /** pg's own messages for a connection that died or never came (they carry no code). */
 const MESSAGES = [
   /Connection terminated/i,
-  /timeout exceeded when trying to connect/i,
   /Client has encountered a connection error and is not queryable/i,
   /Can't reach database server/i,
   /the database system is (starting up|shutting down|in recovery mode)/i,
 ];
 
-type Inspectable = {
+export type Inspectable = {
   code?: unknown;
   kind?: unknown;
   originalCode?: unknown;
@@ -65,6 +66,11 @@ function matches(value: Inspectable): boolean {
 
 /** True when `error` (or what it wraps: cause, the adapter's error, an AggregateError's errors) says the database is unreachable. */
 export function isDatabaseUnavailable(error: unknown): boolean {
+  return someError(error, matches);
+}
+
+/** Whether `error` or anything it wraps (cause, Prisma's adapter error, an AggregateError's errors) satisfies `test`. */
+export function someError(error: unknown, test: (value: Inspectable) => boolean): boolean {
   const seen = new Set<unknown>();
   const queue: unknown[] = [error];
   while (queue.length > 0 && seen.size < 20) {
@@ -72,7 +78,7 @@ export function isDatabaseUnavailable(error: unknown): boolean {
     if (!value || typeof value !== "object" || seen.has(value)) continue;
     seen.add(value);
     const v = value as Inspectable;
-    if (matches(v)) return true;
+    if (test(v)) return true;
     queue.push(v.cause, v.meta?.driverAdapterError);
     if (Array.isArray(v.errors)) queue.push(...v.errors);
   }

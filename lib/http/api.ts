@@ -2,6 +2,8 @@ import "server-only";
 import { NextResponse } from "next/server";
 import { z } from "zod";
 import { AuthError } from "@/lib/auth/guards";
+import { databaseAppError, isQueryCancelled } from "@/lib/db/errors";
+import { withQuerySignal } from "@/lib/db/scope";
 import { AppError } from "@/lib/errors";
 import { isDatabaseUnavailable, RETRY_AFTER_SECONDS, UNAVAILABLE_MESSAGE } from "@/lib/health/unavailable";
 import { applyApiSecurityHeaders } from "@/lib/security/headers";
@@ -34,7 +36,14 @@ export function toErrorResponse(error: unknown) {
       : apiError(403, "forbidden", error.message);
   }
   if (error instanceof z.ZodError) return apiError(400, "invalid_input", "Some values are not valid.", fieldErrors(error));
-  if (error instanceof AppError) return apiError(error.status, error.code, error.message, error.fields);
+  const known = error instanceof AppError ? error : databaseAppError(error);
+  if (known) {
+    const response = apiError(known.status, known.code, known.message, known.fields);
+    if (known.retryAfter !== undefined) response.headers.set("Retry-After", String(known.retryAfter));
+    return response;
+  }
+  // The client went away and its statement was cancelled: nobody reads this answer.
+  if (isQueryCancelled(error)) return apiError(499, "client_closed_request", "The request was cancelled by the client.");
   if (isDatabaseUnavailable(error)) {
     console.warn(`database unavailable: ${error instanceof Error ? error.message.trim().split("\n").at(-1) : String(error)}`);
     return unavailable();
@@ -45,12 +54,15 @@ export function toErrorResponse(error: unknown) {
 
 type Handler<C> = (request: Request, context: C) => Promise<Response>;
 
-/** Every route handler goes through this, so errors are answered the same way everywhere. */
+/**
+ * Every route handler goes through this, so errors are answered the same way everywhere; and
+ * the statements it runs are cancelled in PostgreSQL when its client goes away (lib/db/scope.ts).
+ */
 export function route<C = unknown>(handler: Handler<C>): Handler<C> {
   return async (request, context) => {
     try {
       assertSameOrigin(request);
-      return await handler(request, context);
+      return await withQuerySignal(request.signal, () => handler(request, context));
     } catch (error) {
       return toErrorResponse(error);
     }

@@ -3,10 +3,11 @@ import { cache } from "react";
 import { prisma } from "@/lib/db/client";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { isoDay } from "@/lib/format";
+import { fewMatchesLimit, offsetOf, shallowWindow, windowFor, type PageWindow } from "@/lib/list/depth";
 import { PER_PAGE, pagination, type Pagination } from "@/lib/list/pagination";
 import { whereClause } from "@/lib/list/sql";
 import type { SubscriberFilters, SubscriptionStatus } from "./filters";
-import { subscriberConditions } from "./where";
+import { readsEveryRow, subscriberConditions, subscriberWhere } from "./where";
 
 /** One row of the list: exactly the columns the table and the API show. */
 export type SubscriberRow = {
@@ -71,21 +72,30 @@ const JOINS = Prisma.sql`LEFT JOIN branches b ON b.id = s.branch_id
  * (PostgreSQL walks the names in the order of their unique index and each name's rows by
  * index) and the rows without one separately, each side limited to what the page needs; a
  * plain LEFT JOIN would sort every matching row instead.
+ *
+ * `window` is the page's place in the order (lib/list/depth.ts; by default the page number's,
+ * from the start); a reversed window reads in the reverse order, and the rows come back in it.
+ * `only` replaces the filters by the ids already found to match them.
  */
-export function subscriberListSql(f: SubscriberFilters): { rows: Prisma.Sql; count: Prisma.Sql } {
-  const conditions = subscriberConditions(f);
+export function subscriberListSql(
+  f: SubscriberFilters,
+  window: PageWindow = { offset: offsetOf(f.page), limit: PER_PAGE, reverse: false },
+  only?: readonly number[],
+): { rows: Prisma.Sql; count: Prisma.Sql } {
+  const filters = subscriberConditions(f);
+  const conditions = only ? [Prisma.sql`s.id = ANY(${[...only]}::int[])`] : filters;
   const where = whereClause(conditions);
-  const desc = f.sort.direction === "desc";
+  const desc = (f.sort.direction === "desc") !== window.reverse;
   const dir = desc ? Prisma.sql`DESC NULLS FIRST` : Prisma.sql`ASC NULLS LAST`;
   const idDir = desc ? Prisma.sql`DESC` : Prisma.sql`ASC`;
-  const offset = (f.page - 1) * PER_PAGE;
-  const page = Prisma.sql`LIMIT ${PER_PAGE} OFFSET ${offset}`;
-  const count = countSql(f, where);
+  const offset = window.offset;
+  const page = Prisma.sql`LIMIT ${window.limit} OFFSET ${offset}`;
+  const count = countSql(f, whereClause(filters));
   const column = f.sort.column;
 
   if (column === "branch_name" || column === "country_name" || column === "sheet") {
     const { table, key, name } = JOINED_SORTS[column];
-    const upTo = offset + PER_PAGE;
+    const upTo = offset + window.limit;
     const withName = Prisma.sql`(SELECT s.id, ${name}::text AS sort_name FROM subscribers s
         JOIN ${table} j ON j.id = s.${key} ${where} ORDER BY ${name} ${idDir}, s.id ${idDir} LIMIT ${upTo})`;
     // Filtering by that same name already excludes the rows without one.
@@ -102,7 +112,7 @@ export function subscriberListSql(f: SubscriberFilters): { rows: Prisma.Sql; cou
   const order = column === "id" ? Prisma.sql`s.id ${idDir}` : Prisma.sql`${OWN_SORTS[column]} ${dir}, s.id ${idDir}`;
   const ids =
     column === "created_at" && !conditions.length && offset >= DAY_SEEK_FROM
-      ? daySeek(order, desc, offset)
+      ? daySeek(order, desc, offset, window.limit)
       : Prisma.sql`SELECT s.id FROM subscribers s ${where} ORDER BY ${order} ${page}`;
   const rows = Prisma.sql`SELECT ${COLUMNS} FROM (${ids}) p
       JOIN subscribers s ON s.id = p.id ${JOINS}
@@ -135,7 +145,7 @@ const DAY_SEEK_FROM = 1000;
  * skips only that day's rows. Exact, as the counts are; past the last row, no day is found and
  * the page is empty.
  */
-function daySeek(order: Prisma.Sql, desc: boolean, offset: number): Prisma.Sql {
+function daySeek(order: Prisma.Sql, desc: boolean, offset: number, limit: number): Prisma.Sql {
   const day = desc
     ? Prisma.sql`SELECT (c.day + 1)::timestamp AT TIME ZONE 'UTC' AS edge, ${offset} - (c.through - c.total) AS skip
         FROM (SELECT day, total, sum(total) OVER (ORDER BY day DESC) AS through FROM subscriber_day_counts) c
@@ -145,15 +155,67 @@ function daySeek(order: Prisma.Sql, desc: boolean, offset: number): Prisma.Sql {
         WHERE c.through > ${offset} ORDER BY c.day ASC LIMIT 1`;
   const from = desc ? Prisma.sql`s.created_at < (SELECT edge FROM d)` : Prisma.sql`s.created_at >= (SELECT edge FROM d)`;
   return Prisma.sql`WITH d AS (${day}) SELECT s.id FROM subscribers s WHERE ${from}
-      ORDER BY ${order} LIMIT ${PER_PAGE} OFFSET (SELECT skip FROM d)`;
+      ORDER BY ${order} LIMIT ${limit} OFFSET (SELECT skip FROM d)`;
 }
 
-/** One page of subscribers and the pagination over all matches. */
+/**
+ * Whether a list costs the database next to nothing, whatever the data: its total comes from the
+ * counts kept by triggers (no filter but status and flags) and its page is near the start (or
+ * found by day). Such lists skip the per-user limit of heavy requests (lib/load/user-limit.ts):
+ * the first page, a status filter and the deep pages by date stay as concurrent as they were.
+ */
+export function isLightList(f: SubscriberFilters): boolean {
+  const others = subscriberConditions({ ...f, subscription_status: undefined, is_duplicate: undefined, is_mandatory: undefined });
+  return others.length === 0 && (offsetOf(f.page) <= LIGHT_SKIP || seeksByDay(f));
+}
+
+/** Rows a light list may skip (an index walk of at most this many entries, ~10 ms). */
+const LIGHT_SKIP = 1_000;
+
+/** Unfiltered pages in created_at order are found by day (daySeek) at any depth. */
+function seeksByDay(f: SubscriberFilters): boolean {
+  return f.sort.column === "created_at" && subscriberConditions(f).length === 0;
+}
+
+/**
+ * One page of subscribers and the pagination over all matches. What any page costs is bounded:
+ * - a page in the first 100,000 rows (or an unfiltered one by creation date) is read with its
+ *   total at the same time, as always;
+ * - a deeper page waits for its total: past the end it is empty without being read, near the
+ *   end it is read backwards, and in between it is a 400 (lib/list/depth.ts);
+ * - a text filter without trigrams (one or two letters, emoji) reads the table once for up to
+ *   FEW_MATCHES ids: when that is all of them, they are the total and the page is found among
+ *   them (a walk of the sort order would visit every row to find ten rare ones: 600–800 ms on a
+ *   million rows, against 90–250 ms for the one read). When there are more, matches are common
+ *   and the walk finds its page early; the total is an exact count, one read of the table.
+ */
 export async function listSubscribers(f: SubscriberFilters): Promise<{ data: SubscriberRow[]; pagination: Pagination }> {
   const db = await prisma();
-  const sql = subscriberListSql(f);
-  const [data, total] = await Promise.all([db.$queryRaw<SubscriberRow[]>(sql.rows), countOnce(sql.count)]);
-  return { data, pagination: pagination(total, f.page) };
+  if (readsEveryRow(f)) {
+    const probe = await db.$queryRaw<{ id: number }[]>(
+      Prisma.sql`SELECT s.id FROM subscribers s ${subscriberWhere(f)} LIMIT ${fewMatchesLimit() + 1}`,
+    );
+    if (probe.length <= fewMatchesLimit()) {
+      const ids = probe.map((r) => r.id);
+      return { data: await pageRows(f, ids.length, ids), pagination: pagination(ids.length, f.page) };
+    }
+  }
+  const window = shallowWindow(f.page) ?? (seeksByDay(f) ? { offset: offsetOf(f.page), limit: PER_PAGE, reverse: false } : null);
+  if (window) {
+    const sql = subscriberListSql(f, window);
+    const [data, total] = await Promise.all([db.$queryRaw<SubscriberRow[]>(sql.rows), countOnce(sql.count)]);
+    return { data, pagination: pagination(total, f.page) };
+  }
+  const total = await countOnce(subscriberListSql(f).count);
+  return { data: await pageRows(f, total), pagination: pagination(total, f.page) };
+}
+
+/** The rows of page `f.page` of `total` (read backwards near the end; none past it). */
+async function pageRows(f: SubscriberFilters, total: number, only?: readonly number[]): Promise<SubscriberRow[]> {
+  const window = windowFor(f.page, total);
+  if (!window) return [];
+  const rows = await (await prisma()).$queryRaw<SubscriberRow[]>(subscriberListSql(f, window, only).rows);
+  return window.reverse ? rows.reverse() : rows;
 }
 
 /** The totals already asked for while rendering this request (React's cache(): one Map per request). */

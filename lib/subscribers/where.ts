@@ -1,7 +1,7 @@
 import { config } from "@/lib/config";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { endOfDayExclusive, startOfDay } from "@/lib/list/params";
-import { containsPattern, whereClause } from "@/lib/list/sql";
+import { contains, containsPattern, trigramServes, whereClause } from "@/lib/list/sql";
 import type { SubscriberFilterValues } from "./filters";
 
 /**
@@ -13,26 +13,31 @@ export function subscriberWhere(f: SubscriberFilterValues): Prisma.Sql {
   return whereClause(subscriberConditions(f));
 }
 
+/** Numbers are stored in E.164: "+44 7700-900" matches as "+447700900". */
+const mobileDigits = (mobile: string) => mobile.replace(/[\s().-]/g, "");
+
+/**
+ * Whether a text filter on the big table has no trigram to look up (one or two letters, emoji,
+ * punctuation), so that finding its rows reads the whole table: lists treat those apart
+ * (lib/subscribers/queries.ts). The names of branches, countries and sheets live in small tables.
+ */
+export function readsEveryRow(f: SubscriberFilterValues): boolean {
+  const texts = [f.first_name, f.last_name, f.email, f.mobile === undefined ? undefined : mobileDigits(f.mobile)];
+  return texts.some((t) => t !== undefined && !trigramServes(t));
+}
+
 /** The filters' conditions, one per filter given (ANDed by subscriberWhere). */
 export function subscriberConditions(f: SubscriberFilterValues): Prisma.Sql[] {
   const tz = config.timeZone;
   const c: Prisma.Sql[] = [];
   if (f.id !== undefined) c.push(Prisma.sql`s.id = ${f.id}`);
-  if (f.first_name) c.push(Prisma.sql`s.first_name ILIKE ${containsPattern(f.first_name)}`);
-  if (f.last_name) c.push(Prisma.sql`s.last_name ILIKE ${containsPattern(f.last_name)}`);
-  if (f.email) c.push(Prisma.sql`s.email ILIKE ${containsPattern(f.email)}`);
-  if (f.mobile) {
-    // Numbers are stored in E.164: "+44 7700-900" matches as "+447700900".
-    const digits = f.mobile.replace(/[\s().-]/g, "");
-    c.push(Prisma.sql`s.mobile LIKE ${containsPattern(digits)}`);
-  }
-  if (f.branch_name) {
-    c.push(Prisma.sql`s.branch_id IN (SELECT id FROM branches WHERE name ILIKE ${containsPattern(f.branch_name)})`);
-  }
-  if (f.country_name) {
-    c.push(Prisma.sql`s.country_id IN (SELECT id FROM countries WHERE name ILIKE ${containsPattern(f.country_name)})`);
-  }
-  if (f.sheet) c.push(Prisma.sql`s.sheet_id IN (SELECT id FROM sheets WHERE name ILIKE ${containsPattern(f.sheet)})`);
+  if (f.first_name) c.push(contains(Prisma.sql`s.first_name`, f.first_name));
+  if (f.last_name) c.push(contains(Prisma.sql`s.last_name`, f.last_name));
+  if (f.email) c.push(contains(Prisma.sql`s.email`, f.email));
+  if (f.mobile) c.push(Prisma.sql`s.mobile LIKE ${containsPattern(mobileDigits(f.mobile))}`);
+  if (f.branch_name) c.push(Prisma.sql`s.branch_id IN (SELECT id FROM branches WHERE ${contains(Prisma.sql`name`, f.branch_name)})`);
+  if (f.country_name) c.push(Prisma.sql`s.country_id IN (SELECT id FROM countries WHERE ${contains(Prisma.sql`name`, f.country_name)})`);
+  if (f.sheet) c.push(Prisma.sql`s.sheet_id IN (SELECT id FROM sheets WHERE ${contains(Prisma.sql`name`, f.sheet)})`);
   if (f.subscription_status) {
     c.push(Prisma.sql`s.subscription_status = ${f.subscription_status}::"SubscriptionStatus"`);
   }

@@ -12,6 +12,10 @@
 //   --rebuild           build even when the sources did not change
 //   --app DIR           serve the production build in DIR instead (an experiment's)
 //   --out DIR           where results go (default bench/results, embedded bench/results/embedded)
+//   --abuse             only the abuse scenario (scripts/bench/abuse.ts: one user's burst beside
+//                       another user's reads); a full run measures it too, after the scenarios
+//   --abuse-seconds 5   length of each of its `rounds` measurements
+//   --port N            serve the console on this port (default: a free one)
 //
 // Needs the react-server condition (the query modules import "server-only"): the npm script
 // runs it with `tsx --conditions=react-server`.
@@ -26,6 +30,7 @@ import { bulkTarget } from "../bulk-load";
 import { ensureBuild } from "./build";
 import { pageHasOwnFloor, postgresFloor, pgliteFloor, requestSql, writeExplain, type FloorDb } from "./floor";
 import { loadDirect, loadHttp, probe } from "./load";
+import { abuseMarkdown, BURST_CONNECTIONS, runAbuse, summarizeAbuse } from "./abuse";
 import { loadAverage, machine, machineMarkdown } from "./machine";
 import { kB, pageWeight, type PageWeight } from "./page-weight";
 import { progressPrinter } from "./progress";
@@ -50,6 +55,9 @@ const { values: args } = parseArgs({
     rebuild: { type: "boolean", default: false },
     app: { type: "string" },
     out: { type: "string" },
+    abuse: { type: "boolean", default: false },
+    "abuse-seconds": { type: "string", default: "5" },
+    port: { type: "string" },
   },
 });
 
@@ -63,7 +71,9 @@ const scenarios = pickScenarios(args.scenarios, scenariosFor(subscribers));
 const outDir = path.resolve(args.out ?? (embedded ? "bench/results/embedded" : "bench/results"));
 const kind = embedded ? "embedded" : "postgres";
 const p95Limit = embedded ? { connections: 1, ms: 500 } : { connections: 10, ms: 300 };
-for (const [name, n] of Object.entries({ subscribers, rounds, seconds, warmup })) {
+const abuseSeconds = Number(args["abuse-seconds"]);
+const port = args.port === undefined ? undefined : Number(args.port);
+for (const [name, n] of Object.entries({ subscribers, rounds, seconds, warmup, "abuse-seconds": abuseSeconds })) {
   if (!Number.isFinite(n) || n < (name === "warmup" ? 0 : 1)) throw new Error(`--${name} must be a positive number`);
 }
 if (connections.some((c) => !Number.isInteger(c) || c < 1)) throw new Error("--connections must be whole numbers, e.g. 1,10");
@@ -96,6 +106,16 @@ async function main() {
   // 3. A login only this run knows; the floor's connection; the query plans.
   const database = await openDatabase(target);
   const password = await resetBenchPassword(database, BENCH_USERS[1]!.email);
+  const adminPassword = await resetBenchPassword(database, BENCH_USERS[0]!.email);
+  const serverEnv: Record<string, string> =
+    target.kind === "postgres"
+      ? { DATABASE_URL: target.url, DATABASE_POOL_SIZE: String(POOL_SIZE) }
+      : { DATABASE_URL: "", PGLITE_DIR: target.dir };
+  if (args.abuse) {
+    await database.close();
+    await abuseOnly(build.dir, serverEnv, password, adminPassword, started);
+    return;
+  }
   let floor: FloorDb;
   if (target.kind === "postgres") {
     await database.close();
@@ -143,12 +163,8 @@ async function main() {
   }
 
   // 4. The server.
-  const env: Record<string, string> =
-    target.kind === "postgres"
-      ? { DATABASE_URL: target.url, DATABASE_POOL_SIZE: String(POOL_SIZE) }
-      : { DATABASE_URL: "", PGLITE_DIR: target.dir };
   console.log("› Starting next start…");
-  const server: Server = await startServer(build.dir, env);
+  const server: Server = await startServer(build.dir, serverEnv, [], "/login", port);
   let weight: PageWeight;
   try {
     const cookie = await signIn(server.url, BENCH_USERS[1]!.email, password);
@@ -175,6 +191,9 @@ async function main() {
       const floors = cell.floorHtml.length ? `${line("floor api", cell.floorApi)}, ${line("floor html", cell.floorHtml)}` : line("floor", cell.floorApi);
       console.log(`› ${s.id} ×${c}: ${line("api", cell.api)}, ${line("html", cell.html)}, ${floors}`);
     }
+
+    // 6. One user's burst beside another user's reads (the abuse scenario).
+    if (!args.scenarios) await measureAbuse(server, cookie, adminPassword);
   } catch (error) {
     console.error(server.log().slice(-4000));
     throw error;
@@ -183,14 +202,14 @@ async function main() {
     if (target.kind === "postgres") await floor.close();
   }
 
-  // 6. The framework's floor, with the console's server stopped.
+  // 7. The framework's floor, with the console's server stopped.
   const framework = await measureFramework(target.kind === "postgres" ? { url: target.url, userId } : null);
   const frameworkP50 = (scenario: string, t: Target, c: number) => {
     const cell = framework.find((f) => f.scenario === scenario && f.connections === c) ?? framework.find((f) => f.scenario === "empty" && f.connections === c);
     return cell ? median(cell[t].map((x) => x.p50)) : undefined;
   };
 
-  // 7. The table and the files.
+  // 8. The table and the files.
   const rows = cells.flatMap((cell) => toRows(cell, (t, c) => frameworkP50(cell.scenario.id, t, c)));
   const table = markdownTable(rows);
   console.log(`\n${table}\n`);
@@ -256,6 +275,51 @@ async function main() {
   // Only a full run of the sources as they are speaks for the README.
   if (!args.out && !args.app && !args.scenarios) updateReadmes(kind, report);
   console.log(`› Wrote ${path.relative(ROOT, path.join(outDir, "latest.md"))} (${minutes} min).`);
+}
+
+/** `--abuse`: the console's server, signed in as both bench users, and the abuse scenario only. */
+async function abuseOnly(dir: string, env: Record<string, string>, password: string, adminPassword: string, started: number) {
+  console.log("› Starting next start…");
+  const server = await startServer(dir, env, [], "/login", port);
+  try {
+    const cookie = await signIn(server.url, BENCH_USERS[1]!.email, password);
+    await measureAbuse(server, cookie, adminPassword);
+  } catch (error) {
+    console.error(server.log().slice(-4000));
+    throw error;
+  } finally {
+    await server.stop();
+  }
+  console.log(`› Done in ${((Date.now() - started) / 60_000).toFixed(1)} min.`);
+}
+
+/**
+ * The abuse scenario on a running server: the staff bench user's burst beside the admin bench
+ * user's reads. Writes abuse.md to the results folder and, for a run of the sources as they are,
+ * the README blocks between the bench:abuse-<kind> markers.
+ */
+async function measureAbuse(server: Server, staffCookie: string, adminPassword: string) {
+  const adminCookie = await signIn(server.url, BENCH_USERS[0]!.email, adminPassword);
+  console.log(`› Abuse: ${BURST_CONNECTIONS} connections of one user's worst requests beside another user's reads (${rounds} × ${abuseSeconds} s)…`);
+  const loadStart = loadAverage();
+  const result = await runAbuse({ url: server.url, adminCookie, staffCookie, seconds: abuseSeconds, rounds });
+  const s = summarizeAbuse(result);
+  console.log(`› Abuse: the other user's p95 ${s.aloneP95.toFixed(1)} ms alone, ${s.duringP95.toFixed(1)} ms during the burst; ${s.otherFailed} of their reads failed.`);
+  const m = machine(embedded ? "PGlite (embedded)" : "PostgreSQL (the bench database)", loadStart);
+  const report = [
+    `# One user's burst beside another user's reads: ${embedded ? "PGlite" : "PostgreSQL"}, ${subscribers.toLocaleString("en-GB")} subscribers`,
+    "",
+    `Produced by \`npm run bench${embedded || args.abuse ? ` --${embedded ? " --embedded" : ""}${args.abuse ? " --abuse" : ""}` : ""}\` on ${new Date().toISOString()}.`,
+    "",
+    machineMarkdown(m, args.app ? { Build: `served from ${args.app}` } : {}),
+    "",
+    abuseMarkdown(result, p95Limit.ms),
+    "",
+  ].join("\n");
+  fs.mkdirSync(outDir, { recursive: true });
+  fs.writeFileSync(path.join(outDir, "abuse.md"), report);
+  fs.writeFileSync(path.join(outDir, "abuse.json"), JSON.stringify({ kind, subscribers, summary: s, result }, null, 2));
+  if (!args.out && !args.app) updateReadmes(`abuse-${kind}`, report);
 }
 
 /**

@@ -22,9 +22,9 @@ export async function freePort(): Promise<number> {
   });
 }
 
-/** Starts the build in `dir` against the database of `env` and waits until `readyPath` answers. */
-export async function startServer(dir: string, env: Record<string, string>, nodeArgs: string[] = [], readyPath = "/login"): Promise<Server> {
-  const port = await freePort();
+/** Starts the build in `dir` against the database of `env` and waits until `readyPath` answers (on `port`, or a free one). */
+export async function startServer(dir: string, env: Record<string, string>, nodeArgs: string[] = [], readyPath = "/login", fixedPort?: number): Promise<Server> {
+  const port = fixedPort ?? (await freePort());
   const url = `http://127.0.0.1:${port}`;
   const exportDir = fs.mkdtempSync(path.join(os.tmpdir(), "console-bench-exports-"));
   const entry = fs.existsSync(path.join(dir, "server.ts"))

@@ -1,4 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { isDatabaseBusy, isQueryCancelled, isQueryTimeout } from "@/lib/db/errors";
+import { ClientGoneError } from "@/lib/db/scope";
 import { isDatabaseUnavailable } from "@/lib/health/unavailable";
 
 // Shapes recorded from PostgreSQL 15 stopped under @prisma/adapter-pg 7.10 and pg 8 (see
@@ -19,14 +21,35 @@ describe("isDatabaseUnavailable", () => {
       prismaError("P2010", { kind: "ConnectionClosed" }),
       Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:5432"), { code: "ECONNREFUSED" }),
       new Error("Connection terminated unexpectedly"),
-      new Error("timeout exceeded when trying to connect"),
+      new Error("Connection terminated due to connection timeout"),
       Object.assign(new Error("the database system is shutting down"), { code: "57P03" }),
       Object.assign(new Error("server closed"), { code: "08006" }),
       new Error("wrapped", { cause: Object.assign(new Error("x"), { code: "ECONNRESET" }) }),
       new AggregateError([new Error("other"), Object.assign(new Error("y"), { code: "ETIMEDOUT" })]),
-      { code: "P2024", message: "Timed out fetching a new connection from the connection pool." },
     ];
     for (const error of cases) expect(isDatabaseUnavailable(error), String((error as Error).message)).toBe(true);
+  });
+
+  // Issue 19: a pool whose every connection is busy made one user's burst look like an outage
+  // ("database unavailable") to everyone else. pg-pool raises this message only for a wait in
+  // its queue (a connection attempt that times out says "Connection terminated due to connection timeout").
+  it("calls a wait for a pooled connection busy, not an outage", () => {
+    const cases: unknown[] = [
+      new Error("timeout exceeded when trying to connect"),
+      { code: "P2024", message: "Timed out fetching a new connection from the connection pool." },
+    ];
+    for (const error of cases) {
+      expect(isDatabaseUnavailable(error), String((error as Error).message)).toBe(false);
+      expect(isDatabaseBusy(error), String((error as Error).message)).toBe(true);
+    }
+  });
+
+  it("tells a statement timeout from a cancelled statement, and neither is an outage", () => {
+    const timeout = prismaError("P2010", { kind: "postgres", code: "57014", originalCode: "57014", message: "canceling statement due to statement timeout" });
+    const cancelled = prismaError("P2010", { kind: "postgres", code: "57014", originalCode: "57014", message: "canceling statement due to user request" });
+    expect([isQueryTimeout(timeout), isQueryCancelled(timeout), isDatabaseUnavailable(timeout)]).toEqual([true, false, false]);
+    expect([isQueryTimeout(cancelled), isQueryCancelled(cancelled), isDatabaseUnavailable(cancelled)]).toEqual([false, true, false]);
+    expect(isQueryCancelled(new ClientGoneError())).toBe(true);
   });
 
   it("leaves bugs, bad input and constraint errors alone", () => {

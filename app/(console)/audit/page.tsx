@@ -1,14 +1,16 @@
 import type { Metadata } from "next";
 import { Suspense } from "react";
 import { FilterBar, type FilterField } from "@/components/list/filter-bar";
-import { EmptyState, InvalidQuery, PastLastPage, ResultSummary } from "@/components/list/list-states";
+import { EmptyState, InvalidQuery, ListProblemNotice, PastLastPage, ResultSummary } from "@/components/list/list-states";
 import { Pager } from "@/components/list/pager";
 import { TableSkeleton } from "@/components/list/table-skeleton";
 import { AUDIT_ACTIONS } from "@/lib/audit/actions";
 import { AUDIT_FILTER_KEYS, auditFiltersSchema, type AuditFilters } from "@/lib/audit/filters";
 import { listAuditEvents } from "@/lib/audit/queries";
 import { requirePageAdmin } from "@/lib/auth/page-guards";
+import { listOutcome } from "@/lib/list/outcome";
 import { parseWith, withParams, type RawParams } from "@/lib/list/params";
+import { heavy } from "@/lib/load/user-limit";
 import { AuditTable } from "./audit-table";
 
 export const metadata: Metadata = { title: "Audit log" };
@@ -23,7 +25,7 @@ const FIELDS: FilterField[] = [
 
 export default async function AuditPage({ searchParams }: { searchParams: Promise<RawParams> }) {
   const params = await searchParams;
-  await requirePageAdmin(`${PATH}${withParams(params, {})}`);
+  const user = await requirePageAdmin(`${PATH}${withParams(params, {})}`);
   const parsed = parseWith(auditFiltersSchema, params);
   return (
     <div className="space-y-5">
@@ -34,15 +36,17 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
       <FilterBar fields={FIELDS} resetKeys={AUDIT_FILTER_KEYS} />
       {parsed.ok ? (
         <Suspense fallback={<TableSkeleton />}>
-          <Results filters={parsed.value} params={params} />
+          <Results filters={parsed.value} params={params} userId={user.id} />
         </Suspense>
       ) : <InvalidQuery fields={parsed.fields} params={params} path={PATH} />}
     </div>
   );
 }
 
-async function Results({ filters, params }: { filters: AuditFilters; params: RawParams }) {
-  const { data, pagination } = await listAuditEvents(filters);
+async function Results({ filters, params, userId }: { filters: AuditFilters; params: RawParams; userId: number }) {
+  const outcome = await listOutcome(() => heavy(userId, () => listAuditEvents(filters)));
+  if (!outcome.ok) return <ListProblemNotice problem={outcome.problem} params={params} path={PATH} />;
+  const { data, pagination } = outcome.value;
   if (pagination.total === 0) {
     return <EmptyState title="No events match these filters">Change or clear the filters.</EmptyState>;
   }

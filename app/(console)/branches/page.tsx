@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { Suspense } from "react";
 import Link from "next/link";
 import { FilterBar, type FilterField } from "@/components/list/filter-bar";
-import { EmptyState, InvalidQuery, PastLastPage, ResultSummary } from "@/components/list/list-states";
+import { EmptyState, InvalidQuery, ListProblemNotice, PastLastPage, ResultSummary } from "@/components/list/list-states";
 import { Pager } from "@/components/list/pager";
 import { TableSkeleton } from "@/components/list/table-skeleton";
 import { buttonClass } from "@/components/ui/button-styles";
@@ -10,6 +10,7 @@ import { requirePageUser } from "@/lib/auth/page-guards";
 import { canManageBranches } from "@/lib/auth/permissions";
 import { BRANCH_FILTER_KEYS, branchFiltersSchema } from "@/lib/branches/filters";
 import { listBranches } from "@/lib/branches/queries";
+import { listOutcome } from "@/lib/list/outcome";
 import { parseWith, withParams, type RawParams } from "@/lib/list/params";
 import { BranchTable } from "./branch-table";
 
@@ -58,7 +59,9 @@ async function Results({
   params: RawParams;
   admin: boolean;
 }) {
-  const { data, pagination } = await listBranches(filters);
+  const outcome = await listOutcome(() => listBranches(filters));
+  if (!outcome.ok) return <ListProblemNotice problem={outcome.problem} params={params} path={PATH} />;
+  const { data, pagination } = outcome.value;
   const filtered = BRANCH_FILTER_KEYS.some((key) => params[key]);
 
   if (pagination.total === 0) {

@@ -1,6 +1,7 @@
 import { ExportPanelView } from "@/components/export/export-panel-view";
 import { requireUser } from "@/lib/auth/guards";
 import { config } from "@/lib/config";
+import { heavy } from "@/lib/load/user-limit";
 import { parseExportFilters } from "@/lib/export/filters";
 import { exportStatus } from "@/lib/export/status";
 import type { RawParams } from "@/lib/list/params";
@@ -10,14 +11,15 @@ import { requestExportAction } from "./export-actions";
 
 /**
  * The export panel of /subscribers: how many rows the current filters export, the state of the
- * user's export (polled while in_queue) and the download of the newest file.
+ * user's export (polled while in_queue) and the download of the newest file. `matching` is the
+ * list's own total when the page reads the list ("unknown" when the list could not be read).
  */
-export async function ExportPanel({ params }: { params: RawParams }) {
+export async function ExportPanel({ params, matching: listed }: { params: RawParams; matching?: Promise<number | "unknown"> }) {
   const user = await requireUser();
   const parsed = parseExportFilters(params);
   const [status, matching] = await Promise.all([
     exportStatus(user.id),
-    parsed.ok ? countMatching(parsed.value.values) : Promise.resolve(null),
+    !parsed.ok ? Promise.resolve(null) : (listed ?? heavy(user.id, () => countMatching(parsed.value.values))),
   ]);
   return (
     <ExportPanelView

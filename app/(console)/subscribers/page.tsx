@@ -2,16 +2,18 @@ import type { Metadata } from "next";
 import { Suspense } from "react";
 import Link from "next/link";
 import { FilterBar, type FilterField } from "@/components/list/filter-bar";
-import { EmptyState, InvalidQuery, PastLastPage, ResultSummary } from "@/components/list/list-states";
+import { EmptyState, InvalidQuery, ListProblemNotice, PastLastPage, ResultSummary } from "@/components/list/list-states";
 import { Pager } from "@/components/list/pager";
 import { TableSkeleton } from "@/components/list/table-skeleton";
 import { buttonClass } from "@/components/ui/button-styles";
 import { requirePageUser } from "@/lib/auth/page-guards";
 import { canCreateSubscribers } from "@/lib/auth/permissions";
+import { listOutcome, type ListOutcome } from "@/lib/list/outcome";
 import { parseWith, withParams, type RawParams } from "@/lib/list/params";
+import { heavyUnless } from "@/lib/load/user-limit";
 import { SUBSCRIBER_FILTER_KEYS, subscriberFiltersSchema, type SubscriberFilters } from "@/lib/subscribers/filters";
 import { STATUS_OPTIONS, YES_NO_OPTIONS } from "@/lib/subscribers/labels";
-import { listSubscribers } from "@/lib/subscribers/queries";
+import { isLightList, listSubscribers } from "@/lib/subscribers/queries";
 import { ExportPanel } from "./export-panel";
 import { SubscriberTable } from "./subscriber-table";
 
@@ -40,6 +42,9 @@ export default async function SubscribersPage({ searchParams }: { searchParams: 
   const params = await searchParams;
   const user = await requirePageUser(`${PATH}${withParams(params, {})}`);
   const parsed = parseWith(subscriberFiltersSchema, params);
+  // The list's query, within the user's limit of heavy requests (lib/load/user-limit.ts); the
+  // export panel takes its count of matches from it rather than counting again.
+  const list = parsed.ok ? listOutcome(() => heavyUnless(isLightList(parsed.value), user.id, () => listSubscribers(parsed.value))) : null;
 
   return (
     <div className="space-y-5">
@@ -52,18 +57,22 @@ export default async function SubscribersPage({ searchParams }: { searchParams: 
         ) : null}
       </div>
       <FilterBar fields={FIELDS} resetKeys={SUBSCRIBER_FILTER_KEYS} />
-      <ExportPanel params={params} />
+      <ExportPanel params={params} matching={list?.then((l) => (l.ok ? l.value.pagination.total : (l.problem.total ?? "unknown")))} />
       {parsed.ok ? (
         <Suspense fallback={<TableSkeleton />}>
-          <Results filters={parsed.value} params={params} />
+          <Results list={list!} filters={parsed.value} params={params} />
         </Suspense>
       ) : <InvalidQuery fields={parsed.fields} params={params} path={PATH} />}
     </div>
   );
 }
 
-async function Results({ filters, params }: { filters: SubscriberFilters; params: RawParams }) {
-  const { data, pagination } = await listSubscribers(filters);
+type List = Awaited<ReturnType<typeof listSubscribers>>;
+
+async function Results({ list, filters, params }: { list: Promise<ListOutcome<List>>; filters: SubscriberFilters; params: RawParams }) {
+  const outcome = await list;
+  if (!outcome.ok) return <ListProblemNotice problem={outcome.problem} params={params} path={PATH} />;
+  const { data, pagination } = outcome.value;
   const filtered = SUBSCRIBER_FILTER_KEYS.some((key) => params[key]);
 
   if (pagination.total === 0) {

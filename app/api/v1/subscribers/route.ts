@@ -1,9 +1,10 @@
 import { requireUser } from "@/lib/auth/guards";
 import { json, readJson, route } from "@/lib/http/api";
+import { heavyUnless } from "@/lib/load/user-limit";
 import { rawParams } from "@/lib/list/params";
 import { subscriberFiltersSchema } from "@/lib/subscribers/filters";
 import { createSubscriber } from "@/lib/subscribers/mutations";
-import { listSubscribers, serializeSubscriber } from "@/lib/subscribers/queries";
+import { isLightList, listSubscribers, serializeSubscriber } from "@/lib/subscribers/queries";
 import { subscriberInputSchema } from "@/lib/subscribers/schema";
 
 export const dynamic = "force-dynamic";
@@ -11,9 +12,9 @@ export const dynamic = "force-dynamic";
 // The same parser, query and guard as the /subscribers page and its creation form.
 
 export const GET = route(async (request) => {
-  await requireUser();
+  const user = await requireUser();
   const filters = subscriberFiltersSchema.parse(rawParams(new URL(request.url).searchParams));
-  const { data, pagination } = await listSubscribers(filters);
+  const { data, pagination } = await heavyUnless(isLightList(filters), user.id, () => listSubscribers(filters));
   return json({ data: data.map(serializeSubscriber), pagination });
 });
 

@@ -1,0 +1,44 @@
+import { AppError } from "@/lib/errors";
+import { someError, type Inspectable } from "@/lib/health/unavailable";
+import { ClientGoneError } from "./scope";
+
+// Database failures that are neither an outage (lib/health/unavailable.ts) nor a bug, and what
+// pages, actions and the API answer for them:
+// - a statement that reached statement_timeout (SQLSTATE 57014, "due to statement timeout");
+// - a pool that had no free connection within its wait (pg-pool's "timeout exceeded when trying
+//   to connect", only ever raised for a wait in its queue): the server is up, this process is busy;
+// - a statement cancelled because its client went away (57014 "due to user request", sent by
+//   lib/db/pool.ts), or not started for that reason.
+
+const sqlState = (v: Inspectable) =>
+  typeof v.code === "string" ? v.code : typeof v.originalCode === "string" ? v.originalCode : undefined;
+const text = (v: Inspectable) => (typeof v.message === "string" ? v.message : "");
+
+export function isQueryTimeout(error: unknown): boolean {
+  return someError(error, (v) => sqlState(v) === "57014" && /statement timeout/i.test(text(v)));
+}
+
+export function isDatabaseBusy(error: unknown): boolean {
+  return someError(error, (v) => v.code === "P2024" || /timeout exceeded when trying to connect/i.test(text(v)));
+}
+
+export function isQueryCancelled(error: unknown): boolean {
+  return (
+    error instanceof ClientGoneError ||
+    someError(error, (v) => v instanceof ClientGoneError || (sqlState(v) === "57014" && /user request/i.test(text(v))))
+  );
+}
+
+/** Seconds a client should wait after a busy or timed-out answer. */
+export const BUSY_RETRY_AFTER_SECONDS = 2;
+
+/** The answer a request gets for one of these failures, or null for any other error. */
+export function databaseAppError(error: unknown): AppError | null {
+  if (isQueryTimeout(error)) {
+    return new AppError(503, "query_timeout", "This took too long and was stopped. Narrow the filters, or try again in a moment.", undefined, BUSY_RETRY_AFTER_SECONDS);
+  }
+  if (isDatabaseBusy(error)) {
+    return new AppError(503, "busy", "The console is busy with other requests right now. Try again in a few seconds.", undefined, BUSY_RETRY_AFTER_SECONDS);
+  }
+  return null;
+}

@@ -1,0 +1,94 @@
+import { AppError } from "@/lib/errors";
+import { formatCount } from "@/lib/format";
+import { PER_PAGE } from "./pagination";
+
+// How deep a list page may reach, so that no page number makes a query cost more than this.
+//
+// OFFSET n reads and drops n rows (and a sort by a joined name sorts them first): page
+// 1,000,000,000 of any list asked PostgreSQL for ten billion rows. Now:
+// - a page within the first MAX_SKIP rows is read as before, with its total at the same time;
+// - a deeper page is read after its total is known: past the last page it is empty at once
+//   (API.md: an empty `data` with the true total and length); within MAX_SKIP rows of the end it
+//   is read backwards from the end (the reverse order skips the fewer rows); in between the
+//   answer is 400 page_too_deep, which names the pages that can be shown.
+// At most MAX_SKIP rows are skipped whatever the page: ~60 ms for the costliest order (by branch
+// name) on a million subscribers.
+
+export const MAX_SKIP = 100_000;
+let maxSkip = MAX_SKIP;
+
+/**
+ * A filter that reads every row (lib/subscribers/where.ts, readsEveryRow) and matches at most
+ * this many rows is answered from the ids that one read finds (lib/subscribers/queries.ts).
+ */
+export const FEW_MATCHES = 5_000;
+let fewMatches = FEW_MATCHES;
+export const fewMatchesLimit = () => fewMatches;
+
+/** Tests page through small lists with small limits (undefined restores the defaults). */
+export function setListLimitsForTests(limits: { maxSkip?: number; fewMatches?: number } = {}) {
+  maxSkip = limits.maxSkip ?? MAX_SKIP;
+  fewMatches = limits.fewMatches ?? FEW_MATCHES;
+}
+
+/** The rows of one page: skip `offset` rows in the list's order (or in the reverse order), take `limit`. */
+export type PageWindow = { offset: number; limit: number; reverse: boolean };
+
+export const offsetOf = (page: number) => (page - 1) * PER_PAGE;
+
+/** The window of a page that may be read before its total is known (null: wait for the total). */
+export function shallowWindow(page: number): PageWindow | null {
+  const offset = offsetOf(page);
+  return offset <= maxSkip ? { offset, limit: PER_PAGE, reverse: false } : null;
+}
+
+/** The window of a page once the total is known: null past the end; a 400 when too deep both ways. */
+export function windowFor(page: number, total: number): PageWindow | null {
+  const offset = offsetOf(page);
+  if (offset >= total) return null;
+  if (offset <= maxSkip) return { offset, limit: PER_PAGE, reverse: false };
+  const limit = Math.min(PER_PAGE, total - offset);
+  const after = total - offset - limit; // rows after this page
+  if (after <= maxSkip) return { offset: after, limit, reverse: true };
+  throw new PageTooDeepError(total);
+}
+
+/** 400 for a page between the first and the last MAX_SKIP rows; it carries the list's total. */
+export class PageTooDeepError extends AppError {
+  constructor(readonly total: number) {
+    const length = Math.ceil(total / PER_PAGE);
+    const head = Math.floor(maxSkip / PER_PAGE) + 1; // the last page read from the start
+    const tail = Math.max(head + 1, Math.ceil((total - maxSkip) / PER_PAGE)); // the first read from the end
+    super(
+      400,
+      "page_too_deep",
+      `Pages ${formatCount(head + 1)} to ${formatCount(tail - 1)} of these ${formatCount(total)} records cannot be shown. Narrow the filters, or go to the first or last pages.`,
+      { page: [`Only pages 1–${formatCount(head)} and ${formatCount(tail)}–${formatCount(length)} can be shown for this list.`] },
+    );
+  }
+}
+
+/**
+ * A page of a list and its total, at a cost bounded whatever the page number: `rows` reads the
+ * rows of a window (in reverse order when it says so), `count` the total.
+ */
+export async function readPage<R>(
+  page: number,
+  rows: (window: PageWindow) => Promise<R[]>,
+  count: () => Promise<number>,
+): Promise<{ data: R[]; total: number }> {
+  const shallow = shallowWindow(page);
+  if (shallow) {
+    const [data, total] = await Promise.all([rows(shallow), count()]);
+    return { data, total };
+  }
+  const total = await count();
+  const window = windowFor(page, total);
+  if (!window) return { data: [], total };
+  const data = await rows(window);
+  return { data: window.reverse ? data.reverse() : data, total };
+}
+
+/** The direction to read a window in. */
+export const readDirection = (direction: "asc" | "desc", window: PageWindow): "asc" | "desc" =>
+  window.reverse ? (direction === "asc" ? "desc" : "asc") : direction;

@@ -1,0 +1,146 @@
+import { AppError } from "@/lib/errors";
+import { ClientGoneError, querySignal, withHeavyUser } from "@/lib/db/scope";
+
+// No user can take the database from the others: each user runs at most HEAVY_REQUESTS_PER_USER
+// heavy requests at once (subscriber and audit lists, pages and API alike; not the subscriber
+// lists whose cost is bounded by design, isLightList), a few more wait their turn in order, and
+// beyond that the answer is 429 with Retry-After at once. (Export requests have
+// a limit of their own, one at a time per user, decided before they count: lib/export/request.ts.)
+// A list holds up to two connections (its rows and its total run side by side), so with the
+// defaults one user holds at most 4 of the pool's 10 and the others always find one free.
+//
+// In-process: with several web processes each one counts for itself (a user gets this many per
+// process); the statement timeout bounds what any of them can run.
+
+export type UserLimitOptions = { running: number; waiting: number; waitMs: number };
+
+type Waiter = { grant: () => void; fail: (error: Error) => void };
+type Entry = { running: number; waiting: Waiter[] };
+
+export const RETRY_AFTER_SECONDS = 2;
+
+export class TooManyRequestsError extends AppError {
+  constructor(running: number) {
+    super(
+      429,
+      "too_many_requests",
+      `You already have ${running} lists or exports loading. Wait for them to finish, then try again.`,
+      undefined,
+      RETRY_AFTER_SECONDS,
+    );
+  }
+}
+
+export class UserLimit {
+  private readonly entries = new Map<number, Entry>();
+
+  constructor(readonly options: UserLimitOptions) {}
+
+  /** Runs `work` in one of the user's slots: now, after a wait, or never (TooManyRequestsError). */
+  async run<T>(userId: number, work: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+    await this.acquire(userId, signal);
+    try {
+      return await withHeavyUser(userId, work);
+    } finally {
+      this.release(userId);
+    }
+  }
+
+  /** Requests of this user running and waiting (for tests and the bench). */
+  usage(userId: number): { running: number; waiting: number } {
+    const entry = this.entries.get(userId);
+    return { running: entry?.running ?? 0, waiting: entry?.waiting.length ?? 0 };
+  }
+
+  private acquire(userId: number, signal?: AbortSignal): Promise<void> {
+    if (signal?.aborted) return Promise.reject(new ClientGoneError());
+    let entry = this.entries.get(userId);
+    if (!entry) this.entries.set(userId, (entry = { running: 0, waiting: [] }));
+    if (entry.running < this.options.running) {
+      entry.running++;
+      return Promise.resolve();
+    }
+    if (entry.waiting.length >= this.options.waiting) return Promise.reject(new TooManyRequestsError(entry.running));
+    const queue = entry.waiting;
+    return new Promise<void>((resolve, reject) => {
+      const leave = () => {
+        clearTimeout(timer);
+        signal?.removeEventListener("abort", onAbort);
+        const i = queue.indexOf(waiter);
+        if (i >= 0) queue.splice(i, 1);
+      };
+      const waiter: Waiter = {
+        grant: () => {
+          leave();
+          resolve();
+        },
+        fail: (error) => {
+          leave();
+          this.forget(userId);
+          reject(error);
+        },
+      };
+      const onAbort = () => waiter.fail(new ClientGoneError());
+      const timer = setTimeout(() => waiter.fail(new TooManyRequestsError(this.options.running)), this.options.waitMs);
+      signal?.addEventListener("abort", onAbort, { once: true });
+      queue.push(waiter);
+    });
+  }
+
+  private release(userId: number) {
+    const entry = this.entries.get(userId);
+    if (!entry) return;
+    const next = entry.waiting[0];
+    if (next) {
+      next.grant(); // the slot passes straight to the next in line
+      return;
+    }
+    entry.running--;
+    this.forget(userId);
+  }
+
+  private forget(userId: number) {
+    const entry = this.entries.get(userId);
+    if (entry && entry.running <= 0 && entry.waiting.length === 0) this.entries.delete(userId);
+  }
+}
+
+function setting(name: string, fallback: number, min: number): number {
+  const raw = process.env[name]?.trim();
+  if (!raw) return fallback;
+  const n = Number(raw);
+  if (!/^\d+$/.test(raw) || n < min) throw new Error(`${name} must be a whole number, at least ${min} (got "${raw}").`);
+  return n;
+}
+
+/** HEAVY_REQUESTS_PER_USER (default 2) run at once; HEAVY_REQUESTS_QUEUE (default 8) wait, each at most 10 s. */
+export function userLimitOptions(): UserLimitOptions {
+  return {
+    running: setting("HEAVY_REQUESTS_PER_USER", 2, 1),
+    waiting: setting("HEAVY_REQUESTS_QUEUE", 8, 0),
+    waitMs: 10_000,
+  };
+}
+
+type Holder = { __console_user_limit?: UserLimit };
+
+/** The process's one limit (on globalThis: Next may load this module in several bundles). */
+export function userLimit(): UserLimit {
+  const holder = globalThis as Holder;
+  return (holder.__console_user_limit ??= new UserLimit(userLimitOptions()));
+}
+
+/** Tests use a limit of their own settings. */
+export function setUserLimitForTests(limit: UserLimit | undefined) {
+  (globalThis as Holder).__console_user_limit = limit;
+}
+
+/** `work` within the user's limit, unless it is `light` (bounded by design: it runs at once). */
+export function heavyUnless<T>(light: boolean, userId: number, work: () => Promise<T>): Promise<T> {
+  return light ? work() : heavy(userId, work);
+}
+
+/** A heavy piece of work of this user's request (the request's abort signal, when there is one, ends its wait). */
+export function heavy<T>(userId: number, work: () => Promise<T>, signal: AbortSignal | undefined = querySignal()): Promise<T> {
+  return userLimit().run(userId, work, signal);
+}
