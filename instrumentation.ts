@@ -8,7 +8,8 @@ export async function register() {
   (await import("./lib/server/abort-stacks")).releaseAbortReasonStacks();
   // The subscriber export worker runs in this process unless EXPORT_WORKER=off (then run
   // `npm run worker` apart); never during `next build`.
-  if (process.env.EXPORT_WORKER !== "off" && process.env.NEXT_PHASE !== "phase-production-build") {
+  const { runsWorker } = await import("./lib/export/queue");
+  if (runsWorker() && process.env.NEXT_PHASE !== "phase-production-build") {
     const { startExportWorker } = await import("./lib/export/worker");
     startExportWorker().catch(() => {}); // logged by the worker; the site keeps serving
   }

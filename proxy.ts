@@ -1,5 +1,6 @@
 import { NextResponse, type NextRequest } from "next/server";
 import { sessionCookieName } from "@/lib/auth/cookies";
+import { config as settingsOf } from "@/lib/config";
 import { databaseReachable } from "@/lib/health/sentinel";
 import { RETRY_AFTER_SECONDS } from "@/lib/health/unavailable";
 import { buildCsp, createNonce } from "@/lib/security/csp";
@@ -35,7 +36,8 @@ export function proxy(request: NextRequest) {
   };
 
   // DATABASE_SENTINEL=off leaves outages to the pages' own error boundary (status 500 then).
-  const databaseUrl = process.env.DATABASE_SENTINEL === "off" ? undefined : process.env.DATABASE_URL?.trim();
+  const settings = settingsOf();
+  const databaseUrl = settings.DATABASE_SENTINEL ? settings.DATABASE_URL : undefined;
   if (!isApi && isRead && databaseUrl && !databaseReachable(databaseUrl)) {
     const response = new NextResponse(request.method === "HEAD" ? null : unavailablePage(nonce), {
       status: 503,

@@ -3,7 +3,7 @@
 // would let a client's X-Forwarded-For name the caller (lib/server/incoming.ts says why not).
 import http from "node:http";
 import next from "next";
-import { ConfigError, serverEnv } from "@/lib/env";
+import { ConfigError, config } from "@/lib/config";
 import { prepareIncoming } from "@/lib/server/incoming";
 import { SERVED_BY_CONSOLE } from "@/lib/server/startup";
 
@@ -13,7 +13,7 @@ const DRAIN_LIMIT = 16 * 1024 * 1024;
 
 let settings;
 try {
-  settings = serverEnv();
+  settings = config();
 } catch (error) {
   if (!(error instanceof ConfigError)) throw error;
   console.error(`Refusing to start:\n${error.message}`);

@@ -1,22 +1,128 @@
-// Settings read from the environment, validated once (see the README's configuration table).
+import path from "node:path";
+import { z } from "zod";
 
-const checked = new Set<string>();
+// The one place the console's settings are read from the environment and validated (zod), with a
+// message that names the variable and says what it must be. The server checks them all at start
+// (lib/server/startup.ts, server.ts, the worker), so a bad value stops it before it serves; the
+// README's configuration table lists exactly these variables (a test compares the two).
+// Runtime-neutral: the proxy, server.ts, scripts and the app all read settings here.
 
-function timeZone(): string {
-  const zone = process.env.CONSOLE_TIME_ZONE?.trim() || "UTC";
-  if (checked.has(zone)) return zone; // building a formatter per read showed up in the benchmark
-  try {
-    new Intl.DateTimeFormat("en", { timeZone: zone });
-  } catch {
-    throw new Error(`CONSOLE_TIME_ZONE "${zone}" is not a time zone (e.g. Europe/London).`);
-  }
-  checked.add(zone);
-  return zone;
+export class ConfigError extends Error {}
+
+const MIN_SECRET_BYTES = 32;
+const SECRET_HELP =
+  "Make one with `openssl rand -base64 32` and keep it where the server reads it on every start " +
+  "(your secret manager, or an env file readable only by the service): changing it signs everyone out.";
+
+/** Checks a session-signing secret: long enough to resist guessing, and not blank. */
+export function secretProblem(value: string | undefined): string | null {
+  if (value === undefined || value === "") return "is not set";
+  if (value.trim() === "") return "is only whitespace";
+  if (Buffer.byteLength(value, "utf8") < MIN_SECRET_BYTES) return `is shorter than ${MIN_SECRET_BYTES} bytes`;
+  return null;
 }
 
-export const config = {
-  /** Date filters cover whole days in this zone, and dates are shown in it. */
-  get timeZone() {
-    return timeZone();
-  },
-};
+/** Unset or blank means the default. */
+const optional = <T extends z.ZodType>(schema: T) =>
+  z.preprocess((v) => (typeof v === "string" && v.trim() === "" ? undefined : typeof v === "string" ? v.trim() : v), schema.optional());
+
+const whole = (min: number, fallback: number, what = "a whole number") =>
+  optional(
+    z
+      .string()
+      .regex(/^\d+$/, `must be ${what}${min > 0 ? `, at least ${min}` : ""}`)
+      .transform(Number)
+      .refine((n) => n >= min && Number.isSafeInteger(n), `must be ${what}${min > 0 ? `, at least ${min}` : ""}`),
+  ).transform((n) => n ?? fallback);
+
+const onOff = (fallback: "on" | "off") =>
+  optional(z.enum(["on", "off"], { message: "must be on or off" })).transform((v) => (v ?? fallback) === "on");
+
+const timeZone = optional(
+  z.string().refine((zone) => {
+    try {
+      new Intl.DateTimeFormat("en", { timeZone: zone });
+      return true;
+    } catch {
+      return false;
+    }
+  }, "must be a time zone, e.g. Europe/London"),
+).transform((zone) => zone ?? "UTC");
+
+const schema = z.object({
+  // Database
+  DATABASE_URL: optional(z.string().regex(/^postgres(ql)?:\/\//, "must be a postgres:// or postgresql:// URL")),
+  PGLITE_DIR: optional(z.string()).transform((dir) => path.resolve(/*turbopackIgnore: true*/ dir ?? ".data/pglite")),
+  DATABASE_POOL_SIZE: whole(1, 10),
+  DATABASE_STATEMENT_TIMEOUT_MS: whole(0, 5_000, "a whole number of milliseconds"),
+  DATABASE_PARALLEL_WORKERS: whole(0, 0),
+  DATABASE_SENTINEL: onOff("on"),
+  // Sessions and sign-in
+  NEXTAUTH_SECRET: z.string().optional(),
+  NEXTAUTH_URL: optional(z.string().regex(/^https?:\/\/[^/]+\/?$/, "must be the console's public origin, e.g. https://console.example.com")),
+  LOGIN_MAX_FAILURES: whole(1, 5),
+  LOGIN_MAX_FAILURES_PER_IP: whole(1, 30),
+  LOGIN_WINDOW_MINUTES: whole(1, 15, "a whole number of minutes"),
+  // The HTTP server
+  HOST: optional(z.string()),
+  PORT: whole(1, 3000, "a port number").refine((n) => n < 65536, "must be a port number (1–65535)"),
+  TRUST_PROXY: optional(
+    z
+      .string()
+      .regex(
+        /^\d{1,2}$/,
+        "must be the number of reverse proxies in front of the console (e.g. 1), or unset when clients connect directly; " +
+          "`true` is no longer accepted, as it let the client choose its own address",
+      )
+      .transform(Number),
+  ).transform((n) => n ?? 0),
+  HEALTH_TOKEN: optional(z.string()),
+  HEAVY_REQUESTS_PER_USER: whole(1, 2),
+  HEAVY_REQUESTS_QUEUE: whole(0, 8),
+  // Display
+  CONSOLE_TIME_ZONE: timeZone,
+  // The export
+  EXPORT_WORKER: onOff("on"),
+  EXPORT_DIR: optional(z.string()).transform((dir) => path.resolve(/*turbopackIgnore: true*/ dir ?? ".data/exports")),
+  EXPORT_BATCH_SIZE: whole(1, 20_000),
+  EXPORT_RETRY_LIMIT: whole(0, 2),
+  EXPORT_RETRY_DELAY_SECONDS: whole(0, 5),
+  EXPORT_JOB_EXPIRE_SECONDS: whole(1, 600),
+  EXPORT_POLL_SECONDS: whole(1, 2),
+  EXPORT_MAINTENANCE_SECONDS: whole(1, 60),
+  EXPORT_RETENTION_HOURS: whole(1, 24 * 7),
+  EXPORT_PURGE_CRON: optional(z.string().regex(/^\S+( \S+){4,5}$/, "must be a cron expression, e.g. */15 * * * *")).transform((c) => c ?? "*/15 * * * *"),
+  EXPORT_STOP_TIMEOUT_SECONDS: whole(1, 20),
+});
+
+export type Config = z.output<typeof schema>;
+
+/** Every variable the console reads (the README's configuration table lists exactly these). */
+export const CONFIG_VARIABLES = Object.keys(schema.shape) as (keyof Config)[];
+
+/** The settings of `env`; a ConfigError naming every bad variable. Production needs a good secret. */
+export function parseConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = schema.safeParse(env);
+  const problems = parsed.success ? [] : parsed.error.issues.map((i) => `${i.path.join(".")} ${i.message}.`);
+  const secret = env.NEXTAUTH_SECRET;
+  const secretIssue = secretProblem(secret);
+  // Development and tests may run without a secret (no one can sign in then); production may not.
+  if (secretIssue && (env.NODE_ENV === "production" || secret !== undefined)) problems.push(`NEXTAUTH_SECRET ${secretIssue}. ${SECRET_HELP}`);
+  if (problems.length || !parsed.success) throw new ConfigError(problems.join("\n"));
+  return parsed.data;
+}
+
+let cached: { key: string; value: Config } | undefined;
+
+/**
+ * The process's settings, parsed once per distinct environment (tests and scripts may change a
+ * variable between calls; the check of what changed costs a few property reads).
+ */
+export function config(): Config {
+  const env = process.env;
+  let key = "";
+  for (const name of CONFIG_VARIABLES) key += `${env[name] ?? "\u0000"}\u0001`;
+  key += env.NODE_ENV ?? "";
+  if (cached?.key !== key) cached = { key, value: parseConfig(env) };
+  return cached.value;
+}

@@ -4,7 +4,7 @@ const dateTime = new Map<string, Intl.DateTimeFormat>();
 
 /** "22 Nov 2026, 09:14" (or with seconds, "…09:14:05") in the console's time zone. */
 export function formatDateTime(value: Date, { seconds = false } = {}): string {
-  const tz = config.timeZone;
+  const tz = config().CONSOLE_TIME_ZONE;
   const key = `${tz}${seconds ? ":s" : ""}`;
   let f = dateTime.get(key);
   if (!f) {

@@ -24,7 +24,7 @@ export type AuditRow = {
 const SORT_SQL = { at: Prisma.sql`a.at`, action: Prisma.sql`a.action`, actor_email: Prisma.sql`a.actor_email` } as const;
 
 export async function listAuditEvents(f: AuditFilters): Promise<{ data: AuditRow[]; pagination: Pagination }> {
-  const tz = config.timeZone;
+  const tz = config().CONSOLE_TIME_ZONE;
   const c: Prisma.Sql[] = [];
   if (f.action) c.push(Prisma.sql`a.action = ${f.action}`);
   if (f.actor) c.push(contains(Prisma.sql`a.actor_email`, f.actor));

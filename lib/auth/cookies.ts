@@ -4,9 +4,10 @@
 // session; on http:// (development, the embedded demo) only the plain name.
 // Its own module: the proxy, sign-out and the session reader share it, and the proxy must not
 // import server-only code.
+import { config } from "@/lib/config";
 
-export function secureCookies(url = process.env.NEXTAUTH_URL): boolean {
-  return url?.trim().toLowerCase().startsWith("https://") ?? false;
+export function secureCookies(url = config().NEXTAUTH_URL): boolean {
+  return url?.toLowerCase().startsWith("https://") ?? false;
 }
 
 export function sessionCookieName(secure = secureCookies()): string {

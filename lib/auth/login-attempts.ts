@@ -1,16 +1,12 @@
 // The sign-in throttle's settings and its clean-up. No "server-only": the separate worker process
 // (scripts/worker.ts) runs the clean-up too.
+import { config } from "@/lib/config";
 import { prisma } from "@/lib/db/client";
 
-const positive = (name: string, fallback: number) => {
-  const n = Number(process.env[name]);
-  return Number.isInteger(n) && n > 0 ? n : fallback;
+export const throttleSettings = () => {
+  const c = config();
+  return { windowMs: c.LOGIN_WINDOW_MINUTES * 60_000, perAccount: c.LOGIN_MAX_FAILURES, perIp: c.LOGIN_MAX_FAILURES_PER_IP };
 };
-export const throttleSettings = () => ({
-  windowMs: positive("LOGIN_WINDOW_MINUTES", 15) * 60_000,
-  perAccount: positive("LOGIN_MAX_FAILURES", 5),
-  perIp: positive("LOGIN_MAX_FAILURES_PER_IP", 30),
-});
 
 /**
  * Drops the attempts that left the window: no pause is ever decided on them (the scheduled

@@ -1,5 +1,6 @@
 import type { NextAuthOptions } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
+import { config } from "@/lib/config";
 import { safeReturnPath } from "@/lib/http/return-to";
 import { SESSION_MAX_AGE_SECONDS, secureCookies } from "./cookies";
 import { checkCredentials, type SignedInUser } from "./sign-in";
@@ -11,7 +12,7 @@ import { endSessions } from "./sign-out";
 // lets through only the routes the console uses.
 
 export const authOptions: NextAuthOptions = {
-  secret: process.env.NEXTAUTH_SECRET,
+  secret: config().NEXTAUTH_SECRET,
   useSecureCookies: secureCookies(),
   session: { strategy: "jwt", maxAge: SESSION_MAX_AGE_SECONDS },
   jwt: { maxAge: SESSION_MAX_AGE_SECONDS },

@@ -2,6 +2,7 @@ import "server-only";
 import { cache } from "react";
 import { cookies } from "next/headers";
 import { decode } from "next-auth/jwt";
+import { config } from "@/lib/config";
 import { prisma } from "@/lib/db/client";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { SESSION_MAX_AGE_SECONDS, sessionCookieName } from "./cookies";
@@ -30,7 +31,7 @@ export function sessionExpired(signedInAt: unknown, now = Date.now()): boolean {
  */
 export const currentSession = cache(async (): Promise<{ user: SessionUser; expires: Date } | null> => {
   const raw = (await cookies()).get(sessionCookieName())?.value;
-  const secret = process.env.NEXTAUTH_SECRET;
+  const secret = config().NEXTAUTH_SECRET;
   if (!raw || !secret) return null;
   let token;
   try {

@@ -19,7 +19,7 @@ const SORT_SQL = {
 } as const;
 
 export function branchWhere(f: BranchFilters): Prisma.Sql {
-  const tz = config.timeZone;
+  const tz = config().CONSOLE_TIME_ZONE;
   const c: Prisma.Sql[] = [];
   if (f.id !== undefined) c.push(Prisma.sql`b.id = ${f.id}`);
   if (f.name) c.push(contains(Prisma.sql`b.name`, f.name));

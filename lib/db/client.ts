@@ -1,3 +1,4 @@
+import { config } from "@/lib/config";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import type { PGlite } from "@electric-sql/pglite";
@@ -65,10 +66,7 @@ export function fromPGlite(pglite: PGlite, target: DatabaseTarget, close: () => 
   };
 }
 
-function poolSize() {
-  const n = Number(process.env.DATABASE_POOL_SIZE);
-  return Number.isInteger(n) && n > 0 ? n : 10;
-}
+const poolSize = () => config().DATABASE_POOL_SIZE;
 
 type Holder = { __console_db?: Promise<Database> };
 

@@ -1,3 +1,4 @@
+import { config } from "@/lib/config";
 import PgBoss from "pg-boss";
 import { exportConfig } from "./config";
 import { exportSql, type ExportSql, type Sql } from "./sql";
@@ -14,7 +15,7 @@ export const PURGE_QUEUE = "subscriber-export-purge";
 export type ExportJobData = { exportId: string };
 
 /** The web process runs the worker unless told not to (EXPORT_WORKER=off); scripts/worker.ts always does. */
-export const runsWorker = () => process.env.EXPORT_WORKER !== "off";
+export const runsWorker = () => config().EXPORT_WORKER;
 
 /** Per-job options, so that changed settings apply to the next request without a migration. */
 export function exportJobOptions(id: string): PgBoss.SendOptions {

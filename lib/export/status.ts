@@ -93,7 +93,7 @@ function asStrings(json: unknown): Record<string, string> {
 }
 
 /** subscribers-YYYYMMDD-HHMM.csv, from the completion time in the console's time zone. */
-export function exportFilename(completedAt: Date, timeZone = config.timeZone): string {
+export function exportFilename(completedAt: Date, timeZone = config().CONSOLE_TIME_ZONE): string {
   const parts = new Intl.DateTimeFormat("en-GB", {
     timeZone,
     year: "numeric",

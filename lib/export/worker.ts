@@ -81,7 +81,7 @@ export function startExportWorker(): Promise<void> {
         await purgeExports();
         await purgeLoginAttempts();
       });
-      await boss.schedule(PURGE_QUEUE, process.env.EXPORT_PURGE_CRON?.trim() || "*/15 * * * *");
+      await boss.schedule(PURGE_QUEUE, exportConfig.purgeCron);
     })();
     holder.__export_worker = { running, started };
     started.catch((error) => {

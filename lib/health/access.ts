@@ -1,6 +1,7 @@
 import "server-only";
 import crypto from "node:crypto";
 import { currentUser } from "@/lib/auth/session";
+import { config } from "@/lib/config";
 import type { SessionUser } from "@/lib/auth/permissions";
 
 // Who sees more of GET /api/health than "up" or "down": a signed-in administrator, or a monitor
@@ -13,7 +14,7 @@ const digest = (value: string) => crypto.createHash("sha256").update(value, "utf
 
 /** True when the request carries the operator's HEALTH_TOKEN (compared in constant time). */
 export function hasHealthToken(request: Request): boolean {
-  const expected = process.env.HEALTH_TOKEN?.trim();
+  const expected = config().HEALTH_TOKEN;
   if (!expected) return false;
   const match = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.get("authorization") ?? "");
   // Hashes have one length whatever was sent, so the comparison takes the same time too.

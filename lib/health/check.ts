@@ -1,4 +1,5 @@
 import "server-only";
+import { config } from "@/lib/config";
 import { db } from "@/lib/db/client";
 import { exportConfig } from "@/lib/export/config";
 import { runsWorker } from "@/lib/export/queue";
@@ -71,7 +72,7 @@ type Probe =
 
 /** One `SELECT 1` on the process's database, within TIMEOUT_MS. */
 async function probe(): Promise<Probe> {
-  let kind: DatabaseHealth["kind"] = process.env.DATABASE_URL?.trim() ? "postgres" : "pglite";
+  let kind: DatabaseHealth["kind"] = config().DATABASE_URL ? "postgres" : "pglite";
   let query: (<T extends Row>(text: string) => Promise<T[]>) | null = null;
   let busy = () => false;
   const started = performance.now();

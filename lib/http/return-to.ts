@@ -7,6 +7,8 @@
 // by the same parser, which percent-encodes every control, space and non-ASCII character: the
 // result is a path on the console and always a legal header value.
 
+import { config } from "@/lib/config";
+
 export const DEFAULT_RETURN_PATH = "/subscribers";
 
 /** Longer return addresses are not worth keeping (and a header has limits). */
@@ -16,7 +18,7 @@ const LOCAL_ORIGIN = "http://localhost";
 
 /** The console's public origin (NEXTAUTH_URL), against which return addresses are resolved. */
 export function consoleOrigin(): string {
-  return process.env.NEXTAUTH_URL?.trim() || LOCAL_ORIGIN;
+  return config().NEXTAUTH_URL || LOCAL_ORIGIN;
 }
 
 /** Where to send the browser: a path (with query and hash) on `origin`, or `fallback`. */

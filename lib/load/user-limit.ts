@@ -1,3 +1,4 @@
+import { config } from "@/lib/config";
 import { AppError } from "@/lib/errors";
 import { ClientGoneError, querySignal, withHeavyUser } from "@/lib/db/scope";
 
@@ -105,19 +106,11 @@ export class UserLimit {
   }
 }
 
-function setting(name: string, fallback: number, min: number): number {
-  const raw = process.env[name]?.trim();
-  if (!raw) return fallback;
-  const n = Number(raw);
-  if (!/^\d+$/.test(raw) || n < min) throw new Error(`${name} must be a whole number, at least ${min} (got "${raw}").`);
-  return n;
-}
-
 /** HEAVY_REQUESTS_PER_USER (default 2) run at once; HEAVY_REQUESTS_QUEUE (default 8) wait, each at most 10 s. */
 export function userLimitOptions(): UserLimitOptions {
   return {
-    running: setting("HEAVY_REQUESTS_PER_USER", 2, 1),
-    waiting: setting("HEAVY_REQUESTS_QUEUE", 8, 0),
+    running: config().HEAVY_REQUESTS_PER_USER,
+    waiting: config().HEAVY_REQUESTS_QUEUE,
     waitMs: 10_000,
   };
 }

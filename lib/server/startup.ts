@@ -1,5 +1,5 @@
 // Node-only start-up work, imported by instrumentation.ts when the server boots.
-import { ConfigError, serverEnv } from "@/lib/env";
+import { ConfigError, config } from "@/lib/config";
 
 /** Set by server.ts: the console's own HTTP server decides the caller's address. */
 export const SERVED_BY_CONSOLE = "CONSOLE_HTTP_SERVER";
@@ -7,7 +7,7 @@ export const SERVED_BY_CONSOLE = "CONSOLE_HTTP_SERVER";
 export function checkEnvironment() {
   const problems: string[] = [];
   try {
-    serverEnv();
+    config();
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     problems.push(error.message);

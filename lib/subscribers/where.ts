@@ -28,7 +28,7 @@ export function readsEveryRow(f: SubscriberFilterValues): boolean {
 
 /** The filters' conditions, one per filter given (ANDed by subscriberWhere). */
 export function subscriberConditions(f: SubscriberFilterValues): Prisma.Sql[] {
-  const tz = config.timeZone;
+  const tz = config().CONSOLE_TIME_ZONE;
   const c: Prisma.Sql[] = [];
   if (f.id !== undefined) c.push(Prisma.sql`s.id = ${f.id}`);
   if (f.first_name) c.push(contains(Prisma.sql`s.first_name`, f.first_name));

@@ -74,7 +74,8 @@ for (const kind of testDbKinds()) {
         expect(await whoAmI(token, "__Secure-next-auth.session-token")).toBeNull();
         expect(await whoAmI(token, "next-auth.session-token")).toMatchObject({ id: userId });
       } finally {
-        process.env.NEXTAUTH_URL = previous;
+        if (previous === undefined) delete process.env.NEXTAUTH_URL;
+        else process.env.NEXTAUTH_URL = previous;
       }
     });
 

@@ -67,7 +67,8 @@ for (const kind of testDbKinds()) {
         expect(await redirectOf(() => signOutAction())).toBe("/login");
         expect(jar.cookies.get("__Secure-next-auth.session-token")).toMatchObject({ value: "", maxAge: 0, secure: true });
       } finally {
-        process.env.NEXTAUTH_URL = previous;
+        if (previous === undefined) delete process.env.NEXTAUTH_URL;
+        else process.env.NEXTAUTH_URL = previous;
       }
     });
 

@@ -6,7 +6,8 @@ import { formatDateTime } from "@/lib/format";
 describe("formatDateTime", () => {
   const previous = process.env.CONSOLE_TIME_ZONE;
   afterEach(() => {
-    process.env.CONSOLE_TIME_ZONE = previous;
+    if (previous === undefined) delete process.env.CONSOLE_TIME_ZONE;
+    else process.env.CONSOLE_TIME_ZONE = previous;
   });
 
   it("shows an instant in the console's time zone, with seconds when asked (the audit log)", () => {

@@ -26,7 +26,7 @@ export function AuditTable({ rows, sort, params, path }: { rows: AuditRow[]; sor
         <caption className="sr-only">Audit events</caption>
         <thead className="bg-slate-50">
           <tr>
-            <SortHeader column="at" label={`When (${config.timeZone})`} {...header} />
+            <SortHeader column="at" label={`When (${config().CONSOLE_TIME_ZONE})`} {...header} />
             <SortHeader column="actor_email" label="Who" {...header} />
             <SortHeader column="action" label="Action" {...header} />
             <PlainHeader label="Record" />

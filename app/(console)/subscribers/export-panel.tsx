@@ -27,7 +27,7 @@ export async function ExportPanel({ params, matching: listed }: { params: RawPar
       filters={parsed.ok ? parsed.value.raw : {}}
       matching={matching}
       request={requestExportAction}
-      timeZone={config.timeZone}
+      timeZone={config().CONSOLE_TIME_ZONE}
     />
   );
 }
