@@ -4,12 +4,20 @@
 //
 // SIGTERM/SIGINT stop it gracefully: no new jobs, the running export gets
 // EXPORT_STOP_TIMEOUT_SECONDS to finish, else it is handed back to the queue for a later attempt.
+import { ConfigError, config } from "@/lib/config";
 import { db } from "@/lib/db/client";
 import { databaseTarget } from "@/lib/db/config";
 import { closeExportSql } from "@/lib/export/sql";
 import { startExportWorker, stopExportWorker } from "@/lib/export/worker";
 
 async function main() {
+  try {
+    config(); // every setting checked before anything starts
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    console.error(`export worker: refusing to start:\n${error.message}`);
+    process.exit(1);
+  }
   if (databaseTarget().kind !== "postgres") {
     console.error("The separate export worker needs DATABASE_URL (PostgreSQL); on the embedded database the server runs it.");
     process.exit(1);
