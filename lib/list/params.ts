@@ -1,6 +1,14 @@
 import { TZDate } from "@date-fns/tz";
 import { z } from "zod";
-import { CONTROL_CHARACTERS, CONTROL_CHARACTERS_MESSAGE, fieldErrors } from "@/lib/validation/common";
+import {
+  CONTROL_CHARACTERS,
+  CONTROL_CHARACTERS_MESSAGE,
+  DAY_FORMAT_MESSAGE,
+  DAY_RANGE_MESSAGE,
+  fieldErrors,
+  isCalendarDay,
+  isDayInRange,
+} from "@/lib/validation/common";
 
 // Building blocks for the list filters of every resource: each resource's filter schema
 // (lib/<resource>/filters.ts) is made of these, and pages, the JSON API and the export all
@@ -67,14 +75,13 @@ export function booleanParam(name: string) {
   return optionParam(["true", "false"], name).transform((v) => (v === undefined ? undefined : v === "true"));
 }
 
+/** A day between FIRST_DAY and LAST_DAY (lib/validation/common.ts): year 0000 never reaches SQL. */
 export const dateParam = param(
   z
     .string()
-    .regex(/^\d{4}-\d{2}-\d{2}$/, "Use a date as YYYY-MM-DD.")
-    .refine((s) => {
-      const d = new Date(`${s}T00:00:00Z`);
-      return !Number.isNaN(d.getTime()) && d.toISOString().startsWith(s);
-    }, "That date does not exist."),
+    .regex(/^\d{4}-\d{2}-\d{2}$/, DAY_FORMAT_MESSAGE)
+    .refine(isCalendarDay, "That date does not exist.")
+    .refine((s) => !isCalendarDay(s) || isDayInRange(s), DAY_RANGE_MESSAGE),
 );
 
 /** `sort=name` or `sort=-name`; anything else names the allowed columns. */

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { CONTROL_CHARACTERS_MESSAGE, noControlCharacters } from "@/lib/validation/common";
+import { CONTROL_CHARACTERS_MESSAGE, isCalendarDay, isDayInRange, noControlCharacters } from "@/lib/validation/common";
 import { SUBSCRIPTION_STATUSES } from "./filters";
 import { MOBILE_CHARACTERS, normaliseMobile } from "./phone";
 
@@ -31,10 +31,7 @@ const optionalId = (what: string) =>
     .nullish()
     .transform((v) => v ?? null);
 
-function isDay(s: string) {
-  const d = new Date(`${s}T00:00:00Z`);
-  return !Number.isNaN(d.getTime()) && d.toISOString().startsWith(s) && s >= "1900-01-01" && s <= "2100-12-31";
-}
+const isDay = (s: string) => isCalendarDay(s) && isDayInRange(s);
 
 export const subscriberInputSchema = z.object({
   first_name: name("first name"),
