@@ -1,5 +1,6 @@
 import { TZDate } from "@date-fns/tz";
 import { z } from "zod";
+import { idSchema } from "@/lib/validation/id";
 import {
   CONTROL_CHARACTERS,
   CONTROL_CHARACTERS_MESSAGE,
@@ -57,13 +58,8 @@ export const pageParam = param(
     .refine((n) => n <= MAX_PAGE, "page is too large."),
 ).transform((n) => n ?? 1);
 
-export const idParam = param(
-  z
-    .string()
-    .regex(/^\d{1,10}$/, "id must be a whole number.")
-    .transform(Number)
-    .refine((n) => n >= 1 && n <= 2_147_483_647, "id must be a whole number, 1 or more."),
-);
+/** An id filter: the one spelling of an id (lib/validation/id.ts). */
+export const idParam = param(idSchema("id must be a whole number of 1 or more, in digits only (no leading zero)."));
 
 export const textParam = param(z.string().max(100, "Use at most 100 characters."));
 

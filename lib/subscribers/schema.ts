@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { CONTROL_CHARACTERS_MESSAGE, isCalendarDay, isDayInRange, noControlCharacters } from "@/lib/validation/common";
+import { MAX_ID } from "@/lib/validation/id";
 import { SUBSCRIPTION_STATUSES } from "./filters";
 import { MOBILE_CHARACTERS, normaliseMobile } from "./phone";
 
@@ -11,8 +12,6 @@ import { MOBILE_CHARACTERS, normaliseMobile } from "./phone";
 // Mobile: the schema checks its characters; the number is normalised to E.164 with the
 // country's ISO code by normaliseMobile, in the browser (subscriberFormSchema) and again, with
 // the country read from the database, by createSubscriber.
-
-const MAX_ID = 2_147_483_647;
 
 const name = (label: string) =>
   z
