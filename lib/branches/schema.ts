@@ -1,15 +1,10 @@
 import { z } from "zod";
-import { CONTROL_CHARACTERS_MESSAGE, noControlCharacters } from "@/lib/validation/common";
 import { idSchema } from "@/lib/validation/id";
+import { safeText } from "@/lib/validation/text";
 
 /** The branch form: used by react-hook-form in the browser and parsed again by the server. */
 export const branchInputSchema = z.object({
-  name: z
-    .string({ message: "Enter a name." })
-    .trim()
-    .min(1, "Enter a name.")
-    .max(100, "Use at most 100 characters.")
-    .refine(noControlCharacters, CONTROL_CHARACTERS_MESSAGE),
+  name: safeText("Enter a name.").trim().min(1, "Enter a name.").max(100, "Use at most 100 characters."),
 });
 export type BranchInput = z.input<typeof branchInputSchema>;
 

@@ -13,7 +13,6 @@ export function fieldErrors(error: z.ZodError): Record<string, string[]> {
 /** Control characters (NUL and friends) have no place in names or filters; PostgreSQL refuses NUL. */
 export const CONTROL_CHARACTERS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
 export const CONTROL_CHARACTERS_MESSAGE = "Remove the control characters from this value.";
-export const noControlCharacters = (value: string) => !CONTROL_CHARACTERS.test(value);
 
 // Days (YYYY-MM-DD), in filters and in records. PostgreSQL has no year 0 (JavaScript does) and
 // the two calendars disagree before 1582; no subscriber travels and no record was made outside
