@@ -18,6 +18,9 @@ const nextConfig = {
   // Loaded from node_modules at run time rather than bundled: PGlite and the schema engine
   // read their WebAssembly and data files relative to their own modules.
   serverExternalPackages: ["@electric-sql/pglite", "pglite-prisma-adapter", "pg-boss", "@prisma/schema-engine-wasm"],
+  // The console shows no `next/image`: no optimizer, so /_next/image answers the 404 page instead
+  // of fetching (and failing on) whatever `url` a caller names.
+  images: { unoptimized: true },
   // `forbidden()` renders app/forbidden.tsx with a 403 status.
   experimental: { authInterrupts: true },
   async headers() {

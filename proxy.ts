@@ -6,7 +6,7 @@ import { buildCsp, createNonce } from "@/lib/security/csp";
 import { applySecurityHeaders } from "@/lib/security/headers";
 import { unavailablePage } from "@/lib/security/unavailable-page";
 
-// Runs before every request except Next's static build output and the JSON API (see
+// Runs before every request except Next's static build output, the icon and the JSON API (see
 // `config.matcher`; the API's headers come from next.config.js and lib/http/api.ts):
 // 1. a fresh CSP nonce per request: the policy goes on the request (Next reads the nonce from it
 //    and puts it on its own scripts) and on the response, with the other security headers and
@@ -62,5 +62,7 @@ export const config = {
   // server actions, RSC requests and the 404s of unknown paths all get the headers. Running a
   // proxy costs Next.js a third of a JSON answer's time (measured: 285 → 373 API answers a
   // second at 10 connections without it), and JSON needs no nonce.
-  matcher: ["/((?!_next/static/|_next/image|favicon.ico|api/v1/|api/health$).*)"],
+  // /_next/image is in: with the optimizer off (next.config.js) it answers the 404 page, which
+  // needs the nonce. The icon (app/favicon.ico) gets the JSON API's headers from server.ts.
+  matcher: ["/((?!_next/static/|favicon.ico$|api/v1/|api/health$).*)"],
 };
