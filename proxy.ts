@@ -1,6 +1,7 @@
 import { NextResponse, type NextRequest } from "next/server";
 import { sessionCookieName } from "@/lib/auth/cookies";
 import { databaseReachable } from "@/lib/health/sentinel";
+import { actionBodyProblem } from "@/lib/server/action-body";
 import { RETRY_AFTER_SECONDS } from "@/lib/health/unavailable";
 import { buildCsp, createNonce } from "@/lib/security/csp";
 import { applySecurityHeaders } from "@/lib/security/headers";
@@ -13,7 +14,9 @@ import { unavailablePage } from "@/lib/security/unavailable-page";
 //    Cache-Control: no-store;
 // 2. while the database sentinel knows PostgreSQL is gone, pages answer a 503 page at once
 //    (a page cannot set that status itself; the JSON API answers 503 on its own);
-// 3. a convenience: console pages requested without a session cookie go straight to /login.
+// 3. a convenience: console pages requested without a session cookie go straight to /login;
+// 4. a page POST whose body Next's server-action decoder would throw on (and answer 500) is
+//    refused with a 400 (lib/server/action-body.ts says which bodies).
 //
 // Nothing here protects anything: every page, action and route checks the session itself
 // (lib/auth/guards.ts). A request that skips this proxy loses only the headers of pages and the
@@ -21,7 +24,7 @@ import { unavailablePage } from "@/lib/security/unavailable-page";
 
 const CONSOLE_PAGES = /^\/(subscribers|branches)(\/|$)/;
 
-export function proxy(request: NextRequest) {
+export async function proxy(request: NextRequest) {
   const { pathname, search } = request.nextUrl;
   const nonce = createNonce();
   const csp = buildCsp({ nonce, development: process.env.NODE_ENV === "development" });
@@ -42,6 +45,11 @@ export function proxy(request: NextRequest) {
       headers: { "Content-Type": "text/html; charset=utf-8", "Retry-After": String(RETRY_AFTER_SECONDS) },
     });
     return finish(response);
+  }
+
+  if (request.method === "POST" && !isApi) {
+    const problem = await actionBodyProblem(request);
+    if (problem) return finish(NextResponse.json({ error: { code: "invalid_action_body", message: problem } }, { status: 400 }));
   }
 
   const isNavigation = isRead && !request.headers.has("rsc") && !request.headers.has("next-router-prefetch");

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Browser, rawRequest, startConsole, type ConsoleServer, type RawResponse } from "../helpers/console-server";
+import { builtServerActions } from "../helpers/built-app";
 import { describeAnswer, securityHeaderProblems } from "../helpers/security-headers";
 
 // The inputs issue 19 (points 5 and 6) found answering 500 or naming one record several ways,
@@ -200,5 +201,59 @@ describe("hostile input over HTTP", () => {
         expectRefused(response, body);
       });
     }
+  });
+
+  // Found by tests/http/fuzz.test.ts: bodies React's decoder throws on, and Origins Next compares
+  // only to answer 500, reached every page that serves an action.
+  describe("server action requests Next answered with 500", () => {
+    const actions = builtServerActions().filter((a) => a.name !== "signOutAction");
+    const BOUNDARY = "----formdata-hostile-test";
+    const multipart = (fields: [string, string][]) =>
+      fields.map(([name, value]) => `--${BOUNDARY}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`).join("") + `--${BOUNDARY}--\r\n`;
+
+    it("refuses bodies React cannot decode with a 400, for every action", async () => {
+      expect(actions.length).toBeGreaterThan(3);
+      for (const { id, name, page } of actions) {
+        for (const [type, body] of [
+          ["text/plain;charset=UTF-8", "garbage"],
+          ["text/plain;charset=UTF-8", '["$1"]'],
+          ["text/plain;charset=UTF-8", '["$F1"]'],
+          ["text/plain;charset=UTF-8", "null"],
+          ["text/plain;charset=UTF-8", ""],
+          ["application/json", "{"],
+          [`multipart/form-data; boundary=${BOUNDARY}`, "garbage"],
+          [`multipart/form-data; boundary=${BOUNDARY}`, multipart([["0", '["$1"]']])],
+          ["multipart/form-data", multipart([["0", "[]"]])],
+        ]) {
+          const response = await admin.request(page, { method: "POST", headers: { "next-action": id, "content-type": type! }, body: body! });
+          expectRefused(response, `${name} ${type} ${body!.slice(0, 30)}`);
+        }
+      }
+    });
+
+    it("still runs an action with plain arguments", async () => {
+      const exportAction = actions.find((a) => a.name === "requestExportAction")!;
+      const response = await staff.request(exportAction.page, {
+        method: "POST",
+        headers: { "next-action": exportAction.id, "content-type": "text/plain;charset=UTF-8", accept: "text/x-component" },
+        body: JSON.stringify([{ email: "nobody.matches" }]),
+      });
+      expect(response.status, describeAnswer(response)).toBe(200);
+      expect(response.body).toContain('"ok":true'); // the body reached the action after the check read it
+    });
+
+    it("refuses a form posted without JavaScript that does not parse, or binds arguments", async () => {
+      for (const body of ["garbage", `--${BOUNDARY}\r\n`, multipart([["$ACTION_REF_1", ""], ["$ACTION_1:0", '{"id":"x","bound":null}']])]) {
+        expectRefused(await admin.request("/subscribers", { method: "POST", headers: { "content-type": `multipart/form-data; boundary=${BOUNDARY}` }, body }), body.slice(0, 30));
+      }
+    });
+
+    it("refuses an action from another origin, or with an Origin that is no URL, with a 403", async () => {
+      const { id, page } = actions[0]!;
+      for (const origin of ["http://evil.example", "null", "garbage"]) {
+        const response = await admin.request(page, { method: "POST", headers: { "next-action": id, "content-type": "text/plain", origin }, body: "[{}]" });
+        expectRefused(response, origin, [403]);
+      }
+    });
   });
 });
