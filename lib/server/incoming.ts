@@ -50,12 +50,14 @@ function refusal(status: number, code: string, message: string, extra: Record<st
   };
 }
 
-/** The answer Node itself gives a request it cannot parse (server.ts's `clientError`), with the headers. */
+/**
+ * The answer Node itself gives a request it cannot parse (server.ts's `clientError`), with the
+ * headers. No body, as Node's own: the request line may have been a HEAD, which takes none.
+ */
 export function unparsableRequestAnswer(status: 400 | 408 | 431): string {
   const reasons = { 400: "Bad Request", 408: "Request Timeout", 431: "Request Header Fields Too Large" };
-  const body = JSON.stringify({ error: { code: "bad_request", message: "The request could not be read." } });
-  const headers = { ...baselineHeaders(), "Content-Type": "application/json", "Content-Length": String(Buffer.byteLength(body)), Connection: "close" };
-  return `HTTP/1.1 ${status} ${reasons[status]}\r\n${Object.entries(headers).map(([k, v]) => `${k}: ${v}`).join("\r\n")}\r\n\r\n${body}`;
+  const headers = { ...baselineHeaders(), "Content-Length": "0", Connection: "close" };
+  return `HTTP/1.1 ${status} ${reasons[status]}\r\n${Object.entries(headers).map(([k, v]) => `${k}: ${v}`).join("\r\n")}\r\n\r\n`;
 }
 
 /** Whether the path's percent-escapes decode as UTF-8 (Next answers 500 to `/branches/%FF/edit`). */

@@ -40,7 +40,7 @@ export function securityHeaderProblems(response: Pick<RawResponse, "status" | "h
     if (!nonce) problems.push(`an HTML answer without the pages' policy and its nonce: ${csp}`);
     for (const directive of PAGE_DIRECTIVES) if (!csp.includes(directive)) problems.push(`CSP without ${directive}`);
     if (csp.includes("unsafe-eval")) problems.push("CSP with unsafe-eval in production");
-    if (nonce) {
+    if (nonce && /^text\/html/i.test(type)) {
       for (const tag of response.body.match(/<script\b[^>]*>/g) ?? []) {
         if (!tag.includes(`nonce="${nonce}"`)) problems.push(`a script without the answer's nonce: ${tag.slice(0, 120)}`);
       }

@@ -256,4 +256,38 @@ describe("hostile input over HTTP", () => {
       }
     });
   });
+
+  describe("names people type", () => {
+    const ZWNJ = "\u200c";
+    const persian = `نیک${ZWNJ}نام`;
+    const hebrew = "בן־גוריון";
+
+    it("are refused with a bidi override, a control or an invisible end, on the API", async () => {
+      for (const name of ["Ada\u202eecalvoL", "Ada\u2066x\u2069", "Ada\u2028Lovelace", "Ada\u0085", "\u200bAda", "Ada\ufeff", "Ada\tLovelace"]) {
+        const response = await admin.request("/api/v1/branches", json({ name }));
+        expectRefused(response, JSON.stringify(name));
+        expect(JSON.parse(response.body).error.fields).toHaveProperty("name");
+      }
+    });
+
+    it("are kept with the joiners real names need, and shown isolated (<bdi>) on the lists, the header and /audit", async () => {
+      const branch = await admin.request("/api/v1/branches", json({ name: persian }));
+      expect(branch.status, branch.body).toBe(201);
+      expect(JSON.parse(branch.body).name).toBe(persian);
+      const subscriber = await admin.request(
+        "/api/v1/subscribers",
+        json({ first_name: persian, last_name: hebrew, email: "niknam@example.com", mobile: "+44 7400 123456", branch_id: JSON.parse(branch.body).id, subscription_status: "active", is_mandatory: false }),
+      );
+      expect(subscriber.status, subscriber.body).toBe(201);
+
+      const branches = await admin.request(`/branches?name=${encodeURIComponent(persian)}`);
+      expect(branches.body).toContain(`<bdi>${persian}</bdi>`);
+      const subscribers = await admin.request(`/subscribers?email=niknam`);
+      for (const name of [persian, hebrew, "niknam@example.com"]) expect(subscribers.body, name).toContain(`<bdi>${name}</bdi>`);
+      const audit = await admin.request("/audit?action=branch.create");
+      expect(audit.body).toMatch(new RegExp(`<bdi[^>]*>[^<]*${persian}[^<]*</bdi>`));
+      expect(audit.body).toContain(`<bdi>${ADMIN.email}</bdi>`);
+      expect(subscribers.body).toMatch(/<bdi class="[^"]*">ada<\/bdi>/); // the header's name of the signed-in user
+    });
+  });
 });
