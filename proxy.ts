@@ -47,7 +47,8 @@ export async function proxy(request: NextRequest) {
     return finish(response);
   }
 
-  if (request.method === "POST" && !isApi) {
+  // Every path the proxy sees: an unknown one (`/api/V1/x`) renders the 404 page, which runs actions too.
+  if (request.method === "POST") {
     const problem = await actionBodyProblem(request);
     if (problem) return finish(NextResponse.json({ error: { code: "invalid_action_body", message: problem } }, { status: 400 }));
   }

@@ -77,10 +77,11 @@ const headerValue = (value: string | string[] | undefined) => (Array.isArray(val
 /**
  * Whether a POST that Next would treat as a possible server action comes from this host. Next
  * compares Origin with the host itself but answers a mismatch (or an Origin it cannot parse) with
- * a 500; the same rule here answers 403. The JSON API checks Origin itself (lib/http/api.ts).
+ * a 500; the same rule here answers 403. Every path: an unknown one (`/api/V1/x`) renders the 404
+ * page, where Next runs the same check; route handlers refuse cross-site writes anyway.
  */
-function actionFromAnotherOrigin(req: Incoming, method: string, path: string): boolean {
-  if (method !== "POST" || path.startsWith("/api/")) return false;
+function actionFromAnotherOrigin(req: Incoming, method: string): boolean {
+  if (method !== "POST") return false;
   const type = headerValue(req.headers["content-type"])?.toLowerCase() ?? "";
   const possibleAction = req.headers["next-action"] !== undefined || type.startsWith("multipart/form-data") || type.startsWith("application/x-www-form-urlencoded");
   const origin = headerValue(req.headers.origin);
@@ -117,7 +118,7 @@ export function prepareIncoming(req: Incoming, trustedProxyHops: number): Refusa
   if (!isReadableRouterState(headerValue(req.headers["next-router-state-tree"]))) {
     return refusal(400, "bad_router_state", "The Next-Router-State-Tree header is malformed. Reload the page.");
   }
-  if (actionFromAnotherOrigin(req, method, (req.url ?? "/").split("?")[0]!)) {
+  if (actionFromAnotherOrigin(req, method)) {
     return refusal(403, "cross_site_request", "Forms are accepted from the console's own pages only.");
   }
 

@@ -250,9 +250,18 @@ describe("hostile input over HTTP", () => {
 
     it("refuses an action from another origin, or with an Origin that is no URL, with a 403", async () => {
       const { id, page } = actions[0]!;
-      for (const origin of ["http://evil.example", "null", "garbage"]) {
-        const response = await admin.request(page, { method: "POST", headers: { "next-action": id, "content-type": "text/plain", origin }, body: "[{}]" });
-        expectRefused(response, origin, [403]);
+      for (const path of [page, "/api/V1/branches", "/no-such-page"]) {
+        for (const origin of ["http://evil.example", "null", "garbage"]) {
+          const response = await admin.request(path, { method: "POST", headers: { "next-action": id, "content-type": "text/plain", origin }, body: "[{}]" });
+          expectRefused(response, `${path} ${origin}`, [403]);
+        }
+      }
+    });
+
+    it("checks action bodies on unknown paths too (the 404 page runs actions)", async () => {
+      const { id } = actions[0]!;
+      for (const path of ["/api/V1/branches", "/no-such-page"]) {
+        expectRefused(await admin.request(path, { method: "POST", headers: { "next-action": id, "content-type": "text/plain" }, body: '["$1"]' }), path);
       }
     });
   });

@@ -42,9 +42,11 @@ describe("prepareIncoming refuses what Next would answer with a 500", () => {
       expect(post({ "content-type": "multipart/form-data; boundary=x", origin }), origin).toBe(403);
       expect(post({ "content-type": "application/x-www-form-urlencoded", origin }), origin).toBe(403);
     }
-    // Not a possible action (JSON to a page), or the API (which checks Origin itself): Next's to answer.
+    // Under /api/ too: an unknown path there renders the 404 page, which runs the action check.
+    expect(post({ ...action, origin: "null" }, "/api/V1/branches")).toBe(403);
+    // Not a possible action (JSON): Next's (or the API's own check) to answer.
     expect(post({ "content-type": "application/json", origin: "http://evil.example" })).toBeNull();
-    expect(post({ ...action, origin: "http://evil.example" }, "/api/v1/branches")).toBeNull();
+    expect(post({ "content-type": "application/json", origin: "http://evil.example" }, "/api/v1/branches")).toBeNull();
   });
 });
 
