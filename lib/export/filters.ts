@@ -33,14 +33,13 @@ export function parseExportFilters(input: unknown): ParseResult<ParsedExportFilt
   return { ok: true, value: { raw, values: parsed.value } };
 }
 
-const NOT_FILTERS: Record<string, string> = {
-  page: "An export has every matching row: page does not apply.",
-  sort: "An export is in id order: sort does not apply.",
-};
+/** The list's other parameters: a body may carry them (as the list's address does); the export ignores them. */
+const LIST_PARAMETERS = ["page", "sort"];
 
 /**
  * The filters of a JSON body (POST /api/v1/subscribers/export, the panel's action): an object
- * whose keys are the list's filter names and whose values are strings, as in the list's address.
+ * whose keys are the list's filter names (or page and sort, ignored) and whose values are strings,
+ * as in the list's address.
  * Anything else is a 400 naming the key: a misspelt filter (`emial`) or an operator object
  * (`{"$ne": "x"}`) would otherwise be dropped and the export would hold every subscriber.
  */
@@ -49,10 +48,10 @@ export function parseExportBody(body: unknown): ParseResult<ParsedExportFilters>
     const message = 'Send the filters as a JSON object, such as {"email": "example.com"}.';
     return { ok: false, fields: { _: [message] }, message };
   }
-  const known = new Set<string>(SUBSCRIBER_FILTER_KEYS);
+  const known = new Set<string>([...SUBSCRIBER_FILTER_KEYS, ...LIST_PARAMETERS]);
   const problems: [string, string[]][] = [];
   for (const [key, value] of Object.entries(body)) {
-    if (!known.has(key)) problems.push([key, [(Object.hasOwn(NOT_FILTERS, key) && NOT_FILTERS[key]) || `There is no filter ${JSON.stringify(key)}. The filters are: ${SUBSCRIBER_FILTER_KEYS.join(", ")}.`]]);
+    if (!known.has(key)) problems.push([key, [`There is no filter ${JSON.stringify(key)}. The filters are: ${SUBSCRIBER_FILTER_KEYS.join(", ")}.`]]);
     else if (typeof value !== "string") problems.push([key, ['Give the filter as a string, as in the list\'s address ("true", "12", "2026-01-31").']]);
   }
   if (problems.length > 0) {
