@@ -5,7 +5,7 @@ import http from "node:http";
 import type { Socket } from "node:net";
 import next from "next";
 import { ConfigError, serverEnv } from "@/lib/env";
-import { baselineHeaders, prepareIncoming, unparsableRequestAnswer } from "@/lib/server/incoming";
+import { baselineHeadersFor, prepareIncoming, unparsableRequestAnswer } from "@/lib/server/incoming";
 import { SERVED_BY_CONSOLE } from "@/lib/server/startup";
 
 const dev = process.argv.includes("--dev");
@@ -25,7 +25,6 @@ const app = next({ dev, hostname: host || "localhost", port, ...(dev ? { turbopa
 const handle = app.getRequestHandler();
 await app.prepare();
 
-const baseline = Object.entries(baselineHeaders());
 const server = http.createServer((req, res) => {
   const refused = prepareIncoming(req, trustedProxyHops);
   if (refused) {
@@ -33,8 +32,8 @@ const server = http.createServer((req, res) => {
     return;
   }
   // Every answer starts with the security headers; the proxy, next.config.js and route handlers
-  // replace the ones that differ (a page's policy with its nonce, the caching of build output).
-  for (const [name, value] of baseline) res.setHeader(name, value);
+  // replace the ones that differ (a page's policy with its nonce).
+  for (const [name, value] of baselineHeadersFor(req.url ?? "/")) res.setHeader(name, value);
   void handle(req, res);
 });
 // A request Node cannot parse (a header too large, a broken request line) gets Node's answer

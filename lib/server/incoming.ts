@@ -29,8 +29,7 @@ export type Refusal = { status: number; headers: Record<string, string>; body: s
  * The security headers of an answer that is not a page (lib/security/headers.ts): set by server.ts
  * on every response before Next sees the request, so that the answers Next writes without the
  * proxy or next.config.js (its redirect of `//x`, a missing file under /_next/static, the icon)
- * carry them too. Whatever sets a header later wins: the proxy's page policy with its nonce,
- * Next's immutable caching of build output.
+ * carry them too. Whatever sets a header later wins (the proxy's page policy with its nonce).
  */
 export function baselineHeaders(): Record<string, string> {
   return {
@@ -39,6 +38,16 @@ export function baselineHeaders(): Record<string, string> {
     "Content-Security-Policy": HEADERS.apiCsp,
     "Cache-Control": "no-store",
   };
+}
+
+/**
+ * baselineHeaders for a request to `url`, as server.ts sets them. Next serves its build output
+ * (`/_next/static/…`) with `immutable` caching only when no Cache-Control is set yet: those
+ * answers get the rest and keep Next's caching.
+ */
+export function baselineHeadersFor(url: string): [string, string][] {
+  const headers = Object.entries(baselineHeaders());
+  return url.startsWith("/_next/static/") ? headers.filter(([name]) => name !== "Cache-Control") : headers;
 }
 
 function refusal(status: number, code: string, message: string, extra: Record<string, string> = {}): Refusal {

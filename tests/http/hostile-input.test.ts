@@ -128,6 +128,16 @@ describe("hostile input over HTTP", () => {
     expect(securityHeaderProblems(response, "/favicon.ico")).toEqual([]);
   });
 
+  it("keeps Next's immutable caching of its build output, with the headers", async () => {
+    const login = await rawRequest(server.url, "/login");
+    const chunk = /src="(\/_next\/static\/[^"]+\.js)"/.exec(login.body)?.[1];
+    expect(chunk).toBeTruthy();
+    const response = await rawRequest(server.url, chunk!);
+    expect(response.status).toBe(200);
+    expect(response.headers["cache-control"]).toContain("immutable");
+    expect(securityHeaderProblems(response, chunk!)).toEqual([]);
+  });
+
   it("answers an unknown path, an unknown build file and Next's own redirects with the headers", async () => {
     for (const path of ["/nothing-here", "/_next/static/nothing.js", "/_next/nothing", "//subscribers", "/subscribers/"]) {
       const response = await rawRequest(server.url, path);

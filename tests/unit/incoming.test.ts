@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { prepareIncoming, unparsableRequestAnswer, type Incoming } from "@/lib/server/incoming";
+import { baselineHeadersFor, prepareIncoming, unparsableRequestAnswer, type Incoming } from "@/lib/server/incoming";
 import HEADERS from "@/lib/security/static-headers.json";
 
 // Issue 19, point 5: requests Next.js answers with a 500 are refused by the console's own server
@@ -58,5 +58,16 @@ describe("unparsableRequestAnswer", () => {
     expect(answer).toContain("X-Content-Type-Options: nosniff\r\n");
     expect(answer).toContain("Content-Length: 0\r\n");
     expect(answer.endsWith("\r\n\r\n")).toBe(true);
+  });
+});
+
+describe("baselineHeadersFor", () => {
+  it("starts every answer with the API's headers and no-store, but leaves Next's build output its caching", () => {
+    const page = Object.fromEntries(baselineHeadersFor("/subscribers"));
+    expect(page["Content-Security-Policy"]).toBe(HEADERS.apiCsp);
+    expect(page["Cache-Control"]).toBe("no-store");
+    const chunk = Object.fromEntries(baselineHeadersFor("/_next/static/chunks/app.js"));
+    expect(chunk["X-Content-Type-Options"]).toBe("nosniff");
+    expect(chunk).not.toHaveProperty("Cache-Control");
   });
 });
