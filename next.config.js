@@ -20,6 +20,9 @@ const nextConfig = {
   // is plain CommonJS with dynamic requires. Only packages the app imports belong here: the
   // migration runner's schema engine is tooling (tools/migrate/), never loaded by the app.
   serverExternalPackages: ["@electric-sql/pglite", "pglite-prisma-adapter", "pg-boss"],
+  // The console shows no `next/image`: no optimizer, so /_next/image answers the 404 page instead
+  // of fetching (and failing on) whatever `url` a caller names.
+  images: { unoptimized: true },
   // `forbidden()` renders app/forbidden.tsx with a 403 status.
   experimental: { authInterrupts: true },
   async headers() {

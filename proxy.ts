@@ -2,19 +2,22 @@ import { NextResponse, type NextRequest } from "next/server";
 import { sessionCookieName } from "@/lib/auth/cookies";
 import { config as settingsOf } from "@/lib/config";
 import { databaseReachable } from "@/lib/health/sentinel";
+import { actionBodyProblem } from "@/lib/server/action-body";
 import { RETRY_AFTER_SECONDS } from "@/lib/health/unavailable";
 import { buildCsp, createNonce } from "@/lib/security/csp";
 import { applySecurityHeaders } from "@/lib/security/headers";
 import { unavailablePage } from "@/lib/security/unavailable-page";
 
-// Runs before every request except Next's static build output and the JSON API (see
+// Runs before every request except Next's static build output, the icon and the JSON API (see
 // `config.matcher`; the API's headers come from next.config.js and lib/http/api.ts):
 // 1. a fresh CSP nonce per request: the policy goes on the request (Next reads the nonce from it
 //    and puts it on its own scripts) and on the response, with the other security headers and
 //    Cache-Control: no-store;
 // 2. while the database sentinel knows PostgreSQL is gone, pages answer a 503 page at once
 //    (a page cannot set that status itself; the JSON API answers 503 on its own);
-// 3. a convenience: console pages requested without a session cookie go straight to /login.
+// 3. a convenience: console pages requested without a session cookie go straight to /login;
+// 4. a page POST whose body Next's server-action decoder would throw on (and answer 500) is
+//    refused with a 400 (lib/server/action-body.ts says which bodies).
 //
 // Nothing here protects anything: every page, action and route checks the session itself
 // (lib/auth/guards.ts). A request that skips this proxy loses only the headers of pages and the
@@ -22,7 +25,7 @@ import { unavailablePage } from "@/lib/security/unavailable-page";
 
 const CONSOLE_PAGES = /^\/(subscribers|branches)(\/|$)/;
 
-export function proxy(request: NextRequest) {
+export async function proxy(request: NextRequest) {
   const { pathname, search } = request.nextUrl;
   const nonce = createNonce();
   const csp = buildCsp({ nonce, development: process.env.NODE_ENV === "development" });
@@ -46,6 +49,12 @@ export function proxy(request: NextRequest) {
     return finish(response);
   }
 
+  // Every path the proxy sees: an unknown one (`/api/V1/x`) renders the 404 page, which runs actions too.
+  if (request.method === "POST") {
+    const problem = await actionBodyProblem(request);
+    if (problem) return finish(NextResponse.json({ error: { code: "invalid_action_body", message: problem } }, { status: 400 }));
+  }
+
   const isNavigation = isRead && !request.headers.has("rsc") && !request.headers.has("next-router-prefetch");
   if (isNavigation && CONSOLE_PAGES.test(pathname) && !request.cookies.has(sessionCookieName())) {
     // The same address the page's own guard would send them to (lib/auth/page-guards.ts).
@@ -64,5 +73,7 @@ export const config = {
   // server actions, RSC requests and the 404s of unknown paths all get the headers. Running a
   // proxy costs Next.js a third of a JSON answer's time (measured: 285 → 373 API answers a
   // second at 10 connections without it), and JSON needs no nonce.
-  matcher: ["/((?!_next/static/|_next/image|favicon.ico|api/v1/|api/health$).*)"],
+  // /_next/image is in: with the optimizer off (next.config.js) it answers the 404 page, which
+  // needs the nonce. The icon (app/favicon.ico) gets the JSON API's headers from server.ts.
+  matcher: ["/((?!_next/static/|favicon.ico$|api/v1/|api/health$).*)"],
 };

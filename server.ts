@@ -2,9 +2,10 @@
 // `npm run serve` (production build) and `npm run dev` (`--dev`) start it; `next start` alone
 // would let a client's X-Forwarded-For name the caller (lib/server/incoming.ts says why not).
 import http from "node:http";
+import type { Socket } from "node:net";
 import next from "next";
 import { ConfigError, config } from "@/lib/config";
-import { prepareIncoming } from "@/lib/server/incoming";
+import { baselineHeadersFor, prepareIncoming, unparsableRequestAnswer } from "@/lib/server/incoming";
 import { SERVED_BY_CONSOLE } from "@/lib/server/startup";
 
 const dev = process.argv.includes("--dev");
@@ -51,7 +52,20 @@ const server = http.createServer((req, res) => {
     req.on("error", () => {});
     return;
   }
+  // Every answer starts with the security headers; the proxy, next.config.js and route handlers
+  // replace the ones that differ (a page's policy with its nonce).
+  for (const [name, value] of baselineHeadersFor(req.url ?? "/")) res.setHeader(name, value);
   void handle(req, res);
+});
+// A request Node cannot parse (a header too large, a broken request line) gets Node's answer
+// with the security headers instead of a bare status line.
+server.on("clientError", (error: NodeJS.ErrnoException, socket: Socket) => {
+  if (socket.writable && socket.bytesWritten === 0) {
+    const status = error.code === "HPE_HEADER_OVERFLOW" ? 431 : error.code === "ERR_HTTP_REQUEST_TIMEOUT" ? 408 : 400;
+    socket.end(unparsableRequestAnswer(status));
+  } else {
+    socket.destroy();
+  }
 });
 if (dev) server.on("upgrade", app.getUpgradeHandler());
 

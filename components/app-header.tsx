@@ -18,7 +18,7 @@ export function AppHeader({ user, signOut }: { user: SessionUser; signOut: () =>
         </nav>
         <div className="ml-auto flex items-center gap-3 text-sm">
           <span className="text-right leading-tight">
-            <span className="block font-medium text-slate-900">{user.name}</span>
+            <bdi className="block font-medium text-slate-900">{user.name}</bdi>
             <span className="block text-xs text-slate-500" data-testid="user-role">
               {user.role === "admin" ? "Administrator" : "Staff"}
             </span>

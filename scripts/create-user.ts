@@ -4,11 +4,12 @@ import { parseArgs } from "node:util";
 import { z } from "zod";
 import { hashPassword } from "@/lib/auth/password";
 import { openDatabase } from "@/lib/db/client";
+import { safeText } from "@/lib/validation/text";
 import { runScript } from "./script-utils";
 
 const schema = z.object({
   email: z.string().trim().toLowerCase().email("--email must be an email address"),
-  name: z.string().trim().min(1, "--name is required").max(100),
+  name: safeText("--name is required").trim().min(1, "--name is required").max(100),
   role: z.enum(["admin", "staff"], { message: "--role must be admin or staff" }),
   password: z.string().min(12, "the password needs at least 12 characters").max(200),
 });

@@ -7,7 +7,7 @@ import { SUBSCRIBER_FILTER_KEYS, subscriberFilterOnlySchema, type SubscriberFilt
 
 export type RawExportFilters = Record<string, string>;
 
-/** Picks the list's filters out of a query or a JSON body; page, sort and other names are ignored. */
+/** Picks the list's filters out of a query (the page's address); page, sort and other names are ignored. */
 export function pickFilters(input: unknown): Record<string, string | string[]> {
   const out: Record<string, string | string[]> = {};
   if (!input || typeof input !== "object") return out;
@@ -31,6 +31,35 @@ export function parseExportFilters(input: unknown): ParseResult<ParsedExportFilt
     if (typeof value === "string" && value.trim() !== "") raw[key] = value.trim();
   }
   return { ok: true, value: { raw, values: parsed.value } };
+}
+
+/** The list's other parameters: a body may carry them (as the list's address does); the export ignores them. */
+const LIST_PARAMETERS = ["page", "sort"];
+
+/**
+ * The filters of a JSON body (POST /api/v1/subscribers/export, the panel's action): an object
+ * whose keys are the list's filter names (or page and sort, ignored) and whose values are strings,
+ * as in the list's address.
+ * Anything else is a 400 naming the key: a misspelt filter (`emial`) or an operator object
+ * (`{"$ne": "x"}`) would otherwise be dropped and the export would hold every subscriber.
+ */
+export function parseExportBody(body: unknown): ParseResult<ParsedExportFilters> {
+  if (body === null || typeof body !== "object" || Array.isArray(body)) {
+    const message = 'Send the filters as a JSON object, such as {"email": "example.com"}.';
+    return { ok: false, fields: { _: [message] }, message };
+  }
+  const known = new Set<string>([...SUBSCRIBER_FILTER_KEYS, ...LIST_PARAMETERS]);
+  const problems: [string, string[]][] = [];
+  for (const [key, value] of Object.entries(body)) {
+    if (!known.has(key)) problems.push([key, [`There is no filter ${JSON.stringify(key)}. The filters are: ${SUBSCRIBER_FILTER_KEYS.join(", ")}.`]]);
+    else if (typeof value !== "string") problems.push([key, ['Give the filter as a string, as in the list\'s address ("true", "12", "2026-01-31").']]);
+  }
+  if (problems.length > 0) {
+    // fromEntries defines own keys, "__proto__" included (an assignment would set the prototype).
+    const fields = Object.fromEntries(problems);
+    return { ok: false, fields, message: Object.entries(fields).map(([k, v]) => `${k}: ${v.join(" ")}`).join(" ") };
+  }
+  return parseExportFilters(body);
 }
 
 /** The stored filters, parsed again by the worker (they were valid when stored). */

@@ -1,6 +1,15 @@
 import { TZDate } from "@date-fns/tz";
 import { z } from "zod";
-import { CONTROL_CHARACTERS, CONTROL_CHARACTERS_MESSAGE, fieldErrors } from "@/lib/validation/common";
+import { idSchema } from "@/lib/validation/id";
+import {
+  CONTROL_CHARACTERS,
+  CONTROL_CHARACTERS_MESSAGE,
+  DAY_FORMAT_MESSAGE,
+  DAY_RANGE_MESSAGE,
+  fieldErrors,
+  isCalendarDay,
+  isDayInRange,
+} from "@/lib/validation/common";
 
 // Building blocks for the list filters of every resource: each resource's filter schema
 // (lib/<resource>/filters.ts) is made of these, and pages, the JSON API and the export all
@@ -49,13 +58,8 @@ export const pageParam = param(
     .refine((n) => n <= MAX_PAGE, "page is too large."),
 ).transform((n) => n ?? 1);
 
-export const idParam = param(
-  z
-    .string()
-    .regex(/^\d{1,10}$/, "id must be a whole number.")
-    .transform(Number)
-    .refine((n) => n >= 1 && n <= 2_147_483_647, "id must be a whole number, 1 or more."),
-);
+/** An id filter: the one spelling of an id (lib/validation/id.ts). */
+export const idParam = param(idSchema("id must be a whole number of 1 or more, in digits only (no leading zero)."));
 
 export const textParam = param(z.string().max(100, "Use at most 100 characters."));
 
@@ -67,14 +71,13 @@ export function booleanParam(name: string) {
   return optionParam(["true", "false"], name).transform((v) => (v === undefined ? undefined : v === "true"));
 }
 
+/** A day between FIRST_DAY and LAST_DAY (lib/validation/common.ts): year 0000 never reaches SQL. */
 export const dateParam = param(
   z
     .string()
-    .regex(/^\d{4}-\d{2}-\d{2}$/, "Use a date as YYYY-MM-DD.")
-    .refine((s) => {
-      const d = new Date(`${s}T00:00:00Z`);
-      return !Number.isNaN(d.getTime()) && d.toISOString().startsWith(s);
-    }, "That date does not exist."),
+    .regex(/^\d{4}-\d{2}-\d{2}$/, DAY_FORMAT_MESSAGE)
+    .refine(isCalendarDay, "That date does not exist.")
+    .refine((s) => !isCalendarDay(s) || isDayInRange(s), DAY_RANGE_MESSAGE),
 );
 
 /** `sort=name` or `sort=-name`; anything else names the allowed columns. */

@@ -50,7 +50,7 @@ export function applyApiSecurityHeaders(headers: Headers, production?: boolean):
   return headers;
 }
 
-/** Paths whose responses are public, immutable build output: left to Next's own caching. */
+/** Paths whose responses are public build output (and the icon): left to Next's own caching. */
 export function isStaticAsset(pathname: string): boolean {
-  return pathname.startsWith("/_next/static/") || pathname.startsWith("/_next/image") || pathname === "/favicon.ico";
+  return pathname.startsWith("/_next/static/") || pathname === "/favicon.ico";
 }

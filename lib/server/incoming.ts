@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders } from "node:http";
 import HEADERS from "@/lib/security/static-headers.json";
 import { CLIENT_ADDRESS_HEADER, resolveClientAddress } from "./client-address";
+import { isReadableRouterState } from "./router-state";
 
 // What the console's HTTP server (server.ts) does with a request before Next.js sees it: the
 // facts only the socket knows replace whatever the client claimed, and the few requests no part
@@ -24,20 +25,84 @@ export type Incoming = {
 
 export type Refusal = { status: number; headers: Record<string, string>; body: string };
 
+/**
+ * The security headers of an answer that is not a page (lib/security/headers.ts): set by server.ts
+ * on every response before Next sees the request, so that the answers Next writes without the
+ * proxy or next.config.js (its redirect of `//x`, a missing file under /_next/static, the icon)
+ * carry them too. Whatever sets a header later wins (the proxy's page policy with its nonce).
+ */
+export function baselineHeaders(): Record<string, string> {
+  return {
+    ...HEADERS.base,
+    ...(process.env.NODE_ENV === "production" ? { "Strict-Transport-Security": HEADERS.hsts } : {}),
+    "Content-Security-Policy": HEADERS.apiCsp,
+    "Cache-Control": "no-store",
+  };
+}
+
+/**
+ * baselineHeaders for a request to `url`, as server.ts sets them. Next serves its build output
+ * (`/_next/static/…`) with `immutable` caching only when no Cache-Control is set yet: those
+ * answers get the rest and keep Next's caching.
+ */
+export function baselineHeadersFor(url: string): [string, string][] {
+  const headers = Object.entries(baselineHeaders());
+  return url.startsWith("/_next/static/") ? headers.filter(([name]) => name !== "Cache-Control") : headers;
+}
+
 function refusal(status: number, code: string, message: string, extra: Record<string, string> = {}): Refusal {
   const body = JSON.stringify({ error: { code, message } });
   return {
     status,
-    headers: {
-      ...HEADERS.base,
-      ...(process.env.NODE_ENV === "production" ? { "Strict-Transport-Security": HEADERS.hsts } : {}),
-      "Content-Security-Policy": HEADERS.apiCsp,
-      "Cache-Control": "no-store",
-      "Content-Type": "application/json",
-      ...extra,
-    },
+    headers: { ...baselineHeaders(), "Content-Type": "application/json", ...extra },
     body,
   };
+}
+
+/**
+ * The answer Node itself gives a request it cannot parse (server.ts's `clientError`), with the
+ * headers. No body, as Node's own: the request line may have been a HEAD, which takes none.
+ */
+export function unparsableRequestAnswer(status: 400 | 408 | 431): string {
+  const reasons = { 400: "Bad Request", 408: "Request Timeout", 431: "Request Header Fields Too Large" };
+  const headers = { ...baselineHeaders(), "Content-Length": "0", Connection: "close" };
+  return `HTTP/1.1 ${status} ${reasons[status]}\r\n${Object.entries(headers).map(([k, v]) => `${k}: ${v}`).join("\r\n")}\r\n\r\n`;
+}
+
+/** Whether the path's percent-escapes decode as UTF-8 (Next answers 500 to `/branches/%FF/edit`). */
+function decodablePath(url: string): boolean {
+  const end = url.search(/[?#]/);
+  try {
+    decodeURIComponent(end === -1 ? url : url.slice(0, end));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The header's single value (Node joins repeated ones with ", "; first of a list for x-forwarded-host). */
+const headerValue = (value: string | string[] | undefined) => (Array.isArray(value) ? value.join(", ") : value);
+
+/**
+ * Whether a POST that Next would treat as a possible server action comes from this host. Next
+ * compares Origin with the host itself but answers a mismatch (or an Origin it cannot parse) with
+ * a 500; the same rule here answers 403. Every path: an unknown one (`/api/V1/x`) renders the 404
+ * page, where Next runs the same check; route handlers refuse cross-site writes anyway.
+ */
+function actionFromAnotherOrigin(req: Incoming, method: string): boolean {
+  if (method !== "POST") return false;
+  const type = headerValue(req.headers["content-type"])?.toLowerCase() ?? "";
+  const possibleAction = req.headers["next-action"] !== undefined || type.startsWith("multipart/form-data") || type.startsWith("application/x-www-form-urlencoded");
+  const origin = headerValue(req.headers.origin);
+  if (!possibleAction || origin === undefined) return false;
+  let originHost: string;
+  try {
+    originHost = origin === "null" ? "" : new URL(origin).host;
+  } catch {
+    return true;
+  }
+  const forwardedHost = headerValue(req.headers["x-forwarded-host"])?.split(",")[0]?.trim();
+  return !originHost || (originHost !== forwardedHost && originHost !== req.headers.host);
 }
 
 /**
@@ -56,6 +121,15 @@ export function prepareIncoming(req: Incoming, trustedProxyHops: number): Refusa
 
   const method = (req.method ?? "GET").toUpperCase();
   if (REFUSED_METHODS.has(method)) return refusal(405, "method_not_allowed", `${method} is not allowed.`, { Allow: "GET, HEAD, POST, PATCH, DELETE" });
+
+  // Requests Next.js would answer with a 500 (issue 19, point 5): refused with a 4xx here.
+  if (!decodablePath(req.url ?? "/")) return refusal(400, "bad_path", "The address has a malformed %-escape (it must decode as UTF-8).");
+  if (!isReadableRouterState(headerValue(req.headers["next-router-state-tree"]))) {
+    return refusal(400, "bad_router_state", "The Next-Router-State-Tree header is malformed. Reload the page.");
+  }
+  if (actionFromAnotherOrigin(req, method)) {
+    return refusal(403, "cross_site_request", "Forms are accepted from the console's own pages only.");
+  }
 
   // A page POST is a server action, whose body Next reads whole and refuses past its limit with
   // a 500: refuse it here from its declared length instead (browsers always declare it).

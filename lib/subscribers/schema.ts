@@ -1,5 +1,7 @@
 import { z } from "zod";
-import { CONTROL_CHARACTERS_MESSAGE, noControlCharacters } from "@/lib/validation/common";
+import { isCalendarDay, isDayInRange } from "@/lib/validation/common";
+import { MAX_ID } from "@/lib/validation/id";
+import { safeText } from "@/lib/validation/text";
 import { SUBSCRIPTION_STATUSES } from "./filters";
 import { MOBILE_CHARACTERS, normaliseMobile } from "./phone";
 
@@ -12,15 +14,12 @@ import { MOBILE_CHARACTERS, normaliseMobile } from "./phone";
 // country's ISO code by normaliseMobile, in the browser (subscriberFormSchema) and again, with
 // the country read from the database, by createSubscriber.
 
-const MAX_ID = 2_147_483_647;
-
+/** A person's name: the console's rule for typed text (lib/validation/text.ts), then trimmed. */
 const name = (label: string) =>
-  z
-    .string({ message: `Enter the ${label}.` })
+  safeText(`Enter the ${label}.`)
     .trim()
     .min(1, `Enter the ${label}.`)
-    .max(100, "Use at most 100 characters.")
-    .refine(noControlCharacters, CONTROL_CHARACTERS_MESSAGE);
+    .max(100, "Use at most 100 characters.");
 
 const optionalId = (what: string) =>
   z
@@ -31,10 +30,7 @@ const optionalId = (what: string) =>
     .nullish()
     .transform((v) => v ?? null);
 
-function isDay(s: string) {
-  const d = new Date(`${s}T00:00:00Z`);
-  return !Number.isNaN(d.getTime()) && d.toISOString().startsWith(s) && s >= "1900-01-01" && s <= "2100-12-31";
-}
+const isDay = (s: string) => isCalendarDay(s) && isDayInRange(s);
 
 export const subscriberInputSchema = z.object({
   first_name: name("first name"),
@@ -60,11 +56,9 @@ export const subscriberInputSchema = z.object({
     .refine((s) => s === "" || isDay(s), "That date does not exist (or is not between 1900 and 2100).")
     .nullish()
     .transform((v) => v || null),
-  sheet_name: z
-    .string({ message: "Enter a sheet name." })
+  sheet_name: safeText("Enter a sheet name.")
     .trim()
     .max(100, "Use at most 100 characters.")
-    .refine(noControlCharacters, CONTROL_CHARACTERS_MESSAGE)
     .nullish()
     .transform((v) => v || null),
   subscription_status: z.enum(SUBSCRIPTION_STATUSES, {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseExportFilters } from "@/lib/export/filters";
+import { parseExportBody, parseExportFilters } from "@/lib/export/filters";
 import { exportFilename } from "@/lib/export/status";
 
 describe("export filters", () => {
@@ -15,6 +15,44 @@ describe("export filters", () => {
     const parsed = parseExportFilters(new URLSearchParams("is_mandatory=maybe&created_from=2026-02-30"));
     expect(parsed.ok).toBe(false);
     if (!parsed.ok) expect(Object.keys(parsed.fields).sort()).toEqual(["created_from", "is_mandatory"]);
+  });
+});
+
+// Issue 19, point 6: a JSON body with a misspelt key or an operator object was dropped to "no
+// filter", and the export held every subscriber. A body names filters, as strings, or is a 400.
+describe("export body", () => {
+  const refused = (body: unknown) => {
+    const parsed = parseExportBody(body);
+    expect(parsed.ok, JSON.stringify(body)).toBe(false);
+    return parsed.ok ? [] : Object.keys(parsed.fields);
+  };
+
+  it("takes the list's filters as strings", () => {
+    expect(parseExportBody({ email: " ada ", is_duplicate: "true", id: "12" })).toEqual({
+      ok: true,
+      value: { raw: { email: "ada", is_duplicate: "true", id: "12" }, values: { email: "ada", is_duplicate: true, id: 12 } },
+    });
+    expect(parseExportBody({})).toEqual({ ok: true, value: { raw: {}, values: {} } });
+  });
+
+  it("names an unknown key; the list's page and sort are known, and ignored", () => {
+    expect(refused({ emial: "ada@example.com" })).toEqual(["emial"]);
+    expect(parseExportBody({ email: "a", page: "2", sort: "-email" })).toEqual({ ok: true, value: { raw: { email: "a" }, values: { email: "a" } } });
+    expect(refused({ page: 2 })).toEqual(["page"]);
+    expect(refused(JSON.parse('{"__proto__": {"email": "x"}}'))).toEqual(["__proto__"]);
+  });
+
+  it("names a value that is not a string", () => {
+    expect(refused({ email: { $ne: "x" } })).toEqual(["email"]);
+    for (const value of [true, 12, null, ["a"], {}]) expect(refused({ id: value })).toEqual(["id"]);
+  });
+
+  it("refuses a body that is not an object", () => {
+    for (const body of [null, [], ["email"], "email=a", 5, true]) expect(refused(body)).toEqual(["_"]);
+  });
+
+  it("still refuses what the list refuses", () => {
+    expect(refused({ is_mandatory: "maybe", travel_date_from: "0000-01-01" }).sort()).toEqual(["is_mandatory", "travel_date_from"]);
   });
 });
 

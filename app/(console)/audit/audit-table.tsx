@@ -6,14 +6,16 @@ import type { RawParams } from "@/lib/list/params";
 
 const Dash = () => <span className="text-slate-300">—</span>;
 
+// Values people typed (names, emails, filters) are isolated (<bdi>): one right-to-left value
+// cannot reorder the arrow, the other side or the cells around it.
 function changes(row: AuditRow) {
   if (row.before == null && row.after == null) return <Dash />;
   const show = (v: unknown) => (v == null ? "—" : JSON.stringify(v));
   return (
     <span className="font-mono text-xs break-all text-slate-600">
-      {row.before != null ? <span className="text-red-700">{show(row.before)}</span> : null}
+      {row.before != null ? <bdi className="text-red-700">{show(row.before)}</bdi> : null}
       {row.before != null && row.after != null ? " → " : null}
-      {row.after != null ? <span className="text-emerald-700">{show(row.after)}</span> : null}
+      {row.after != null ? <bdi className="text-emerald-700">{show(row.after)}</bdi> : null}
     </span>
   );
 }
@@ -40,7 +42,7 @@ export function AuditTable({ rows, sort, params, path }: { rows: AuditRow[]; sor
               <td className="whitespace-nowrap px-3 py-2.5 font-mono text-xs text-slate-600">
                 <time dateTime={row.at.toISOString()}>{formatDateTime(row.at, { seconds: true })}</time>
               </td>
-              <td className="px-3 py-2.5">{row.actor_email ?? <Dash />}</td>
+              <td className="px-3 py-2.5">{row.actor_email != null ? <bdi>{row.actor_email}</bdi> : <Dash />}</td>
               <td className="whitespace-nowrap px-3 py-2.5 font-mono text-xs">{row.action}</td>
               <td className="whitespace-nowrap px-3 py-2.5 text-slate-600">{row.entity ? `${row.entity} #${row.entity_id}` : <Dash />}</td>
               <td className="max-w-md px-3 py-2.5">{changes(row)}</td>

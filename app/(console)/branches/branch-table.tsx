@@ -38,7 +38,9 @@ export function BranchTable({
           {rows.map((b) => (
             <tr key={b.id} className="hover:bg-slate-50/60">
               <td className="px-3 py-2.5 font-mono text-xs text-slate-500">{b.id}</td>
-              <td className="px-3 py-2.5 font-medium text-slate-900">{b.name}</td>
+              <td className="px-3 py-2.5 font-medium text-slate-900">
+                <bdi>{b.name}</bdi>
+              </td>
               <td className="whitespace-nowrap px-3 py-2.5 text-slate-600">
                 <time dateTime={b.created_at.toISOString()}>{formatDateTime(b.created_at)}</time>
               </td>

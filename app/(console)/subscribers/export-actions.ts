@@ -3,18 +3,18 @@
 import { z } from "zod";
 import { action } from "@/lib/actions";
 import { requireUser } from "@/lib/auth/guards";
-import { parseExportFilters } from "@/lib/export/filters";
+import { parseExportBody } from "@/lib/export/filters";
 import { requestExport } from "@/lib/export/request";
 import type { ExportStatusBody } from "@/lib/export/status";
 
-// The panel's "Request export": the same guard, filter parser and request as
+// The panel's "Request export": the same guard, strict body parser and request as
 // POST /api/v1/subscribers/export. While the user's export is in_queue the answer is a typed
 // failure (the API's 409), never a second job.
 
 const input = z.record(z.string(), z.string());
 
 export const requestExportAction = action(requireUser, input, async (raw, user) => {
-  const filters = parseExportFilters(raw);
+  const filters = parseExportBody(raw);
   if (!filters.ok) return { ok: false, fieldErrors: filters.fields, formError: filters.message };
   const status: ExportStatusBody = await requestExport(user, filters.value);
   return { ok: true, data: status, message: "Export requested. The file is being prepared." };

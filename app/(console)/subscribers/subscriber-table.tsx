@@ -13,13 +13,16 @@ const STATUS_TONE: Record<SubscriptionStatus, BadgeTone> = {
   cancelled: "red",
 };
 
-/** A long value is cut with an ellipsis (the whole value in its tooltip), an empty one is a dash. */
+/**
+ * A long value is cut with an ellipsis (the whole value in its tooltip), an empty one is a dash.
+ * Typed text is isolated (<bdi>): a right-to-left name cannot reorder the cells around it.
+ */
 const text = (value: string | null, width = "max-w-[10rem]") =>
   value === null ? (
     <EmptyValue />
   ) : (
     <span className={`block truncate ${width}`} title={value}>
-      {value}
+      <bdi>{value}</bdi>
     </span>
   );
 const flag = (value: boolean, yes: string, tone: BadgeTone) =>

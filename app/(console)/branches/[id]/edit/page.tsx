@@ -2,8 +2,8 @@ import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { requirePageAdmin } from "@/lib/auth/page-guards";
 import { getBranch } from "@/lib/branches/queries";
-import { branchIdSchema } from "@/lib/branches/schema";
 import { AppError } from "@/lib/errors";
+import { parseId } from "@/lib/validation/id";
 import { BranchForm } from "../../branch-form";
 
 export const metadata: Metadata = { title: "Edit branch" };
@@ -11,9 +11,10 @@ export const metadata: Metadata = { title: "Edit branch" };
 export default async function EditBranchPage({ params }: { params: Promise<{ id: string }> }) {
   const { id: rawId } = await params;
   await requirePageAdmin(`/branches/${encodeURIComponent(rawId)}/edit`);
-  const id = branchIdSchema.safeParse(rawId);
-  if (!id.success) notFound();
-  const branch = await getBranch(id.data).catch((error: unknown) => {
+  // The one spelling of an id (digits, no leading zero): any other names no branch.
+  const id = parseId(rawId);
+  if (id === null) notFound();
+  const branch = await getBranch(id).catch((error: unknown) => {
     if (error instanceof AppError && error.status === 404) notFound();
     throw error;
   });

@@ -1,19 +1,20 @@
 import { requireAdmin, requireUser } from "@/lib/auth/guards";
 import { deleteBranch, updateBranch } from "@/lib/branches/mutations";
 import { getBranch, serializeBranch } from "@/lib/branches/queries";
-import { branchIdSchema, branchInputSchema } from "@/lib/branches/schema";
+import { branchInputSchema } from "@/lib/branches/schema";
 import { json, readJson, route } from "@/lib/http/api";
 import { notFound } from "@/lib/errors";
+import { parseId } from "@/lib/validation/id";
 
 export const dynamic = "force-dynamic";
 
 type Context = { params: Promise<{ id: string }> };
 
-/** An id that is not a positive integer names no branch: 404, as for an unknown id. */
+/** An id not in its one spelling (digits, no leading zero) names no branch: 404, as an unknown id. */
 async function branchId(context: Context) {
-  const parsed = branchIdSchema.safeParse((await context.params).id);
-  if (!parsed.success) throw notFound("The branch");
-  return parsed.data;
+  const id = parseId((await context.params).id);
+  if (id === null) throw notFound("The branch");
+  return id;
 }
 
 export const GET = route<Context>(async (_request, context) => {

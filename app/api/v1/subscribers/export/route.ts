@@ -1,6 +1,6 @@
 import { requireUser } from "@/lib/auth/guards";
 import { AppError } from "@/lib/errors";
-import { parseExportFilters } from "@/lib/export/filters";
+import { parseExportBody, parseExportFilters } from "@/lib/export/filters";
 import { requestExport } from "@/lib/export/request";
 import { exportStatus } from "@/lib/export/status";
 import { json, readJson, route } from "@/lib/http/api";
@@ -15,13 +15,14 @@ export const GET = route(async () => {
 
 /**
  * 202: requests the export of the subscribers matching the list filters of the JSON body (or,
- * with no body, of the query string); 409 while the caller's previous export is in_queue.
+ * with no body, of the query string); 400 naming any key of the body that is not a filter or
+ * not a string; 409 while the caller's previous export is in_queue.
  */
 export const POST = route(async (request) => {
   const user = await requireUser();
   const hasBody = request.headers.get("content-type") !== null || Number(request.headers.get("content-length") ?? 0) > 0;
-  const input = hasBody ? await readJson(request) : new URL(request.url).searchParams;
-  const filters = parseExportFilters(input);
+  // A body is strict (only filter names, string values); a query string is read as the list reads it.
+  const filters = hasBody ? parseExportBody(await readJson(request)) : parseExportFilters(new URL(request.url).searchParams);
   if (!filters.ok) throw new AppError(400, "invalid_input", filters.message, filters.fields);
   return json(await requestExport(user, filters.value), 202);
 });

@@ -1,0 +1,34 @@
+import { z } from "zod";
+
+// The one parser of record ids, for every route, page, filter and action. An id has exactly one
+// spelling: its decimal digits, no sign, no leading zero, no spaces, no exponent or fraction.
+// `Number()` and `z.coerce.number()` also read `0x36`, `0b110110`, `54e0`, `54.0` and ` 54` as
+// 54, so one record had many addresses (and a cache, a log or a rule keyed on the text saw
+// different records). Anything else names no record: routes and pages answer it as an unknown id.
+
+/** PostgreSQL's `integer` (the ids' type): nothing above it can name a row. */
+export const MAX_ID = 2_147_483_647;
+
+const DIGITS = /^[1-9][0-9]{0,9}$/;
+
+export const ID_MESSAGE = "An id is a whole number of 1 or more, in digits only (no leading zero, sign or spaces).";
+
+/** The id a value names, or null. Strings must be canonical digits; numbers (JSON) whole and in range. */
+export function parseId(value: unknown): number | null {
+  if (typeof value === "number") return Number.isInteger(value) && value >= 1 && value <= MAX_ID ? value : null;
+  if (typeof value !== "string" || !DIGITS.test(value)) return null;
+  const id = Number(value);
+  return id <= MAX_ID ? id : null;
+}
+
+/** parseId as a zod schema (action inputs, query values), with a message of the caller's. */
+export function idSchema(message = ID_MESSAGE) {
+  return z.union([z.string(), z.number()], { message }).transform((value, ctx) => {
+    const id = parseId(value);
+    if (id === null) {
+      ctx.addIssue({ code: "custom", message });
+      return z.NEVER;
+    }
+    return id;
+  });
+}
