@@ -106,8 +106,10 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const problems = parsed.success ? [] : parsed.error.issues.map((i) => `${i.path.join(".")} ${i.message}.`);
   const secret = env.NEXTAUTH_SECRET;
   const secretIssue = secretProblem(secret);
-  // Development and tests may run without a secret (no one can sign in then); production may not.
-  if (secretIssue && (env.NODE_ENV === "production" || secret !== undefined)) problems.push(`NEXTAUTH_SECRET ${secretIssue}. ${SECRET_HELP}`);
+  // Development and tests may run without a secret (no one can sign in then), and so may `next
+  // build` (it loads modules but serves nobody); a production server may not.
+  const serving = env.NODE_ENV === "production" && env.NEXT_PHASE !== "phase-production-build";
+  if (secretIssue && (serving || secret !== undefined)) problems.push(`NEXTAUTH_SECRET ${secretIssue}. ${SECRET_HELP}`);
   if (problems.length || !parsed.success) throw new ConfigError(problems.join("\n"));
   return parsed.data;
 }
@@ -122,7 +124,7 @@ export function config(): Config {
   const env = process.env;
   let key = "";
   for (const name of CONFIG_VARIABLES) key += `${env[name] ?? "\u0000"}\u0001`;
-  key += env.NODE_ENV ?? "";
+  key += `${env.NODE_ENV ?? ""}\u0001${env.NEXT_PHASE ?? ""}`;
   if (cached?.key !== key) cached = { key, value: parseConfig(env) };
   return cached.value;
 }

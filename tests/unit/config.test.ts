@@ -80,3 +80,10 @@ describe("the README's configuration table", () => {
     expect([...documented].sort()).toEqual([...CONFIG_VARIABLES].sort());
   });
 });
+
+describe("next build", () => {
+  it("loads the app's modules without a secret: only a serving production process needs one", () => {
+    expect(parseConfig({ NODE_ENV: "production", NEXT_PHASE: "phase-production-build" }).NEXTAUTH_SECRET).toBeUndefined();
+    expect(() => parseConfig({ NODE_ENV: "production", NEXT_PHASE: "phase-production-server" })).toThrow(/NEXTAUTH_SECRET is not set/);
+  });
+});
