@@ -26,8 +26,8 @@ type ChildResult = { ms: number; rows: number; idleRss: number; peakRss: number 
 /** One export run in a process of its own, so its memory is its own. */
 async function child() {
   const { runExport } = await import("@/lib/export/run");
-  const { exportSql } = await import("@/lib/export/sql");
-  await (await exportSql()).query("SELECT 1");
+  const { connection } = await import("@/lib/db/sql");
+  await (await connection()).query("SELECT 1");
   global.gc?.();
   const idleRss = process.memoryUsage().rss;
   let peakRss = idleRss;

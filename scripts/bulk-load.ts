@@ -1,5 +1,5 @@
 // `npm run db:bulk -- --subscribers 1000000`: a database of its own full of realistic subscribers,
-// for benchmarks (lib/seed/bulk.ts says how and why).
+// for benchmarks (tools/seed/bulk.ts says how and why).
 //
 //   --subscribers N   how many (default 1,000,000)
 //   --database NAME   on the PostgreSQL server of DATABASE_URL (or postgres://postgres@127.0.0.1:5432),
@@ -11,7 +11,7 @@
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { benchDatabaseUrl, bulkLoad } from "@/lib/seed/bulk";
+import { benchDatabaseUrl, bulkLoad } from "@/tools/seed/bulk";
 import type { DatabaseTarget } from "@/lib/db/config";
 import { progressPrinter } from "./bench/progress";
 import { runScript } from "./script-utils";

@@ -20,7 +20,7 @@ import path from "node:path";
 import autocannon from "autocannon";
 import { openDatabase } from "@/lib/db/client";
 import { applyMigrations } from "@/tools/migrate";
-import { seedDemo } from "@/lib/seed/demo";
+import { seedDemo } from "@/tools/seed/demo";
 import { projectRoot, rssMb, signIn, startNextServer, type NextServer } from "../tests/helpers/next-server";
 import { freePort } from "../tests/helpers/pg-cluster";
 import { createTestDatabase, type TestDatabase } from "../tests/helpers/postgres";

@@ -21,7 +21,7 @@ import {
   type MigrationTarget,
 } from "@/tools/migrate";
 import { DatabaseLockedError, openPGlite } from "@/lib/db/pglite";
-import { syncCountries } from "@/lib/seed/demo";
+import { syncCountries } from "@/tools/seed/demo";
 import { runScript } from "./script-utils";
 
 const USAGE = "Usage: tsx scripts/migrate.ts deploy | new <name> | status";

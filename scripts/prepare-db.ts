@@ -2,7 +2,7 @@
 // seeds the demo data when it is empty. `npm start` and `npm run dev` run this first.
 import { openDatabase } from "@/lib/db/client";
 import { applyMigrations } from "@/tools/migrate";
-import { seedDemo, syncCountries } from "@/lib/seed/demo";
+import { seedDemo, syncCountries } from "@/tools/seed/demo";
 import { runScript } from "./script-utils";
 
 runScript(async () => {

@@ -3,7 +3,7 @@
 import { openDatabase } from "@/lib/db/client";
 import { databaseTarget } from "@/lib/db/config";
 import { applyMigrations } from "@/tools/migrate";
-import { seedDemo } from "@/lib/seed/demo";
+import { seedDemo } from "@/tools/seed/demo";
 import { runScript } from "./script-utils";
 
 runScript(async () => {

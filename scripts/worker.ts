@@ -7,7 +7,7 @@
 import { ConfigError, config } from "@/lib/config";
 import { db } from "@/lib/db/client";
 import { databaseTarget } from "@/lib/db/config";
-import { closeExportSql } from "@/lib/export/sql";
+import { closeConnection } from "@/lib/db/sql";
 import { startExportWorker, stopExportWorker } from "@/lib/export/worker";
 
 async function main() {
@@ -33,7 +33,7 @@ async function main() {
     console.log(`export worker: ${signal}, stopping…`);
     try {
       await stopExportWorker();
-      await closeExportSql();
+      await closeConnection();
       await (await db()).close();
       console.log("export worker: stopped");
       process.exit(0);

@@ -2,6 +2,7 @@ import "server-only";
 import type { Prisma, PrismaClient } from "@/lib/generated/prisma/client";
 import type { SessionUser } from "@/lib/auth/permissions";
 import type { AuditAction } from "./actions";
+import { sql, type Statement } from "@/lib/db/sql";
 import { requestInfo, type RequestInfo } from "./context";
 
 export type { AuditAction };
@@ -43,21 +44,11 @@ export async function audit(db: Db, entry: AuditEntry) {
  * (the export request inserts its row and its job that way) and must write the event in that
  * same transaction.
  */
-export async function auditStatement(entry: AuditEntry): Promise<{ text: string; values: unknown[] }> {
+export async function auditStatement(entry: AuditEntry): Promise<Statement> {
   const request = entry.request ?? (await requestInfo());
-  return {
-    text: `INSERT INTO audit_events (action, actor_id, actor_email, entity, entity_id, before, after, ip, user_agent)
-      VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7::jsonb, $8, $9)`,
-    values: [
-      entry.action,
-      entry.actor?.id ?? null,
-      entry.actor?.email ?? entry.actorEmail ?? null,
-      entry.entity ?? null,
-      entry.entityId === undefined ? null : String(entry.entityId),
-      entry.before === undefined ? null : JSON.stringify(entry.before),
-      entry.after === undefined ? null : JSON.stringify(entry.after),
-      request.ip,
-      request.userAgent,
-    ],
-  };
+  const json = (v: AuditEntry["before"]) => (v === undefined ? null : JSON.stringify(v));
+  return sql`INSERT INTO audit_events (action, actor_id, actor_email, entity, entity_id, before, after, ip, user_agent)
+    VALUES (${entry.action}, ${entry.actor?.id ?? null}, ${entry.actor?.email ?? entry.actorEmail ?? null}, ${entry.entity ?? null},
+      ${entry.entityId === undefined ? null : String(entry.entityId)}, ${json(entry.before)}::jsonb, ${json(entry.after)}::jsonb,
+      ${request.ip}, ${request.userAgent})`;
 }

@@ -1,7 +1,7 @@
 import { config } from "@/lib/config";
 import PgBoss from "pg-boss";
 import { exportConfig } from "./config";
-import { exportSql, type ExportSql, type Sql } from "./sql";
+import { connection, type SqlConnection } from "@/lib/db/sql";
 
 // The job queue: pg-boss in the database's own "pgboss" schema (created by boss.start(), not by
 // the Prisma migrations), on PGlite through its `db.executeSql` option and on PostgreSQL over the
@@ -29,15 +29,15 @@ export function exportJobOptions(id: string): PgBoss.SendOptions {
   };
 }
 
-type Holder = { __export_boss?: { sql: ExportSql; boss: Promise<PgBoss> } };
+type Holder = { __export_boss?: { conn: SqlConnection; boss: Promise<PgBoss> } };
 
 /** The process's started queue, for the current database. */
 export async function queue(): Promise<PgBoss> {
-  const sql = await exportSql();
+  const conn = await connection();
   const holder = globalThis as Holder;
-  if (holder.__export_boss?.sql !== sql) {
-    const boss = start(sql);
-    holder.__export_boss = { sql, boss };
+  if (holder.__export_boss?.conn !== conn) {
+    const boss = start(conn);
+    holder.__export_boss = { conn, boss };
     boss.catch(() => {
       if (holder.__export_boss?.boss === boss) holder.__export_boss = undefined;
     });
@@ -48,10 +48,10 @@ export async function queue(): Promise<PgBoss> {
 /** The advisory lock that serialises starting the queue (tests/integration/worker-start.test.ts). */
 const START_LOCK = "console.export-queue.start";
 
-async function start(sql: ExportSql): Promise<PgBoss> {
+async function start(conn: SqlConnection): Promise<PgBoss> {
   const worker = runsWorker();
   const boss = new PgBoss({
-    db: { executeSql: (text: string, values: unknown[]) => sql.executeSql(text, values) },
+    db: { executeSql: (text: string, values: unknown[]) => conn.executeSql(text, values) },
     // Maintenance (expiring the jobs of killed workers) and cron belong to processes that work.
     supervise: worker,
     schedule: worker,
@@ -61,7 +61,7 @@ async function start(sql: ExportSql): Promise<PgBoss> {
   // pg-boss creates its schema under a lock, but each queue and its partition without one: two
   // processes starting at once (web and worker, two workers) deadlock on a fresh database. One
   // process at a time, then; the others find everything created and go on at once.
-  await sql.exclusive(START_LOCK, async () => {
+  await conn.exclusive(START_LOCK, async () => {
     await boss.start();
     for (const name of [EXPORT_FAILED_QUEUE, PURGE_QUEUE, EXPORT_QUEUE]) {
       await boss.createQueue(name, name === EXPORT_QUEUE ? { name, deadLetter: EXPORT_FAILED_QUEUE } : { name });
@@ -71,7 +71,7 @@ async function start(sql: ExportSql): Promise<PgBoss> {
 }
 
 /** Sends a job on the given connection (our transaction's), so it exists only if that commits. */
-export async function sendExportJob(tx: Sql, exportId: string, jobId: string): Promise<string> {
+export async function sendExportJob(tx: Pick<SqlConnection, "executeSql">, exportId: string, jobId: string): Promise<string> {
   const boss = await queue();
   const data: ExportJobData = { exportId };
   const id = await boss.send(EXPORT_QUEUE, data, {

@@ -8,7 +8,7 @@ import type { ParsedExportFilters } from "./filters";
 import { newExportId } from "./ids";
 import { queue, sendExportJob } from "./queue";
 import { countRows } from "./rows";
-import { exportSql } from "./sql";
+import { connection, sql } from "@/lib/db/sql";
 import { exportStatus, type ExportStatusBody } from "./status";
 
 /** Namespace of the advisory locks that let one export request of a user run at a time. */
@@ -27,32 +27,29 @@ const REQUEST_LOCK = 0x45585054; // "EXPT"
  */
 export async function requestExport(user: Pick<SessionUser, "id" | "email">, filters: ParsedExportFilters): Promise<ExportStatusBody> {
   const userId = user.id;
-  const sql = await exportSql();
+  const conn = await connection();
   await queue(); // started outside the transaction: on PGlite that holds the only connection
   const id = newExportId();
   const timeout = statementTimeoutMs();
   try {
-    await sql.transaction(async (tx) => {
-      const [lock] = await tx.query<{ locked: boolean }>(`SELECT pg_try_advisory_xact_lock($1, $2) AS locked`, [REQUEST_LOCK, userId]);
+    await conn.transaction(async (tx) => {
+      const [lock] = await tx.query<{ locked: boolean }>(sql`SELECT pg_try_advisory_xact_lock(${REQUEST_LOCK}, ${userId}) AS locked`);
       if (!lock?.locked) throw alreadyQueued();
-      const queued = await tx.query(`SELECT 1 FROM subscriber_exports WHERE user_id = $1 AND status = 'in_queue' LIMIT 1`, [userId]);
+      const queued = await tx.query(sql`SELECT 1 FROM subscriber_exports WHERE user_id = ${userId} AND status = 'in_queue' LIMIT 1`);
       if (queued.length > 0) throw alreadyQueued();
       // The count is the request's own work: bounded like any statement of the web's pool, on one core.
-      if (sql.kind === "postgres") {
+      if (conn.kind === "postgres") {
         if (timeout > 0) await tx.query(`SET LOCAL statement_timeout = ${timeout}`);
         await tx.query(`SET LOCAL max_parallel_workers_per_gather = ${parallelWorkers()}`);
       }
       const total = await countRows(tx, filters.values);
       const jobId = crypto.randomUUID();
       await tx.query(
-        `INSERT INTO subscriber_exports (id, user_id, status, filters, fresh, total_rows, job_id)
-         VALUES ($1, $2, 'in_queue', $3::jsonb,
-           NOT EXISTS (SELECT 1 FROM subscriber_exports WHERE user_id = $2 AND status = 'completed'), $4, $5)`,
-        [id, userId, JSON.stringify(filters.raw), total, jobId],
-      );
+        sql`INSERT INTO subscriber_exports (id, user_id, status, filters, fresh, total_rows, job_id)
+         VALUES (${id}, ${userId}, 'in_queue', ${JSON.stringify(filters.raw)}::jsonb,
+           NOT EXISTS (SELECT 1 FROM subscriber_exports WHERE user_id = ${userId} AND status = 'completed'), ${total}, ${jobId})`);
       await sendExportJob(tx, id, jobId);
-      const event = await auditStatement({ action: "export.request", actor: user, entity: "export", entityId: id, after: { filters: filters.raw, total_rows: total } });
-      await tx.query(event.text, event.values);
+      await tx.query(await auditStatement({ action: "export.request", actor: user, entity: "export", entityId: id, after: { filters: filters.raw, total_rows: total } }));
     });
   } catch (error) {
     if (isUniqueViolation(error)) throw alreadyQueued();

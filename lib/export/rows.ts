@@ -1,10 +1,9 @@
 import pg from "pg";
-import { Prisma } from "@/lib/generated/prisma/client";
 import type { SubscriberFilterValues } from "@/lib/subscribers/filters";
 import { subscriberConditions, subscriberWhere } from "@/lib/subscribers/where";
 import { whereClause } from "@/lib/list/sql";
 import { CopyTextRows } from "./copy-text";
-import type { Reader, Sql } from "./sql";
+import { sql, type Queryable, type Reader, type Statement } from "@/lib/db/sql";
 
 // The rows of the file, read in keyset batches (`s.id > last … ORDER BY s.id LIMIT n`): never
 // the whole table in memory, never OFFSET. The WHERE is the list's own (subscriberWhere), so the
@@ -13,24 +12,23 @@ import type { Reader, Sql } from "./sql";
 // text (lib/export/copy-text.ts), streamed chunk by chunk.
 
 /** EXPORT_COLUMNS, as SQL over `subscribers s` and the joins below. */
-const COLUMNS = Prisma.sql`s.id::text, s.first_name, s.last_name, b.name, c.name, s.email,
+const COLUMNS = sql`s.id::text, s.first_name, s.last_name, b.name, c.name, s.email,
   s.mobile, to_char(s.travel_date, 'YYYY-MM-DD'), sh.name, s.subscription_status::text,
   s.is_duplicate::text, s.is_mandatory::text,
   to_char(s.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
-const JOINS = Prisma.sql`LEFT JOIN branches b ON b.id = s.branch_id
+const JOINS = sql`LEFT JOIN branches b ON b.id = s.branch_id
   LEFT JOIN countries c ON c.id = s.country_id
   LEFT JOIN sheets sh ON sh.id = s.sheet_id`;
 
 /** Every matching row in id order, as one statement (what the benchmark COPYs). */
-export function exportQuery(filters: SubscriberFilterValues): Prisma.Sql {
-  return Prisma.sql`SELECT ${COLUMNS} FROM subscribers s ${JOINS} ${subscriberWhere(filters)} ORDER BY s.id`;
+export function exportQuery(filters: SubscriberFilterValues): Statement {
+  return sql`SELECT ${COLUMNS} FROM subscribers s ${JOINS} ${subscriberWhere(filters)} ORDER BY s.id`;
 }
 
 /** How many rows the file of these filters holds (in the reader's snapshot, when it has one). */
-export async function countRows(sql: Pick<Sql, "query">, filters: SubscriberFilterValues): Promise<number> {
-  const q = Prisma.sql`SELECT count(*)::int AS total FROM subscribers s ${subscriberWhere(filters)}`;
-  const [row] = await sql.query<{ total: number }>(q.text, q.values);
+export async function countRows(on: Queryable, filters: SubscriberFilterValues): Promise<number> {
+  const [row] = await on.query<{ total: number }>(sql`SELECT count(*)::int AS total FROM subscribers s ${subscriberWhere(filters)}`);
   return row?.total ?? 0;
 }
 
@@ -39,10 +37,10 @@ export async function countRows(sql: Pick<Sql, "query">, filters: SubscriberFilt
  * batch's ids first (an index walk on the primary key, or the filters' indexes), then the joins
  * and formatting for those rows only.
  */
-export function batchQuery(filters: SubscriberFilterValues, after: number | null, limit: number): Prisma.Sql {
+export function batchQuery(filters: SubscriberFilterValues, after: number | null, limit: number): Statement {
   const conditions = subscriberConditions(filters);
-  if (after !== null) conditions.push(Prisma.sql`s.id > ${after}`);
-  return Prisma.sql`SELECT ${COLUMNS} FROM (SELECT * FROM subscribers s ${whereClause(conditions)}
+  if (after !== null) conditions.push(sql`s.id > ${after}`);
+  return sql`SELECT ${COLUMNS} FROM (SELECT * FROM subscribers s ${whereClause(conditions)}
     ORDER BY s.id LIMIT ${limit}) s ${JOINS} ORDER BY s.id`;
 }
 
@@ -52,7 +50,7 @@ export function batchQuery(filters: SubscriberFilterValues, after: number | null
  * are quoted by node-postgres's escapeLiteral, anything else but integers, booleans and dates
  * is refused.
  */
-export function inlineValues(q: Prisma.Sql): string {
+export function inlineValues(q: Statement): string {
   return q.text.replace(/\$(\d+)/g, (_, n: string) => literal(q.values[Number(n) - 1]));
 }
 

@@ -2,7 +2,7 @@ import { exportConfig } from "./config";
 import { deleteExportFiles, writeCsvFile } from "./files";
 import { storedFilters } from "./filters";
 import { countRows, exportRows } from "./rows";
-import { exportSql } from "./sql";
+import { connection, sql } from "@/lib/db/sql";
 
 // One attempt at one export: what the queue's worker runs for a job. Safe to run again after a
 // crash (the file is rebuilt from the start under a new temporary name) and a no-op once the
@@ -14,11 +14,9 @@ const PROGRESS_EVERY_MS = 1000;
 export type RunResult = { exportId: string; rows: number } | { exportId: string; skipped: string };
 
 export async function runExport(exportId: string, signal?: AbortSignal): Promise<RunResult> {
-  const sql = await exportSql();
-  const [row] = await sql.query<{ status: string; filters: unknown }>(
-    `SELECT status::text AS status, filters FROM subscriber_exports WHERE id = $1`,
-    [exportId],
-  );
+  const conn = await connection();
+  const [row] = await conn.query<{ status: string; filters: unknown }>(
+    sql`SELECT status::text AS status, filters FROM subscriber_exports WHERE id = ${exportId}`);
   if (!row) return { exportId, skipped: "the export no longer exists" };
   if (row.status !== "in_queue") return { exportId, skipped: `the export is ${row.status}` };
 
@@ -29,32 +27,26 @@ export async function runExport(exportId: string, signal?: AbortSignal): Promise
     lastUpdate = Date.now();
     // On PGlite (no snapshot) rows added since the count are exported too: the bar stays below
     // 100% until completion.
-    await sql.query(`UPDATE subscriber_exports SET processed_rows = LEAST($2, total_rows) WHERE id = $1`, [exportId, rows]);
+    await conn.query(sql`UPDATE subscriber_exports SET processed_rows = LEAST(${rows}, total_rows) WHERE id = ${exportId}`);
   };
   // The count and the rows in one snapshot (PostgreSQL), so the file holds exactly `total` rows.
-  const rows = await sql.read(async (reader) => {
+  const rows = await conn.read(async (reader) => {
     const total = await countRows(reader, filters);
-    await sql.query(
-      `UPDATE subscriber_exports SET started_at = now(), total_rows = $2, processed_rows = 0
-       WHERE id = $1 AND status = 'in_queue'`,
-      [exportId, total],
-    );
+    await conn.query(
+      sql`UPDATE subscriber_exports SET started_at = now(), total_rows = ${total}, processed_rows = 0
+       WHERE id = ${exportId} AND status = 'in_queue'`);
     return writeCsvFile(exportId, exportRows(reader, filters, exportConfig.batchSize), progress, signal);
   });
 
   // Publish: this export completed; the user's older exports (and their files) are replaced.
-  const replaced = await sql.transaction(async (tx) => {
+  const replaced = await conn.transaction(async (tx) => {
     const done = await tx.query<{ user_id: number }>(
-      `UPDATE subscriber_exports SET status = 'completed', completed_at = now(), total_rows = $2,
-         processed_rows = $2, error = NULL
-       WHERE id = $1 AND status = 'in_queue' RETURNING user_id`,
-      [exportId, rows],
-    );
+      sql`UPDATE subscriber_exports SET status = 'completed', completed_at = now(), total_rows = ${rows},
+         processed_rows = ${rows}, error = NULL
+       WHERE id = ${exportId} AND status = 'in_queue' RETURNING user_id`);
     if (done.length === 0) return null;
     const older = await tx.query<{ id: string }>(
-      `DELETE FROM subscriber_exports WHERE user_id = $1 AND id <> $2 AND status <> 'in_queue' RETURNING id`,
-      [done[0]!.user_id, exportId],
-    );
+      sql`DELETE FROM subscriber_exports WHERE user_id = ${done[0]!.user_id} AND id <> ${exportId} AND status <> 'in_queue' RETURNING id`);
     return older.map((r) => r.id);
   });
   if (replaced === null) {
@@ -68,11 +60,9 @@ export async function runExport(exportId: string, signal?: AbortSignal): Promise
 
 /** The last attempt failed (or its worker died): the export is failed and a new request allowed. */
 export async function markExportFailed(exportId: string, message: string): Promise<boolean> {
-  const sql = await exportSql();
-  const updated = await sql.query(
-    `UPDATE subscriber_exports SET status = 'failed', error = $2 WHERE id = $1 AND status = 'in_queue' RETURNING id`,
-    [exportId, message.slice(0, 500)],
-  );
+  const conn = await connection();
+  const updated = await conn.query(
+    sql`UPDATE subscriber_exports SET status = 'failed', error = ${message.slice(0, 500)} WHERE id = ${exportId} AND status = 'in_queue' RETURNING id`);
   if (updated.length > 0) await deleteExportFiles([exportId]);
   return updated.length > 0;
 }

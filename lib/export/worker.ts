@@ -4,7 +4,7 @@ import { purgeLoginAttempts } from "@/lib/auth/login-attempts";
 import { purgeExports } from "./purge";
 import { EXPORT_FAILED_QUEUE, EXPORT_QUEUE, PURGE_QUEUE, queue, stopQueue, type ExportJobData } from "./queue";
 import { markExportFailed, runExport } from "./run";
-import { exportSql } from "./sql";
+import { connection, sql } from "@/lib/db/sql";
 
 // The export worker: runs in the web process (started by instrumentation.ts unless
 // EXPORT_WORKER=off) or in a process of its own (scripts/worker.ts, `npm run worker`).
@@ -56,9 +56,9 @@ async function onFailedJob(jobs: PgBoss.JobWithMetadata<ExportJobData>[]) {
  * it to expire. (On PostgreSQL another live worker may own it: there, expiry decides.)
  */
 async function recoverOrphans(boss: PgBoss) {
-  const sql = await exportSql();
-  if (sql.kind !== "pglite") return;
-  const rows = await sql.query<{ id: string }>(`SELECT id FROM pgboss.job WHERE name = $1 AND state = 'active'`, [EXPORT_QUEUE]);
+  const conn = await connection();
+  if (conn.kind !== "pglite") return;
+  const rows = await conn.query<{ id: string }>(sql`SELECT id FROM pgboss.job WHERE name = ${EXPORT_QUEUE} AND state = 'active'`);
   if (rows.length === 0) return;
   for (const { id } of rows) await boss.fail(EXPORT_QUEUE, id, { message: "the server stopped during the export" });
   console.warn(`export worker: ${rows.length} interrupted export job(s) handed back to the queue`);

@@ -1,4 +1,4 @@
-import type { Progress } from "@/lib/seed/bulk";
+import type { Progress } from "@/tools/seed/bulk";
 
 /** Rows/s and time left: pure, so it can be tested. */
 export function rate(done: number, total: number, seconds: number) {

@@ -25,7 +25,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { openDatabase } from "@/lib/db/client";
 import type { DatabaseTarget } from "@/lib/db/config";
-import { BENCH_USERS, bulkLoad, resetBenchPassword } from "@/lib/seed/bulk";
+import { BENCH_USERS, bulkLoad, resetBenchPassword } from "@/tools/seed/bulk";
 import { bulkTarget } from "../bulk-load";
 import { ensureBuild } from "./build";
 import { pageHasOwnFloor, postgresFloor, pgliteFloor, requestSql, writeExplain, type FloorDb } from "./floor";

@@ -6,7 +6,7 @@ import { GET as exportGET, POST as exportPOST } from "@/app/api/v1/subscribers/e
 import { GET as downloadGET } from "@/app/api/v1/exports/[id]/download/route";
 import type { SessionUser } from "@/lib/auth/permissions";
 import type { Database } from "@/lib/db/client";
-import { closeExportSql } from "@/lib/export/sql";
+import { closeConnection } from "@/lib/db/sql";
 import type { ExportStatusBody } from "@/lib/export/status";
 import { stopExportWorker } from "@/lib/export/worker";
 import { actAs, createUsers, testDatabase, type TestDbKind } from "./db";
@@ -38,7 +38,7 @@ export async function openExportSuite(kind: TestDbKind, subscribers: number): Pr
 
 export async function closeExportSuite(suite: ExportSuite | undefined) {
   await stopExportWorker(1);
-  await closeExportSql();
+  await closeConnection();
   await suite?.database.close();
   if (suite) fs.rmSync(suite.dir, { recursive: true, force: true });
 }

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { SessionUser } from "@/lib/auth/permissions";
-import { syncCountries } from "@/lib/seed/demo";
+import { syncCountries } from "@/tools/seed/demo";
 import { actAs } from "../helpers/db";
 import { closeExportSuite, openExportSuite, type ExportSuite } from "../helpers/export-test";
 import { apiRequest } from "../helpers/http";

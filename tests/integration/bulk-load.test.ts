@@ -1,7 +1,7 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { endPool } from "@/lib/db/end-pool";
-import { bulkLoad } from "@/lib/seed/bulk";
+import { bulkLoad } from "@/tools/seed/bulk";
 import { createTestDatabase, type TestDatabase } from "../helpers/postgres";
 
 // Issue 19, point 9: `npm run db:bulk -- --database NAME` on an existing empty database crashed:

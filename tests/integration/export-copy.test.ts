@@ -2,7 +2,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "@/lib/db/client";
 import { exportQuery, exportRows } from "@/lib/export/rows";
-import { closeExportSql, exportSql } from "@/lib/export/sql";
+import { closeConnection, connection } from "@/lib/db/sql";
 import { subscriberFilterOnlySchema } from "@/lib/subscribers/filters";
 import { testDatabase, testDbKinds } from "../helpers/db";
 import { seedSubscribers } from "../helpers/export-data";
@@ -28,7 +28,7 @@ for (const kind of testDbKinds()) {
     });
     afterAll(async () => {
       await pool?.end();
-      await closeExportSql();
+      await closeConnection();
       await database.close();
     });
 
@@ -44,7 +44,7 @@ for (const kind of testDbKinds()) {
     };
     const read = async (raw: Record<string, string>, batchSize: number) => {
       const filters = subscriberFilterOnlySchema.parse(raw);
-      return (await exportSql()).read(async (reader) => {
+      return (await connection()).read(async (reader) => {
         const out: string[][] = [];
         for await (const batch of exportRows(reader, filters, batchSize)) out.push(...batch);
         return out;

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "@/lib/db/client";
-import { exportSql } from "@/lib/export/sql";
+import { connection, sql } from "@/lib/db/sql";
 import { startExportWorker } from "@/lib/export/worker";
 import { actAs, createUsers, testDatabase } from "../helpers/db";
 import { seedSubscribers } from "../helpers/export-data";
@@ -29,13 +29,13 @@ describe("export worker restart (pglite)", () => {
 
   it("hands an interrupted job back when the worker starts, and completes it", async () => {
     expect((await postExport(s.staff)).status).toBe(202);
-    const sql = await exportSql();
+    const conn = await connection();
     // What a server killed mid-export leaves behind: the job active, the export in_queue.
-    await sql.query(`UPDATE pgboss.job SET state = 'active', started_on = now() WHERE name = 'subscriber-export'`);
+    await conn.query(`UPDATE pgboss.job SET state = 'active', started_on = now() WHERE name = 'subscriber-export'`);
     await startExportWorker();
     const done = await waitForStatus(s.staff, (st) => st.downloadable_file_status === "completed", 30_000);
     expect(done.total_rows).toBe(500);
-    const [job] = await sql.query<{ retry_count: number }>(`SELECT retry_count FROM pgboss.job WHERE name = 'subscriber-export'`);
+    const [job] = await conn.query<{ retry_count: number }>(`SELECT retry_count FROM pgboss.job WHERE name = 'subscriber-export'`);
     expect(job!.retry_count).toBe(1);
   });
 });
@@ -79,17 +79,13 @@ if (process.env.TEST_DATABASE_URL) {
       return w;
     };
     const row = async (id: string) =>
-      (await (await exportSql()).query<{ status: string; processed_rows: number; total_rows: number; error: string | null }>(
-        `SELECT status::text AS status, processed_rows, total_rows, error FROM subscriber_exports WHERE id = $1`,
-        [id],
-      ))[0]!;
+      (await (await connection()).query<{ status: string; processed_rows: number; total_rows: number; error: string | null }>(
+        sql`SELECT status::text AS status, processed_rows, total_rows, error FROM subscriber_exports WHERE id = ${id}`))[0]!;
     const request = async () => {
       const { status } = await postExport(user);
       expect(status).toBe(202);
-      const [r] = await (await exportSql()).query<{ id: string }>(
-        `SELECT id FROM subscriber_exports WHERE user_id = $1 AND status = 'in_queue'`,
-        [user.id],
-      );
+      const [r] = await (await connection()).query<{ id: string }>(
+        sql`SELECT id FROM subscriber_exports WHERE user_id = ${user.id} AND status = 'in_queue'`);
       return r!.id;
     };
     const killMidJob = async (id: string, w: WorkerProcess) => {
@@ -111,7 +107,7 @@ if (process.env.TEST_DATABASE_URL) {
       const [header, ...rows] = parseCsv(fs.readFileSync(path.join(env.EXPORT_DIR!, `${id}.csv`), "utf8"));
       expect(header![0]).toBe("id");
       expect(rows.map((r) => Number(r[0]))).toEqual(Array.from({ length: ROWS }, (_, i) => i + 1));
-      const [job] = await (await exportSql()).query<{ retry_count: number }>(`SELECT retry_count FROM pgboss.job WHERE id::text = (SELECT job_id FROM subscriber_exports WHERE id = $1)`, [id]);
+      const [job] = await (await connection()).query<{ retry_count: number }>(sql`SELECT retry_count FROM pgboss.job WHERE id::text = (SELECT job_id FROM subscriber_exports WHERE id = ${id})`);
       expect(job!.retry_count).toBe(1);
       // SIGTERM: the running export is finished before the process exits.
       const next = await request();

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { purgeExports } from "@/lib/export/purge";
-import { exportSql } from "@/lib/export/sql";
+import { connection, sql } from "@/lib/db/sql";
 import { startExportWorker } from "@/lib/export/worker";
 import { testDbKinds } from "../helpers/db";
 import { closeExportSuite, download, openExportSuite, postExport, waitForStatus, type ExportSuite } from "../helpers/export-test";
@@ -38,8 +38,8 @@ for (const kind of testDbKinds()) {
       } finally {
         process.env.EXPORT_DIR = goodDir;
       }
-      const sql = await exportSql();
-      const [job] = await sql.query<{ state: string; retry_count: number }>(
+      const conn = await connection();
+      const [job] = await conn.query<{ state: string; retry_count: number }>(
         `SELECT state::text AS state, retry_count FROM pgboss.job WHERE name = 'subscriber-export'`,
       );
       expect(job).toEqual({ state: "failed", retry_count: 1 });
@@ -53,18 +53,16 @@ for (const kind of testDbKinds()) {
       const { downloadable_file } = await postExport(s.admin).then(() =>
         waitForStatus(s.admin, (st) => st.downloadable_file_status === "completed"),
       );
-      const sql = await exportSql();
-      const [adminExport] = await sql.query<{ id: string }>(`SELECT id FROM subscriber_exports WHERE user_id = $1`, [s.admin.id]);
+      const conn = await connection();
+      const [adminExport] = await conn.query<{ id: string }>(sql`SELECT id FROM subscriber_exports WHERE user_id = ${s.admin.id}`);
       const stray = path.join(goodDir, "AAAAAAAAAAAAAAAAAAAAAA.csv");
       const temp = path.join(goodDir, ".BBBBBBBBBBBBBBBBBBBBBB.123.0badc0de.tmp");
       for (const f of [stray, temp]) fs.writeFileSync(f, "x");
       const old = new Date(Date.now() - 2 * 3600 * 1000);
       for (const f of [stray, temp]) fs.utimesSync(f, old, old);
-      await sql.query(
-        `UPDATE subscriber_exports SET created_at = now() - interval '30 days', completed_at = now() - interval '30 days',
-         downloaded_at = NULL WHERE user_id = $1`,
-        [s.admin.id],
-      );
+      await conn.query(
+        sql`UPDATE subscriber_exports SET created_at = now() - interval '30 days', completed_at = now() - interval '30 days',
+         downloaded_at = NULL WHERE user_id = ${s.admin.id}`);
 
       const result = await purgeExports();
       expect(result).toMatchObject({ purged: 1, strays: 2 });
@@ -72,7 +70,7 @@ for (const kind of testDbKinds()) {
       expect(fs.existsSync(stray) || fs.existsSync(temp)).toBe(false);
       expect((await download(s.admin, downloadable_file!)).status).toBe(404);
       // The staff's recent export is kept.
-      const kept = await sql.query(`SELECT id FROM subscriber_exports WHERE user_id = $1 AND status = 'completed'`, [s.staff.id]);
+      const kept = await conn.query(sql`SELECT id FROM subscriber_exports WHERE user_id = ${s.staff.id} AND status = 'completed'`);
       expect(kept).toHaveLength(1);
     });
   });

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { requestExportAction } from "@/app/(console)/subscribers/export-actions";
 import { EXPORT_COLUMNS, neutralised } from "@/lib/export/csv";
 import { queue } from "@/lib/export/queue";
-import { exportSql } from "@/lib/export/sql";
+import { connection } from "@/lib/db/sql";
 import { startExportWorker } from "@/lib/export/worker";
 import { subscriberFiltersSchema } from "@/lib/subscribers/filters";
 import { listSubscribers } from "@/lib/subscribers/queries";
@@ -40,7 +40,7 @@ for (const kind of testDbKinds()) {
     afterAll(() => closeExportSuite(s));
 
     const jobCount = async () =>
-      (await (await exportSql()).query<{ n: number }>(`SELECT count(*)::int AS n FROM pgboss.job WHERE name = 'subscriber-export'`))[0]!.n;
+      (await (await connection()).query<{ n: number }>(`SELECT count(*)::int AS n FROM pgboss.job WHERE name = 'subscriber-export'`))[0]!.n;
 
     it("reports nothing requested yet", async () => {
       expect(await getStatus(s.staff)).toMatchObject({
@@ -53,7 +53,7 @@ for (const kind of testDbKinds()) {
       const { status } = await postExport(s.staff, FILTERS);
       expect(status).toBe(500);
       send.mockRestore();
-      const rows = await (await exportSql()).query(`SELECT id FROM subscriber_exports`);
+      const rows = await (await connection()).query(`SELECT id FROM subscriber_exports`);
       expect(rows).toEqual([]);
       expect(await jobCount()).toBe(0);
     });

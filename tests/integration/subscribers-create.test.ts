@@ -3,7 +3,7 @@ import { checkDuplicateAction, createSubscriberAction } from "@/app/(console)/su
 import { GET as getCountries } from "@/app/api/v1/countries/route";
 import { POST } from "@/app/api/v1/subscribers/route";
 import type { Database } from "@/lib/db/client";
-import { syncCountries } from "@/lib/seed/demo";
+import { syncCountries } from "@/tools/seed/demo";
 import { subscriberFiltersSchema } from "@/lib/subscribers/filters";
 import { createSubscriber } from "@/lib/subscribers/mutations";
 import { listSubscribers } from "@/lib/subscribers/queries";

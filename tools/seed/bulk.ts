@@ -12,12 +12,10 @@
 // Used by scripts (tsx) only: no "server-only" here, and no import of the app's query modules.
 import crypto from "node:crypto";
 import fs from "node:fs";
-import pg from "pg";
-import type { PGlite } from "@electric-sql/pglite";
 import { hashPassword } from "@/lib/auth/password";
 import { openDatabase, type Database } from "@/lib/db/client";
 import type { DatabaseTarget } from "@/lib/db/config";
-import { endPool } from "@/lib/db/end-pool";
+import { openSql, sql as statement, type Queryable, type SqlConnection } from "@/lib/db/sql";
 import { applyMigrations } from "@/tools/migrate";
 import { generateSubscribers } from "./generator";
 import { seedBranchesAndSheets, syncCountries } from "./demo";
@@ -35,45 +33,15 @@ export type BenchMark = { subscribers: number; complete: boolean; seed: number; 
 /** What the loader reports as it goes (the CLI prints it; tests may collect it). */
 export type Progress = (event: { phase: string; done?: number; total?: number; message?: string }) => void;
 
-/** The minimal SQL surface both databases offer here. */
-type Sql = {
-  query<T = Record<string, unknown>>(text: string, params?: unknown[]): Promise<T[]>;
-  /** Runs `fn` on `n` sessions at once (PGlite has one: n is 1 there). */
-  parallel(n: number, fn: (sql: Sql) => Promise<void>): Promise<void>;
-  close(): Promise<void>;
-};
-
-function pgSql(url: string): Sql {
-  const pool = new pg.Pool({ connectionString: url, max: 2 });
-  // An idle connection that the server ends is logged (the pool replaces it), never a crash.
-  pool.on("error", (error) => console.error(`bulk load: idle database connection failed: ${error.message}`));
-  const wrap = (q: pg.Pool | pg.PoolClient): Sql["query"] => async (text, params) => (await q.query(text, params)).rows;
-  return {
-    query: wrap(pool),
-    async parallel(n, fn) {
-      await Promise.all(
-        Array.from({ length: n }, async () => {
-          const client = await pool.connect();
-          try {
-            await fn({ query: wrap(client), parallel: () => Promise.reject(new Error("nested")), close: async () => {} });
-          } finally {
-            client.release();
-          }
-        }),
-      );
-    },
-    close: () => endPool(pool), // the database may be dropped next: no connection may linger
-  };
+/** A database of the loader's: its own small pool, or the PGlite it opened (lib/db/sql.ts). */
+function sqlFor(target: DatabaseTarget, database?: Database): SqlConnection {
+  if (target.kind === "postgres") return openSql({ url: target.url, max: 2, name: "bulk load" });
+  if (!database?.pglite) throw new Error("An embedded target is opened first.");
+  return openSql({ pglite: database.pglite });
 }
 
-function pgliteSql(pglite: PGlite): Sql {
-  const sql: Sql = {
-    query: async (text, params) => (await pglite.query(text, params)).rows as never,
-    parallel: (_n, fn) => fn(sql),
-    close: async () => {},
-  };
-  return sql;
-}
+/** Where migrations apply for an opened target (its PGlite, or its URL). */
+const migrationTarget = (target: DatabaseTarget, database: Database) => (target.kind === "postgres" ? target.url : database.pglite!);
 
 // ---------------------------------------------------------------------------------------------
 // Databases of our own
@@ -86,7 +54,7 @@ export function benchDatabaseUrl(serverUrl: string, name = "console_bench"): str
   return url.toString();
 }
 
-async function readMark(sql: Sql): Promise<BenchMark | null | "foreign"> {
+async function readMark(sql: Queryable): Promise<BenchMark | null | "foreign"> {
   const [row] = await sql.query<{ comment: string | null }>(
     `SELECT shobj_description(oid, 'pg_database') AS comment FROM pg_database WHERE datname = current_database()`,
   );
@@ -100,21 +68,21 @@ async function readMark(sql: Sql): Promise<BenchMark | null | "foreign"> {
   }
 }
 
-async function writeMark(sql: Sql, mark: BenchMark) {
+async function writeMark(sql: Queryable, mark: BenchMark) {
   const [{ name } = { name: "" }] = await sql.query<{ name: string }>(`SELECT current_database() AS name`);
   const text = (MARK + JSON.stringify(mark)).replace(/'/g, "''");
   await sql.query(`COMMENT ON DATABASE "${name.replace(/"/g, '""')}" IS '${text}'`);
 }
 
 /** Is this database one the loader created (whatever its state)? */
-async function isOurs(sql: Sql, empty: () => Promise<boolean>): Promise<boolean> {
+async function isOurs(sql: Queryable, empty: () => Promise<boolean>): Promise<boolean> {
   const mark = await readMark(sql);
   if (mark === "foreign") return false;
   if (mark) return true;
   return empty();
 }
 
-async function hasNoTables(sql: Sql) {
+async function hasNoTables(sql: Queryable) {
   const [row] = await sql.query<{ n: number }>(
     `SELECT count(*)::int AS n FROM pg_tables WHERE schemaname NOT IN ('pg_catalog', 'information_schema')`,
   );
@@ -129,12 +97,11 @@ async function hasNoTables(sql: Sql) {
 async function preparePostgres(url: string, subscribers: number, log: Progress): Promise<boolean> {
   const name = decodeURIComponent(new URL(url).pathname.slice(1));
   if (!/^[a-z0-9_]+$/.test(name)) throw new Error(`Use a plain database name (a-z, 0-9, _), not "${name}".`);
-  const admin = new pg.Client({ connectionString: benchDatabaseUrl(url, "postgres") });
-  await admin.connect();
+  const admin = openSql({ url: benchDatabaseUrl(url, "postgres"), max: 1, name: "bulk load" });
   try {
-    const exists = (await admin.query(`SELECT 1 FROM pg_database WHERE datname = $1`, [name])).rowCount! > 0;
+    const exists = (await admin.query(statement`SELECT 1 FROM pg_database WHERE datname = ${name}`)).length > 0;
     if (exists) {
-      const sql = pgSql(url);
+      const sql = openSql({ url, max: 1, name: "bulk load" });
       let mark: BenchMark | null | "foreign";
       let ours: boolean;
       try {
@@ -153,7 +120,7 @@ async function preparePostgres(url: string, subscribers: number, log: Progress):
     log({ phase: "database", message: `creating ${name}` });
     await admin.query(`CREATE DATABASE "${name}"`);
   } finally {
-    await admin.end();
+    await admin.close();
   }
   return false;
 }
@@ -165,7 +132,7 @@ async function preparePGlite(dir: string, subscribers: number, log: Progress): P
   let mark: BenchMark | null | "foreign";
   let ours: boolean;
   try {
-    const sql = pgliteSql(database.pglite!);
+    const sql = openSql({ pglite: database.pglite! });
     mark = await readMark(sql);
     ours = await isOurs(sql, () => hasNoTables(sql));
   } finally {
@@ -219,10 +186,10 @@ export async function bulkLoad(options: BulkOptions): Promise<BulkResult> {
     // Loaded before: bring its schema up to date (a migration added since applies here too).
     const database = await openDatabase(target);
     try {
-      const applied = await applyMigrations(database.pglite ?? (target as { url: string }).url);
+      const applied = await applyMigrations(migrationTarget(target, database));
       if (applied.length) {
         log({ phase: "migrate", message: `applied ${applied.join(", ")}` });
-        const sql = target.kind === "postgres" ? pgSql(target.url) : pgliteSql(database.pglite!);
+        const sql = sqlFor(target, database);
         await sql.query("ANALYZE");
         await sql.close();
       }
@@ -233,10 +200,10 @@ export async function bulkLoad(options: BulkOptions): Promise<BulkResult> {
   }
 
   const database = await openDatabase(target);
-  const sql = target.kind === "postgres" ? pgSql(target.url) : pgliteSql(database.pglite!);
+  const sql = sqlFor(target, database);
   try {
     log({ phase: "migrate", message: "applying migrations" });
-    await applyMigrations(database.pglite ?? (target as { url: string }).url);
+    await applyMigrations(migrationTarget(target, database));
     await writeMark(sql, { subscribers, complete: false, seed });
     const ids = await referenceData(database);
     phase("setup");
@@ -282,7 +249,7 @@ async function referenceData(database: Database): Promise<ReferenceIds> {
 type Dropped = { indexes: { name: string; def: string }[]; constraints: { name: string; def: string }[] };
 
 /** Drops every index of `subscribers` but its primary key, and its foreign keys; returns their definitions. */
-async function dropSecondary(sql: Sql): Promise<Dropped> {
+async function dropSecondary(sql: Queryable): Promise<Dropped> {
   const indexes = (
     await sql.query<{ name: string; def: string }>(
       `SELECT i.relname AS name, pg_get_indexdef(i.oid) AS def
@@ -301,12 +268,12 @@ async function dropSecondary(sql: Sql): Promise<Dropped> {
 }
 
 /** Rebuilds them on `sessions` sessions at once, the slow trigram (GIN) indexes first. */
-async function restoreSecondary(sql: Sql, dropped: Dropped, sessions: number, log: Progress) {
+async function restoreSecondary(sql: SqlConnection, dropped: Dropped, sessions: number, log: Progress) {
   const queue = [...dropped.indexes].sort((a, b) => Number(/USING gin/i.test(b.def)) - Number(/USING gin/i.test(a.def)));
   const total = queue.length;
   let done = 0;
   log({ phase: "indexes", done, total });
-  await sql.parallel(sessions, async (session) => {
+  await sql.sessions(sessions, async (session) => {
     await session.query(`SET maintenance_work_mem = '256MB'`);
     for (let next = queue.shift(); next; next = queue.shift()) {
       await session.query(next.def);
@@ -316,11 +283,13 @@ async function restoreSecondary(sql: Sql, dropped: Dropped, sessions: number, lo
   for (const c of dropped.constraints) await sql.query(`ALTER TABLE subscribers ADD CONSTRAINT "${c.name}" ${c.def}`);
 }
 
-const INSERT = `INSERT INTO subscribers (first_name, last_name, email, mobile, branch_id, country_id, sheet_id,
-    travel_date, subscription_status, is_duplicate, is_mandatory, created_at)
-  SELECT f, l, e, m, b, c, sh, t, st::"SubscriptionStatus", d, man, cr
-    FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::int[], $6::int[], $7::int[],
-      $8::date[], $9::text[], $10::bool[], $11::bool[], $12::timestamptz[]) AS u(f, l, e, m, b, c, sh, t, st, d, man, cr)`;
+/** One batch's INSERT … SELECT FROM unnest(column arrays). */
+const insertStatement = (b: ReturnType<typeof emptyBatch>) => statement`INSERT INTO subscribers (first_name, last_name, email, mobile, branch_id,
+    country_id, sheet_id, travel_date, subscription_status, is_duplicate, is_mandatory, created_at)
+  SELECT f, l, e, m, br, c, sh, t, st::"SubscriptionStatus", d, man, cr
+    FROM unnest(${b.first}::text[], ${b.last}::text[], ${b.email}::text[], ${b.mobile}::text[], ${b.branch}::int[], ${b.country}::int[],
+      ${b.sheet}::int[], ${b.travel}::date[], ${b.status}::text[], ${b.duplicate}::bool[], ${b.mandatory}::bool[],
+      ${b.created}::timestamptz[]) AS u(f, l, e, m, br, c, sh, t, st, d, man, cr)`;
 // (The status goes as text[]: PGlite cannot serialize an array of an enum it has no parser for.)
 
 /** Column arrays of one batch: one INSERT … unnest statement per batch. */
@@ -341,7 +310,7 @@ function emptyBatch() {
   };
 }
 
-async function insertSubscribers(sql: Sql, o: { count: number; seed: number; ids: ReferenceIds }, log: Progress) {
+async function insertSubscribers(sql: Queryable, o: { count: number; seed: number; ids: ReferenceIds }, log: Progress) {
   const { branchIds, sheetIds, countryIds } = o.ids;
   let batch = emptyBatch();
   let inFlight: Promise<unknown> = Promise.resolve();
@@ -354,7 +323,7 @@ async function insertSubscribers(sql: Sql, o: { count: number; seed: number; ids
     await inFlight;
     const n = b.first.length;
     inFlight = sql
-      .query(INSERT, [b.first, b.last, b.email, b.mobile, b.branch, b.country, b.sheet, b.travel, b.status, b.duplicate, b.mandatory, b.created])
+      .query(insertStatement(b))
       .then(() => log({ phase: "insert", done: (done += n), total: o.count }));
   };
   for (const s of generateSubscribers({
@@ -391,7 +360,7 @@ async function insertSubscribers(sql: Sql, o: { count: number; seed: number; ids
  * never written anywhere). Refuses on a database the loader did not create.
  */
 export async function resetBenchPassword(database: Database, email: string = BENCH_USERS[1]!.email): Promise<string> {
-  const sql = database.pglite ? pgliteSql(database.pglite) : pgSql((database.target as { url: string }).url);
+  const sql = sqlFor(database.target, database);
   try {
     const mark = await readMark(sql);
     if (!mark || mark === "foreign") throw new Error("Not a bench database: refusing to set a password.");

@@ -1,0 +1,234 @@
+import type { PGlite, Transaction } from "@electric-sql/pglite";
+import pg from "pg";
+import { to as copyTo } from "pg-copy-streams";
+import { Prisma } from "@/lib/generated/prisma/client";
+import { db, type Database } from "./client";
+import type { DatabaseTarget } from "./config";
+import { endPool } from "./end-pool";
+import { consolePool } from "./pool";
+
+// The console's one way to send raw SQL, on PGlite and PostgreSQL alike (simple record access
+// goes through Prisma's query builder). A statement is written with the `sql` tag: its values
+// are always bound, never spliced into the text; a plain string is a statement without values
+// (maintenance, DDL built from catalog names).
+//
+// - `query(statement)`: a read or write on the app's database, through the same driver as Prisma
+//   (so a request's statements are cancelled when its client goes away, and heavy ones take
+//   turns on PGlite: lib/db/pool.ts, lib/db/pglite-fair.ts).
+// - `connection()`: the process's own connections, for what needs one: a transaction whose
+//   connection the job queue shares, a snapshot read streamed as COPY, an advisory lock.
+// - `openSql(target)`: the same over a database of a script's own (the bulk loader).
+// No "server-only": the separate worker process (scripts/worker.ts) and scripts import this too.
+
+export type Statement = Prisma.Sql;
+export const sql = Prisma.sql;
+export const join = Prisma.join;
+export const empty = Prisma.empty;
+export const raw = Prisma.raw;
+
+type Row = Record<string, unknown>;
+
+/** Anything statements run on: a connection, a transaction, a pool. */
+export type Queryable = { query<T = Row>(statement: Statement | string): Promise<T[]> };
+
+/** What reads an export's rows: statements, and COPY's output of a SELECT. */
+export type Reader = Queryable & {
+  /** `COPY (select) TO … WITH (FORMAT text, NULL '')`: its output, chunk by chunk. */
+  copyOut(select: string): AsyncIterable<Uint8Array | string>;
+};
+
+export type SqlConnection = Queryable & {
+  kind: "pglite" | "postgres";
+  /** pg-boss's `db` interface: several statements at once when there are no values. */
+  executeSql(text: string, values?: unknown[]): Promise<{ rows: unknown[] }>;
+  /** `run` in one transaction (committed when it returns, rolled back when it throws). */
+  transaction<T>(run: (tx: Queryable & Pick<SqlConnection, "executeSql">) => Promise<T>): Promise<T>;
+  /**
+   * Runs `run` with a reader of its own. On PostgreSQL: one connection in a read-only
+   * REPEATABLE READ transaction, so that every statement sees the same snapshot (an export holds
+   * exactly the rows it counted, whatever is written meanwhile). On PGlite, which has one
+   * connection, the statements run one by one like any others.
+   */
+  read<T>(run: (reader: Reader) => Promise<T>): Promise<T>;
+  /**
+   * Runs `run` while holding the PostgreSQL advisory lock named `key` (session-level, on a
+   * connection of its own), so that processes doing the same wait for each other. On PGlite (one
+   * process) it simply runs.
+   */
+  exclusive<T>(key: string, run: () => Promise<T>): Promise<T>;
+  /** `run` on `n` connections at once (PGlite has one: it runs once). */
+  sessions(n: number, run: (session: Queryable) => Promise<void>): Promise<void>;
+  close(): Promise<void>;
+};
+
+const text = (statement: Statement | string) => (typeof statement === "string" ? { text: statement, values: undefined } : { text: statement.text, values: statement.values });
+
+/** A statement on the app's database (`db()`), through Prisma's driver. */
+export async function query<T = Row>(statement: Statement): Promise<T[]> {
+  return (await db()).prisma.$queryRaw<T[]>(statement);
+}
+
+type PGliteLike = Pick<PGlite, "query" | "exec"> | Transaction;
+
+function pgliteQueryable(p: PGliteLike): Queryable & Pick<SqlConnection, "executeSql"> {
+  return {
+    query: async <T>(statement: Statement | string) => {
+      const { text: t, values } = text(statement);
+      return (await p.query<T>(t, values ? [...values] : undefined)).rows;
+    },
+    executeSql: async (t, values) => {
+      if (values && values.length > 0) return p.query(t, values);
+      const results = await p.exec(t);
+      return results.at(-1) ?? { rows: [] };
+    },
+  };
+}
+
+type Client = pg.Pool | pg.PoolClient;
+
+function pgQueryable(c: Client): Queryable & Pick<SqlConnection, "executeSql"> {
+  return {
+    query: async <T>(statement: Statement | string) => {
+      const { text: t, values } = text(statement);
+      return (await c.query(t, values ? [...values] : undefined)).rows as T[];
+    },
+    executeSql: (t, values) => c.query(t, values),
+  };
+}
+
+const COPY_OPTIONS = "WITH (FORMAT text, NULL '')";
+
+function fromPGlite(pglite: PGlite): SqlConnection {
+  const base = pgliteQueryable(pglite);
+  const reader: Reader = {
+    query: base.query,
+    // PGlite writes COPY output to a Blob (one chunk per statement).
+    async *copyOut(select) {
+      const result = await pglite.query(`COPY (${select}) TO '/dev/blob' ${COPY_OPTIONS}`);
+      if (result.blob) yield new Uint8Array(await result.blob.arrayBuffer());
+    },
+  };
+  return {
+    ...base,
+    kind: "pglite",
+    transaction: (run) => pglite.transaction((tx) => run(pgliteQueryable(tx))),
+    read: (run) => run(reader),
+    exclusive: (_key, run) => run(),
+    sessions: (_n, run) => run(base),
+    close: async () => {},
+  };
+}
+
+/**
+ * A pooled connection for `work`. One that was lost while checked out (its "error" event: the
+ * server stopped), or that `work` calls `discard` on, is closed instead of going back to the pool.
+ * The listener matters: a checked-out pg client's "error" event with none is an uncaught exception.
+ */
+async function withConnection<T>(pool: pg.Pool, work: (client: pg.PoolClient, discard: () => void) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  let broken = false;
+  const discard = () => void (broken = true);
+  client.on("error", discard);
+  try {
+    return await work(client, discard);
+  } finally {
+    client.off("error", discard);
+    client.release(broken);
+  }
+}
+
+function fromPool(pool: pg.Pool, close: () => Promise<void>): SqlConnection {
+  return {
+    ...pgQueryable(pool),
+    kind: "postgres",
+    read: (run) =>
+      withConnection(pool, async (client, discard) => {
+        const reader: Reader = {
+          ...pgQueryable(client),
+          async *copyOut(select) {
+            yield* client.query(copyTo(`COPY (${select}) TO STDOUT ${COPY_OPTIONS}`));
+          },
+        };
+        try {
+          await client.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
+          const result = await run(reader);
+          await client.query("COMMIT");
+          return result;
+        } catch (error) {
+          discard(); // it may be in the middle of a COPY: not reusable
+          throw error;
+        }
+      }),
+    transaction: (run) =>
+      withConnection(pool, async (client, discard) => {
+        await client.query("BEGIN");
+        try {
+          const result = await run(pgQueryable(client));
+          await client.query("COMMIT");
+          return result;
+        } catch (error) {
+          await client.query("ROLLBACK").catch(discard);
+          throw error;
+        }
+      }),
+    exclusive: (key, run) =>
+      withConnection(pool, async (client, discard) => {
+        await client.query("SELECT pg_advisory_lock(hashtextextended($1, 0))", [key]);
+        try {
+          return await run();
+        } finally {
+          // A lost connection has released the lock with it; it is not reused (discard).
+          await client.query("SELECT pg_advisory_unlock(hashtextextended($1, 0))", [key]).catch(discard);
+        }
+      }),
+    sessions: async (n, run) => {
+      await Promise.all(Array.from({ length: n }, () => withConnection(pool, (client) => run(pgQueryable(client)))));
+    },
+    close,
+  };
+}
+
+/**
+ * Connections to a database of a script's own (an open PGlite it keeps owning, or a server URL):
+ * a small pool whose idle connection errors are logged, never a crash, and which `close()` ends
+ * completely (the database may be dropped next).
+ */
+export function openSql(target: { pglite: PGlite } | { url: string; max?: number; name?: string }): SqlConnection {
+  if ("pglite" in target) return fromPGlite(target.pglite);
+  const pool = new pg.Pool({ connectionString: target.url, max: target.max ?? 2, application_name: target.name ?? "console-script" });
+  pool.on("error", (error) => console.error(`${target.name ?? "database"}: idle connection failed: ${error.message}`));
+  return fromPool(pool, () => endPool(pool));
+}
+
+/** The target's connections for an opened Database (PGlite shares its instance). */
+function forDatabase(database: Database): SqlConnection {
+  if (database.pglite) return fromPGlite(database.pglite);
+  const target: DatabaseTarget = database.target;
+  if (target.kind !== "postgres") throw new Error("A database without PGlite must be a PostgreSQL server.");
+  // Its statements are cancelled with their request, like the app's (lib/db/pool.ts).
+  const pool = consolePool({ connectionString: target.url, max: 4, application_name: "console-export" });
+  pool.on("error", (error) => console.error("database: idle connection failed", error));
+  return fromPool(pool, () => pool.end());
+}
+
+type Holder = { __console_sql?: { database: Database; connection: SqlConnection } };
+
+/** The process's connections to its database (`db()`), made once per database. */
+export async function connection(): Promise<SqlConnection> {
+  const database = await db();
+  const holder = globalThis as Holder;
+  if (holder.__console_sql?.database !== database) {
+    const previous = holder.__console_sql?.connection;
+    holder.__console_sql = { database, connection: forDatabase(database) };
+    await previous?.close().catch(() => {});
+  }
+  return holder.__console_sql.connection;
+}
+
+/** Closes the process's connections (tests, worker shutdown); the next use opens new ones. */
+export async function closeConnection(): Promise<void> {
+  const holder = globalThis as Holder;
+  const current = holder.__console_sql;
+  holder.__console_sql = undefined;
+  await current?.connection.close();
+}
