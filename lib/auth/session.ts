@@ -3,16 +3,15 @@ import { cache } from "react";
 import { cookies } from "next/headers";
 import { decode } from "next-auth/jwt";
 import { config } from "@/lib/config";
-import { prisma } from "@/lib/db/client";
-import { Prisma } from "@/lib/generated/prisma/client";
 import { SESSION_MAX_AGE_SECONDS, sessionCookieName } from "./cookies";
 import type { Role, SessionUser } from "./permissions";
+import { query, sql, type Statement } from "@/lib/db/sql";
 
 type UserRow = { id: number; name: string; email: string; role: Role; active: boolean; session_version: number };
 
 /** The session's user, read on every request: one primary-key lookup. */
-export function sessionUserSql(userId: number): Prisma.Sql {
-  return Prisma.sql`SELECT id, name, email, role::text AS role, active, session_version FROM users WHERE id = ${userId}`;
+export function sessionUserSql(userId: number): Statement {
+  return sql`SELECT id, name, email, role::text AS role, active, session_version FROM users WHERE id = ${userId}`;
 }
 
 /** Whether a session signed in at `signedInAt` (seconds since the epoch) has run its course. */
@@ -42,7 +41,7 @@ export const currentSession = cache(async (): Promise<{ user: SessionUser; expir
   if (!token || typeof token.uid !== "number" || sessionExpired(token.sat)) return null;
   // Every request of a signed-in user runs this: one primary-key read as plain SQL (half the
   // time of the same read through Prisma's query builder, measured ~0.6 vs ~1.2 ms).
-  const [user] = await (await prisma()).$queryRaw<UserRow[]>(sessionUserSql(token.uid));
+  const [user] = await query<UserRow>(sessionUserSql(token.uid));
   if (!user || !user.active || user.session_version !== token.sv) return null;
   return {
     user: { id: user.id, name: user.name, email: user.email, role: user.role },

@@ -1,32 +1,32 @@
 import "server-only";
 import { prisma } from "@/lib/db/client";
 import { config } from "@/lib/config";
-import { Prisma } from "@/lib/generated/prisma/client";
 import { notFound } from "@/lib/errors";
 import { offsetOf, readDirection, readPage, type PageWindow } from "@/lib/list/depth";
 import { PER_PAGE, pagination, type Pagination } from "@/lib/list/pagination";
 import { endOfDayExclusive, startOfDay } from "@/lib/list/params";
 import { contains, direction, whereClause } from "@/lib/list/sql";
 import type { BranchFilters } from "./filters";
+import { query, sql, type Statement } from "@/lib/db/sql";
 
 export type BranchRow = { id: number; name: string; created_at: Date; updated_at: Date };
 
 const SORT_SQL = {
-  id: Prisma.sql`b.id`,
-  name: Prisma.sql`lower(b.name)`, // served by the unique index on lower(name)
-  created_at: Prisma.sql`b.created_at`,
-  updated_at: Prisma.sql`b.updated_at`,
+  id: sql`b.id`,
+  name: sql`lower(b.name)`, // served by the unique index on lower(name)
+  created_at: sql`b.created_at`,
+  updated_at: sql`b.updated_at`,
 } as const;
 
-export function branchWhere(f: BranchFilters): Prisma.Sql {
+export function branchWhere(f: BranchFilters): Statement {
   const tz = config().CONSOLE_TIME_ZONE;
-  const c: Prisma.Sql[] = [];
-  if (f.id !== undefined) c.push(Prisma.sql`b.id = ${f.id}`);
-  if (f.name) c.push(contains(Prisma.sql`b.name`, f.name));
-  if (f.created_from) c.push(Prisma.sql`b.created_at >= ${startOfDay(f.created_from, tz)}`);
-  if (f.created_to) c.push(Prisma.sql`b.created_at < ${endOfDayExclusive(f.created_to, tz)}`);
-  if (f.updated_from) c.push(Prisma.sql`b.updated_at >= ${startOfDay(f.updated_from, tz)}`);
-  if (f.updated_to) c.push(Prisma.sql`b.updated_at < ${endOfDayExclusive(f.updated_to, tz)}`);
+  const c: Statement[] = [];
+  if (f.id !== undefined) c.push(sql`b.id = ${f.id}`);
+  if (f.name) c.push(contains(sql`b.name`, f.name));
+  if (f.created_from) c.push(sql`b.created_at >= ${startOfDay(f.created_from, tz)}`);
+  if (f.created_to) c.push(sql`b.created_at < ${endOfDayExclusive(f.created_to, tz)}`);
+  if (f.updated_from) c.push(sql`b.updated_at >= ${startOfDay(f.updated_from, tz)}`);
+  if (f.updated_to) c.push(sql`b.updated_at < ${endOfDayExclusive(f.updated_to, tz)}`);
   return whereClause(c);
 }
 
@@ -38,20 +38,19 @@ export function branchListSql(f: BranchFilters, window: PageWindow = { offset: o
   const where = branchWhere(f);
   const dir = direction(readDirection(f.sort.direction, window));
   return {
-    rows: Prisma.sql`SELECT b.id, b.name, b.created_at, b.updated_at FROM branches b ${where}
+    rows: sql`SELECT b.id, b.name, b.created_at, b.updated_at FROM branches b ${where}
       ORDER BY ${SORT_SQL[f.sort.column]} ${dir}, b.id ${dir}
       LIMIT ${window.limit} OFFSET ${window.offset}`,
-    count: Prisma.sql`SELECT count(*)::int AS total FROM branches b ${where}`,
+    count: sql`SELECT count(*)::int AS total FROM branches b ${where}`,
   };
 }
 
 /** One page of branches and the pagination over all matches (its cost bounded: lib/list/depth.ts). */
 export async function listBranches(f: BranchFilters): Promise<{ data: BranchRow[]; pagination: Pagination }> {
-  const db = await prisma();
   const { data, total } = await readPage(
     f.page,
-    (window) => db.$queryRaw<BranchRow[]>(branchListSql(f, window).rows),
-    async () => (await db.$queryRaw<{ total: number }[]>(branchListSql(f).count))[0]?.total ?? 0,
+    (window) => query<BranchRow>(branchListSql(f, window).rows),
+    async () => (await query<{ total: number }>(branchListSql(f).count))[0]?.total ?? 0,
   );
   return { data, pagination: pagination(total, f.page) };
 }

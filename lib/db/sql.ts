@@ -14,7 +14,8 @@ import { consolePool } from "./pool";
 //
 // - `query(statement)`: a read or write on the app's database, through the same driver as Prisma
 //   (so a request's statements are cancelled when its client goes away, and heavy ones take
-//   turns on PGlite: lib/db/pool.ts, lib/db/pglite-fair.ts).
+//   turns on PGlite: lib/db/pool.ts, lib/db/pglite-fair.ts); `within(tx)` runs them inside a
+//   Prisma transaction, beside its record writes and the audit event.
 // - `connection()`: the process's own connections, for what needs one: a transaction whose
 //   connection the job queue shares, a snapshot read streamed as COPY, an advisory lock.
 // - `openSql(target)`: the same over a database of a script's own (the bulk loader).
@@ -63,9 +64,20 @@ export type SqlConnection = Queryable & {
 
 const text = (statement: Statement | string) => (typeof statement === "string" ? { text: statement, values: undefined } : { text: statement.text, values: statement.values });
 
+/** Prisma's client or one of its transactions: raw statements run there beside its record access. */
+type PrismaLike = { $queryRaw<T = unknown>(query: Statement): Promise<T>; $queryRawUnsafe<T = unknown>(query: string): Promise<T> };
+
+/** Statements inside a Prisma transaction (`db.$transaction(async (tx) => …)`), with its writes. */
+export function within(tx: PrismaLike): Queryable {
+  return {
+    query: <T>(statement: Statement | string) =>
+      typeof statement === "string" ? tx.$queryRawUnsafe<T[]>(statement) : tx.$queryRaw<T[]>(statement),
+  };
+}
+
 /** A statement on the app's database (`db()`), through Prisma's driver. */
-export async function query<T = Row>(statement: Statement): Promise<T[]> {
-  return (await db()).prisma.$queryRaw<T[]>(statement);
+export async function query<T = Row>(statement: Statement | string): Promise<T[]> {
+  return within((await db()).prisma).query<T>(statement);
 }
 
 type PGliteLike = Pick<PGlite, "query" | "exec"> | Transaction;

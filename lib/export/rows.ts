@@ -1,6 +1,6 @@
 import pg from "pg";
 import type { SubscriberFilterValues } from "@/lib/subscribers/filters";
-import { subscriberConditions, subscriberWhere } from "@/lib/subscribers/where";
+import { SUBSCRIBER_JOINS, subscriberConditions, subscriberWhere } from "@/lib/subscribers/where";
 import { whereClause } from "@/lib/list/sql";
 import { CopyTextRows } from "./copy-text";
 import { sql, type Queryable, type Reader, type Statement } from "@/lib/db/sql";
@@ -17,13 +17,10 @@ const COLUMNS = sql`s.id::text, s.first_name, s.last_name, b.name, c.name, s.ema
   s.is_duplicate::text, s.is_mandatory::text,
   to_char(s.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
-const JOINS = sql`LEFT JOIN branches b ON b.id = s.branch_id
-  LEFT JOIN countries c ON c.id = s.country_id
-  LEFT JOIN sheets sh ON sh.id = s.sheet_id`;
 
 /** Every matching row in id order, as one statement (what the benchmark COPYs). */
 export function exportQuery(filters: SubscriberFilterValues): Statement {
-  return sql`SELECT ${COLUMNS} FROM subscribers s ${JOINS} ${subscriberWhere(filters)} ORDER BY s.id`;
+  return sql`SELECT ${COLUMNS} FROM subscribers s ${SUBSCRIBER_JOINS} ${subscriberWhere(filters)} ORDER BY s.id`;
 }
 
 /** How many rows the file of these filters holds (in the reader's snapshot, when it has one). */
@@ -41,7 +38,7 @@ export function batchQuery(filters: SubscriberFilterValues, after: number | null
   const conditions = subscriberConditions(filters);
   if (after !== null) conditions.push(sql`s.id > ${after}`);
   return sql`SELECT ${COLUMNS} FROM (SELECT * FROM subscribers s ${whereClause(conditions)}
-    ORDER BY s.id LIMIT ${limit}) s ${JOINS} ORDER BY s.id`;
+    ORDER BY s.id LIMIT ${limit}) s ${SUBSCRIBER_JOINS} ORDER BY s.id`;
 }
 
 /**

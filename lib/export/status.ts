@@ -1,8 +1,7 @@
 import "server-only";
 import { config } from "@/lib/config";
-import { prisma } from "@/lib/db/client";
-import { Prisma } from "@/lib/generated/prisma/client";
 import { downloadPath } from "./ids";
+import { query, sql, type Statement } from "@/lib/db/sql";
 
 // The export status of one user: the latest request (its state and progress) and the newest
 // completed file, which stays downloadable while a new one is generated or after a failure.
@@ -44,12 +43,12 @@ type ExportRow = {
   completed_at: Date | null;
 };
 
-const COLUMNS = Prisma.sql`id, status::text AS status, filters, fresh, total_rows, processed_rows, error,
+const COLUMNS = sql`id, status::text AS status, filters, fresh, total_rows, processed_rows, error,
   created_at, started_at, completed_at`;
 
 /** Every /subscribers page shows this: the latest request and the newest file in one statement. */
-export function exportStatusSql(userId: number): Prisma.Sql {
-  return Prisma.sql`
+export function exportStatusSql(userId: number): Statement {
+  return sql`
     (SELECT 'latest' AS which, ${COLUMNS} FROM subscriber_exports WHERE user_id = ${userId}
       ORDER BY created_at DESC, id ASC LIMIT 1)
     UNION ALL
@@ -58,7 +57,7 @@ export function exportStatusSql(userId: number): Prisma.Sql {
 }
 
 export async function exportStatus(userId: number): Promise<ExportStatusBody> {
-  const rows = await (await prisma()).$queryRaw<ExportRow[]>(exportStatusSql(userId));
+  const rows = await query<ExportRow>(exportStatusSql(userId));
   const latest = rows.find((r) => r.which === "latest");
   const file = rows.find((r) => r.which === "file");
   const done = latest?.status === "completed";

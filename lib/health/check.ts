@@ -1,6 +1,7 @@
 import "server-only";
 import { config } from "@/lib/config";
 import { db } from "@/lib/db/client";
+import { within } from "@/lib/db/sql";
 import { exportConfig } from "@/lib/export/config";
 import { runsWorker } from "@/lib/export/queue";
 import { isDatabaseBusy } from "@/lib/db/errors";
@@ -82,7 +83,7 @@ async function probe(): Promise<Probe> {
         const database = await db();
         kind = database.target.kind;
         busy = database.busy;
-        query = <T extends Row>(text: string) => database.prisma.$queryRawUnsafe<T[]>(text);
+        query = <T extends Row>(text: string) => within(database.prisma).query<T>(text);
         await query("SELECT 1");
       })(),
       TIMEOUT_MS,

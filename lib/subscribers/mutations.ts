@@ -8,6 +8,7 @@ import { findDuplicates, isDuplicate, lockDuplicateKeys, type DuplicateMatch } f
 import { normaliseMobile } from "./phone";
 import { serializeSubscriber, type SubscriberRow } from "./queries";
 import type { SubscriberValues } from "./schema";
+import { sql, within } from "@/lib/db/sql";
 
 type Tx = Prisma.TransactionClient;
 type Fields = Record<string, string[]>;
@@ -34,12 +35,12 @@ async function resolveReferences(tx: Tx, input: SubscriberValues) {
 /** An existing sheet of that name (whatever its case), else a new one; safe under concurrent creation. */
 async function sheetFor(tx: Tx, name: string | null): Promise<{ id: number; name: string } | null> {
   if (!name) return null;
-  const [existing] = await tx.$queryRaw<{ id: number; name: string }[]>`
-    SELECT id, name FROM sheets WHERE lower(name) = lower(${name}) ORDER BY id LIMIT 1`;
+  const [existing] = await within(tx).query<{ id: number; name: string }>(sql`
+    SELECT id, name FROM sheets WHERE lower(name) = lower(${name}) ORDER BY id LIMIT 1`);
   if (existing) return existing;
-  const [created] = await tx.$queryRaw<{ id: number; name: string }[]>`
+  const [created] = await within(tx).query<{ id: number; name: string }>(sql`
     INSERT INTO sheets (name) VALUES (${name})
-    ON CONFLICT (name) DO UPDATE SET name = EXCLUDED.name RETURNING id, name`;
+    ON CONFLICT (name) DO UPDATE SET name = EXCLUDED.name RETURNING id, name`);
   return created ?? null;
 }
 
@@ -54,8 +55,8 @@ export async function createSubscriber(input: SubscriberValues, actor: SessionUs
     return await db.$transaction(
       async (tx) => {
         const { branch, country, mobile } = await resolveReferences(tx, input);
-        await lockDuplicateKeys(tx, input.email, mobile);
-        const duplicate = isDuplicate(await findDuplicates(tx, input.email, mobile));
+        await lockDuplicateKeys(within(tx), input.email, mobile);
+        const duplicate = isDuplicate(await findDuplicates(within(tx), input.email, mobile));
         const sheet = await sheetFor(tx, input.sheet_name);
         const row = await tx.subscriber.create({
           data: {
@@ -116,5 +117,5 @@ export async function checkDuplicates(input: {
     mobile = parsed.ok ? parsed.e164 : null;
   }
   if (!email && !mobile) return { email: null, mobile: null };
-  return findDuplicates(db, email, mobile);
+  return findDuplicates(within(db), email, mobile);
 }

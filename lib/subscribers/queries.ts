@@ -1,13 +1,12 @@
 import "server-only";
 import { cache } from "react";
-import { prisma } from "@/lib/db/client";
-import { Prisma } from "@/lib/generated/prisma/client";
 import { isoDay } from "@/lib/format";
 import { fewMatchesLimit, offsetOf, shallowWindow, windowFor, type PageWindow } from "@/lib/list/depth";
 import { PER_PAGE, pagination, type Pagination } from "@/lib/list/pagination";
 import { whereClause } from "@/lib/list/sql";
 import type { SubscriberFilters, SubscriptionStatus } from "./filters";
-import { readsEveryRow, subscriberConditions, subscriberWhere } from "./where";
+import { readsEveryRow, SUBSCRIBER_JOINS, subscriberConditions, subscriberWhere } from "./where";
+import { empty, query, sql, type Statement } from "@/lib/db/sql";
 
 /** One row of the list: exactly the columns the table and the API show. */
 export type SubscriberRow = {
@@ -32,34 +31,31 @@ type OwnColumn = Exclude<SortColumn, keyof typeof JOINED_SORTS>;
 // The subscriber's own sort columns, each served by a btree on (column, id); see the
 // subscriber_indexes migration.
 const OWN_SORTS = {
-  id: Prisma.sql`s.id`,
-  first_name: Prisma.sql`s.first_name`,
-  last_name: Prisma.sql`s.last_name`,
-  email: Prisma.sql`s.email`,
-  mobile: Prisma.sql`s.mobile`,
-  travel_date: Prisma.sql`s.travel_date`,
-  subscription_status: Prisma.sql`s.subscription_status`,
-  is_duplicate: Prisma.sql`s.is_duplicate`,
-  is_mandatory: Prisma.sql`s.is_mandatory`,
-  created_at: Prisma.sql`s.created_at`,
-} as const satisfies Record<OwnColumn, Prisma.Sql>;
+  id: sql`s.id`,
+  first_name: sql`s.first_name`,
+  last_name: sql`s.last_name`,
+  email: sql`s.email`,
+  mobile: sql`s.mobile`,
+  travel_date: sql`s.travel_date`,
+  subscription_status: sql`s.subscription_status`,
+  is_duplicate: sql`s.is_duplicate`,
+  is_mandatory: sql`s.is_mandatory`,
+  created_at: sql`s.created_at`,
+} as const satisfies Record<OwnColumn, Statement>;
 
 // Sorting by a joined name, walked in the order of an existing unique index on that name
 // (branches_name_lower_key: branch names sort regardless of case, as on /branches;
 // countries_name_key; sheets_name_key). Unique names make (name, id) a total order.
 const JOINED_SORTS = {
-  branch_name: { table: Prisma.sql`branches`, key: Prisma.sql`branch_id`, name: Prisma.sql`lower(j.name)` },
-  country_name: { table: Prisma.sql`countries`, key: Prisma.sql`country_id`, name: Prisma.sql`j.name` },
-  sheet: { table: Prisma.sql`sheets`, key: Prisma.sql`sheet_id`, name: Prisma.sql`j.name` },
+  branch_name: { table: sql`branches`, key: sql`branch_id`, name: sql`lower(j.name)` },
+  country_name: { table: sql`countries`, key: sql`country_id`, name: sql`j.name` },
+  sheet: { table: sql`sheets`, key: sql`sheet_id`, name: sql`j.name` },
 } as const;
 
 /** The columns of a list row; the joins bring only the three names shown. */
-const COLUMNS = Prisma.sql`s.id, s.first_name, s.last_name, b.name AS branch_name,
+const COLUMNS = sql`s.id, s.first_name, s.last_name, b.name AS branch_name,
   c.name AS country_name, s.email, s.mobile, s.travel_date, sh.name AS sheet_name,
   s.subscription_status::text AS subscription_status, s.is_duplicate, s.is_mandatory, s.created_at`;
-const JOINS = Prisma.sql`LEFT JOIN branches b ON b.id = s.branch_id
-  LEFT JOIN countries c ON c.id = s.country_id
-  LEFT JOIN sheets sh ON sh.id = s.sheet_id`;
 /**
  * The SQL of one list page and of its total; the benchmark sends these same statements straight
  * to PostgreSQL. Ascending puts empty values last, descending first (the exact reverse), and
@@ -81,41 +77,41 @@ export function subscriberListSql(
   f: SubscriberFilters,
   window: PageWindow = { offset: offsetOf(f.page), limit: PER_PAGE, reverse: false },
   only?: readonly number[],
-): { rows: Prisma.Sql; count: Prisma.Sql } {
+): { rows: Statement; count: Statement } {
   const filters = subscriberConditions(f);
-  const conditions = only ? [Prisma.sql`s.id = ANY(${[...only]}::int[])`] : filters;
+  const conditions = only ? [sql`s.id = ANY(${[...only]}::int[])`] : filters;
   const where = whereClause(conditions);
   const desc = (f.sort.direction === "desc") !== window.reverse;
-  const dir = desc ? Prisma.sql`DESC NULLS FIRST` : Prisma.sql`ASC NULLS LAST`;
-  const idDir = desc ? Prisma.sql`DESC` : Prisma.sql`ASC`;
+  const dir = desc ? sql`DESC NULLS FIRST` : sql`ASC NULLS LAST`;
+  const idDir = desc ? sql`DESC` : sql`ASC`;
   const offset = window.offset;
-  const page = Prisma.sql`LIMIT ${window.limit} OFFSET ${offset}`;
+  const page = sql`LIMIT ${window.limit} OFFSET ${offset}`;
   const count = countSql(f, whereClause(filters));
   const column = f.sort.column;
 
   if (column === "branch_name" || column === "country_name" || column === "sheet") {
     const { table, key, name } = JOINED_SORTS[column];
     const upTo = offset + window.limit;
-    const withName = Prisma.sql`(SELECT s.id, ${name}::text AS sort_name FROM subscribers s
+    const withName = sql`(SELECT s.id, ${name}::text AS sort_name FROM subscribers s
         JOIN ${table} j ON j.id = s.${key} ${where} ORDER BY ${name} ${idDir}, s.id ${idDir} LIMIT ${upTo})`;
     // Filtering by that same name already excludes the rows without one.
     const withoutName = f[column]
-      ? Prisma.empty
-      : Prisma.sql`UNION ALL (SELECT s.id, NULL::text AS sort_name FROM subscribers s
-        ${whereClause([Prisma.sql`s.${key} IS NULL`, ...conditions])} ORDER BY s.id ${idDir} LIMIT ${upTo})`;
-    const rows = Prisma.sql`SELECT ${COLUMNS} FROM (SELECT u.id, u.sort_name FROM (${withName} ${withoutName}) u
+      ? empty
+      : sql`UNION ALL (SELECT s.id, NULL::text AS sort_name FROM subscribers s
+        ${whereClause([sql`s.${key} IS NULL`, ...conditions])} ORDER BY s.id ${idDir} LIMIT ${upTo})`;
+    const rows = sql`SELECT ${COLUMNS} FROM (SELECT u.id, u.sort_name FROM (${withName} ${withoutName}) u
         ORDER BY u.sort_name ${dir}, u.id ${idDir} ${page}) p
-      JOIN subscribers s ON s.id = p.id ${JOINS}
+      JOIN subscribers s ON s.id = p.id ${SUBSCRIBER_JOINS}
       ORDER BY p.sort_name ${dir}, s.id ${idDir}`;
     return { rows, count };
   }
-  const order = column === "id" ? Prisma.sql`s.id ${idDir}` : Prisma.sql`${OWN_SORTS[column]} ${dir}, s.id ${idDir}`;
+  const order = column === "id" ? sql`s.id ${idDir}` : sql`${OWN_SORTS[column]} ${dir}, s.id ${idDir}`;
   const ids =
     column === "created_at" && !conditions.length && offset >= DAY_SEEK_FROM
       ? daySeek(order, desc, offset, window.limit)
-      : Prisma.sql`SELECT s.id FROM subscribers s ${where} ORDER BY ${order} ${page}`;
-  const rows = Prisma.sql`SELECT ${COLUMNS} FROM (${ids}) p
-      JOIN subscribers s ON s.id = p.id ${JOINS}
+      : sql`SELECT s.id FROM subscribers s ${where} ORDER BY ${order} ${page}`;
+  const rows = sql`SELECT ${COLUMNS} FROM (${ids}) p
+      JOIN subscribers s ON s.id = p.id ${SUBSCRIBER_JOINS}
       ORDER BY ${order}`;
   return { rows, count };
 }
@@ -125,14 +121,14 @@ export function subscriberListSql(
  * kept by triggers (subscriber_status_counts migration) instead of a count over up to a million
  * index entries (~0.3 ms instead of 30–100 ms at a million rows).
  */
-function countSql(f: SubscriberFilters, where: Prisma.Sql): Prisma.Sql {
+function countSql(f: SubscriberFilters, where: Statement): Statement {
   const others = subscriberConditions({ ...f, subscription_status: undefined, is_duplicate: undefined, is_mandatory: undefined });
-  if (others.length) return Prisma.sql`SELECT count(*)::int AS total FROM subscribers s ${where}`;
-  const c: Prisma.Sql[] = [];
-  if (f.subscription_status) c.push(Prisma.sql`t.subscription_status = ${f.subscription_status}::"SubscriptionStatus"`);
-  if (f.is_duplicate !== undefined) c.push(Prisma.sql`t.is_duplicate = ${f.is_duplicate}`);
-  if (f.is_mandatory !== undefined) c.push(Prisma.sql`t.is_mandatory = ${f.is_mandatory}`);
-  return Prisma.sql`SELECT coalesce(sum(t.total), 0)::int AS total FROM subscriber_status_counts t ${whereClause(c)}`;
+  if (others.length) return sql`SELECT count(*)::int AS total FROM subscribers s ${where}`;
+  const c: Statement[] = [];
+  if (f.subscription_status) c.push(sql`t.subscription_status = ${f.subscription_status}::"SubscriptionStatus"`);
+  if (f.is_duplicate !== undefined) c.push(sql`t.is_duplicate = ${f.is_duplicate}`);
+  if (f.is_mandatory !== undefined) c.push(sql`t.is_mandatory = ${f.is_mandatory}`);
+  return sql`SELECT coalesce(sum(t.total), 0)::int AS total FROM subscriber_status_counts t ${whereClause(c)}`;
 }
 
 /** Unfiltered pages of the created_at order at least this many rows deep are found by day first. */
@@ -145,16 +141,16 @@ const DAY_SEEK_FROM = 1000;
  * skips only that day's rows. Exact, as the counts are; past the last row, no day is found and
  * the page is empty.
  */
-function daySeek(order: Prisma.Sql, desc: boolean, offset: number, limit: number): Prisma.Sql {
+function daySeek(order: Statement, desc: boolean, offset: number, limit: number): Statement {
   const day = desc
-    ? Prisma.sql`SELECT (c.day + 1)::timestamp AT TIME ZONE 'UTC' AS edge, ${offset} - (c.through - c.total) AS skip
+    ? sql`SELECT (c.day + 1)::timestamp AT TIME ZONE 'UTC' AS edge, ${offset} - (c.through - c.total) AS skip
         FROM (SELECT day, total, sum(total) OVER (ORDER BY day DESC) AS through FROM subscriber_day_counts) c
         WHERE c.through > ${offset} ORDER BY c.day DESC LIMIT 1`
-    : Prisma.sql`SELECT c.day::timestamp AT TIME ZONE 'UTC' AS edge, ${offset} - (c.through - c.total) AS skip
+    : sql`SELECT c.day::timestamp AT TIME ZONE 'UTC' AS edge, ${offset} - (c.through - c.total) AS skip
         FROM (SELECT day, total, sum(total) OVER (ORDER BY day ASC) AS through FROM subscriber_day_counts) c
         WHERE c.through > ${offset} ORDER BY c.day ASC LIMIT 1`;
-  const from = desc ? Prisma.sql`s.created_at < (SELECT edge FROM d)` : Prisma.sql`s.created_at >= (SELECT edge FROM d)`;
-  return Prisma.sql`WITH d AS (${day}) SELECT s.id FROM subscribers s WHERE ${from}
+  const from = desc ? sql`s.created_at < (SELECT edge FROM d)` : sql`s.created_at >= (SELECT edge FROM d)`;
+  return sql`WITH d AS (${day}) SELECT s.id FROM subscribers s WHERE ${from}
       ORDER BY ${order} LIMIT ${limit} OFFSET (SELECT skip FROM d)`;
 }
 
@@ -190,10 +186,9 @@ function seeksByDay(f: SubscriberFilters): boolean {
  *   and the walk finds its page early; the total is an exact count, one read of the table.
  */
 export async function listSubscribers(f: SubscriberFilters): Promise<{ data: SubscriberRow[]; pagination: Pagination }> {
-  const db = await prisma();
   if (readsEveryRow(f)) {
-    const probe = await db.$queryRaw<{ id: number }[]>(
-      Prisma.sql`SELECT s.id FROM subscribers s ${subscriberWhere(f)} LIMIT ${fewMatchesLimit() + 1}`,
+    const probe = await query<{ id: number }>(
+      sql`SELECT s.id FROM subscribers s ${subscriberWhere(f)} LIMIT ${fewMatchesLimit() + 1}`,
     );
     if (probe.length <= fewMatchesLimit()) {
       const ids = probe.map((r) => r.id);
@@ -202,8 +197,8 @@ export async function listSubscribers(f: SubscriberFilters): Promise<{ data: Sub
   }
   const window = shallowWindow(f.page) ?? (seeksByDay(f) ? { offset: offsetOf(f.page), limit: PER_PAGE, reverse: false } : null);
   if (window) {
-    const sql = subscriberListSql(f, window);
-    const [data, total] = await Promise.all([db.$queryRaw<SubscriberRow[]>(sql.rows), countOnce(sql.count)]);
+    const statements = subscriberListSql(f, window);
+    const [data, total] = await Promise.all([query<SubscriberRow>(statements.rows), countOnce(statements.count)]);
     return { data, pagination: pagination(total, f.page) };
   }
   const total = await countOnce(subscriberListSql(f).count);
@@ -214,7 +209,7 @@ export async function listSubscribers(f: SubscriberFilters): Promise<{ data: Sub
 async function pageRows(f: SubscriberFilters, total: number, only?: readonly number[]): Promise<SubscriberRow[]> {
   const window = windowFor(f.page, total);
   if (!window) return [];
-  const rows = await (await prisma()).$queryRaw<SubscriberRow[]>(subscriberListSql(f, window, only).rows);
+  const rows = await query<SubscriberRow>(subscriberListSql(f, window, only).rows);
   return window.reverse ? rows.reverse() : rows;
 }
 
@@ -226,14 +221,12 @@ const requestTotals = cache(() => new Map<string, Promise<number>>());
  * /subscribers shows it in the list and in the export panel, which render in parallel. Outside a
  * render (route handlers, scripts) every call runs its statement.
  */
-export function countOnce(count: Prisma.Sql): Promise<number> {
+export function countOnce(count: Statement): Promise<number> {
   const totals = requestTotals();
   const key = `${count.text}\0${JSON.stringify(count.values)}`;
   let total = totals.get(key);
   if (!total) {
-    total = prisma()
-      .then((db) => db.$queryRaw<{ total: number }[]>(count))
-      .then(([row]) => row?.total ?? 0);
+    total = query<{ total: number }>(count).then(([row]) => row?.total ?? 0);
     totals.set(key, total);
     total.catch(() => totals.delete(key)); // a failure is not remembered
   }

@@ -1,15 +1,23 @@
 import { config } from "@/lib/config";
-import { Prisma } from "@/lib/generated/prisma/client";
 import { endOfDayExclusive, startOfDay } from "@/lib/list/params";
 import { contains, containsPattern, trigramServes, whereClause } from "@/lib/list/sql";
 import type { SubscriberFilterValues } from "./filters";
+import { sql, type Statement } from "@/lib/db/sql";
+
+/**
+ * The names a subscriber row shows (branch, country, sheet), joined the same way by every read
+ * of rows (the list's page, the export's batches) over `subscribers s`: aliases b, c and sh.
+ */
+export const SUBSCRIBER_JOINS = sql`LEFT JOIN branches b ON b.id = s.branch_id
+  LEFT JOIN countries c ON c.id = s.country_id
+  LEFT JOIN sheets sh ON sh.id = s.sheet_id`;
 
 /**
  * The WHERE clause of every subscriber read (list, count, export), over `subscribers s`.
  * Branch, country and sheet names are matched in their own small tables first, so the big
  * table is filtered by indexed ids.
  */
-export function subscriberWhere(f: SubscriberFilterValues): Prisma.Sql {
+export function subscriberWhere(f: SubscriberFilterValues): Statement {
   return whereClause(subscriberConditions(f));
 }
 
@@ -27,25 +35,25 @@ export function readsEveryRow(f: SubscriberFilterValues): boolean {
 }
 
 /** The filters' conditions, one per filter given (ANDed by subscriberWhere). */
-export function subscriberConditions(f: SubscriberFilterValues): Prisma.Sql[] {
+export function subscriberConditions(f: SubscriberFilterValues): Statement[] {
   const tz = config().CONSOLE_TIME_ZONE;
-  const c: Prisma.Sql[] = [];
-  if (f.id !== undefined) c.push(Prisma.sql`s.id = ${f.id}`);
-  if (f.first_name) c.push(contains(Prisma.sql`s.first_name`, f.first_name));
-  if (f.last_name) c.push(contains(Prisma.sql`s.last_name`, f.last_name));
-  if (f.email) c.push(contains(Prisma.sql`s.email`, f.email));
-  if (f.mobile) c.push(Prisma.sql`s.mobile LIKE ${containsPattern(mobileDigits(f.mobile))}`);
-  if (f.branch_name) c.push(Prisma.sql`s.branch_id IN (SELECT id FROM branches WHERE ${contains(Prisma.sql`name`, f.branch_name)})`);
-  if (f.country_name) c.push(Prisma.sql`s.country_id IN (SELECT id FROM countries WHERE ${contains(Prisma.sql`name`, f.country_name)})`);
-  if (f.sheet) c.push(Prisma.sql`s.sheet_id IN (SELECT id FROM sheets WHERE ${contains(Prisma.sql`name`, f.sheet)})`);
+  const c: Statement[] = [];
+  if (f.id !== undefined) c.push(sql`s.id = ${f.id}`);
+  if (f.first_name) c.push(contains(sql`s.first_name`, f.first_name));
+  if (f.last_name) c.push(contains(sql`s.last_name`, f.last_name));
+  if (f.email) c.push(contains(sql`s.email`, f.email));
+  if (f.mobile) c.push(sql`s.mobile LIKE ${containsPattern(mobileDigits(f.mobile))}`);
+  if (f.branch_name) c.push(sql`s.branch_id IN (SELECT id FROM branches WHERE ${contains(sql`name`, f.branch_name)})`);
+  if (f.country_name) c.push(sql`s.country_id IN (SELECT id FROM countries WHERE ${contains(sql`name`, f.country_name)})`);
+  if (f.sheet) c.push(sql`s.sheet_id IN (SELECT id FROM sheets WHERE ${contains(sql`name`, f.sheet)})`);
   if (f.subscription_status) {
-    c.push(Prisma.sql`s.subscription_status = ${f.subscription_status}::"SubscriptionStatus"`);
+    c.push(sql`s.subscription_status = ${f.subscription_status}::"SubscriptionStatus"`);
   }
-  if (f.is_duplicate !== undefined) c.push(Prisma.sql`s.is_duplicate = ${f.is_duplicate}`);
-  if (f.is_mandatory !== undefined) c.push(Prisma.sql`s.is_mandatory = ${f.is_mandatory}`);
-  if (f.travel_date_from) c.push(Prisma.sql`s.travel_date >= ${f.travel_date_from}::date`);
-  if (f.travel_date_to) c.push(Prisma.sql`s.travel_date <= ${f.travel_date_to}::date`);
-  if (f.created_from) c.push(Prisma.sql`s.created_at >= ${startOfDay(f.created_from, tz)}`);
-  if (f.created_to) c.push(Prisma.sql`s.created_at < ${endOfDayExclusive(f.created_to, tz)}`);
+  if (f.is_duplicate !== undefined) c.push(sql`s.is_duplicate = ${f.is_duplicate}`);
+  if (f.is_mandatory !== undefined) c.push(sql`s.is_mandatory = ${f.is_mandatory}`);
+  if (f.travel_date_from) c.push(sql`s.travel_date >= ${f.travel_date_from}::date`);
+  if (f.travel_date_to) c.push(sql`s.travel_date <= ${f.travel_date_to}::date`);
+  if (f.created_from) c.push(sql`s.created_at >= ${startOfDay(f.created_from, tz)}`);
+  if (f.created_to) c.push(sql`s.created_at < ${endOfDayExclusive(f.created_to, tz)}`);
   return c;
 }

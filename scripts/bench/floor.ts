@@ -13,7 +13,7 @@ import { branchFiltersSchema } from "@/lib/branches/filters";
 import { sessionUserSql } from "@/lib/auth/session";
 import { branchListSql } from "@/lib/branches/queries";
 import { exportStatusSql } from "@/lib/export/status";
-import type { Prisma } from "@/lib/generated/prisma/client";
+import type { Statement as SqlStatement } from "@/lib/db/sql";
 import { subscriberFiltersSchema } from "@/lib/subscribers/filters";
 import { subscriberListSql } from "@/lib/subscribers/queries";
 import type { Request } from "./load";
@@ -21,7 +21,7 @@ import type { Scenario, Target } from "./scenarios";
 
 export type Statement = { text: string; values: unknown[] };
 
-const statement = (q: Prisma.Sql): Statement => ({ text: q.text, values: q.values.map(asAdapterArg) });
+const statement = (q: SqlStatement): Statement => ({ text: q.text, values: q.values.map(asAdapterArg) });
 
 export function scenarioSql(s: Scenario): { rows: Statement; count: Statement } {
   const params = Object.fromEntries(new URLSearchParams(s.query));
