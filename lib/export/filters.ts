@@ -22,15 +22,19 @@ export function pickFilters(input: unknown): Record<string, string | string[]> {
 
 export type ParsedExportFilters = { raw: RawExportFilters; values: SubscriberFilterValues };
 
-export function parseExportFilters(input: unknown): ParseResult<ParsedExportFilters> {
-  const picked = pickFilters(input);
-  const parsed = parseWith(subscriberFilterOnlySchema, picked);
-  if (!parsed.ok) return parsed;
+/** The filters as an export stores them: the list's filter names with their given (trimmed) text. */
+export function rawExportFilters(input: unknown): RawExportFilters {
   const raw: RawExportFilters = {};
-  for (const [key, value] of Object.entries(picked)) {
+  for (const [key, value] of Object.entries(pickFilters(input))) {
     if (typeof value === "string" && value.trim() !== "") raw[key] = value.trim();
   }
-  return { ok: true, value: { raw, values: parsed.value } };
+  return raw;
+}
+
+export function parseExportFilters(input: unknown): ParseResult<ParsedExportFilters> {
+  const parsed = parseWith(subscriberFilterOnlySchema, pickFilters(input));
+  if (!parsed.ok) return parsed;
+  return { ok: true, value: { raw: rawExportFilters(input), values: parsed.value } };
 }
 
 /** The list's other parameters: a body may carry them (as the list's address does); the export ignores them. */

@@ -7,7 +7,7 @@ import { alreadyQueued, isUniqueViolation } from "./errors";
 import type { ParsedExportFilters } from "./filters";
 import { newExportId } from "./ids";
 import { queue, sendExportJob } from "./queue";
-import { countRows } from "./rows";
+import { subscriberCountSql } from "@/lib/subscribers/queries";
 import { connection, sql } from "@/lib/db/sql";
 import { exportStatus, type ExportStatusBody } from "./status";
 
@@ -42,7 +42,9 @@ export async function requestExport(user: Pick<SessionUser, "id" | "email">, fil
         if (timeout > 0) await tx.query(`SET LOCAL statement_timeout = ${timeout}`);
         await tx.query(`SET LOCAL max_parallel_workers_per_gather = ${parallelWorkers()}`);
       }
-      const total = await countRows(tx, filters.values);
+      // The list's own count statement, with its fast paths (trigger-kept totals when unfiltered).
+      const [counted] = await tx.query<{ total: number }>(subscriberCountSql(filters.values));
+      const total = counted?.total ?? 0;
       const jobId = crypto.randomUUID();
       await tx.query(
         sql`INSERT INTO subscriber_exports (id, user_id, status, filters, fresh, total_rows, job_id)

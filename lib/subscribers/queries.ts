@@ -4,7 +4,7 @@ import { isoDay } from "@/lib/format";
 import { fewMatchesLimit, offsetOf, shallowWindow, windowFor, type PageWindow } from "@/lib/list/depth";
 import { PER_PAGE, pagination, type Pagination } from "@/lib/list/pagination";
 import { whereClause } from "@/lib/list/sql";
-import type { SubscriberFilters, SubscriptionStatus } from "./filters";
+import type { SubscriberFilters, SubscriberFilterValues, SubscriptionStatus } from "./filters";
 import { readsEveryRow, SUBSCRIBER_JOINS, subscriberConditions, subscriberWhere } from "./where";
 import { empty, query, sql, type Statement } from "@/lib/db/sql";
 
@@ -86,7 +86,7 @@ export function subscriberListSql(
   const idDir = desc ? sql`DESC` : sql`ASC`;
   const offset = window.offset;
   const page = sql`LIMIT ${window.limit} OFFSET ${offset}`;
-  const count = countSql(f, whereClause(filters));
+  const count = subscriberCountSql(f);
   const column = f.sort.column;
 
   if (column === "branch_name" || column === "country_name" || column === "sheet") {
@@ -117,13 +117,14 @@ export function subscriberListSql(
 }
 
 /**
- * The total's statement. With no filter but status and flags, a sum over the (at most 16) counts
- * kept by triggers (subscriber_status_counts migration) instead of a count over up to a million
- * index entries (~0.3 ms instead of 30–100 ms at a million rows).
+ * How many subscribers match the filters: the list's total and the export request's count. With
+ * no filter but status and flags, a sum over the (at most 16) counts kept by triggers
+ * (subscriber_status_counts migration) instead of a count over up to a million index entries
+ * (~0.3 ms instead of 30–100 ms at a million rows).
  */
-function countSql(f: SubscriberFilters, where: Statement): Statement {
+export function subscriberCountSql(f: SubscriberFilterValues): Statement {
   const others = subscriberConditions({ ...f, subscription_status: undefined, is_duplicate: undefined, is_mandatory: undefined });
-  if (others.length) return sql`SELECT count(*)::int AS total FROM subscribers s ${where}`;
+  if (others.length) return sql`SELECT count(*)::int AS total FROM subscribers s ${whereClause(subscriberConditions(f))}`;
   const c: Statement[] = [];
   if (f.subscription_status) c.push(sql`t.subscription_status = ${f.subscription_status}::"SubscriptionStatus"`);
   if (f.is_duplicate !== undefined) c.push(sql`t.is_duplicate = ${f.is_duplicate}`);

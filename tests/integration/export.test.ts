@@ -14,13 +14,13 @@ import {
 // How many times an export request counted its rows (issue 19: 20 simultaneous requests each
 // counted every row before 19 of them were refused).
 const counted = vi.hoisted(() => ({ times: 0 }));
-vi.mock("@/lib/export/rows", async (importOriginal) => {
-  const rows = await importOriginal<typeof import("@/lib/export/rows")>();
+vi.mock("@/lib/subscribers/queries", async (importOriginal) => {
+  const queries = await importOriginal<typeof import("@/lib/subscribers/queries")>();
   return {
-    ...rows,
-    countRows: (...args: Parameters<typeof rows.countRows>) => {
+    ...queries,
+    subscriberCountSql: (...args: Parameters<typeof queries.subscriberCountSql>) => {
       counted.times++;
-      return rows.countRows(...args);
+      return queries.subscriberCountSql(...args);
     },
   };
 });
@@ -46,6 +46,22 @@ for (const kind of testDbKinds()) {
       expect(await getStatus(s.staff)).toMatchObject({
         downloadable_file: null, downloadable_file_status: null, fresh_download_file: true, progress: 0,
       });
+    });
+
+    it("counts a request through the list's fast path: an unfiltered one reads the trigger-kept totals", async () => {
+      const conn = await connection();
+      const [{ n: real } = { n: 0 }] = await conn.query<{ n: number }>(`SELECT count(*)::int AS n FROM subscribers`);
+      // A counter out of step with the table shows which of the two the request read.
+      await conn.query(`UPDATE subscriber_status_counts SET total = total + 1000 WHERE subscription_status = 'active' AND NOT is_duplicate AND NOT is_mandatory`);
+      try {
+        expect(await postExport(s.admin, {})).toMatchObject({ status: 202 });
+        const [row] = await conn.query<{ total_rows: number }>(`SELECT total_rows FROM subscriber_exports WHERE status = 'in_queue'`);
+        expect(row?.total_rows).toBe(real + 1000);
+      } finally {
+        await conn.query(`UPDATE subscriber_status_counts SET total = total - 1000 WHERE subscription_status = 'active' AND NOT is_duplicate AND NOT is_mandatory`);
+        await conn.query(`DELETE FROM pgboss.job WHERE name = 'subscriber-export'`);
+        await conn.query(`DELETE FROM subscriber_exports`);
+      }
     });
 
     it("creates neither the export nor its job when enqueuing fails", async () => {

@@ -8,6 +8,7 @@ import { TableSkeleton } from "@/components/list/table-skeleton";
 import { buttonClass } from "@/components/ui/button-styles";
 import { requirePageUser } from "@/lib/auth/page-guards";
 import { canCreateSubscribers } from "@/lib/auth/permissions";
+import { rawExportFilters } from "@/lib/export/filters";
 import { listOutcome, type ListOutcome } from "@/lib/list/outcome";
 import { parseWith, withParams, type RawParams } from "@/lib/list/params";
 import { heavyUnless } from "@/lib/load/user-limit";
@@ -57,7 +58,11 @@ export default async function SubscribersPage({ searchParams }: { searchParams: 
         ) : null}
       </div>
       <FilterBar fields={FIELDS} resetKeys={SUBSCRIBER_FILTER_KEYS} />
-      <ExportPanel params={params} matching={list?.then((l) => (l.ok ? l.value.pagination.total : (l.problem.total ?? "unknown")))} />
+      <ExportPanel
+        user={user}
+        filters={parsed.ok ? rawExportFilters(params) : null}
+        matching={list?.then((l) => (l.ok ? l.value.pagination.total : (l.problem.total ?? "unknown"))) ?? null}
+      />
       {parsed.ok ? (
         <Suspense fallback={<TableSkeleton />}>
           <Results list={list!} filters={parsed.value} params={params} />
