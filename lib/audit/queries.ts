@@ -1,11 +1,10 @@
 import "server-only";
-import { config } from "@/lib/config";
 import { readDirection, readPage } from "@/lib/list/depth";
 import { pagination, type Pagination } from "@/lib/list/pagination";
-import { endOfDayExclusive, startOfDay } from "@/lib/list/params";
-import { contains, direction, whereClause } from "@/lib/list/sql";
+import { direction } from "@/lib/list/sql";
+import { query, sql } from "@/lib/db/sql";
 import type { AuditFilters } from "./filters";
-import { query, sql, type Statement } from "@/lib/db/sql";
+import { auditWhere } from "./where";
 
 export type AuditRow = {
   id: bigint;
@@ -23,15 +22,7 @@ export type AuditRow = {
 const SORT_SQL = { at: sql`a.at`, action: sql`a.action`, actor_email: sql`a.actor_email` } as const;
 
 export async function listAuditEvents(f: AuditFilters): Promise<{ data: AuditRow[]; pagination: Pagination }> {
-  const tz = config().CONSOLE_TIME_ZONE;
-  const c: Statement[] = [];
-  if (f.action) c.push(sql`a.action = ${f.action}`);
-  if (f.actor) c.push(contains(sql`a.actor_email`, f.actor));
-  if (f.entity_id) c.push(sql`a.entity_id = ${f.entity_id}`);
-  if (f.ip) c.push(sql`a.ip = ${f.ip}`);
-  if (f.at_from) c.push(sql`a.at >= ${startOfDay(f.at_from, tz)}`);
-  if (f.at_to) c.push(sql`a.at < ${endOfDayExclusive(f.at_to, tz)}`);
-  const where = whereClause(c);
+  const where = auditWhere(f);
   // The page's cost is bounded whatever its number (lib/list/depth.ts).
   const { data, total } = await readPage(
     f.page,

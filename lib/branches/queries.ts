@@ -1,13 +1,12 @@
 import "server-only";
 import { prisma } from "@/lib/db/client";
-import { config } from "@/lib/config";
 import { notFound } from "@/lib/errors";
 import { offsetOf, readDirection, readPage, type PageWindow } from "@/lib/list/depth";
 import { PER_PAGE, pagination, type Pagination } from "@/lib/list/pagination";
-import { endOfDayExclusive, startOfDay } from "@/lib/list/params";
-import { contains, direction, whereClause } from "@/lib/list/sql";
+import { direction } from "@/lib/list/sql";
 import type { BranchFilters } from "./filters";
-import { query, sql, type Statement } from "@/lib/db/sql";
+import { branchWhere } from "./where";
+import { query, sql } from "@/lib/db/sql";
 
 export type BranchRow = { id: number; name: string; created_at: Date; updated_at: Date };
 
@@ -18,17 +17,6 @@ const SORT_SQL = {
   updated_at: sql`b.updated_at`,
 } as const;
 
-export function branchWhere(f: BranchFilters): Statement {
-  const tz = config().CONSOLE_TIME_ZONE;
-  const c: Statement[] = [];
-  if (f.id !== undefined) c.push(sql`b.id = ${f.id}`);
-  if (f.name) c.push(contains(sql`b.name`, f.name));
-  if (f.created_from) c.push(sql`b.created_at >= ${startOfDay(f.created_from, tz)}`);
-  if (f.created_to) c.push(sql`b.created_at < ${endOfDayExclusive(f.created_to, tz)}`);
-  if (f.updated_from) c.push(sql`b.updated_at >= ${startOfDay(f.updated_from, tz)}`);
-  if (f.updated_to) c.push(sql`b.updated_at < ${endOfDayExclusive(f.updated_to, tz)}`);
-  return whereClause(c);
-}
 
 /**
  * The SQL of one list page; the benchmark sends the same statements straight to PostgreSQL.

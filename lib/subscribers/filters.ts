@@ -36,25 +36,6 @@ export const SUBSCRIBER_FIELDS = [
 /** Every field is sortable. */
 export const SUBSCRIBER_SORT_COLUMNS = SUBSCRIBER_FIELDS;
 
-/** Filter keys, page and sort excluded ("Clear filters", the export's captured filters). */
-export const SUBSCRIBER_FILTER_KEYS = [
-  "id",
-  "first_name",
-  "last_name",
-  "branch_name",
-  "country_name",
-  "email",
-  "mobile",
-  "sheet",
-  "subscription_status",
-  "is_duplicate",
-  "is_mandatory",
-  "travel_date_from",
-  "travel_date_to",
-  "created_from",
-  "created_to",
-] as const;
-
 const filterShape = {
   id: idParam,
   first_name: textParam,
@@ -72,6 +53,9 @@ const filterShape = {
   created_from: dateParam,
   created_to: dateParam,
 };
+
+/** Filter keys, page and sort excluded, from the schema ("Clear filters", the export's captured filters). */
+export const SUBSCRIBER_FILTER_KEYS = Object.keys(filterShape) as (keyof typeof filterShape)[];
 
 function ranges(value: Record<string, unknown>, ctx: z.RefinementCtx) {
   checkRange(value, ctx, "travel_date_from", "travel_date_to");
