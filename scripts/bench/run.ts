@@ -35,6 +35,7 @@ import { loadAverage, machine, machineMarkdown } from "./machine";
 import { kB, pageWeight, type PageWeight } from "./page-weight";
 import { progressPrinter } from "./progress";
 import { pickScenarios, scenariosFor, targetPath, type Scenario, type Target } from "./scenarios";
+import { measureRoles, rolesMarkdown } from "./roles";
 import { startServer, signIn, type Server } from "./server";
 import { verifyFastPaths } from "./verify";
 import { fmt, goals, markdownTable, median, replaceBetweenMarkers, type Row, type Sample } from "./stats";
@@ -56,6 +57,7 @@ const { values: args } = parseArgs({
     app: { type: "string" },
     out: { type: "string" },
     abuse: { type: "boolean", default: false },
+    roles: { type: "boolean", default: false },
     "abuse-seconds": { type: "string", default: "5" },
     port: { type: "string" },
   },
@@ -111,9 +113,9 @@ async function main() {
     target.kind === "postgres"
       ? { DATABASE_URL: target.url, DATABASE_POOL_SIZE: String(POOL_SIZE) }
       : { DATABASE_URL: "", PGLITE_DIR: target.dir };
-  if (args.abuse) {
+  if (args.abuse || args.roles) {
     await database.close();
-    await abuseOnly(build.dir, serverEnv, password, adminPassword, started);
+    await partOnly(build.dir, serverEnv, password, adminPassword, started);
     return;
   }
   let floor: FloorDb;
@@ -192,7 +194,9 @@ async function main() {
       console.log(`› ${s.id} ×${c}: ${line("api", cell.api)}, ${line("html", cell.html)}, ${floors}`);
     }
 
-    // 6. One user's burst beside another user's reads (the abuse scenario).
+    // 6. The same pages as an admin (a cost only admins pay), and one user's burst beside another
+    // user's reads (the abuse scenario).
+    await measureRolesReport(server, cookie, adminPassword);
     if (!args.scenarios) await measureAbuse(server, cookie, adminPassword);
   } catch (error) {
     console.error(server.log().slice(-4000));
@@ -277,13 +281,14 @@ async function main() {
   console.log(`› Wrote ${path.relative(ROOT, path.join(outDir, "latest.md"))} (${minutes} min).`);
 }
 
-/** `--abuse`: the console's server, signed in as both bench users, and the abuse scenario only. */
-async function abuseOnly(dir: string, env: Record<string, string>, password: string, adminPassword: string, started: number) {
-  console.log("› Starting next start…");
+/** `--abuse`, `--roles`: the console's server, signed in as both bench users, and those parts only. */
+async function partOnly(dir: string, env: Record<string, string>, password: string, adminPassword: string, started: number) {
+  console.log("› Starting the server…");
   const server = await startServer(dir, env, [], "/login", port);
   try {
     const cookie = await signIn(server.url, BENCH_USERS[1]!.email, password);
-    await measureAbuse(server, cookie, adminPassword);
+    if (args.roles) await measureRolesReport(server, cookie, adminPassword);
+    if (args.abuse) await measureAbuse(server, cookie, adminPassword);
   } catch (error) {
     console.error(server.log().slice(-4000));
     throw error;
@@ -291,6 +296,38 @@ async function abuseOnly(dir: string, env: Record<string, string>, password: str
     await server.stop();
   }
   console.log(`› Done in ${((Date.now() - started) / 60_000).toFixed(1)} min.`);
+}
+
+/**
+ * Every scenario as staff and as admin at one connection (scripts/bench/roles.ts). Writes
+ * roles.md and, for a run of the sources as they are, the README blocks between the
+ * bench:roles-<kind> markers.
+ */
+async function measureRolesReport(server: Server, staffCookie: string, adminPassword: string) {
+  const adminCookie = await signIn(server.url, BENCH_USERS[0]!.email, adminPassword);
+  console.log(`› Roles: every scenario as staff and as admin, 1 connection (${rounds} × ${seconds} s each)…`);
+  const loadStart = loadAverage();
+  const rows = await measureRoles({ url: server.url, staffCookie, adminCookie, scenarios, rounds, seconds, warmup });
+  const { table, met, total } = rolesMarkdown(rows);
+  console.log(`› Roles: ${met}/${total} pages cost an admin what they cost staff.`);
+  const m = machine(embedded ? "PGlite (embedded)" : "PostgreSQL (the bench database)", loadStart);
+  const report = [
+    `# The same pages as staff and as an admin: ${embedded ? "PGlite" : "PostgreSQL"}, ${subscribers.toLocaleString("en-GB")} subscribers`,
+    "",
+    `Produced by \`npm run bench${embedded ? " -- --embedded" : ""}${args.roles ? `${embedded ? "" : " --"} --roles` : ""}\` on ${new Date().toISOString()}.`,
+    "",
+    machineMarkdown(m, args.app ? { Build: `served from ${args.app}` } : {}),
+    "",
+    `${rounds} rounds × ${seconds} s per role after ${warmup} s warm-up, interleaved; medians of the rounds' p50.`,
+    "",
+    table,
+    "",
+    `Goals met: ${met}/${total}.`,
+    "",
+  ].join("\n");
+  fs.mkdirSync(outDir, { recursive: true });
+  fs.writeFileSync(path.join(outDir, "roles.md"), report);
+  if (!args.out && !args.app && !args.scenarios) updateReadmes(`roles-${kind}`, report);
 }
 
 /**
