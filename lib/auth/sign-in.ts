@@ -4,13 +4,15 @@ import { requestInfoFrom } from "@/lib/audit/context";
 import { prisma } from "@/lib/db/client";
 import { loginSchema } from "@/lib/validation/auth";
 import { dummyHash, verifyPassword } from "./password";
-import { recordLocked, recordSignIn, throttleWait } from "./throttle";
+import { claimAttempt, recordLocked, settleAttempt } from "./throttle";
 import type { Role } from "./permissions";
 
 // The one credentials check: next-auth's authorize() (lib/auth/options.ts) calls it with exactly
 // the credentials next-auth read from the request, whatever its shape (form or JSON body, any
 // path next-auth routes to the credentials callback). The pause after repeated failures is
-// decided here, on that same email, before any password is verified; the route
+// decided here, on that same email, before any password is verified, and the try is claimed in
+// the same step (lib/auth/throttle.ts), so requests sent at once get no more tries than requests
+// sent one by one; the route
 // (app/api/auth/[...nextauth]/route.ts) then answers 429 from what this attempt recorded.
 
 export type SignedInUser = { id: string; email: string; name: string; role: Role; sv: number };
@@ -30,8 +32,8 @@ export async function checkCredentials(credentials: unknown, headers: Headers): 
   if (!parsed.success) return null;
   const { email, password } = parsed.data;
   const request = requestInfoFrom(headers);
-  const wait = await throttleWait(email, request.ip ?? "unknown");
-  if (wait > 0) {
+  const { wait, attempt: claimed } = await claimAttempt(email, request);
+  if (!claimed) {
     const attempt = attempts.getStore();
     if (attempt) attempt.retryAfter = wait;
     await recordLocked(email, request, wait);
@@ -44,9 +46,9 @@ export async function checkCredentials(credentials: unknown, headers: Headers): 
   // Same work whether or not the email exists: no timing tells them apart.
   const ok = await verifyPassword(password, user?.password_hash ?? (await dummyHash()));
   if (!user || !ok || !user.active) {
-    await recordSignIn({ email, success: false }, request);
+    await settleAttempt(claimed, { email, success: false }, request);
     return null;
   }
-  await recordSignIn({ email, success: true, user }, request);
+  await settleAttempt(claimed, { email, success: true, user }, request);
   return { id: String(user.id), email: user.email, name: user.name, role: user.role, sv: user.session_version };
 }

@@ -2,19 +2,27 @@ import "server-only";
 import { audit } from "@/lib/audit/log";
 import type { RequestInfo } from "@/lib/audit/context";
 import { prisma } from "@/lib/db/client";
+import type { Prisma } from "@/lib/generated/prisma/client";
 import { throttleSettings } from "./login-attempts";
 
 // Sign-in throttling, stored in the database so every process sees the same counts.
 // An account (the email as typed, whether or not it exists, so no answer tells them apart) is
 // paused after LOGIN_MAX_FAILURES failures within the window since its last success; an address
 // after LOGIN_MAX_FAILURES_PER_IP failures within the window, whatever accounts it tried.
+//
+// A try is claimed before its password is checked (claimAttempt): under a lock on the email and
+// on the address, the pause is decided and the try is written down as a failure, then settled
+// (settleAttempt) once the password is known. So concurrent tries see each other: a burst of
+// requests sent at once gets no more password checks than the limit, as if sent one by one.
 
 export { throttleSettings } from "./login-attempts";
 
+type Reader = Pick<Prisma.TransactionClient, "loginAttempt">;
+
 /** Seconds to wait before this email may try again from this address; 0 when allowed. */
-export async function throttleWait(email: string, ip: string, now = new Date()): Promise<number> {
+export async function throttleWait(email: string, ip: string, now = new Date(), reader?: Reader): Promise<number> {
   const { windowMs, perAccount, perIp } = throttleSettings();
-  const db = await prisma();
+  const db = reader ?? (await prisma());
   const since = new Date(now.getTime() - windowMs);
   const lastSuccess = await db.loginAttempt.findFirst({
     where: { email, success: true, created_at: { gt: since } },
@@ -43,18 +51,41 @@ export async function throttleWait(email: string, ip: string, now = new Date()):
   return until > now.getTime() ? Math.ceil((until - now.getTime()) / 1000) : 0;
 }
 
-/** Records an attempt and its audit event together. */
-export async function recordSignIn(
-  attempt: { email: string; success: boolean; user?: { id: number; email: string } },
+/** A claimed try: its row, already counted as a failure until it is settled. */
+export type ClaimedAttempt = { id: bigint };
+
+/**
+ * Claims one try of `email` from `request.ip`, or answers how long to wait. The pause is decided
+ * and the try written down in one transaction holding advisory locks on the email and on the
+ * address (always in that order), so two tries of one account or one address never both see
+ * room for one more.
+ */
+export async function claimAttempt(email: string, request: RequestInfo): Promise<{ wait: number; attempt?: ClaimedAttempt }> {
+  const ip = request.ip ?? "unknown";
+  const db = await prisma();
+  return db.$transaction(async (tx) => {
+    await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`login-email:${email}`}, 0))`;
+    await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`login-ip:${ip}`}, 0))`;
+    const wait = await throttleWait(email, ip, new Date(), tx);
+    if (wait > 0) return { wait };
+    const row = await tx.loginAttempt.create({ data: { email: email.slice(0, 254), ip, success: false }, select: { id: true } });
+    return { wait: 0, attempt: row };
+  });
+}
+
+/** Settles a claimed try with its outcome, and audits it in the same transaction. */
+export async function settleAttempt(
+  claimed: ClaimedAttempt,
+  outcome: { email: string; success: boolean; user?: { id: number; email: string } },
   request: RequestInfo,
 ) {
   const db = await prisma();
   await db.$transaction(async (tx) => {
-    await tx.loginAttempt.create({ data: { email: attempt.email.slice(0, 254), ip: request.ip ?? "unknown", success: attempt.success } });
+    if (outcome.success) await tx.loginAttempt.update({ where: { id: claimed.id }, data: { success: true } });
     await audit(tx, {
-      action: attempt.success ? "auth.sign_in" : "auth.sign_in_failed",
-      actor: attempt.user ?? null,
-      actorEmail: attempt.email,
+      action: outcome.success ? "auth.sign_in" : "auth.sign_in_failed",
+      actor: outcome.user ?? null,
+      actorEmail: outcome.email,
       request,
     });
   });

@@ -11,7 +11,7 @@ const PASSWORD = "right-password-123";
 const MAX_FAILURES = 3;
 const MAX_FAILURES_PER_IP = 8;
 
-const users = ["form", "json", "twice", "segment", "casing", "admin", "spoofed", "victim", "proxied"].map((name) => ({
+const users = ["form", "json", "twice", "segment", "casing", "admin", "spoofed", "victim", "proxied", "burst"].map((name) => ({
   email: `${name}@http.test`,
   password: PASSWORD,
   role: name === "admin" || name === "victim" ? ("admin" as const) : ("staff" as const),
@@ -145,6 +145,24 @@ for (const kind of testDbKinds()) {
       });
       expect(signedIn.status, signedIn.body).toBe(200);
       expect(json.sessionToken()).toBeTruthy();
+    });
+
+    it("checks no more passwords for a burst sent at once than for tries sent one by one", async () => {
+      // Each try from its own browser and address, all in flight together: before the try was
+      // claimed under a lock, every one of them had its password checked (12 of 12 on admin).
+      const browsers = Array.from({ length: MAX_FAILURES * 4 }, (_, i) => new Browser(server.url, `127.0.1.${i + 1}`));
+      const tokens = await Promise.all(browsers.map((b) => b.csrf()));
+      const answers = await Promise.all(
+        browsers.map((b, i) =>
+          b.request("/api/auth/callback/credentials", {
+            method: "POST",
+            ...form([["email", "burst@http.test"], ["password", `wrong-${i}`], ["csrfToken", tokens[i]!], ["json", "true"]]),
+          }),
+        ),
+      );
+      expect(answers.filter((r) => r.status === 401)).toHaveLength(MAX_FAILURES);
+      expect(answers.filter((r) => r.status === 429)).toHaveLength(MAX_FAILURES * 3);
+      expectPaused(await new Browser(server.url, "127.0.1.99").signIn("burst@http.test", PASSWORD));
     });
 
     it("locks an admin's account too", async () => {

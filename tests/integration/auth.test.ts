@@ -63,6 +63,15 @@ for (const kind of testDbKinds()) {
       expect(await database.prisma.loginAttempt.count({ where: { email: "ada@example.com" } })).toBe(perAccount);
     });
 
+    it("gives tries sent at once no more password checks than tries sent one by one", async () => {
+      const { perAccount } = throttleSettings();
+      const burst = await Promise.all(Array.from({ length: perAccount * 3 }, (_, i) => attempt("ada@example.com", `burst-${i}`, `198.51.100.${i}`)));
+      expect(burst.filter((r) => r === "refused")).toHaveLength(perAccount);
+      expect(burst.filter((r) => r === "paused")).toHaveLength(perAccount * 2);
+      expect(await attempt("ada@example.com", "right-password", "198.51.100.200")).toBe("paused");
+      expect(await database.prisma.loginAttempt.count({ where: { email: "ada@example.com" } })).toBe(perAccount);
+    });
+
     it("treats an unknown email exactly like a known one", async () => {
       const { perAccount } = throttleSettings();
       for (let i = 0; i < perAccount; i++) {
