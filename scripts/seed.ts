@@ -2,7 +2,7 @@
 // It never touches a DATABASE_URL server: demo logins have public passwords.
 import { openDatabase } from "@/lib/db/client";
 import { databaseTarget } from "@/lib/db/config";
-import { applyMigrations } from "@/tools/migrate";
+import { applyMigrations, migrationTargetOf } from "@/tools/migrate";
 import { seedDemo } from "@/tools/seed/demo";
 import { runScript } from "./script-utils";
 
@@ -13,7 +13,7 @@ runScript(async () => {
   }
   const database = await openDatabase(target);
   try {
-    await applyMigrations(database.pglite!);
+    await applyMigrations(migrationTargetOf(database));
     const result = await seedDemo(database.prisma);
     console.log(result.seeded ? `Seeded ${result.subscribers} subscribers and ${result.branches} branches.` : "The database already has data: nothing seeded.");
   } finally {

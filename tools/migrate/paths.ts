@@ -8,6 +8,13 @@ import type { MigrationList } from "@prisma/schema-engine-wasm";
 /** Where to migrate: an open PGlite (the caller keeps owning it) or a postgres:// URL. */
 export type MigrationTarget = PGlite | string;
 
+/** The migration target of an opened database: its PGlite, or its server's URL. */
+export function migrationTargetOf(database: { pglite: PGlite | null; target: { kind: "postgres"; url: string } | { kind: "pglite" } }): MigrationTarget {
+  if (database.target.kind === "postgres") return database.target.url;
+  if (!database.pglite) throw new Error("An embedded database must be open to be migrated.");
+  return database.pglite;
+}
+
 export type MigrationPaths = {
   /** prisma/schema.prisma */
   schemaPath: string;

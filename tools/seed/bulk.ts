@@ -16,7 +16,7 @@ import { hashPassword } from "@/lib/auth/password";
 import { openDatabase, type Database } from "@/lib/db/client";
 import type { DatabaseTarget } from "@/lib/db/config";
 import { openSql, sql as statement, type Queryable, type SqlConnection } from "@/lib/db/sql";
-import { applyMigrations } from "@/tools/migrate";
+import { applyMigrations, migrationTargetOf } from "@/tools/migrate";
 import { generateSubscribers } from "./generator";
 import { seedBranchesAndSheets, syncCountries } from "./demo";
 
@@ -41,7 +41,6 @@ function sqlFor(target: DatabaseTarget, database?: Database): SqlConnection {
 }
 
 /** Where migrations apply for an opened target (its PGlite, or its URL). */
-const migrationTarget = (target: DatabaseTarget, database: Database) => (target.kind === "postgres" ? target.url : database.pglite!);
 
 // ---------------------------------------------------------------------------------------------
 // Databases of our own
@@ -186,7 +185,7 @@ export async function bulkLoad(options: BulkOptions): Promise<BulkResult> {
     // Loaded before: bring its schema up to date (a migration added since applies here too).
     const database = await openDatabase(target);
     try {
-      const applied = await applyMigrations(migrationTarget(target, database));
+      const applied = await applyMigrations(migrationTargetOf(database));
       if (applied.length) {
         log({ phase: "migrate", message: `applied ${applied.join(", ")}` });
         const sql = sqlFor(target, database);
@@ -203,7 +202,7 @@ export async function bulkLoad(options: BulkOptions): Promise<BulkResult> {
   const sql = sqlFor(target, database);
   try {
     log({ phase: "migrate", message: "applying migrations" });
-    await applyMigrations(migrationTarget(target, database));
+    await applyMigrations(migrationTargetOf(database));
     await writeMark(sql, { subscribers, complete: false, seed });
     const ids = await referenceData(database);
     phase("setup");
