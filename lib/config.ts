@@ -81,9 +81,10 @@ const schema = z.object({
   HEAVY_REQUESTS_QUEUE: whole(0, 8),
   // Display
   CONSOLE_TIME_ZONE: timeZone,
+  // Files (exports; lib/storage)
+  STORAGE_DIR: optional(z.string()).transform((dir) => path.resolve(/*turbopackIgnore: true*/ dir ?? ".data")),
   // The export
   EXPORT_WORKER: onOff("on"),
-  EXPORT_DIR: optional(z.string()).transform((dir) => path.resolve(/*turbopackIgnore: true*/ dir ?? ".data/exports")),
   EXPORT_BATCH_SIZE: whole(1, 20_000),
   EXPORT_RETRY_LIMIT: whole(0, 2),
   EXPORT_RETRY_DELAY_SECONDS: whole(0, 5),
@@ -110,6 +111,10 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env): Config {
   // build` (it loads modules but serves nobody); a production server may not.
   const serving = env.NODE_ENV === "production" && env.NEXT_PHASE !== "phase-production-build";
   if (secretIssue && (serving || secret !== undefined)) problems.push(`NEXTAUTH_SECRET ${secretIssue}. ${SECRET_HELP}`);
+  // A setting that was replaced: refused rather than ignored, so files do not move unnoticed.
+  if (env.EXPORT_DIR !== undefined && env.EXPORT_DIR.trim() !== "") {
+    problems.push("EXPORT_DIR was replaced by STORAGE_DIR: export files now live in $STORAGE_DIR/exports (STORAGE_DIR=.data keeps them in .data/exports).");
+  }
   if (problems.length || !parsed.success) throw new ConfigError(problems.join("\n"));
   return parsed.data;
 }

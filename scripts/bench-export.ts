@@ -77,7 +77,7 @@ async function main() {
 
       const exportId = newExportId();
       await client.query(`INSERT INTO subscriber_exports (id, user_id, fresh) VALUES ($1, $2, true)`, [exportId, userId]);
-      ours.push(await runChild({ ...process.env, DATABASE_URL: url, EXPORT_DIR: dir, BENCH_EXPORT_ID: exportId }));
+      ours.push(await runChild({ ...process.env, DATABASE_URL: url, STORAGE_DIR: dir, BENCH_EXPORT_ID: exportId }));
       console.log(`  run ${i + 1}: COPY ${(copy[i]! / 1000).toFixed(2)} s, worker ${(ours[i]!.ms / 1000).toFixed(2)} s, peak RSS ${mb(ours[i]!.peakRss)}`);
     }
     const rows = ours[0]!.rows;

@@ -10,7 +10,7 @@ const env = {
   ...process.env,
   DATABASE_URL: "",
   PGLITE_DIR: path.join(dir, "pglite"),
-  EXPORT_DIR: path.join(dir, "exports"),
+  STORAGE_DIR: path.join(dir, "files"),
   NEXTAUTH_SECRET: "e2e-secret-not-for-production-0123456789",
   NEXTAUTH_URL: `http://localhost:${port}`,
   NODE_ENV: "production",

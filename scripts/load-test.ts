@@ -153,7 +153,7 @@ async function main() {
         ...database.env,
         NEXTAUTH_SECRET: "load-test-secret-not-for-production-0123456789",
         NEXTAUTH_URL: `http://127.0.0.1:${port}`,
-        EXPORT_DIR: path.join(dir, "exports"),
+        STORAGE_DIR: path.join(dir, "files"),
       },
     });
     const pid = serverPid(server.pid);

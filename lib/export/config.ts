@@ -4,10 +4,6 @@ import { config } from "@/lib/config";
 // settings module on each use, so tests and scripts can set them before starting a worker.
 
 export const exportConfig = {
-  /** Where the files live; named by the export's random id, never by user input. */
-  get dir() {
-    return config().EXPORT_DIR;
-  },
   /**
    * Rows per keyset batch (one COPY statement each). The rows stream in chunks whatever the
    * batch's size, so memory does not grow with it; larger batches are fewer statements.

@@ -1,12 +1,12 @@
 import "server-only";
-import fs from "node:fs";
 import { Readable } from "node:stream";
 import { audit } from "@/lib/audit/log";
 import type { SessionUser } from "@/lib/auth/permissions";
 import { prisma } from "@/lib/db/client";
 import { notFound } from "@/lib/errors";
 import { applyApiSecurityHeaders } from "@/lib/security/headers";
-import { exportFilePath } from "./files";
+import { storage } from "@/lib/storage";
+import { exportKey } from "./files";
 import { isExportId } from "./ids";
 import { exportFilename } from "./status";
 
@@ -14,7 +14,7 @@ import { exportFilename } from "./status";
  * The response for `GET /api/v1/exports/{id}/download`: the completed file of an export that
  * belongs to `userId`, as an attachment under a name the server chooses. Anything else (another
  * user's export, an unknown or unfinished one, a malformed id) is the same 404, so ids cannot be
- * probed. The path on disk comes from the id only after it matched a row of this user.
+ * probed. The file's key comes from the id only after it matched a row of this user.
  */
 export async function downloadResponse(user: Pick<SessionUser, "id" | "email">, id: string): Promise<Response> {
   const userId = user.id;
@@ -25,21 +25,21 @@ export async function downloadResponse(user: Pick<SessionUser, "id" | "email">, 
     select: { id: true, completed_at: true },
   });
   if (!row?.completed_at) throw notFound("The export file");
-  let handle: fs.promises.FileHandle;
+  const file = await storage().get(exportKey(row.id));
+  if (!file) throw notFound("The export file");
   try {
-    handle = await fs.promises.open(exportFilePath(row.id), "r");
-  } catch {
-    throw notFound("The export file");
+    await db.$transaction(async (tx) => {
+      await tx.subscriberExport.update({ where: { id: row.id }, data: { downloaded_at: new Date() } });
+      await audit(tx, { action: "export.download", actor: user, entity: "export", entityId: row.id });
+    });
+  } catch (error) {
+    file.body.destroy(); // nobody will read it
+    throw error;
   }
-  const { size } = await handle.stat();
-  await db.$transaction(async (tx) => {
-    await tx.subscriberExport.update({ where: { id: row.id }, data: { downloaded_at: new Date() } });
-    await audit(tx, { action: "export.download", actor: user, entity: "export", entityId: row.id });
-  });
-  const body = Readable.toWeb(handle.createReadStream()) as ReadableStream<Uint8Array>;
+  const body = Readable.toWeb(file.body) as ReadableStream<Uint8Array>;
   const headers = applyApiSecurityHeaders(new Headers());
   headers.set("Content-Type", "text/csv; charset=utf-8");
   headers.set("Content-Disposition", `attachment; filename="${exportFilename(row.completed_at)}"`);
-  headers.set("Content-Length", String(size));
+  headers.set("Content-Length", String(file.size));
   return new Response(body, { headers });
 }

@@ -1,14 +1,14 @@
-import fs from "node:fs";
 import { exportConfig } from "./config";
 import { deleteExportFiles, strayFiles } from "./files";
 import { EXPORT_QUEUE } from "./queue";
 import { markExportFailed } from "./run";
 import { connection, sql } from "@/lib/db/sql";
+import { storage } from "@/lib/storage";
 
 // The scheduled clean-up (PURGE_QUEUE, every 15 minutes by default):
 // 1. exports unused (not requested, completed nor downloaded) for EXPORT_RETENTION_HOURS lose
 //    their row and file;
-// 2. files no row points at, and temporary files of killed writers, are removed;
+// 2. files no row points at, and unfinished writes of killed writers, are removed;
 // 3. an in_queue export whose job is gone (deleted by hand, archived) is failed, so its user
 //    can request again: a safety net behind the dead-letter queue.
 
@@ -26,12 +26,13 @@ export async function purgeExports(now: Date = new Date()): Promise<PurgeResult>
 
   const known = new Set((await conn.query<{ id: string }>(`SELECT id FROM subscriber_exports`)).map((r) => r.id));
   const strays = await strayFiles(known, STRAY_AFTER_MS);
-  for (const file of strays) await fs.promises.rm(file, { force: true });
+  await storage().delete(strays);
+  const incomplete = await storage().sweepIncomplete(STRAY_AFTER_MS);
 
   const lost = await conn.query<{ id: string }>(
     sql`SELECT e.id FROM subscriber_exports e
      WHERE e.status = 'in_queue' AND e.created_at < ${new Date(now.getTime() - 10 * 60 * 1000)} AND NOT EXISTS (
        SELECT 1 FROM pgboss.job j WHERE j.name = ${EXPORT_QUEUE} AND j.id::text = e.job_id AND j.state < 'completed')`);
   for (const { id } of lost) await markExportFailed(id, "The export job was lost. Request it again.");
-  return { purged: purged.length, strays: strays.length, lost: lost.length };
+  return { purged: purged.length, strays: strays.length + incomplete, lost: lost.length };
 }

@@ -44,7 +44,7 @@ export async function startServer(dir: string, env: Record<string, string>, node
         // A random secret per run: the sessions of a benchmark are worth nothing afterwards.
         NEXTAUTH_SECRET: crypto.randomBytes(32).toString("base64url"),
         EXPORT_WORKER: "off",
-        EXPORT_DIR: exportDir,
+        STORAGE_DIR: exportDir,
         HOST: "127.0.0.1",
         PORT: String(port),
         ...env,

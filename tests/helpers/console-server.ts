@@ -73,7 +73,7 @@ export async function startConsole(kind: TestDbKind, options: { users?: TestUser
       env: {
         NEXTAUTH_SECRET: secret,
         NEXTAUTH_URL: `http://127.0.0.1:${port}`,
-        EXPORT_DIR: path.join(dir, "exports"),
+        STORAGE_DIR: path.join(dir, "files"),
         ...env,
         ...options.env,
       },

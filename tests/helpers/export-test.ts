@@ -17,7 +17,7 @@ import { apiRequest } from "./http";
 export function exportTestEnv(): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "export-test-"));
   Object.assign(process.env, {
-    EXPORT_DIR: path.join(dir, "files"),
+    STORAGE_DIR: path.join(dir, "files"),
     EXPORT_POLL_SECONDS: "1",
     EXPORT_MAINTENANCE_SECONDS: "1",
     EXPORT_RETRY_DELAY_SECONDS: "0",

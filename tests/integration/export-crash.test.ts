@@ -57,7 +57,7 @@ if (process.env.TEST_DATABASE_URL) {
       user = (await createUsers(database)).staff;
       env = {
         DATABASE_URL: database.target.kind === "postgres" ? database.target.url : "",
-        EXPORT_DIR: process.env.EXPORT_DIR!,
+        STORAGE_DIR: process.env.STORAGE_DIR!,
         EXPORT_BATCH_SIZE: "100",
         EXPORT_POLL_SECONDS: "1",
         EXPORT_MAINTENANCE_SECONDS: "1",
@@ -95,7 +95,7 @@ if (process.env.TEST_DATABASE_URL) {
       const after = await row(id);
       expect(after.status).toBe("in_queue");
       expect(after.processed_rows).toBeLessThan(ROWS);
-      expect(fs.existsSync(path.join(env.EXPORT_DIR!, `${id}.csv`))).toBe(false);
+      expect(fs.existsSync(path.join(env.STORAGE_DIR!, "exports", `${id}.csv`))).toBe(false);
     };
 
     it("completes with exactly the right rows after the worker is killed mid-job and restarted", async () => {
@@ -104,7 +104,7 @@ if (process.env.TEST_DATABASE_URL) {
       const second = start();
       await until(async () => (await row(id)).status === "completed", 240_000, `completion\n${second.output()}`);
       expect(await row(id)).toMatchObject({ processed_rows: ROWS, total_rows: ROWS });
-      const [header, ...rows] = parseCsv(fs.readFileSync(path.join(env.EXPORT_DIR!, `${id}.csv`), "utf8"));
+      const [header, ...rows] = parseCsv(fs.readFileSync(path.join(env.STORAGE_DIR!, "exports", `${id}.csv`), "utf8"));
       expect(header![0]).toBe("id");
       expect(rows.map((r) => Number(r[0]))).toEqual(Array.from({ length: ROWS }, (_, i) => i + 1));
       const [job] = await (await connection()).query<{ retry_count: number }>(sql`SELECT retry_count FROM pgboss.job WHERE id::text = (SELECT job_id FROM subscriber_exports WHERE id = ${id})`);

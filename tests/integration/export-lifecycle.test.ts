@@ -16,7 +16,7 @@ for (const kind of testDbKinds()) {
     let goodDir: string;
     beforeAll(async () => {
       s = await openExportSuite(kind, 300);
-      goodDir = process.env.EXPORT_DIR!;
+      goodDir = process.env.STORAGE_DIR!;
       process.env.EXPORT_RETRY_LIMIT = "1";
       await startExportWorker();
     });
@@ -29,14 +29,14 @@ for (const kind of testDbKinds()) {
       // A file where the folder should be: every attempt fails to write.
       const blocked = path.join(s.dir, "not-a-folder");
       fs.writeFileSync(blocked, "");
-      process.env.EXPORT_DIR = path.join(blocked, "exports");
+      process.env.STORAGE_DIR = path.join(blocked, "files");
       try {
         expect((await postExport(s.staff)).status).toBe(202);
         const failed = await waitForStatus(s.staff, (st) => st.downloadable_file_status === "failed");
         expect(failed.error).toMatch(/could not be completed after 2 attempts/);
         expect(failed.downloadable_file).toBeNull();
       } finally {
-        process.env.EXPORT_DIR = goodDir;
+        process.env.STORAGE_DIR = goodDir;
       }
       const conn = await connection();
       const [job] = await conn.query<{ state: string; retry_count: number }>(
@@ -55,8 +55,9 @@ for (const kind of testDbKinds()) {
       );
       const conn = await connection();
       const [adminExport] = await conn.query<{ id: string }>(sql`SELECT id FROM subscriber_exports WHERE user_id = ${s.admin.id}`);
-      const stray = path.join(goodDir, "AAAAAAAAAAAAAAAAAAAAAA.csv");
-      const temp = path.join(goodDir, ".BBBBBBBBBBBBBBBBBBBBBB.123.0badc0de.tmp");
+      fs.mkdirSync(path.join(goodDir, "exports"), { recursive: true });
+      const stray = path.join(goodDir, "exports", "AAAAAAAAAAAAAAAAAAAAAA.csv");
+      const temp = path.join(goodDir, "exports", ".BBBBBBBBBBBBBBBBBBBBBB.csv.123.0badc0de.tmp");
       for (const f of [stray, temp]) fs.writeFileSync(f, "x");
       const old = new Date(Date.now() - 2 * 3600 * 1000);
       for (const f of [stray, temp]) fs.utimesSync(f, old, old);

@@ -58,7 +58,7 @@ describe("PostgreSQL outage (real server, real next start)", () => {
 
     exportDir = fs.mkdtempSync(path.join(os.tmpdir(), "outage-exports-"));
     const port = await freePort();
-    const common = { DATABASE_URL: url, NEXTAUTH_SECRET: "outage-test-secret-0123456789abcdef", EXPORT_DIR: exportDir, HEALTH_TOKEN };
+    const common = { DATABASE_URL: url, NEXTAUTH_SECRET: "outage-test-secret-0123456789abcdef", STORAGE_DIR: exportDir, HEALTH_TOKEN };
     const fallbackPort = await freePort();
     fallback = await startNextServer({
       port: fallbackPort,

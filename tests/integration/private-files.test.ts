@@ -78,20 +78,21 @@ describe("the data folder and the export folder", () => {
     ensurePrivateDir(exports, root);
     expect([mode(root), mode(exports)]).toEqual([0o700, 0o700]);
 
-    const previous = process.env.EXPORT_DIR;
-    process.env.EXPORT_DIR = path.join(tmp, "exports-made-by-the-worker");
-    fs.mkdirSync(process.env.EXPORT_DIR, { mode: 0o755 });
-    fs.chmodSync(process.env.EXPORT_DIR, 0o755);
+    const previous = process.env.STORAGE_DIR;
+    process.env.STORAGE_DIR = path.join(tmp, "exports-made-by-the-worker");
+    fs.mkdirSync(process.env.STORAGE_DIR, { mode: 0o755 });
+    fs.chmodSync(process.env.STORAGE_DIR, 0o755);
     try {
       const id = newExportId();
       async function* batches() {
         yield [["1", "Ann"]];
       }
       await writeCsvFile(id, batches(), async () => {});
-      expect(shared(process.env.EXPORT_DIR)).toEqual([]);
+      expect(shared(process.env.STORAGE_DIR)).toEqual([]);
+      expect(fs.existsSync(path.join(process.env.STORAGE_DIR, "exports", `${id}.csv`))).toBe(true);
     } finally {
-      if (previous === undefined) delete process.env.EXPORT_DIR;
-      else process.env.EXPORT_DIR = previous;
+      if (previous === undefined) delete process.env.STORAGE_DIR;
+      else process.env.STORAGE_DIR = previous;
     }
   });
 });

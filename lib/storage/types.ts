@@ -1,0 +1,46 @@
+import type { Readable } from "node:stream";
+
+// What the console keeps as files (exports today; uploaded sheets and rejected rows next), named
+// by keys the code makes (`exports/<id>.csv`), never by user input. Every backend keeps the same
+// promises: an object is written from a stream (never held whole in memory) and becomes visible
+// only when complete, so a reader sees no object or a whole one; reads stream too.
+
+/** A key: segments of letters, digits, `_`, `-` and `.` (not starting with a dot), joined by `/`. */
+export const STORAGE_KEY = /^(?:[A-Za-z0-9_-][A-Za-z0-9_.-]{0,199}\/){0,4}[A-Za-z0-9_-][A-Za-z0-9_.-]{0,199}$/;
+
+export type StoredObject = {
+  /** The object's bytes; destroy it to stop reading early. */
+  body: Readable;
+  size: number;
+};
+
+export type StoredEntry = { key: string; size: number; modifiedAt: Date };
+
+/** What an object is written from: a stream, or chunks as they come. */
+export type StoreBody = Readable | AsyncIterable<Uint8Array | string> | Iterable<Uint8Array | string>;
+
+export type PutOptions = { contentType?: string; signal?: AbortSignal };
+
+export interface FileStore {
+  /** `local` (a folder) or `s3` (an S3-compatible bucket). */
+  readonly kind: string;
+  /** Writes `key` from `body`; visible to readers only once whole. Returns the bytes written. */
+  put(key: string, body: StoreBody, options?: PutOptions): Promise<number>;
+  /** The object under `key`, or null when there is none. */
+  get(key: string): Promise<StoredObject | null>;
+  /** Removes objects; missing ones are fine (already gone). */
+  delete(keys: readonly string[]): Promise<void>;
+  /** Complete objects whose key starts with `prefix` (e.g. `exports/`). */
+  list(prefix: string): AsyncIterable<StoredEntry>;
+  /** Removes writes that were started more than `olderThanMs` ago and never completed (a killed writer's). */
+  sweepIncomplete(olderThanMs: number): Promise<number>;
+  /** Throws when the storage cannot be reached (the health check). */
+  check(): Promise<void>;
+}
+
+export class StorageKeyError extends Error {}
+
+export function checkKey(key: string): string {
+  if (!STORAGE_KEY.test(key)) throw new StorageKeyError(`Not a storage key: ${JSON.stringify(key.slice(0, 80))}`);
+  return key;
+}
