@@ -23,7 +23,7 @@ import { unavailablePage } from "@/lib/security/unavailable-page";
 // (lib/auth/guards.ts). A request that skips this proxy loses only the headers of pages and the
 // shortcut to /login.
 
-const CONSOLE_PAGES = /^\/(subscribers|branches)(\/|$)/;
+const CONSOLE_PAGES = /^\/(subscribers|branches|users|account|audit)(\/|$)/;
 
 export async function proxy(request: NextRequest) {
   const { pathname, search } = request.nextUrl;

@@ -1,5 +1,5 @@
 import Link from "next/link";
-import { canReadAudit, type SessionUser } from "@/lib/auth/permissions";
+import { canManageUsers, canReadAudit, type SessionUser } from "@/lib/auth/permissions";
 import { NavLink } from "./nav-link";
 import { SignOutButton } from "./sign-out-button";
 
@@ -14,11 +14,14 @@ export function AppHeader({ user, signOut }: { user: SessionUser; signOut: () =>
         <nav aria-label="Main" className="flex items-center gap-1">
           <NavLink href="/subscribers">Subscribers</NavLink>
           <NavLink href="/branches">Branches</NavLink>
+          {canManageUsers(user) ? <NavLink href="/users">Users</NavLink> : null}
           {canReadAudit(user) ? <NavLink href="/audit">Audit log</NavLink> : null}
         </nav>
         <div className="ml-auto flex items-center gap-3 text-sm">
           <span className="text-right leading-tight">
-            <bdi className="block font-medium text-slate-900">{user.name}</bdi>
+            <Link href="/account" className="block font-medium text-slate-900 hover:text-brand-700" title="Your account: password and API tokens">
+              <bdi>{user.name}</bdi>
+            </Link>
             <span className="block text-xs text-slate-500" data-testid="user-role">
               {user.role === "admin" ? "Administrator" : "Staff"}
             </span>

@@ -77,6 +77,7 @@ const schema = z.object({
       .transform(Number),
   ).transform((n) => n ?? 0),
   HEALTH_TOKEN: optional(z.string()),
+  TOKEN_REQUESTS_PER_MINUTE: whole(1, 120),
   HEAVY_REQUESTS_PER_USER: whole(1, 2),
   HEAVY_REQUESTS_QUEUE: whole(0, 8),
   // Display

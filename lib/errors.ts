@@ -1,7 +1,7 @@
 /** Errors that carry their HTTP meaning; everything else is a 500 with a generic message. */
 export class AppError extends Error {
   constructor(
-    readonly status: 400 | 403 | 404 | 409 | 413 | 415 | 429 | 503,
+    readonly status: 400 | 401 | 403 | 404 | 409 | 413 | 415 | 429 | 503,
     readonly code: string,
     message: string,
     readonly fields?: Record<string, string[]>,

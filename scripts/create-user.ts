@@ -1,18 +1,14 @@
 // `npm run user:create -- --email a@b.c --name "A B" --role admin`: adds a user for a real
-// deployment. The password is asked for on the terminal without echo (or read from stdin).
+// deployment (the first admin; later users are made on /users). The password is asked for on the
+// terminal without echo (or read from stdin), and must pass the same rule as everywhere.
 import { parseArgs } from "node:util";
-import { z } from "zod";
-import { hashPassword } from "@/lib/auth/password";
-import { openDatabase } from "@/lib/db/client";
-import { safeText } from "@/lib/validation/text";
+import { db } from "@/lib/db/client";
+import { AppError } from "@/lib/errors";
+import { createUser } from "@/lib/users/mutations";
+import { userCreateSchema } from "@/lib/users/schema";
 import { runScript } from "./script-utils";
 
-const schema = z.object({
-  email: z.string().trim().toLowerCase().email("--email must be an email address"),
-  name: safeText("--name is required").trim().min(1, "--name is required").max(100),
-  role: z.enum(["admin", "staff"], { message: "--role must be admin or staff" }),
-  password: z.string().min(12, "the password needs at least 12 characters").max(200),
-});
+const schema = userCreateSchema.pick({ email: true, name: true, role: true });
 
 async function askHidden(prompt: string): Promise<string> {
   const { stdin, stdout } = process;
@@ -57,20 +53,16 @@ runScript(async () => {
     const again = await askHidden("Repeat the password: ");
     if (again !== password) throw new Error("the passwords do not match");
   }
-  const input = schema.safeParse({ ...values, password });
-  if (!input.success) throw new Error(input.error.issues.map((i) => i.message).join("; "));
-  const database = await openDatabase();
+  const input = schema.safeParse(values);
+  if (!input.success) throw new Error(input.error.issues.map((i) => `--${i.path.join(".")}: ${i.message}`).join("; "));
   try {
-    const { email, name, role } = input.data;
-    const user = await database.prisma.user.create({
-      data: { email, name, role, password_hash: await hashPassword(input.data.password) },
-      select: { id: true, email: true, role: true },
-    });
+    // The same code and password rule as the users page (lib/users): checked, hashed, audited.
+    const { user } = await createUser({ ...input.data, password }, null);
     console.log(`Created ${user.role} ${user.email} (id ${user.id}).`);
   } catch (error) {
-    if ((error as { code?: string }).code === "P2002") throw new Error("a user with that email already exists");
+    if (error instanceof AppError) throw new Error(error.message);
     throw error;
   } finally {
-    await database.close();
+    await (await db()).close();
   }
 });

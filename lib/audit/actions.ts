@@ -11,6 +11,17 @@ export const AUDIT_ACTIONS = [
   "subscriber.create",
   "export.request",
   "export.download",
+  "user.create",
+  "user.update",
+  "user.role_change",
+  "user.deactivate",
+  "user.reactivate",
+  "user.password_reset",
+  "user.password_set",
+  "user.password_change",
+  "token.create",
+  "token.revoke",
+  "token.export",
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

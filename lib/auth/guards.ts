@@ -2,6 +2,7 @@ import "server-only";
 import { audit } from "@/lib/audit/log";
 import { prisma } from "@/lib/db/client";
 import { canManageBranches, type SessionUser } from "./permissions";
+import { tokenPrincipal } from "./bearer";
 import { currentUser } from "./session";
 
 /** Thrown by the guards; the page, action and API wrappers turn it into the right answer. */
@@ -11,9 +12,12 @@ export class AuthError extends Error {
   }
 }
 
-/** Every protected read and every mutation starts here. */
+/**
+ * Every protected read and every mutation starts here. The user is the API token's, on a bearer
+ * request to the JSON API (lib/auth/bearer.ts), else the session's.
+ */
 export async function requireUser(): Promise<SessionUser> {
-  const user = await currentUser();
+  const user = tokenPrincipal()?.user ?? (await currentUser());
   if (!user) throw new AuthError(401);
   return user;
 }

@@ -7,3 +7,4 @@ export type SessionUser = { id: number; name: string; email: string; role: Role 
 export const canManageBranches = (user: Pick<SessionUser, "role"> | null | undefined) => user?.role === "admin";
 export const canCreateSubscribers = (user: SessionUser | null | undefined) => Boolean(user);
 export const canReadAudit = (user: Pick<SessionUser, "role"> | null | undefined) => user?.role === "admin";
+export const canManageUsers = (user: Pick<SessionUser, "role"> | null | undefined) => user?.role === "admin";

@@ -73,19 +73,27 @@ export async function claimAttempt(email: string, request: RequestInfo): Promise
   });
 }
 
-/** Settles a claimed try with its outcome, and audits it in the same transaction. */
+/**
+ * Settles a claimed try with its outcome, and audits it in the same transaction. A sign-in
+ * records the user's last sign-in time; a check of the current password (changing it on
+ * /account) audits only its failures.
+ */
 export async function settleAttempt(
   claimed: ClaimedAttempt,
   outcome: { email: string; success: boolean; user?: { id: number; email: string } },
   request: RequestInfo,
+  kind: "sign-in" | "password-check" = "sign-in",
 ) {
   const db = await prisma();
   await db.$transaction(async (tx) => {
     if (outcome.success) await tx.loginAttempt.update({ where: { id: claimed.id }, data: { success: true } });
+    if (outcome.success && kind === "password-check") return;
+    if (outcome.success && outcome.user) await tx.user.update({ where: { id: outcome.user.id }, data: { last_sign_in_at: new Date() } });
     await audit(tx, {
       action: outcome.success ? "auth.sign_in" : "auth.sign_in_failed",
       actor: outcome.user ?? null,
       actorEmail: outcome.email,
+      ...(kind === "password-check" ? { after: { during: "password change" } } : {}),
       request,
     });
   });

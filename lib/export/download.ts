@@ -6,6 +6,7 @@ import { prisma } from "@/lib/db/client";
 import { notFound } from "@/lib/errors";
 import { applyApiSecurityHeaders } from "@/lib/security/headers";
 import { storage } from "@/lib/storage";
+import { tokenExportEntry } from "@/lib/tokens/tokens";
 import { exportKey } from "./files";
 import { isExportId } from "./ids";
 import { exportFilename } from "./status";
@@ -31,6 +32,8 @@ export async function downloadResponse(user: Pick<SessionUser, "id" | "email">, 
     await db.$transaction(async (tx) => {
       await tx.subscriberExport.update({ where: { id: row.id }, data: { downloaded_at: new Date() } });
       await audit(tx, { action: "export.download", actor: user, entity: "export", entityId: row.id });
+      const viaToken = tokenExportEntry("download", row.id);
+      if (viaToken) await audit(tx, viaToken);
     });
   } catch (error) {
     file.body.destroy(); // nobody will read it

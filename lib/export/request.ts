@@ -1,6 +1,7 @@
 import "server-only";
 import crypto from "node:crypto";
 import { auditStatement } from "@/lib/audit/log";
+import { tokenExportEntry } from "@/lib/tokens/tokens";
 import type { SessionUser } from "@/lib/auth/permissions";
 import { parallelWorkers, statementTimeoutMs } from "@/lib/db/config";
 import { alreadyQueued, isUniqueViolation } from "./errors";
@@ -52,6 +53,8 @@ export async function requestExport(user: Pick<SessionUser, "id" | "email">, fil
            NOT EXISTS (SELECT 1 FROM subscriber_exports WHERE user_id = ${userId} AND status = 'completed'), ${total}, ${jobId})`);
       await sendExportJob(tx, id, jobId);
       await tx.query(await auditStatement({ action: "export.request", actor: user, entity: "export", entityId: id, after: { filters: filters.raw, total_rows: total } }));
+      const viaToken = tokenExportEntry("request", id);
+      if (viaToken) await tx.query(await auditStatement(viaToken));
     });
   } catch (error) {
     if (isUniqueViolation(error)) throw alreadyQueued();

@@ -1,6 +1,7 @@
 import "server-only";
 import { NextResponse } from "next/server";
 import { z } from "zod";
+import { authenticateBearer, bearerOf, withTokenPrincipal } from "@/lib/auth/bearer";
 import { AuthError } from "@/lib/auth/guards";
 import { databaseAppError, isQueryCancelled } from "@/lib/db/errors";
 import { withQuerySignal } from "@/lib/db/scope";
@@ -61,8 +62,16 @@ type Handler<C> = (request: Request, context: C) => Promise<Response>;
 export function route<C = unknown>(handler: Handler<C>): Handler<C> {
   return async (request, context) => {
     try {
-      assertSameOrigin(request);
-      return await withQuerySignal(request.signal, () => handler(request, context));
+      return await withQuerySignal(request.signal, async () => {
+        // A bearer request is its token's user (lib/auth/bearer.ts); any other is the session's.
+        const token = bearerOf(request);
+        if (token === null) {
+          assertSameOrigin(request);
+          return handler(request, context);
+        }
+        const principal = await authenticateBearer(token, request);
+        return withTokenPrincipal(principal, () => handler(request, context));
+      });
     } catch (error) {
       return toErrorResponse(error);
     }

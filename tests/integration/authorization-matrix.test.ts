@@ -6,21 +6,33 @@ import { syncCountries } from "@/tools/seed/demo";
 import { actAs } from "../helpers/db";
 import { closeExportSuite, openExportSuite, type ExportSuite } from "../helpers/export-test";
 import { apiRequest } from "../helpers/http";
+import { createToken } from "@/lib/tokens/tokens";
 
 // Outside a request Next has no cookie jar: sign-out gets an empty one.
 vi.mock("next/headers", () => ({ cookies: async () => ({ has: () => false, set: () => {} }), headers: async () => new Headers() }));
 
-// Every page, route handler and server action, with what anonymous callers, staff and admins
-// get, called directly (not through the UI). A file or export missing from these tables fails
-// the last tests, so a new route cannot ship without its row.
+// Every page, route handler and server action, with what anonymous callers, staff, admins and
+// API tokens (an administrator's `read` and `export` tokens, so only the scope limits them) get,
+// called directly (not through the UI). A file or export missing from these tables fails the last
+// tests, so a new route cannot ship without its row. Tokens work on the JSON API only: on pages
+// and server actions a request with a token and no session is anonymous.
 
-type Who = "anonymous" | "staff" | "admin";
+type Person = "anonymous" | "staff" | "admin";
+type TokenCaller = "read token" | "export token";
+type Who = Person | TokenCaller;
 type Outcome = "ok" | "login" | "redirect" | 401 | 403 | number;
-type Expect = Record<Who, Outcome>;
+type Expect = Record<Person, Outcome>;
+type RouteExpect = Record<Who, Outcome>;
+
+const PEOPLE = ["anonymous", "staff", "admin"] as const;
+const CALLERS = [...PEOPLE, "read token", "export token"] as const;
 
 const EVERYONE = (o: Outcome): Expect => ({ anonymous: o, staff: o, admin: o });
+const ALL = (o: Outcome): RouteExpect => ({ ...EVERYONE(o), "read token": o, "export token": o });
 const SIGNED_IN: Expect = { anonymous: "login", staff: "ok", admin: "ok" };
 const ADMIN_PAGE: Expect = { anonymous: "login", staff: 403, admin: "ok" };
+/** People's answers, and the two tokens'. */
+const r = (people: Expect, read: Outcome, exp: Outcome = read): RouteExpect => ({ ...people, "read token": read, "export token": exp });
 
 /** Pages: file under app/ → expected outcome. "login" = redirect to /login?callbackUrl=…. */
 const PAGES: Record<string, Expect> = {
@@ -32,9 +44,14 @@ const PAGES: Record<string, Expect> = {
   "(console)/branches/new/page.tsx": ADMIN_PAGE,
   "(console)/branches/[id]/edit/page.tsx": ADMIN_PAGE,
   "(console)/audit/page.tsx": ADMIN_PAGE,
+  "(console)/users/page.tsx": ADMIN_PAGE,
+  "(console)/users/new/page.tsx": ADMIN_PAGE,
+  "(console)/account/page.tsx": SIGNED_IN,
+  // Whoever holds the link (an unknown link here: the page says so).
+  "set-password/[token]/page.tsx": EVERYONE("ok"),
 };
 
-type Call = { method: string; path: string; params?: Record<string, string>; json?: unknown; expect: Expect };
+type Call = { method: string; path: string; params?: Record<string, string>; json?: unknown; expect: RouteExpect };
 /** Route handlers: file under app/ → each exported method with its expected HTTP status. */
 const ROUTES: Record<string, Call[] | "next-auth"> = {
   // next-auth's sign-in, sign-out and session routes (limited to those the console uses): they
@@ -42,41 +59,58 @@ const ROUTES: Record<string, Call[] | "next-auth"> = {
   // tests/http/sign-in.test.ts, session.test.ts and redirects.test.ts, and by e2e/auth.spec.ts.
   "api/auth/[...nextauth]/route.ts": "next-auth",
   "api/health/route.ts": [
-    { method: "GET", path: "/api/health", expect: EVERYONE(200) },
-    { method: "HEAD", path: "/api/health", expect: EVERYONE(200) },
+    { method: "GET", path: "/api/health", expect: ALL(200) },
+    { method: "HEAD", path: "/api/health", expect: ALL(200) },
   ],
   "api/v1/branches/route.ts": [
-    { method: "GET", path: "/api/v1/branches", expect: { anonymous: 401, staff: 200, admin: 200 } },
-    { method: "POST", path: "/api/v1/branches", json: { name: "Matrix {who}" }, expect: { anonymous: 401, staff: 403, admin: 201 } },
+    { method: "GET", path: "/api/v1/branches", expect: r({ anonymous: 401, staff: 200, admin: 200 }, 200) },
+    { method: "POST", path: "/api/v1/branches", json: { name: "Matrix {who}" }, expect: r({ anonymous: 401, staff: 403, admin: 201 }, 403) },
   ],
   "api/v1/branches/[id]/route.ts": [
-    { method: "GET", path: "/api/v1/branches/{branch}", expect: { anonymous: 401, staff: 200, admin: 200 } },
-    { method: "PATCH", path: "/api/v1/branches/{branch}", json: { name: "Matrix renamed" }, expect: { anonymous: 401, staff: 403, admin: 200 } },
-    { method: "DELETE", path: "/api/v1/branches/{branch}", expect: { anonymous: 401, staff: 403, admin: 204 } },
+    { method: "GET", path: "/api/v1/branches/{branch}", expect: r({ anonymous: 401, staff: 200, admin: 200 }, 200) },
+    { method: "PATCH", path: "/api/v1/branches/{branch}", json: { name: "Matrix renamed" }, expect: r({ anonymous: 401, staff: 403, admin: 200 }, 403) },
+    { method: "DELETE", path: "/api/v1/branches/{branch}", expect: r({ anonymous: 401, staff: 403, admin: 204 }, 403) },
   ],
-  "api/v1/countries/route.ts": [{ method: "GET", path: "/api/v1/countries", expect: { anonymous: 401, staff: 200, admin: 200 } }],
+  "api/v1/countries/route.ts": [{ method: "GET", path: "/api/v1/countries", expect: r({ anonymous: 401, staff: 200, admin: 200 }, 200) }],
   "api/v1/subscribers/route.ts": [
-    { method: "GET", path: "/api/v1/subscribers", expect: { anonymous: 401, staff: 200, admin: 200 } },
+    { method: "GET", path: "/api/v1/subscribers", expect: r({ anonymous: 401, staff: 200, admin: 200 }, 200) },
     {
       method: "POST",
       path: "/api/v1/subscribers",
       json: { first_name: "Mat", last_name: "Rix", email: "matrix-{who}@example.com", mobile: "+447400555{n}", subscription_status: "active", is_mandatory: false },
-      expect: { anonymous: 401, staff: 201, admin: 201 },
+      expect: r({ anonymous: 401, staff: 201, admin: 201 }, 403),
     },
   ],
+  // The export is the export scope's: a read token neither reads nor requests it.
   "api/v1/subscribers/export/route.ts": [
-    { method: "GET", path: "/api/v1/subscribers/export", expect: { anonymous: 401, staff: 200, admin: 200 } },
-    { method: "POST", path: "/api/v1/subscribers/export", expect: { anonymous: 401, staff: 202, admin: 202 } },
+    { method: "GET", path: "/api/v1/subscribers/export", expect: r({ anonymous: 401, staff: 200, admin: 200 }, 403, 200) },
+    { method: "POST", path: "/api/v1/subscribers/export", expect: r({ anonymous: 401, staff: 202, admin: 202 }, 403, 202) },
   ],
   // Paths no other handler serves: docs/API.md's 404, whoever asks.
   "api/v1/[...path]/route.ts": ["GET", "POST", "PUT", "PATCH", "DELETE"].map((method) => ({
     method,
     path: "/api/v1/no-such-path",
-    expect: EVERYONE(404),
+    expect: ALL(404),
   })),
   // Nobody but the owner gets a file: an export that is not yours is the same 404 as no export.
   "api/v1/exports/[id]/download/route.ts": [
-    { method: "GET", path: "/api/v1/exports/{export}/download", params: { id: "{export}" }, expect: { anonymous: 401, staff: 404, admin: 404 } },
+    { method: "GET", path: "/api/v1/exports/{export}/download", params: { id: "{export}" }, expect: r({ anonymous: 401, staff: 404, admin: 404 }, 403, 404) },
+  ],
+  // Users: administrators only; a token reads them when its user is one, never changes them.
+  "api/v1/users/route.ts": [
+    { method: "GET", path: "/api/v1/users", expect: r({ anonymous: 401, staff: 403, admin: 200 }, 200) },
+    { method: "POST", path: "/api/v1/users", json: { name: "Matrix {who}", email: "matrix-user-{n}@example.com", role: "staff" }, expect: r({ anonymous: 401, staff: 403, admin: 201 }, 403) },
+  ],
+  "api/v1/users/[id]/route.ts": [
+    { method: "PATCH", path: "/api/v1/users/{user}", json: { name: "Matrix renamed" }, expect: r({ anonymous: 401, staff: 403, admin: 200 }, 403) },
+  ],
+  // Tokens: your own, with a session only (a token cannot make or revoke tokens).
+  "api/v1/tokens/route.ts": [
+    { method: "GET", path: "/api/v1/tokens", expect: r({ anonymous: 401, staff: 200, admin: 200 }, 403) },
+    { method: "POST", path: "/api/v1/tokens", json: { name: "Matrix {who}", scope: "read", expires_at: "{tomorrow}" }, expect: r({ anonymous: 401, staff: 201, admin: 201 }, 403) },
+  ],
+  "api/v1/tokens/[id]/route.ts": [
+    { method: "DELETE", path: "/api/v1/tokens/{admin-token}", expect: r({ anonymous: 401, staff: 404, admin: 204 }, 403) },
   ],
 };
 
@@ -94,6 +128,21 @@ const ACTIONS: Record<string, Record<string, Expect>> = {
   },
   "(console)/subscribers/export-actions.ts": {
     requestExportAction: { anonymous: 401, staff: "ok", admin: "ok" },
+  },
+  "(console)/users/actions.ts": {
+    createUserAction: { anonymous: 401, staff: 403, admin: "ok" },
+    changeRoleAction: { anonymous: 401, staff: 403, admin: "ok" },
+    setActiveAction: { anonymous: 401, staff: 403, admin: "ok" },
+    resetPasswordAction: { anonymous: 401, staff: 403, admin: "ok" },
+  },
+  "(console)/account/actions.ts": {
+    changePasswordAction: { anonymous: 401, staff: "ok", admin: "ok" },
+    createTokenAction: { anonymous: 401, staff: "ok", admin: "ok" },
+    revokeTokenAction: { anonymous: 401, staff: "ok", admin: "ok" },
+  },
+  // The link's secret is the credential: anyone may try one (a wrong one changes nothing).
+  "set-password/[token]/actions.ts": {
+    setPasswordAction: EVERYONE("ok"),
   },
   // Signing out is open to anyone (with no session there is nothing to end): always to /login.
   "(console)/session-actions.ts": {
@@ -127,8 +176,10 @@ async function outcome(run: () => Promise<unknown>): Promise<Outcome> {
 
 describe("authorization matrix", () => {
   let suite: ExportSuite;
-  let users: Record<Who, SessionUser | null>;
+  let users: Record<Person, SessionUser | null>;
+  let bearer: Record<TokenCaller, string>;
   let branchIds: number[] = [];
+  let adminTokenIds: number[] = [];
   let n = 0;
 
   beforeAll(async () => {
@@ -140,6 +191,15 @@ describe("authorization matrix", () => {
       select: { id: true },
     });
     branchIds = branches.map((b) => b.id);
+    const expires_at = new Date(Date.now() + 7 * 86_400_000);
+    // The tokens' user: an administrator of their own (their export requests are theirs alone).
+    const owner = (await suite.database.prisma.user.create({
+      data: { email: "token-owner@test.local", name: "Token Owner", role: "admin", password_hash: "x" },
+      select: { id: true, email: true, name: true, role: true },
+    })) as SessionUser;
+    const token = async (scope: "read" | "export", name: string) => (await createToken(owner, { name, scope, expires_at })).token;
+    bearer = { "read token": await token("read", "Matrix read"), "export token": await token("export", "Matrix export") };
+    for (let i = 0; i < 8; i++) adminTokenIds.push((await createToken(suite.admin, { name: `Matrix to revoke ${i}`, scope: "read", expires_at })).row.id);
   }, 180_000);
   afterAll(async () => closeExportSuite(suite));
 
@@ -148,15 +208,29 @@ describe("authorization matrix", () => {
       .replaceAll("{who}", who)
       .replaceAll("{n}", () => String(100 + n++))
       .replaceAll("{branch}", () => String(branchIds.pop()))
+      .replaceAll("{user}", () => String(suite.staff.id))
+      .replaceAll("{admin-token}", () => String(adminTokenIds.pop()))
+      .replaceAll("{tomorrow}", new Date(Date.now() + 86_400_000).toISOString().slice(0, 10))
       .replaceAll("{export}", "AAAAAAAAAAAAAAAAAAAAAA");
 
+  /** Who the guards see: a person's session, or (for a token caller) none, with the token on the request. */
+  const as = (who: Who): { headers: Record<string, string> } => {
+    if (who === "read token" || who === "export token") {
+      actAs(null);
+      return { headers: { authorization: `Bearer ${bearer[who]}` } };
+    }
+    actAs(users[who]);
+    return { headers: {} };
+  };
+  const personOf = (who: Who): Person => (who === "read token" || who === "export token" ? "anonymous" : who);
+
   for (const [file, expected] of Object.entries(PAGES)) {
-    for (const who of ["anonymous", "staff", "admin"] as const) {
-      it(`page ${file} as ${who} → ${expected[who]}`, async () => {
-        actAs(users[who]);
+    for (const who of CALLERS) {
+      it(`page ${file} as ${who} → ${expected[personOf(who)]}`, async () => {
+        as(who);
         const mod = (await import(/* @vite-ignore */ path.join(APP, file))) as { default: (props: unknown) => Promise<unknown> | unknown };
-        const props = { params: Promise.resolve({ id: String(branchIds[0]) }), searchParams: Promise.resolve({}) };
-        expect(await outcome(async () => mod.default(props))).toBe(expected[who]);
+        const props = { params: Promise.resolve({ id: String(branchIds[0]), token: "not-a-link" }), searchParams: Promise.resolve({}) };
+        expect(await outcome(async () => mod.default(props))).toBe(expected[personOf(who)]);
       });
     }
   }
@@ -164,14 +238,14 @@ describe("authorization matrix", () => {
   for (const [file, calls] of Object.entries(ROUTES)) {
     if (calls === "next-auth") continue;
     for (const call of calls) {
-      for (const who of ["anonymous", "staff", "admin"] as const) {
+      for (const who of CALLERS) {
         it(`${call.method} ${call.path} as ${who} → ${call.expect[who]}`, async () => {
-          actAs(users[who]);
+          const { headers } = as(who);
           const mod = (await import(/* @vite-ignore */ path.join(APP, file))) as Record<string, (r: Request, c: unknown) => Promise<Response>>;
           const url = fill(call.path, who);
-          const id = /\/(?:branches|exports)\/([^/]+)/.exec(url)?.[1];
+          const id = /\/(?:branches|exports|users|tokens)\/([^/]+)/.exec(url)?.[1];
           const body = call.json === undefined ? undefined : JSON.parse(fill(JSON.stringify(call.json), who));
-          const response = await mod[call.method]!(apiRequest(url, { method: call.method, json: body }), { params: Promise.resolve({ id }) });
+          const response = await mod[call.method]!(apiRequest(url, { method: call.method, json: body, headers }), { params: Promise.resolve({ id }) });
           expect(response.status, `${url} ${await response.clone().text()}`).toBe(call.expect[who]);
         });
       }
@@ -180,15 +254,18 @@ describe("authorization matrix", () => {
 
   for (const [file, actions] of Object.entries(ACTIONS)) {
     for (const [name, expected] of Object.entries(actions)) {
-      for (const who of ["anonymous", "staff", "admin"] as const) {
-        it(`action ${name} as ${who} → ${expected[who]}`, async () => {
-          actAs(users[who]);
+      for (const who of CALLERS) {
+        it(`action ${name} as ${who} → ${expected[personOf(who)]}`, async () => {
+          as(who);
           const mod = (await import(/* @vite-ignore */ path.join(APP, file))) as Record<string, (input: unknown) => Promise<{ ok: boolean }>>;
           const input = /^(delete|update|count)/.test(name) ? { id: branchIds.pop(), name: `Matrix action ${who}` } : { name: `Matrix action ${who} ${name}` };
-          const before = await suite.database.prisma.branch.count();
+          const before = await Promise.all([suite.database.prisma.branch.count(), suite.database.prisma.user.count(), suite.database.prisma.apiToken.count()]);
           const result = await outcome(() => mod[name]!(input));
-          expect(result).toBe(expected[who]);
-          if (result !== "ok") expect(await suite.database.prisma.branch.count()).toBe(before); // refused: nothing changed
+          expect(result).toBe(expected[personOf(who)]);
+          // Refused: nothing changed.
+          if (result !== "ok") {
+            expect(await Promise.all([suite.database.prisma.branch.count(), suite.database.prisma.user.count(), suite.database.prisma.apiToken.count()])).toEqual(before);
+          }
         });
       }
     }

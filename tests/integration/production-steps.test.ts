@@ -14,9 +14,10 @@ import { createTestDatabase, type TestDatabase } from "../helpers/postgres";
 
 type Run = { code: number | null; output: string };
 
-/** `tsx scripts/<script>` as `npm run` starts it, with `input` on its standard input. */
+/** `tsx scripts/<script>` as `npm run` starts it (package.json's options), with `input` on its standard input. */
 function runScript(script: string, args: string[], env: Record<string, string>, input = ""): Promise<Run> {
-  const child = spawn(process.execPath, ["--import", "tsx", `scripts/${script}`, ...args], {
+  const conditions = script === "create-user.ts" ? ["--conditions=react-server"] : [];
+  const child = spawn(process.execPath, [...conditions, "--import", "tsx", `scripts/${script}`, ...args], {
     env: { ...process.env, DATABASE_URL: "", PGLITE_DIR: "", ...env },
     stdio: ["pipe", "pipe", "pipe"],
   });
@@ -44,6 +45,10 @@ async function operatorSteps(env: Record<string, string>, query: () => Promise<{
   const refused = await runScript("create-user.ts", ["--email", "short@example.com", "--name", "S", "--role", "staff"], env, "short\n");
   expect(refused.code).toBe(1);
   expect(refused.output).toMatch(/at least 12 characters/);
+  // The same password rule as the users page: a common password is refused too.
+  const common = await runScript("create-user.ts", ["--email", "common@example.com", "--name", "C", "--role", "staff"], env, "password1234\n");
+  expect(common.code).toBe(1);
+  expect(common.output).toMatch(/too easy to guess/);
 
   const db = await query();
   try {

@@ -1,0 +1,117 @@
+"use client";
+
+import { zodResolver } from "@hookform/resolvers/zod";
+import { useRouter } from "next/navigation";
+import { useState } from "react";
+import { useForm } from "react-hook-form";
+import { notify } from "@/components/toast";
+import { buttonClass } from "@/components/ui/button-styles";
+import { Field, inputClass } from "@/components/ui/field";
+import { MAX_TOKEN_DAYS, tokenCreateSchema, type TokenCreateInput } from "@/lib/tokens/schema";
+import { createTokenAction } from "./actions";
+
+const FIELDS = ["name", "scope", "expires_at"] as const;
+const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+
+/** "New token": name, scope and expiry; the token is shown once, right here. */
+export function TokenForm() {
+  const router = useRouter();
+  const [made, setMade] = useState<{ token: string; name: string } | null>(null);
+  const [copied, setCopied] = useState(false);
+  const [formError, setFormError] = useState<string | null>(null);
+  const {
+    register,
+    handleSubmit,
+    setError,
+    reset,
+    formState: { errors, isSubmitting },
+  } = useForm<TokenCreateInput>({ resolver: zodResolver(tokenCreateSchema, undefined, { raw: true }), defaultValues: { name: "", scope: "read", expires_at: day(90) } });
+
+  const onSubmit = handleSubmit(async (values) => {
+    setFormError(null);
+    try {
+      const result = await createTokenAction(values);
+      if (result.ok) {
+        setMade(result.data);
+        setCopied(false);
+        reset({ name: "", scope: "read", expires_at: day(90) });
+        router.refresh();
+        return;
+      }
+      let placed = false;
+      for (const [field, messages] of Object.entries(result.fieldErrors ?? {})) {
+        const name = FIELDS.find((f) => f === field);
+        if (name) {
+          setError(name, { message: messages[0] }, { shouldFocus: !placed });
+          placed = true;
+        }
+      }
+      setFormError(placed ? null : (result.formError ?? "The token could not be made."));
+    } catch {
+      setFormError("The token could not be made. Check your connection and try again.");
+    }
+  });
+
+  const copy = async () => {
+    if (!made) return;
+    try {
+      await navigator.clipboard.writeText(made.token);
+      setCopied(true);
+    } catch {
+      notify("error", "Copy it by hand: select the token and copy.");
+    }
+  };
+
+  return (
+    <div className="space-y-4">
+      {made ? (
+        <div role="status" className="rounded-md border border-emerald-300 bg-emerald-50 p-4 text-sm">
+          <p className="font-medium text-emerald-900">
+            Your new token “<bdi>{made.name}</bdi>”. Copy it now: it is shown only this once.
+          </p>
+          <label htmlFor="new-token" className="sr-only">
+            New token
+          </label>
+          <input id="new-token" readOnly value={made.token} className={`${inputClass} mt-2 font-mono text-xs`} onFocus={(e) => e.currentTarget.select()} />
+          <div className="mt-2 flex items-center gap-3">
+            <button type="button" className={buttonClass.secondary} onClick={copy}>
+              Copy token
+            </button>
+            <span aria-live="polite" className="text-emerald-800">
+              {copied ? "Copied." : ""}
+            </span>
+            <button type="button" className={`${buttonClass.ghost} ml-auto`} onClick={() => setMade(null)}>
+              I have copied it
+            </button>
+          </div>
+        </div>
+      ) : null}
+      <form onSubmit={onSubmit} noValidate className="grid gap-4 sm:grid-cols-[2fr_1fr_1fr_auto] sm:items-start">
+        <Field label="Token name" error={errors.name?.message} hint="What uses it, e.g. “nightly export script”.">
+          {(props) => <input {...props} maxLength={100} autoComplete="off" {...register("name")} />}
+        </Field>
+        <Field label="Scope" error={errors.scope?.message}>
+          {(props) => (
+            <select {...props} {...register("scope")}>
+              <option value="read">read</option>
+              <option value="export">export</option>
+            </select>
+          )}
+        </Field>
+        <Field label="Expires on" error={errors.expires_at?.message} hint={`At most ${MAX_TOKEN_DAYS} days.`}>
+          {(props) => <input {...props} type="date" min={day(1)} max={day(MAX_TOKEN_DAYS)} {...register("expires_at")} />}
+        </Field>
+        <div className="sm:pt-6">
+          <button type="submit" className={buttonClass.primary} disabled={isSubmitting}>
+            {isSubmitting ? "Making…" : "New token"}
+          </button>
+        </div>
+      </form>
+      {formError ? (
+        <p role="alert" className="text-sm text-red-700">
+          {formError}
+        </p>
+      ) : null}
+    </div>
+  );
+}

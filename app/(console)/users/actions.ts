@@ -1,0 +1,37 @@
+"use server";
+
+import { revalidatePath } from "next/cache";
+import { z } from "zod";
+import { action } from "@/lib/actions";
+import { requireAdmin } from "@/lib/auth/guards";
+import { createUser, resetPassword, updateUser } from "@/lib/users/mutations";
+import { ROLES, userCreateSchema, userIdSchema } from "@/lib/users/schema";
+
+// Administrators only: each action checks the role itself (requireAdmin), whatever the page shows.
+
+export const createUserAction = action(requireAdmin, userCreateSchema, async (input, admin) => {
+  const { user, setPasswordUrl } = await createUser(input, admin);
+  revalidatePath("/users");
+  return { ok: true, data: { id: user.id, setPasswordUrl }, message: `User ${user.email} created.` };
+});
+
+export const changeRoleAction = action(requireAdmin, z.object({ id: userIdSchema, role: z.enum(ROLES) }), async ({ id, role }, admin) => {
+  const user = await updateUser(id, { role }, admin);
+  revalidatePath("/users");
+  return { ok: true, data: undefined, message: `${user.name} is ${role === "admin" ? "an administrator" : "staff"} now.` };
+});
+
+export const setActiveAction = action(requireAdmin, z.object({ id: userIdSchema, active: z.boolean() }), async ({ id, active }, admin) => {
+  const user = await updateUser(id, { active }, admin);
+  revalidatePath("/users");
+  return {
+    ok: true,
+    data: undefined,
+    message: active ? `${user.name} is active again (with a new sign-in).` : `${user.name} is deactivated: their sessions and tokens stopped working.`,
+  };
+});
+
+export const resetPasswordAction = action(requireAdmin, z.object({ id: userIdSchema }), async ({ id }, admin) => {
+  const { user, setPasswordUrl } = await resetPassword(id, admin);
+  return { ok: true, data: { setPasswordUrl, name: user.name }, message: `A set-password link for ${user.name} was made.` };
+});

@@ -1,0 +1,117 @@
+"use client";
+
+import { zodResolver } from "@hookform/resolvers/zod";
+import Link from "next/link";
+import { useRouter } from "next/navigation";
+import { useState } from "react";
+import { useForm, useWatch } from "react-hook-form";
+import { PasswordStrength } from "@/components/password-strength";
+import { notify } from "@/components/toast";
+import { buttonClass } from "@/components/ui/button-styles";
+import { Field } from "@/components/ui/field";
+import { userCreateSchema, type UserCreateInput } from "@/lib/users/schema";
+import { createUserAction } from "../actions";
+import { LinkDialog } from "../link-dialog";
+
+type Values = UserCreateInput;
+const FIELDS = ["name", "email", "role", "password"] as const;
+
+export function UserForm() {
+  const router = useRouter();
+  const [how, setHow] = useState<"link" | "password">("link");
+  const [formError, setFormError] = useState<string | null>(null);
+  const [made, setMade] = useState<{ url: string; name: string } | null>(null);
+  const {
+    register,
+    handleSubmit,
+    setError,
+    control,
+    formState: { errors, isSubmitting },
+  } = useForm<Values>({
+    resolver: zodResolver(userCreateSchema),
+    defaultValues: { name: "", email: "", role: "staff", password: "" },
+    shouldUnregister: true, // a password typed, then "link" chosen, is not sent nor checked
+  });
+
+  const [password, name, email] = useWatch({ control, name: ["password", "name", "email"] });
+
+  const onSubmit = handleSubmit(async (values) => {
+    setFormError(null);
+    try {
+      const result = await createUserAction({ ...values, password: how === "password" ? values.password : undefined });
+      if (result.ok) {
+        notify("success", result.message ?? "User created.");
+        if (result.data.setPasswordUrl) setMade({ url: result.data.setPasswordUrl, name: values.name });
+        else router.push("/users");
+        return;
+      }
+      let placed = false;
+      for (const [field, messages] of Object.entries(result.fieldErrors ?? {})) {
+        const name = FIELDS.find((f) => f === field);
+        if (name) {
+          setError(name, { message: messages[0] }, { shouldFocus: !placed });
+          placed = true;
+        }
+      }
+      setFormError(placed ? null : (result.formError ?? "The user could not be created."));
+    } catch {
+      setFormError("The user could not be created. Check your connection and try again.");
+    }
+  });
+
+  return (
+    <>
+      <form onSubmit={onSubmit} noValidate className="space-y-5">
+        <Field label="Name" error={errors.name?.message}>
+          {(props) => <input {...props} autoFocus maxLength={100} autoComplete="off" {...register("name")} />}
+        </Field>
+        <Field label="Email" error={errors.email?.message} hint="They sign in with it.">
+          {(props) => <input {...props} type="email" maxLength={254} autoComplete="off" {...register("email")} />}
+        </Field>
+        <Field label="Role" error={errors.role?.message} hint="Administrators also manage branches, users and the audit log.">
+          {(props) => (
+            <select {...props} {...register("role")}>
+              <option value="staff">Staff</option>
+              <option value="admin">Administrator</option>
+            </select>
+          )}
+        </Field>
+        <fieldset>
+          <legend className="block text-sm font-medium text-slate-700">Password</legend>
+          <div className="mt-2 space-y-2 text-sm">
+            <label className="flex items-start gap-2">
+              <input type="radio" name="how" value="link" checked={how === "link"} onChange={() => setHow("link")} className="mt-0.5" />
+              <span>Make a one-time set-password link for them (recommended; shown once, valid 24 hours)</span>
+            </label>
+            <label className="flex items-start gap-2">
+              <input type="radio" name="how" value="password" checked={how === "password"} onChange={() => setHow("password")} className="mt-0.5" />
+              <span>Set an initial password myself</span>
+            </label>
+          </div>
+        </fieldset>
+        {how === "password" ? (
+          <div>
+            <Field label="Initial password" error={errors.password?.message} hint="At least 12 characters, not a common password.">
+              {(props) => <input {...props} type="password" autoComplete="new-password" maxLength={200} {...register("password")} />}
+            </Field>
+            <PasswordStrength password={password ?? ""} userInputs={[name, email]} />
+          </div>
+        ) : null}
+        {formError ? (
+          <p role="alert" className="text-sm text-red-700">
+            {formError}
+          </p>
+        ) : null}
+        <div className="flex gap-3">
+          <button type="submit" className={buttonClass.primary} disabled={isSubmitting}>
+            {isSubmitting ? "Creating…" : "Create user"}
+          </button>
+          <Link href="/users" className={buttonClass.secondary}>
+            Cancel
+          </Link>
+        </div>
+      </form>
+      <LinkDialog url={made?.url ?? null} name={made?.name ?? ""} onClose={() => router.push("/users")} />
+    </>
+  );
+}

@@ -1,0 +1,126 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { useId, useState, useTransition } from "react";
+import { notify } from "@/components/toast";
+import { ConfirmDialog } from "@/components/ui/confirm-dialog";
+import type { Role } from "@/lib/auth/permissions";
+import { changeRoleAction, resetPasswordAction, setActiveAction } from "./actions";
+import { LinkDialog } from "./link-dialog";
+
+type Row = { id: number; name: string; role: Role; active: boolean };
+type Pending = null | "role" | "active" | "reset";
+
+const small = "rounded-md px-2.5 py-1.5 text-sm font-medium disabled:opacity-50";
+
+/** A user's row controls: role, deactivate or reactivate (confirmed), reset password (a link, shown once). */
+export function UserRowActions({ user, self }: { user: Row; self: boolean }) {
+  const router = useRouter();
+  const id = useId();
+  const [pending, start] = useTransition();
+  const [confirming, setConfirming] = useState<Pending>(null);
+  const [link, setLink] = useState<string | null>(null);
+
+  const run = (work: () => Promise<{ ok: boolean; message?: string; formError?: string }>, failure: string) =>
+    start(async () => {
+      try {
+        const result = await work();
+        if (result.ok) {
+          if (result.message) notify("success", result.message);
+          setConfirming(null);
+          router.refresh();
+        } else {
+          notify("error", result.formError ?? failure);
+          setConfirming(null);
+        }
+      } catch {
+        notify("error", `${failure} Check your connection and try again.`);
+      }
+    });
+
+  const otherRole: Role = user.role === "admin" ? "staff" : "admin";
+  const reset = () =>
+    start(async () => {
+      try {
+        const result = await resetPasswordAction({ id: user.id });
+        setConfirming(null);
+        if (result.ok) setLink(result.data.setPasswordUrl);
+        else notify("error", result.formError ?? "No link could be made.");
+      } catch {
+        notify("error", "No link could be made. Check your connection and try again.");
+      }
+    });
+
+  return (
+    <div className="inline-flex flex-wrap justify-end gap-1">
+      <button
+        type="button"
+        className={`${small} text-brand-700 hover:bg-brand-50`}
+        disabled={pending || self}
+        title={self ? "Another administrator must change your role." : undefined}
+        onClick={() => setConfirming("role")}
+        aria-label={user.role === "admin" ? `Make ${user.name} staff` : `Make ${user.name} an administrator`}
+      >
+        {user.role === "admin" ? "Make staff" : "Make admin"}
+      </button>
+      <button
+        type="button"
+        className={`${small} ${user.active ? "text-red-700 hover:bg-red-50" : "text-emerald-700 hover:bg-emerald-50"}`}
+        disabled={pending || (self && user.active)}
+        title={self && user.active ? "Another administrator must deactivate you." : undefined}
+        onClick={() => setConfirming("active")}
+        aria-label={user.active ? `Deactivate ${user.name}` : `Reactivate ${user.name}`}
+      >
+        {user.active ? "Deactivate" : "Reactivate"}
+      </button>
+      <button
+        type="button"
+        className={`${small} text-slate-700 hover:bg-slate-100`}
+        disabled={pending}
+        onClick={() => setConfirming("reset")}
+        aria-label={`Reset password of ${user.name}`}
+      >
+        Reset password
+      </button>
+
+      <ConfirmDialog
+        open={confirming === "role"}
+        title={otherRole === "admin" ? `Make ${user.name} an administrator?` : `Make ${user.name} staff?`}
+        confirmLabel={otherRole === "admin" ? "Make administrator" : "Make staff"}
+        pending={pending}
+        onConfirm={() => run(() => changeRoleAction({ id: user.id, role: otherRole }), "The role could not be changed.")}
+        onClose={() => setConfirming(null)}
+      >
+        {otherRole === "admin"
+          ? "Administrators manage branches, users and the audit log. It takes effect on their next request."
+          : "They keep their sessions and tokens but lose branch, user and audit administration on their next request."}
+      </ConfirmDialog>
+      <ConfirmDialog
+        open={confirming === "active"}
+        title={user.active ? `Deactivate ${user.name}?` : `Reactivate ${user.name}?`}
+        confirmLabel={user.active ? "Deactivate" : "Reactivate"}
+        pending={pending}
+        onConfirm={() => run(() => setActiveAction({ id: user.id, active: !user.active }), "The change could not be saved.")}
+        onClose={() => setConfirming(null)}
+      >
+        {user.active
+          ? "They are signed out everywhere and their API tokens are revoked, on their next request. Nothing they made is deleted."
+          : "They can sign in again. Their old sessions and tokens stay ended: they sign in afresh and make new tokens."}
+      </ConfirmDialog>
+      <ConfirmDialog
+        open={confirming === "reset"}
+        title={`Reset the password of ${user.name}?`}
+        confirmLabel="Make a link"
+        pending={pending}
+        onConfirm={reset}
+        onClose={() => setConfirming(null)}
+      >
+        <span id={`${id}-reset`}>
+          You get a one-time link (24 hours) to pass on. Their current password keeps working until they set a new one with it; then
+          all their sessions end. An earlier unused link stops working.
+        </span>
+      </ConfirmDialog>
+      <LinkDialog url={link} name={user.name} onClose={() => setLink(null)} />
+    </div>
+  );
+}

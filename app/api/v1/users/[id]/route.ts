@@ -1,0 +1,20 @@
+import { requireAdmin } from "@/lib/auth/guards";
+import { notFound } from "@/lib/errors";
+import { json, readJson, route } from "@/lib/http/api";
+import { updateUser } from "@/lib/users/mutations";
+import { serializeUser } from "@/lib/users/queries";
+import { userUpdateSchema } from "@/lib/users/schema";
+import { parseId } from "@/lib/validation/id";
+
+export const dynamic = "force-dynamic";
+
+type Context = { params: Promise<{ id: string }> };
+
+/** 200 with the user; 409 for yourself (demote, deactivate) or the last active administrator. */
+export const PATCH = route<Context>(async (request, context) => {
+  const admin = await requireAdmin();
+  const id = parseId((await context.params).id);
+  if (id === null) throw notFound("The user");
+  const changes = userUpdateSchema.parse(await readJson(request));
+  return json(serializeUser(await updateUser(id, changes, admin)));
+});

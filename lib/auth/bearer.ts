@@ -1,0 +1,83 @@
+import "server-only";
+import { AsyncLocalStorage } from "node:async_hooks";
+import { query, sql } from "@/lib/db/sql";
+import { AppError } from "@/lib/errors";
+import { tokenRateWait } from "@/lib/tokens/rate";
+import { tokenAllows, type TokenScope } from "@/lib/tokens/scope";
+import type { Role, SessionUser } from "./permissions";
+import { isApiTokenShape, secretHash } from "./secrets";
+
+// `Authorization: Bearer <token>` on the JSON API (docs/API.md "API tokens"), decided once per
+// request by the route wrapper (lib/http/api.ts), which runs the handler with the token's user as
+// the request's user: the guards (lib/auth/guards.ts) answer it before any session cookie, so no
+// route checks tokens itself. A bearer request is judged by its token alone: cookies are not
+// read, and the Origin check is not needed (a browser cannot send this header to another site
+// without a CORS preflight, which the console never allows).
+
+export type TokenPrincipal = { user: SessionUser; token: { id: number; name: string; scope: TokenScope } };
+
+const principals = new AsyncLocalStorage<TokenPrincipal>();
+
+/** The request's token and its user, when the request came with a bearer token. */
+export const tokenPrincipal = (): TokenPrincipal | null => principals.getStore() ?? null;
+
+export function withTokenPrincipal<T>(principal: TokenPrincipal, run: () => Promise<T>): Promise<T> {
+  return principals.run(principal, run);
+}
+
+/** One answer for every bad token: which part was wrong is nobody's business. */
+const invalid = () => new AppError(401, "invalid_token", "The API token is not valid. Make a new one on your account page.");
+
+/** The request's bearer token; null without an Authorization header; 401 for any other kind of header. */
+export function bearerOf(request: Request): string | null {
+  const header = request.headers.get("authorization");
+  if (header === null) return null;
+  const match = /^Bearer +(\S+) *$/i.exec(header);
+  if (!match) throw invalid();
+  return match[1]!;
+}
+
+type TokenRow = {
+  id: number;
+  name: string;
+  scope: TokenScope;
+  expires_at: Date;
+  revoked_at: Date | null;
+  last_used_at: Date | null;
+  user_id: number;
+  user_name: string;
+  email: string;
+  role: Role;
+  active: boolean;
+};
+
+const TOUCH_EVERY_MS = 60_000;
+
+/**
+ * The principal of a bearer request: 401 for a token that is malformed, unknown, expired or
+ * revoked, or whose user is deactivated; 403 when its scope does not cover this method and path;
+ * 429 with Retry-After past its rate. The user's role and `active` are read now, as for sessions.
+ */
+export async function authenticateBearer(token: string, request: Request): Promise<TokenPrincipal> {
+  if (!isApiTokenShape(token)) throw invalid();
+  const [row] = await query<TokenRow>(
+    sql`SELECT t.id, t.name, t.scope::text AS scope, t.expires_at, t.revoked_at, t.last_used_at,
+           u.id AS user_id, u.name AS user_name, u.email, u.role::text AS role, u.active
+         FROM api_tokens t JOIN users u ON u.id = t.user_id
+        WHERE t.token_hash = ${secretHash(token)}`);
+  if (!row || row.revoked_at || row.expires_at.getTime() <= Date.now() || !row.active) throw invalid();
+  const { method } = request;
+  const { pathname } = new URL(request.url);
+  if (!tokenAllows(row.scope, method, pathname)) {
+    throw new AppError(403, "token_scope", `This token's scope (${row.scope}) does not allow ${method} ${pathname}.`);
+  }
+  const wait = tokenRateWait(row.id);
+  if (wait > 0) throw new AppError(429, "too_many_requests", "This token sent too many requests. Wait and try again.", undefined, wait);
+  if (!row.last_used_at || Date.now() - row.last_used_at.getTime() > TOUCH_EVERY_MS) {
+    await query(sql`UPDATE api_tokens SET last_used_at = now() WHERE id = ${row.id}`);
+  }
+  return {
+    user: { id: row.user_id, name: row.user_name, email: row.email, role: row.role },
+    token: { id: row.id, name: row.name, scope: row.scope },
+  };
+}

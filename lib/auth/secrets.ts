@@ -1,0 +1,27 @@
+import { createHash, randomBytes } from "node:crypto";
+
+// Secrets the console hands out once (API tokens, set-password links) and keeps only as a hash.
+// They are 32 random bytes, so a plain SHA-256 is enough to store them: there is nothing to
+// guess that a slow hash would protect (unlike a password).
+
+export const TOKEN_PREFIX = "bsc_";
+const TOKEN = /^bsc_[A-Za-z0-9_-]{43}$/;
+const LINK = /^[A-Za-z0-9_-]{43}$/;
+
+/** A new API token: recognisable by its prefix (so a leaked one can be found in logs and code). */
+export function newApiToken(): string {
+  return `${TOKEN_PREFIX}${randomBytes(32).toString("base64url")}`;
+}
+
+/** A new set-password link's secret, for its path. */
+export function newLinkSecret(): string {
+  return randomBytes(32).toString("base64url");
+}
+
+export const isApiTokenShape = (value: string) => TOKEN.test(value);
+export const isLinkSecretShape = (value: string) => LINK.test(value);
+
+/** What is stored: the SHA-256 of the secret, in hex. */
+export function secretHash(secret: string): string {
+  return createHash("sha256").update(secret, "utf8").digest("hex");
+}

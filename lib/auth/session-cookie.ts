@@ -1,0 +1,24 @@
+import "server-only";
+import { cookies } from "next/headers";
+import { decode, encode } from "next-auth/jwt";
+import { config } from "@/lib/config";
+import { SESSION_MAX_AGE_SECONDS, secureCookies, sessionCookieName } from "./cookies";
+
+/**
+ * Re-issues this request's session cookie with a new session version, keeping its sign-in time
+ * (so it still ends 8 hours after sign-in): after changing their own password, the user's other
+ * sessions end while this one goes on. Does nothing without a valid cookie.
+ */
+export async function reissueSession(sessionVersion: number): Promise<void> {
+  const jar = await cookies();
+  const name = sessionCookieName();
+  const raw = jar.get(name)?.value;
+  const secret = config().NEXTAUTH_SECRET;
+  if (!raw || !secret) return;
+  const token = await decode({ token: raw, secret }).catch(() => null);
+  if (!token || typeof token.sat !== "number") return;
+  const remaining = token.sat + SESSION_MAX_AGE_SECONDS - Math.floor(Date.now() / 1000);
+  if (remaining <= 0) return;
+  const value = await encode({ token: { ...token, sv: sessionVersion }, secret, maxAge: remaining });
+  jar.set(name, value, { path: "/", httpOnly: true, sameSite: "lax", secure: secureCookies(), maxAge: remaining });
+}

@@ -1,0 +1,77 @@
+import "server-only";
+import { audit } from "@/lib/audit/log";
+import type { SessionUser } from "@/lib/auth/permissions";
+import { hashPassword } from "@/lib/auth/password";
+import { passwordProblem } from "@/lib/auth/password-policy";
+import { isLinkSecretShape, newLinkSecret, secretHash } from "@/lib/auth/secrets";
+import { prisma } from "@/lib/db/client";
+import type { Prisma } from "@/lib/generated/prisma/client";
+import { AppError } from "@/lib/errors";
+import { consoleOrigin } from "@/lib/http/return-to";
+
+// One-time set-password links. There is no e-mail here: the admin sees the link once and passes
+// it on. The link's secret is 32 random bytes; only its SHA-256 is stored. A link works once,
+// for 24 hours; making a new one for a user retires their earlier unused ones. Setting the
+// password ends every session the user has (their session version moves).
+
+export const LINK_LIFETIME_MS = 24 * 60 * 60 * 1000;
+
+export const setPasswordPath = (secret: string) => `/set-password/${secret}`;
+
+/** Makes a link for `userId` inside the caller's transaction; returns its URL (shown once). */
+export async function makePasswordLink(tx: Prisma.TransactionClient, userId: number, actor: Pick<SessionUser, "id"> | null): Promise<string> {
+  await tx.passwordLink.updateMany({ where: { user_id: userId, used_at: null, expires_at: { gt: new Date() } }, data: { expires_at: new Date() } });
+  const secret = newLinkSecret();
+  await tx.passwordLink.create({
+    data: { user_id: userId, token_hash: secretHash(secret), created_by: actor?.id ?? null, expires_at: new Date(Date.now() + LINK_LIFETIME_MS) },
+  });
+  return `${consoleOrigin()}${setPasswordPath(secret)}`;
+}
+
+export type LinkState =
+  | { state: "valid"; user: { id: number; name: string; email: string }; expiresAt: Date }
+  | { state: "used" | "expired" | "unknown" };
+
+/** What a link's secret is worth, for the set-password page. */
+export async function linkState(secret: string): Promise<LinkState> {
+  if (!isLinkSecretShape(secret)) return { state: "unknown" };
+  const link = await (await prisma()).passwordLink.findUnique({
+    where: { token_hash: secretHash(secret) },
+    select: { used_at: true, expires_at: true, user: { select: { id: true, name: true, email: true } } },
+  });
+  if (!link) return { state: "unknown" };
+  if (link.used_at) return { state: "used" };
+  if (link.expires_at.getTime() <= Date.now()) return { state: "expired" };
+  return { state: "valid", user: link.user, expiresAt: link.expires_at };
+}
+
+export const LINK_MESSAGES = {
+  used: "This link has already been used. Ask an administrator for a new one if you need to set your password again.",
+  expired: "This link has expired (links work for 24 hours). Ask an administrator for a new one.",
+  unknown: "This link is not valid. Check that you copied all of it, or ask an administrator for a new one.",
+} as const;
+
+/** Sets the password of the link's user, once: the link is spent and every session of the user ends. */
+export async function setPasswordWithLink(secret: string, password: string): Promise<{ email: string }> {
+  const state = await linkState(secret);
+  if (state.state !== "valid") throw new AppError(400, `link_${state.state}`, LINK_MESSAGES[state.state]);
+  const problem = await passwordProblem(password, [state.user.name, state.user.email]);
+  if (problem) throw new AppError(400, "invalid_input", problem, { password: [problem] });
+  const hash = await hashPassword(password);
+  const db = await prisma();
+  return db.$transaction(async (tx) => {
+    // Spent under the update's row lock: of two submissions of one link, one wins.
+    const spent = await tx.passwordLink.updateMany({
+      where: { token_hash: secretHash(secret), used_at: null, expires_at: { gt: new Date() } },
+      data: { used_at: new Date() },
+    });
+    if (spent.count !== 1) throw new AppError(400, "link_used", LINK_MESSAGES.used);
+    const user = await tx.user.update({
+      where: { id: state.user.id },
+      data: { password_hash: hash, session_version: { increment: 1 } },
+      select: { id: true, email: true },
+    });
+    await audit(tx, { action: "user.password_set", actor: user, entity: "user", entityId: user.id, after: { via: "link" } });
+    return { email: user.email };
+  });
+}

@@ -1,0 +1,111 @@
+import "server-only";
+import { randomBytes } from "node:crypto";
+import { audit } from "@/lib/audit/log";
+import type { SessionUser } from "@/lib/auth/permissions";
+import { hashPassword } from "@/lib/auth/password";
+import { passwordProblem } from "@/lib/auth/password-policy";
+import { prisma } from "@/lib/db/client";
+import { Prisma } from "@/lib/generated/prisma/client";
+import { AppError, conflict, notFound } from "@/lib/errors";
+import { makePasswordLink } from "./links";
+import { serializeUser, userSelect, type UserRow } from "./queries";
+import type { UserUpdateInput } from "./schema";
+
+// Every change to a user is written with its audit event in one transaction. The rules that
+// keep an administrator in charge are decided inside that transaction, under locks on the
+// active administrators' rows, so two admins demoting each other at once cannot both succeed.
+
+const TAKEN = { email: ["A user with this email already exists."] };
+
+function translate(error: unknown): never {
+  if (error instanceof Prisma.PrismaClientKnownRequestError) {
+    if (error.code === "P2002") throw conflict("A user with this email already exists.", TAKEN);
+    if (error.code === "P2025") throw notFound("The user");
+  }
+  throw error;
+}
+
+export type NewUser = { name: string; email: string; role: "admin" | "staff"; password?: string };
+
+/**
+ * Creates a user with an initial password, or with none and a one-time set-password link (its
+ * URL is returned once). `actor` is null for `npm run user:create` (the first admin).
+ */
+export async function createUser(input: NewUser, actor: SessionUser | null): Promise<{ user: UserRow; setPasswordUrl: string | null }> {
+  if (input.password !== undefined) {
+    const problem = await passwordProblem(input.password, [input.name, input.email]);
+    if (problem) throw new AppError(400, "invalid_input", problem, { password: [problem] });
+  }
+  // Without a password, one nobody knows: the account cannot be signed in to until the link is used.
+  const hash = await hashPassword(input.password ?? randomBytes(32).toString("base64url"));
+  const db = await prisma();
+  return db
+    .$transaction(async (tx) => {
+      const user = await tx.user.create({ data: { name: input.name, email: input.email, role: input.role, password_hash: hash }, select: userSelect });
+      const setPasswordUrl = input.password === undefined ? await makePasswordLink(tx, user.id, actor) : null;
+      await audit(tx, {
+        action: "user.create",
+        actor,
+        actorEmail: actor ? undefined : "npm run user:create",
+        entity: "user",
+        entityId: user.id,
+        after: { ...serializeUser(user), password: input.password === undefined ? "set-password link" : "set by the administrator" },
+      });
+      return { user, setPasswordUrl };
+    })
+    .catch(translate);
+}
+
+/** Locks the active administrators' rows and counts them: concurrent changes take turns here. */
+async function activeAdmins(tx: Prisma.TransactionClient): Promise<number[]> {
+  const rows = await tx.$queryRaw<{ id: number }[]>`SELECT id FROM users WHERE role = 'admin' AND active ORDER BY id FOR UPDATE`;
+  return rows.map((r) => r.id);
+}
+
+/**
+ * Changes a user's name, role or active flag. 409 when an admin would demote or deactivate
+ * themself, or when the change would leave no active administrator.
+ */
+export async function updateUser(id: number, changes: UserUpdateInput, actor: SessionUser): Promise<UserRow> {
+  if (id === actor.id && (changes.role === "staff" || changes.active === false)) {
+    throw conflict("You cannot demote or deactivate yourself: ask another administrator.");
+  }
+  const db = await prisma();
+  return db
+    .$transaction(async (tx) => {
+      const admins = await activeAdmins(tx);
+      const before = await tx.user.findUnique({ where: { id }, select: userSelect });
+      if (!before) throw notFound("The user");
+      const losesAdmin = before.role === "admin" && before.active && (changes.role === "staff" || changes.active === false);
+      if (losesAdmin && admins.filter((a) => a !== id).length === 0) {
+        throw conflict(`${before.name} is the last active administrator: make someone else an administrator first.`);
+      }
+      const user = await tx.user.update({ where: { id }, data: changes, select: userSelect });
+      const entry = { actor, entity: "user", entityId: id } as const;
+      if (changes.name !== undefined && changes.name !== before.name) {
+        await audit(tx, { ...entry, action: "user.update", before: { name: before.name }, after: { name: user.name } });
+      }
+      if (changes.role !== undefined && changes.role !== before.role) {
+        await audit(tx, { ...entry, action: "user.role_change", before: { role: before.role }, after: { role: user.role } });
+      }
+      if (changes.active !== undefined && changes.active !== before.active) {
+        await audit(tx, { ...entry, action: user.active ? "user.reactivate" : "user.deactivate", before: { active: before.active }, after: { active: user.active } });
+      }
+      return user;
+    })
+    .catch(translate);
+}
+
+/** "Reset password": a new one-time link for the user (their earlier unused ones stop working). */
+export async function resetPassword(id: number, actor: SessionUser): Promise<{ user: UserRow; setPasswordUrl: string }> {
+  const db = await prisma();
+  return db
+    .$transaction(async (tx) => {
+      const user = await tx.user.findUnique({ where: { id }, select: userSelect });
+      if (!user) throw notFound("The user");
+      const setPasswordUrl = await makePasswordLink(tx, id, actor);
+      await audit(tx, { action: "user.password_reset", actor, entity: "user", entityId: id, after: { link_expires_in_hours: 24 } });
+      return { user, setPasswordUrl };
+    })
+    .catch(translate);
+}

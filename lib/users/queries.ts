@@ -1,0 +1,74 @@
+import "server-only";
+import { prisma } from "@/lib/db/client";
+import { query, sql } from "@/lib/db/sql";
+import { notFound } from "@/lib/errors";
+import { offsetOf, readDirection, readPage, type PageWindow } from "@/lib/list/depth";
+import { PER_PAGE, pagination, type Pagination } from "@/lib/list/pagination";
+import { direction } from "@/lib/list/sql";
+import type { Role } from "@/lib/auth/permissions";
+import type { UserFilters } from "./filters";
+import { userWhere } from "./where";
+
+export type UserRow = {
+  id: number;
+  name: string;
+  email: string;
+  role: Role;
+  active: boolean;
+  created_at: Date;
+  last_sign_in_at: Date | null;
+};
+
+const SORT_SQL = {
+  id: sql`u.id`,
+  name: sql`lower(u.name)`,
+  email: sql`u.email`,
+  role: sql`u.role`,
+  active: sql`u.active`,
+  created_at: sql`u.created_at`,
+  last_sign_in_at: sql`u.last_sign_in_at`,
+} as const;
+
+const COLUMNS = sql`u.id, u.name, u.email, u.role::text AS role, u.active, u.created_at, u.last_sign_in_at`;
+
+export function userListSql(f: UserFilters, window: PageWindow = { offset: offsetOf(f.page), limit: PER_PAGE, reverse: false }) {
+  const where = userWhere(f);
+  const dir = direction(readDirection(f.sort.direction, window));
+  return {
+    rows: sql`SELECT ${COLUMNS} FROM users u ${where}
+      ORDER BY ${SORT_SQL[f.sort.column]} ${dir}, u.id ${dir}
+      LIMIT ${window.limit} OFFSET ${window.offset}`,
+    count: sql`SELECT count(*)::int AS total FROM users u ${where}`,
+  };
+}
+
+/** One page of users and the pagination over all matches. */
+export async function listUsers(f: UserFilters): Promise<{ data: UserRow[]; pagination: Pagination }> {
+  const { data, total } = await readPage(
+    f.page,
+    (window) => query<UserRow>(userListSql(f, window).rows),
+    async () => (await query<{ total: number }>(userListSql(f).count))[0]?.total ?? 0,
+  );
+  return { data, pagination: pagination(total, f.page) };
+}
+
+export const userSelect = { id: true, name: true, email: true, role: true, active: true, created_at: true, last_sign_in_at: true } as const;
+
+export async function getUser(id: number): Promise<UserRow> {
+  const user = await (await prisma()).user.findUnique({ where: { id }, select: userSelect });
+  if (!user) throw notFound("The user");
+  return user;
+}
+
+/** docs/API.md's user: never a password or its hash. */
+export function serializeUser(u: UserRow) {
+  return {
+    id: u.id,
+    name: u.name,
+    email: u.email,
+    role: u.role,
+    active: u.active,
+    created_at: u.created_at.toISOString(),
+    last_sign_in_at: u.last_sign_in_at?.toISOString() ?? null,
+  };
+}

@@ -1,0 +1,53 @@
+import { z } from "zod";
+import { passwordShape } from "@/lib/auth/password-policy";
+import { idSchema } from "@/lib/validation/id";
+import { safeText } from "@/lib/validation/text";
+
+// The users' forms and API bodies (docs/API.md): one schema each, used by react-hook-form in the
+// browser, by the server actions and by /api/v1/users. The password's strength (a dictionary
+// check, server-side) is decided by passwordProblem() where a password is set.
+
+export const ROLES = ["admin", "staff"] as const;
+
+const name = safeText("Enter a name.").trim().min(1, "Enter a name.").max(100, "Use at most 100 characters.");
+const email = z.string({ message: "Enter an email address." }).trim().toLowerCase().max(254).email("Enter a valid email address.");
+const role = z.enum(ROLES, { message: "Choose admin or staff." });
+
+/** New user: an initial password, or none (a one-time set-password link is made instead). */
+export const userCreateSchema = z
+  .object({
+    name,
+    email,
+    role,
+    password: z
+      .union([z.literal(""), passwordShape])
+      .optional()
+      .transform((v) => v || undefined),
+  })
+  .strict();
+export type UserCreateInput = z.input<typeof userCreateSchema>;
+
+/** PATCH /api/v1/users/{id}: any of name, role, active. */
+export const userUpdateSchema = z
+  .object({ name: name.optional(), role: role.optional(), active: z.boolean({ message: "active must be true or false." }).optional() })
+  .strict()
+  .refine((v) => v.name !== undefined || v.role !== undefined || v.active !== undefined, "Give name, role or active.");
+export type UserUpdateInput = z.output<typeof userUpdateSchema>;
+
+export const userIdSchema = idSchema("The user id must be a whole number of 1 or more.");
+
+/** /account: change your own password. */
+export const passwordChangeSchema = z
+  .object({
+    current: z.string({ message: "Enter your current password." }).min(1, "Enter your current password.").max(200),
+    password: passwordShape,
+    confirm: z.string(),
+  })
+  .refine((v) => v.password === v.confirm, { path: ["confirm"], message: "The two passwords differ." });
+export type PasswordChangeInput = z.input<typeof passwordChangeSchema>;
+
+/** The set-password page (from a one-time link). */
+export const passwordSetSchema = z
+  .object({ token: z.string().max(100), password: passwordShape, confirm: z.string() })
+  .refine((v) => v.password === v.confirm, { path: ["confirm"], message: "The two passwords differ." });
+export type PasswordSetInput = z.input<typeof passwordSetSchema>;
