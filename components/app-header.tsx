@@ -19,8 +19,8 @@ export function AppHeader({ user, signOut }: { user: SessionUser; signOut: () =>
         </nav>
         <div className="ml-auto flex items-center gap-3 text-sm">
           <span className="text-right leading-tight">
-            <Link href="/account" className="block font-medium text-slate-900 hover:text-brand-700" title="Your account: password and API tokens">
-              <bdi>{user.name}</bdi>
+            <Link href="/account" className="block hover:text-brand-700" title="Your account: password and API tokens">
+              <bdi className="block font-medium text-slate-900">{user.name}</bdi>
             </Link>
             <span className="block text-xs text-slate-500" data-testid="user-role">
               {user.role === "admin" ? "Administrator" : "Staff"}

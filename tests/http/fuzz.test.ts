@@ -118,6 +118,10 @@ const HEADER_VALUES: Record<string, fc.Arbitrary<string>> = {
   "if-none-match": fc.constantFrom('"x"', "*"),
   range: fc.constantFrom("bytes=0-1", "bytes=x"),
   cookie: fc.constantFrom("next-auth.session-token=garbage", "next-auth.callback-url=%FF", "a=%FF"),
+  authorization: fc.oneof(
+    fc.constantFrom("Bearer", "Bearer ", "Bearer bsc_", `Bearer bsc_${"A".repeat(43)}`, "Basic YTpi", "bearer  x y", "Bearer %FF", "Bearer \u00ff"),
+    latin1.map((s) => `Bearer ${s}`),
+  ),
   "x-anything": latin1,
 };
 /** A few headers per request (most carry none or one), so that each reaches the code behind the others. */
