@@ -85,7 +85,7 @@ export function UserForm() {
             </label>
             <label className="flex items-start gap-2">
               <input type="radio" name="how" value="password" checked={how === "password"} onChange={() => setHow("password")} className="mt-0.5" />
-              <span>Set an initial password myself</span>
+              <span>Choose their first password myself</span>
             </label>
           </div>
         </fieldset>
