@@ -82,6 +82,13 @@ test.describe("people and access", () => {
     expect((await after.get("/api/v1/subscribers")).status()).toBe(401);
     await after.dispose();
     await context.close();
+
+    // Who did what, on /audit.
+    await page.goto("/audit?action=user.create");
+    await expect(page.getByRole("cell", { name: "user.create" }).first()).toBeVisible();
+    await page.goto("/audit?action=token.export");
+    await expect(page.getByRole("cell", { name: "token.export" }).first()).toBeVisible();
+    await page.screenshot({ path: "test-results/screens/audit-token-export.png", fullPage: true });
   });
 
   test("changing your password keeps this session and ends the others", async ({ asAdmin: admin, browser }) => {
