@@ -1,7 +1,7 @@
 import { ZxcvbnFactory, type ZxcvbnResult } from "@zxcvbn-ts/core";
 import * as common from "@zxcvbn-ts/language-common";
 import * as en from "@zxcvbn-ts/language-en";
-import { z } from "zod";
+import { PASSWORD_MAX, passwordShape } from "./password-rule";
 
 // The one password rule, for every way a password is set (the set-password link, /account,
 // `npm run user:create`, an admin's initial password): at least 12 characters, at most 200 (the
@@ -12,14 +12,7 @@ import { z } from "zod";
 // ("safely unguessable: moderate protection from offline attacks") is refused with its advice.
 // The browser shows the same estimate as a hint while typing (components/password-strength.tsx).
 
-export const PASSWORD_MIN = 12;
-export const PASSWORD_MAX = 200;
 const MIN_SCORE = 3;
-
-export const passwordShape = z
-  .string({ message: "Enter a password." })
-  .min(PASSWORD_MIN, `Use at least ${PASSWORD_MIN} characters.`)
-  .max(PASSWORD_MAX, `Use at most ${PASSWORD_MAX} characters.`);
 
 let factory: ZxcvbnFactory | undefined;
 function estimator() {

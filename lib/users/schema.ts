@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { passwordShape } from "@/lib/auth/password-policy";
+import { passwordShape } from "@/lib/auth/password-rule";
 import { idSchema } from "@/lib/validation/id";
 import { safeText } from "@/lib/validation/text";
 

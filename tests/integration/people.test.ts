@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { GET as usersGET } from "@/app/api/v1/users/route";
+import { GET as usersRoute } from "@/app/api/v1/users/route";
 import { PATCH as userPATCH } from "@/app/api/v1/users/[id]/route";
-import { GET as branchesGET } from "@/app/api/v1/branches/route";
+import { GET as branchesRoute } from "@/app/api/v1/branches/route";
 import type { SessionUser } from "@/lib/auth/permissions";
 import { verifyPassword } from "@/lib/auth/password";
 import { secretHash } from "@/lib/auth/secrets";
@@ -17,6 +17,9 @@ import { apiRequest } from "../helpers/http";
 // People and access (issue 15): the rules that keep an administrator in charge (also when two
 // admins act at once), one-time set-password links, API tokens (hashed, expiring, revocable,
 // never more than their user's role), and deactivation ending sessions and tokens for good.
+
+const branchesGET = (request: Request) => branchesRoute(request, undefined);
+const usersGET = (request: Request) => usersRoute(request, undefined);
 
 const GOOD_PASSWORD = "violet quartz harbour 42";
 const day = 86_400_000;
