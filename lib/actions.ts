@@ -9,7 +9,7 @@ import { fieldErrors } from "@/lib/validation/common";
 
 export type ActionResult<T = undefined> =
   | { ok: true; data: T; message?: string }
-  | { ok: false; fieldErrors?: Record<string, string[]>; formError?: string };
+  | { ok: false; fieldErrors?: Record<string, string[]>; formError?: string; details?: Record<string, unknown> };
 
 /**
  * The skeleton of every server action: guard first (401/403 even when the action is called
@@ -38,7 +38,7 @@ export function action<S extends z.ZodType, T>(
       return await run(parsed.data, user);
     } catch (error) {
       const known = error instanceof AppError ? error : databaseAppError(error);
-      if (known) return { ok: false, fieldErrors: known.fields, formError: known.message };
+      if (known) return { ok: false, fieldErrors: known.fields, formError: known.message, ...(known.details ? { details: known.details } : {}) };
       console.error(error);
       return { ok: false, formError: "Something went wrong on our side. Try again." };
     }

@@ -7,6 +7,8 @@ export class AppError extends Error {
     readonly fields?: Record<string, string[]>,
     /** Seconds for the Retry-After header of a 429 or 503. */
     readonly retryAfter?: number,
+    /** More members of the error's answer (e.g. the record as it is now, with a 409). */
+    readonly details?: Record<string, unknown>,
   ) {
     super(message);
   }

@@ -11,10 +11,10 @@ import { applyApiSecurityHeaders } from "@/lib/security/headers";
 import { fieldErrors } from "@/lib/validation/common";
 import { readLimitedText } from "./body";
 
-export type ApiErrorBody = { error: { code: string; message: string; fields?: Record<string, string[]> } };
+export type ApiErrorBody = { error: { code: string; message: string; fields?: Record<string, string[]> } & Record<string, unknown> };
 
-export function apiError(status: number, code: string, message: string, fields?: Record<string, string[]>) {
-  const body: ApiErrorBody = { error: { code, message, ...(fields ? { fields } : {}) } };
+export function apiError(status: number, code: string, message: string, fields?: Record<string, string[]>, details?: Record<string, unknown>) {
+  const body: ApiErrorBody = { error: { ...details, code, message, ...(fields ? { fields } : {}) } };
   return NextResponse.json(body, { status, headers: applyApiSecurityHeaders(new Headers()) });
 }
 
@@ -39,7 +39,7 @@ export function toErrorResponse(error: unknown) {
   if (error instanceof z.ZodError) return apiError(400, "invalid_input", "Some values are not valid.", fieldErrors(error));
   const known = error instanceof AppError ? error : databaseAppError(error);
   if (known) {
-    const response = apiError(known.status, known.code, known.message, known.fields);
+    const response = apiError(known.status, known.code, known.message, known.fields, known.details);
     if (known.retryAfter !== undefined) response.headers.set("Retry-After", String(known.retryAfter));
     return response;
   }

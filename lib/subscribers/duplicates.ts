@@ -24,10 +24,12 @@ export async function lockDuplicateKeys(tx: Queryable, email: string, mobile: st
  * The earliest subscriber with this email and the earliest with this mobile (ids), if any.
  * `lower(email)` is served by subscribers_email_lower_idx, `mobile` by (mobile, id).
  */
-export async function findDuplicates(tx: Queryable, email: string | null, mobile: string | null): Promise<DuplicateMatch> {
+export async function findDuplicates(tx: Queryable, email: string | null, mobile: string | null, beforeId?: number): Promise<DuplicateMatch> {
+  // An edited subscriber is compared with the ones before it (the rule's "earlier").
+  const earlier = beforeId === undefined ? sql`` : sql`AND id < ${beforeId}`;
   const [row] = await tx.query<DuplicateMatch>(sql`SELECT
-      ${email === null ? sql`NULL::int` : sql`(SELECT min(id) FROM subscribers WHERE lower(email) = ${emailKey(email)})`} AS email,
-      ${mobile === null ? sql`NULL::int` : sql`(SELECT min(id) FROM subscribers WHERE mobile = ${mobile})`} AS mobile`);
+      ${email === null ? sql`NULL::int` : sql`(SELECT min(id) FROM subscribers WHERE lower(email) = ${emailKey(email)} ${earlier})`} AS email,
+      ${mobile === null ? sql`NULL::int` : sql`(SELECT min(id) FROM subscribers WHERE mobile = ${mobile} ${earlier})`} AS mobile`);
   return row ?? { email: null, mobile: null };
 }
 

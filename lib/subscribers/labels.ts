@@ -15,3 +15,6 @@ export const YES_NO_OPTIONS = [
   { value: "true", label: "Yes" },
   { value: "false", label: "No" },
 ];
+
+/** Each status's badge colour (a colour is never the only signal: the label says it too). */
+export const STATUS_TONE = { pending: "blue", active: "green", expired: "slate", cancelled: "red" } as const satisfies Record<SubscriptionStatus, string>;

@@ -16,7 +16,7 @@ type Fields = Record<string, string[]>;
 const CHECK_FIELDS = "Check the highlighted fields.";
 
 /** Branch and country must exist; the mobile must be a valid number of the chosen country. */
-async function resolveReferences(tx: Tx, input: SubscriberValues) {
+export async function resolveReferences(tx: Tx, input: SubscriberValues) {
   const fields: Fields = {};
   const branch = input.branch_id
     ? await tx.branch.findUnique({ where: { id: input.branch_id }, select: { id: true, name: true } })
@@ -33,7 +33,7 @@ async function resolveReferences(tx: Tx, input: SubscriberValues) {
 }
 
 /** An existing sheet of that name (whatever its case), else a new one; safe under concurrent creation. */
-async function sheetFor(tx: Tx, name: string | null): Promise<{ id: number; name: string } | null> {
+export async function sheetFor(tx: Tx, name: string | null): Promise<{ id: number; name: string } | null> {
   if (!name) return null;
   const [existing] = await within(tx).query<{ id: number; name: string }>(sql`
     SELECT id, name FROM sheets WHERE lower(name) = lower(${name}) ORDER BY id LIMIT 1`);
@@ -105,6 +105,8 @@ export async function checkDuplicates(input: {
   email?: string;
   mobile?: string;
   country_id?: number | null;
+  /** When editing: only subscribers before this one count. */
+  before_id?: number | null;
 }): Promise<DuplicateMatch> {
   const db = await prisma();
   const email = input.email?.trim() || null;
@@ -117,5 +119,5 @@ export async function checkDuplicates(input: {
     mobile = parsed.ok ? parsed.e164 : null;
   }
   if (!email && !mobile) return { email: null, mobile: null };
-  return findDuplicates(within(db), email, mobile);
+  return findDuplicates(within(db), email, mobile, input.before_id ?? undefined);
 }

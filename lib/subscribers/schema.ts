@@ -87,8 +87,44 @@ export const duplicateCheckSchema = z.object({
   email: z.string().trim().max(254).optional(),
   mobile: z.string().trim().max(32).optional(),
   country_id: z.number().int().min(1).max(MAX_ID).nullish(),
+  before_id: z.number().int().min(1).max(MAX_ID).nullish(),
 });
 export type DuplicateCheckInput = z.input<typeof duplicateCheckSchema>;
 
 /** The key under which two emails are "the same": trimmed, lower-cased. */
 export const emailKey = (email: string) => email.trim().toLowerCase();
+
+const PATCH_FIELDS = Object.keys(subscriberInputSchema.shape);
+/** Members of a record answer that are the server's to decide: accepted and ignored in a PATCH. */
+const SERVER_MEMBERS = new Set(["id", "is_duplicate", "created_at"]);
+const NAMED_BY_ID: Record<string, string> = { branch_name: "branch_id", country_name: "country_id", sheet: "sheet_name" };
+
+/**
+ * PATCH /api/v1/subscribers/{id}: any fields of the creation body, and `updated_at` as read
+ * (the version the change is made on). Unknown members are refused by name (a typo must not be
+ * an edit that silently changes nothing); the server's own members are ignored.
+ */
+export const subscriberPatchSchema = z
+  .record(z.string(), z.unknown(), { message: "Send the changes as one JSON object." })
+  .superRefine((body, ctx) => {
+    for (const key of Object.keys(body)) {
+      if (key === "updated_at" || PATCH_FIELDS.includes(key) || SERVER_MEMBERS.has(key)) continue;
+      const hint = NAMED_BY_ID[key] ? ` Use ${NAMED_BY_ID[key]}.` : "";
+      ctx.addIssue({ code: "custom", path: [key], message: `"${key.slice(0, 40)}" is not a field you can change.${hint}` });
+    }
+    const version = body.updated_at;
+    if (typeof version !== "string" || Number.isNaN(Date.parse(version)) || !/^\d{4}-\d{2}-\d{2}T/.test(version)) {
+      ctx.addIssue({ code: "custom", path: ["updated_at"], message: "Send updated_at as you read it (an ISO 8601 time): it says which version you changed." });
+    }
+  })
+  .transform((body) => {
+    const changes: Record<string, unknown> = {};
+    for (const key of PATCH_FIELDS) if (key in body) changes[key] = body[key];
+    return { version: new Date(body.updated_at as string), changes: changes as Partial<SubscriberInput> };
+  });
+
+/** The edit form's action: the creation fields, the subscriber and the version it was read at. */
+export const subscriberEditSchema = subscriberInputSchema.extend({
+  id: z.number().int().min(1).max(MAX_ID),
+  version: z.string().refine((v) => !Number.isNaN(Date.parse(v)), "The version is not a time."),
+});

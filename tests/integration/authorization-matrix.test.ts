@@ -40,6 +40,8 @@ const PAGES: Record<string, Expect> = {
   "login/page.tsx": { anonymous: "ok", staff: "redirect", admin: "redirect" },
   "(console)/subscribers/page.tsx": SIGNED_IN,
   "(console)/subscribers/new/page.tsx": SIGNED_IN,
+  "(console)/subscribers/[id]/page.tsx": SIGNED_IN,
+  "(console)/subscribers/[id]/edit/page.tsx": SIGNED_IN,
   "(console)/branches/page.tsx": SIGNED_IN,
   "(console)/branches/new/page.tsx": ADMIN_PAGE,
   "(console)/branches/[id]/edit/page.tsx": ADMIN_PAGE,
@@ -80,6 +82,12 @@ const ROUTES: Record<string, Call[] | "next-auth"> = {
       json: { first_name: "Mat", last_name: "Rix", email: "matrix-{who}@example.com", mobile: "+447400555{n}", subscription_status: "active", is_mandatory: false },
       expect: r({ anonymous: 401, staff: 201, admin: 201 }, 403),
     },
+  ],
+  // One subscriber: read by anyone signed in (and read tokens), edited by anyone signed in, deleted by admins.
+  "api/v1/subscribers/[id]/route.ts": [
+    { method: "GET", path: "/api/v1/subscribers/{subscriber}", expect: r({ anonymous: 401, staff: 200, admin: 200 }, 200) },
+    { method: "PATCH", path: "/api/v1/subscribers/{subscriber}", json: { last_name: "Matrix {who}", updated_at: "{subscriber-version}" }, expect: r({ anonymous: 401, staff: 200, admin: 200 }, 403) },
+    { method: "DELETE", path: "/api/v1/subscribers/{subscriber}", expect: r({ anonymous: 401, staff: 403, admin: 204 }, 403) },
   ],
   // The export is the export scope's: a read token neither reads nor requests it.
   "api/v1/subscribers/export/route.ts": [
@@ -124,6 +132,8 @@ const ACTIONS: Record<string, Record<string, Expect>> = {
   },
   "(console)/subscribers/actions.ts": {
     createSubscriberAction: { anonymous: 401, staff: "ok", admin: "ok" },
+    updateSubscriberAction: { anonymous: 401, staff: "ok", admin: "ok" },
+    deleteSubscriberAction: { anonymous: 401, staff: 403, admin: "ok" },
     checkDuplicateAction: { anonymous: 401, staff: "ok", admin: "ok" },
   },
   "(console)/subscribers/export-actions.ts": {
@@ -180,6 +190,9 @@ describe("authorization matrix", () => {
   let bearer: Record<TokenCaller, string>;
   let branchIds: number[] = [];
   let adminTokenIds: number[] = [];
+  /** Subscribers to read, edit and delete, each with the version an edit names. */
+  let subscribers: { id: number; version: string }[] = [];
+  let subscriber = { id: 0, version: "" };
   let n = 0;
 
   beforeAll(async () => {
@@ -191,6 +204,10 @@ describe("authorization matrix", () => {
       select: { id: true },
     });
     branchIds = branches.map((b) => b.id);
+    subscribers = (await suite.database.prisma.subscriber.findMany({ select: { id: true, created_at: true }, orderBy: { id: "asc" } })).map((x) => ({
+      id: x.id,
+      version: x.created_at.toISOString(),
+    }));
     const expires_at = new Date(Date.now() + 7 * 86_400_000);
     // The tokens' user: an administrator of their own (their export requests are theirs alone).
     const owner = (await suite.database.prisma.user.create({
@@ -208,6 +225,11 @@ describe("authorization matrix", () => {
       .replaceAll("{who}", who)
       .replaceAll("{n}", () => String(100 + n++))
       .replaceAll("{branch}", () => String(branchIds.pop()))
+      .replaceAll("{subscriber}", () => {
+        subscriber = subscribers.pop()!;
+        return String(subscriber.id);
+      })
+      .replaceAll("{subscriber-version}", () => subscriber.version)
       .replaceAll("{user}", () => String(suite.staff.id))
       .replaceAll("{admin-token}", () => String(adminTokenIds.pop()))
       .replaceAll("{tomorrow}", new Date(Date.now() + 86_400_000).toISOString().slice(0, 10))
@@ -229,7 +251,8 @@ describe("authorization matrix", () => {
       it(`page ${file} as ${who} → ${expected[personOf(who)]}`, async () => {
         as(who);
         const mod = (await import(/* @vite-ignore */ path.join(APP, file))) as { default: (props: unknown) => Promise<unknown> | unknown };
-        const props = { params: Promise.resolve({ id: String(branchIds[0]), token: "not-a-link" }), searchParams: Promise.resolve({}) };
+        const id = file.includes("subscribers/[id]") ? subscribers[0]!.id : branchIds[0];
+        const props = { params: Promise.resolve({ id: String(id), token: "not-a-link" }), searchParams: Promise.resolve({}) };
         expect(await outcome(async () => mod.default(props))).toBe(expected[personOf(who)]);
       });
     }
@@ -243,7 +266,7 @@ describe("authorization matrix", () => {
           const { headers } = as(who);
           const mod = (await import(/* @vite-ignore */ path.join(APP, file))) as Record<string, (r: Request, c: unknown) => Promise<Response>>;
           const url = fill(call.path, who);
-          const id = /\/(?:branches|exports|users|tokens)\/([^/]+)/.exec(url)?.[1];
+          const id = /\/(?:branches|exports|users|tokens|subscribers)\/([^/]+)/.exec(url)?.[1];
           const body = call.json === undefined ? undefined : JSON.parse(fill(JSON.stringify(call.json), who));
           const response = await mod[call.method]!(apiRequest(url, { method: call.method, json: body, headers }), { params: Promise.resolve({ id }) });
           expect(response.status, `${url} ${await response.clone().text()}`).toBe(call.expect[who]);

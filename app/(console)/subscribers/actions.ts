@@ -2,12 +2,17 @@
 
 import { revalidatePath } from "next/cache";
 import { action } from "@/lib/actions";
-import { requireUser } from "@/lib/auth/guards";
+import { z } from "zod";
+import { requireAdmin, requireUser } from "@/lib/auth/guards";
+import { deleteSubscriber, updateSubscriber } from "@/lib/subscribers/edit";
 import { checkDuplicates, createSubscriber } from "@/lib/subscribers/mutations";
-import { duplicateCheckSchema, subscriberInputSchema } from "@/lib/subscribers/schema";
+import { serializeRecord } from "@/lib/subscribers/record";
+import { duplicateCheckSchema, subscriberEditSchema, subscriberInputSchema } from "@/lib/subscribers/schema";
+import { idSchema } from "@/lib/validation/id";
 
-// Every signed-in user may create subscribers (docs/SPEC.md): the guard is requireUser, checked here
-// even though the page checks it too. is_duplicate is never read from the input.
+// Every signed-in user may create and edit subscribers (docs/SPEC.md): the guard is requireUser,
+// checked here even though the page checks it too; deleting is for administrators. is_duplicate
+// is never read from the input: the server decides it.
 
 export const createSubscriberAction = action(requireUser, subscriberInputSchema, async (input, user) => {
   const row = await createSubscriber(input, user);
@@ -23,4 +28,18 @@ export const createSubscriberAction = action(requireUser, subscriberInputSchema,
 /** The form asks this when the email or mobile field loses focus, before submitting. */
 export const checkDuplicateAction = action(requireUser, duplicateCheckSchema, async (input) => {
   return { ok: true, data: await checkDuplicates(input) };
+});
+
+/** Saves an edit made on `version` (the record's updated_at as read); a stale one fails with the record as it is now. */
+export const updateSubscriberAction = action(requireUser, subscriberEditSchema, async ({ id, version, ...input }, user) => {
+  const row = await updateSubscriber(id, input, new Date(version), user);
+  revalidatePath("/subscribers");
+  revalidatePath(`/subscribers/${id}`);
+  return { ok: true, data: serializeRecord(row), message: `Subscriber “${row.first_name} ${row.last_name}” saved.${row.is_duplicate ? " It is marked as a duplicate." : ""}` };
+});
+
+export const deleteSubscriberAction = action(requireAdmin, z.object({ id: idSchema("The subscriber id must be a whole number of 1 or more.") }), async ({ id }, user) => {
+  const row = await deleteSubscriber(id, user);
+  revalidatePath("/subscribers");
+  return { ok: true, data: undefined, message: `Subscriber “${row.first_name} ${row.last_name}” deleted.` };
 });

@@ -1,17 +1,12 @@
+import Link from "next/link";
 import { SortHeader } from "@/components/list/sort-header";
 import { Badge, EmptyValue, type BadgeTone } from "@/components/ui/badge";
 import { formatDateTime, formatDay, isoDay } from "@/lib/format";
 import type { RawParams } from "@/lib/list/params";
-import type { SubscriberFilters, SubscriptionStatus } from "@/lib/subscribers/filters";
-import { STATUS_LABEL } from "@/lib/subscribers/labels";
+import type { SubscriberFilters } from "@/lib/subscribers/filters";
+import { STATUS_LABEL, STATUS_TONE } from "@/lib/subscribers/labels";
 import type { SubscriberRow } from "@/lib/subscribers/queries";
 
-const STATUS_TONE: Record<SubscriptionStatus, BadgeTone> = {
-  pending: "blue",
-  active: "green",
-  expired: "slate",
-  cancelled: "red",
-};
 
 /**
  * A long value is cut with an ellipsis (the whole value in its tooltip), an empty one is a dash.
@@ -35,7 +30,17 @@ const flag = (value: boolean, yes: string, tone: BadgeTone) =>
  */
 const COLUMNS: { column: SubscriberFilters["sort"]["column"]; label: string; render: (s: SubscriberRow) => React.ReactNode; className?: string }[] = [
   { column: "id", label: "ID", render: (s) => s.id, className: "font-mono text-xs text-slate-500" },
-  { column: "first_name", label: "First name", render: (s) => text(s.first_name), className: "font-medium text-slate-900" },
+  {
+    column: "first_name",
+    label: "First name",
+    // The row's way to its record: a plain link (keyboard, middle-click, no script needed).
+    render: (s) => (
+      <Link href={`/subscribers/${s.id}`} prefetch={false} className="text-brand-700 underline-offset-2 hover:underline" aria-label={`${s.first_name} ${s.last_name}, subscriber ${s.id}`}>
+        {text(s.first_name)}
+      </Link>
+    ),
+    className: "font-medium",
+  },
   { column: "last_name", label: "Last name", render: (s) => text(s.last_name, "max-w-[12rem]"), className: "font-medium text-slate-900" },
   { column: "email", label: "Email", render: (s) => text(s.email, "max-w-[16rem]") },
   { column: "mobile", label: "Mobile", render: (s) => s.mobile, className: "font-mono text-xs text-slate-700" },

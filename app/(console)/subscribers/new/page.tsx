@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { requirePageUser } from "@/lib/auth/page-guards";
 import { listCountries } from "@/lib/countries/queries";
 import { branchOptions, sheetNames } from "@/lib/subscribers/options";
-import { SubscriberForm } from "./subscriber-form";
+import { SubscriberForm } from "../subscriber-form";
 
 export const metadata: Metadata = { title: "New subscriber" };
 

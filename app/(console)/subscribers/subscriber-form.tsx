@@ -11,8 +11,10 @@ import { Combobox, type ComboboxOption } from "@/components/ui/combobox";
 import { Field } from "@/components/ui/field";
 import { STATUS_OPTIONS } from "@/lib/subscribers/labels";
 import { normaliseMobile } from "@/lib/subscribers/phone";
+import type { SubscriberRecordBody } from "@/lib/subscribers/record";
 import { subscriberFormSchema, type SubscriberInput, type SubscriberValues } from "@/lib/subscribers/schema";
-import { createSubscriberAction } from "../actions";
+import { ConflictView, sameValue, type Conflict } from "./conflict-view";
+import { createSubscriberAction, updateSubscriberAction } from "./actions";
 import { DuplicateNote } from "./duplicate-note";
 import { useDuplicateCheck } from "./use-duplicate-check";
 
@@ -35,15 +37,34 @@ const DEFAULTS: SubscriberInput = {
   is_mandatory: false,
 };
 
-export function SubscriberForm({ branches, countries, sheets }: { branches: ComboboxOption[]; countries: CountryChoice[]; sheets: string[] }) {
+/** An existing subscriber to edit: its fields as the form holds them, and the version they were read at. */
+export type Editing = { id: number; version: string; values: SubscriberInput };
+
+/** The form's own spelling of a subscriber's fields (empty strings, not nulls, in text inputs). */
+const toForm = (v: SubscriberInput): SubscriberInput => ({ ...v, travel_date: v.travel_date ?? "", sheet_name: v.sheet_name ?? "" });
+
+export function SubscriberForm({
+  branches,
+  countries,
+  sheets,
+  editing,
+}: {
+  branches: ComboboxOption[];
+  countries: CountryChoice[];
+  sheets: string[];
+  editing?: Editing;
+}) {
   const router = useRouter();
   const [formError, setFormError] = useState<string | null>(null);
+  // Editing: the version the form's values stand on, and someone else's newer version when a save found one.
+  const [version, setVersion] = useState(editing?.version ?? "");
+  const [conflict, setConflict] = useState<Conflict | null>(null);
   const codes = useMemo(() => new Map(countries.map((c) => [c.id, c.code])), [countries]);
   const schema = useMemo(() => subscriberFormSchema((id) => codes.get(id)), [codes]);
   const { warnings, check } = useDuplicateCheck();
-  const { register, control, handleSubmit, setError, getValues, trigger, formState } = useForm<SubscriberInput, unknown, SubscriberValues>({
+  const { register, control, handleSubmit, setError, getValues, trigger, reset, formState } = useForm<SubscriberInput, unknown, SubscriberValues>({
     resolver: zodResolver(schema),
-    defaultValues: DEFAULTS,
+    defaultValues: editing ? toForm(editing.values) : DEFAULTS,
   });
   const { errors, isSubmitting } = formState;
 
@@ -51,25 +72,59 @@ export function SubscriberForm({ branches, countries, sheets }: { branches: Comb
   const preview = mobile ? normaliseMobile(mobile, countryId ? codes.get(countryId) : undefined) : null;
   const askDuplicates = () => {
     const { email, mobile, country_id } = getValues();
-    void check({ email, mobile, country_id });
+    void check({ email, mobile, country_id, before_id: editing?.id ?? null });
   };
 
   const onSubmit = handleSubmit(async (values) => {
     setFormError(null);
     try {
-      const result = await createSubscriberAction(values);
+      const result = editing ? await updateSubscriberAction({ ...values, id: editing.id, version }) : await createSubscriberAction(values);
       if (result.ok) {
-        notify("success", result.message ?? "Subscriber created.");
-        router.push("/subscribers");
+        notify("success", result.message ?? "Saved.");
+        router.push(editing ? `/subscribers/${editing.id}` : "/subscribers");
+        router.refresh();
+        return;
+      }
+      const theirs = result.details as { current?: SubscriberRecordBody; editable?: SubscriberInput } | undefined;
+      if (editing && theirs?.current && theirs.editable) {
+        setConflict({ mine: values, theirs: theirs.current, theirsEditable: theirs.editable });
         return;
       }
       const keys = Object.keys(result.fieldErrors ?? {}).filter(isField);
       keys.forEach((key, i) => setError(key, { message: result.fieldErrors?.[key]?.[0] }, { shouldFocus: i === 0 }));
-      setFormError(result.formError ?? "The subscriber could not be created.");
+      setFormError(result.formError ?? (editing ? "The subscriber could not be saved." : "The subscriber could not be created."));
     } catch {
-      setFormError("The subscriber could not be created. Check your connection and try again.");
+      setFormError(`The subscriber could not be ${editing ? "saved" : "created"}. Check your connection and try again.`);
     }
   });
+
+  /** Their version, with the fields this user changed put back on top: check, then save. */
+  const keepMine = () => {
+    if (!conflict || !editing) return;
+    const merged = { ...conflict.theirsEditable };
+    for (const key of FIELDS) {
+      if (!sameValue(conflict.mine[key], editing.values[key])) (merged as Record<string, unknown>)[key] = conflict.mine[key];
+    }
+    reset(toForm(merged));
+    setVersion(conflict.theirs.updated_at);
+    setConflict(null);
+    setFormError("Their version is loaded, with your changes on top. Check it, then save.");
+  };
+  const takeTheirs = () => {
+    if (!conflict) return;
+    reset(toForm(conflict.theirsEditable));
+    setVersion(conflict.theirs.updated_at);
+    setConflict(null);
+    setFormError(null);
+  };
+
+  if (conflict && editing) {
+    const names = {
+      country: (id: number) => countries.find((c) => c.id === id)?.name,
+      branch: (id: number) => branches.find((b) => b.id === id)?.name,
+    };
+    return <ConflictView conflict={conflict} original={editing.values} names={names} onKeepMine={keepMine} onTakeTheirs={takeTheirs} />;
+  }
 
   return (
     <form onSubmit={onSubmit} noValidate className="space-y-5">
@@ -167,9 +222,9 @@ export function SubscriberForm({ branches, countries, sheets }: { branches: Comb
       ) : null}
       <div className="flex gap-3">
         <button type="submit" className={buttonClass.primary} disabled={isSubmitting}>
-          {isSubmitting ? "Creating…" : "Create subscriber"}
+          {isSubmitting ? (editing ? "Saving…" : "Creating…") : editing ? "Save changes" : "Create subscriber"}
         </button>
-        <Link href="/subscribers" className={buttonClass.secondary}>
+        <Link href={editing ? `/subscribers/${editing.id}` : "/subscribers"} className={buttonClass.secondary}>
           Cancel
         </Link>
       </div>

@@ -2,7 +2,7 @@
 
 import { useCallback, useRef, useState } from "react";
 import type { DuplicateCheckInput } from "@/lib/subscribers/schema";
-import { checkDuplicateAction } from "../actions";
+import { checkDuplicateAction } from "./actions";
 
 export type DuplicateWarnings = { email: number | null; mobile: number | null };
 const NONE: DuplicateWarnings = { email: null, mobile: null };

@@ -1,0 +1,74 @@
+import { formatDateTime } from "@/lib/format";
+import { changedFields, type HistoryEntry } from "@/lib/subscribers/record";
+
+// The subscriber's history from the audit log: who did what, when, and each changed field from
+// its old value to the new one.
+
+const ACTION: Record<string, string> = {
+  "subscriber.create": "created it",
+  "subscriber.update": "changed it",
+  "subscriber.bulk_change": "changed it with others (a bulk change)",
+};
+
+const LABEL: Record<string, string> = {
+  first_name: "First name",
+  last_name: "Last name",
+  email: "Email",
+  mobile: "Mobile",
+  branch_name: "Branch",
+  country_name: "Country",
+  travel_date: "Travel date",
+  sheet: "Sheet",
+  subscription_status: "Status",
+  is_duplicate: "Duplicate",
+  is_mandatory: "Mandatory",
+};
+
+const shown = (value: unknown): string => {
+  if (value === null || value === undefined || value === "") return "—";
+  if (typeof value === "boolean") return value ? "Yes" : "No";
+  if (typeof value === "object" && value && "name" in value) return String((value as { name: unknown }).name);
+  return String(value);
+};
+
+export function History({ entries }: { entries: HistoryEntry[] }) {
+  if (entries.length === 0) return <p className="mt-2 text-sm text-slate-600">Nothing recorded yet.</p>;
+  return (
+    <ol className="mt-3 space-y-3">
+      {entries.map((e) => {
+        const bulk = e.action === "subscriber.bulk_change";
+        const fields = bulk ? Object.keys((e.after?.change as Record<string, unknown>) ?? {}) : changedFields(e.before, e.after);
+        return (
+          <li key={e.id} className="border-l-2 border-slate-200 pl-3 text-sm">
+            <p>
+              <time dateTime={new Date(e.at).toISOString()} className="text-slate-500">
+                {formatDateTime(new Date(e.at), { seconds: true })}
+              </time>{" "}
+              <bdi className="font-medium text-slate-900">{e.actor_email ?? "someone"}</bdi> {ACTION[e.action] ?? e.action}
+            </p>
+            {fields.length ? (
+              <ul className="mt-1 space-y-0.5 text-slate-700">
+                {fields.map((f) => (
+                  <li key={f}>
+                    {LABEL[f] ?? f}:{" "}
+                    {bulk ? null : (
+                      <>
+                        <del className="text-slate-500">
+                          <bdi>{shown(e.before?.[f])}</bdi>
+                        </del>{" "}
+                        →{" "}
+                      </>
+                    )}
+                    <ins className="no-underline">
+                      <bdi>{shown(bulk ? (e.after?.change as Record<string, unknown>)[f] : e.after?.[f])}</bdi>
+                    </ins>
+                  </li>
+                ))}
+              </ul>
+            ) : null}
+          </li>
+        );
+      })}
+    </ol>
+  );
+}

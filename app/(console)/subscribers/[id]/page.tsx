@@ -1,0 +1,122 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { Badge, EmptyValue } from "@/components/ui/badge";
+import { buttonClass } from "@/components/ui/button-styles";
+import { requirePageUser } from "@/lib/auth/page-guards";
+import { canManageBranches } from "@/lib/auth/permissions";
+import { formatDateTime, formatDay, isoDay } from "@/lib/format";
+import { STATUS_LABEL, STATUS_TONE } from "@/lib/subscribers/labels";
+import { earlierMatches, findSubscriber, subscriberHistory } from "@/lib/subscribers/record";
+import { parseId } from "@/lib/validation/id";
+import { DeleteSubscriberButton } from "./delete-subscriber-button";
+import { History } from "./history";
+
+type Props = { params: Promise<{ id: string }> };
+
+export async function generateMetadata({ params }: Props): Promise<Metadata> {
+  return { title: `Subscriber ${(await params).id.slice(0, 12)}` };
+}
+
+/** One subscriber: every field, the earlier subscribers it duplicates and by which rule, its history. */
+export default async function SubscriberPage({ params }: Props) {
+  const raw = (await params).id;
+  const user = await requirePageUser(`/subscribers/${encodeURIComponent(raw)}`);
+  const id = parseId(raw);
+  const s = id === null ? null : await findSubscriber(id);
+  if (!s) notFound();
+  const [matches, history] = await Promise.all([s.is_duplicate ? earlierMatches(s) : Promise.resolve([]), subscriberHistory(s.id)]);
+  const name = `${s.first_name} ${s.last_name}`;
+
+  const fields: [string, React.ReactNode][] = [
+    ["ID", <span key="id" className="font-mono">{s.id}</span>],
+    ["First name", <bdi key="f">{s.first_name}</bdi>],
+    ["Last name", <bdi key="l">{s.last_name}</bdi>],
+    ["Email", <bdi key="e">{s.email}</bdi>],
+    ["Mobile", <span key="m" className="font-mono">{s.mobile}</span>],
+    ["Branch", s.branch_name ? <bdi key="b">{s.branch_name}</bdi> : <EmptyValue key="b" />],
+    ["Country", s.country_name ? <bdi key="c">{s.country_name}</bdi> : <EmptyValue key="c" />],
+    ["Travel date", s.travel_date ? <time key="t" dateTime={isoDay(s.travel_date)}>{formatDay(s.travel_date)}</time> : <EmptyValue key="t" />],
+    [
+      "Sheet",
+      s.sheet_name ? (
+        <Link key="sh" href={`/subscribers?sheet=${encodeURIComponent(s.sheet_name)}`} className="text-brand-700 underline-offset-2 hover:underline">
+          <bdi>{s.sheet_name}</bdi>
+        </Link>
+      ) : (
+        <EmptyValue key="sh" />
+      ),
+    ],
+    ["Status", <Badge key="st" tone={STATUS_TONE[s.subscription_status]}>{STATUS_LABEL[s.subscription_status]}</Badge>],
+    ["Duplicate", s.is_duplicate ? <Badge key="d" tone="amber">Duplicate</Badge> : "No"],
+    ["Mandatory", s.is_mandatory ? <Badge key="md" tone="violet">Mandatory</Badge> : "No"],
+    ["Created", <time key="cr" dateTime={s.created_at.toISOString()}>{formatDateTime(s.created_at, { seconds: true })}</time>],
+    ["Updated", <time key="up" dateTime={s.updated_at.toISOString()}>{formatDateTime(s.updated_at, { seconds: true })}</time>],
+  ];
+
+  return (
+    <div className="mx-auto max-w-4xl space-y-6">
+      <nav aria-label="Breadcrumb" className="text-sm">
+        <Link href="/subscribers" className="text-brand-700 hover:underline">
+          ← Subscribers
+        </Link>
+      </nav>
+      <div className="flex flex-wrap items-start justify-between gap-3">
+        <div>
+          <h1 className="text-2xl font-semibold tracking-tight">
+            <bdi>{name}</bdi>
+          </h1>
+          <p className="mt-1 text-sm text-slate-600">Subscriber #{s.id}</p>
+        </div>
+        <div className="flex gap-2">
+          <Link href={`/subscribers/${s.id}/edit`} className={buttonClass.primary}>
+            Edit
+          </Link>
+          {canManageBranches(user) ? <DeleteSubscriberButton id={s.id} name={name} /> : null}
+        </div>
+      </div>
+
+      <section aria-labelledby="fields-heading" className="rounded-lg border border-slate-200 bg-white p-5 shadow-sm">
+        <h2 id="fields-heading" className="sr-only">Fields</h2>
+        <dl className="grid gap-x-6 gap-y-3 sm:grid-cols-2">
+          {fields.map(([label, value]) => (
+            <div key={label} className="grid grid-cols-[8rem_1fr] gap-2 text-sm">
+              <dt className="text-slate-500">{label}</dt>
+              <dd className="min-w-0 break-words text-slate-900">{value}</dd>
+            </div>
+          ))}
+        </dl>
+      </section>
+
+      {s.is_duplicate ? (
+        <section aria-labelledby="duplicate-heading" className="rounded-lg border border-amber-200 bg-amber-50/60 p-5">
+          <h2 id="duplicate-heading" className="font-semibold text-amber-950">
+            A duplicate of {matches.length === 1 ? "an earlier subscriber" : "earlier subscribers"}
+          </h2>
+          <p className="mt-1 text-sm text-amber-900">The rule: an earlier subscriber has the same email (case ignored) or the same mobile number.</p>
+          {matches.length ? (
+            <ul className="mt-3 space-y-1 text-sm">
+              {matches.map((m) => (
+                <li key={m.id}>
+                  <Link href={`/subscribers/${m.id}`} className="font-medium text-brand-700 hover:underline">
+                    #{m.id} <bdi>{`${m.first_name} ${m.last_name}`}</bdi>
+                  </Link>{" "}
+                  <span className="text-slate-700">
+                    — same {m.email && m.mobile ? "email and mobile" : m.email ? "email" : "mobile"}, created {formatDateTime(m.created_at)}
+                  </span>
+                </li>
+              ))}
+            </ul>
+          ) : (
+            <p className="mt-3 text-sm text-slate-700">The earlier subscribers it matched no longer exist.</p>
+          )}
+        </section>
+      ) : null}
+
+      <section aria-labelledby="history-heading" className="rounded-lg border border-slate-200 bg-white p-5 shadow-sm">
+        <h2 id="history-heading" className="font-semibold">History</h2>
+        <History entries={history} />
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,144 @@
+import "server-only";
+import { audit } from "@/lib/audit/log";
+import type { SessionUser } from "@/lib/auth/permissions";
+import { prisma } from "@/lib/db/client";
+import { sql, within, type Queryable } from "@/lib/db/sql";
+import { AppError, notFound } from "@/lib/errors";
+import { isoDay } from "@/lib/format";
+import { LOCK_EMAIL, LOCK_MOBILE } from "./duplicates";
+import { resolveReferences, sheetFor } from "./mutations";
+import { findSubscriber, serializeRecord, type SubscriberDetail } from "./record";
+import { emailKey, type SubscriberInput, type SubscriberValues } from "./schema";
+
+// Correcting a subscriber, and deleting one. The same schema and rules as creation; the
+// duplicate flag is decided again by the server; two people editing one record cannot overwrite
+// each other: an edit names the version it was made on (`updated_at` as read), and a record
+// changed since is a 409 carrying the record as it is now. Each change is audited in its
+// transaction, with the record before and after.
+
+/**
+ * 409: the record changed since the editor read it. `current` is how it is now (the record
+ * answer), `editable` the same as the creation body's fields (what an edit form starts from).
+ */
+export function staleRecord(now: SubscriberDetail): AppError {
+  return new AppError(
+    409,
+    "stale",
+    "Someone changed this subscriber after you opened it. Compare their version with yours, then save again or keep theirs.",
+    undefined,
+    undefined,
+    { current: serializeRecord(now), editable: editableFields(now) },
+  );
+}
+
+/** The creation body of a record as it is: what an edit starts from (PATCH merges over it). */
+export function editableFields(r: SubscriberDetail): SubscriberInput {
+  return {
+    first_name: r.first_name,
+    last_name: r.last_name,
+    email: r.email,
+    mobile: r.mobile,
+    branch_id: r.branch_id,
+    country_id: r.country_id,
+    travel_date: r.travel_date ? isoDay(r.travel_date) : null,
+    sheet_name: r.sheet_name,
+    subscription_status: r.subscription_status,
+    is_mandatory: r.is_mandatory,
+  };
+}
+
+/** Versions are compared to the millisecond (what an ISO 8601 answer carries). */
+const sameVersion = (a: Date, b: Date) => Math.floor(a.getTime()) === Math.floor(b.getTime());
+
+/**
+ * Locks the duplicate keys of every email and mobile involved (the creation path locks the
+ * same keys): emails first, then mobiles, each in order, so no two transactions wait in a circle.
+ */
+async function lockKeys(tx: Queryable, emails: string[], mobiles: string[]) {
+  for (const key of [...new Set(emails.map(emailKey))].sort()) {
+    await tx.query(sql`SELECT 1 AS locked FROM pg_advisory_xact_lock(${LOCK_EMAIL}::int, hashtext(${key}))`);
+  }
+  for (const key of [...new Set(mobiles)].sort()) {
+    await tx.query(sql`SELECT 1 AS locked FROM pg_advisory_xact_lock(${LOCK_MOBILE}::int, hashtext(${key}))`);
+  }
+}
+
+/**
+ * The later subscribers whose duplicate flag depends on these keys get it decided again (an
+ * edit or a deletion can make or unmake a match). Their version does not move: nobody edited
+ * them. Returns the ids whose flag changed.
+ */
+export async function reevaluateLater(tx: Queryable, afterId: number, emails: string[], mobiles: string[]): Promise<number[]> {
+  const keys = [...new Set(emails.map(emailKey))];
+  const rows = await tx.query<{ id: number }>(sql`
+    WITH candidates AS (
+      SELECT t.id, (EXISTS (SELECT 1 FROM subscribers e WHERE lower(e.email) = lower(t.email) AND e.id < t.id)
+                 OR EXISTS (SELECT 1 FROM subscribers e WHERE e.mobile = t.mobile AND e.id < t.id)) AS duplicate
+        FROM subscribers t
+       WHERE t.id > ${afterId} AND (lower(t.email) = ANY(${keys}::text[]) OR t.mobile = ANY(${[...new Set(mobiles)]}::text[])))
+    UPDATE subscribers s SET is_duplicate = c.duplicate
+      FROM candidates c WHERE s.id = c.id AND s.is_duplicate <> c.duplicate
+    RETURNING s.id`);
+  return rows.map((r) => r.id).sort((a, b) => a - b);
+}
+
+export async function updateSubscriber(id: number, input: SubscriberValues, version: Date, actor: SessionUser): Promise<SubscriberDetail> {
+  const db = await prisma();
+  return db.$transaction(
+    async (tx) => {
+      const q = within(tx);
+      const before = await findSubscriber(id, q, true);
+      if (!before) throw notFound("The subscriber");
+      if (!sameVersion(before.updated_at, version)) throw staleRecord(before);
+      const { branch, country, mobile } = await resolveReferences(tx, input);
+      await lockKeys(q, [before.email, input.email], [before.mobile, mobile]);
+      const [earlier] = await q.query<{ duplicate: boolean }>(sql`SELECT
+          EXISTS (SELECT 1 FROM subscribers WHERE lower(email) = ${emailKey(input.email)} AND id < ${id})
+          OR EXISTS (SELECT 1 FROM subscribers WHERE mobile = ${mobile} AND id < ${id}) AS duplicate`);
+      const sheet = await sheetFor(tx, input.sheet_name);
+      await q.query(sql`UPDATE subscribers SET first_name = ${input.first_name}, last_name = ${input.last_name},
+          email = ${input.email}, mobile = ${mobile}, branch_id = ${branch?.id ?? null}, country_id = ${country?.id ?? null},
+          sheet_id = ${sheet?.id ?? null}, travel_date = ${input.travel_date}::date,
+          subscription_status = ${input.subscription_status}::"SubscriptionStatus", is_mandatory = ${input.is_mandatory},
+          is_duplicate = ${earlier?.duplicate ?? false}, updated_at = now()
+        WHERE id = ${id}`);
+      const reevaluated = await reevaluateLater(q, id, [before.email, input.email], [before.mobile, mobile]);
+      const after = (await findSubscriber(id, q))!;
+      await audit(tx, {
+        action: "subscriber.update",
+        actor,
+        entity: "subscriber",
+        entityId: id,
+        before: serializeRecord(before),
+        after: { ...serializeRecord(after), ...(reevaluated.length ? { duplicates_reevaluated: reevaluated } : {}) },
+      });
+      return after;
+    },
+    { maxWait: 10_000, timeout: 20_000 },
+  );
+}
+
+/** Deletes a subscriber (admins: the caller's guard); later subscribers it matched are decided again. */
+export async function deleteSubscriber(id: number, actor: SessionUser): Promise<SubscriberDetail> {
+  const db = await prisma();
+  return db.$transaction(
+    async (tx) => {
+      const q = within(tx);
+      const before = await findSubscriber(id, q, true);
+      if (!before) throw notFound("The subscriber");
+      await lockKeys(q, [before.email], [before.mobile]);
+      await q.query(sql`DELETE FROM subscribers WHERE id = ${id}`);
+      const reevaluated = await reevaluateLater(q, id, [before.email], [before.mobile]);
+      await audit(tx, {
+        action: "subscriber.delete",
+        actor,
+        entity: "subscriber",
+        entityId: id,
+        before: serializeRecord(before),
+        ...(reevaluated.length ? { after: { duplicates_reevaluated: reevaluated } } : {}),
+      });
+      return before;
+    },
+    { maxWait: 10_000, timeout: 20_000 },
+  );
+}

@@ -1,0 +1,91 @@
+import "server-only";
+import { query, sql, type Queryable } from "@/lib/db/sql";
+import { notFound } from "@/lib/errors";
+import { emailKey } from "./schema";
+import { serializeSubscriber, type SubscriberRow } from "./queries";
+import { SUBSCRIBER_JOINS } from "./where";
+
+// One subscriber as its page and the record API show it: every field, its references (for the
+// edit form), `updated_at` (the version an edit must name), the earlier subscribers it is a
+// duplicate of, and its history from the audit log.
+
+export type SubscriberDetail = SubscriberRow & {
+  branch_id: number | null;
+  country_id: number | null;
+  /** The version an edit must name: the last change, or the creation when never changed. */
+  updated_at: Date;
+};
+
+const RECORD_COLUMNS = sql`s.id, s.first_name, s.last_name, b.name AS branch_name, c.name AS country_name,
+  s.email, s.mobile, s.travel_date, sh.name AS sheet_name, s.subscription_status::text AS subscription_status,
+  s.is_duplicate, s.is_mandatory, s.created_at, coalesce(s.updated_at, s.created_at) AS updated_at,
+  s.branch_id, s.country_id`;
+
+/** The subscriber, read with `db` (a transaction's, to read under its lock), or null. */
+export async function findSubscriber(id: number, db: Queryable = { query }, lock = false): Promise<SubscriberDetail | null> {
+  const [row] = await db.query<SubscriberDetail>(
+    sql`SELECT ${RECORD_COLUMNS} FROM subscribers s ${SUBSCRIBER_JOINS} WHERE s.id = ${id} ${lock ? sql`FOR UPDATE OF s` : sql``}`);
+  return row ?? null;
+}
+
+export async function getSubscriber(id: number): Promise<SubscriberDetail> {
+  const row = await findSubscriber(id);
+  if (!row) throw notFound("The subscriber");
+  return row;
+}
+
+/** The record answer of docs/API.md: the list's subscriber plus `updated_at`. */
+export function serializeRecord(r: SubscriberDetail) {
+  return { ...serializeSubscriber(r), updated_at: r.updated_at.toISOString() };
+}
+export type SubscriberRecordBody = ReturnType<typeof serializeRecord>;
+
+export type EarlierMatch = { id: number; first_name: string; last_name: string; created_at: Date; email: boolean; mobile: boolean };
+
+/**
+ * The earlier subscribers this one is a duplicate of (the creation rule: an earlier subscriber
+ * with the same email, case ignored, or the same E.164 mobile), oldest first, at most `limit`.
+ * Served by the (lower(email), id) and (mobile, id) indexes.
+ */
+export async function earlierMatches(r: Pick<SubscriberDetail, "id" | "email" | "mobile">, limit = 10): Promise<EarlierMatch[]> {
+  return query<EarlierMatch>(sql`
+    SELECT s.id, s.first_name, s.last_name, s.created_at,
+           lower(s.email) = ${emailKey(r.email)} AS email, s.mobile = ${r.mobile} AS mobile
+      FROM subscribers s
+     WHERE s.id IN (
+       (SELECT id FROM subscribers WHERE lower(email) = ${emailKey(r.email)} AND id < ${r.id} ORDER BY id LIMIT ${limit})
+       UNION
+       (SELECT id FROM subscribers WHERE mobile = ${r.mobile} AND id < ${r.id} ORDER BY id LIMIT ${limit}))
+     ORDER BY s.id LIMIT ${limit}`);
+}
+
+export type HistoryEntry = {
+  id: string;
+  at: Date;
+  action: string;
+  actor_email: string | null;
+  before: Record<string, unknown> | null;
+  after: Record<string, unknown> | null;
+};
+
+/**
+ * What happened to the subscriber, newest first: its own audit events (creation, edits), and the
+ * bulk changes of a selection that named it (a bulk change of every subscriber matching some
+ * filters is one event in the audit log, with its filters and count).
+ */
+export async function subscriberHistory(id: number, limit = 50): Promise<HistoryEntry[]> {
+  return query<HistoryEntry>(sql`
+    (SELECT id::text, at, action, actor_email, before, after FROM audit_events
+      WHERE entity = 'subscriber' AND entity_id = ${String(id)} ORDER BY at DESC LIMIT ${limit})
+    UNION ALL
+    (SELECT id::text, at, action, actor_email, before, after FROM audit_events
+      WHERE action = 'subscriber.bulk_change' AND after -> 'ids' @> to_jsonb(${id}::int) ORDER BY at DESC LIMIT ${limit})
+    ORDER BY at DESC LIMIT ${limit}`);
+}
+
+/** The fields that differ between two record answers (for the history and the conflict view). */
+export function changedFields(before: Record<string, unknown> | null, after: Record<string, unknown> | null): string[] {
+  if (!before || !after) return [];
+  const ignore = new Set(["updated_at", "created_at", "id"]);
+  return Object.keys({ ...before, ...after }).filter((k) => !ignore.has(k) && JSON.stringify(before[k]) !== JSON.stringify(after[k]));
+}
