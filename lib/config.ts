@@ -84,6 +84,9 @@ const schema = z.object({
   CONSOLE_TIME_ZONE: timeZone,
   // Files (exports; lib/storage)
   STORAGE_DIR: optional(z.string()).transform((dir) => path.resolve(/*turbopackIgnore: true*/ dir ?? ".data")),
+  // Bulk changes of subscribers
+  BULK_INLINE_MAX: whole(1, 2_000),
+  BULK_BATCH_SIZE: whole(1, 2_000),
   // The export
   EXPORT_WORKER: onOff("on"),
   EXPORT_BATCH_SIZE: whole(1, 20_000),

@@ -16,8 +16,20 @@ const DEBOUNCE_MS = 300;
  * Filters that live in the URL: every change navigates (so Back/Forward, reload and shared
  * links work) and returns to page 1; text waits for a pause in typing. Without JavaScript it is
  * a plain GET form with an Apply button.
+ *
+ * With `search`, a toolbar: the search field, and a `Filters` control (a <details>, so it opens
+ * without JavaScript too) with the other filters in a panel over the page; `/` focuses the search.
+ * The filters in force then show as chips under it, with "Clear filters" (FilterChips).
  */
-export function FilterBar({ fields, resetKeys }: { fields: FilterField[]; resetKeys: readonly string[] }) {
+export function FilterBar({
+  fields,
+  resetKeys,
+  search,
+}: {
+  fields: FilterField[];
+  resetKeys: readonly string[];
+  search?: Extract<FilterField, { kind: "text" }>;
+}) {
   const router = useRouter();
   const pathname = usePathname();
   const searchParams = useSearchParams();
@@ -52,6 +64,77 @@ export function FilterBar({ fields, resetKeys }: { fields: FilterField[]; resetK
     startTransition(() => router.push(next.size ? `${pathname}?${next}` : pathname, { scroll: false }));
   };
 
+  const searchBox = useRef<HTMLInputElement>(null);
+  const panel = useRef<HTMLDetailsElement>(null);
+  useEffect(() => {
+    if (!search) return;
+    const onKey = (event: KeyboardEvent) => {
+      const target = event.target as HTMLElement | null;
+      const typing = target && (target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName));
+      if (event.key === "/" && !typing && !event.metaKey && !event.ctrlKey && !event.altKey) {
+        event.preventDefault();
+        searchBox.current?.focus();
+      }
+    };
+    document.addEventListener("keydown", onKey);
+    return () => document.removeEventListener("keydown", onKey);
+  }, [search]);
+  const hiddenActive = search ? active.filter((key) => key !== search.name).length : 0;
+
+  const grid = (
+    <div className="grid grid-cols-1 gap-3 sm:grid-cols-2 lg:grid-cols-4">
+      {fields.map((field) =>
+        field.kind === "text" ? (
+          <TextFilter key={field.name} field={field} value={searchParams.get(field.name) ?? ""} onChange={(v) => navigate({ [field.name]: v })} />
+        ) : field.kind === "select" ? (
+          <label key={field.name} className="block text-sm">
+            <span className="font-medium text-slate-700">{field.label}</span>
+            <select
+              name={field.name}
+              className={`${inputClass} mt-1`}
+              value={searchParams.get(field.name) ?? ""}
+              onChange={(e) => navigate({ [field.name]: e.target.value })}
+            >
+              <option value="">Any</option>
+              {field.options.map((o) => (
+                <option key={o.value} value={o.value}>
+                  {o.label}
+                </option>
+              ))}
+            </select>
+          </label>
+        ) : (
+          <fieldset key={field.from} className="text-sm sm:col-span-2">
+            <legend className="font-medium text-slate-700">{field.label}</legend>
+            <div className="mt-1 grid grid-cols-[minmax(0,1fr)_auto_minmax(0,1fr)] items-center gap-1.5">
+              <input
+                type="date"
+                name={field.from}
+                aria-label={`${field.label} from`}
+                className={`${inputClass} min-w-0 px-2`}
+                value={searchParams.get(field.from) ?? ""}
+                max={searchParams.get(field.to) ?? undefined}
+                onChange={(e) => navigate({ [field.from]: e.target.value })}
+              />
+              <span aria-hidden="true" className="text-slate-400">
+                –
+              </span>
+              <input
+                type="date"
+                name={field.to}
+                aria-label={`${field.label} to`}
+                className={`${inputClass} min-w-0 px-2`}
+                value={searchParams.get(field.to) ?? ""}
+                min={searchParams.get(field.from) ?? undefined}
+                onChange={(e) => navigate({ [field.to]: e.target.value })}
+              />
+            </div>
+          </fieldset>
+        ),
+      )}
+    </div>
+  );
+
   return (
     <form
       method="get"
@@ -59,74 +142,50 @@ export function FilterBar({ fields, resetKeys }: { fields: FilterField[]; resetK
       role="search"
       aria-label="Filters"
       aria-busy={pending}
-      className="rounded-lg border border-slate-200 bg-white p-4 shadow-sm"
+      className={`relative rounded-lg border border-slate-200 bg-white shadow-sm ${search ? "p-3" : "p-4"}`}
       onSubmit={(event) => {
         event.preventDefault();
         const data = new FormData(event.currentTarget);
         navigate(Object.fromEntries([...data.entries()].map(([k, v]) => [k, String(v)])));
       }}
     >
-      <div className="grid grid-cols-1 gap-3 sm:grid-cols-2 lg:grid-cols-4">
-        {fields.map((field) =>
-          field.kind === "text" ? (
-            <TextFilter key={field.name} field={field} value={searchParams.get(field.name) ?? ""} onChange={(v) => navigate({ [field.name]: v })} />
-          ) : field.kind === "select" ? (
-            <label key={field.name} className="block text-sm">
-              <span className="font-medium text-slate-700">{field.label}</span>
-              <select
-                name={field.name}
-                className={`${inputClass} mt-1`}
-                value={searchParams.get(field.name) ?? ""}
-                onChange={(e) => navigate({ [field.name]: e.target.value })}
-              >
-                <option value="">Any</option>
-                {field.options.map((o) => (
-                  <option key={o.value} value={o.value}>
-                    {o.label}
-                  </option>
-                ))}
-              </select>
-            </label>
-          ) : (
-            <fieldset key={field.from} className="text-sm sm:col-span-2">
-              <legend className="font-medium text-slate-700">{field.label}</legend>
-              <div className="mt-1 grid grid-cols-[minmax(0,1fr)_auto_minmax(0,1fr)] items-center gap-1.5">
-                <input
-                  type="date"
-                  name={field.from}
-                  aria-label={`${field.label} from`}
-                  className={`${inputClass} min-w-0 px-2`}
-                  value={searchParams.get(field.from) ?? ""}
-                  max={searchParams.get(field.to) ?? undefined}
-                  onChange={(e) => navigate({ [field.from]: e.target.value })}
-                />
-                <span aria-hidden="true" className="text-slate-400">
-                  –
-                </span>
-                <input
-                  type="date"
-                  name={field.to}
-                  aria-label={`${field.label} to`}
-                  className={`${inputClass} min-w-0 px-2`}
-                  value={searchParams.get(field.to) ?? ""}
-                  min={searchParams.get(field.from) ?? undefined}
-                  onChange={(e) => navigate({ [field.to]: e.target.value })}
-                />
-              </div>
-            </fieldset>
-          ),
-        )}
-      </div>
+      {search ? (
+        <div className="flex flex-wrap items-end gap-2">
+          <TextFilter field={search} inputRef={searchBox} hideLabel className="min-w-[12rem] flex-1" value={searchParams.get(search.name) ?? ""} onChange={(v) => navigate({ [search.name]: v })} />
+          <details
+            ref={panel}
+            className="group"
+            onKeyDown={(e) => {
+              if (e.key === "Escape" && panel.current?.open) {
+                panel.current.open = false;
+                panel.current.querySelector("summary")?.focus();
+              }
+            }}
+          >
+            <summary className={`${buttonClass.secondary} cursor-pointer list-none [&::-webkit-details-marker]:hidden`}>
+              Filters{hiddenActive ? ` · ${hiddenActive}` : ""}
+              <span aria-hidden="true" className="text-slate-400 transition-transform group-open:rotate-180">
+                ▾
+              </span>
+            </summary>
+            <div className="absolute inset-x-0 z-30 mt-2 max-h-[70vh] overflow-y-auto rounded-lg border border-slate-200 bg-white p-4 shadow-lg">{grid}</div>
+          </details>
+        </div>
+      ) : (
+        grid
+      )}
       {searchParams.get("sort") ? <input type="hidden" name="sort" value={searchParams.get("sort")!} /> : null}
-      <div className="mt-3 flex items-center gap-3">
+      <div className={search ? "sr-only" : "mt-3 flex items-center gap-3"}>
         <noscript>
           <button type="submit" className={buttonClass.primary}>
             Apply filters
           </button>
         </noscript>
-        <button type="button" onClick={clear} disabled={!active.length} className={buttonClass.secondary}>
-          Clear filters
-        </button>
+        {search ? null : (
+          <button type="button" onClick={clear} disabled={!active.length} className={buttonClass.secondary}>
+            Clear filters
+          </button>
+        )}
         <span className="text-xs text-slate-500" aria-live="polite">
           {pending ? "Updating…" : active.length ? `${active.length} filter${active.length === 1 ? "" : "s"} applied` : ""}
         </span>
@@ -139,10 +198,16 @@ function TextFilter({
   field,
   value,
   onChange,
+  inputRef,
+  className = "",
+  hideLabel = false,
 }: {
+  hideLabel?: boolean;
   field: Extract<FilterField, { kind: "text" }>;
   value: string;
   onChange: (value: string) => void;
+  inputRef?: React.RefObject<HTMLInputElement | null>;
+  className?: string;
 }) {
   const [text, setText] = useState(value);
   const input = useRef<HTMLInputElement>(null);
@@ -155,16 +220,19 @@ function TextFilter({
   useEffect(() => () => clearTimeout(timer.current), []);
 
   return (
-    <label className="block text-sm">
-      <span className="font-medium text-slate-700">{field.label}</span>
+    <label className={`block text-sm ${className}`}>
+      <span className={hideLabel ? "sr-only" : "font-medium text-slate-700"}>{field.label}</span>
       <input
-        ref={input}
+        ref={(element) => {
+          input.current = element;
+          if (inputRef) inputRef.current = element;
+        }}
         type="search"
         name={field.name}
         inputMode={field.numeric ? "numeric" : undefined}
         placeholder={field.placeholder}
         autoComplete="off"
-        className={`${inputClass} mt-1`}
+        className={`${inputClass} ${hideLabel ? "" : "mt-1"}`}
         value={text}
         onChange={(e) => {
           const next = e.target.value;

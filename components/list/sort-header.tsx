@@ -11,6 +11,7 @@ export function SortHeader({
   params,
   path,
   className = "",
+  before,
 }: {
   column: string;
   label: string;
@@ -18,6 +19,8 @@ export function SortHeader({
   params: RawParams;
   path: string;
   className?: string;
+  /** Shown before the sort link (a "select all" box). */
+  before?: React.ReactNode;
 }) {
   const active = sort.column === column;
   const next = active && sort.direction === "asc" ? `-${column}` : column;
@@ -25,8 +28,9 @@ export function SortHeader({
     <th
       scope="col"
       aria-sort={active ? (sort.direction === "asc" ? "ascending" : "descending") : "none"}
-      className={`px-3 py-2.5 text-left text-xs font-semibold uppercase tracking-wide text-slate-600 ${className}`}
+      className={`whitespace-nowrap px-3 py-2.5 text-left text-xs font-semibold uppercase tracking-wide text-slate-600 ${className}`}
     >
+      {before}
       <Link
         href={`${path}${withParams(params, { sort: next, page: undefined })}`}
         className="group inline-flex items-center gap-1 whitespace-nowrap hover:text-slate-900"

@@ -2,7 +2,14 @@
 // server guards (lib/auth/guards.ts) ask the same ones to decide what to allow.
 
 export type Role = "admin" | "staff";
-export type SessionUser = { id: number; name: string; email: string; role: Role };
+export type SessionUser = {
+  id: number;
+  name: string;
+  email: string;
+  role: Role;
+  /** The user's display settings (read with the session, so pages need no query of their own). */
+  preferences?: unknown;
+};
 
 export const canManageBranches = (user: Pick<SessionUser, "role"> | null | undefined) => user?.role === "admin";
 export const canCreateSubscribers = (user: SessionUser | null | undefined) => Boolean(user);

@@ -7,11 +7,11 @@ import { SESSION_MAX_AGE_SECONDS, sessionCookieName } from "./cookies";
 import type { Role, SessionUser } from "./permissions";
 import { query, sql, type Statement } from "@/lib/db/sql";
 
-type UserRow = { id: number; name: string; email: string; role: Role; active: boolean; session_version: number };
+type UserRow = { id: number; name: string; email: string; role: Role; active: boolean; session_version: number; preferences: unknown };
 
 /** The session's user, read on every request: one primary-key lookup. */
 export function sessionUserSql(userId: number): Statement {
-  return sql`SELECT id, name, email, role::text AS role, active, session_version FROM users WHERE id = ${userId}`;
+  return sql`SELECT id, name, email, role::text AS role, active, session_version, preferences FROM users WHERE id = ${userId}`;
 }
 
 /** Whether a session signed in at `signedInAt` (seconds since the epoch) has run its course. */
@@ -44,7 +44,7 @@ export const currentSession = cache(async (): Promise<{ user: SessionUser; expir
   const [user] = await query<UserRow>(sessionUserSql(token.uid));
   if (!user || !user.active || user.session_version !== token.sv) return null;
   return {
-    user: { id: user.id, name: user.name, email: user.email, role: user.role },
+    user: { id: user.id, name: user.name, email: user.email, role: user.role, preferences: user.preferences },
     expires: new Date((token.sat as number) * 1000 + SESSION_MAX_AGE_SECONDS * 1000),
   };
 });

@@ -11,6 +11,10 @@ export const EXPORT_QUEUE = "subscriber-export";
 /** Where pg-boss moves an export job whose last attempt failed (or expired): see worker.ts. */
 export const EXPORT_FAILED_QUEUE = "subscriber-export-failed";
 export const PURGE_QUEUE = "subscriber-export-purge";
+/** Bulk changes of subscribers (lib/subscribers/bulk.ts) share the queue, its settings and its workers. */
+export const BULK_QUEUE = "subscriber-bulk-change";
+export const BULK_FAILED_QUEUE = "subscriber-bulk-change-failed";
+export type BulkJobData = { bulkId: string };
 
 export type ExportJobData = { exportId: string };
 
@@ -63,8 +67,9 @@ async function start(conn: SqlConnection): Promise<PgBoss> {
   // process at a time, then; the others find everything created and go on at once.
   await conn.exclusive(START_LOCK, async () => {
     await boss.start();
-    for (const name of [EXPORT_FAILED_QUEUE, PURGE_QUEUE, EXPORT_QUEUE]) {
-      await boss.createQueue(name, name === EXPORT_QUEUE ? { name, deadLetter: EXPORT_FAILED_QUEUE } : { name });
+    const deadLetters: Record<string, string> = { [EXPORT_QUEUE]: EXPORT_FAILED_QUEUE, [BULK_QUEUE]: BULK_FAILED_QUEUE };
+    for (const name of [EXPORT_FAILED_QUEUE, PURGE_QUEUE, EXPORT_QUEUE, BULK_FAILED_QUEUE, BULK_QUEUE]) {
+      await boss.createQueue(name, deadLetters[name] ? { name, deadLetter: deadLetters[name] } : { name });
     }
   });
   return boss;
@@ -79,6 +84,19 @@ export async function sendExportJob(tx: Pick<SqlConnection, "executeSql">, expor
     db: { executeSql: (text: string, values: unknown[]) => tx.executeSql(text, values) },
   });
   if (!id) throw new Error("The job queue did not accept the export job.");
+  return id;
+}
+
+/** Sends a bulk change's job on the given connection (our transaction's), like sendExportJob. */
+export async function sendBulkJob(tx: Pick<SqlConnection, "executeSql">, bulkId: string, jobId: string): Promise<string> {
+  const boss = await queue();
+  const data: BulkJobData = { bulkId };
+  const id = await boss.send(BULK_QUEUE, data, {
+    ...exportJobOptions(jobId),
+    deadLetter: BULK_FAILED_QUEUE,
+    db: { executeSql: (text: string, values: unknown[]) => tx.executeSql(text, values) },
+  });
+  if (!id) throw new Error("The job queue did not accept the bulk change job.");
   return id;
 }
 

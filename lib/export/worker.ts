@@ -2,7 +2,8 @@ import type PgBoss from "pg-boss";
 import { exportConfig } from "./config";
 import { purgeLoginAttempts } from "@/lib/auth/login-attempts";
 import { purgeExports } from "./purge";
-import { EXPORT_FAILED_QUEUE, EXPORT_QUEUE, PURGE_QUEUE, queue, stopQueue, type ExportJobData } from "./queue";
+import { markBulkFailed, runBulkChange } from "@/lib/subscribers/bulk";
+import { BULK_FAILED_QUEUE, BULK_QUEUE, EXPORT_FAILED_QUEUE, EXPORT_QUEUE, PURGE_QUEUE, queue, stopQueue, type BulkJobData, type ExportJobData } from "./queue";
 import { markExportFailed, runExport } from "./run";
 import { connection, sql } from "@/lib/db/sql";
 
@@ -41,6 +42,31 @@ async function onExportJob(jobs: PgBoss.JobWithMetadata<ExportJobData>[], runnin
   }
 }
 
+/** Bulk changes of subscribers (lib/subscribers/bulk.ts) run on the same queue, with the same lifecycle. */
+async function onBulkJob(jobs: PgBoss.JobWithMetadata<BulkJobData>[], running: Set<AbortController>) {
+  for (const job of jobs) {
+    const controller = new AbortController();
+    running.add(controller);
+    const deadline = AbortSignal.timeout(Math.max(1, job.expireInSeconds - 2) * 1000);
+    try {
+      const result = await runBulkChange(job.data.bulkId, AbortSignal.any([controller.signal, deadline]));
+      console.info(`bulk change ${job.data.bulkId}: ${"processed" in result ? `${result.processed} rows` : `skipped, ${result.skipped}`}`);
+    } catch (error) {
+      console.error(`bulk change ${job.data.bulkId}: attempt ${job.retryCount + 1} of ${job.retryLimit + 1} failed`, error);
+      throw error;
+    } finally {
+      running.delete(controller);
+    }
+  }
+}
+
+async function onFailedBulkJob(jobs: PgBoss.JobWithMetadata<BulkJobData>[]) {
+  for (const job of jobs) {
+    const reason = errorMessage(job.output);
+    await markBulkFailed(job.data.bulkId, `The bulk change stopped after ${job.retryLimit + 1} attempts (${reason}). The batches done are kept.`);
+  }
+}
+
 async function onFailedJob(jobs: PgBoss.JobWithMetadata<ExportJobData>[]) {
   for (const job of jobs) {
     const attempts = job.retryLimit + 1;
@@ -58,10 +84,11 @@ async function onFailedJob(jobs: PgBoss.JobWithMetadata<ExportJobData>[]) {
 async function recoverOrphans(boss: PgBoss) {
   const conn = await connection();
   if (conn.kind !== "pglite") return;
-  const rows = await conn.query<{ id: string }>(sql`SELECT id FROM pgboss.job WHERE name = ${EXPORT_QUEUE} AND state = 'active'`);
+  const rows = await conn.query<{ id: string; name: string }>(
+    sql`SELECT id, name FROM pgboss.job WHERE name IN (${EXPORT_QUEUE}, ${BULK_QUEUE}) AND state = 'active'`);
   if (rows.length === 0) return;
-  for (const { id } of rows) await boss.fail(EXPORT_QUEUE, id, { message: "the server stopped during the export" });
-  console.warn(`export worker: ${rows.length} interrupted export job(s) handed back to the queue`);
+  for (const { id, name } of rows) await boss.fail(name, id, { message: "the server stopped during the job" });
+  console.warn(`export worker: ${rows.length} interrupted job(s) handed back to the queue`);
 }
 
 /** Starts the worker once per process; later calls wait for the first. */
@@ -76,6 +103,8 @@ export function startExportWorker(): Promise<void> {
       const options = { pollingIntervalSeconds: polling, batchSize: 1, includeMetadata: true } as const;
       await boss.work<ExportJobData>(EXPORT_QUEUE, options, (jobs) => onExportJob(jobs, running));
       await boss.work<ExportJobData>(EXPORT_FAILED_QUEUE, { ...options, pollingIntervalSeconds: polling * 2 }, onFailedJob);
+      await boss.work<BulkJobData>(BULK_QUEUE, options, (jobs) => onBulkJob(jobs, running));
+      await boss.work<BulkJobData>(BULK_FAILED_QUEUE, { ...options, pollingIntervalSeconds: polling * 2 }, onFailedBulkJob);
       // The scheduled clean-up also drops sign-in attempts older than the throttling window.
       await boss.work(PURGE_QUEUE, { pollingIntervalSeconds: Math.max(10, polling) }, async () => {
         await purgeExports();

@@ -37,6 +37,8 @@ export const SUBSCRIBER_FIELDS = [
 export const SUBSCRIBER_SORT_COLUMNS = SUBSCRIBER_FIELDS;
 
 const filterShape = {
+  /** The toolbar's search: every word in the first or last name, the email or the mobile. */
+  q: textParam,
   id: idParam,
   first_name: textParam,
   last_name: textParam,

@@ -2,7 +2,7 @@ import { config } from "@/lib/config";
 import { endOfDayExclusive, startOfDay } from "@/lib/list/params";
 import { contains, containsPattern, trigramServes, whereClause } from "@/lib/list/sql";
 import type { SubscriberFilterValues } from "./filters";
-import { sql, type Statement } from "@/lib/db/sql";
+import { join, sql, type Statement } from "@/lib/db/sql";
 
 /**
  * The names a subscriber row shows (branch, country, sheet), joined the same way by every read
@@ -30,14 +30,34 @@ const mobileDigits = (mobile: string) => mobile.replace(/[\s().-]/g, "");
  * (lib/subscribers/queries.ts). The names of branches, countries and sheets live in small tables.
  */
 export function readsEveryRow(f: SubscriberFilterValues): boolean {
-  const texts = [f.first_name, f.last_name, f.email, f.mobile === undefined ? undefined : mobileDigits(f.mobile)];
+  const texts = [f.first_name, f.last_name, f.email, f.mobile === undefined ? undefined : mobileDigits(f.mobile), ...searchWords(f.q)];
   return texts.some((t) => t !== undefined && !trigramServes(t));
+}
+
+/** The search's words (at most 5; spaces and commas separate them). */
+export function searchWords(q: string | undefined): string[] {
+  return q ? q.split(/[\s,]+/).filter(Boolean).slice(0, 5) : [];
+}
+
+/**
+ * The search (`q`): each word is in the first name, the last name or the email (case ignored),
+ * or, when it has digits, in the mobile; "ada lovelace" finds Ada Lovelace. Each word's test is
+ * an OR of columns with trigram indexes, so PostgreSQL combines their bitmaps.
+ */
+function searchCondition(q: string): Statement[] {
+  return searchWords(q).map((word) => {
+    const digits = mobileDigits(word).replace(/^\+/, "");
+    const columns = [contains(sql`s.first_name`, word), contains(sql`s.last_name`, word), contains(sql`s.email`, word)];
+    if (/^\d+$/.test(digits)) columns.push(sql`s.mobile LIKE ${containsPattern(digits)}`);
+    return sql`(${join(columns, " OR ")})`;
+  });
 }
 
 /** The filters' conditions, one per filter given (ANDed by subscriberWhere). */
 export function subscriberConditions(f: SubscriberFilterValues): Statement[] {
   const tz = config().CONSOLE_TIME_ZONE;
   const c: Statement[] = [];
+  if (f.q) c.push(...searchCondition(f.q));
   if (f.id !== undefined) c.push(sql`s.id = ${f.id}`);
   if (f.first_name) c.push(contains(sql`s.first_name`, f.first_name));
   if (f.last_name) c.push(contains(sql`s.last_name`, f.last_name));

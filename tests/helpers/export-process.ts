@@ -6,7 +6,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 export type WorkerProcess = { child: ChildProcess; output: () => string; exited: Promise<number | null> };
 
 export function spawnWorker(env: Record<string, string>): WorkerProcess {
-  const child = spawn(process.execPath, ["--import", "tsx", "scripts/worker.ts"], {
+  const child = spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", "scripts/worker.ts"], {
     env: { ...process.env, EXPORT_WORKER: "on", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });

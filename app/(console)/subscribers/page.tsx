@@ -2,12 +2,13 @@ import type { Metadata } from "next";
 import { Suspense } from "react";
 import Link from "next/link";
 import { FilterBar, type FilterField } from "@/components/list/filter-bar";
+import { FilterChips } from "@/components/list/filter-chips";
 import { EmptyState, InvalidQuery, ListProblemNotice, PastLastPage, ResultSummary } from "@/components/list/list-states";
 import { Pager } from "@/components/list/pager";
 import { TableSkeleton } from "@/components/list/table-skeleton";
 import { buttonClass } from "@/components/ui/button-styles";
 import { requirePageUser } from "@/lib/auth/page-guards";
-import { canCreateSubscribers } from "@/lib/auth/permissions";
+import { canCreateSubscribers, canManageBranches, type SessionUser } from "@/lib/auth/permissions";
 import { rawExportFilters } from "@/lib/export/filters";
 import { listOutcome, type ListOutcome } from "@/lib/list/outcome";
 import { parseWith, withParams, type RawParams } from "@/lib/list/params";
@@ -15,14 +16,21 @@ import { heavyUnless } from "@/lib/load/user-limit";
 import { SUBSCRIBER_FILTER_KEYS, subscriberFiltersSchema, type SubscriberFilters } from "@/lib/subscribers/filters";
 import { STATUS_OPTIONS, YES_NO_OPTIONS } from "@/lib/subscribers/labels";
 import { isLightList, listSubscribers } from "@/lib/subscribers/queries";
+import { tableSettings } from "@/lib/subscribers/columns";
+import { BulkBar } from "./bulk-bar";
+import { ColumnChooser } from "./column-chooser";
 import { ExportPanel } from "./export-panel";
 import { SubscriberTable } from "./subscriber-table";
 
 export const metadata: Metadata = { title: "Subscribers" };
 
 const PATH = "/subscribers";
+const BULK_FORM = "bulk-change";
 
-/** A filter for every column, with docs/API.md's parameter names. */
+/** The toolbar's search (docs/API.md's `q`): every word in a name, the email or the mobile. */
+const SEARCH = { kind: "text", name: "q", label: "Search", placeholder: "Name, email or mobile  (press /)" } as const satisfies FilterField;
+
+/** A filter for every column, with docs/API.md's parameter names (behind the toolbar's Filters). */
 const FIELDS: FilterField[] = [
   { kind: "text", name: "first_name", label: "First name", placeholder: "Contains…" },
   { kind: "text", name: "last_name", label: "Last name", placeholder: "Contains…" },
@@ -57,7 +65,8 @@ export default async function SubscribersPage({ searchParams }: { searchParams: 
           </Link>
         ) : null}
       </div>
-      <FilterBar fields={FIELDS} resetKeys={SUBSCRIBER_FILTER_KEYS} />
+      <FilterBar search={SEARCH} fields={FIELDS} resetKeys={SUBSCRIBER_FILTER_KEYS} />
+      <FilterChips fields={[SEARCH, ...FIELDS]} params={params} path={PATH} />
       <ExportPanel
         user={user}
         filters={parsed.ok ? rawExportFilters(params) : null}
@@ -65,7 +74,7 @@ export default async function SubscribersPage({ searchParams }: { searchParams: 
       />
       {parsed.ok ? (
         <Suspense fallback={<TableSkeleton />}>
-          <Results list={list!} filters={parsed.value} params={params} />
+          <Results list={list!} filters={parsed.value} params={params} user={user} />
         </Suspense>
       ) : <InvalidQuery fields={parsed.fields} params={params} path={PATH} />}
     </div>
@@ -74,7 +83,7 @@ export default async function SubscribersPage({ searchParams }: { searchParams: 
 
 type List = Awaited<ReturnType<typeof listSubscribers>>;
 
-async function Results({ list, filters, params }: { list: Promise<ListOutcome<List>>; filters: SubscriberFilters; params: RawParams }) {
+async function Results({ list, filters, params, user }: { list: Promise<ListOutcome<List>>; filters: SubscriberFilters; params: RawParams; user: SessionUser }) {
   const outcome = await list;
   if (!outcome.ok) return <ListProblemNotice problem={outcome.problem} params={params} path={PATH} />;
   const { data, pagination } = outcome.value;
@@ -91,10 +100,20 @@ async function Results({ list, filters, params }: { list: Promise<ListOutcome<Li
   }
   if (data.length === 0) return <PastLastPage pagination={pagination} params={params} path={PATH} />;
 
+  const settings = tableSettings(user.preferences);
   return (
-    <div className="space-y-4">
-      <ResultSummary pagination={pagination} rows={data.length} noun={["subscriber", "subscribers"]} />
-      <SubscriberTable rows={data} sort={filters.sort} params={params} path={PATH} />
+    <div className="space-y-3">
+      {/* On a phone: the summary and Columns on one line, the bulk bar under them. */}
+      <div className="flex flex-wrap items-center gap-2">
+        <ResultSummary pagination={pagination} rows={data.length} noun={["subscriber", "subscribers"]} />
+        <div className="order-last w-full sm:order-none sm:ml-auto sm:w-auto">
+          <BulkBar id={BULK_FORM} params={params} total={pagination.total} admin={canManageBranches(user)} />
+        </div>
+        <div className="ml-auto sm:ml-0">
+          <ColumnChooser settings={settings} />
+        </div>
+      </div>
+      <SubscriberTable rows={data} sort={filters.sort} params={params} path={PATH} settings={settings} selectForm={BULK_FORM} />
       <Pager pagination={pagination} params={params} path={PATH} />
     </div>
   );

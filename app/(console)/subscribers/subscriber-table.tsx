@@ -1,12 +1,13 @@
 import Link from "next/link";
+import { SelectPage } from "@/components/list/select-page";
 import { SortHeader } from "@/components/list/sort-header";
 import { Badge, EmptyValue, type BadgeTone } from "@/components/ui/badge";
 import { formatDateTime, formatDay, isoDay } from "@/lib/format";
 import type { RawParams } from "@/lib/list/params";
+import type { TableColumn, TableSettings } from "@/lib/subscribers/columns";
 import type { SubscriberFilters } from "@/lib/subscribers/filters";
 import { STATUS_LABEL, STATUS_TONE } from "@/lib/subscribers/labels";
 import type { SubscriberRow } from "@/lib/subscribers/queries";
-
 
 /**
  * A long value is cut with an ellipsis (the whole value in its tooltip), an empty one is a dash.
@@ -25,17 +26,18 @@ const flag = (value: boolean, yes: string, tone: BadgeTone) =>
 
 /**
  * Every field of docs/SPEC.md's subscriber. Identity first, then the status and the two flags (badges,
- * so they read at a glance without scrolling on a laptop), then the rest; on narrow screens the
- * table scrolls inside its frame.
+ * so they read at a glance without scrolling on a laptop), then the rest. The user may hide any
+ * (lib/subscribers/columns.ts); on narrow screens the table scrolls inside its frame, with its
+ * header and first column held in place.
  */
-const COLUMNS: { column: SubscriberFilters["sort"]["column"]; label: string; render: (s: SubscriberRow) => React.ReactNode; className?: string }[] = [
+export const COLUMNS: { column: TableColumn; label: string; render: (s: SubscriberRow) => React.ReactNode; className?: string }[] = [
   { column: "id", label: "ID", render: (s) => s.id, className: "font-mono text-xs text-slate-500" },
   {
     column: "first_name",
     label: "First name",
     // The row's way to its record: a plain link (keyboard, middle-click, no script needed).
     render: (s) => (
-      <Link href={`/subscribers/${s.id}`} prefetch={false} className="text-brand-700 underline-offset-2 hover:underline" aria-label={`${s.first_name} ${s.last_name}, subscriber ${s.id}`}>
+      <Link href={`/subscribers/${s.id}`} prefetch={false} className="text-brand-700 underline-offset-2 hover:underline">
         {text(s.first_name)}
       </Link>
     ),
@@ -67,34 +69,68 @@ const COLUMNS: { column: SubscriberFilters["sort"]["column"]; label: string; ren
   },
 ];
 
+/** The first column stays in place when the table scrolls sideways (its own background hides what passes under it). */
+const STICKY = "sticky left-0 z-10 bg-white group-hover:bg-slate-50 shadow-[inset_-1px_0_0_var(--color-slate-200)]";
+
 export function SubscriberTable({
   rows,
   sort,
   params,
   path,
+  settings,
+  selectForm,
 }: {
   rows: SubscriberRow[];
   sort: SubscriberFilters["sort"];
   params: RawParams;
   path: string;
+  settings: TableSettings;
+  /** The bulk change form the row boxes belong to. */
+  selectForm: string;
 }) {
+  const hidden = new Set(settings.hidden);
+  const columns = COLUMNS.filter((c) => !hidden.has(c.column));
+  const cell = settings.density === "compact" ? "px-2.5 py-1 text-xs" : "px-3 py-2.5";
   return (
-    <div role="region" aria-label="Subscribers table" tabIndex={0} className="relative overflow-x-auto rounded-lg border border-slate-200 bg-white shadow-sm">
-      <table className="min-w-full divide-y divide-slate-200 text-sm">
+    <div role="region" aria-label="Subscribers table" tabIndex={0} className="relative max-h-[75vh] overflow-auto rounded-lg border border-slate-200 bg-white shadow-sm">
+      <table className={`min-w-full divide-y divide-slate-200 ${settings.density === "compact" ? "text-xs" : "text-sm"}`}>
         <caption className="sr-only">Subscribers</caption>
-        <thead className="bg-slate-50">
+        <thead className="sticky top-0 z-20 bg-slate-50">
           <tr>
-            {COLUMNS.map((c) => (
-              <SortHeader key={c.column} column={c.column} label={c.label} sort={sort} params={params} path={path} />
+            {columns.map((c, i) => (
+              <SortHeader
+                key={c.column}
+                column={c.column}
+                label={c.label}
+                sort={sort}
+                params={params}
+                path={path}
+                className={i === 0 ? "sticky left-0 z-30 bg-slate-50" : ""}
+                before={i === 0 ? <span className="mr-2 inline-flex align-middle"><SelectPage form={selectForm} /></span> : null}
+              />
             ))}
           </tr>
         </thead>
         <tbody className="divide-y divide-slate-100">
           {rows.map((s) => (
-            <tr key={s.id} className="hover:bg-slate-50/60">
-              {COLUMNS.map((c) => (
-                <td key={c.column} className={`whitespace-nowrap px-3 py-2.5 ${c.className ?? "text-slate-700"}`}>
-                  {c.render(s)}
+            <tr key={s.id} className="group hover:bg-slate-50">
+              {columns.map((c, i) => (
+                <td key={c.column} className={`whitespace-nowrap ${cell} ${c.className ?? "text-slate-700"} ${i === 0 ? STICKY : ""}`}>
+                  {i === 0 ? (
+                    <span className="flex items-center gap-2">
+                      <input
+                        type="checkbox"
+                        name="select"
+                        value={s.id}
+                        form={selectForm}
+                        aria-label={`Select ${s.first_name} ${s.last_name}`}
+                        className="size-4 shrink-0 rounded border-slate-300 accent-brand-600"
+                      />
+                      {c.render(s)}
+                    </span>
+                  ) : (
+                    c.render(s)
+                  )}
                 </td>
               ))}
             </tr>

@@ -1,0 +1,46 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { useState, useTransition } from "react";
+import { notify } from "@/components/toast";
+import { buttonClass } from "@/components/ui/button-styles";
+import type { BulkChange, BulkTarget } from "@/lib/subscribers/bulk-schema";
+import { bulkChangeAction } from "../bulk-actions";
+
+export function BulkConfirm({ target, change, count, back }: { target: BulkTarget; change: BulkChange; count: number; back: string }) {
+  const router = useRouter();
+  const [pending, start] = useTransition();
+  const [error, setError] = useState<string | null>(null);
+  const del = "delete" in change;
+  const confirm = () =>
+    start(async () => {
+      setError(null);
+      try {
+        const result = await bulkChangeAction({ target, change });
+        if (!result.ok) {
+          setError(result.formError ?? "The change could not be made.");
+          return;
+        }
+        if (result.message) notify("success", result.message);
+        if (result.data.kind === "queued") router.push(`/subscribers/bulk/${result.data.id}`);
+        else {
+          router.push(back);
+          router.refresh();
+        }
+      } catch {
+        setError("The change could not be made. Check your connection and try again.");
+      }
+    });
+  return (
+    <div className="space-y-3">
+      {error ? (
+        <p role="alert" className="text-sm text-red-700">
+          {error}
+        </p>
+      ) : null}
+      <button type="button" className={del ? buttonClass.danger : buttonClass.primary} onClick={confirm} disabled={pending}>
+        {pending ? "Working…" : `${del ? "Delete" : "Change"} ${count.toLocaleString("en-GB")} subscriber${count === 1 ? "" : "s"}`}
+      </button>
+    </div>
+  );
+}

@@ -1,0 +1,106 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { buttonClass } from "@/components/ui/button-styles";
+import { requirePageUser } from "@/lib/auth/page-guards";
+import { config } from "@/lib/config";
+import { AppError } from "@/lib/errors";
+import { withParams, type RawParams } from "@/lib/list/params";
+import { countTarget } from "@/lib/subscribers/bulk";
+import { MAX_SELECTION, changeFromChoice, describeChange, type BulkTarget } from "@/lib/subscribers/bulk-schema";
+import { SUBSCRIBER_FILTER_KEYS } from "@/lib/subscribers/filters";
+import { parseId } from "@/lib/validation/id";
+import { BulkConfirm } from "./bulk-confirm";
+
+export const metadata: Metadata = { title: "Change subscribers" };
+
+/** The filters of the list the change came from, as its address spells them. */
+function listFilters(params: RawParams): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const key of SUBSCRIBER_FILTER_KEYS) {
+    const value = params[key];
+    if (typeof value === "string" && value.trim()) out[key] = value.trim();
+  }
+  return out;
+}
+
+/**
+ * The confirmation of a bulk change (the list's selection form is a plain GET to here, so it works
+ * without JavaScript): what changes, for how many subscribers, then Confirm.
+ */
+export default async function BulkChangePage({ searchParams }: { searchParams: Promise<RawParams> }) {
+  const params = await searchParams;
+  const user = await requirePageUser(`/subscribers/bulk${withParams(params, {})}`);
+  const filters = listFilters(params);
+  const back = `/subscribers${withParams(filters, {})}`;
+  const change = changeFromChoice(typeof params.change === "string" ? params.change : undefined);
+  const selected = [params.select ?? []].flat().map(parseId).filter((id): id is number => id !== null);
+  const all = params.scope === "all";
+
+  const problem = !change
+    ? "Choose what to change (a status, the mandatory flag or, for administrators, deleting)."
+    : "delete" in change && user.role !== "admin"
+      ? "Only administrators delete subscribers."
+      : !all && selected.length === 0
+        ? "Select subscribers first (the boxes at the start of each row), or change all that match the filters."
+        : !all && selected.length > MAX_SELECTION
+          ? `Select at most ${MAX_SELECTION} subscribers, or change all that match the filters.`
+          : null;
+  const target: BulkTarget = all ? { filters } : { ids: [...new Set(selected)] };
+  let count = 0;
+  let countProblem: string | null = null;
+  if (!problem) {
+    try {
+      count = await countTarget(target);
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+      countProblem = error.message;
+    }
+  }
+  const message = problem ?? countProblem ?? (count === 0 ? "No subscriber matches: nothing would change." : null);
+  const filterList = Object.entries(filters);
+
+  return (
+    <div className="mx-auto max-w-2xl space-y-5">
+      <nav aria-label="Breadcrumb" className="text-sm">
+        <Link href={back} className="text-brand-700 hover:underline">
+          ← Subscribers
+        </Link>
+      </nav>
+      <h1 className="text-2xl font-semibold tracking-tight">Change subscribers</h1>
+      {message || !change ? (
+        <div role="alert" className="rounded-md border border-amber-300 bg-amber-50 p-4 text-sm text-amber-950">
+          {message}
+        </div>
+      ) : (
+        <section aria-labelledby="bulk-summary" className="space-y-4 rounded-lg border border-slate-200 bg-white p-6 shadow-sm">
+          <h2 id="bulk-summary" className="text-lg font-semibold">
+            {count.toLocaleString("en-GB")} subscriber{count === 1 ? "" : "s"} will change: {describeChange(change)}
+          </h2>
+          <p className="text-sm text-slate-600">
+            {all
+              ? filterList.length
+                ? "Every subscriber matching these filters (as they match when the change runs):"
+                : "Every subscriber: no filter is set."
+              : `The ${count === 1 ? "subscriber" : "subscribers"} you selected.`}
+          </p>
+          {all && filterList.length ? (
+            <ul className="flex flex-wrap gap-2 text-xs">
+              {filterList.map(([k, v]) => (
+                <li key={k} className="rounded-full bg-slate-100 px-2.5 py-1 text-slate-700">
+                  {k}: <bdi>{v}</bdi>
+                </li>
+              ))}
+            </ul>
+          ) : null}
+          {count > config().BULK_INLINE_MAX ? (
+            <p className="text-sm text-slate-600">It runs in the background in batches; you can follow its progress.</p>
+          ) : null}
+          <BulkConfirm target={target} change={change} count={count} back={back} />
+        </section>
+      )}
+      <Link href={back} className={buttonClass.secondary}>
+        Back to the list
+      </Link>
+    </div>
+  );
+}

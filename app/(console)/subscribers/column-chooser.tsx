@@ -1,0 +1,48 @@
+import { buttonClass } from "@/components/ui/button-styles";
+import type { TableSettings } from "@/lib/subscribers/columns";
+import { COLUMNS } from "./subscriber-table";
+import { saveTableSettingsAction } from "./table-actions";
+
+/** Show or hide columns and choose the density; kept with the user (every device shows the same). */
+export function ColumnChooser({ settings }: { settings: TableSettings }) {
+  const hidden = new Set(settings.hidden);
+  return (
+    <details className="relative">
+      <summary className={`${buttonClass.secondary} cursor-pointer list-none py-1.5 [&::-webkit-details-marker]:hidden`}>
+        Columns{hidden.size ? ` · ${COLUMNS.length - hidden.size} of ${COLUMNS.length}` : ""}
+      </summary>
+      <form action={saveTableSettingsAction} className="absolute right-0 z-40 mt-2 w-64 space-y-3 rounded-lg border border-slate-200 bg-white p-4 text-sm shadow-lg">
+        <fieldset>
+          <legend className="font-medium text-slate-700">Columns</legend>
+          <div className="mt-2 grid grid-cols-1 gap-1">
+            {COLUMNS.map((c) => (
+              <label key={c.column} className="flex items-center gap-2">
+                <input type="checkbox" name="show" value={c.column} defaultChecked={!hidden.has(c.column)} className="size-4 accent-brand-600" />
+                {c.label}
+              </label>
+            ))}
+          </div>
+        </fieldset>
+        <fieldset>
+          <legend className="font-medium text-slate-700">Density</legend>
+          <div className="mt-2 flex gap-4">
+            {(["comfortable", "compact"] as const).map((d) => (
+              <label key={d} className="flex items-center gap-2 capitalize">
+                <input type="radio" name="density" value={d} defaultChecked={settings.density === d} className="accent-brand-600" />
+                {d}
+              </label>
+            ))}
+          </div>
+        </fieldset>
+        <div className="flex gap-2">
+          <button type="submit" className={`${buttonClass.primary} py-1.5`}>
+            Apply
+          </button>
+          <button type="submit" name="reset" value="1" className={`${buttonClass.secondary} py-1.5`}>
+            Reset
+          </button>
+        </div>
+      </form>
+    </details>
+  );
+}

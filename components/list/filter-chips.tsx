@@ -1,0 +1,50 @@
+import Link from "next/link";
+import { withParams, type RawParams } from "@/lib/list/params";
+import type { FilterField } from "./filter-bar";
+
+/**
+ * The filters in force, one removable chip each (a link to the same list without it), so the
+ * list says what it shows without opening the filters. Server-rendered: no script.
+ */
+export function FilterChips({ fields, params, path }: { fields: FilterField[]; params: RawParams; path: string }) {
+  const chips: { key: string; label: string; value: string }[] = [];
+  const value = (key: string) => (typeof params[key] === "string" ? (params[key] as string).trim() : "");
+  for (const field of fields) {
+    if (field.kind === "dateRange") {
+      if (value(field.from)) chips.push({ key: field.from, label: `${field.label} from`, value: value(field.from) });
+      if (value(field.to)) chips.push({ key: field.to, label: `${field.label} to`, value: value(field.to) });
+      continue;
+    }
+    const v = value(field.name);
+    if (!v) continue;
+    const shown = field.kind === "select" ? (field.options.find((o) => o.value === v)?.label ?? v) : v;
+    chips.push({ key: field.name, label: field.label, value: shown });
+  }
+  if (chips.length === 0) return null;
+  const sort = typeof params.sort === "string" ? params.sort : undefined;
+  return (
+    <ul aria-label="Filters in force" className="flex flex-wrap items-center gap-2">
+      {chips.map((chip) => (
+        <li key={chip.key}>
+          <Link
+            href={`${path}${withParams(params, { [chip.key]: undefined, page: undefined })}`}
+            className="inline-flex max-w-[18rem] items-center gap-1.5 rounded-full border border-brand-200 bg-brand-50 px-3 py-1 text-xs text-brand-900 hover:bg-brand-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600"
+            aria-label={`Remove the filter ${chip.label}: ${chip.value}`}
+          >
+            <span className="truncate">
+              {chip.label}: <bdi className="font-medium">{chip.value}</bdi>
+            </span>
+            <span aria-hidden="true" className="text-brand-700">
+              ✕
+            </span>
+          </Link>
+        </li>
+      ))}
+      <li>
+        <Link href={`${path}${withParams({}, { sort })}`} className="px-2 py-1 text-xs font-medium text-slate-600 underline-offset-2 hover:text-slate-900 hover:underline">
+          Clear filters
+        </Link>
+      </li>
+    </ul>
+  );
+}

@@ -1,0 +1,15 @@
+"use client";
+
+/** The header's "select every row on this page" box, for the row boxes of the form `form`. */
+export function SelectPage({ form }: { form: string }) {
+  return (
+    <input
+      type="checkbox"
+      aria-label="Select every subscriber on this page"
+      className="size-4 rounded border-slate-300 accent-brand-600"
+      onChange={(event) => {
+        for (const box of document.querySelectorAll<HTMLInputElement>(`input[form="${form}"][name="select"]`)) box.checked = event.currentTarget.checked;
+      }}
+    />
+  );
+}
