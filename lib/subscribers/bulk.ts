@@ -116,7 +116,12 @@ export async function requestBulkChange(user: SessionUser, target: BulkTarget, c
 type BulkRow = { id: string; user_id: number; status: string; target: BulkTarget; change: BulkChange; total_rows: number; processed_rows: number; last_id: number };
 
 /** One attempt of a bulk change job: batches in id order from where the last attempt stopped. */
-export async function runBulkChange(bulkId: string, signal?: AbortSignal): Promise<{ processed: number } | { skipped: string }> {
+export async function runBulkChange(
+  bulkId: string,
+  signal?: AbortSignal,
+  /** After each batch is committed, with the rows done so far. */
+  onBatch?: (processed: number) => void,
+): Promise<{ processed: number } | { skipped: string }> {
   const conn = await connection();
   const [row] = await conn.query<BulkRow>(sql`SELECT id, user_id, status::text AS status, target, change, total_rows, processed_rows, last_id
     FROM bulk_changes WHERE id = ${bulkId}`);
@@ -139,6 +144,7 @@ export async function runBulkChange(bulkId: string, signal?: AbortSignal): Promi
     if (!done) break;
     last = done.next;
     processed += done.changed;
+    onBatch?.(processed);
   }
   const [user] = await conn.query<{ id: number; email: string }>(sql`SELECT id, email FROM users WHERE id = ${row.user_id}`);
   await conn.transaction(async (tx) => {

@@ -42,6 +42,10 @@ const PAGES: Record<string, Expect> = {
   "(console)/subscribers/new/page.tsx": SIGNED_IN,
   "(console)/subscribers/[id]/page.tsx": SIGNED_IN,
   "(console)/subscribers/[id]/edit/page.tsx": SIGNED_IN,
+  // The bulk change's confirmation (it explains what is missing when nothing is chosen), and a
+  // bulk change job's progress: its owner's only (anyone else, and a bad id: the 404 page).
+  "(console)/subscribers/bulk/page.tsx": SIGNED_IN,
+  "(console)/subscribers/bulk/[id]/page.tsx": { anonymous: "login", staff: 404, admin: 404 },
   "(console)/branches/page.tsx": SIGNED_IN,
   "(console)/branches/new/page.tsx": ADMIN_PAGE,
   "(console)/branches/[id]/edit/page.tsx": ADMIN_PAGE,
@@ -138,6 +142,12 @@ const ACTIONS: Record<string, Record<string, Expect>> = {
   },
   "(console)/subscribers/export-actions.ts": {
     requestExportAction: { anonymous: 401, staff: "ok", admin: "ok" },
+  },
+  "(console)/subscribers/bulk-actions.ts": {
+    bulkChangeAction: { anonymous: 401, staff: "ok", admin: "ok" },
+  },
+  "(console)/subscribers/table-actions.ts": {
+    saveTableSettingsAction: { anonymous: 401, staff: "ok", admin: "ok" },
   },
   "(console)/users/actions.ts": {
     createUserAction: { anonymous: 401, staff: 403, admin: "ok" },
