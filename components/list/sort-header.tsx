@@ -27,6 +27,8 @@ export function SortHeader({
   return (
     <th
       scope="col"
+      // With a box before the link, the header is still named by its column alone.
+      aria-label={before ? label : undefined}
       aria-sort={active ? (sort.direction === "asc" ? "ascending" : "descending") : "none"}
       className={`whitespace-nowrap px-3 py-2.5 text-left text-xs font-semibold uppercase tracking-wide text-slate-600 ${className}`}
     >

@@ -36,6 +36,12 @@ export function toErrorResponse(error: unknown) {
       ? apiError(401, "unauthorized", error.message)
       : apiError(403, "forbidden", error.message);
   }
+  if (error instanceof AppError && error.code === "invalid_token") {
+    // RFC 6750: a refused bearer token says which scheme to use, and nothing about why.
+    const response = apiError(401, error.code, error.message);
+    response.headers.set("WWW-Authenticate", 'Bearer realm="console"');
+    return response;
+  }
   if (error instanceof z.ZodError) return apiError(400, "invalid_input", "Some values are not valid.", fieldErrors(error));
   const known = error instanceof AppError ? error : databaseAppError(error);
   if (known) {

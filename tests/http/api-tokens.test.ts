@@ -94,6 +94,7 @@ for (const kind of testDbKinds()) {
       const revoked = await as();
       expect(revoked.status).toBe(401);
       expect(JSON.parse(revoked.body).error.code).toBe("invalid_token");
+      expect(revoked.headers["www-authenticate"]).toBe('Bearer realm="console"');
 
       const second = await newToken(staff, "read");
       const usersList = JSON.parse((await admin.request(`/api/v1/users?email=${encodeURIComponent(STAFF.email)}`)).body) as { data: { id: number }[] };

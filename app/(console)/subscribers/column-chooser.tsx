@@ -1,17 +1,17 @@
 import { buttonClass } from "@/components/ui/button-styles";
 import type { TableSettings } from "@/lib/subscribers/columns";
 import { COLUMNS } from "./subscriber-table";
-import { saveTableSettingsAction } from "./table-actions";
 
 /** Show or hide columns and choose the density; kept with the user (every device shows the same). */
-export function ColumnChooser({ settings }: { settings: TableSettings }) {
+export function ColumnChooser({ settings, back }: { settings: TableSettings; back: string }) {
   const hidden = new Set(settings.hidden);
   return (
     <details className="relative">
       <summary className={`${buttonClass.secondary} cursor-pointer list-none py-1.5 [&::-webkit-details-marker]:hidden`}>
         Columns{hidden.size ? ` · ${COLUMNS.length - hidden.size} of ${COLUMNS.length}` : ""}
       </summary>
-      <form action={saveTableSettingsAction} className="absolute right-0 z-40 mt-2 w-64 space-y-3 rounded-lg border border-slate-200 bg-white p-4 text-sm shadow-lg">
+      <form method="post" action="/subscribers/table-settings" className="absolute right-0 z-40 mt-2 w-64 space-y-3 rounded-lg border border-slate-200 bg-white p-4 text-sm shadow-lg">
+        <input type="hidden" name="back" value={back} />
         <fieldset>
           <legend className="font-medium text-slate-700">Columns</legend>
           <div className="mt-2 grid grid-cols-1 gap-1">

@@ -110,7 +110,7 @@ async function Results({ list, filters, params, user }: { list: Promise<ListOutc
           <BulkBar id={BULK_FORM} params={params} total={pagination.total} admin={canManageBranches(user)} />
         </div>
         <div className="ml-auto sm:ml-0">
-          <ColumnChooser settings={settings} />
+          <ColumnChooser settings={settings} back={`${PATH}${withParams(params, {})}`} />
         </div>
       </div>
       <SubscriberTable rows={data} sort={filters.sort} params={params} path={PATH} settings={settings} selectForm={BULK_FORM} />

@@ -1,0 +1,33 @@
+import { requireUser } from "@/lib/auth/guards";
+import { prisma } from "@/lib/db/client";
+import { AppError } from "@/lib/errors";
+import { readLimitedText } from "@/lib/http/body";
+import { consoleOrigin, safeReturnPath } from "@/lib/http/return-to";
+import { route } from "@/lib/http/api";
+import { settingsFromForm, tableSettings } from "@/lib/subscribers/columns";
+
+export const dynamic = "force-dynamic";
+
+/**
+ * The column chooser's form (a plain POST: no script on the list page, and it works before the
+ * page's script runs): the user's columns and density, kept with the user so that every device
+ * shows the same table; then back to the list as it was (303).
+ */
+export const POST = route(async (request) => {
+  const user = await requireUser();
+  const type = (request.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
+  if (type !== "application/x-www-form-urlencoded") throw new AppError(415, "unsupported_media_type", "Send the form as application/x-www-form-urlencoded.");
+  const fields = new URLSearchParams(await readLimitedText(request, 4 * 1024));
+  const form = new FormData();
+  for (const [key, value] of fields) form.append(key, value);
+  const settings = settingsFromForm(form);
+  const db = await prisma();
+  await db.$transaction(async (tx) => {
+    const current = await tx.user.findUnique({ where: { id: user.id }, select: { preferences: true } });
+    const preferences = { ...(current?.preferences as Record<string, unknown> | null), subscriberTable: tableSettings({ subscriberTable: settings }) };
+    await tx.user.update({ where: { id: user.id }, data: { preferences } });
+  });
+  const origin = consoleOrigin();
+  const back = safeReturnPath(fields.get("back") ?? "/subscribers", origin, "/subscribers");
+  return new Response(null, { status: 303, headers: { Location: back, "Cache-Control": "no-store" } });
+});

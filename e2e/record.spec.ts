@@ -1,0 +1,207 @@
+import type { Browser, Page } from "@playwright/test";
+import { expect, signInByApi, test } from "./fixtures";
+
+// The subscriber record, edits and conflicts, bulk changes, and the table's toolbar and columns
+// (issue 16), in the browser, desktop and phone.
+
+const SCREENS = "test-results/screens";
+const bodyRows = (page: Page) => page.getByRole("table", { name: "Subscribers" }).locator("tbody tr");
+const stamp = () => `${Date.now()}${Math.floor(Math.random() * 1000)}`;
+
+/** A subscriber of the test's own, made through the API as the page's user. */
+async function newSubscriber(page: Page, change: Record<string, unknown> = {}) {
+  const s = stamp();
+  const response = await page.request.post("/api/v1/subscribers", {
+    data: { first_name: "Rhea", last_name: `Record${s}`, email: `rhea.${s}@example.com`, mobile: `+44 7400 ${s.slice(-6)}`, subscription_status: "pending", is_mandatory: false, ...change },
+  });
+  expect(response.status()).toBe(201);
+  return (await response.json()) as { id: number; first_name: string; last_name: string; email: string };
+}
+
+async function asStaffIn(browser: Browser) {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await signInByApi(page, "staff");
+  return { context, page };
+}
+
+test.describe("the subscriber record", () => {
+  test("opens from the table, edits with the form's rules, and shows the change in its history", async ({ asStaff: page }) => {
+    const s = await newSubscriber(page);
+    await page.goto(`/subscribers?q=${s.last_name}`);
+    await bodyRows(page).first().getByRole("link", { name: "Rhea" }).click();
+    await expect(page).toHaveURL(new RegExp(`/subscribers/${s.id}$`));
+    await expect(page.getByRole("heading", { name: `Rhea ${s.last_name}` })).toBeVisible();
+    await expect(page.getByText(s.email)).toBeVisible();
+    await expect(page.getByRole("button", { name: "Delete" })).toHaveCount(0); // staff
+    await page.getByRole("link", { name: "Edit" }).click();
+    await expect(page).toHaveURL(new RegExp(`/subscribers/${s.id}/edit$`));
+    await page.getByLabel("Last name").fill(`${s.last_name}-Edited`);
+    await page.getByLabel("Subscription status").selectOption("active");
+    await page.screenshot({ path: `${SCREENS}/subscriber-edit.png`, fullPage: true });
+    await page.getByRole("button", { name: "Save changes" }).click();
+    await expect(page).toHaveURL(new RegExp(`/subscribers/${s.id}$`));
+    await expect(page.getByRole("heading", { name: `Rhea ${s.last_name}-Edited` })).toBeVisible();
+    const history = page.getByRole("region", { name: "History" });
+    await expect(history).toContainText("changed it");
+    await expect(history).toContainText(`Last name: ${s.last_name} → ${s.last_name}-Edited`);
+    await expect(history).toContainText("Status: pending → active");
+    await page.screenshot({ path: `${SCREENS}/subscriber-record.png`, fullPage: true });
+  });
+
+  test("two people editing one record: the second sees both versions and puts their change on top", async ({ browser }) => {
+    const one = await asStaffIn(browser);
+    const two = await asStaffIn(browser);
+    const s = await newSubscriber(one.page);
+    await one.page.goto(`/subscribers/${s.id}/edit`);
+    await two.page.goto(`/subscribers/${s.id}/edit`);
+    await one.page.getByLabel("First name").fill("Rhian");
+    await one.page.getByRole("button", { name: "Save changes" }).click();
+    await expect(one.page).toHaveURL(new RegExp(`/subscribers/${s.id}$`));
+
+    await two.page.getByLabel("Last name").fill("Second");
+    await two.page.getByRole("button", { name: "Save changes" }).click();
+    const alert = two.page.getByRole("alert").filter({ hasText: "Someone changed this subscriber" });
+    await expect(alert).toBeVisible();
+    const table = two.page.getByRole("table", { name: "Your version and theirs" });
+    await expect(table.getByRole("row", { name: /First name/ })).toContainText("Rhian");
+    await expect(table.getByRole("row", { name: /First name/ })).toContainText("they changed");
+    await expect(table.getByRole("row", { name: /Last name/ })).toContainText("you changed");
+    await two.page.screenshot({ path: `${SCREENS}/subscriber-conflict.png`, fullPage: true });
+    await two.page.getByRole("button", { name: "Put my changes on their version" }).click();
+    await expect(two.page.getByLabel("First name")).toHaveValue("Rhian");
+    await expect(two.page.getByLabel("Last name")).toHaveValue("Second");
+    await two.page.getByRole("button", { name: "Save changes" }).click();
+    await expect(two.page).toHaveURL(new RegExp(`/subscribers/${s.id}$`));
+    await expect(two.page.getByRole("heading", { name: "Rhian Second" })).toBeVisible();
+    await one.context.close();
+    await two.context.close();
+  });
+
+  test("a duplicate links to the earlier subscriber it matches, and an admin deletes with a confirmation that names it", async ({ asAdmin: page }) => {
+    const first = await newSubscriber(page);
+    const dup = await newSubscriber(page, { email: first.email.toUpperCase() });
+    await page.goto(`/subscribers/${dup.id}`);
+    const section = page.getByRole("region", { name: /A duplicate of/ });
+    await expect(section).toContainText("same email");
+    await section.getByRole("link", { name: new RegExp(`#${first.id}`) }).click();
+    await expect(page).toHaveURL(new RegExp(`/subscribers/${first.id}$`));
+    await page.getByRole("button", { name: "Delete" }).click();
+    const dialog = page.getByRole("dialog", { name: `Delete Rhea ${first.last_name}?` });
+    await expect(dialog).toContainText(`#${first.id}`);
+    await page.screenshot({ path: `${SCREENS}/subscriber-delete.png` });
+    await dialog.getByRole("button", { name: "Delete subscriber" }).click();
+    await expect(page).toHaveURL(/\/subscribers$/);
+    // Its later duplicate is no longer one.
+    await page.goto(`/subscribers/${dup.id}`);
+    await expect(page.getByRole("region", { name: /A duplicate of/ })).toHaveCount(0);
+  });
+});
+
+test.describe("bulk changes", () => {
+  test("select rows, review the count, change them", async ({ asStaff: page }) => {
+    const a = await newSubscriber(page, { last_name: `Bulk${stamp()}` });
+    const b = await newSubscriber(page, { last_name: `${a.last_name}b` });
+    await page.goto(`/subscribers?q=${a.last_name}`);
+    await expect(bodyRows(page)).toHaveCount(2);
+    await page.getByRole("checkbox", { name: "Select every subscriber on this page" }).check();
+    await page.getByRole("combobox", { name: "Change" }).selectOption("status:expired");
+    await page.getByRole("button", { name: "Change the selected subscribers…" }).click();
+    await expect(page).toHaveURL(/\/subscribers\/bulk\?/);
+    await expect(page.getByRole("heading", { name: "2 subscribers will change: set the status to expired" })).toBeVisible();
+    await page.screenshot({ path: `${SCREENS}/bulk-confirm.png`, fullPage: true });
+    await page.getByRole("button", { name: "Change 2 subscribers" }).click();
+    await expect(page).toHaveURL(new RegExp(`/subscribers\\?q=${a.last_name}$`));
+    await expect(page.getByText("2 subscribers changed.")).toBeVisible();
+    for (const row of await bodyRows(page).all()) await expect(row).toContainText("Expired");
+    // Every subscriber matching the filters, and a staff user cannot choose deletion.
+    await expect(page.getByRole("combobox", { name: "Change" }).locator("option[value=delete]")).toHaveCount(0);
+    await page.getByRole("combobox", { name: "Change" }).selectOption("mandatory:true");
+    await page.getByRole("button", { name: /Change all 2 subscribers matching/ }).click();
+    await expect(page.getByRole("heading", { name: "2 subscribers will change: set mandatory to yes" })).toBeVisible();
+    await page.getByRole("button", { name: "Change 2 subscribers" }).click();
+    await expect(page.getByText("2 subscribers changed.")).toBeVisible();
+    expect(b.id).toBeGreaterThan(a.id);
+  });
+});
+
+test.describe("the table's toolbar and columns", () => {
+  test("search, filter chips, Clear filters and the / key", async ({ asStaff: page }) => {
+    const s = await newSubscriber(page);
+    await page.goto("/subscribers");
+    await page.keyboard.press("/");
+    await expect(page.getByRole("searchbox", { name: "Search" })).toBeFocused();
+    await page.keyboard.type(s.last_name.toLowerCase());
+    await expect(page).toHaveURL(new RegExp(`q=${s.last_name.toLowerCase()}`));
+    await expect(bodyRows(page)).toHaveCount(1);
+    await page.getByRole("search", { name: "Filters" }).getByText("Filters").click();
+    await page.getByRole("combobox", { name: "Status" }).selectOption("pending");
+    await expect(page).toHaveURL(/subscription_status=pending/);
+    const chips = page.getByRole("list", { name: "Filters in force" });
+    await expect(chips.getByRole("link", { name: /Remove the filter Status: Pending/ })).toBeVisible();
+    await page.screenshot({ path: `${SCREENS}/subscribers-filters-open.png` });
+    await page.keyboard.press("Escape");
+    await chips.getByRole("link", { name: new RegExp(`Remove the filter Search`) }).click();
+    await expect(page).toHaveURL(/\/subscribers\?subscription_status=pending$/);
+    await page.getByRole("link", { name: "Clear filters" }).click();
+    await expect(page).toHaveURL(/\/subscribers$/);
+  });
+
+  test("the column chooser hides columns for this user on every device, with density; Reset brings them back", async ({ browser }) => {
+    const here = await asStaffIn(browser);
+    await here.page.goto("/subscribers");
+    await here.page.locator("summary", { hasText: /^Columns/ }).click();
+    await here.page.getByRole("checkbox", { name: "Email" }).uncheck();
+    await here.page.getByRole("checkbox", { name: "Mobile" }).uncheck();
+    await here.page.getByRole("radio", { name: "compact" }).check();
+    await here.page.screenshot({ path: `${SCREENS}/subscribers-columns.png` });
+    await here.page.getByRole("button", { name: "Apply" }).click();
+    await expect(here.page.getByRole("columnheader", { name: "Last name" })).toBeVisible();
+    await expect(here.page.getByRole("columnheader", { name: "Email" })).toHaveCount(0);
+    // Another device of the same user.
+    const there = await asStaffIn(browser);
+    await there.page.goto("/subscribers");
+    await expect(there.page.getByRole("columnheader", { name: "Email" })).toHaveCount(0);
+    await expect(there.page.getByRole("columnheader", { name: "Mobile" })).toHaveCount(0);
+    await expect(there.page.getByRole("columnheader", { name: "Last name" })).toBeVisible();
+    await there.page.screenshot({ path: `${SCREENS}/subscribers-compact.png` });
+    await there.page.locator("summary", { hasText: /^Columns/ }).click();
+    await there.page.getByRole("button", { name: "Reset" }).click();
+    await expect(there.page.getByRole("columnheader", { name: "Email" })).toBeVisible();
+    await here.context.close();
+    await there.context.close();
+  });
+
+  for (const [width, height, rows, name] of [[390, 844, 1, "phone"], [1280, 800, 5, "desktop"]] as const) {
+    test(`at ${width}×${height} the first ${rows === 1 ? "row is" : `${rows} rows are`} visible without scrolling (${name})`, async ({ asStaff: page }) => {
+      await page.setViewportSize({ width, height });
+      await page.goto("/subscribers");
+      await expect(bodyRows(page)).toHaveCount(10);
+      for (let i = 0; i < rows; i++) {
+        const box = (await bodyRows(page).nth(i).boundingBox())!;
+        expect(box.y + box.height, `row ${i + 1}`).toBeLessThanOrEqual(height);
+      }
+      await page.screenshot({ path: `${SCREENS}/subscribers-${name}.png` });
+      // The header and the first column stay put while the table scrolls sideways.
+      const region = page.getByRole("region", { name: "Subscribers table" });
+      const before = (await bodyRows(page).first().locator("td").first().boundingBox())!.x;
+      await region.evaluate((el) => el.scrollBy({ left: 400 }));
+      expect((await bodyRows(page).first().locator("td").first().boundingBox())!.x).toBe(before);
+    });
+  }
+
+  test("every toolbar control is reached with the keyboard alone", async ({ asStaff: page }) => {
+    await page.goto("/subscribers");
+    const reached = new Set<string>();
+    for (let i = 0; i < 40; i++) {
+      await page.keyboard.press("Tab");
+      const label = await page.evaluate(() => {
+        const el = document.activeElement as HTMLElement | null;
+        return el ? `${el.tagName}:${el.getAttribute("aria-label") ?? el.textContent?.trim().slice(0, 30) ?? ""}` : "";
+      });
+      reached.add(label);
+    }
+    const all = [...reached].join("\n");
+    for (const expected of [/INPUT:|Search/, /SUMMARY:Filters/, /SELECT:/, /Change the selected subscribers/, /SUMMARY:Columns/]) expect(all).toMatch(expected);
+  });
+});
