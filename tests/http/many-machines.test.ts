@@ -14,7 +14,7 @@ import { Browser, rawRequest } from "../helpers/console-server";
 import { seedSubscribers } from "../helpers/export-data";
 import { spawnWorker, until, type WorkerProcess } from "../helpers/export-process";
 import { projectRoot, startNextServer, type NextServer } from "../helpers/next-server";
-import { nginxBinary, startNginx, type Nginx } from "../helpers/nginx";
+import { nginxBinary, startNginx, type Nginx } from "@/tools/nginx";
 import { freePort } from "../helpers/pg-cluster";
 import { createTestDatabase, type TestDatabase } from "../helpers/postgres";
 import { s3Env, startS3Server, type S3Server } from "../helpers/s3-server";

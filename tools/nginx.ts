@@ -3,12 +3,14 @@ import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { projectRoot } from "./next-server";
 
 // nginx (Debian's package) in front of several console instances, with the configuration the
-// README shows ("Running on many machines", between the nginx markers): the test takes that very
-// block, puts its own ports in, plain HTTP on loopback instead of TLS, and a log of which
-// instance answered each request.
+// README shows ("Running on many machines", between the nginx markers): the many-machines test
+// (tests/http/many-machines.test.ts) and `npm run bench -- --instances 2` take that very block,
+// put their own ports in, plain HTTP on loopback instead of TLS, and a log of which instance
+// answered each request. Tooling: never loaded by the app.
+
+const projectRoot = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
 
 export type Nginx = { url: string; port: number; accessLog(): string[]; stop(): Promise<void> };
 
