@@ -1,14 +1,20 @@
 import crypto from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CreateMultipartUploadCommand, S3Client, UploadPartCommand } from "@aws-sdk/client-s3";
 import * as health from "@/app/api/health/route";
 import type { Database } from "@/lib/db/client";
+import { closeConnection } from "@/lib/db/sql";
 import { exportKey } from "@/lib/export/files";
+import { purgeExports } from "@/lib/export/purge";
+import { startExportWorker, stopExportWorker } from "@/lib/export/worker";
 import type { HealthReport } from "@/lib/health/check";
 import { storage, StorageUnavailableError } from "@/lib/storage";
 import { s3Store } from "@/lib/storage/s3";
 import { actAs, createUsers, testDatabase } from "../helpers/db";
-import { download } from "../helpers/export-test";
+import { seedSubscribers } from "../helpers/export-data";
+import { download, parseCsv, postExport, waitForStatus } from "../helpers/export-test";
 import { apiRequest } from "../helpers/http";
 import { s3Env, startS3Server, type S3Server } from "../helpers/s3-server";
 import { storageContract } from "../helpers/storage-contract";
@@ -17,7 +23,8 @@ import { storageContract } from "../helpers/storage-contract";
 // with the real AWS SDK: the storage contract every backend passes, streaming multipart uploads
 // that stay invisible until complete, the sweep of a killed writer's upload, and an outage: the
 // download answers 503 with Retry-After and works again once the server is back, from the same
-// process; /api/health reports the storage apart from the database.
+// process; /api/health reports the storage apart from the database; the export worker writes its
+// file to the bucket and the purge deletes it there, with stray files and a killed writer's upload.
 
 let server: S3Server;
 const settings = () => ({ bucket: server.bucket, prefix: "contract", endpoint: server.endpoint, region: "us-east-1", forcePathStyle: true });
@@ -104,6 +111,60 @@ describe("S3 file store (s3rver)", () => {
     const listed: string[] = [];
     for await (const entry of b.list("exports/")) listed.push(entry.key);
     expect(listed).not.toContain("exports/mine.csv");
+  });
+});
+
+describe("exports in the bucket", () => {
+  let database: Database;
+  let users: Awaited<ReturnType<typeof createUsers>>;
+  const settingsSaved = { ...process.env };
+
+  beforeAll(async () => {
+    Object.assign(process.env, { EXPORT_POLL_SECONDS: "1", EXPORT_MAINTENANCE_SECONDS: "1", EXPORT_RETRY_DELAY_SECONDS: "0", EXPORT_BATCH_SIZE: "97" });
+    database = await testDatabase("pglite");
+    await seedSubscribers((text) => database.prisma.$executeRawUnsafe(text), 300);
+    users = await createUsers(database);
+    await startExportWorker();
+  });
+  afterAll(async () => {
+    await stopExportWorker(1);
+    await closeConnection();
+    await database?.close();
+    for (const name of ["EXPORT_POLL_SECONDS", "EXPORT_MAINTENANCE_SECONDS", "EXPORT_RETRY_DELAY_SECONDS", "EXPORT_BATCH_SIZE"]) {
+      if (settingsSaved[name] === undefined) delete process.env[name];
+      else process.env[name] = settingsSaved[name];
+    }
+  });
+
+  /** s3rver keeps an object as a file whose time is the object's LastModified. */
+  const age = (key: string, hours: number) => {
+    const file = path.join(server.dir, server.bucket, `console/${key}._S3rver_object`);
+    const then = new Date(Date.now() - hours * 3600_000);
+    fs.utimesSync(file, then, then);
+  };
+
+  it("is written by the worker to the bucket, downloaded from it, and purged from it with strays and a killed writer's upload", async () => {
+    const done = await postExport(users.admin).then(() => waitForStatus(users.admin, (st) => st.downloadable_file_status === "completed"));
+    const id = done.downloadable_file!.split("/").at(-2)!;
+    const response = await download(users.admin, done.downloadable_file!);
+    expect(response.status).toBe(200);
+    expect(parseCsv(await response.text())).toHaveLength(301);
+
+    await storage().put("exports/AAAAAAAAAAAAAAAAAAAAAA.csv", ["a stray: no export row"]);
+    age("exports/AAAAAAAAAAAAAAAAAAAAAA.csv", 2);
+    const s3 = new S3Client({ endpoint: server.endpoint, region: "us-east-1", forcePathStyle: true, credentials: { accessKeyId: "S3RVER", secretAccessKey: "S3RVER" } });
+    const { UploadId } = await s3.send(new CreateMultipartUploadCommand({ Bucket: server.bucket, Key: "console/exports/BBBBBBBBBBBBBBBBBBBBBB.csv" }));
+    const uploadKeyFile = path.join(server.dir, server.bucket, "._S3rver_uploads", UploadId!, "key");
+    const old = new Date(Date.now() - 2 * 3600_000);
+    fs.utimesSync(uploadKeyFile, old, old);
+    await database.prisma.$executeRawUnsafe(
+      `UPDATE subscriber_exports SET created_at = now() - interval '30 days', completed_at = now() - interval '30 days', downloaded_at = NULL WHERE id = $1`, id);
+
+    expect(await purgeExports()).toMatchObject({ purged: 1, strays: 2 });
+    expect(await storage().get(exportKey(id))).toBeNull();
+    expect(await storage().get("exports/AAAAAAAAAAAAAAAAAAAAAA.csv")).toBeNull();
+    expect(server.unfinishedUploads()).not.toContain("console/exports/BBBBBBBBBBBBBBBBBBBBBB.csv");
+    expect((await download(users.admin, done.downloadable_file!)).status).toBe(404);
   });
 });
 
