@@ -66,6 +66,10 @@ export async function measureInstances(o: {
         for (let r = 0; r < o.rounds; r++) {
           for (const c of cells) c.row.samples.push(await loadHttp({ url: `${c.url}${path}`, cookie, connections: o.connections, seconds: o.seconds }));
         }
+        if (cells.some((c) => c.row.samples.some((x) => x.errors > 0))) {
+          // Say why rather than print a table of errors: the instances' own words.
+          for (const [i, server] of servers.entries()) o.log(`  instance ${i + 1} (${server.url}), last lines:\n${server.log().slice(-1500)}`);
+        }
         const rps = (c: (typeof cells)[number]) => median(c.row.samples.map((s) => s.rps)).toFixed(0);
         o.log(`› ${scenario.id} ${target} ×${o.connections}: ${cells.map((c) => `${c.name} ${rps(c)} req/s`).join(", ")}`);
         rows.push(...cells.map((c) => c.row));
