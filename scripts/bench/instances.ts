@@ -63,12 +63,16 @@ export async function measureInstances(o: {
         const cells = configs.map((c) => ({ ...c, row: { scenario: scenario.id, target, config: c.name, samples: [] as Sample[] } }));
         for (const c of cells) if (o.warmup) await loadHttp({ url: `${c.url}${path}`, cookie, connections: o.connections, seconds: o.warmup });
         // Interleaved: a noisy moment of the shared machine falls on every configuration.
+        const failures = new Map<number, number>();
         for (let r = 0; r < o.rounds; r++) {
-          for (const c of cells) c.row.samples.push(await loadHttp({ url: `${c.url}${path}`, cookie, connections: o.connections, seconds: o.seconds }));
+          for (const c of cells) c.row.samples.push(await loadHttp({ url: `${c.url}${path}`, cookie, connections: o.connections, seconds: o.seconds, failures }));
         }
-        if (cells.some((c) => c.row.samples.some((x) => x.errors > 0))) {
-          // Say why rather than print a table of errors: the instances' own words.
-          for (const [i, server] of servers.entries()) o.log(`  instance ${i + 1} (${server.url}), last lines:\n${server.log().slice(-1500)}`);
+        if (failures.size > 0) {
+          // Say why rather than print a table of errors: the answers, and the instances' state and words.
+          o.log(`  answers that were not 2xx, by status (0: no answer): ${JSON.stringify(Object.fromEntries(failures))}`);
+          for (const [i, server] of servers.entries()) {
+            o.log(`  instance ${i + 1} (${server.url}, pid ${server.pid}): ${server.ended() ?? "running"}; last lines:\n${server.log().slice(-1500)}`);
+          }
         }
         const rps = (c: (typeof cells)[number]) => median(c.row.samples.map((s) => s.rps)).toFixed(0);
         o.log(`› ${scenario.id} ${target} ×${o.connections}: ${cells.map((c) => `${c.name} ${rps(c)} req/s`).join(", ")}`);
