@@ -1,4 +1,8 @@
+import path from "node:path";
+import { buildId } from "./scripts/build-id.mjs";
 import HEADERS from "./lib/security/static-headers.json" with { type: "json" };
+
+const root = path.dirname(new URL(import.meta.url).pathname);
 
 // The JSON API's security headers (lib/security/headers.ts explains them): set here for every
 // answer under /api/v1 and /api/health, Next's own 404s and 405s included, so that those paths
@@ -13,13 +17,18 @@ const apiHeaders = Object.entries({
 /** @type {import('next').NextConfig} */
 const nextConfig = {
   poweredByHeader: false,
+  // The same id for every build of the same sources (scripts/build-id.mjs), so that instances
+  // built on separate machines serve one app behind a load balancer.
+  generateBuildId: async () => buildId(root),
   // `next build` checks the app's own sources; `npm test` type-checks everything (tests, scripts).
   typescript: { tsconfigPath: "tsconfig.build.json" },
   // Loaded from node_modules at run time rather than bundled: PGlite reads its WebAssembly and
   // data files relative to its own module (and its Prisma adapter must share that copy); pg-boss
   // is plain CommonJS with dynamic requires. Only packages the app imports belong here: the
   // migration runner's schema engine is tooling (tools/migrate/), never loaded by the app.
-  serverExternalPackages: ["@electric-sql/pglite", "pglite-prisma-adapter", "pg-boss"],
+  // The AWS SDK (the S3 file store, loaded only when STORAGE_URL names a bucket) likewise: Next
+  // keeps @aws-sdk/client-s3 external already, and lib-storage must use that same copy.
+  serverExternalPackages: ["@electric-sql/pglite", "pglite-prisma-adapter", "pg-boss", "@aws-sdk/client-s3", "@aws-sdk/lib-storage"],
   // The console shows no `next/image`: no optimizer, so /_next/image answers the 404 page instead
   // of fetching (and failing on) whatever `url` a caller names.
   images: { unoptimized: true },

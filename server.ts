@@ -6,6 +6,7 @@ import type { Socket } from "node:net";
 import next from "next";
 import { ConfigError, config } from "@/lib/config";
 import { baselineHeadersFor, prepareIncoming, unparsableRequestAnswer } from "@/lib/server/incoming";
+import { actionsKeyNotice, actionsKeyProblem } from "@/lib/server/actions-key";
 import { SERVED_BY_CONSOLE } from "@/lib/server/startup";
 
 const dev = process.argv.includes("--dev");
@@ -21,6 +22,15 @@ try {
   process.exit(1);
 }
 const { PORT: port, HOST: host, TRUST_PROXY: trustedProxyHops } = settings;
+if (!dev) {
+  const problem = actionsKeyProblem(process.cwd(), process.env);
+  if (problem) {
+    console.error(`Refusing to start:\n${problem}`);
+    process.exit(1);
+  }
+  const notice = actionsKeyNotice(process.env);
+  if (notice) console.warn(notice);
+}
 
 process.env[SERVED_BY_CONSOLE] = "1";
 const app = next({ dev, hostname: host || "localhost", port, ...(dev ? { turbopack: true } : {}) });

@@ -82,8 +82,26 @@ const schema = z.object({
   HEAVY_REQUESTS_QUEUE: whole(0, 8),
   // Display
   CONSOLE_TIME_ZONE: timeZone,
-  // Files (exports; lib/storage)
+  // Files (exports; lib/storage): a local folder, or an S3-compatible bucket
   STORAGE_DIR: optional(z.string()).transform((dir) => path.resolve(/*turbopackIgnore: true*/ dir ?? ".data")),
+  STORAGE_URL: optional(z.string().transform(parseStorageUrl)),
+  S3_ENDPOINT: optional(
+    z.string().refine((url) => /^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/.test(url), "must be the storage's URL, e.g. https://s3.example.com or http://10.0.0.5:9000"),
+  ),
+  S3_REGION: optional(z.string().regex(/^[a-z0-9-]{1,40}$/, "must be a region name, e.g. eu-west-1")).transform((r) => r ?? "us-east-1"),
+  S3_FORCE_PATH_STYLE: optional(z.enum(["on", "off", "true", "false"], { message: "must be on or off" })).transform((v) =>
+    v === undefined ? undefined : v === "on" || v === "true",
+  ),
+  // Read by the AWS SDK itself (its default credential chain); checked here so that half a pair
+  // stops the start instead of sending the SDK on to other sources.
+  AWS_ACCESS_KEY_ID: optional(z.string()),
+  AWS_SECRET_ACCESS_KEY: optional(z.string()),
+  AWS_SESSION_TOKEN: optional(z.string()),
+  // Several instances: Next.js encrypts server actions' closed-over values and salts their ids
+  // with this key (read by Next itself, at build and at run time); checked here.
+  NEXT_SERVER_ACTIONS_ENCRYPTION_KEY: optional(
+    z.string().refine(isActionsKey, "must be the base64 of 16, 24 or 32 random bytes (make one with `openssl rand -base64 32`)"),
+  ),
   // Bulk changes of subscribers
   BULK_INLINE_MAX: whole(1, 2_000),
   BULK_BATCH_SIZE: whole(1, 2_000),
@@ -102,6 +120,51 @@ const schema = z.object({
 
 export type Config = z.output<typeof schema>;
 
+/** `s3://bucket` or `s3://bucket/prefix/of/keys`: where the console keeps its files. */
+export type StorageUrl = { bucket: string; prefix: string };
+
+const BUCKET = /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/;
+const PREFIX_SEGMENT = /^[A-Za-z0-9_-][A-Za-z0-9_.-]{0,199}$/;
+
+function parseStorageUrl(url: string, ctx: z.RefinementCtx): StorageUrl {
+  const match = /^s3:\/\/([^/]+)(?:\/(.*))?$/.exec(url);
+  const prefix = (match?.[2] ?? "").replace(/\/+$/, "");
+  if (!match || !BUCKET.test(match[1]!) || (prefix !== "" && !prefix.split("/").every((s) => PREFIX_SEGMENT.test(s)))) {
+    ctx.addIssue({
+      code: "custom",
+      message: "must be s3://bucket or s3://bucket/prefix (a bucket name of 3–63 lowercase letters, digits, dots and hyphens; a prefix of letters, digits, _, - and . separated by /)",
+    });
+    return z.NEVER;
+  }
+  return { bucket: match[1]!, prefix };
+}
+
+/** AES-GCM takes keys of 128, 192 or 256 bits; Next reads this one as base64. */
+function isActionsKey(value: string): boolean {
+  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(value)) return false;
+  const bytes = Buffer.from(value, "base64");
+  return [16, 24, 32].includes(bytes.length) && bytes.toString("base64") === value;
+}
+
+const setIn = (env: NodeJS.ProcessEnv, name: string) => (env[name] ?? "").trim() !== "";
+
+/** Storage settings that contradict each other: refused, so files never go somewhere unnoticed. */
+function storageProblems(env: NodeJS.ProcessEnv): string[] {
+  const problems: string[] = [];
+  const bucket = setIn(env, "STORAGE_URL");
+  if (bucket && setIn(env, "STORAGE_DIR")) {
+    problems.push("STORAGE_DIR and STORAGE_URL are both set: files go to a folder (STORAGE_DIR) or to a bucket (STORAGE_URL), set one.");
+  }
+  const s3Only = ["S3_ENDPOINT", "S3_REGION", "S3_FORCE_PATH_STYLE"].filter((name) => setIn(env, name));
+  if (!bucket && s3Only.length > 0) {
+    problems.push(`${s3Only.join(", ")} ${s3Only.length === 1 ? "is" : "are"} set but STORAGE_URL is not: files would stay in the local folder. Set STORAGE_URL=s3://bucket/prefix.`);
+  }
+  if (setIn(env, "AWS_ACCESS_KEY_ID") !== setIn(env, "AWS_SECRET_ACCESS_KEY")) {
+    problems.push("AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY go together: set both, or neither (then the AWS SDK looks for a profile, a web identity or the instance's role).");
+  }
+  return problems;
+}
+
 /** Every variable the console reads (the README's configuration table lists exactly these). */
 export const CONFIG_VARIABLES = Object.keys(schema.shape) as (keyof Config)[];
 
@@ -119,6 +182,7 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (env.EXPORT_DIR !== undefined && env.EXPORT_DIR.trim() !== "") {
     problems.push("EXPORT_DIR was replaced by STORAGE_DIR: export files now live in $STORAGE_DIR/exports (STORAGE_DIR=.data keeps them in .data/exports).");
   }
+  problems.push(...storageProblems(env));
   if (problems.length || !parsed.success) throw new ConfigError(problems.join("\n"));
   return parsed.data;
 }

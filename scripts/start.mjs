@@ -59,6 +59,6 @@ function sourceHash() {
       hash.update(`${p}:${stat.size}:${stat.mtimeMs}\n`);
     }
   };
-  for (const p of ["app", "components", "lib", "public", "instrumentation.ts", "proxy.ts", "server.ts", "next.config.js", "postcss.config.mjs", "package-lock.json", "prisma/schema.prisma"]) walk(p);
+  for (const p of ["app", "components", "lib", "public", "instrumentation.ts", "proxy.ts", "server.ts", "next.config.js", "scripts/build-id.mjs", "postcss.config.mjs", "package-lock.json", "prisma/schema.prisma"]) walk(p);
   return hash.digest("hex");
 }

@@ -30,6 +30,8 @@ async function onExportJob(jobs: PgBoss.JobWithMetadata<ExportJobData>[], runnin
     running.add(controller);
     // Give up a little before pg-boss does, so no attempt keeps writing after its job expired.
     const deadline = AbortSignal.timeout(Math.max(1, job.expireInSeconds - 2) * 1000);
+    // Which process took which attempt: with several workers, the logs say who ran a job.
+    console.info(`export ${job.data.exportId}: attempt ${job.retryCount + 1} of ${job.retryLimit + 1} started (pid ${process.pid})`);
     try {
       const result = await runExport(job.data.exportId, AbortSignal.any([controller.signal, deadline]));
       console.info(`export ${job.data.exportId}: ${"rows" in result ? `${result.rows} rows` : `skipped, ${result.skipped}`}`);

@@ -5,10 +5,12 @@ import { within } from "@/lib/db/sql";
 import { exportConfig } from "@/lib/export/config";
 import { runsWorker } from "@/lib/export/queue";
 import { isDatabaseBusy } from "@/lib/db/errors";
+import { storage, StorageUnavailableError, type StorageProblem } from "@/lib/storage";
+import { storageProblem } from "@/lib/storage/problems";
 import { isDatabaseUnavailable } from "./unavailable";
 
-// What GET /api/health reports: can this process query its database, and is the export queue
-// being worked. Anyone gets the status only (`checkUp`, for load balancers); the details
+// What GET /api/health reports: can this process query its database, reach its file storage,
+// and is the export queue being worked. Anyone gets the status only (`checkUp`, for load balancers); the details
 // (`checkHealth`: latency, queue counts, worker timing) are for an administrator or the
 // operator's monitor (lib/health/access.ts). Never host names or error messages.
 
@@ -38,13 +40,26 @@ export type QueueHealth = {
   worker_seen_seconds_ago: number | null;
 };
 
-/** What anyone may know: the database answers (ok) or not (unavailable). */
+export type StorageHealth = {
+  /** down: downloads answer 503 with Retry-After until it is back (the rest of the console works). */
+  status: "up" | "down";
+  kind: "local" | "s3";
+  latency_ms: number | null;
+  reason?: StorageProblem;
+};
+
+/**
+ * What anyone may know: the database answers (ok) or not (unavailable). The storage is not part
+ * of it: a load balancer that took every instance out while the shared bucket is away would stop
+ * the whole console instead of its downloads.
+ */
 export type PublicHealth = { status: "ok" | "unavailable" };
 
 export type HealthReport = {
   status: "ok" | "degraded" | "unavailable";
   checked_at: string;
   database: DatabaseHealth;
+  storage: StorageHealth;
   queue: QueueHealth;
 };
 
@@ -104,19 +119,43 @@ export async function checkUp(): Promise<PublicHealth> {
   return { status: (await probe()).up === false ? "unavailable" : "ok" };
 }
 
+/** The file storage's health check (lib/storage), within TIMEOUT_MS. */
+async function checkStorage(): Promise<StorageHealth> {
+  let kind: StorageHealth["kind"] = "local";
+  const started = performance.now();
+  try {
+    const store = storage();
+    kind = store.kind === "s3" ? "s3" : "local";
+    await withTimeout(store.check(), TIMEOUT_MS);
+    return { status: "up", kind, latency_ms: Math.round(performance.now() - started) };
+  } catch (error) {
+    const reason = error instanceof Timeout ? "timeout" : error instanceof StorageUnavailableError ? error.reason : storageProblem(error);
+    if (reason === "error") console.error("health check: storage check failed", error);
+    return { status: "down", kind, latency_ms: null, reason };
+  }
+}
+
 /** The full report: for an administrator or the operator's monitor only. */
 export async function checkHealth(): Promise<HealthReport> {
   const worker: QueueHealth["worker"] = runsWorker() ? "in_process" : "separate";
   const checked_at = new Date().toISOString();
-  const database = await probe();
+  const [database, files] = await Promise.all([probe(), checkStorage()]);
+  const storageOk = files.status === "up";
   if (database.up === "busy") {
-    return { status: "degraded", checked_at, database: { status: "busy", kind: database.kind, latency_ms: null }, queue: { status: "unknown", worker, ...EMPTY_QUEUE } };
+    return {
+      status: "degraded",
+      checked_at,
+      database: { status: "busy", kind: database.kind, latency_ms: null },
+      storage: files,
+      queue: { status: "unknown", worker, ...EMPTY_QUEUE },
+    };
   }
   if (!database.up) {
     return {
       status: "unavailable",
       checked_at,
       database: { status: "down", kind: database.kind, latency_ms: null, reason: database.reason },
+      storage: files,
       queue: { status: "unknown", worker, ...EMPTY_QUEUE },
     };
   }
@@ -128,10 +167,12 @@ export async function checkHealth(): Promise<HealthReport> {
     console.error("health check: queue query failed", error);
     queue = { status: "unknown", worker, ...EMPTY_QUEUE };
   }
+  const queueOk = queue.status === "up" || queue.status === "not_started";
   return {
-    status: queue.status === "up" || queue.status === "not_started" ? "ok" : "degraded",
+    status: queueOk && storageOk ? "ok" : "degraded",
     checked_at,
     database: { status: "up", kind, latency_ms },
+    storage: files,
     queue,
   };
 }

@@ -1,19 +1,43 @@
 import path from "node:path";
-import { config } from "@/lib/config";
+import { config, type Config } from "@/lib/config";
 import { localStore } from "./local";
+import { s3Store, type S3Settings } from "./s3";
 import type { FileStore } from "./types";
 
 // The one storage module for every file the console keeps (lib/storage/types.ts says what every
-// backend promises). Today: a local folder, STORAGE_DIR (`.data` by default).
+// backend promises): a local folder, STORAGE_DIR (`.data` by default), or an S3-compatible
+// bucket when STORAGE_URL=s3://bucket/prefix is set (then every machine sees the same files).
 
-export { STORAGE_KEY, StorageKeyError, checkKey, type FileStore, type StoreBody, type StoredEntry, type StoredObject } from "./types";
+export {
+  STORAGE_KEY, StorageKeyError, StorageUnavailableError, checkKey,
+  type FileStore, type StorageProblem, type StoreBody, type StoredEntry, type StoredObject,
+} from "./types";
+
+export type StorageTarget = { kind: "local"; dir: string } | ({ kind: "s3" } & S3Settings);
+
+/** Where the settings put the files. */
+export function storageTarget(c: Config = config()): StorageTarget {
+  if (!c.STORAGE_URL) return { kind: "local", dir: path.resolve(/*turbopackIgnore: true*/ c.STORAGE_DIR) };
+  return {
+    kind: "s3",
+    bucket: c.STORAGE_URL.bucket,
+    prefix: c.STORAGE_URL.prefix,
+    endpoint: c.S3_ENDPOINT,
+    region: c.S3_REGION,
+    // S3-compatible servers mostly want path-style URLs (http://host/bucket/key); AWS the other.
+    forcePathStyle: c.S3_FORCE_PATH_STYLE ?? c.S3_ENDPOINT !== undefined,
+  };
+}
 
 type Holder = { __console_storage?: { key: string; store: FileStore } };
 
 /** The process's file store, made once per configuration (tests change it between suites). */
 export function storage(): FileStore {
-  const dir = path.resolve(/*turbopackIgnore: true*/ config().STORAGE_DIR);
+  const target = storageTarget();
+  const key = JSON.stringify(target);
   const holder = globalThis as Holder;
-  if (holder.__console_storage?.key !== dir) holder.__console_storage = { key: dir, store: localStore(dir) };
+  if (holder.__console_storage?.key !== key) {
+    holder.__console_storage = { key, store: target.kind === "local" ? localStore(target.dir) : s3Store(target) };
+  }
   return holder.__console_storage.store;
 }

@@ -4,7 +4,8 @@ import path from "node:path";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { ensurePrivateDir } from "@/lib/security/private-files";
-import { checkKey, type FileStore, type PutOptions, type StoreBody, type StoredEntry } from "./types";
+import { storageProblem } from "./problems";
+import { checkKey, StorageUnavailableError, type FileStore, type PutOptions, type StoreBody, type StoredEntry } from "./types";
 
 // Files in a local folder (STORAGE_DIR, `.data` by default: exports in `.data/exports/`). A file
 // is written under a temporary name in its final folder, flushed to disk (fsync) and renamed over
@@ -40,12 +41,13 @@ export function localStore(root: string): FileStore {
     },
 
     async get(key: string) {
+      const target = file(key);
       let handle: fs.promises.FileHandle;
       try {
-        handle = await fs.promises.open(file(key), "r");
+        handle = await fs.promises.open(target, "r");
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
-        throw error;
+        throw unavailable(error); // a mount gone away (EIO, ESTALE), permissions changed under us
       }
       const { size } = await handle.stat();
       return { body: handle.createReadStream(), size };
@@ -91,8 +93,12 @@ export function localStore(root: string): FileStore {
     },
 
     async check() {
-      ensurePrivateDir(root, root);
-      await fs.promises.access(root, fs.constants.R_OK | fs.constants.W_OK);
+      try {
+        ensurePrivateDir(root, root);
+        await fs.promises.access(root, fs.constants.R_OK | fs.constants.W_OK);
+      } catch (error) {
+        throw new StorageUnavailableError(storageProblem(error), error);
+      }
     },
   };
 }
@@ -102,6 +108,11 @@ export function localStore(root: string): FileStore {
  * database: the sweep never walks into folders that are not the store's.
  */
 const STORE_FOLDERS = new Set(["exports", "imports"]);
+
+function unavailable(error: unknown): StorageUnavailableError {
+  console.warn(`storage unavailable: ${(error as Error).message}`);
+  return new StorageUnavailableError(storageProblem(error), error);
+}
 
 async function fsync(target: string) {
   const handle = await fs.promises.open(target, "r");

@@ -1,4 +1,6 @@
 import type { Readable } from "node:stream";
+import { AppError } from "@/lib/errors";
+import { RETRY_AFTER_SECONDS } from "@/lib/health/unavailable";
 
 // What the console keeps as files (exports today; uploaded sheets and rejected rows next), named
 // by keys the code makes (`exports/<id>.csv`), never by user input. Every backend keeps the same
@@ -43,4 +45,24 @@ export class StorageKeyError extends Error {}
 export function checkKey(key: string): string {
   if (!STORAGE_KEY.test(key)) throw new StorageKeyError(`Not a storage key: ${JSON.stringify(key.slice(0, 80))}`);
   return key;
+}
+
+/** Why a storage could not be used: for the health report and the logs, never shown to users. */
+export type StorageProblem = "unreachable" | "timeout" | "denied" | "error";
+
+/**
+ * The storage cannot be used right now (the bucket's server is down or unreachable, refuses this
+ * console's credentials, answers errors; a folder's mount is gone). An AppError: a route answers
+ * 503 `storage_unavailable` with Retry-After, like an unreachable database. Nothing is cached
+ * about the failure, so the next request tries the storage again.
+ */
+export class StorageUnavailableError extends AppError {
+  constructor(
+    readonly reason: StorageProblem,
+    cause?: unknown,
+  ) {
+    super(503, "storage_unavailable", "The file storage cannot be reached right now. Try again in a few seconds.", undefined, RETRY_AFTER_SECONDS);
+    this.name = "StorageUnavailableError";
+    this.cause = cause;
+  }
 }

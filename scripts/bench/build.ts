@@ -11,26 +11,10 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { BUILD_INPUTS } from "../build-id.mjs";
 
-/** What goes into the build (start.mjs's list, plus the TypeScript configs the build reads). */
-export const BUILD_INPUTS = [
-  "app",
-  "components",
-  "lib",
-  "public",
-  "instrumentation.ts",
-  "proxy.ts",
-  "server.ts",
-  "middleware.ts",
-  "next.config.js",
-  "postcss.config.mjs",
-  "package.json",
-  "package-lock.json",
-  "prisma/schema.prisma",
-  "tsconfig.json",
-  "tsconfig.build.json",
-  "next-env.d.ts",
-];
+/** What goes into the build: the list the build id is made from (scripts/build-id.mjs). */
+export { BUILD_INPUTS };
 
 export function sourceHash(root: string, inputs: readonly string[] = BUILD_INPUTS): string {
   const hash = crypto.createHash("sha256");

@@ -4,7 +4,14 @@
 import autocannon from "autocannon";
 import { summarize, type Sample } from "./stats";
 
-export async function loadHttp(o: { url: string; cookie: string; connections: number; seconds: number }): Promise<Sample> {
+export async function loadHttp(o: {
+  url: string;
+  cookie: string;
+  connections: number;
+  seconds: number;
+  /** Counts the answers that were not 2xx by status (0: no answer: a refused or reset connection, a timeout). */
+  failures?: Map<number, number>;
+}): Promise<Sample> {
   const latencies: number[] = [];
   let errors = 0;
   const result = await new Promise<autocannon.Result>((resolve, reject) => {
@@ -21,10 +28,14 @@ export async function loadHttp(o: { url: string; cookie: string; connections: nu
     );
     instance.on("response", (_client: unknown, status: number, _bytes: number, ms: number) => {
       if (status >= 200 && status < 300) latencies.push(ms);
-      else errors++;
+      else {
+        errors++;
+        o.failures?.set(status, (o.failures.get(status) ?? 0) + 1);
+      }
     });
   });
   errors += result.errors + result.timeouts;
+  if (result.errors + result.timeouts > 0) o.failures?.set(0, (o.failures.get(0) ?? 0) + result.errors + result.timeouts);
   return summarize(latencies, o.seconds, errors);
 }
 

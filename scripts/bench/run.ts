@@ -16,6 +16,10 @@
 //                       another user's reads); a full run measures it too, after the scenarios
 //   --abuse-seconds 5   length of each of its `rounds` measurements
 //   --port N            serve the console on this port (default: a free one)
+//   --instances N       only this: one web instance against N behind a round-robin balancer
+//                       (nginx when installed, else a Node TCP balancer; scripts/bench/instances.ts),
+//                       for --scenarios (default first-page,name-contains) at the first of
+//                       --connections (default 10); PostgreSQL only
 //
 // Needs the react-server condition (the query modules import "server-only"): the npm script
 // runs it with `tsx --conditions=react-server`.
@@ -35,6 +39,7 @@ import { loadAverage, machine, machineMarkdown } from "./machine";
 import { kB, pageWeight, type PageWeight } from "./page-weight";
 import { progressPrinter } from "./progress";
 import { pickScenarios, scenariosFor, targetPath, type Scenario, type Target } from "./scenarios";
+import { instancesMarkdown, measureInstances } from "./instances";
 import { measureRoles, rolesMarkdown } from "./roles";
 import { startServer, signIn, type Server } from "./server";
 import { verifyFastPaths } from "./verify";
@@ -60,6 +65,7 @@ const { values: args } = parseArgs({
     roles: { type: "boolean", default: false },
     "abuse-seconds": { type: "string", default: "5" },
     port: { type: "string" },
+    instances: { type: "string" },
   },
 });
 
@@ -69,7 +75,10 @@ const connections = (args.connections ?? (embedded ? "1" : "1,10")).split(",").m
 const rounds = Number(args.rounds);
 const seconds = Number(args.seconds);
 const warmup = Number(args.warmup);
-const scenarios = pickScenarios(args.scenarios, scenariosFor(subscribers));
+const instances = args.instances === undefined ? undefined : Number(args.instances);
+if (instances !== undefined && (!Number.isInteger(instances) || instances < 2 || instances > 8)) throw new Error("--instances must be a whole number from 2 to 8");
+if (instances !== undefined && embedded) throw new Error("--instances needs PostgreSQL: the embedded database is one process's");
+const scenarios = pickScenarios(args.scenarios ?? (instances ? "first-page,name-contains" : undefined), scenariosFor(subscribers));
 const outDir = path.resolve(args.out ?? (embedded ? "bench/results/embedded" : "bench/results"));
 const kind = embedded ? "embedded" : "postgres";
 const p95Limit = embedded ? { connections: 1, ms: 500 } : { connections: 10, ms: 300 };
@@ -116,6 +125,11 @@ async function main() {
   if (args.abuse || args.roles) {
     await database.close();
     await partOnly(build.dir, serverEnv, password, adminPassword, started);
+    return;
+  }
+  if (instances) {
+    await database.close();
+    await instancesReport(build.dir, serverEnv, password, instances, started);
     return;
   }
   let floor: FloorDb;
@@ -296,6 +310,43 @@ async function partOnly(dir: string, env: Record<string, string>, password: stri
     await server.stop();
   }
   console.log(`› Done in ${((Date.now() - started) / 60_000).toFixed(1)} min.`);
+}
+
+/**
+ * `--instances N`: one web instance against N behind a balancer. Writes instances.md and, for a
+ * run of the sources as they are, the README blocks between the bench:instances-postgres markers.
+ */
+async function instancesReport(dir: string, env: Record<string, string>, password: string, n: number, started: number) {
+  const c = args.connections === undefined ? 10 : connections[0]!;
+  const loadStart = loadAverage();
+  const { rows, balancer } = await measureInstances({
+    dir,
+    env,
+    instances: n,
+    scenarios,
+    connections: c,
+    rounds,
+    seconds,
+    warmup,
+    signIn: (url) => signIn(url, BENCH_USERS[1]!.email, password),
+    log: (line) => console.log(line),
+  });
+  const m = machine("PostgreSQL (the bench database), on the same machine", loadStart);
+  const report = [
+    `# One web instance against ${n}: PostgreSQL, ${subscribers.toLocaleString("en-GB")} subscribers`,
+    "",
+    `Produced by \`npm run bench -- --instances ${n}\` on ${new Date().toISOString()} (${((Date.now() - started) / 60_000).toFixed(1)} min).`,
+    "",
+    machineMarkdown(m, { Balancer: balancer, Load: `${c} connections (autocannon, keep-alive), ${rounds} rounds × ${seconds} s per configuration after ${warmup} s warm-up, interleaved; medians of the rounds` }),
+    "",
+    instancesMarkdown(rows, n),
+    "",
+  ].join("\n");
+  console.log(`\n${instancesMarkdown(rows, n)}\n`);
+  fs.mkdirSync(outDir, { recursive: true });
+  fs.writeFileSync(path.join(outDir, "instances.md"), report);
+  if (!args.out && !args.app && !args.scenarios) updateReadmes("instances-postgres", report);
+  console.log(`› Wrote ${path.relative(ROOT, path.join(outDir, "instances.md"))} (${((Date.now() - started) / 60_000).toFixed(1)} min).`);
 }
 
 /**

@@ -8,7 +8,14 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 
-export type Server = { url: string; pid: number; stop(): Promise<void>; log(): string };
+export type Server = {
+  url: string;
+  pid: number;
+  stop(): Promise<void>;
+  log(): string;
+  /** How the process ended ("exit code 1", "signal SIGKILL"), or null while it runs. */
+  ended(): string | null;
+};
 
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -81,7 +88,8 @@ export async function startServer(dir: string, env: Record<string, string>, node
     }
     await new Promise((r) => setTimeout(r, 250));
   }
-  return { url, pid: child.pid!, stop, log: () => output };
+  const ended = () => (child.signalCode ? `signal ${child.signalCode}` : child.exitCode !== null ? `exit code ${child.exitCode}` : null);
+  return { url, pid: child.pid!, stop, log: () => output, ended };
 }
 
 /** Cookies of a response as `name=value` pairs (what a browser would send back). */

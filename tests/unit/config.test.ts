@@ -54,6 +54,44 @@ describe("parseConfig", () => {
     expect(parseConfig({ ...base, EXPORT_WORKER: "off", CONSOLE_TIME_ZONE: " Europe/Paris " })).toMatchObject({ EXPORT_WORKER: false, CONSOLE_TIME_ZONE: "Europe/Paris" });
   });
 
+  it("takes a bucket as STORAGE_URL, and refuses settings that would leave files somewhere unnoticed", () => {
+    const base = { NODE_ENV: "test", NEXTAUTH_SECRET: GOOD_SECRET } as const;
+    expect(parseConfig(base).STORAGE_URL).toBeUndefined();
+    expect(parseConfig({ ...base, STORAGE_URL: "s3://console-files/prod/eu/" }).STORAGE_URL).toEqual({ bucket: "console-files", prefix: "prod/eu" });
+    expect(parseConfig({ ...base, STORAGE_URL: "s3://console-files" }).STORAGE_URL).toEqual({ bucket: "console-files", prefix: "" });
+    const s3 = parseConfig({ ...base, STORAGE_URL: "s3://b12", S3_ENDPOINT: "http://10.0.0.5:9000", S3_REGION: "eu-west-1", S3_FORCE_PATH_STYLE: "off" });
+    expect(s3).toMatchObject({ S3_ENDPOINT: "http://10.0.0.5:9000", S3_REGION: "eu-west-1", S3_FORCE_PATH_STYLE: false });
+    const plain = parseConfig({ ...base, STORAGE_URL: "s3://b12" });
+    expect(plain.S3_REGION).toBe("us-east-1");
+    expect(plain.S3_FORCE_PATH_STYLE).toBeUndefined(); // decided by lib/storage from S3_ENDPOINT
+    for (const [name, value] of [
+      ["STORAGE_URL", "https://bucket.s3.amazonaws.com"],
+      ["STORAGE_URL", "s3://Upper_Case"],
+      ["STORAGE_URL", "s3://bucket/../escape"],
+      ["STORAGE_URL", "s3://bucket/a//b"],
+      ["S3_ENDPOINT", "10.0.0.5:9000"],
+      ["S3_REGION", "EU West"],
+      ["S3_FORCE_PATH_STYLE", "yes please"],
+      ["NEXT_SERVER_ACTIONS_ENCRYPTION_KEY", "not base64!"],
+      ["NEXT_SERVER_ACTIONS_ENCRYPTION_KEY", Buffer.alloc(20).toString("base64")],
+    ] as const) {
+      expect(() => parseConfig({ ...base, STORAGE_URL: "s3://bucket", [name]: value }), `${name}=${value}`).toThrow(new RegExp(`^${name} `, "m"));
+    }
+    expect(() => parseConfig({ ...base, STORAGE_URL: "s3://bucket", STORAGE_DIR: "/srv/files" })).toThrow(/STORAGE_DIR and STORAGE_URL are both set/);
+    expect(() => parseConfig({ ...base, S3_ENDPOINT: "http://127.0.0.1:9000" })).toThrow(/S3_ENDPOINT is set but STORAGE_URL is not/);
+    expect(() => parseConfig({ ...base, STORAGE_URL: "s3://bucket", AWS_ACCESS_KEY_ID: "AKIA" })).toThrow(/AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY go together/);
+    expect(parseConfig({ ...base, STORAGE_URL: "s3://bucket", AWS_ACCESS_KEY_ID: "AKIA", AWS_SECRET_ACCESS_KEY: "s" }).AWS_ACCESS_KEY_ID).toBe("AKIA");
+  });
+
+  it("takes a server actions key of 16, 24 or 32 bytes in base64", () => {
+    const base = { NODE_ENV: "production", NEXTAUTH_SECRET: GOOD_SECRET } as const;
+    for (const bytes of [16, 24, 32]) {
+      const key = Buffer.alloc(bytes, 9).toString("base64");
+      expect(parseConfig({ ...base, NEXT_SERVER_ACTIONS_ENCRYPTION_KEY: key }).NEXT_SERVER_ACTIONS_ENCRYPTION_KEY).toBe(key);
+    }
+    expect(() => parseConfig({ ...base, NEXT_SERVER_ACTIONS_ENCRYPTION_KEY: "c2hvcnQ=" })).toThrow(/16, 24 or 32 random bytes.*openssl rand -base64 32/s);
+  });
+
   it("names every bad variable at once", () => {
     const error = (() => {
       try {

@@ -1,0 +1,213 @@
+import { Readable, addAbortSignal } from "node:stream";
+import type { S3Client } from "@aws-sdk/client-s3";
+import { checkKey, StorageUnavailableError, type FileStore, type PutOptions, type StoreBody, type StoredEntry } from "./types";
+import { storageProblem } from "./problems";
+
+// Files in an S3-compatible bucket (STORAGE_URL=s3://bucket/prefix), through the AWS SDK. Every
+// machine that names the same bucket sees the same files: a worker writes an export, any web
+// instance streams it to its owner.
+//
+// - put: a streaming multipart upload (@aws-sdk/lib-storage): parts of PART_SIZE, at most
+//   QUEUE_SIZE of them in flight, so memory stays near 15 MB whatever the file's size. S3 shows
+//   an object only once its upload completes (a body under one part is a single PutObject, just
+//   as atomic); a failed or aborted upload is aborted, and the sweep aborts the uploads of
+//   writers that were killed (ListMultipartUploads + AbortMultipartUpload).
+// - get: GetObject's body streams to the client; nothing is read ahead.
+// - Errors of the storage itself become StorageUnavailableError (503 with Retry-After). The
+//   client is made once per configuration and keeps no memory of failures: once the storage is
+//   back, the next request works.
+//
+// The SDK is loaded on first use, so a console on a local folder never loads it.
+
+export type S3Settings = {
+  bucket: string;
+  /** Keys are stored under this prefix (no leading or trailing slash; may be empty). */
+  prefix: string;
+  /** An S3-compatible server (MinIO, Ceph, R2…); unset means AWS S3 itself. */
+  endpoint?: string;
+  region: string;
+  forcePathStyle: boolean;
+};
+
+/** 5 MiB, the smallest part S3 accepts: what one in-flight part holds in memory. */
+const PART_SIZE = 5 * 1024 * 1024;
+const QUEUE_SIZE = 2;
+/** A storage that does not accept a connection in this time counts as unreachable. */
+const CONNECT_TIMEOUT_MS = 3_000;
+/** No byte for this long on an open request: the request fails (and is retried by the SDK). */
+const IDLE_TIMEOUT_MS = 30_000;
+const CHECK_TIMEOUT_MS = 3_000;
+
+const sdk = () => import("@aws-sdk/client-s3");
+
+export function s3Store(settings: S3Settings): FileStore {
+  const { bucket, prefix } = settings;
+  const full = (key: string) => (prefix ? `${prefix}/${checkKey(key)}` : checkKey(key));
+  const own = prefix ? `${prefix}/` : "";
+  let made: Promise<S3Client> | undefined;
+  const client = () => (made ??= makeClient(settings));
+
+  return {
+    kind: "s3",
+
+    async put(key: string, body: StoreBody, options: PutOptions = {}) {
+      const Key = full(key);
+      const [s3, { Upload }, { AbortMultipartUploadCommand }] = await Promise.all([client(), import("@aws-sdk/lib-storage"), sdk()]);
+      let bytes = 0;
+      let sourceError: { error: unknown } | undefined;
+      async function* counted() {
+        try {
+          for await (const chunk of body as AsyncIterable<Uint8Array | string>) {
+            const data = typeof chunk === "string" ? Buffer.from(chunk, "utf8") : chunk;
+            bytes += data.byteLength;
+            yield data;
+          }
+        } catch (error) {
+          sourceError = { error };
+          throw error;
+        }
+      }
+      const source = Readable.from(counted(), { objectMode: false });
+      if (options.signal) addAbortSignal(options.signal, source);
+      const upload = new Upload({
+        client: s3,
+        params: { Bucket: bucket, Key, Body: source, ContentType: options.contentType ?? "application/octet-stream" },
+        partSize: PART_SIZE,
+        queueSize: QUEUE_SIZE,
+        // Aborted below, where a failure to abort cannot hide the reason the upload failed.
+        leavePartsOnError: true,
+      });
+      try {
+        await upload.done();
+        return bytes;
+      } catch (error) {
+        source.destroy();
+        if (upload.uploadId) {
+          await s3.send(new AbortMultipartUploadCommand({ Bucket: bucket, Key, UploadId: upload.uploadId })).catch((abortError: unknown) => {
+            // The parts stay until the sweep (or the bucket's lifecycle rule) removes them; nobody sees them.
+            console.warn(`storage: could not abort the upload of ${key}: ${describe(abortError)}`);
+          });
+        }
+        if (options.signal?.aborted) throw options.signal.reason ?? error;
+        if (sourceError) throw sourceError.error; // the writer's own failure, not the storage's
+        throw unavailable(error, `writing ${key}`);
+      }
+    },
+
+    async get(key: string) {
+      const Key = full(key);
+      const [s3, { GetObjectCommand }] = await Promise.all([client(), sdk()]);
+      try {
+        const answer = await s3.send(new GetObjectCommand({ Bucket: bucket, Key }));
+        return { body: answer.Body as Readable, size: Number(answer.ContentLength ?? 0) };
+      } catch (error) {
+        if (isMissing(error)) return null;
+        throw unavailable(error, `reading ${key}`);
+      }
+    },
+
+    async delete(keys: readonly string[]) {
+      if (keys.length === 0) return;
+      const objects = keys.map((key) => ({ Key: full(key) }));
+      const [s3, { DeleteObjectsCommand }] = await Promise.all([client(), sdk()]);
+      for (let i = 0; i < objects.length; i += 1000) {
+        let answer;
+        try {
+          answer = await s3.send(new DeleteObjectsCommand({ Bucket: bucket, Delete: { Objects: objects.slice(i, i + 1000), Quiet: true } }));
+        } catch (error) {
+          throw unavailable(error, "deleting files");
+        }
+        const failed = (answer.Errors ?? []).filter((e) => e.Code !== "NoSuchKey");
+        if (failed.length > 0) throw unavailable(new Error(`${failed[0]!.Code}: ${failed[0]!.Message}`), `deleting ${failed.length} file(s)`);
+      }
+    },
+
+    async *list(listPrefix: string): AsyncIterable<StoredEntry> {
+      const [s3, { paginateListObjectsV2 }] = await Promise.all([client(), sdk()]);
+      try {
+        for await (const page of paginateListObjectsV2({ client: s3 }, { Bucket: bucket, Prefix: `${own}${listPrefix}` })) {
+          for (const object of page.Contents ?? []) {
+            if (!object.Key?.startsWith(own)) continue;
+            yield { key: object.Key.slice(own.length), size: Number(object.Size ?? 0), modifiedAt: object.LastModified ?? new Date(0) };
+          }
+        }
+      } catch (error) {
+        throw unavailable(error, `listing ${listPrefix}`);
+      }
+    },
+
+    async sweepIncomplete(olderThanMs: number) {
+      const [s3, { ListMultipartUploadsCommand, AbortMultipartUploadCommand }] = await Promise.all([client(), sdk()]);
+      const cutoff = Date.now() - olderThanMs;
+      let removed = 0;
+      let KeyMarker: string | undefined;
+      let UploadIdMarker: string | undefined;
+      try {
+        for (;;) {
+          const page = await s3.send(new ListMultipartUploadsCommand({ Bucket: bucket, Prefix: own || undefined, KeyMarker, UploadIdMarker }));
+          for (const upload of page.Uploads ?? []) {
+            if (!upload.Key || !upload.UploadId || (upload.Initiated?.getTime() ?? Infinity) > cutoff) continue;
+            await s3.send(new AbortMultipartUploadCommand({ Bucket: bucket, Key: upload.Key, UploadId: upload.UploadId }));
+            removed++;
+          }
+          if (!page.IsTruncated) break;
+          KeyMarker = page.NextKeyMarker;
+          UploadIdMarker = page.NextUploadIdMarker;
+        }
+      } catch (error) {
+        if ((error as { name?: string }).name === "NotImplemented") {
+          console.warn("storage: this S3 server cannot list unfinished uploads; give the bucket a lifecycle rule that aborts them.");
+          return removed;
+        }
+        throw unavailable(error, "sweeping unfinished uploads");
+      }
+      return removed;
+    },
+
+    async check() {
+      const [s3, { HeadBucketCommand }] = await Promise.all([client(), sdk()]);
+      try {
+        await s3.send(new HeadBucketCommand({ Bucket: bucket }), { abortSignal: AbortSignal.timeout(CHECK_TIMEOUT_MS) });
+      } catch (error) {
+        throw unavailable(error, "checking the bucket", false);
+      }
+    },
+  };
+}
+
+async function makeClient(settings: S3Settings): Promise<S3Client> {
+  const { S3Client } = await sdk();
+  return new S3Client({
+    region: settings.region,
+    forcePathStyle: settings.forcePathStyle,
+    ...(settings.endpoint
+      ? {
+          endpoint: settings.endpoint,
+          // Many S3-compatible servers reject the SDK's newer default checksums (CRC32 on every
+          // request and answer); they are sent and checked only where S3 requires them.
+          requestChecksumCalculation: "WHEN_REQUIRED" as const,
+          responseChecksumValidation: "WHEN_REQUIRED" as const,
+        }
+      : {}),
+    // Credentials: the SDK's default chain (AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY/
+    // AWS_SESSION_TOKEN, AWS_PROFILE, web identity, the container's or instance's role).
+    requestHandler: { connectionTimeout: CONNECT_TIMEOUT_MS, requestTimeout: IDLE_TIMEOUT_MS },
+  });
+}
+
+function isMissing(error: unknown): boolean {
+  const e = error as { name?: string; $metadata?: { httpStatusCode?: number } };
+  return e?.name === "NoSuchKey" || e?.name === "NotFound" || e?.$metadata?.httpStatusCode === 404;
+}
+
+function describe(error: unknown): string {
+  const e = error as { name?: string; code?: string; message?: string };
+  return [e?.name, e?.code, e?.message?.split("\n")[0]].filter(Boolean).join(": ") || String(error);
+}
+
+function unavailable(error: unknown, what: string, log = true): StorageUnavailableError {
+  if (error instanceof StorageUnavailableError) return error;
+  const reason = storageProblem(error);
+  if (log) console.warn(`storage unavailable (${reason}) ${what}: ${describe(error)}`);
+  return new StorageUnavailableError(reason, error);
+}

@@ -1,0 +1,3 @@
+export declare const BUILD_INPUTS: string[];
+export declare function sourceDigest(root: string, inputs?: readonly string[]): string;
+export declare function buildId(root: string, env?: Record<string, string | undefined>): string;

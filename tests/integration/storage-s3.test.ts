@@ -1,0 +1,226 @@
+import crypto from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CreateMultipartUploadCommand, S3Client, UploadPartCommand } from "@aws-sdk/client-s3";
+import * as health from "@/app/api/health/route";
+import type { Database } from "@/lib/db/client";
+import { closeConnection } from "@/lib/db/sql";
+import { exportKey } from "@/lib/export/files";
+import { purgeExports } from "@/lib/export/purge";
+import { startExportWorker, stopExportWorker } from "@/lib/export/worker";
+import type { HealthReport } from "@/lib/health/check";
+import { storage, StorageUnavailableError } from "@/lib/storage";
+import { s3Store } from "@/lib/storage/s3";
+import { actAs, createUsers, testDatabase } from "../helpers/db";
+import { seedSubscribers } from "../helpers/export-data";
+import { download, parseCsv, postExport, waitForStatus } from "../helpers/export-test";
+import { apiRequest } from "../helpers/http";
+import { s3Env, startS3Server, type S3Server } from "../helpers/s3-server";
+import { storageContract } from "../helpers/storage-contract";
+
+// The S3 file store against a real S3-compatible server over HTTP (s3rver, tests/helpers/s3-server.ts)
+// with the real AWS SDK: the storage contract every backend passes, streaming multipart uploads
+// that stay invisible until complete, the sweep of a killed writer's upload, and an outage: the
+// download answers 503 with Retry-After and works again once the server is back, from the same
+// process; /api/health reports the storage apart from the database; the export worker writes its
+// file to the bucket and the purge deletes it there, with stray files and a killed writer's upload.
+
+let server: S3Server;
+const settings = () => ({ bucket: server.bucket, prefix: "contract", endpoint: server.endpoint, region: "us-east-1", forcePathStyle: true });
+const saved = { ...process.env };
+
+beforeAll(async () => {
+  server = await startS3Server();
+  Object.assign(process.env, s3Env(server, "console"));
+  delete process.env.STORAGE_DIR;
+});
+afterAll(async () => {
+  for (const name of ["STORAGE_URL", "S3_ENDPOINT", "S3_REGION", "AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "STORAGE_DIR"]) {
+    if (saved[name] === undefined) delete process.env[name];
+    else process.env[name] = saved[name];
+  }
+  await server?.close();
+});
+
+describe("S3 file store (s3rver)", () => {
+  storageContract(() => s3Store(settings()));
+
+  it("streams a large object up in parts, shows nothing until the upload completes, then all of it", async () => {
+    const store = s3Store(settings());
+    const MB = 1024 * 1024;
+    const hash = crypto.createHash("sha256");
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    async function* big() {
+      for (let i = 0; i < 12; i++) {
+        if (i === 11) await gate; // 11 MB sent: two parts are up, the object is not there
+        const chunk = Buffer.alloc(MB, i + 65);
+        hash.update(chunk);
+        yield chunk;
+      }
+    }
+    const writing = store.put("exports/big.csv", big());
+    const deadline = Date.now() + 20_000;
+    while (!server.unfinishedUploads().includes("contract/exports/big.csv")) {
+      if (Date.now() > deadline) throw new Error("no multipart upload started");
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(await store.get("exports/big.csv")).toBeNull();
+    release();
+    expect(await writing).toBe(12 * MB);
+    const object = (await store.get("exports/big.csv"))!;
+    expect(object.size).toBe(12 * MB);
+    const back = crypto.createHash("sha256");
+    for await (const chunk of object.body) back.update(chunk as Buffer);
+    expect(back.digest("hex")).toBe(hash.digest("hex"));
+    expect(server.unfinishedUploads()).not.toContain("contract/exports/big.csv");
+  });
+
+  it("aborts the upload of a writer that fails after some parts, and sweeps a killed writer's", async () => {
+    const store = s3Store(settings());
+    async function* failing() {
+      yield Buffer.alloc(11 * 1024 * 1024, 1);
+      // Two parts are being sent: the upload exists on the server when the writer fails.
+      const deadline = Date.now() + 20_000;
+      while (!server.unfinishedUploads().includes("contract/exports/failed.csv") && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      expect(server.unfinishedUploads()).toContain("contract/exports/failed.csv");
+      throw new Error("the database went away");
+    }
+    await expect(store.put("exports/failed.csv", failing())).rejects.toThrow("the database went away");
+    expect(server.unfinishedUploads()).not.toContain("contract/exports/failed.csv");
+
+    // What a SIGKILLed writer leaves: an upload with a part, never completed nor aborted.
+    const s3 = new S3Client({ endpoint: server.endpoint, region: "us-east-1", forcePathStyle: true, credentials: { accessKeyId: "S3RVER", secretAccessKey: "S3RVER" } });
+    const { UploadId } = await s3.send(new CreateMultipartUploadCommand({ Bucket: server.bucket, Key: "contract/exports/killed.csv" }));
+    await s3.send(new UploadPartCommand({ Bucket: server.bucket, Key: "contract/exports/killed.csv", UploadId, PartNumber: 1, Body: Buffer.alloc(1024, 2) }));
+    const other = s3Store({ ...settings(), prefix: "another-console" });
+    expect(await store.sweepIncomplete(3600_000)).toBe(0); // recent: perhaps still being written
+    expect(await other.sweepIncomplete(0)).toBe(0); // not its prefix
+    expect(server.unfinishedUploads()).toContain("contract/exports/killed.csv");
+    expect(await store.sweepIncomplete(0)).toBe(1);
+    expect(server.unfinishedUploads()).not.toContain("contract/exports/killed.csv");
+    expect(await store.get("exports/killed.csv")).toBeNull();
+  });
+
+  it("keeps each prefix's keys apart", async () => {
+    const a = s3Store(settings());
+    const b = s3Store({ ...settings(), prefix: "another-console" });
+    await a.put("exports/mine.csv", ["a"]);
+    expect(await b.get("exports/mine.csv")).toBeNull();
+    const listed: string[] = [];
+    for await (const entry of b.list("exports/")) listed.push(entry.key);
+    expect(listed).not.toContain("exports/mine.csv");
+  });
+});
+
+describe("exports in the bucket", () => {
+  let database: Database;
+  let users: Awaited<ReturnType<typeof createUsers>>;
+  const settingsSaved = { ...process.env };
+
+  beforeAll(async () => {
+    Object.assign(process.env, { EXPORT_POLL_SECONDS: "1", EXPORT_MAINTENANCE_SECONDS: "1", EXPORT_RETRY_DELAY_SECONDS: "0", EXPORT_BATCH_SIZE: "97" });
+    database = await testDatabase("pglite");
+    await seedSubscribers((text) => database.prisma.$executeRawUnsafe(text), 300);
+    users = await createUsers(database);
+    await startExportWorker();
+  });
+  afterAll(async () => {
+    await stopExportWorker(1);
+    await closeConnection();
+    await database?.close();
+    for (const name of ["EXPORT_POLL_SECONDS", "EXPORT_MAINTENANCE_SECONDS", "EXPORT_RETRY_DELAY_SECONDS", "EXPORT_BATCH_SIZE"]) {
+      if (settingsSaved[name] === undefined) delete process.env[name];
+      else process.env[name] = settingsSaved[name];
+    }
+  });
+
+  /** s3rver keeps an object as a file whose time is the object's LastModified. */
+  const age = (key: string, hours: number) => {
+    const file = path.join(server.dir, server.bucket, `console/${key}._S3rver_object`);
+    const then = new Date(Date.now() - hours * 3600_000);
+    fs.utimesSync(file, then, then);
+  };
+
+  it("is written by the worker to the bucket, downloaded from it, and purged from it with strays and a killed writer's upload", async () => {
+    const done = await postExport(users.admin).then(() => waitForStatus(users.admin, (st) => st.downloadable_file_status === "completed"));
+    const id = done.downloadable_file!.split("/").at(-2)!;
+    const response = await download(users.admin, done.downloadable_file!);
+    expect(response.status).toBe(200);
+    expect(parseCsv(await response.text())).toHaveLength(301);
+
+    await storage().put("exports/AAAAAAAAAAAAAAAAAAAAAA.csv", ["a stray: no export row"]);
+    age("exports/AAAAAAAAAAAAAAAAAAAAAA.csv", 2);
+    const s3 = new S3Client({ endpoint: server.endpoint, region: "us-east-1", forcePathStyle: true, credentials: { accessKeyId: "S3RVER", secretAccessKey: "S3RVER" } });
+    const { UploadId } = await s3.send(new CreateMultipartUploadCommand({ Bucket: server.bucket, Key: "console/exports/BBBBBBBBBBBBBBBBBBBBBB.csv" }));
+    const uploadKeyFile = path.join(server.dir, server.bucket, "._S3rver_uploads", UploadId!, "key");
+    const old = new Date(Date.now() - 2 * 3600_000);
+    fs.utimesSync(uploadKeyFile, old, old);
+    await database.prisma.$executeRawUnsafe(
+      `UPDATE subscriber_exports SET created_at = now() - interval '30 days', completed_at = now() - interval '30 days', downloaded_at = NULL WHERE id = $1`, id);
+
+    expect(await purgeExports()).toMatchObject({ purged: 1, strays: 2 });
+    expect(await storage().get(exportKey(id))).toBeNull();
+    expect(await storage().get("exports/AAAAAAAAAAAAAAAAAAAAAA.csv")).toBeNull();
+    expect(server.unfinishedUploads()).not.toContain("console/exports/BBBBBBBBBBBBBBBBBBBBBB.csv");
+    expect((await download(users.admin, done.downloadable_file!)).status).toBe(404);
+  });
+});
+
+describe("the S3 store while its server is down", () => {
+  let database: Database;
+  let staff: Awaited<ReturnType<typeof createUsers>>["staff"];
+  const id = "s3-outage-export-00001";
+
+  beforeAll(async () => {
+    database = await testDatabase("pglite");
+    ({ staff } = await createUsers(database));
+    await database.prisma.$executeRawUnsafe(
+      `INSERT INTO subscriber_exports (id, user_id, status, filters, fresh, total_rows, processed_rows, created_at, completed_at)
+       VALUES ($1, $2, 'completed', '{}'::jsonb, true, 1, 1, now(), now())`,
+      id,
+      staff.id,
+    );
+    await storage().put(exportKey(id), ["id\r\n1\r\n"]);
+  });
+  afterAll(async () => {
+    await server.start().catch(() => {});
+    await database?.close();
+  });
+
+  const monitor = async () => {
+    process.env.HEALTH_TOKEN = "s3-health-token-0123456789abcdef0123456789";
+    try {
+      const response = await health.GET(apiRequest("/api/health", { headers: { authorization: `Bearer ${process.env.HEALTH_TOKEN}` } }));
+      return { status: response.status, body: (await response.json()) as HealthReport };
+    } finally {
+      delete process.env.HEALTH_TOKEN;
+    }
+  };
+
+  it("answers downloads 503 with Retry-After, reports the storage down, and recovers by itself", async () => {
+    const path = `/api/v1/exports/${id}/download`;
+    expect((await download(staff, path)).status).toBe(200);
+    expect((await monitor()).body).toMatchObject({ status: "ok", storage: { status: "up", kind: "s3", latency_ms: expect.any(Number) } });
+
+    await server.stop();
+    const refused = await download(staff, path);
+    expect(refused.status).toBe(503);
+    expect(refused.headers.get("retry-after")).toBe("5");
+    expect(await refused.json()).toEqual({ error: { code: "storage_unavailable", message: expect.stringMatching(/file storage cannot be reached/) } });
+    await expect(storage().get(exportKey(id))).rejects.toBeInstanceOf(StorageUnavailableError);
+    const down = await monitor();
+    expect(down.status).toBe(200); // the database answers: the instance still serves everything else
+    expect(down.body).toMatchObject({ status: "degraded", database: { status: "up" }, storage: { status: "down", kind: "s3", reason: "unreachable" } });
+    actAs(null);
+    const anonymous = await health.GET(apiRequest("/api/health"));
+    expect(await anonymous.json()).toEqual({ status: "ok" }); // strangers learn up or down, nothing of the storage
+
+    await server.start();
+    const back = await download(staff, path);
+    expect(back.status).toBe(200);
+    expect(await back.text()).toBe("id\r\n1\r\n");
+    expect((await monitor()).body).toMatchObject({ status: "ok", storage: { status: "up" } });
+  });
+});
