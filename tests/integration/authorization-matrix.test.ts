@@ -200,7 +200,7 @@ describe("authorization matrix", () => {
   let users: Record<Person, SessionUser | null>;
   let bearer: Record<TokenCaller, string>;
   let branchIds: number[] = [];
-  let adminTokenIds: number[] = [];
+  const adminTokenIds: number[] = [];
   /** Subscribers to read, edit and delete, each with the version an edit names. */
   let subscribers: { id: number; version: string }[] = [];
   let subscriber = { id: 0, version: "" };
