@@ -45,6 +45,7 @@ const PAGES: Record<string, Expect> = {
   // The bulk change's confirmation (it explains what is missing when nothing is chosen), and a
   // bulk change job's progress: its owner's only (anyone else, and a bad id: the 404 page).
   "(console)/subscribers/bulk/page.tsx": SIGNED_IN,
+  "(console)/subscribers/columns/page.tsx": SIGNED_IN,
   "(console)/subscribers/bulk/[id]/page.tsx": { anonymous: "login", staff: 404, admin: 404 },
   "(console)/branches/page.tsx": SIGNED_IN,
   "(console)/branches/new/page.tsx": ADMIN_PAGE,

@@ -13,12 +13,11 @@ import { rawExportFilters } from "@/lib/export/filters";
 import { listOutcome, type ListOutcome } from "@/lib/list/outcome";
 import { parseWith, withParams, type RawParams } from "@/lib/list/params";
 import { heavyUnless } from "@/lib/load/user-limit";
-import { SUBSCRIBER_FILTER_KEYS, subscriberFiltersSchema, type SubscriberFilters } from "@/lib/subscribers/filters";
+import { SUBSCRIBER_FIELDS, SUBSCRIBER_FILTER_KEYS, subscriberFiltersSchema, type SubscriberFilters } from "@/lib/subscribers/filters";
 import { STATUS_OPTIONS, YES_NO_OPTIONS } from "@/lib/subscribers/labels";
 import { isLightList, listSubscribers } from "@/lib/subscribers/queries";
 import { tableSettings } from "@/lib/subscribers/columns";
 import { BulkBar } from "./bulk-bar";
-import { ColumnChooser } from "./column-chooser";
 import { ExportPanel } from "./export-panel";
 import { SubscriberTable } from "./subscriber-table";
 
@@ -26,6 +25,7 @@ export const metadata: Metadata = { title: "Subscribers" };
 
 const PATH = "/subscribers";
 const BULK_FORM = "bulk-change";
+const COLUMN_COUNT = SUBSCRIBER_FIELDS.length;
 
 /** The toolbar's search (docs/API.md's `q`): every word in a name, the email or the mobile. */
 const SEARCH = { kind: "text", name: "q", label: "Search", placeholder: "Name, email or mobile  (press /)" } as const satisfies FilterField;
@@ -110,7 +110,9 @@ async function Results({ list, filters, params, user }: { list: Promise<ListOutc
           <BulkBar id={BULK_FORM} params={params} total={pagination.total} admin={canManageBranches(user)} />
         </div>
         <div className="ml-auto sm:ml-0">
-          <ColumnChooser settings={settings} back={`${PATH}${withParams(params, {})}`} />
+          <a href={`/subscribers/columns?back=${encodeURIComponent(`${PATH}${withParams(params, {})}`)}`} className={`${buttonClass.secondary} py-1.5`}>
+            Columns{settings.hidden.length ? ` · ${COLUMN_COUNT - settings.hidden.length} of ${COLUMN_COUNT}` : ""}
+          </a>
         </div>
       </div>
       <SubscriberTable rows={data} sort={filters.sort} params={params} path={PATH} settings={settings} selectForm={BULK_FORM} />

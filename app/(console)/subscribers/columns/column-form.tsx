@@ -1,0 +1,46 @@
+import { buttonClass } from "@/components/ui/button-styles";
+import type { TableSettings } from "@/lib/subscribers/columns";
+import { COLUMNS } from "../subscriber-table";
+
+/** Show or hide columns and choose the density; kept with the user (every device shows the same). */
+export function ColumnForm({ settings, back }: { settings: TableSettings; back: string }) {
+  const hidden = new Set(settings.hidden);
+  return (
+    <form method="post" action="/subscribers/table-settings" className="space-y-5 rounded-lg border border-slate-200 bg-white p-6 text-sm shadow-sm">
+      <input type="hidden" name="back" value={back} />
+      <fieldset>
+        <legend className="font-medium text-slate-700">Columns to show</legend>
+        <div className="mt-2 grid grid-cols-2 gap-2 sm:grid-cols-3">
+          {COLUMNS.map((c) => (
+            <label key={c.column} className="flex items-center gap-2">
+              <input type="checkbox" name="show" value={c.column} defaultChecked={!hidden.has(c.column)} className="size-4 accent-brand-600" />
+              {c.label}
+            </label>
+          ))}
+        </div>
+      </fieldset>
+      <fieldset>
+        <legend className="font-medium text-slate-700">Density</legend>
+        <div className="mt-2 flex gap-4">
+          {(["comfortable", "compact"] as const).map((d) => (
+            <label key={d} className="flex items-center gap-2 capitalize">
+              <input type="radio" name="density" value={d} defaultChecked={settings.density === d} className="accent-brand-600" />
+              {d}
+            </label>
+          ))}
+        </div>
+      </fieldset>
+      <div className="flex flex-wrap gap-2">
+        <button type="submit" className={buttonClass.primary}>
+          Apply
+        </button>
+        <button type="submit" name="reset" value="1" className={buttonClass.secondary}>
+          Reset to all columns
+        </button>
+        <a href={back} className={buttonClass.ghost}>
+          Cancel
+        </a>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,26 @@
+import type { Metadata } from "next";
+import { requirePageUser } from "@/lib/auth/page-guards";
+import { consoleOrigin, safeReturnPath } from "@/lib/http/return-to";
+import type { RawParams } from "@/lib/list/params";
+import { tableSettings } from "@/lib/subscribers/columns";
+import { ColumnForm } from "./column-form";
+
+export const metadata: Metadata = { title: "Subscriber columns" };
+
+/**
+ * The subscriber table's columns and density for this user, on every device. A page of its own
+ * (linked from the list's toolbar) rather than a menu in the list: the list stays as light as it
+ * was (its HTML and timings are measured by the benchmark).
+ */
+export default async function ColumnsPage({ searchParams }: { searchParams: Promise<RawParams> }) {
+  const params = await searchParams;
+  const back = safeReturnPath(typeof params.back === "string" ? params.back : "/subscribers", consoleOrigin(), "/subscribers");
+  const user = await requirePageUser(`/subscribers/columns?back=${encodeURIComponent(back)}`);
+  return (
+    <div className="mx-auto max-w-xl space-y-5">
+      <h1 className="text-2xl font-semibold tracking-tight">Subscriber columns</h1>
+      <p className="text-sm text-slate-600">Which columns the subscriber table shows you, and how tightly. Saved with your account: every device you sign in on shows the same.</p>
+      <ColumnForm settings={tableSettings(user.preferences)} back={back} />
+    </div>
+  );
+}
