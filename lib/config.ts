@@ -105,6 +105,10 @@ const schema = z.object({
   // Bulk changes of subscribers
   BULK_INLINE_MAX: whole(1, 2_000),
   BULK_BATCH_SIZE: whole(1, 2_000),
+  // Imports of subscribers' sheets
+  IMPORT_MAX_MB: whole(1, 100),
+  IMPORT_XLSX_MAX_UNPACKED_MB: whole(1, 1_000),
+  IMPORT_BATCH_SIZE: whole(1, 5_000),
   // The export
   EXPORT_WORKER: onOff("on"),
   EXPORT_BATCH_SIZE: whole(1, 20_000),

@@ -37,6 +37,18 @@ export function neutralised(value: string): string {
   return SUSPECT.test(value) ? value.replace(CELL_START_FORMULA, "'") : value;
 }
 
+/** The apostrophes `neutralised` put in front of cell starts. */
+const NEUTRALISED = new RegExp(`(?<=(?:^|[${BREAK}]) *)'(?=[${TRIGGER}])`, "g");
+
+/**
+ * A value as it was before `neutralised` (the import reads an export back): every apostrophe at
+ * a place a cell could start, followed by a formula's first character, goes. A value typed with
+ * such an apostrophe on purpose loses it: a spreadsheet hides that apostrophe too.
+ */
+export function unneutralised(value: string): string {
+  return value.includes("'") ? value.replace(NEUTRALISED, "") : value;
+}
+
 const OPTIONS: Papa.UnparseConfig = {
   header: false,
   newline: "\r\n",

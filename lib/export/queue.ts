@@ -15,6 +15,10 @@ export const PURGE_QUEUE = "subscriber-export-purge";
 export const BULK_QUEUE = "subscriber-bulk-change";
 export const BULK_FAILED_QUEUE = "subscriber-bulk-change-failed";
 export type BulkJobData = { bulkId: string };
+/** Imports of subscribers' sheets (lib/imports) too. */
+export const IMPORT_QUEUE = "subscriber-import";
+export const IMPORT_FAILED_QUEUE = "subscriber-import-failed";
+export type ImportJobData = { importId: string };
 
 export type ExportJobData = { exportId: string };
 
@@ -67,8 +71,8 @@ async function start(conn: SqlConnection): Promise<PgBoss> {
   // process at a time, then; the others find everything created and go on at once.
   await conn.exclusive(START_LOCK, async () => {
     await boss.start();
-    const deadLetters: Record<string, string> = { [EXPORT_QUEUE]: EXPORT_FAILED_QUEUE, [BULK_QUEUE]: BULK_FAILED_QUEUE };
-    for (const name of [EXPORT_FAILED_QUEUE, PURGE_QUEUE, EXPORT_QUEUE, BULK_FAILED_QUEUE, BULK_QUEUE]) {
+    const deadLetters: Record<string, string> = { [EXPORT_QUEUE]: EXPORT_FAILED_QUEUE, [BULK_QUEUE]: BULK_FAILED_QUEUE, [IMPORT_QUEUE]: IMPORT_FAILED_QUEUE };
+    for (const name of [EXPORT_FAILED_QUEUE, PURGE_QUEUE, EXPORT_QUEUE, BULK_FAILED_QUEUE, BULK_QUEUE, IMPORT_FAILED_QUEUE, IMPORT_QUEUE]) {
       await boss.createQueue(name, deadLetters[name] ? { name, deadLetter: deadLetters[name] } : { name });
     }
   });
@@ -97,6 +101,19 @@ export async function sendBulkJob(tx: Pick<SqlConnection, "executeSql">, bulkId:
     db: { executeSql: (text: string, values: unknown[]) => tx.executeSql(text, values) },
   });
   if (!id) throw new Error("The job queue did not accept the bulk change job.");
+  return id;
+}
+
+/** Sends an import's job on the given connection (our transaction's), like sendExportJob. */
+export async function sendImportJob(tx: Pick<SqlConnection, "executeSql">, importId: string, jobId: string): Promise<string> {
+  const boss = await queue();
+  const data: ImportJobData = { importId };
+  const id = await boss.send(IMPORT_QUEUE, data, {
+    ...exportJobOptions(jobId),
+    deadLetter: IMPORT_FAILED_QUEUE,
+    db: { executeSql: (text: string, values: unknown[]) => tx.executeSql(text, values) },
+  });
+  if (!id) throw new Error("The job queue did not accept the import job.");
   return id;
 }
 

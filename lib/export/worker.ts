@@ -3,7 +3,23 @@ import { exportConfig } from "./config";
 import { purgeLoginAttempts } from "@/lib/auth/login-attempts";
 import { purgeExports } from "./purge";
 import { markBulkFailed, runBulkChange } from "@/lib/subscribers/bulk";
-import { BULK_FAILED_QUEUE, BULK_QUEUE, EXPORT_FAILED_QUEUE, EXPORT_QUEUE, PURGE_QUEUE, queue, stopQueue, type BulkJobData, type ExportJobData } from "./queue";
+import { markImportFailed, runImport } from "@/lib/imports/run";
+import { ImportFileError } from "@/lib/imports/read";
+import { purgeImports } from "@/lib/imports/purge";
+import {
+  BULK_FAILED_QUEUE,
+  BULK_QUEUE,
+  EXPORT_FAILED_QUEUE,
+  EXPORT_QUEUE,
+  IMPORT_FAILED_QUEUE,
+  IMPORT_QUEUE,
+  PURGE_QUEUE,
+  queue,
+  stopQueue,
+  type BulkJobData,
+  type ExportJobData,
+  type ImportJobData,
+} from "./queue";
 import { markExportFailed, runExport } from "./run";
 import { connection, sql } from "@/lib/db/sql";
 
@@ -62,6 +78,39 @@ async function onBulkJob(jobs: PgBoss.JobWithMetadata<BulkJobData>[], running: S
   }
 }
 
+/**
+ * Imports (lib/imports/run.ts) on the same queue: an attempt that dies leaves only staging rows,
+ * which the next attempt drops. A file that cannot be imported fails at once (no retry).
+ */
+async function onImportJob(jobs: PgBoss.JobWithMetadata<ImportJobData>[], running: Set<AbortController>) {
+  for (const job of jobs) {
+    const controller = new AbortController();
+    running.add(controller);
+    const deadline = AbortSignal.timeout(Math.max(1, job.expireInSeconds - 2) * 1000);
+    console.info(`import ${job.data.importId}: attempt ${job.retryCount + 1} of ${job.retryLimit + 1} started (pid ${process.pid})`);
+    try {
+      const result = await runImport(job.data.importId, AbortSignal.any([controller.signal, deadline]));
+      console.info(`import ${job.data.importId}: ${"skipped" in result ? `skipped, ${result.skipped}` : `${result.imported} of ${result.total} rows imported`}`);
+    } catch (error) {
+      if (error instanceof ImportFileError) {
+        await markImportFailed(job.data.importId, error.message);
+        continue;
+      }
+      console.error(`import ${job.data.importId}: attempt ${job.retryCount + 1} of ${job.retryLimit + 1} failed`, error);
+      throw error;
+    } finally {
+      running.delete(controller);
+    }
+  }
+}
+
+async function onFailedImportJob(jobs: PgBoss.JobWithMetadata<ImportJobData>[]) {
+  for (const job of jobs) {
+    const reason = errorMessage(job.output);
+    await markImportFailed(job.data.importId, `The import stopped after ${job.retryLimit + 1} attempts (${reason}). Nothing was imported: start it again.`);
+  }
+}
+
 async function onFailedBulkJob(jobs: PgBoss.JobWithMetadata<BulkJobData>[]) {
   for (const job of jobs) {
     const reason = errorMessage(job.output);
@@ -87,7 +136,7 @@ async function recoverOrphans(boss: PgBoss) {
   const conn = await connection();
   if (conn.kind !== "pglite") return;
   const rows = await conn.query<{ id: string; name: string }>(
-    sql`SELECT id, name FROM pgboss.job WHERE name IN (${EXPORT_QUEUE}, ${BULK_QUEUE}) AND state = 'active'`);
+    sql`SELECT id, name FROM pgboss.job WHERE name IN (${EXPORT_QUEUE}, ${BULK_QUEUE}, ${IMPORT_QUEUE}) AND state = 'active'`);
   if (rows.length === 0) return;
   for (const { id, name } of rows) await boss.fail(name, id, { message: "the server stopped during the job" });
   console.warn(`export worker: ${rows.length} interrupted job(s) handed back to the queue`);
@@ -107,9 +156,12 @@ export function startExportWorker(): Promise<void> {
       await boss.work<ExportJobData>(EXPORT_FAILED_QUEUE, { ...options, pollingIntervalSeconds: polling * 2 }, onFailedJob);
       await boss.work<BulkJobData>(BULK_QUEUE, options, (jobs) => onBulkJob(jobs, running));
       await boss.work<BulkJobData>(BULK_FAILED_QUEUE, { ...options, pollingIntervalSeconds: polling * 2 }, onFailedBulkJob);
+      await boss.work<ImportJobData>(IMPORT_QUEUE, options, (jobs) => onImportJob(jobs, running));
+      await boss.work<ImportJobData>(IMPORT_FAILED_QUEUE, { ...options, pollingIntervalSeconds: polling * 2 }, onFailedImportJob);
       // The scheduled clean-up also drops sign-in attempts older than the throttling window.
       await boss.work(PURGE_QUEUE, { pollingIntervalSeconds: Math.max(10, polling) }, async () => {
         await purgeExports();
+        await purgeImports();
         await purgeLoginAttempts();
       });
       await boss.schedule(PURGE_QUEUE, exportConfig.purgeCron);

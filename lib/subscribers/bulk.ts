@@ -10,7 +10,7 @@ import { newExportId } from "@/lib/export/ids";
 import { parseWith } from "@/lib/list/params";
 import { whereClause } from "@/lib/list/sql";
 import type { BulkChange, BulkTarget } from "./bulk-schema";
-import { LOCK_EMAIL, LOCK_MOBILE } from "./duplicates";
+import { LOCK_EMAIL, LOCK_MOBILE, lockBesideImports } from "./duplicates";
 import { reevaluateLater } from "./edit";
 import { SUBSCRIBER_FILTER_KEYS, subscriberFilterOnlySchema } from "./filters";
 import { subscriberConditions } from "./where";
@@ -69,6 +69,7 @@ async function applyBatch(tx: Queryable, ids: number[], change: BulkChange): Pro
   const keys = await tx.query<{ email: string; mobile: string }>(sql`SELECT lower(email) AS email, mobile FROM subscribers WHERE id = ANY(${ids}::int[])`);
   const emails = [...new Set(keys.map((k) => k.email))].sort();
   const mobiles = [...new Set(keys.map((k) => k.mobile))].sort();
+  await lockBesideImports(tx);
   await tx.query(sql`SELECT count(pg_advisory_xact_lock(${LOCK_EMAIL}::int, hashtext(k))) AS n FROM unnest(${emails}::text[]) WITH ORDINALITY AS u(k, i) GROUP BY ()`);
   await tx.query(sql`SELECT count(pg_advisory_xact_lock(${LOCK_MOBILE}::int, hashtext(k))) AS n FROM unnest(${mobiles}::text[]) WITH ORDINALITY AS u(k, i) GROUP BY ()`);
   const deleted = await tx.query<{ id: number }>(sql`DELETE FROM subscribers WHERE id = ANY(${ids}::int[]) RETURNING id`);

@@ -11,11 +11,24 @@ import { sql, type Queryable } from "@/lib/db/sql";
 /** Lock namespaces (the first key of the two-key advisory lock), so an email never shares a key with a mobile. */
 export const LOCK_EMAIL = 41_001;
 export const LOCK_MOBILE = 41_002;
+/**
+ * An import (lib/imports/run.ts) decides the duplicates of all its rows at once, set-based, and
+ * cannot lock a million keys: it takes this lock exclusively for its one inserting transaction,
+ * and every creation, edit and deletion takes it shared before its key locks. So an import and a
+ * creation never decide at the same time, and two imports run their inserts one after the other.
+ */
+export const LOCK_IMPORT = 41_003;
+
+/** Held until commit: the shared side of LOCK_IMPORT (before the key locks, always). */
+export async function lockBesideImports(tx: Queryable) {
+  await tx.query(sql`SELECT 1 AS locked FROM pg_advisory_xact_lock_shared(${LOCK_IMPORT}::int, 0)`);
+}
 
 export type DuplicateMatch = { email: number | null; mobile: number | null };
 
 /** Waits for, then holds until commit, the locks of this email and mobile (always in this order). */
 export async function lockDuplicateKeys(tx: Queryable, email: string, mobile: string) {
+  await lockBesideImports(tx);
   await tx.query(sql`SELECT 1 AS locked FROM pg_advisory_xact_lock(${LOCK_EMAIL}::int, hashtext(${emailKey(email)}))`);
   await tx.query(sql`SELECT 1 AS locked FROM pg_advisory_xact_lock(${LOCK_MOBILE}::int, hashtext(${mobile}))`);
 }

@@ -5,7 +5,7 @@ import { prisma } from "@/lib/db/client";
 import { sql, within, type Queryable } from "@/lib/db/sql";
 import { AppError, notFound } from "@/lib/errors";
 import { isoDay } from "@/lib/format";
-import { LOCK_EMAIL, LOCK_MOBILE } from "./duplicates";
+import { LOCK_EMAIL, LOCK_MOBILE, lockBesideImports } from "./duplicates";
 import { resolveReferences, sheetFor } from "./mutations";
 import { findSubscriber, serializeRecord, type SubscriberDetail } from "./record";
 import { emailKey, type SubscriberInput, type SubscriberValues } from "./schema";
@@ -55,6 +55,7 @@ const sameVersion = (a: Date, b: Date) => Math.floor(a.getTime()) === Math.floor
  * same keys): emails first, then mobiles, each in order, so no two transactions wait in a circle.
  */
 async function lockKeys(tx: Queryable, emails: string[], mobiles: string[]) {
+  await lockBesideImports(tx);
   for (const key of [...new Set(emails.map(emailKey))].sort()) {
     await tx.query(sql`SELECT 1 AS locked FROM pg_advisory_xact_lock(${LOCK_EMAIL}::int, hashtext(${key}))`);
   }

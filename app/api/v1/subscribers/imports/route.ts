@@ -1,0 +1,23 @@
+import { requireUser } from "@/lib/auth/guards";
+import { json, route } from "@/lib/http/api";
+import { createImport, recentImports } from "@/lib/imports/imports";
+
+export const dynamic = "force-dynamic";
+
+/** 200: the caller's recent imports (newest first). */
+export const GET = route(async () => {
+  const user = await requireUser();
+  return json({ data: await recentImports(user.id) });
+});
+
+/**
+ * Multipart: `file` (CSV or XLSX), optional `sheet_name`, `worksheet`, `mapping` (JSON
+ * `{"file column": "field" | null}`) and `dry_run=true`. 202 and the import status (queued); a
+ * dry run answers 200 with the counts and imports nothing. 400 for a file that cannot be imported
+ * (with the reason), 413 past IMPORT_MAX_MB, 415 when the body is not multipart.
+ */
+export const POST = route(async (request) => {
+  const user = await requireUser();
+  const { status, body } = await createImport(user, request);
+  return json(body, status);
+});

@@ -1,0 +1,181 @@
+import { normaliseMobile } from "@/lib/subscribers/phone";
+import { SUBSCRIPTION_STATUSES, type SubscriptionStatus } from "@/lib/subscribers/filters";
+import { isCalendarDay, isDayInRange } from "@/lib/validation/common";
+import { unsafeTextProblems } from "@/lib/validation/text";
+import type { ImportField } from "./fields";
+
+// One imported row, checked by the creation form's rules (names, email, the mobile read with the
+// row's country and stored in E.164, a known branch, a known country by name or two-letter code,
+// a date, a status), cell by cell: every bad cell says why. Pure, so property-tested.
+
+/** A cell as a reader gives it: text (CSV), or what a spreadsheet stores (numbers, dates, booleans). */
+export type Cell = string | number | boolean | Date | null;
+
+export type Lookups = {
+  /** lower(branch name) → id */
+  branches: Map<string, number>;
+  /** lower(country name) and lower(code) → { id, code } */
+  countries: Map<string, { id: number; code: string }>;
+};
+
+export type CheckedRow = {
+  first_name: string;
+  last_name: string;
+  email: string;
+  mobile: string;
+  branch_id: number | null;
+  country_id: number | null;
+  travel_date: string | null;
+  sheet: string | null;
+  subscription_status: SubscriptionStatus;
+  is_mandatory: boolean;
+};
+
+export type CellError = { field: ImportField; message: string };
+export type RowResult = { ok: true; row: CheckedRow } | { ok: false; errors: CellError[] };
+
+const EMAIL = /^[^\s@"(),:;<>[\\\]]+@[^\s@"(),:;<>[\\\]]+\.[^\s@"(),:;<>[\\\]]+$/;
+const SCIENTIFIC = /^[+-]?\d+(\.\d+)?[eE][+-]?\d+$/;
+
+/** A cell as trimmed text ("" for empty). Numbers keep their digits; dates are days. */
+export function cellText(cell: Cell): string {
+  if (cell === null || cell === undefined) return "";
+  if (cell instanceof Date) return Number.isNaN(cell.getTime()) ? "" : cell.toISOString().slice(0, 10);
+  if (typeof cell === "number") return Number.isInteger(cell) && Math.abs(cell) < 1e15 ? String(cell) : String(cell);
+  return String(cell).trim();
+}
+
+const pad = (n: number) => String(n).padStart(2, "0");
+
+/** Excel's day 1 is 1900-01-01, with its 1900 leap-year bug: serial 60 is a day that never was. */
+export function excelSerialDay(serial: number): string | null {
+  if (!Number.isFinite(serial) || serial < 1 || serial > 2958465 || serial === 60) return null;
+  const days = Math.floor(serial) - (serial > 60 ? 1 : 0);
+  const d = new Date(Date.UTC(1899, 11, 31) + days * 86_400_000);
+  return `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}`;
+}
+
+/**
+ * A travel date: YYYY-MM-DD; D/M/YYYY or M/D/YYYY (also with - or .) when only one reading is a
+ * date (a day above 12 decides); an Excel serial number; a spreadsheet's date.
+ */
+export function parseDay(cell: Cell): { day: string } | { error: string } {
+  if (cell instanceof Date) {
+    if (Number.isNaN(cell.getTime())) return { error: "This date cannot be read." };
+    const day = `${cell.getUTCFullYear()}-${pad(cell.getUTCMonth() + 1)}-${pad(cell.getUTCDate())}`;
+    return isDayInRange(day) ? { day } : { error: "Use a date between 1900 and 2100." };
+  }
+  const text = cellText(cell);
+  if (typeof cell === "number" || /^\d{1,6}(\.\d+)?$/.test(text)) {
+    const day = excelSerialDay(Number(text));
+    return day && isDayInRange(day) ? { day } : { error: "This number is not a spreadsheet date." };
+  }
+  const iso = /^(\d{4})-(\d{1,2})-(\d{1,2})$/.exec(text);
+  if (iso) {
+    const day = `${iso[1]}-${pad(Number(iso[2]))}-${pad(Number(iso[3]))}`;
+    if (!isCalendarDay(day)) return { error: "That date does not exist." };
+    return isDayInRange(day) ? { day } : { error: "Use a date between 1900 and 2100." };
+  }
+  const other = /^(\d{1,2})[/.-](\d{1,2})[/.-](\d{4})$/.exec(text);
+  if (other) {
+    const [a, b, y] = [Number(other[1]), Number(other[2]), other[3]];
+    const dayFirst = `${y}-${pad(b)}-${pad(a)}`;
+    const monthFirst = `${y}-${pad(a)}-${pad(b)}`;
+    const readings = [...new Set([dayFirst, monthFirst].filter(isCalendarDay))];
+    if (readings.length === 0) return { error: "That date does not exist." };
+    if (readings.length > 1) return { error: `"${text}" reads as two dates (day first or month first): write it as YYYY-MM-DD.` };
+    return isDayInRange(readings[0]!) ? { day: readings[0]! } : { error: "Use a date between 1900 and 2100." };
+  }
+  return { error: "Use a date as YYYY-MM-DD (or D/M/YYYY)." };
+}
+
+const YES = new Set(["true", "yes", "y", "1", "x", "mandatory"]);
+const NO = new Set(["false", "no", "n", "0", ""]);
+
+function nameProblem(value: string, label: string): string | null {
+  if (!value) return `${label} is empty.`;
+  if (value.length > 100) return `${label} is longer than 100 characters.`;
+  return unsafeTextProblems(value)[0] ?? null;
+}
+
+/** Checks one row (`values` by field; fields without a column are absent). */
+export function checkRow(values: Partial<Record<ImportField, Cell>>, lookups: Lookups): RowResult {
+  const errors: CellError[] = [];
+  const text = (f: ImportField) => cellText(values[f] ?? null);
+  const fail = (field: ImportField, message: string) => errors.push({ field, message });
+
+  const first = text("first_name");
+  const last = text("last_name");
+  const firstProblem = nameProblem(first, "The first name");
+  if (firstProblem) fail("first_name", firstProblem);
+  const lastProblem = nameProblem(last, "The last name");
+  if (lastProblem) fail("last_name", lastProblem);
+
+  const email = text("email");
+  if (!email) fail("email", "The email is empty.");
+  else if (email.length > 254 || !EMAIL.test(email)) fail("email", "This is not an email address.");
+
+  let country: { id: number; code: string } | null = null;
+  const countryText = text("country_name");
+  if (countryText) {
+    country = lookups.countries.get(countryText.toLowerCase()) ?? null;
+    if (!country) fail("country_name", `No country is called "${countryText.slice(0, 60)}" (use its name or its two-letter code).`);
+  }
+
+  let mobile = "";
+  const rawMobile = values.mobile;
+  const mobileText = text("mobile");
+  if (!mobileText) fail("mobile", "The mobile is empty.");
+  else if (SCIENTIFIC.test(mobileText) || (typeof rawMobile === "number" && !Number.isInteger(rawMobile))) {
+    fail("mobile", `"${mobileText}" is a number a spreadsheet shortened (its last digits are lost): format the column as text and export it again.`);
+  } else {
+    const parsed = normaliseMobile(mobileText, country?.code);
+    if (parsed.ok) mobile = parsed.e164;
+    else fail("mobile", parsed.message);
+  }
+
+  let branch: number | null = null;
+  const branchText = text("branch_name");
+  if (branchText) {
+    branch = lookups.branches.get(branchText.toLowerCase()) ?? null;
+    if (branch === null) fail("branch_name", `No branch is called "${branchText.slice(0, 60)}".`);
+  }
+
+  let travel: string | null = null;
+  if (values.travel_date !== undefined && cellText(values.travel_date) !== "") {
+    const parsed = parseDay(values.travel_date);
+    if ("day" in parsed) travel = parsed.day;
+    else fail("travel_date", parsed.error);
+  }
+
+  const sheet = text("sheet") || null;
+  if (sheet) {
+    const problem = sheet.length > 100 ? "The sheet name is longer than 100 characters." : unsafeTextProblems(sheet)[0];
+    if (problem) fail("sheet", problem);
+  }
+
+  const statusText = text("subscription_status").toLowerCase();
+  let status: SubscriptionStatus = "pending";
+  if (statusText) {
+    if ((SUBSCRIPTION_STATUSES as readonly string[]).includes(statusText)) status = statusText as SubscriptionStatus;
+    else fail("subscription_status", `"${statusText.slice(0, 30)}" is not a status (use ${SUBSCRIPTION_STATUSES.join(", ")}).`);
+  }
+
+  let mandatory = false;
+  const raw = values.is_mandatory;
+  if (typeof raw === "boolean") mandatory = raw;
+  else {
+    const m = text("is_mandatory").toLowerCase();
+    if (YES.has(m)) mandatory = true;
+    else if (!NO.has(m)) fail("is_mandatory", `"${m.slice(0, 20)}" is not yes or no.`);
+  }
+
+  if (errors.length) return { ok: false, errors };
+  return {
+    ok: true,
+    row: { first_name: first, last_name: last, email, mobile, branch_id: branch, country_id: country?.id ?? null, travel_date: travel, sheet, subscription_status: status, is_mandatory: mandatory },
+  };
+}
+
+/** The reason counted in "rejected, by reason": the first bad cell's field and a short name. */
+export const reasonOf = (errors: CellError[]) => `${errors[0]!.field}: ${errors[0]!.message.replace(/"[^"]*"/g, "…")}`;

@@ -1,0 +1,101 @@
+// Which subscriber field each column of an imported sheet fills: the header row matched to the
+// fields case-, space- and punctuation-insensitively, with the usual synonyms, and the user's
+// own choices over that. SPEC.md's names are recognised as they are, so an export imports back
+// with no mapping (its id, is_duplicate and created_at are the server's: ignored).
+
+export const IMPORT_FIELDS = [
+  "first_name",
+  "last_name",
+  "email",
+  "mobile",
+  "branch_name",
+  "country_name",
+  "travel_date",
+  "sheet",
+  "subscription_status",
+  "is_mandatory",
+] as const;
+export type ImportField = (typeof IMPORT_FIELDS)[number];
+
+/** Fields every row must have a column for. */
+export const REQUIRED_FIELDS: readonly ImportField[] = ["first_name", "last_name", "email", "mobile"];
+
+export const FIELD_LABEL: Record<ImportField, string> = {
+  first_name: "First name",
+  last_name: "Last name",
+  email: "Email",
+  mobile: "Mobile",
+  branch_name: "Branch",
+  country_name: "Country",
+  travel_date: "Travel date",
+  sheet: "Sheet",
+  subscription_status: "Status",
+  is_mandatory: "Mandatory",
+};
+
+/** Columns of the export that the server decides: never imported, not "unknown" either. */
+export const SERVER_COLUMNS = new Set(["id", "isduplicate", "createdat", "updatedat"]);
+
+/** Lower-case letters and digits only: "E-mail", "e_mail " and "EMAIL" are one key. */
+export const headerKey = (header: string) => header.normalize("NFKD").toLowerCase().replace(/[^\p{L}\p{N}]+/gu, "");
+
+const SYNONYMS: Record<ImportField, string[]> = {
+  first_name: ["firstname", "first", "givenname", "forename", "name1", "prenom", "vorname"],
+  last_name: ["lastname", "last", "surname", "familyname", "name2", "nom", "nachname"],
+  email: ["email", "emailaddress", "mail", "emailid"],
+  mobile: ["mobile", "mobilenumber", "mobilephone", "phone", "phonenumber", "cell", "cellphone", "telephone", "tel", "msisdn"],
+  branch_name: ["branchname", "branch", "office", "agency"],
+  country_name: ["countryname", "country", "countrycode", "nation"],
+  travel_date: ["traveldate", "travel", "departuredate", "departure", "dateoftravel"],
+  sheet: ["sheet", "sheetname", "list", "source", "campaign"],
+  subscription_status: ["subscriptionstatus", "status", "subscription"],
+  is_mandatory: ["ismandatory", "mandatory", "required", "compulsory"],
+};
+
+const BY_KEY = new Map<string, ImportField>(IMPORT_FIELDS.flatMap((f) => SYNONYMS[f].map((k) => [k, f] as const)));
+
+/** A field for each header (null: ignored), each field used at most once (the first column wins). */
+export function autoMapping(headers: string[]): (ImportField | null)[] {
+  const used = new Set<ImportField>();
+  return headers.map((h) => {
+    const field = BY_KEY.get(headerKey(h)) ?? null;
+    if (!field || used.has(field)) return null;
+    used.add(field);
+    return field;
+  });
+}
+
+/** `{"file column": "field" | null}` (the API's and the page's) over the automatic mapping. */
+export function applyMapping(headers: string[], given: Record<string, string | null> | null): { mapping: (ImportField | null)[]; problems: string[] } {
+  const auto = autoMapping(headers);
+  if (!given) return { mapping: auto, problems: [] };
+  const problems: string[] = [];
+  const known = new Set(headers);
+  for (const [column, field] of Object.entries(given)) {
+    if (!known.has(column)) problems.push(`The mapping names a column the file does not have: "${column.slice(0, 60)}".`);
+    if (field !== null && field !== "" && !(IMPORT_FIELDS as readonly string[]).includes(field)) {
+      problems.push(`"${String(field).slice(0, 40)}" is not a field (use one of: ${IMPORT_FIELDS.join(", ")}, or null to ignore the column).`);
+    }
+  }
+  const mapping = headers.map((h, i) => (Object.hasOwn(given, h) ? ((given[h] || null) as ImportField | null) : auto[i]!));
+  return { mapping, problems };
+}
+
+/** What stops an import before any row is read: duplicate headers, a field twice, a required field missing. */
+export function headerProblems(headers: string[], mapping: (ImportField | null)[]): string[] {
+  const problems: string[] = [];
+  if (headers.length === 0 || headers.every((h) => h.trim() === "")) return ["The file has no header row: its first row must name the columns."];
+  const seen = new Map<string, number>();
+  headers.forEach((h) => seen.set(h.trim().toLowerCase(), (seen.get(h.trim().toLowerCase()) ?? 0) + 1));
+  const twice = [...seen].filter(([h, n]) => n > 1 && h !== "").map(([h]) => `"${h}"`);
+  if (twice.length) problems.push(`Two columns have the same name: ${twice.join(", ")}. Rename one of them.`);
+  const counts = new Map<ImportField, number>();
+  for (const f of mapping) if (f) counts.set(f, (counts.get(f) ?? 0) + 1);
+  for (const [f, n] of counts) if (n > 1) problems.push(`${FIELD_LABEL[f]} is filled from ${n} columns: choose one.`);
+  const missing = REQUIRED_FIELDS.filter((f) => !counts.has(f));
+  if (missing.length) problems.push(`No column gives ${missing.map((f) => FIELD_LABEL[f]).join(", ")}: map a column to ${missing.length === 1 ? "it" : "each"} (they are required).`);
+  return problems;
+}
+
+/** The template's header: SPEC.md's names of what an import fills. */
+export const TEMPLATE_HEADER = IMPORT_FIELDS.join(",");

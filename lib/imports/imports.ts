@@ -1,0 +1,242 @@
+import "server-only";
+import crypto from "node:crypto";
+import { auditStatement } from "@/lib/audit/log";
+import type { SessionUser } from "@/lib/auth/permissions";
+import { connection, sql } from "@/lib/db/sql";
+import { AppError, notFound } from "@/lib/errors";
+import { isExportId, newExportId } from "@/lib/export/ids";
+import { queue, sendImportJob } from "@/lib/export/queue";
+import { storage } from "@/lib/storage";
+import { applyMapping, headerProblems, IMPORT_FIELDS, type ImportField } from "./fields";
+import { ImportFileError } from "./read";
+import { markImportFailed, runImport, sheetOfFile, type ImportRecord, type PreviewRow } from "./run";
+import { importFieldsSchema } from "./schema";
+import { inspectXlsxObject, openSource, rejectedKey, sourceKey, type ImportSource } from "./source";
+import { receiveUpload } from "./upload";
+
+// What the API, the import page and its actions do with imports: upload (and a dry run, the
+// preview), change the mapping and preview again, start, read the status, download the rejected
+// rows. Another user's import is the same 404 as none.
+
+export type ImportStatus = {
+  id: string;
+  status: ImportRecord["status"];
+  dry_run: boolean;
+  file_name: string;
+  format: "csv" | "xlsx";
+  worksheet: string | null;
+  worksheets: string[];
+  sheet_name: string;
+  headers: string[];
+  mapping: Record<string, ImportField | null>;
+  problems: string[];
+  total_rows: number;
+  processed_rows: number;
+  imported_rows: number;
+  rejected_rows: number;
+  duplicate_rows: number;
+  rejected_by_reason: Record<string, number>;
+  preview: PreviewRow[];
+  rejected_file: string | null;
+  error: string | null;
+  created_at: Date;
+  completed_at: Date | null;
+};
+
+type Row = ImportRecord & {
+  processed_rows: number;
+  imported_rows: number;
+  rejected_rows: number;
+  duplicate_rows: number;
+  reasons: Record<string, number>;
+  preview: PreviewRow[];
+  has_rejected: boolean;
+  error: string | null;
+  created_at: Date;
+  completed_at: Date | null;
+};
+
+const COLUMNS = sql`id, user_id, status::text AS status, dry_run, file_name, source, worksheet, sheet_name, headers, mapping, total_rows, processed_rows,
+  imported_rows, rejected_rows, duplicate_rows, reasons, preview, has_rejected, error, created_at, completed_at`;
+
+export const rejectedPath = (id: string) => `/api/v1/subscribers/imports/${id}/rejected`;
+
+function toStatus(row: Row): ImportStatus {
+  const mapping = Object.fromEntries(row.headers.map((h, i) => [h, row.mapping[i] ?? null]));
+  return {
+    id: row.id,
+    status: row.status,
+    dry_run: row.dry_run,
+    file_name: row.file_name,
+    format: row.source.format,
+    worksheet: row.source.format === "xlsx" ? (row.worksheet ?? row.source.worksheets[0]?.name ?? null) : null,
+    worksheets: row.source.format === "xlsx" ? row.source.worksheets.map((w) => w.name) : [],
+    sheet_name: row.sheet_name ?? sheetOfFile(row.file_name),
+    headers: row.headers,
+    mapping,
+    problems: headerProblems(row.headers, row.mapping),
+    total_rows: row.total_rows,
+    processed_rows: row.processed_rows,
+    imported_rows: row.imported_rows,
+    rejected_rows: row.rejected_rows,
+    duplicate_rows: row.duplicate_rows,
+    rejected_by_reason: row.reasons,
+    preview: row.preview,
+    rejected_file: row.has_rejected && row.status === "completed" ? rejectedPath(row.id) : null,
+    error: row.error,
+    created_at: row.created_at,
+    completed_at: row.completed_at,
+  };
+}
+
+async function load(userId: number, id: string): Promise<Row> {
+  if (!isExportId(id)) throw notFound("The import");
+  const conn = await connection();
+  const [row] = await conn.query<Row>(sql`SELECT ${COLUMNS} FROM subscriber_imports WHERE id = ${id} AND user_id = ${userId}`);
+  if (!row) throw notFound("The import");
+  return row;
+}
+
+export async function importStatus(userId: number, id: string): Promise<ImportStatus> {
+  return toStatus(await load(userId, id));
+}
+
+/** The user's recent imports, newest first (dry runs that were never started are previews: left out). */
+export async function recentImports(userId: number, limit = 10): Promise<ImportStatus[]> {
+  const conn = await connection();
+  const rows = await conn.query<Row>(sql`SELECT ${COLUMNS} FROM subscriber_imports WHERE user_id = ${userId} AND NOT dry_run ORDER BY created_at DESC LIMIT ${limit}`);
+  return rows.map(toStatus);
+}
+
+/** Runs a dry run now; a file that cannot be imported answers 400 and leaves nothing behind. */
+async function dryRun(id: string): Promise<void> {
+  try {
+    await runImport(id);
+  } catch (error) {
+    if (!(error instanceof ImportFileError)) {
+      await markImportFailed(id, "The preview could not be made. Try again.");
+      throw error;
+    }
+    await discard(id);
+    throw error;
+  }
+}
+
+async function discard(id: string) {
+  const conn = await connection();
+  await conn.query(sql`DELETE FROM subscriber_imports WHERE id = ${id}`);
+  await conn.query(sql`DELETE FROM import_rows WHERE import_id = ${id}`);
+  await storage().delete([sourceKey(id), rejectedKey(id)]);
+}
+
+/** Sends the job and records who started what, in one transaction. */
+async function enqueue(user: SessionUser, id: string, fileName: string, sheetName: string | null) {
+  await queue(); // started outside the transaction: on PGlite that holds the only connection
+  const conn = await connection();
+  const jobId = crypto.randomUUID();
+  await conn.transaction(async (tx) => {
+    await tx.query(sql`UPDATE subscriber_imports SET dry_run = false, status = 'in_queue', job_id = ${jobId}, processed_rows = 0, imported_rows = 0,
+      duplicate_rows = 0, error = NULL, completed_at = NULL, created_at = now() WHERE id = ${id}`);
+    await tx.query(await auditStatement({ action: "import.start", actor: user, entity: "import", entityId: id, after: { file_name: fileName, sheet_name: sheetName } }));
+    await sendImportJob(tx, id, jobId);
+  });
+}
+
+/**
+ * `POST /api/v1/subscribers/imports`: stores the upload, reads its header, maps it; a dry run is
+ * run at once (200), an import is queued (202). Nothing is kept of a file that cannot be imported.
+ */
+export async function createImport(user: SessionUser, request: Request): Promise<{ status: number; body: ImportStatus }> {
+  const id = newExportId();
+  const upload = await receiveUpload(request, id);
+  const conn = await connection();
+  try {
+    const fields = importFieldsSchema.safeParse(upload.fields);
+    if (!fields.success) throw fields.error;
+    const { sheet_name, worksheet, mapping: given, dry_run } = fields.data;
+    let source: ImportSource = upload.source;
+    if (source.format === "xlsx") source = { format: "xlsx", worksheets: await inspectXlsxObject(sourceKey(id)) };
+    if (worksheet !== null && source.format === "xlsx" && !source.worksheets.some((w) => w.name === worksheet)) {
+      throw new AppError(400, "invalid_input", `The workbook has no worksheet named "${worksheet}" (it has: ${source.worksheets.map((w) => w.name).join(", ")}).`);
+    }
+    const opened = await openSource(id, source, worksheet);
+    const first = await opened.rows.next().finally(() => opened.close());
+    if (first.done) throw new ImportFileError("The file has a header row but no rows under it.");
+    const { mapping, problems } = applyMapping(opened.headers, given ?? null);
+    if (problems.length) throw new AppError(400, "invalid_mapping", problems.join(" "));
+    const isDry = dry_run === "true";
+    if (!isDry) {
+      const blocking = headerProblems(opened.headers, mapping);
+      if (blocking.length) throw new AppError(400, "invalid_mapping", blocking.join(" "));
+    }
+    await conn.query(sql`INSERT INTO subscriber_imports (id, user_id, status, dry_run, file_name, source, worksheet, sheet_name, headers, mapping)
+      VALUES (${id}, ${user.id}, ${isDry ? "running" : "in_queue"}::"ImportStatus", ${isDry}, ${upload.fileName}, ${JSON.stringify(source)}::jsonb, ${worksheet},
+        ${sheet_name}, ${JSON.stringify(opened.headers)}::jsonb, ${JSON.stringify(mapping)}::jsonb)`);
+    if (isDry) {
+      if (headerProblems(opened.headers, mapping).length === 0) await dryRun(id);
+      else await conn.query(sql`UPDATE subscriber_imports SET status = 'completed', completed_at = now() WHERE id = ${id}`);
+      return { status: 200, body: await importStatus(user.id, id) };
+    }
+    await enqueue(user, id, upload.fileName, sheet_name);
+    return { status: 202, body: await importStatus(user.id, id) };
+  } catch (error) {
+    await discard(id).catch(() => {});
+    throw error;
+  }
+}
+
+/** The page's "Update preview": a new mapping (and worksheet, sheet) for a preview, checked again. */
+export async function previewAgain(
+  user: SessionUser,
+  id: string,
+  choice: { mapping: (ImportField | null)[]; worksheet: string | null; sheet_name: string | null },
+): Promise<ImportStatus> {
+  const row = await load(user.id, id);
+  if (!row.dry_run) throw new AppError(409, "already_started", "This import has started: its mapping cannot change.");
+  if (row.status === "running") throw new AppError(409, "busy", "The preview is being made: wait a moment.");
+  let headers = row.headers;
+  let mapping = choice.mapping.map((f) => (f && (IMPORT_FIELDS as readonly string[]).includes(f) ? f : null));
+  if (choice.worksheet !== row.worksheet) {
+    if (row.source.format !== "xlsx" || !row.source.worksheets.some((w) => w.name === choice.worksheet)) throw new AppError(400, "invalid_input", "Choose one of the workbook's worksheets.");
+    const opened = await openSource(id, row.source, choice.worksheet);
+    await opened.close();
+    headers = opened.headers;
+    mapping = applyMapping(headers, null).mapping; // another worksheet: its own header, mapped afresh
+  }
+  mapping = headers.map((_, i) => mapping[i] ?? null);
+  const conn = await connection();
+  await conn.query(sql`UPDATE subscriber_imports SET status = 'running', worksheet = ${choice.worksheet}, sheet_name = ${choice.sheet_name},
+    headers = ${JSON.stringify(headers)}::jsonb, mapping = ${JSON.stringify(mapping)}::jsonb, total_rows = 0, processed_rows = 0, imported_rows = 0,
+    rejected_rows = 0, duplicate_rows = 0, reasons = '{}', preview = '[]', has_rejected = false, error = NULL WHERE id = ${id}`);
+  await storage().delete([rejectedKey(id)]);
+  if (headerProblems(headers, mapping).length === 0) {
+    try {
+      await runImport(id);
+    } catch (error) {
+      if (!(error instanceof ImportFileError)) throw error;
+      await markImportFailed(id, error.message);
+    }
+  } else {
+    await conn.query(sql`UPDATE subscriber_imports SET status = 'completed', completed_at = now() WHERE id = ${id}`);
+  }
+  return importStatus(user.id, id);
+}
+
+/** The page's "Start import": the previewed import, with its mapping, queued. */
+export async function startImport(user: SessionUser, id: string): Promise<void> {
+  const row = await load(user.id, id);
+  if (!row.dry_run) throw new AppError(409, "already_started", "This import has already started.");
+  if (row.status !== "completed") throw new AppError(409, "not_ready", row.status === "failed" ? (row.error ?? "The preview failed.") : "The preview is not ready yet.");
+  const problems = headerProblems(row.headers, row.mapping);
+  if (problems.length) throw new AppError(400, "invalid_mapping", problems.join(" "));
+  await enqueue(user, id, row.file_name, row.sheet_name);
+}
+
+/** The rejected rows' CSV of the caller's own import. */
+export async function rejectedFile(userId: number, id: string) {
+  const row = await load(userId, id);
+  if (!row.has_rejected || row.status !== "completed") throw notFound("The rejected rows' file");
+  const object = await storage().get(rejectedKey(id));
+  if (!object) throw notFound("The rejected rows' file");
+  return { object, fileName: `${sheetOfFile(row.file_name).replace(/[^A-Za-z0-9 _.-]/g, "_")}-rejected.csv` };
+}

@@ -1,0 +1,29 @@
+import "server-only";
+import { connection, sql } from "@/lib/db/sql";
+import { exportConfig } from "@/lib/export/config";
+import { storage } from "@/lib/storage";
+import { rejectedKey, sourceKey } from "./source";
+
+// Imports are kept as long as exports (EXPORT_RETENTION_HOURS after their last change), then
+// their row, their file and their rejected rows go; so do staging rows no running import owns
+// (a failed one's, should any be left) and files no import points at.
+
+const STRAY_AFTER_MS = 60 * 60 * 1000;
+
+export async function purgeImports(now: Date = new Date()): Promise<{ purged: number; strays: number }> {
+  const conn = await connection();
+  const cutoff = new Date(now.getTime() - exportConfig.retentionHours * 3600 * 1000);
+  const purged = await conn.query<{ id: string }>(sql`DELETE FROM subscriber_imports
+    WHERE status IN ('completed', 'failed') AND GREATEST(created_at, completed_at) < ${cutoff} RETURNING id`);
+  await storage().delete(purged.flatMap((r) => [sourceKey(r.id), rejectedKey(r.id)]));
+  await conn.query(`DELETE FROM import_rows r WHERE NOT EXISTS (
+    SELECT 1 FROM subscriber_imports i WHERE i.id = r.import_id AND i.status IN ('in_queue', 'running'))`);
+  const known = new Set((await conn.query<{ id: string }>(`SELECT id FROM subscriber_imports`)).map((r) => r.id));
+  const strays: string[] = [];
+  for await (const entry of storage().list("imports/")) {
+    const id = entry.key.slice("imports/".length).split(".")[0]!;
+    if (!known.has(id) && now.getTime() - entry.modifiedAt.getTime() > STRAY_AFTER_MS) strays.push(entry.key);
+  }
+  await storage().delete(strays);
+  return { purged: purged.length, strays: strays.length };
+}

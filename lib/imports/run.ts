@@ -1,0 +1,257 @@
+import "server-only";
+import { once } from "node:events";
+import { PassThrough } from "node:stream";
+import { auditStatement } from "@/lib/audit/log";
+import { config } from "@/lib/config";
+import { connection, sql, type Queryable } from "@/lib/db/sql";
+import { csvLines, unneutralised } from "@/lib/export/csv";
+import { storage } from "@/lib/storage";
+import { LOCK_IMPORT } from "@/lib/subscribers/duplicates";
+import { cellText, checkRow, reasonOf, type Cell, type CheckedRow, type Lookups } from "./cells";
+import { headerProblems, type ImportField } from "./fields";
+import { ImportFileError, MAX_CELL, MAX_ROWS } from "./read";
+import { openSource, rejectedKey, type ImportSource } from "./source";
+
+// Running an import (a job on the export's queue), or its dry run (the preview, and the API's
+// dry_run=true): the file is read row by row from storage; each row is checked by the creation
+// form's rules (cells.ts); the valid ones are staged in `import_rows` a batch at a time, the
+// rejected ones written to the rejected-rows CSV as they come. Then ONE transaction, holding the
+// import lock exclusively (creation and edits hold it shared), decides duplicates in SQL (an
+// earlier row of the file, or an existing subscriber, with the same email or mobile), inserts
+// every valid row at once, empties the staging rows and records the counts and the audit event.
+// So the rows of an import appear together or not at all: a worker killed at any moment leaves
+// only staging rows, which the retry drops before it starts again.
+
+export const PREVIEW_ROWS = 20;
+
+export type ImportRecord = {
+  id: string;
+  user_id: number;
+  status: "in_queue" | "running" | "completed" | "failed";
+  dry_run: boolean;
+  file_name: string;
+  source: ImportSource;
+  worksheet: string | null;
+  sheet_name: string | null;
+  headers: string[];
+  mapping: (ImportField | null)[];
+  total_rows: number;
+};
+
+export type PreviewRow = { line: number; cells: string[]; errors: Record<number, string> };
+
+/** The sheet of rows that name none: the file's name without its extension. */
+export function sheetOfFile(fileName: string): string {
+  const base = fileName.replace(/\.[A-Za-z0-9]{1,5}$/, "").trim().replace(/\s+/g, " ");
+  return (base || "Import").slice(0, 100);
+}
+
+async function lookups(conn: Queryable): Promise<Lookups> {
+  const branches = new Map<string, number>();
+  for (const b of await conn.query<{ id: number; name: string }>(`SELECT id, name FROM branches`)) branches.set(b.name.trim().toLowerCase(), b.id);
+  const countries = new Map<string, { id: number; code: string }>();
+  for (const c of await conn.query<{ id: number; name: string; code: string }>(`SELECT id, name, code FROM countries`)) {
+    countries.set(c.name.trim().toLowerCase(), { id: c.id, code: c.code });
+    countries.set(c.code.toLowerCase(), { id: c.id, code: c.code });
+  }
+  return { branches, countries };
+}
+
+type Staged = CheckedRow & { line: number; sheet: string };
+
+async function stage(conn: Queryable, id: string, rows: Staged[]) {
+  if (rows.length === 0) return;
+  const col = <K extends keyof Staged>(k: K) => rows.map((r) => r[k]);
+  // Arrays of text and numbers only (an enum array is not a parameter type PGlite can send).
+  await conn.query(sql`INSERT INTO import_rows (import_id, line, first_name, last_name, email, mobile, branch_id, country_id, travel_date, sheet, subscription_status, is_mandatory)
+    SELECT ${id}, l, f, la, e, mo, b, c, d::date, sh, st::"SubscriptionStatus", m
+    FROM unnest(${col("line")}::int[], ${col("first_name")}::text[], ${col("last_name")}::text[], ${col("email")}::text[], ${col("mobile")}::text[],
+      ${col("branch_id")}::int[], ${col("country_id")}::int[], ${col("travel_date")}::text[], ${col("sheet")}::text[],
+      ${col("subscription_status")}::text[], ${col("is_mandatory")}::boolean[]) AS u(l, f, la, e, mo, b, c, d, sh, st, m)`);
+}
+
+/** The rejected rows' CSV, opened at the first rejected row: the original columns and `error`. */
+function rejectedWriter(id: string, headers: string[]) {
+  let out: PassThrough | null = null;
+  let stored: Promise<number> | null = null;
+  return {
+    async write(cells: string[], error: string) {
+      if (!out) {
+        out = new PassThrough();
+        stored = storage().put(rejectedKey(id), out, { contentType: "text/csv; charset=utf-8" });
+        stored.catch(() => {});
+        out.write(`\uFEFF${csvLines([[...headers, "error"]])}`);
+      }
+      if (!out.write(csvLines([[...cells, error]]))) await Promise.race([once(out, "drain"), stored]);
+    },
+    async end(): Promise<boolean> {
+      if (!out) return false;
+      out.end();
+      await stored;
+      return true;
+    },
+    abort() {
+      out?.destroy(new Error("aborted"));
+    },
+  };
+}
+
+export type RunResult = { total: number; imported: number; rejected: number; duplicates: number } | { skipped: string };
+
+/** One attempt of an import (or its dry run). Throws ImportFileError when the file cannot be imported at all. */
+export async function runImport(id: string, signal?: AbortSignal): Promise<RunResult> {
+  const conn = await connection();
+  const [imp] = await conn.query<ImportRecord>(sql`SELECT id, user_id, status::text AS status, dry_run, file_name, source, worksheet, sheet_name, headers, mapping, total_rows
+    FROM subscriber_imports WHERE id = ${id}`);
+  if (!imp) return { skipped: "the import no longer exists" };
+  if (!imp.dry_run && imp.status !== "in_queue" && imp.status !== "running") return { skipped: `the import is ${imp.status}` };
+  await conn.query(sql`UPDATE subscriber_imports SET status = 'running', processed_rows = 0 WHERE id = ${id} AND status = 'in_queue'`);
+  // A killed attempt's staging rows go first: this attempt starts again from the file's first row.
+  await conn.query(sql`DELETE FROM import_rows WHERE import_id = ${id}`);
+
+  const known = await lookups(conn);
+  const opened = await openSource(id, imp.source, imp.worksheet);
+  const problems = headerProblems(opened.headers, imp.mapping);
+  if (problems.length) {
+    await opened.close();
+    throw new ImportFileError(problems.join(" "));
+  }
+  const width = opened.headers.length;
+  const byField = imp.mapping.map((f, i) => [f, i] as const).filter((e): e is readonly [ImportField, number] => e[0] !== null && e[1] < width);
+  const fileSheet = sheetOfFile(imp.file_name);
+  const rejected = rejectedWriter(id, opened.headers);
+  const reasons: Record<string, number> = {};
+  const preview: PreviewRow[] = [];
+  const batchSize = config().IMPORT_BATCH_SIZE;
+  let batch: Staged[] = [];
+  let total = 0;
+  let rejectedRows = 0;
+
+  const flush = async () => {
+    await stage(conn, id, batch);
+    batch = [];
+    await conn.query(sql`UPDATE subscriber_imports SET processed_rows = ${total} WHERE id = ${id}`);
+  };
+  try {
+    const csv = imp.source.format === "csv";
+    for await (const read of opened.rows) {
+      // A CSV's cells lose the apostrophes an export puts before formulas' first characters.
+      const cells = csv ? read.map((c) => (typeof c === "string" ? unneutralised(c) : c)) : read;
+      signal?.throwIfAborted();
+      total++;
+      if (total >= MAX_ROWS) throw new ImportFileError(`The file has more than ${(MAX_ROWS - 1).toLocaleString("en")} rows, the most a spreadsheet holds: split it.`);
+      const line = total + 1; // the header is line 1
+      const texts = cells.map((c) => cellText(c));
+      let errors: { column: number; message: string }[] = [];
+      let reason = "";
+      const extra = texts.slice(width).some((t) => t !== "");
+      if (extra || (csv && cells.length < width)) {
+        reason = "The row's cells do not line up with the header.";
+        errors = [{ column: -1, message: `This row has ${cells.length} cells where the header names ${width} columns (a missing or extra separator, or a quote left open).` }];
+      } else if (texts.some((t) => t.length > MAX_CELL)) {
+        reason = `A cell is longer than ${MAX_CELL.toLocaleString("en")} characters.`;
+        errors = [{ column: texts.findIndex((t) => t.length > MAX_CELL), message: reason }];
+      } else {
+        const values: Partial<Record<ImportField, Cell>> = {};
+        for (const [field, i] of byField) values[field] = cells[i] ?? null;
+        const checked = checkRow(values, known);
+        if (checked.ok) {
+          const sheet = imp.sheet_name ?? checked.row.sheet ?? fileSheet;
+          batch.push({ ...checked.row, line, sheet });
+          if (batch.length >= batchSize) await flush();
+        } else {
+          errors = checked.errors.map((e) => ({ column: byField.find(([f]) => f === e.field)?.[1] ?? -1, message: e.message }));
+          reason = reasonOf(checked.errors);
+        }
+      }
+      if (errors.length) {
+        reasons[reason] = (reasons[reason] ?? 0) + 1;
+        rejectedRows++;
+        await rejected.write(texts.slice(0, Math.max(width, 1)), errors.map((e) => (e.column >= 0 ? `${opened.headers[e.column]}: ${e.message}` : e.message)).join(" "));
+      }
+      if (preview.length < PREVIEW_ROWS) {
+        preview.push({ line, cells: texts.slice(0, width).map((t) => t.slice(0, 200)), errors: Object.fromEntries(errors.map((e) => [e.column, e.message])) });
+      }
+    }
+    if (total === 0) throw new ImportFileError("The file has a header row but no rows under it.");
+    await flush();
+    await rejected.end();
+  } catch (error) {
+    rejected.abort();
+    await storage().delete([rejectedKey(id)]).catch(() => {});
+    await conn.query(sql`DELETE FROM import_rows WHERE import_id = ${id}`).catch(() => {});
+    throw error;
+  } finally {
+    await opened.close();
+  }
+
+  // All at once: the duplicates decided, the rows inserted, the staging emptied, the counts kept.
+  const counted = await conn.transaction(async (tx) => {
+    await tx.query(sql`SELECT 1 AS locked FROM pg_advisory_xact_lock(${LOCK_IMPORT}::int, 0)`);
+    const decided = sql`SELECT r.*, (
+        row_number() OVER (PARTITION BY lower(r.email) ORDER BY r.line) > 1
+        OR row_number() OVER (PARTITION BY r.mobile ORDER BY r.line) > 1
+        OR EXISTS (SELECT 1 FROM subscribers s WHERE lower(s.email) = lower(r.email))
+        OR EXISTS (SELECT 1 FROM subscribers s WHERE s.mobile = r.mobile)) AS is_duplicate
+      FROM import_rows r WHERE r.import_id = ${id}`;
+    let imported = 0;
+    let duplicates = 0;
+    if (imp.dry_run) {
+      const [c] = await tx.query<{ n: number; d: number }>(sql`SELECT count(*)::int AS n, count(*) FILTER (WHERE is_duplicate)::int AS d FROM (${decided}) x`);
+      imported = c?.n ?? 0;
+      duplicates = c?.d ?? 0;
+    } else {
+      await tx.query(sql`INSERT INTO sheets (name) SELECT DISTINCT sheet FROM import_rows WHERE import_id = ${id} ON CONFLICT (name) DO NOTHING`);
+      // A branch deleted since the row was checked leaves the row without one, as deleting a branch does.
+      const [c] = await tx.query<{ n: number; d: number }>(sql`WITH inserted AS (
+          INSERT INTO subscribers (first_name, last_name, email, mobile, branch_id, country_id, travel_date, sheet_id, subscription_status, is_duplicate, is_mandatory)
+          SELECT d.first_name, d.last_name, d.email, d.mobile, b.id, d.country_id, d.travel_date, sh.id, d.subscription_status, d.is_duplicate, d.is_mandatory
+          FROM (${decided}) d JOIN sheets sh ON sh.name = d.sheet LEFT JOIN branches b ON b.id = d.branch_id
+          ORDER BY d.line
+          RETURNING is_duplicate)
+        SELECT count(*)::int AS n, count(*) FILTER (WHERE is_duplicate)::int AS d FROM inserted`);
+      imported = c?.n ?? 0;
+      duplicates = c?.d ?? 0;
+    }
+    await tx.query(sql`DELETE FROM import_rows WHERE import_id = ${id}`);
+    const hasRejected = rejectedRows > 0;
+    await tx.query(sql`UPDATE subscriber_imports SET status = 'completed', completed_at = now(), error = NULL,
+        total_rows = ${total}, processed_rows = ${total}, imported_rows = ${imported}, rejected_rows = ${rejectedRows}, duplicate_rows = ${duplicates},
+        reasons = ${JSON.stringify(reasons)}::jsonb, preview = ${JSON.stringify(preview)}::jsonb, has_rejected = ${hasRejected}
+      WHERE id = ${id}`);
+    if (!imp.dry_run) {
+      const [user] = await tx.query<{ id: number; email: string }>(sql`SELECT id, email FROM users WHERE id = ${imp.user_id}`);
+      await tx.query(
+        await auditStatement({
+          action: "import.complete",
+          actor: user ?? null,
+          entity: "import",
+          entityId: id,
+          after: { file_name: imp.file_name, sheet_name: imp.sheet_name, total_rows: total, imported_rows: imported, rejected_rows: rejectedRows, duplicate_rows: duplicates },
+          request: { ip: null, userAgent: "import job" },
+        }),
+      );
+    }
+    return { total, imported, rejected: rejectedRows, duplicates };
+  });
+  return counted;
+}
+
+/** The import cannot go on: failed with the reason (its staging rows dropped, the audit told). */
+export async function markImportFailed(id: string, message: string): Promise<boolean> {
+  const conn = await connection();
+  return conn.transaction(async (tx) => {
+    const rows = await tx.query<{ user_id: number; dry_run: boolean; file_name: string }>(sql`UPDATE subscriber_imports SET status = 'failed', error = ${message.slice(0, 1000)}, completed_at = now()
+      WHERE id = ${id} AND status IN ('in_queue', 'running') RETURNING user_id, dry_run, file_name`);
+    await tx.query(sql`DELETE FROM import_rows WHERE import_id = ${id}`);
+    const row = rows[0];
+    if (!row) return false;
+    if (!row.dry_run) {
+      const [user] = await tx.query<{ id: number; email: string }>(sql`SELECT id, email FROM users WHERE id = ${row.user_id}`);
+      await tx.query(
+        await auditStatement({ action: "import.fail", actor: user ?? null, entity: "import", entityId: id, after: { file_name: row.file_name, error: message.slice(0, 500) }, request: { ip: null, userAgent: "import job" } }),
+      );
+    }
+    return true;
+  });
+}

@@ -1,0 +1,86 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { pipeline } from "node:stream/promises";
+import { config } from "@/lib/config";
+import { storage } from "@/lib/storage";
+import type { Cell } from "./cells";
+import { csvRows, ImportFileError, inspectXlsx, xlsxRows, type Worksheet } from "./read";
+import type { TextEncoding } from "./sniff";
+
+// An import's file in the console's storage and how to read it. The upload sniffs the bytes and
+// records what they are (`source`); every later reader opens the object from storage again, so
+// the preview, the job and a retried job on another machine read the same bytes the same way.
+
+export type ImportSource =
+  | { format: "csv"; encoding: TextEncoding; bom: number; delimiter: string }
+  | { format: "xlsx"; worksheets: Worksheet[] };
+
+export const sourceKey = (id: string) => `imports/${id}.source`;
+export const rejectedKey = (id: string) => `imports/${id}.rejected.csv`;
+
+export type OpenedSource = {
+  headers: string[];
+  /** The rows after the header, as cells. */
+  rows: AsyncGenerator<Cell[]>;
+  close(): Promise<void>;
+};
+
+/** Copies the stored object to a temporary file (an XLSX is read by random access). */
+async function toTempFile(key: string): Promise<string> {
+  const object = await storage().get(key);
+  if (!object) throw new ImportFileError("The uploaded file is gone (imports are kept for a limited time): upload it again.");
+  const dir = await fs.promises.mkdtemp(path.join(os.tmpdir(), "console-import-"));
+  const file = path.join(dir, "source.xlsx");
+  await pipeline(object.body, fs.createWriteStream(file));
+  return file;
+}
+
+/** The worksheets of a stored XLSX (after its zip-bomb check). */
+export async function inspectXlsxObject(key: string): Promise<Worksheet[]> {
+  const file = await toTempFile(key);
+  try {
+    return await inspectXlsx(file, config().IMPORT_XLSX_MAX_UNPACKED_MB * 1e6);
+  } finally {
+    await fs.promises.rm(path.dirname(file), { recursive: true, force: true });
+  }
+}
+
+const headerText = (cells: Cell[]) => cells.map((c) => (c === null ? "" : c instanceof Date ? c.toISOString().slice(0, 10) : String(c).trim()));
+
+/** Opens an import's file: its header row read, its rows to follow. */
+export async function openSource(id: string, source: ImportSource, worksheet: string | null): Promise<OpenedSource> {
+  let rows: AsyncGenerator<Cell[]>;
+  let cleanup = async () => {};
+  if (source.format === "csv") {
+    const object = await storage().get(sourceKey(id));
+    if (!object) throw new ImportFileError("The uploaded file is gone (imports are kept for a limited time): upload it again.");
+    rows = csvRows(object.body, source);
+  } else {
+    const file = await toTempFile(sourceKey(id));
+    cleanup = () => fs.promises.rm(path.dirname(file), { recursive: true, force: true });
+    try {
+      const sheets = await inspectXlsx(file, config().IMPORT_XLSX_MAX_UNPACKED_MB * 1e6);
+      const chosen = worksheet === null ? sheets[0]! : sheets.find((s) => s.name === worksheet);
+      if (!chosen) throw new ImportFileError(`The workbook has no worksheet named "${worksheet!.slice(0, 60)}".`);
+      rows = xlsxRows(file, chosen);
+    } catch (error) {
+      await cleanup();
+      throw error;
+    }
+  }
+  const close = async () => {
+    await rows.return(undefined).catch(() => {});
+    await cleanup();
+  };
+  try {
+    const first = await rows.next();
+    if (first.done) throw new ImportFileError("The file is empty: it has no header row and no rows.");
+    const headers = headerText(first.value);
+    while (headers.length > 0 && headers[headers.length - 1] === "") headers.pop();
+    return { headers, rows, close };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}

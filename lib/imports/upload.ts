@@ -1,0 +1,109 @@
+import "server-only";
+import { Readable, Transform } from "node:stream";
+import busboy from "busboy";
+import { config } from "@/lib/config";
+import { AppError } from "@/lib/errors";
+import { storage } from "@/lib/storage";
+import { detectDelimiter, sniff } from "./sniff";
+import { sourceKey, type ImportSource } from "./source";
+import { ImportFileError } from "./read";
+
+// The upload: a multipart body read as it arrives (busboy), its `file` part streamed straight
+// into the console's storage (never held whole in memory) and cut off at IMPORT_MAX_MB (413);
+// its first bytes say what it is (sniff.ts), whatever its name says.
+
+const HEAD_BYTES = 64 * 1024;
+const MAX_FIELD = 64 * 1024;
+
+export type Upload = { fileName: string; source: ImportSource; size: number; fields: Record<string, string> };
+
+const tooLarge = (mb: number) => new AppError(413, "too_large", `The file is larger than ${mb} MB, the most an import accepts: split it, or save it as CSV without unused columns.`);
+
+/** The text of the head's first line (for the delimiter), decoded as the file will be. */
+function firstLine(head: Buffer, source: Extract<ImportSource, { format: "csv" }>): string {
+  const text = new TextDecoder(source.encoding, { ignoreBOM: true }).decode(head.subarray(source.bom));
+  const end = text.search(/\r|\n/);
+  return end < 0 ? text : text.slice(0, end);
+}
+
+/** Reads the request's multipart body into storage under `sourceKey(id)`; the other parts are small text fields. */
+export async function receiveUpload(request: Request, id: string): Promise<Upload> {
+  const type = request.headers.get("content-type") ?? "";
+  if (!/^multipart\/form-data\b/i.test(type)) {
+    throw new AppError(415, "unsupported_media_type", "Send the file as multipart/form-data, in a field named file.");
+  }
+  const maxMb = config().IMPORT_MAX_MB;
+  const max = maxMb * 1024 * 1024;
+  const declared = Number(request.headers.get("content-length") ?? "0");
+  if (declared > max + 16 * MAX_FIELD) throw tooLarge(maxMb);
+  if (!request.body) throw new AppError(400, "invalid_input", "Send a file in a field named file.");
+
+  const fields: Record<string, string> = {};
+  let fileName: string | null = null;
+  let head = Buffer.alloc(0);
+  let size = 0;
+  let truncated = false;
+  let stored: Promise<number> | null = null;
+  const key = sourceKey(id);
+
+  await new Promise<void>((resolve, reject) => {
+    let parser: busboy.Busboy;
+    try {
+      parser = busboy({ headers: { "content-type": type }, limits: { files: 1, fileSize: max, fields: 10, fieldSize: MAX_FIELD, parts: 12 } });
+    } catch {
+      return reject(new AppError(400, "invalid_input", "The multipart body cannot be read (its boundary is missing)."));
+    }
+    parser.on("file", (name, stream, info) => {
+      if (name !== "file" || fileName !== null) return void stream.resume();
+      fileName = (info.filename || "upload").replace(/[\u0000-\u001f\u007f]/g, "").slice(0, 200);
+      const counter = new Transform({
+        transform(chunk: Buffer, _e, done) {
+          size += chunk.length;
+          if (head.length < HEAD_BYTES) head = Buffer.concat([head, chunk.subarray(0, HEAD_BYTES - head.length)]);
+          done(null, chunk);
+        },
+      });
+      stream.on("limit", () => {
+        truncated = true;
+      });
+      stream.pipe(counter);
+      stored = storage().put(key, counter, { contentType: "application/octet-stream" });
+      stored.catch(() => stream.resume());
+    });
+    parser.on("field", (name, value, info) => {
+      if (info.valueTruncated) return reject(new AppError(400, "invalid_input", `The field ${name.slice(0, 40)} is too long.`));
+      fields[name] = value;
+    });
+    parser.on("partsLimit", () => reject(new AppError(400, "invalid_input", "The body has too many parts.")));
+    parser.on("error", () => reject(new AppError(400, "invalid_input", "The multipart body is malformed or cut off.")));
+    parser.on("close", () => resolve());
+    const body = Readable.fromWeb(request.body as import("node:stream/web").ReadableStream);
+    body.on("error", () => reject(new AppError(400, "invalid_input", "The upload was interrupted.")));
+    body.pipe(parser);
+  }).catch(async (error) => {
+    await (stored as Promise<number> | null)?.catch(() => 0);
+    await storage().delete([key]).catch(() => {});
+    throw error;
+  });
+
+  if (stored === null || fileName === null) throw new AppError(400, "invalid_input", "Send the file in a field named file.");
+  await stored;
+  if (truncated) {
+    await storage().delete([key]).catch(() => {});
+    throw tooLarge(maxMb);
+  }
+  try {
+    const sniffed = sniff(head);
+    if (sniffed.format === "binary") throw new ImportFileError(sniffed.reason);
+    let source: ImportSource;
+    if (sniffed.format === "xlsx") source = { format: "xlsx", worksheets: [] };
+    else {
+      source = { format: "csv", encoding: sniffed.encoding, bom: sniffed.bom, delimiter: "," };
+      source.delimiter = detectDelimiter(firstLine(head, source));
+    }
+    return { fileName, source, size, fields };
+  } catch (error) {
+    await storage().delete([key]).catch(() => {});
+    throw error;
+  }
+}
