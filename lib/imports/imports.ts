@@ -27,6 +27,8 @@ export type ImportStatus = {
   worksheet: string | null;
   worksheets: string[];
   sheet_name: string;
+  /** The sheet given with the import (null: each row's own, else the file's name). */
+  chosen_sheet_name: string | null;
   headers: string[];
   mapping: Record<string, ImportField | null>;
   problems: string[];
@@ -72,6 +74,7 @@ function toStatus(row: Row): ImportStatus {
     worksheet: row.source.format === "xlsx" ? (row.worksheet ?? row.source.worksheets[0]?.name ?? null) : null,
     worksheets: row.source.format === "xlsx" ? row.source.worksheets.map((w) => w.name) : [],
     sheet_name: row.sheet_name ?? sheetOfFile(row.file_name),
+    chosen_sheet_name: row.sheet_name,
     headers: row.headers,
     mapping,
     problems: headerProblems(row.headers, row.mapping),

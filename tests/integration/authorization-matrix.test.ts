@@ -46,6 +46,9 @@ const PAGES: Record<string, Expect> = {
   // bulk change job's progress: its owner's only (anyone else, and a bad id: the 404 page).
   "(console)/subscribers/bulk/page.tsx": SIGNED_IN,
   "(console)/subscribers/columns/page.tsx": SIGNED_IN,
+  // Imports: anyone signed in, like creation; an import's page is its owner's (else the 404 page).
+  "(console)/subscribers/import/page.tsx": SIGNED_IN,
+  "(console)/subscribers/import/[id]/page.tsx": { anonymous: "login", staff: 404, admin: 404 },
   "(console)/subscribers/bulk/[id]/page.tsx": { anonymous: "login", staff: 404, admin: 404 },
   "(console)/branches/page.tsx": SIGNED_IN,
   "(console)/branches/new/page.tsx": ADMIN_PAGE,
@@ -103,6 +106,21 @@ const ROUTES: Record<string, Call[] | "next-auth"> = {
     { method: "GET", path: "/api/v1/subscribers/export", expect: r({ anonymous: 401, staff: 200, admin: 200 }, 403, 200) },
     { method: "POST", path: "/api/v1/subscribers/export", expect: r({ anonymous: 401, staff: 202, admin: 202 }, 403, 202) },
   ],
+  // Imports: anyone signed in uploads (a body that is not multipart: 415 once past the guard; a
+  // token never uploads); an import and its rejected rows are their owner's (anyone else: 404).
+  "api/v1/subscribers/imports/route.ts": [
+    { method: "GET", path: "/api/v1/subscribers/imports", expect: r({ anonymous: 401, staff: 200, admin: 200 }, 200) },
+    { method: "POST", path: "/api/v1/subscribers/imports", json: {}, expect: r({ anonymous: 401, staff: 415, admin: 415 }, 403) },
+  ],
+  "api/v1/subscribers/imports/[id]/route.ts": [
+    { method: "GET", path: "/api/v1/subscribers/imports/{export}", params: { id: "{export}" }, expect: r({ anonymous: 401, staff: 404, admin: 404 }, 404) },
+  ],
+  "api/v1/subscribers/imports/[id]/rejected/route.ts": [
+    { method: "GET", path: "/api/v1/subscribers/imports/{export}/rejected", params: { id: "{export}" }, expect: r({ anonymous: 401, staff: 404, admin: 404 }, 404) },
+  ],
+  "api/v1/subscribers/imports/template/route.ts": [
+    { method: "GET", path: "/api/v1/subscribers/imports/template", expect: r({ anonymous: 401, staff: 200, admin: 200 }, 200) },
+  ],
   // Paths no other handler serves: docs/API.md's 404, whoever asks.
   "api/v1/[...path]/route.ts": ["GET", "POST", "PUT", "PATCH", "DELETE"].map((method) => ({
     method,
@@ -150,6 +168,10 @@ const ACTIONS: Record<string, Record<string, Expect>> = {
   },
   "(console)/subscribers/bulk-actions.ts": {
     bulkChangeAction: { anonymous: 401, staff: "ok", admin: "ok" },
+  },
+  "(console)/subscribers/import/actions.ts": {
+    previewImportAction: { anonymous: 401, staff: "ok", admin: "ok" },
+    startImportAction: { anonymous: 401, staff: "ok", admin: "ok" },
   },
   "(console)/users/actions.ts": {
     createUserAction: { anonymous: 401, staff: 403, admin: "ok" },

@@ -60,9 +60,14 @@ export default async function SubscribersPage({ searchParams }: { searchParams: 
       <div className="flex flex-wrap items-center justify-between gap-3">
         <h1 className="text-2xl font-semibold tracking-tight">Subscribers</h1>
         {canCreateSubscribers(user) ? (
-          <Link href="/subscribers/new" className={buttonClass.primary}>
-            New subscriber
-          </Link>
+          <div className="flex gap-2">
+            <Link href="/subscribers/import" className={buttonClass.secondary}>
+              Import
+            </Link>
+            <Link href="/subscribers/new" className={buttonClass.primary}>
+              New subscriber
+            </Link>
+          </div>
         ) : null}
       </div>
       <FilterBar search={SEARCH} fields={FIELDS} resetKeys={SUBSCRIBER_FILTER_KEYS} />

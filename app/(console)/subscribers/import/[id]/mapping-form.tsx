@@ -1,0 +1,112 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { useState, useTransition } from "react";
+import { buttonClass } from "@/components/ui/button-styles";
+import type { ImportField } from "@/lib/imports/fields";
+import { previewImportAction, startImportAction } from "../actions";
+
+type Props = {
+  id: string;
+  headers: string[];
+  mapping: (ImportField | null)[];
+  fields: { value: ImportField; label: string }[];
+  worksheets: string[];
+  worksheet: string | null;
+  sheetName: string | null;
+  defaultSheet: string;
+  canStart: boolean;
+  startLabel: string;
+};
+
+/** The column mapping (each column: a field, or ignored), the worksheet and sheet; preview again, or start. */
+export function MappingForm(props: Props) {
+  const router = useRouter();
+  const [mapping, setMapping] = useState(props.mapping);
+  const [worksheet, setWorksheet] = useState(props.worksheet);
+  const [sheetName, setSheetName] = useState(props.sheetName ?? "");
+  const [message, setMessage] = useState<{ error: boolean; text: string } | null>(null);
+  const [pending, startTransition] = useTransition();
+  const changed = JSON.stringify(mapping) !== JSON.stringify(props.mapping) || worksheet !== props.worksheet || sheetName !== (props.sheetName ?? "");
+
+  const preview = () =>
+    startTransition(async () => {
+      const result = await previewImportAction({ id: props.id, mapping, worksheet: worksheet ?? undefined, sheet_name: sheetName || undefined });
+      setMessage(result.ok ? { error: false, text: result.message ?? "Preview updated." } : { error: true, text: result.formError ?? "The preview failed." });
+      router.refresh();
+    });
+  const start = () =>
+    startTransition(async () => {
+      const result = await startImportAction({ id: props.id });
+      if (!result.ok) setMessage({ error: true, text: result.formError ?? "The import could not start." });
+      router.refresh();
+    });
+
+  return (
+    <form
+      className="space-y-4"
+      onSubmit={(e) => {
+        e.preventDefault();
+        preview();
+      }}
+    >
+      {props.worksheets.length > 1 ? (
+        <div className="space-y-1">
+          <label htmlFor="worksheet" className="block text-sm font-medium">
+            Worksheet
+          </label>
+          <select id="worksheet" value={worksheet ?? props.worksheets[0]} onChange={(e) => setWorksheet(e.target.value)} className="rounded-md border border-slate-300 px-3 py-2 text-sm">
+            {props.worksheets.map((w) => (
+              <option key={w}>{w}</option>
+            ))}
+          </select>
+        </div>
+      ) : null}
+      <fieldset className="space-y-2">
+        <legend className="text-sm font-medium">Columns</legend>
+        <div className="grid gap-2 sm:grid-cols-2">
+          {props.headers.map((header, i) => (
+            <label key={`${i}-${header}`} className="flex items-center justify-between gap-3 rounded-md border border-slate-200 px-3 py-2 text-sm">
+              <span className="truncate font-mono text-xs" title={header}>
+                {header || `(column ${i + 1})`}
+              </span>
+              <select
+                aria-label={`Field for column ${header || i + 1}`}
+                value={mapping[i] ?? ""}
+                onChange={(e) => setMapping(mapping.map((m, j) => (j === i ? ((e.target.value || null) as ImportField | null) : m)))}
+                className="rounded-md border border-slate-300 px-2 py-1 text-sm"
+              >
+                <option value="">Ignore</option>
+                {props.fields.map((f) => (
+                  <option key={f.value} value={f.value}>
+                    {f.label}
+                  </option>
+                ))}
+              </select>
+            </label>
+          ))}
+        </div>
+      </fieldset>
+      <div className="space-y-1">
+        <label htmlFor="sheet-name" className="block text-sm font-medium">
+          Sheet name <span className="font-normal text-slate-500">(optional)</span>
+        </label>
+        <input id="sheet-name" value={sheetName} onChange={(e) => setSheetName(e.target.value)} maxLength={100} placeholder={props.defaultSheet} className="w-full max-w-sm rounded-md border border-slate-300 px-3 py-2 text-sm" />
+      </div>
+      {message ? (
+        <p role={message.error ? "alert" : "status"} className={`text-sm ${message.error ? "text-red-700" : "text-slate-600"}`}>
+          {message.text}
+        </p>
+      ) : null}
+      <div className="flex flex-wrap gap-2">
+        <button type="submit" className={buttonClass.secondary} disabled={pending || !changed}>
+          Update preview
+        </button>
+        <button type="button" className={buttonClass.primary} disabled={pending || changed || !props.canStart} onClick={start}>
+          {props.startLabel}
+        </button>
+      </div>
+      {changed ? <p className="text-xs text-slate-500">Update the preview to see the new mapping&apos;s counts before you start.</p> : null}
+    </form>
+  );
+}

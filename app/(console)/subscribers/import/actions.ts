@@ -1,0 +1,30 @@
+"use server";
+
+import { z } from "zod";
+import { action } from "@/lib/actions";
+import { requireUser } from "@/lib/auth/guards";
+import { IMPORT_FIELDS } from "@/lib/imports/fields";
+import { previewAgain, startImport } from "@/lib/imports/imports";
+import { importFieldsSchema } from "@/lib/imports/schema";
+
+// The import page's two steps after the upload (which goes to the JSON API: a file is streamed
+// there, never through a server action): preview again with another mapping, and start.
+
+const idSchema = z.string().regex(/^[A-Za-z0-9_-]{22}$/, "Not an import.");
+
+const previewSchema = z.object({
+  id: idSchema,
+  mapping: z.array(z.union([z.enum(IMPORT_FIELDS), z.null()])).max(500),
+  worksheet: importFieldsSchema.shape.worksheet,
+  sheet_name: importFieldsSchema.shape.sheet_name,
+});
+
+export const previewImportAction = action(requireUser, previewSchema, async ({ id, mapping, worksheet, sheet_name }, user) => {
+  const status = await previewAgain(user, id, { mapping, worksheet, sheet_name });
+  return { ok: true, data: { status: status.status }, message: "Preview updated." };
+});
+
+export const startImportAction = action(requireUser, z.object({ id: idSchema }), async ({ id }, user) => {
+  await startImport(user, id);
+  return { ok: true, data: undefined, message: "Import started." };
+});
