@@ -108,7 +108,7 @@ const schema = z.object({
   // Imports of subscribers' sheets
   IMPORT_MAX_MB: whole(1, 100),
   IMPORT_XLSX_MAX_UNPACKED_MB: whole(1, 1_000),
-  IMPORT_BATCH_SIZE: whole(1, 5_000),
+  IMPORT_BATCH_SIZE: whole(1, 1_000),
   // The export
   EXPORT_WORKER: onOff("on"),
   EXPORT_BATCH_SIZE: whole(1, 20_000),

@@ -42,12 +42,21 @@ export async function receiveUpload(request: Request, id: string): Promise<Uploa
   let fileName: string | null = null;
   let head = Buffer.alloc(0);
   let size = 0;
-  let truncated = false;
   let stored: Promise<number> | null = null;
+  let counter: Transform | null = null;
   const key = sourceKey(id);
+  const body = Readable.fromWeb(request.body as import("node:stream/web").ReadableStream);
 
   await new Promise<void>((resolve, reject) => {
     let parser: busboy.Busboy;
+    // Whatever goes wrong, the body stops being read at once (a client past the limit is not
+    // waited for) and the stored part's write fails, so nothing half-written stays.
+    const fail = (error: AppError) => {
+      reject(error);
+      body.unpipe();
+      body.destroy();
+      counter?.destroy(error);
+    };
     try {
       parser = busboy({ headers: { "content-type": type }, limits: { files: 1, fileSize: max, fields: 10, fieldSize: MAX_FIELD, parts: 12 } });
     } catch {
@@ -55,30 +64,28 @@ export async function receiveUpload(request: Request, id: string): Promise<Uploa
     }
     parser.on("file", (name, stream, info) => {
       if (name !== "file" || fileName !== null) return void stream.resume();
-      fileName = (info.filename || "upload").replace(/[\u0000-\u001f\u007f]/g, "").slice(0, 200);
-      const counter = new Transform({
+      fileName = (info.filename || "upload").replace(/[\u0000-\u001f\u007f]/g, "").replace(/^.*[\\/]/, "").slice(0, 200) || "upload";
+      counter = new Transform({
         transform(chunk: Buffer, _e, done) {
           size += chunk.length;
           if (head.length < HEAD_BYTES) head = Buffer.concat([head, chunk.subarray(0, HEAD_BYTES - head.length)]);
           done(null, chunk);
         },
       });
-      stream.on("limit", () => {
-        truncated = true;
-      });
+      stream.on("limit", () => fail(tooLarge(maxMb)));
       stream.pipe(counter);
       stored = storage().put(key, counter, { contentType: "application/octet-stream" });
       stored.catch(() => stream.resume());
     });
     parser.on("field", (name, value, info) => {
-      if (info.valueTruncated) return reject(new AppError(400, "invalid_input", `The field ${name.slice(0, 40)} is too long.`));
+      if (info.valueTruncated) return fail(new AppError(400, "invalid_input", `The field ${name.slice(0, 40)} is too long.`));
       fields[name] = value;
     });
-    parser.on("partsLimit", () => reject(new AppError(400, "invalid_input", "The body has too many parts.")));
-    parser.on("error", () => reject(new AppError(400, "invalid_input", "The multipart body is malformed or cut off.")));
+    parser.on("partsLimit", () => fail(new AppError(400, "invalid_input", "The body has too many parts.")));
+    parser.on("filesLimit", () => fail(new AppError(400, "invalid_input", "Send one file per import.")));
+    parser.on("error", () => fail(new AppError(400, "invalid_input", "The multipart body is malformed or cut off.")));
     parser.on("close", () => resolve());
-    const body = Readable.fromWeb(request.body as import("node:stream/web").ReadableStream);
-    body.on("error", () => reject(new AppError(400, "invalid_input", "The upload was interrupted.")));
+    body.on("error", () => fail(new AppError(400, "invalid_input", "The upload was interrupted.")));
     body.pipe(parser);
   }).catch(async (error) => {
     await (stored as Promise<number> | null)?.catch(() => 0);
@@ -88,10 +95,6 @@ export async function receiveUpload(request: Request, id: string): Promise<Uploa
 
   if (stored === null || fileName === null) throw new AppError(400, "invalid_input", "Send the file in a field named file.");
   await stored;
-  if (truncated) {
-    await storage().delete([key]).catch(() => {});
-    throw tooLarge(maxMb);
-  }
   try {
     const sniffed = sniff(head);
     if (sniffed.format === "binary") throw new ImportFileError(sniffed.reason);

@@ -8,7 +8,8 @@ const STATE = {
   failed: { tone: "red", label: "Failed" },
 } as const;
 
-export function ImportBadge({ status }: { status: ImportStatus["status"] }) {
-  const state = STATE[status];
+/** A preview (a dry run) is "Checking" and then "Ready"; an import waits, runs, completes or fails. */
+export function ImportBadge({ status, preview = false }: { status: ImportStatus["status"]; preview?: boolean }) {
+  const state = preview && status !== "failed" ? (status === "completed" ? { tone: "green" as const, label: "Ready" } : { tone: "blue" as const, label: "Checking" }) : STATE[status];
   return <Badge tone={state.tone}>{state.label}</Badge>;
 }

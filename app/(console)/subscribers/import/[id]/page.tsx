@@ -35,7 +35,7 @@ export default async function ImportStatusPage({ params }: { params: Promise<{ i
           ← Imports
         </Link>
         <h1 className="mt-1 flex flex-wrap items-center gap-2 text-2xl font-semibold tracking-tight">
-          {imp.dry_run ? "Preview" : "Import"}: <span className="font-mono text-lg">{imp.file_name}</span> <ImportBadge status={imp.status} />
+          {imp.dry_run ? "Preview" : "Import"}: <span className="font-mono text-lg">{imp.file_name}</span> <ImportBadge status={imp.status} preview={imp.dry_run} />
         </h1>
       </div>
       {imp.dry_run ? <Preview imp={imp} /> : <Progress imp={imp} />}
