@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import ExcelJS from "exceljs";
 import { expect, test } from "./fixtures";
 
 // Importing a sheet in the browser (issue 14): upload, map a column the console did not
@@ -67,6 +68,50 @@ test("uploads a sheet, maps it, previews, imports, and hands back the rejected r
   // The import is in the user's recent imports; another user's view of it is the 404 page.
   await page.goto("/subscribers/import");
   await expect(page.getByRole("link", { name: `${sheet}.csv` })).toBeVisible();
+});
+
+test("a workbook's worksheet is chosen on the preview: kept when the mapping changes, the user's choices kept on another", async ({ asStaff: page }) => {
+  const stamp = `${Date.now()}`.slice(-6);
+  const branches = (await (await page.request.get("/api/v1/branches")).json()) as { data: { name: string }[] };
+  const book = new ExcelJS.Workbook();
+  book.addWorksheet("Autumn").addRows([
+    ["Given name", "Surname", "E-mail", "Phone", "Office"],
+    ["Mo", `Sheet${stamp}`, `mo.${stamp}@example.com`, `+447911212${stamp.slice(-3)}`, branches.data[0]!.name],
+    ["Nia", `Sheet${stamp}`, `nia.${stamp}@example.com`, `+447911213${stamp.slice(-3)}`, "No such branch"],
+  ]);
+  book.addWorksheet("Winter").addRows([
+    ["Mobile", "Given name", "Surname", "E-mail", "Office"],
+    [`+447911214${stamp.slice(-3)}`, "Oz", `Sheet${stamp}`, `oz.${stamp}@example.com`, "No such branch"],
+    [`+447911215${stamp.slice(-3)}`, "Pam", `Sheet${stamp}`, `pam.${stamp}@example.com`, ""],
+    [`+447911216${stamp.slice(-3)}`, "Quin", `Sheet${stamp}`, "not-an-email", ""],
+  ]);
+  await page.goto("/subscribers/import");
+  await page.getByLabel("File").setInputFiles({ name: `Seasons ${stamp}.xlsx`, mimeType: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet", buffer: Buffer.from(await book.xlsx.writeBuffer()) });
+  await page.getByRole("button", { name: "Upload" }).click();
+  await expect(page).toHaveURL(/\/subscribers\/import\/[\w-]{22}$/);
+  const worksheet = page.getByLabel("Worksheet");
+  const counts = page.locator("dl");
+  await expect(worksheet).toHaveValue("Autumn");
+  await expect(counts).toContainText("Will be imported1");
+
+  // Office is not a branch column here: ignored, and the preview is updated on the same worksheet.
+  await page.getByLabel("Field for column Office").selectOption("");
+  await page.getByRole("button", { name: "Update preview" }).click();
+  await expect(counts).toContainText("Will be imported2");
+  await expect(worksheet).toHaveValue("Autumn");
+  await expect(page.getByLabel("Field for column Office")).toHaveValue("");
+
+  // Another worksheet: its own header, mapped again, Office still ignored; its rows counted.
+  await worksheet.selectOption("Winter");
+  await page.getByRole("button", { name: "Update preview" }).click();
+  await expect(counts).toContainText("Rows3");
+  await expect(counts).toContainText("Will be imported2");
+  await expect(counts).toContainText("Rejected1");
+  await expect(worksheet).toHaveValue("Winter");
+  await expect(page.getByLabel("Field for column Mobile")).toHaveValue("mobile");
+  await expect(page.getByLabel("Field for column Office")).toHaveValue("");
+  await expect(page.getByRole("button", { name: "Start import" })).toBeEnabled();
+  await page.screenshot({ path: `${SCREENS}/import-worksheet.png`, fullPage: true });
 });
 
 test("a file that is not a sheet is refused with its reason, on the upload form", async ({ asStaff: page }) => {

@@ -3,15 +3,17 @@
 // own `COPY subscribers FROM` of the same rows (already resolved: ids, E.164 mobiles), side by
 // side, alternated, into the same table; then a 100,000-row XLSX read as a stream. Its own
 // database `console_import` (the demo's branches and countries, 1,000 subscribers). Writes
-// bench/results/import.md.
+// bench/results/import.md and the README's table between its bench:import markers.
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import ExcelJS from "exceljs";
 import pg from "pg";
+import { toolEnv } from "@/tools/env";
 import { benchDatabaseUrl, bulkLoad } from "@/tools/seed/bulk";
 import { progressPrinter } from "./bench/progress";
+import { replaceBetweenMarkers } from "./bench/stats";
 import { DEFAULT_SERVER } from "./bulk-load";
 import { runScript } from "./script-utils";
 
@@ -21,9 +23,10 @@ const mb = (bytes: number) => `${Math.round(bytes / 2 ** 20)} MB`;
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 runScript(async () => {
+  const settings = toolEnv(["BENCH_DATABASE_URL", "BENCH_IMPORT_RUNS", "BENCH_IMPORT_ONLY", "BENCH_IMPORT_TRACE"]);
   const n = Number(process.argv[2] ?? 1_000_000);
   const xlsxRows = Math.min(100_000, n);
-  const url = benchDatabaseUrl(process.env.BENCH_DATABASE_URL ?? DEFAULT_SERVER, "console_import");
+  const url = benchDatabaseUrl(settings.BENCH_DATABASE_URL ?? DEFAULT_SERVER, "console_import");
   const load = await bulkLoad({ target: { kind: "postgres", url }, subscribers: 1_000, progress: progressPrinter() });
   console.log(load.loaded ? `› Loaded in ${load.seconds.toFixed(0)} s.` : "› Data already loaded.");
   const db = new pg.Client({ connectionString: url });
@@ -84,7 +87,7 @@ runScript(async () => {
       [id, user!.id, `bench.${format}`, JSON.stringify(source), JSON.stringify(headers)]);
     const r = spawnSync(process.execPath, ["--expose-gc", "--import", "tsx", "--conditions=react-server", "scripts/bench/import-worker.ts", id], { env, encoding: "utf8" });
     if (r.status !== 0) throw new Error(r.stderr || r.stdout);
-    if (process.env.BENCH_IMPORT_TRACE) console.log(r.stderr);
+    if (settings.BENCH_IMPORT_TRACE) console.log(r.stderr);
     const out = JSON.parse(r.stdout.trim().split("\n").at(-1)!) as { seconds: number; idle: number; peak: number; result: { imported: number; rejected: number; duplicates: number } };
     if (out.result.imported !== (format === "csv" ? n : xlsxRows) || out.result.rejected !== 0) throw new Error(`unexpected result ${JSON.stringify(out.result)}`);
     return out;
@@ -92,7 +95,7 @@ runScript(async () => {
 
   const copies: number[] = [];
   const imports: { seconds: number; idle: number; peak: number }[] = [];
-  const runs = process.env.BENCH_IMPORT_ONLY === "xlsx" ? 0 : Number(process.env.BENCH_IMPORT_RUNS ?? 2);
+  const runs = settings.BENCH_IMPORT_ONLY === "xlsx" ? 0 : settings.BENCH_IMPORT_RUNS;
   for (let k = 0; k < runs; k++) {
     await reset();
     copies.push(copyOnce());
@@ -140,4 +143,7 @@ runScript(async () => {
   console.log(`\n${table}`);
   fs.mkdirSync("bench/results", { recursive: true });
   fs.writeFileSync("bench/results/import.md", `${table}\n`);
+  const readme = replaceBetweenMarkers(fs.readFileSync("README.md", "utf8"), "bench:import", table.replace(/^### .*\n\n/, ""));
+  if (readme) fs.writeFileSync("README.md", readme);
+  else console.warn("README.md has no bench:import markers: its table was not updated.");
 });

@@ -81,6 +81,24 @@ export function applyMapping(headers: string[], given: Record<string, string | n
   return { mapping, problems };
 }
 
+/**
+ * The mapping for another header (another worksheet of the workbook): its own automatic mapping,
+ * with the user's explicit choices for the previous header (where they differ from its automatic
+ * mapping, "ignore" included) kept for the columns of the same name. A field a kept choice fills
+ * is taken from any column the automatic mapping gave it, so no field is filled twice by this.
+ */
+export function remapForHeaders(previous: { headers: string[]; mapping: (ImportField | null)[] }, headers: string[]): (ImportField | null)[] {
+  const before = autoMapping(previous.headers);
+  const explicit = new Map<string, ImportField | null>();
+  previous.headers.forEach((h, i) => {
+    const chosen = previous.mapping[i] ?? null;
+    if (chosen !== before[i] && !explicit.has(h)) explicit.set(h, chosen);
+  });
+  const kept = headers.map((h) => explicit.has(h));
+  const taken = new Set(headers.flatMap((h, i) => (kept[i] && explicit.get(h) ? [explicit.get(h)!] : [])));
+  return autoMapping(headers).map((auto, i) => (kept[i] ? explicit.get(headers[i]!)! : auto && taken.has(auto) ? null : auto));
+}
+
 /** What stops an import before any row is read: duplicate headers, a field twice, a required field missing. */
 export function headerProblems(headers: string[], mapping: (ImportField | null)[]): string[] {
   const problems: string[] = [];
@@ -95,6 +113,33 @@ export function headerProblems(headers: string[], mapping: (ImportField | null)[
   const missing = REQUIRED_FIELDS.filter((f) => !counts.has(f));
   if (missing.length) problems.push(`No column gives ${missing.map((f) => FIELD_LABEL[f]).join(", ")}: map a column to ${missing.length === 1 ? "it" : "each"} (they are required).`);
   return problems;
+}
+
+/**
+ * What the import will leave out, said before it runs (nothing here blocks it): the columns no
+ * field is filled from, the export's own server columns aside (expected, and ignored), and
+ * among them any that matches a field another column already fills (the first column wins).
+ */
+export function headerWarnings(headers: string[], mapping: (ImportField | null)[]): string[] {
+  const filledBy = new Map<ImportField, string>();
+  headers.forEach((h, i) => {
+    const f = mapping[i];
+    if (f && !filledBy.has(f)) filledBy.set(f, h);
+  });
+  const quote = (h: string, i: number) => (h.trim() === "" ? `column ${i + 1} (no name)` : `"${h.slice(0, 60)}"`);
+  const unknown: string[] = [];
+  const shadowed: string[] = [];
+  headers.forEach((h, i) => {
+    if (mapping[i] || SERVER_COLUMNS.has(headerKey(h))) return;
+    const like = BY_KEY.get(headerKey(h));
+    const other = like ? filledBy.get(like) : undefined;
+    if (like && other !== undefined) shadowed.push(`${quote(h, i)} also looks like ${FIELD_LABEL[like]}, which ${quote(other, headers.indexOf(other))} fills: it is not imported (map it instead if it is the right column).`);
+    else unknown.push(quote(h, i));
+  });
+  const warnings: string[] = [];
+  if (unknown.length === 1) warnings.push(`Column not imported: ${unknown[0]} (no field matches it: map it to a field to import it).`);
+  if (unknown.length > 1) warnings.push(`Columns not imported: ${unknown.join(", ")} (no field matches them: map one to a field to import it).`);
+  return [...warnings, ...shadowed];
 }
 
 /** The template's header: SPEC.md's names of what an import fills. */

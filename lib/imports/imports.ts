@@ -7,7 +7,7 @@ import { AppError, notFound } from "@/lib/errors";
 import { isExportId, newExportId } from "@/lib/export/ids";
 import { queue, sendImportJob } from "@/lib/export/queue";
 import { storage } from "@/lib/storage";
-import { applyMapping, headerProblems, IMPORT_FIELDS, type ImportField } from "./fields";
+import { applyMapping, headerProblems, headerWarnings, IMPORT_FIELDS, remapForHeaders, type ImportField } from "./fields";
 import { ImportFileError } from "./read";
 import { markImportFailed, runImport, sheetOfFile, type ImportRecord, type PreviewRow } from "./run";
 import { importFieldsSchema } from "./schema";
@@ -32,6 +32,8 @@ export type ImportStatus = {
   headers: string[];
   mapping: Record<string, ImportField | null>;
   problems: string[];
+  /** What the import leaves out without being blocked by it: columns not imported. */
+  warnings: string[];
   total_rows: number;
   processed_rows: number;
   imported_rows: number;
@@ -78,6 +80,7 @@ function toStatus(row: Row): ImportStatus {
     headers: row.headers,
     mapping,
     problems: headerProblems(row.headers, row.mapping),
+    warnings: headerWarnings(row.headers, row.mapping),
     total_rows: row.total_rows,
     processed_rows: row.processed_rows,
     imported_rows: row.imported_rows,
@@ -198,17 +201,23 @@ export async function previewAgain(
   if (!row.dry_run) throw new AppError(409, "already_started", "This import has started: its mapping cannot change.");
   if (row.status === "running") throw new AppError(409, "busy", "The preview is being made: wait a moment.");
   let headers = row.headers;
-  let mapping = choice.mapping.map((f) => (f && (IMPORT_FIELDS as readonly string[]).includes(f) ? f : null));
-  if (choice.worksheet !== row.worksheet) {
-    if (row.source.format !== "xlsx" || !row.source.worksheets.some((w) => w.name === choice.worksheet)) throw new AppError(400, "invalid_input", "Choose one of the workbook's worksheets.");
-    const opened = await openSource(id, row.source, choice.worksheet);
+  let mapping = row.headers.map((_, i) => {
+    const f = choice.mapping[i];
+    return f && (IMPORT_FIELDS as readonly string[]).includes(f) ? f : null;
+  });
+  // The worksheet read now (none chosen yet: the first), and the one asked for (none: the same).
+  const current = row.source.format === "xlsx" ? (row.worksheet ?? row.source.worksheets[0]!.name) : null;
+  const worksheet = choice.worksheet ?? current;
+  if (worksheet !== current) {
+    if (row.source.format !== "xlsx" || !row.source.worksheets.some((w) => w.name === worksheet)) throw new AppError(400, "invalid_input", "Choose one of the workbook's worksheets.");
+    const opened = await openSource(id, row.source, worksheet);
     await opened.close();
+    // Another worksheet: its own header, mapped afresh but for the user's choices of columns it also has.
+    mapping = remapForHeaders({ headers, mapping }, opened.headers);
     headers = opened.headers;
-    mapping = applyMapping(headers, null).mapping; // another worksheet: its own header, mapped afresh
   }
-  mapping = headers.map((_, i) => mapping[i] ?? null);
   const conn = await connection();
-  await conn.query(sql`UPDATE subscriber_imports SET status = 'running', worksheet = ${choice.worksheet}, sheet_name = ${choice.sheet_name},
+  await conn.query(sql`UPDATE subscriber_imports SET status = 'running', worksheet = ${worksheet}, sheet_name = ${choice.sheet_name},
     headers = ${JSON.stringify(headers)}::jsonb, mapping = ${JSON.stringify(mapping)}::jsonb, total_rows = 0, processed_rows = 0, imported_rows = 0,
     rejected_rows = 0, duplicate_rows = 0, reasons = '{}', preview = '[]', has_rejected = false, error = NULL WHERE id = ${id}`);
   await storage().delete([rejectedKey(id)]);

@@ -1,25 +1,54 @@
-import fs from "node:fs";
 import { Transform, type Readable } from "node:stream";
 import ExcelJS from "exceljs";
-import Papa from "papaparse";
 import yauzl from "yauzl";
-import { AppError } from "@/lib/errors";
+import { config } from "@/lib/config";
 import type { Cell } from "./cells";
+import { csvRecords, CsvShapeError } from "./csv";
+import { ImportFileError } from "./file-error";
 import type { TextEncoding } from "./sniff";
+import { boundedWorkbook } from "./xlsx-stream";
 
-// Reading an import's file as rows of cells, one at a time: a CSV through Papa Parse's stream
-// (after decoding its text), an XLSX through ExcelJS's streaming reader (worksheets, shared
-// strings and cells as the zip inflates, never the whole workbook), after its central directory
-// says how large it unpacks (a zip bomb is refused before any of it is inflated).
+// Reading an import's file as rows of cells, one at a time: a CSV's records as its text streams
+// in (after decoding it), an XLSX through ExcelJS's streaming reader (worksheets, shared strings
+// and cells as the zip inflates, never the whole workbook), after its central directory says how
+// large it unpacks (a zip bomb is refused before any of it is inflated), and fed only parts
+// inflated and counted by xlsx-stream.ts (a zip lying about its sizes is refused at its first
+// lie; no cell may hold more than a megabyte of XML). Any error of either reader about the file
+// is a 400 `invalid_file` with its reason. Each row carries the line a person sees it on
+// (`lineOf`): the row number in the spreadsheet, the physical line a CSV record starts on.
+
+export { ImportFileError };
 
 /** More rows than a spreadsheet holds (Excel's 1,048,576, header included) are refused. */
 export const MAX_ROWS = 1_048_576;
 /** A cell longer than this is not a subscriber's (and a quote left open swallows the file into one). */
 export const MAX_CELL = 10_000;
+/** A CSV record (a row, its quoted line breaks included) longer than this stops the reading: a quote left open, or not a sheet. */
+export const MAX_RECORD = 1 << 20;
 
-export class ImportFileError extends AppError {
-  constructor(message: string) {
-    super(400, "invalid_file", message);
+const LINE = Symbol("line");
+type Lined = { [LINE]?: number };
+
+/** The line a row of `csvRows` or `xlsxRows` is on, as a person sees it in the file (the header is line 1, or the row it is on). */
+export function lineOf(row: readonly Cell[]): number | undefined {
+  return (row as Lined)[LINE];
+}
+
+function lined<T extends Cell[]>(row: T, line: number): T {
+  return Object.defineProperty(row, LINE, { value: line }); // not enumerable: the row still equals its cells
+}
+
+/**
+ * The rows of a file, refused at the first one past `MAX_ROWS` (the header counted, as a
+ * spreadsheet counts it): the import stops there, its rows staged so far dropped with it.
+ */
+async function* atMostMaxRows<T extends Cell[]>(rows: AsyncIterable<T>): AsyncGenerator<T> {
+  let count = 0;
+  for await (const row of rows) {
+    if (++count > MAX_ROWS) {
+      throw new ImportFileError(`The file has more than ${MAX_ROWS.toLocaleString("en")} rows (its header included), the most a spreadsheet holds: split it into files of fewer rows. Nothing was imported.`);
+    }
+    yield row;
   }
 }
 
@@ -28,6 +57,7 @@ function decoder(encoding: TextEncoding, skip: number): Transform {
   const text = new TextDecoder(encoding, { fatal: encoding === "utf-8", ignoreBOM: true });
   let toSkip = skip;
   return new Transform({
+    readableObjectMode: true, // strings out, as decoded
     transform(chunk: Buffer, _enc, done) {
       let bytes = chunk;
       if (toSkip > 0) {
@@ -51,17 +81,21 @@ function decoder(encoding: TextEncoding, skip: number): Transform {
   });
 }
 
-/** A CSV's rows (the header first) as text cells. */
+/** A CSV's rows (the header first) as text cells, each with the physical line it starts on. */
 export async function* csvRows(body: Readable, options: { encoding: TextEncoding; bom: number; delimiter: string }): AsyncGenerator<string[]> {
-  const parser = Papa.parse(Papa.NODE_STREAM_INPUT, { delimiter: options.delimiter, header: false, skipEmptyLines: "greedy" });
   const text = body.pipe(decoder(options.encoding, options.bom));
   body.on("error", (e) => text.destroy(e));
-  text.on("error", (e) => parser.destroy(e));
-  text.pipe(parser);
+  async function* records() {
+    for await (const r of csvRecords(text, options.delimiter, MAX_RECORD)) yield lined(r.cells, r.line);
+  }
   try {
-    for await (const row of parser as AsyncIterable<string[]>) yield row;
+    yield* atMostMaxRows(records());
+  } catch (error) {
+    if (error instanceof CsvShapeError) throw new ImportFileError(error.message);
+    throw error;
   } finally {
     body.destroy();
+    text.destroy();
   }
 }
 
@@ -164,29 +198,79 @@ function cellValue(value: ExcelJS.CellValue): Cell {
   return null;
 }
 
-/** A worksheet's rows (the header first) as cells; empty rows are skipped, columns by position. */
-export async function* xlsxRows(path: string, worksheet: Worksheet): AsyncGenerator<Cell[]> {
-  const reader = new ExcelJS.stream.xlsx.WorkbookReader(fs.createReadStream(path), {
+/** Any error reading an XLSX is the file's (it is a local copy): 400 with the reader's reason. */
+function unreadable(error: unknown): unknown {
+  if (error instanceof ImportFileError) return error;
+  if (error && typeof error === "object" && "syscall" in error) return error; // the disk's, not the file's
+  const reason = String((error as Error)?.message ?? error).replace(/\s+/g, " ").slice(0, 160);
+  return new ImportFileError(`This XLSX cannot be read (${reason}): open it in a spreadsheet and save it again, or save it as CSV.`);
+}
+
+/**
+ * A worksheet's rows (the header first) as cells, each with its row number; empty rows are
+ * skipped, columns by position. `maxUnpacked`: the most all parts read may inflate to.
+ */
+export function xlsxRows(path: string, worksheet: Worksheet, maxUnpacked = config().IMPORT_XLSX_MAX_UNPACKED_MB * 1e6): AsyncGenerator<Cell[]> {
+  return atMostMaxRows(worksheetRows(path, worksheet, maxUnpacked));
+}
+
+async function* worksheetRows(path: string, worksheet: Worksheet, maxUnpacked: number): AsyncGenerator<Cell[]> {
+  const input = boundedWorkbook(path, maxUnpacked);
+  // A refusal ends the input; ExcelJS's reader would then wait for the rest forever: every step
+  // of it also ends with the refusal. (Not Promise.race against one pending promise: each race
+  // would leave a reaction on it, one per row.)
+  let refused: unknown = null;
+  let interrupt: ((error: unknown) => void) | null = null;
+  input.once("error", (error) => {
+    refused = error;
+    interrupt?.(error);
+  });
+  const step = <T,>(next: Promise<T>): Promise<T> =>
+    refused
+      ? Promise.reject(refused)
+      : new Promise<T>((resolve, reject) => {
+          interrupt = reject;
+          next.then(resolve, reject).finally(() => {
+            if (interrupt === reject) interrupt = null;
+          });
+        });
+  const reader = new ExcelJS.stream.xlsx.WorkbookReader(input, {
     worksheets: "emit",
     sharedStrings: "cache",
     styles: "cache", // which numbers are dates
     hyperlinks: "ignore",
     entries: "ignore",
   });
-  for await (const sheet of reader) {
-    const id = (sheet as unknown as { id: number }).id;
-    if (id !== worksheet.file) {
-      // Not this one: read past it (the zip is read in order) without keeping anything.
-      for await (const _ of sheet) void _;
-      continue;
+  const sheets = reader[Symbol.asyncIterator]() as AsyncIterator<ExcelJS.stream.xlsx.WorksheetReader>;
+  try {
+    for (;;) {
+      const next = await step(sheets.next());
+      if (next.done) return;
+      const sheet = next.value;
+      const rows = (sheet as unknown as AsyncIterable<ExcelJS.Row>)[Symbol.asyncIterator]();
+      const id = (sheet as unknown as { id: number }).id;
+      if (id !== worksheet.file) {
+        // Not this one: read past it (the zip is read in order) without keeping anything.
+        while (!(await step(rows.next())).done);
+        continue;
+      }
+      let line = 0;
+      for (;;) {
+        const row = await step(rows.next());
+        if (row.done) break;
+        const r = row.value;
+        line = Number.isInteger(r.number) && r.number > line ? r.number : line + 1;
+        const values = r.values as ExcelJS.CellValue[]; // 1-based
+        const cells: Cell[] = [];
+        for (let i = 1; i < values.length; i++) cells.push(cellValue(values[i] ?? null));
+        if (cells.some((c) => c !== null && c !== "")) yield lined(cells, line);
+      }
+      return;
     }
-    for await (const row of sheet) {
-      const r = row as ExcelJS.Row;
-      const values = r.values as ExcelJS.CellValue[]; // 1-based
-      const cells: Cell[] = [];
-      for (let i = 1; i < values.length; i++) cells.push(cellValue(values[i] ?? null));
-      if (cells.some((c) => c !== null && c !== "")) yield cells;
-    }
-    return;
+  } catch (error) {
+    throw unreadable(error);
+  } finally {
+    input.destroy();
+    void sheets.return?.(undefined).catch(() => {});
   }
 }

@@ -7,9 +7,10 @@ import { connection, sql, type Queryable } from "@/lib/db/sql";
 import { csvLines, unneutralised } from "@/lib/export/csv";
 import { storage } from "@/lib/storage";
 import { LOCK_IMPORT } from "@/lib/subscribers/duplicates";
+import { withoutUnsafeText } from "@/lib/validation/text";
 import { cellText, checkRow, reasonOf, type Cell, type CheckedRow, type Lookups } from "./cells";
 import { headerProblems, type ImportField } from "./fields";
-import { ImportFileError, MAX_CELL, MAX_ROWS } from "./read";
+import { ImportFileError, lineOf, MAX_CELL } from "./read";
 import { openSource, rejectedKey, type ImportSource } from "./source";
 
 // Running an import (a job on the export's queue), or its dry run (the preview, and the API's
@@ -20,7 +21,10 @@ import { openSource, rejectedKey, type ImportSource } from "./source";
 // earlier row of the file, or an existing subscriber, with the same email or mobile), inserts
 // every valid row at once, empties the staging rows and records the counts and the audit event.
 // So the rows of an import appear together or not at all: a worker killed at any moment leaves
-// only staging rows, which the retry drops before it starts again.
+// only staging rows, which the retry drops before it starts again. Each attempt takes a number
+// and stages under it, and only the newest attempt may insert: one outlived by its retry (a job
+// expired while its worker still ran) neither mixes its staging rows into the retry's nor
+// imports the file a second time; whichever commits first, the other sees it and stops.
 
 export const PREVIEW_ROWS = 20;
 
@@ -40,10 +44,10 @@ export type ImportRecord = {
 
 export type PreviewRow = { line: number; cells: string[]; errors: Record<number, string> };
 
-/** The sheet of rows that name none: the file's name without its extension. */
+/** The sheet of rows that name none: the file's name without its extension, under the text rule for names (what it refuses taken out). */
 export function sheetOfFile(fileName: string): string {
-  const base = fileName.replace(/\.[A-Za-z0-9]{1,5}$/, "").trim().replace(/\s+/g, " ");
-  return (base || "Import").slice(0, 100);
+  const base = withoutUnsafeText(fileName.replace(/\.[A-Za-z0-9]{1,5}$/, "")).replace(/\s+/g, " ");
+  return withoutUnsafeText(base.slice(0, 100)) || "Import";
 }
 
 async function lookups(conn: Queryable): Promise<Lookups> {
@@ -59,12 +63,12 @@ async function lookups(conn: Queryable): Promise<Lookups> {
 
 type Staged = CheckedRow & { line: number; sheet: string };
 
-async function stage(conn: Queryable, id: string, rows: Staged[]) {
+async function stage(conn: Queryable, id: string, attempt: number, rows: Staged[]) {
   if (rows.length === 0) return;
   const col = <K extends keyof Staged>(k: K) => rows.map((r) => r[k]);
   // Arrays of text and numbers only (an enum array is not a parameter type PGlite can send).
-  await conn.query(sql`INSERT INTO import_rows (import_id, line, first_name, last_name, email, mobile, branch_id, country_id, travel_date, sheet, subscription_status, is_mandatory)
-    SELECT ${id}, l, f, la, e, mo, b, c, d::date, sh, st::"SubscriptionStatus", m
+  await conn.query(sql`INSERT INTO import_rows (import_id, attempt, line, first_name, last_name, email, mobile, branch_id, country_id, travel_date, sheet, subscription_status, is_mandatory)
+    SELECT ${id}, ${attempt}, l, f, la, e, mo, b, c, d::date, sh, st::"SubscriptionStatus", m
     FROM unnest(${col("line")}::int[], ${col("first_name")}::text[], ${col("last_name")}::text[], ${col("email")}::text[], ${col("mobile")}::text[],
       ${col("branch_id")}::int[], ${col("country_id")}::int[], ${col("travel_date")}::text[], ${col("sheet")}::text[],
       ${col("subscription_status")}::text[], ${col("is_mandatory")}::boolean[]) AS u(l, f, la, e, mo, b, c, d, sh, st, m)`);
@@ -98,6 +102,9 @@ function rejectedWriter(id: string, headers: string[]) {
 
 export type RunResult = { total: number; imported: number; rejected: number; duplicates: number } | { skipped: string };
 
+/** Thrown inside the inserting transaction when a newer attempt owns the import (rolled back). */
+class Superseded extends Error {}
+
 /** One attempt of an import (or its dry run). Throws ImportFileError when the file cannot be imported at all. */
 export async function runImport(id: string, signal?: AbortSignal): Promise<RunResult> {
   const conn = await connection();
@@ -105,9 +112,16 @@ export async function runImport(id: string, signal?: AbortSignal): Promise<RunRe
     FROM subscriber_imports WHERE id = ${id}`);
   if (!imp) return { skipped: "the import no longer exists" };
   if (!imp.dry_run && imp.status !== "in_queue" && imp.status !== "running") return { skipped: `the import is ${imp.status}` };
-  await conn.query(sql`UPDATE subscriber_imports SET status = 'running', processed_rows = 0 WHERE id = ${id} AND status = 'in_queue'`);
-  // A killed attempt's staging rows go first: this attempt starts again from the file's first row.
-  await conn.query(sql`DELETE FROM import_rows WHERE import_id = ${id}`);
+  // This attempt's number. Waits for an earlier attempt's inserting transaction (it holds this
+  // row), then finds the import completed and stops; else the earlier attempt, at its end, finds
+  // a newer number and stops.
+  const [started] = await conn.query<{ attempt: number }>(sql`UPDATE subscriber_imports SET attempt = attempt + 1, processed_rows = 0,
+      status = CASE WHEN status = 'in_queue' THEN 'running'::"ImportStatus" ELSE status END
+    WHERE id = ${id} AND (dry_run OR status IN ('in_queue', 'running')) RETURNING attempt`);
+  if (!started) return { skipped: "the import is no longer queued or running" };
+  const attempt = started.attempt;
+  // Earlier attempts' staging rows go first: this attempt starts again from the file's first row.
+  await conn.query(sql`DELETE FROM import_rows WHERE import_id = ${id} AND attempt < ${attempt}`);
 
   const known = await lookups(conn);
   const opened = await openSource(id, imp.source, imp.worksheet);
@@ -128,9 +142,9 @@ export async function runImport(id: string, signal?: AbortSignal): Promise<RunRe
   let rejectedRows = 0;
 
   const flush = async () => {
-    await stage(conn, id, batch);
+    await stage(conn, id, attempt, batch);
     batch = [];
-    await conn.query(sql`UPDATE subscriber_imports SET processed_rows = ${total} WHERE id = ${id}`);
+    await conn.query(sql`UPDATE subscriber_imports SET processed_rows = ${total} WHERE id = ${id} AND attempt = ${attempt}`);
   };
   try {
     const csv = imp.source.format === "csv";
@@ -138,9 +152,8 @@ export async function runImport(id: string, signal?: AbortSignal): Promise<RunRe
       // A CSV's cells lose the apostrophes an export puts before formulas' first characters.
       const cells = csv ? read.map((c) => (typeof c === "string" ? unneutralised(c) : c)) : read;
       signal?.throwIfAborted();
-      total++;
-      if (total >= MAX_ROWS) throw new ImportFileError(`The file has more than ${(MAX_ROWS - 1).toLocaleString("en")} rows, the most a spreadsheet holds: split it.`);
-      const line = total + 1; // the header is line 1
+      total++; // at most MAX_ROWS - 1 under the header: the readers refuse a file past MAX_ROWS
+      const line = lineOf(read) ?? total + 1; // where a person sees the row in the file (the header is line 1)
       const texts = cells.map((c) => cellText(c));
       let errors: { column: number; message: string }[] = [];
       let reason = "";
@@ -179,7 +192,7 @@ export async function runImport(id: string, signal?: AbortSignal): Promise<RunRe
   } catch (error) {
     rejected.abort();
     await storage().delete([rejectedKey(id)]).catch(() => {});
-    await conn.query(sql`DELETE FROM import_rows WHERE import_id = ${id}`).catch(() => {});
+    await conn.query(sql`DELETE FROM import_rows WHERE import_id = ${id} AND attempt = ${attempt}`).catch(() => {});
     throw error;
   } finally {
     await opened.close();
@@ -188,12 +201,15 @@ export async function runImport(id: string, signal?: AbortSignal): Promise<RunRe
   // All at once: the duplicates decided, the rows inserted, the staging emptied, the counts kept.
   const counted = await conn.transaction(async (tx) => {
     await tx.query(sql`SELECT 1 AS locked FROM pg_advisory_xact_lock(${LOCK_IMPORT}::int, 0)`);
+    // Still this attempt's import (held until commit, so no newer attempt starts meanwhile).
+    const [current] = await tx.query<{ attempt: number; status: string }>(sql`SELECT attempt, status::text AS status FROM subscriber_imports WHERE id = ${id} FOR UPDATE`);
+    if (!current || current.attempt !== attempt || (!imp.dry_run && current.status !== "running")) throw new Superseded();
     const decided = sql`SELECT r.*, (
         row_number() OVER (PARTITION BY lower(r.email) ORDER BY r.line) > 1
         OR row_number() OVER (PARTITION BY r.mobile ORDER BY r.line) > 1
         OR EXISTS (SELECT 1 FROM subscribers s WHERE lower(s.email) = lower(r.email))
         OR EXISTS (SELECT 1 FROM subscribers s WHERE s.mobile = r.mobile)) AS is_duplicate
-      FROM import_rows r WHERE r.import_id = ${id}`;
+      FROM import_rows r WHERE r.import_id = ${id} AND r.attempt = ${attempt}`;
     let imported = 0;
     let duplicates = 0;
     if (imp.dry_run) {
@@ -201,7 +217,7 @@ export async function runImport(id: string, signal?: AbortSignal): Promise<RunRe
       imported = c?.n ?? 0;
       duplicates = c?.d ?? 0;
     } else {
-      await tx.query(sql`INSERT INTO sheets (name) SELECT DISTINCT sheet FROM import_rows WHERE import_id = ${id} ON CONFLICT (name) DO NOTHING`);
+      await tx.query(sql`INSERT INTO sheets (name) SELECT DISTINCT sheet FROM import_rows WHERE import_id = ${id} AND attempt = ${attempt} ON CONFLICT (name) DO NOTHING`);
       // A branch deleted since the row was checked leaves the row without one, as deleting a branch does.
       const [c] = await tx.query<{ n: number; d: number }>(sql`WITH inserted AS (
           INSERT INTO subscribers (first_name, last_name, email, mobile, branch_id, country_id, travel_date, sheet_id, subscription_status, is_duplicate, is_mandatory)
@@ -233,6 +249,10 @@ export async function runImport(id: string, signal?: AbortSignal): Promise<RunRe
       );
     }
     return { total, imported, rejected: rejectedRows, duplicates };
+  }).catch(async (error: unknown) => {
+    if (!(error instanceof Superseded)) throw error;
+    await conn.query(sql`DELETE FROM import_rows WHERE import_id = ${id} AND attempt = ${attempt}`);
+    return { skipped: "a newer attempt of the import took it over" } as const;
   });
   return counted;
 }

@@ -2,7 +2,9 @@
 // entry… any zip: the reader then says whether it is a workbook), or text: its encoding (a byte
 // order mark for UTF-8 and UTF-16; else UTF-8 when its bytes are valid UTF-8, else Windows-1252,
 // converted) and its delimiter (comma, semicolon or tab, whichever the header line has most of,
-// outside quotes).
+// outside quotes). What is plainly not a sheet is refused saying what it looks like: other
+// formats' magic numbers (PDF, images, archives, programs, RTF), text that starts as JSON, XML
+// or HTML does, and bytes text does not have (NUL; more than a few other control characters).
 
 export type TextEncoding = "utf-8" | "utf-16le" | "utf-16be" | "windows-1252";
 export type Sniffed = { format: "xlsx" } | { format: "csv"; encoding: TextEncoding; bom: number } | { format: "binary"; reason: string };
@@ -10,6 +12,42 @@ export type Sniffed = { format: "xlsx" } | { format: "csv"; encoding: TextEncodi
 const ZIP = [0x50, 0x4b, 0x03, 0x04];
 const OLE = [0xd0, 0xcf, 0x11, 0xe0]; // the old .xls
 const startsWith = (b: Uint8Array, sig: number[]) => sig.every((x, i) => b[i] === x);
+const ascii = (s: string) => [...s].map((c) => c.charCodeAt(0));
+
+/** Other formats by their first bytes. */
+const MAGIC: [number[], string][] = [
+  [ascii("%PDF-"), "a PDF document"],
+  [ascii("%!PS-Adobe"), "a PostScript document"],
+  [ascii("{\\rtf"), "an RTF document"],
+  [[0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], "a PNG image"],
+  [[0xff, 0xd8, 0xff], "a JPEG image"],
+  [ascii("GIF87a"), "a GIF image"],
+  [ascii("GIF89a"), "a GIF image"],
+  [[0x1f, 0x8b, 0x08], "a gzip archive"],
+  [[0x37, 0x7a, 0xbc, 0xaf, 0x27, 0x1c], "a 7-Zip archive"],
+  [[0x52, 0x61, 0x72, 0x21, 0x1a, 0x07], "a RAR archive"],
+  [[0x7f, 0x45, 0x4c, 0x46], "a program"],
+  [[...ascii("SQLite format 3"), 0], "an SQLite database"],
+];
+
+/** Text that is a document of another kind from its first characters. */
+const TEXT_KINDS: [RegExp, string][] = [
+  [/^\s*\{\s*("|\}|$)/, "JSON"],
+  [/^\s*\[\s*(\{|\[|\]|"[^"\r\n]*"\s*[,\]]|-?\d+(\.\d+)?\s*[,\]]|(true|false|null)\s*[,\]]|$)/, "JSON"],
+  [/^\s*<(\?xml|!doctype|html|head|body|svg|rss|feed|!--)/i, "XML or HTML (an Excel 2003 XML sheet, or a web page)"],
+];
+
+const notASheet = (what: string) => `This is ${what}, neither CSV nor XLSX: export the sheet as CSV or XLSX and upload that.`;
+
+/** Control characters text never has (tab, line breaks, form feed, and a DOS end-of-file mark aside). */
+function controls(head: Uint8Array): number {
+  let n = 0;
+  for (let i = 0; i < head.length; i++) {
+    const b = head[i]!;
+    if (b < 0x20 && b !== 0x09 && b !== 0x0a && b !== 0x0b && b !== 0x0c && b !== 0x0d && !(b === 0x1a && i === head.length - 1)) n++;
+  }
+  return n;
+}
 
 /** Whether `bytes` is valid UTF-8 (a cut-off character at the very end is fine: the head was cut there). */
 export function isUtf8(bytes: Uint8Array): boolean {
@@ -33,16 +71,25 @@ export function sniff(head: Uint8Array): Sniffed {
   if (head.length === 0) return { format: "binary", reason: "The file is empty." };
   if (startsWith(head, ZIP)) return { format: "xlsx" };
   if (startsWith(head, OLE)) return { format: "binary", reason: "This is an old Excel file (.xls): save it as .xlsx or CSV and upload that." };
-  if (startsWith(head, [0xef, 0xbb, 0xbf])) return { format: "csv", encoding: "utf-8", bom: 3 };
-  if (startsWith(head, [0xff, 0xfe])) return { format: "csv", encoding: "utf-16le", bom: 2 };
-  if (startsWith(head, [0xfe, 0xff])) return { format: "csv", encoding: "utf-16be", bom: 2 };
-  // UTF-16 without a mark: every other byte of Latin text is zero.
-  const zeros = head.slice(0, 512).filter((b) => b === 0).length;
-  if (zeros > Math.min(head.length, 512) / 4) {
-    return { format: "binary", reason: "This looks like UTF-16 text without a byte order mark, or not text at all: save it as UTF-8 CSV (or XLSX)." };
+  const magic = MAGIC.find(([sig]) => startsWith(head, sig));
+  if (magic) return { format: "binary", reason: notASheet(magic[1]) };
+  let text: Sniffed;
+  if (startsWith(head, [0xef, 0xbb, 0xbf])) text = { format: "csv", encoding: "utf-8", bom: 3 };
+  else if (startsWith(head, [0xff, 0xfe])) text = { format: "csv", encoding: "utf-16le", bom: 2 };
+  else if (startsWith(head, [0xfe, 0xff])) text = { format: "csv", encoding: "utf-16be", bom: 2 };
+  else {
+    // UTF-16 without a mark: every other byte of Latin text is zero.
+    const zeros = head.slice(0, 512).filter((b) => b === 0).length;
+    if (zeros > Math.min(head.length, 512) / 4) {
+      return { format: "binary", reason: "This looks like UTF-16 text without a byte order mark, or not text at all: save it as UTF-8 CSV (or XLSX)." };
+    }
+    if (zeros > 0 || controls(head) > Math.max(4, head.length / 1000)) return { format: "binary", reason: "This is neither CSV nor XLSX (it has bytes text never has)." };
+    text = { format: "csv", encoding: isUtf8(head) ? "utf-8" : "windows-1252", bom: 0 };
   }
-  if (zeros > 0) return { format: "binary", reason: "This is neither CSV nor XLSX (it has bytes text never has)." };
-  return { format: "csv", encoding: isUtf8(head) ? "utf-8" : "windows-1252", bom: 0 };
+  const start = new TextDecoder(text.encoding, { ignoreBOM: true }).decode(head.subarray(text.bom, text.bom + 1024));
+  const kind = TEXT_KINDS.find(([pattern]) => pattern.test(start));
+  if (kind) return { format: "binary", reason: notASheet(kind[1]) };
+  return text;
 }
 
 /** The delimiter of a CSV's header line: the most frequent of , ; and tab outside quotes (comma on a tie). */

@@ -26,13 +26,25 @@ export type OpenedSource = {
   close(): Promise<void>;
 };
 
-/** Copies the stored object to a temporary file (an XLSX is read by random access). */
+/** Copies the stored object to a temporary file (an XLSX is read by random access); the caller removes its folder. */
 async function toTempFile(key: string): Promise<string> {
   const object = await storage().get(key);
   if (!object) throw new ImportFileError("The uploaded file is gone (imports are kept for a limited time): upload it again.");
-  const dir = await fs.promises.mkdtemp(path.join(os.tmpdir(), "console-import-"));
+  let dir: string;
+  try {
+    dir = await fs.promises.mkdtemp(path.join(os.tmpdir(), "console-import-"));
+  } catch (error) {
+    object.body.destroy();
+    throw error;
+  }
   const file = path.join(dir, "source.xlsx");
-  await pipeline(object.body, fs.createWriteStream(file));
+  try {
+    await pipeline(object.body, fs.createWriteStream(file));
+  } catch (error) {
+    // The storage failed mid-copy (or the disk filled): nothing of the copy stays behind.
+    await fs.promises.rm(dir, { recursive: true, force: true });
+    throw error;
+  }
   return file;
 }
 

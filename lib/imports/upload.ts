@@ -4,18 +4,35 @@ import busboy from "busboy";
 import { config } from "@/lib/config";
 import { AppError } from "@/lib/errors";
 import { storage } from "@/lib/storage";
+import { withoutUnsafeText } from "@/lib/validation/text";
+import { ImportFileError } from "./file-error";
+import { importFieldsSchema } from "./schema";
 import { detectDelimiter, sniff } from "./sniff";
 import { sourceKey, type ImportSource } from "./source";
-import { ImportFileError } from "./read";
 
 // The upload: a multipart body read as it arrives (busboy), its `file` part streamed straight
 // into the console's storage (never held whole in memory) and cut off at IMPORT_MAX_MB (413);
-// its first bytes say what it is (sniff.ts), whatever its name says.
+// its first bytes say what it is (sniff.ts), whatever its name says. Every part is one the
+// import takes, once: a field sent twice would leave which value counts to the order of the
+// parts (`dry_run=true` then `dry_run=false` is no dry run), so it is refused, as is any other.
+// The file's name is read as UTF-8 (what browsers and curl send), and what the text rule
+// refuses in a name (controls, direction overrides, broken characters, invisible ends) is taken
+// out of it: it is shown, and names the sheet of rows that name none.
 
 const HEAD_BYTES = 64 * 1024;
 const MAX_FIELD = 64 * 1024;
 
 export type Upload = { fileName: string; source: ImportSource; size: number; fields: Record<string, string> };
+
+const FIELDS = Object.keys(importFieldsSchema.shape);
+const partName = (name: string) => JSON.stringify(name.slice(0, 40));
+const badPart = (message: string) => new AppError(400, "invalid_input", message);
+
+/** The name an uploaded file is shown by: its last path segment, passed through the text rule; "upload" when nothing is left. */
+export function uploadedFileName(given: string | undefined): string {
+  const base = (given ?? "").replace(/^.*[\\/]/, "");
+  return withoutUnsafeText(withoutUnsafeText(base).slice(0, 200)) || "upload";
+}
 
 const tooLarge = (mb: number) => new AppError(413, "too_large", `The file is larger than ${mb} MB, the most an import accepts: split it, or save it as CSV without unused columns.`);
 
@@ -58,13 +75,21 @@ export async function receiveUpload(request: Request, id: string): Promise<Uploa
       counter?.destroy(error);
     };
     try {
-      parser = busboy({ headers: { "content-type": type }, limits: { files: 1, fileSize: max, fields: 10, fieldSize: MAX_FIELD, parts: 12 } });
+      parser = busboy({
+        headers: { "content-type": type },
+        defParamCharset: "utf8",
+        // Two files: the second is refused by name ("other" is not a part an import takes; "file" twice is one file too many).
+        limits: { files: 2, fileSize: max, fields: 10, fieldSize: MAX_FIELD, parts: 12 },
+      });
     } catch {
       return reject(new AppError(400, "invalid_input", "The multipart body cannot be read (its boundary is missing)."));
     }
     parser.on("file", (name, stream, info) => {
-      if (name !== "file" || fileName !== null) return void stream.resume();
-      fileName = (info.filename || "upload").replace(/[\u0000-\u001f\u007f]/g, "").replace(/^.*[\\/]/, "").slice(0, 200) || "upload";
+      if (name !== "file" || fileName !== null) {
+        stream.resume();
+        return fail(badPart(name === "file" ? "Send one file per import." : `The part ${partName(name)} is not one an import takes: send the file as file, and only ${FIELDS.join(", ")} beside it.`));
+      }
+      fileName = uploadedFileName(info.filename);
       counter = new Transform({
         transform(chunk: Buffer, _e, done) {
           size += chunk.length;
@@ -78,7 +103,10 @@ export async function receiveUpload(request: Request, id: string): Promise<Uploa
       stored.catch(() => stream.resume());
     });
     parser.on("field", (name, value, info) => {
-      if (info.valueTruncated) return fail(new AppError(400, "invalid_input", `The field ${name.slice(0, 40)} is too long.`));
+      if (name === "file") return fail(badPart("The field file must be the file itself, not text (with curl: -F file=@path)."));
+      if (!FIELDS.includes(name)) return fail(badPart(`The field ${partName(name)} is not one an import takes (only ${FIELDS.join(", ")}, beside the file).`));
+      if (Object.hasOwn(fields, name)) return fail(badPart(`The field ${partName(name)} is sent twice: send each field once.`));
+      if (info.valueTruncated) return fail(badPart(`The field ${partName(name)} is too long.`));
       fields[name] = value;
     });
     parser.on("partsLimit", () => fail(new AppError(400, "invalid_input", "The body has too many parts.")));

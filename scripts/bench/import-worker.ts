@@ -3,6 +3,7 @@
 // STORAGE_DIR set by bench-import.ts). Prints one JSON line: seconds, idle and peak RSS.
 import { closeConnection, connection } from "@/lib/db/sql";
 import { runImport } from "@/lib/imports/run";
+import { toolEnv } from "@/tools/env";
 
 async function main() {
   const id = process.argv[2]!;
@@ -18,7 +19,7 @@ async function main() {
     peak = Math.max(peak, m.rss);
     heap = Math.max(heap, m.heapUsed + m.external + m.arrayBuffers);
   }, 50);
-  const trace = process.env.BENCH_IMPORT_TRACE
+  const trace = toolEnv(["BENCH_IMPORT_TRACE"]).BENCH_IMPORT_TRACE
     ? setInterval(() => {
         const m = process.memoryUsage();
         console.error(`${((performance.now() - started) / 1000).toFixed(0)} s: rss ${m.rss >> 20} MB, heap ${m.heapUsed >> 20} MB, external ${m.external >> 20} MB`);

@@ -5,6 +5,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Browser, startConsole, type ConsoleServer } from "../helpers/console-server";
 import { rssMb } from "../helpers/next-server";
+import { lyingXlsx } from "../helpers/zip";
 
 // The import's upload against the production build over real HTTP, as an attacker sends it
 // (issue 14, points 1 and 7): multipart from curl as browsers send it, a file past IMPORT_MAX_MB
@@ -119,6 +120,69 @@ describe("imports over HTTP", () => {
       expect(response.status, `${type} ${JSON.stringify(body).slice(0, 60)}: ${response.body}`).toBe(status);
       expect(JSON.parse(response.body)).toMatchObject({ error: { code: expect.any(String), message: expect.any(String) } });
     }
+  });
+
+  it("refuses a zip bomb with false sizes at its first lie and a quote never closed, with the reason; memory stays flat", async () => {
+    const before = rssMb(server.pid);
+    // 200 MB of one shared string in a file of some 200 KB whose zip declares 20 KB for it.
+    const bomb = path.join(dir, "bomb.xlsx");
+    fs.writeFileSync(bomb, lyingXlsx(200e6));
+    const started = Date.now();
+    const refused = await curl([...WRITE, ...as(staff), "-F", `file=@${bomb}`, "-F", "dry_run=true", url()]);
+    expect(refused.status, refused.body).toBe(400);
+    expect(JSON.parse(refused.body)).toMatchObject({ error: { code: "invalid_file", message: expect.stringMatching(/unpacks to more than the 20,000 bytes its zip declares/) } });
+    // A quote opened on line 2 and never closed, in a file near IMPORT_MAX_MB.
+    const open = path.join(dir, "open.csv");
+    const good = "Ann,Lee,ann@http.test,+447400123456\n";
+    fs.writeFileSync(open, `first_name,last_name,email,mobile\n"Open,Lee,x@http.test,+447400123450\n${good.repeat(Math.floor((1.9 * MB) / good.length))}`);
+    const quote = await curl([...WRITE, ...as(staff), "-F", `file=@${open}`, "-F", "dry_run=true", url()]);
+    expect(quote.status, quote.body).toBe(400);
+    expect(JSON.parse(quote.body)).toMatchObject({ error: { code: "invalid_file", message: expect.stringMatching(/A quote opened on line 2 is not closed within/) } });
+    const pdf = path.join(dir, "report.csv");
+    fs.writeFileSync(pdf, "%PDF-1.4\n1 0 obj\n<< /Type /Catalog >>\nendobj\nfirst_name,last_name\n");
+    const notSheet = await curl([...WRITE, ...as(staff), "-F", `file=@${pdf}`, "-F", "dry_run=true", url()]);
+    expect(notSheet.status).toBe(400);
+    expect(JSON.parse(notSheet.body).error.message).toMatch(/PDF document, neither CSV nor XLSX/);
+    expect(Date.now() - started).toBeLessThan(20_000);
+    expect(rssMb(server.pid) - before).toBeLessThan(100);
+  });
+
+  it("takes each field once, and only the fields an import has: a field sent twice is 400 naming it", async () => {
+    const file = path.join(dir, "once.csv");
+    fs.writeFileSync(file, "first_name,last_name,email,mobile\nAnn,Lee,once@http.test,+447400123458\n");
+    const count = async () => JSON.parse((await staff.request("/api/v1/subscribers/imports")).body).data.length as number;
+    const imports = await count();
+    for (const [extra, message] of [
+      [["-F", "dry_run=true", "-F", "dry_run=false"], /The field "dry_run" is sent twice/],
+      [["-F", "dry_run=false", "-F", "dry_run=true"], /The field "dry_run" is sent twice/],
+      [["-F", "dry_run=true", "-F", "salary=1"], /The field "salary" is not one an import takes/],
+      [["-F", "dry_run=true", "-F", `other=@${file}`], /The part "other" is not one an import takes/],
+    ] as const) {
+      const answer = await curl([...WRITE, ...as(staff), "-F", `file=@${file}`, ...extra, url()]);
+      expect(answer.status, `${extra.join(" ")}: ${answer.body}`).toBe(400);
+      expect(JSON.parse(answer.body)).toMatchObject({ error: { code: "invalid_input", message: expect.stringMatching(message) } });
+    }
+    const text = await curl([...WRITE, ...as(staff), "-F", "file=first_name", url()]);
+    expect(JSON.parse(text.body).error.message).toMatch(/must be the file itself/);
+    expect(await count()).toBe(imports); // no import was started
+  });
+
+  it("reads file names as UTF-8 and passes them through the text rule; says which columns are not imported", async () => {
+    const file = path.join(dir, "names.csv");
+    fs.writeFileSync(file, "first_name,last_name,email,E-mail,mobile,salary\nAnn,Lee,names@http.test,x@http.test,+447400123459,100\n");
+    const cafe = await curl([...WRITE, ...as(staff), "-F", `file=@${file};filename=Café été.csv`, "-F", "dry_run=true", url()]);
+    expect(cafe.status, cafe.body).toBe(200);
+    const body = JSON.parse(cafe.body) as { id: string; file_name: string; sheet_name: string; warnings: string[]; problems: string[] };
+    expect(body).toMatchObject({ file_name: "Café été.csv", sheet_name: "Café été", problems: [] });
+    expect(body.warnings).toEqual([
+      'Column not imported: "salary" (no field matches it: map it to a field to import it).',
+      '"E-mail" also looks like Email, which "email" fills: it is not imported (map it instead if it is the right column).',
+    ]);
+    const page = await staff.request(`/subscribers/import/${body.id}`);
+    expect(page.body).toContain("Column not imported: &quot;salary&quot;");
+    const evil = await curl([...WRITE, ...as(staff), "-F", `file=@${file};filename=evil\u202egpj\u0085.csv`, "-F", "dry_run=true", url()]);
+    expect(evil.status, evil.body).toBe(200);
+    expect(JSON.parse(evil.body)).toMatchObject({ file_name: "evilgpj.csv", sheet_name: "evilgpj" });
   });
 
   it("refuses another site's form, a token, and no session", async () => {

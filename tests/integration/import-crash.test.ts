@@ -115,6 +115,11 @@ if (process.env.TEST_DATABASE_URL) {
       const [dups] = await (await connection()).query<{ n: number; distinct_emails: number }>(sql`SELECT count(*) FILTER (WHERE is_duplicate)::int AS n,
         count(DISTINCT email)::int AS distinct_emails FROM subscribers WHERE email LIKE 'crash%'`);
       expect(dups).toEqual({ n: 0, distinct_emails: ROWS });
+      // Exactly the file's rows, as the file has them: row i is C{i}, crash{i}@…, +447400{i}.
+      const [matching] = await (await connection()).query<{ n: number }>(sql`SELECT count(*)::int AS n FROM subscribers s JOIN sheets sh ON sh.id = s.sheet_id
+        CROSS JOIN LATERAL (SELECT substring(s.email FROM '^crash([0-9]+)@example\.com$')::int AS i) r
+        WHERE sh.name = 'Crash' AND r.i < ${ROWS} AND s.first_name = 'C' || r.i AND s.last_name = 'Rash' AND s.mobile = '+447400' || lpad(r.i::text, 6, '0')`);
+      expect(matching!.n).toBe(ROWS);
     }, 300_000);
   });
 }

@@ -7,18 +7,21 @@ import { GET as templateGET } from "@/app/api/v1/subscribers/imports/template/ro
 import type { SessionUser } from "@/lib/auth/permissions";
 import { connection, sql } from "@/lib/db/sql";
 import { startExportWorker } from "@/lib/export/worker";
-import type { ImportStatus } from "@/lib/imports/imports";
+import { previewAgain, startImport, type ImportStatus } from "@/lib/imports/imports";
 import { runImport } from "@/lib/imports/run";
+import { storage } from "@/lib/storage";
 import { createSubscriber } from "@/lib/subscribers/mutations";
 import { actAs, testDbKinds } from "../helpers/db";
-import { closeExportSuite, download, openExportSuite, parseCsv, postExport, waitForStatus, type ExportSuite } from "../helpers/export-test";
+import { closeExportSuite, download, FILES_KINDS, openExportSuite, parseCsv, postExport, waitForStatus, type ExportSuite } from "../helpers/export-test";
 import { routeContext } from "../helpers/http";
+import { buildZip, lyingXlsx, sharedStringsXml, sheetXml, workbookParts } from "../helpers/zip";
 
-// Imports (issue 14) end to end through the API's handlers, on PGlite and PostgreSQL: CSV and
-// XLSX, counts, duplicates within the file and against the table, the export's round trip, bad
-// files refused with their reason and nothing kept, an attempt killed half-way leaving nothing
-// in the table and its retry importing exactly the right rows, imports beside each other and
-// beside the creation form never missing a duplicate.
+// Imports (issue 14) end to end through the API's handlers, on PGlite and PostgreSQL, with the
+// files in a folder and in a bucket (s3rver over HTTP, the real AWS SDK): CSV and XLSX, counts,
+// duplicates within the file and against the table, the export's round trip, bad files refused
+// with their reason and nothing kept, an attempt killed half-way leaving nothing in the table and
+// its retry importing exactly the right rows, imports beside each other and beside the creation
+// form never missing a duplicate.
 
 type Answer = { status: number; body: ImportStatus & { error?: { code: string; message: string } } };
 
@@ -62,14 +65,15 @@ async function xlsx(sheets: Record<string, unknown[][]>): Promise<Blob> {
   return new Blob([await book.xlsx.writeBuffer()]);
 }
 
-for (const kind of testDbKinds()) {
-  describe(`imports on ${kind}`, () => {
+for (const [kind, files] of testDbKinds().flatMap((k) => FILES_KINDS.map((f) => [k, f] as const))) {
+  describe(`imports on ${kind}, files ${files === "s3" ? "in a bucket" : "in a folder"}`, () => {
     let s: ExportSuite;
     const q = async <T,>(text: string) => (await connection()).query<T>(text);
     const count = async (where = "true") => (await q<{ n: number }>(`SELECT count(*)::int AS n FROM subscribers WHERE ${where}`))[0]!.n;
 
     beforeAll(async () => {
-      s = await openExportSuite(kind, 30);
+      s = await openExportSuite(kind, 30, files);
+      expect(storage().kind).toBe(files);
       process.env.IMPORT_BATCH_SIZE = "3";
       await startExportWorker();
     });
@@ -177,6 +181,46 @@ for (const kind of testDbKinds()) {
       expect(first.body.problems.join(" ")).toMatch(/No column gives First name, Last name, Email, Mobile/);
     });
 
+    it("lets the user choose a worksheet: kept when the mapping changes; another one previews again with its header, the user's choices kept", async () => {
+      const book = await xlsx({
+        Autumn: [
+          ["Given name", "Surname", "E-mail", "Phone", "Office", "Notes"],
+          ["Mo", "Ash", "mo@example.com", "+447911100311", "Northgate", "Fair"],
+          ["Nia", "Bell", "nia@example.com", "+447911100312", "Nowhere", "Fair"],
+        ],
+        Winter: [
+          ["Notes", "Mobile", "Phone", "Given name", "Surname", "E-mail", "Office"],
+          ["Ball", "+447911100321", "", "Oz", "Cole", "oz@example.com", "Nowhere"],
+          ["Ball", "+447911100322", "", "Pam", "Dean", "pam@example.com", "Northgate"],
+          ["Ball", "+447911100323", "", "Quin", "Eyre", "not-an-email", ""],
+        ],
+      });
+      const preview = await post(s.staff, form(book, "seasons.xlsx", { dry_run: "true" }));
+      expect(preview.body).toMatchObject({ worksheets: ["Autumn", "Winter"], worksheet: "Autumn", total_rows: 2, imported_rows: 1, rejected_rows: 1 });
+      const id = preview.body.id;
+      // The page sends the worksheet it shows (the first, never chosen at the upload) with a new
+      // mapping: Office ignored (no more unknown branch), Notes the rows' sheet. Same worksheet.
+      const autumn = await previewAgain(s.staff, id, { mapping: ["first_name", "last_name", "email", "mobile", null, "sheet"], worksheet: "Autumn", sheet_name: null });
+      expect(autumn).toMatchObject({ status: "completed", worksheet: "Autumn", total_rows: 2, imported_rows: 2, rejected_rows: 0 });
+      expect(autumn.mapping).toEqual({ "Given name": "first_name", Surname: "last_name", "E-mail": "email", Phone: "mobile", Office: null, Notes: "sheet" });
+      // Another worksheet: its header mapped afresh (Mobile, which comes first there), the user's
+      // choices for Office and Notes kept; the dry run is run again on its rows.
+      const winter = await previewAgain(s.staff, id, { mapping: ["first_name", "last_name", "email", "mobile", null, "sheet"], worksheet: "Winter", sheet_name: null });
+      expect(winter).toMatchObject({ status: "completed", worksheet: "Winter", total_rows: 3, imported_rows: 2, rejected_rows: 1, problems: [] });
+      expect(winter.mapping).toEqual({ Notes: "sheet", Mobile: "mobile", Phone: null, "Given name": "first_name", Surname: "last_name", "E-mail": "email", Office: null });
+      expect(winter.preview.map((r) => r.cells[3])).toEqual(["Oz", "Pam", "Quin"]);
+      expect((await status(s.staff, id)).body).toMatchObject({ worksheet: "Winter", headers: ["Notes", "Mobile", "Phone", "Given name", "Surname", "E-mail", "Office"] });
+      // A mapping changed on it keeps it (the page sends it again; or sends none: the same).
+      const mapped = await previewAgain(s.staff, id, { mapping: ["sheet", "mobile", null, "first_name", "last_name", "email", "branch_name"], worksheet: null, sheet_name: null });
+      expect(mapped).toMatchObject({ worksheet: "Winter", total_rows: 3, imported_rows: 1, rejected_rows: 2 });
+      expect(mapped.mapping.Office).toBe("branch_name");
+      await expect(previewAgain(s.staff, id, { mapping: [], worksheet: "Spring", sheet_name: null })).rejects.toMatchObject({ status: 400, message: expect.stringMatching(/Choose one of the workbook's worksheets/) });
+      // Started: the chosen worksheet's rows, with the mapping previewed.
+      await startImport(s.staff, id);
+      expect(await waitDone(s.staff, id)).toMatchObject({ status: "completed", worksheet: "Winter", imported_rows: 1, rejected_rows: 2 });
+      expect(await q(`SELECT first_name FROM subscribers WHERE email IN ('oz@example.com', 'pam@example.com', 'mo@example.com', 'nia@example.com')`)).toEqual([{ first_name: "Pam" }]);
+    });
+
     it("imports an export back with no mapping: rows return to their sheets, all duplicates of themselves", async () => {
       // The seeded mobiles are not numbers a country gives out: make the exported ones real ones.
       await q(`UPDATE subscribers SET mobile = '+4479111' || lpad(id::text, 5, '0') WHERE last_name LIKE 'Last1%'`);
@@ -261,6 +305,70 @@ for (const kind of testDbKinds()) {
       expect(ragged.body.preview[0]!.errors[-1]).toMatch(/5 cells where the header names 4/);
     });
 
+    it("refuses a zip bomb with false sizes, a giant cell, a damaged worksheet and what is not a sheet: 400 with the reason, never 500", async () => {
+      const imports = async () => (await q<{ n: number }>(`SELECT count(*)::int AS n FROM subscriber_imports`))[0]!.n;
+      const before = await imports();
+      const four = ["first_name", "last_name", "email", "mobile"];
+      const cases: [Buffer | string, string, RegExp][] = [
+        [lyingXlsx(50e6), "bomb.xlsx", /xl\/sharedStrings\.xml unpacks to more than the 20,000 bytes its zip declares/],
+        [buildZip(workbookParts(sheetXml([four, ["Ann", "Lee", "a@x.test", "07911 100990"]]), sharedStringsXml(["A".repeat(2e6)]))), "giant.xlsx", /holds more than 1 MB of text/],
+        [buildZip(workbookParts('<worksheet><sheetData><row r="1"><c r="A1" t="inlineStr"><is><t>first_name</t></is></c></row><row r="2"></rowx></sheetData></worksheet>')), "damaged.xlsx", /This XLSX cannot be read \(.+\)/],
+        ["%PDF-1.4\n1 0 obj\n<< /Type /Catalog >>\nendobj\nfirst_name,last_name\n", "report.csv", /This is a PDF document, neither CSV nor XLSX/],
+        ['[{"first_name": "Ann", "last_name": "Lee"}]', "people.csv", /This is JSON, neither CSV nor XLSX/],
+      ];
+      for (const [file, name, message] of cases) {
+        for (const fields of [{ dry_run: "true" }, {}] as Record<string, string>[]) {
+          const answer = await post(s.staff, form(new Blob([typeof file === "string" ? file : new Uint8Array(file)]), name, fields));
+          expect(answer.status, `${name} ${JSON.stringify(answer.body).slice(0, 300)}`).toBe(400);
+          expect(answer.body.error, name).toMatchObject({ code: "invalid_file", message: expect.stringMatching(message) });
+        }
+      }
+      expect(await imports()).toBe(before);
+    });
+
+    it("stops a CSV at a quote never closed or a row of megabytes, naming its line, and imports nothing", async () => {
+      const good = (i: number) => `G${i},Z,late${i}@example.com,07911 1007${String(i).padStart(2, "0")},,GB,,,`;
+      const open = [HEADER, '"Open,B,open@example.com,07911 100799,,GB,,,', ...Array.from({ length: 40_000 }, (_, i) => good(i % 100))].join("\n");
+      const dry = await post(s.staff, form(open, "open.csv", { dry_run: "true" }));
+      expect(dry.status).toBe(400);
+      expect(dry.body.error!.message).toMatch(/A quote opened on line 2 is not closed within 1,048,576 characters/);
+      const long = await post(s.staff, form(`${HEADER}\n${"x".repeat(1_200_000)},B,long@example.com\n`, "long.csv", { dry_run: "true" }));
+      expect(long.body.error!.message).toMatch(/The row on line 2 is longer than 1,048,576 characters/);
+      // Further down, found by the job: the import fails with the reason and nothing is imported.
+      const before = await count();
+      const late = [HEADER, good(1), good(2), "", good(3), '"Open,B,x@example.com,07911 100798,,GB,,,', good(4), good(5)].join("\n");
+      const started = await post(s.staff, form(late, "late.csv"));
+      expect(started.status).toBe(202);
+      const done = await waitDone(s.staff, started.body.id);
+      expect(done).toMatchObject({ status: "failed", error: expect.stringMatching(/A quote opened on line 6 is never closed/) });
+      expect(await count()).toBe(before);
+    });
+
+    it("numbers each row as the person sees it: the spreadsheet's row, the CSV line it starts on", async () => {
+      const csv = [HEADER, "", "A1,Z,line3@example.com,07911 100801,,GB,,,", '"Two',
+        'lines",Z,line4@example.com,07911 100802,,GB,,,', "", "", "Bad,Z,not-an-email,07911 100803,,GB,,,"].join("\r\n");
+      const c = await post(s.staff, form(csv, "lines.csv", { dry_run: "true" }));
+      expect(c.body.preview.map((r) => [r.cells[0], r.line])).toEqual([["A1", 3], ["Two\r\nlines", 4], ["Bad", 8]]);
+      const book = new ExcelJS.Workbook();
+      const sheet = book.addWorksheet("Gaps");
+      sheet.getRow(1).values = ["first_name", "last_name", "email", "mobile"];
+      sheet.getRow(2).values = ["Al", "Z", "row2@example.com", "07911 100811"];
+      sheet.getRow(6).values = ["Bo", "Z", "bad", "07911 100812"];
+      const x = await post(s.staff, form(new Blob([await book.xlsx.writeBuffer()]), "gaps.xlsx", { dry_run: "true" }));
+      expect(x.body.preview.map((r) => [r.cells[0], r.line])).toEqual([["Al", 2], ["Bo", 6]]);
+    });
+
+    it("says which columns will not be imported, without blocking the import", async () => {
+      const csv = "first_name,last_name,Email,E-mail,mobile,salary,id,created_at\nAnn,Lee,cols@example.com,other@example.com,+447911100821,100,7,2026-01-01\n";
+      const { status: code, body } = await post(s.staff, form(csv, "cols.csv", { dry_run: "true" }));
+      expect(code).toBe(200);
+      expect(body).toMatchObject({ problems: [], imported_rows: 1 });
+      expect(body.warnings).toEqual([
+        'Column not imported: "salary" (no field matches it: map it to a field to import it).',
+        '"E-mail" also looks like Email, which "Email" fills: it is not imported (map it instead if it is the right column).',
+      ]);
+    });
+
     it("leaves nothing in the table when an attempt dies half-way; the retry imports exactly the right rows", async () => {
       const csv = [HEADER, ...Array.from({ length: 12 }, (_, i) => `K${i},Z,killed${i}@example.com,07911 1005${String(i).padStart(2, "0")},,GB,,,`)].join("\n");
       const preview = await post(s.staff, form(csv, "Killed.csv", { dry_run: "true" }));
@@ -272,13 +380,20 @@ for (const kind of testDbKinds()) {
       const dies = { throwIfAborted: () => { if (++rowsRead > 7) throw new Error("killed"); } } as unknown as AbortSignal;
       await expect(runImport(preview.body.id, dies)).rejects.toThrow("killed");
       expect(await q(`SELECT 1 FROM import_rows`)).toHaveLength(0); // an attempt that fails cleans up after itself
-      // A SIGKILLed one cannot: its staged rows stay until the next attempt drops them.
-      await q(`INSERT INTO import_rows (import_id, line, first_name, last_name, email, mobile, sheet, subscription_status, is_mandatory)
-        SELECT '${preview.body.id}', g, 'Left', 'Over', 'killed' || g || '@example.com', '+447911100999', 'Killed', 'pending', false FROM generate_series(2, 7) g`);
+      // A SIGKILLed one cannot: its staged rows stay (under its attempt's number) until the next
+      // attempt drops them, lines the file has and lines it has not alike.
+      await q(`INSERT INTO import_rows (import_id, attempt, line, first_name, last_name, email, mobile, sheet, subscription_status, is_mandatory)
+        SELECT id, attempt, g, 'Left', 'Over', 'killed' || g || '@example.com', '+447911100999', 'Killed', 'pending'::"SubscriptionStatus", false
+        FROM subscriber_imports, generate_series(2, 7) g WHERE id = '${preview.body.id}'
+        UNION ALL SELECT id, attempt, 100 + g, 'Ghost', 'Row', 'ghost' || g || '@example.com', '+447911100998', 'Killed', 'pending'::"SubscriptionStatus", false
+        FROM subscriber_imports, generate_series(1, 3) g WHERE id = '${preview.body.id}'`);
       expect(await count("email LIKE 'killed%'")).toBe(0);
       const retry = await runImport(preview.body.id);
-      expect(retry).toMatchObject({ total: 12, imported: 12, rejected: 0 });
-      expect(await count("email LIKE 'killed%'")).toBe(12);
+      expect(retry).toEqual({ total: 12, imported: 12, rejected: 0, duplicates: 0 });
+      // Exactly the file's rows, each once, as the file has them.
+      expect(await q(`SELECT first_name, last_name, email, mobile FROM subscribers WHERE email LIKE 'killed%' OR email LIKE 'ghost%' OR first_name = 'Left' ORDER BY id`)).toEqual(
+        Array.from({ length: 12 }, (_, i) => ({ first_name: `K${i}`, last_name: "Z", email: `killed${i}@example.com`, mobile: `+4479111005${String(i).padStart(2, "0")}` })),
+      );
       expect(await q(`SELECT 1 FROM import_rows`)).toHaveLength(0);
     });
 

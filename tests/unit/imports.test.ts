@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { neutralised, unneutralised } from "@/lib/export/csv";
 import { checkRow, excelSerialDay, parseDay, type Lookups } from "@/lib/imports/cells";
-import { applyMapping, autoMapping, headerKey, headerProblems, IMPORT_FIELDS } from "@/lib/imports/fields";
+import { applyMapping, autoMapping, headerKey, headerProblems, IMPORT_FIELDS, remapForHeaders } from "@/lib/imports/fields";
 import { detectDelimiter, isUtf8, sniff } from "@/lib/imports/sniff";
 import { SUBSCRIBER_FIELDS } from "@/lib/subscribers/filters";
 
@@ -33,6 +33,33 @@ describe("header matching", () => {
     expect(headerProblems([...SUBSCRIBER_FIELDS], mapping)).toEqual([]);
     expect(SUBSCRIBER_FIELDS.filter((_, i) => mapping[i] === null)).toEqual(expect.arrayContaining(["id", "is_duplicate", "created_at"]));
     expect(mapping.filter(Boolean).sort()).toEqual([...IMPORT_FIELDS].sort());
+  });
+
+  it("maps another worksheet's header afresh, keeping the user's explicit choices for columns of the same name", () => {
+    const headers = ["Given name", "Surname", "E-mail", "Phone", "Office", "Notes"];
+    // The user ignored Office (else Branch), imported Notes as the sheet; Phone stayed as matched.
+    const chosen = ["first_name", "last_name", "email", "mobile", null, "sheet"] as const;
+    expect(autoMapping(headers)).toEqual(["first_name", "last_name", "email", "mobile", "branch_name", null]);
+    // Mobile comes first in the new header: matched, not the Phone the user never chose; Office
+    // stays ignored, Notes the sheet; Campaign (else the sheet) gives way to the user's Notes.
+    expect(remapForHeaders({ headers, mapping: [...chosen] }, ["Campaign", "Notes", "Mobile", "Phone", "Given name", "Surname", "E-mail", "Office"])).toEqual([
+      null, "sheet", "mobile", null, "first_name", "last_name", "email", null,
+    ]);
+    // The user mapped Phone over an automatic match, then the other worksheet has both: Phone wins.
+    expect(remapForHeaders({ headers: ["Mobile", "Phone"], mapping: [null, "mobile"] }, ["Mobile", "Phone", "Email"])).toEqual([null, "mobile", "email"]);
+    // Nothing in common: the new header's own mapping.
+    const other = ["first_name", "last_name", "email", "mobile"];
+    expect(remapForHeaders({ headers, mapping: [...chosen] }, other)).toEqual(autoMapping(other));
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...headers, "Mobile", "Status", "x"), { maxLength: 8 }), fc.array(fc.constantFrom(...IMPORT_FIELDS, null), { minLength: 6, maxLength: 6 }), (next, mapping) => {
+        const result = remapForHeaders({ headers, mapping }, next);
+        expect(result).toHaveLength(next.length);
+        // Never a field twice from this (the user's own choices aside, which may repeat one).
+        const auto = result.filter((f, i) => f !== null && !headers.includes(next[i]!));
+        expect(new Set(auto).size).toBe(auto.length);
+      }),
+      { seed: 14, numRuns: 300 },
+    );
   });
 
   it("says what blocks an import: required fields, a field twice, duplicate headers", () => {

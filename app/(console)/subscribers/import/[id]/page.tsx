@@ -98,9 +98,20 @@ function Preview({ imp }: { imp: ImportStatus }) {
           </ul>
         </div>
       ) : null}
+      {imp.warnings.length ? (
+        <div role="status" className="rounded-md border border-slate-200 bg-slate-50 px-3 py-2 text-sm text-slate-800">
+          <ul className="list-disc pl-6">
+            {imp.warnings.map((w) => (
+              <li key={w}>{w}</li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
       {imp.status === "completed" && imp.problems.length === 0 ? <Counts imp={imp} preview /> : null}
       <section className="rounded-lg border border-slate-200 bg-white p-5 shadow-sm">
         <MappingForm
+          // Remounted when the server's mapping, worksheet or sheet changes (another worksheet has another header).
+          key={JSON.stringify([imp.worksheet, imp.headers, mapping, imp.chosen_sheet_name])}
           id={imp.id}
           headers={imp.headers}
           mapping={mapping}

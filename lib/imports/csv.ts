@@ -1,0 +1,129 @@
+import type { Readable, TransformCallback } from "node:stream";
+import { CsvError, Parser, type Options } from "csv-parse";
+import { BrandedError } from "@/lib/errors";
+
+// A CSV's records from its text as it streams in, read by csv-parse's streaming parser (RFC 4180
+// quoting, `""` inside a quoted cell, quoted line breaks, `\r\n`, `\n` or lone `\r` line breaks
+// detected at the first one), each record with the physical line it starts on, and never more
+// than a chunk's records held: a record longer than `maxRecord` characters stops the reading, so
+// a quote left open cannot swallow the rest of the file into memory. Lenient where spreadsheets
+// are: a `"` inside an unquoted cell is an ordinary character (`relax_quotes`; a quoted cell with
+// text after its closing quote keeps its quotes, for the row's checks to see); rows of any length
+// come through (`relax_column_count`), for the import to reject one by one against its header.
+// Rows whose cells are all blank (and blank lines) are skipped.
+
+/** The file's shape stops the reading (a quote never closed, a record too long); the message names the line. */
+export class CsvShapeError extends BrandedError {
+  static readonly brand: string = "console.CsvShapeError";
+}
+
+export type CsvRecord = { cells: string[]; line: number };
+
+const n = (x: number) => x.toLocaleString("en");
+
+/**
+ * Line breaks in a cell, as a person counts the lines: `\r\n`, `\n` and a lone `\r` are one each.
+ * (csv-parse's own `info.lines` counts a quoted `\r\n` twice, so the lines are counted here.)
+ */
+function breaks(cell: string): number {
+  let k = 0;
+  for (let i = 0; i < cell.length; i++) {
+    const c = cell.charCodeAt(i);
+    if (c === 10) k++;
+    else if (c === 13 && cell.charCodeAt(i + 1) !== 10) k++;
+  }
+  return k;
+}
+
+function blank(cells: string[]): boolean {
+  for (const c of cells) if (c.trim() !== "") return false;
+  return true;
+}
+
+/**
+ * csv-parse's streaming parser, counting the physical lines of each record as it is parsed: blank
+ * lines come through as records of one empty cell, so each record is its own line plus its line
+ * breaks (csv-parse's `info` would say the same at twice the cost of the reading, and counts a
+ * quoted `\r\n` twice). An error about the file is passed in order after the records before it,
+ * as the reader's own errors were, instead of ending the stream at once: those records are read
+ * first (a header, then a bad quote in the same chunk, is a job that fails, not an upload refused
+ * by chance of where a chunk ends), and the error knows the line its record starts on.
+ */
+class LineCountingParser extends Parser {
+  /** The physical lines of the records parsed so far: the next one starts on the line after. */
+  private lines = 0;
+
+  constructor(
+    options: Options,
+    private readonly maxRecord: number,
+  ) {
+    super(options);
+  }
+
+  override push(record: unknown, encoding?: BufferEncoding): boolean {
+    if (!Array.isArray(record)) return super.push(record, encoding);
+    const line = this.lines + 1;
+    this.lines += 1;
+    for (const cell of record as string[]) this.lines += breaks(cell);
+    if (blank(record as string[])) return true; // blank lines and blank rows: counted, skipped
+    return super.push({ cells: record, line } satisfies CsvRecord, encoding);
+  }
+
+  override _transform(chunk: Buffer, encoding: BufferEncoding, callback: TransformCallback): void {
+    super._transform(chunk, encoding, (error) => this.settle(error, callback));
+  }
+
+  override _flush(callback: TransformCallback): void {
+    super._flush((error) => this.settle(error, callback));
+  }
+
+  private settle(error: Error | null | undefined, callback: TransformCallback) {
+    if (!(error instanceof CsvError)) return callback(error);
+    // Inside a quoted cell when it stopped (csv-parse keeps its state there, not in the error).
+    const quoting = (this as unknown as { state?: { quoting?: boolean } }).state?.quoting === true;
+    super.push(shapeError(error, this.lines + 1, quoting, this.maxRecord)); // csv-parse reads no further
+    callback();
+  }
+}
+
+/** The records of `text` (a stream of decoded strings), delimited by `delimiter`. */
+export async function* csvRecords(text: Readable, delimiter: string, maxRecord: number): AsyncGenerator<CsvRecord> {
+  const parser = new LineCountingParser(
+    {
+      delimiter,
+      bom: true,
+      relax_quotes: true,
+      relax_column_count: true,
+      skip_empty_lines: false, // counted by the parser above, then skipped
+      max_record_size: maxRecord,
+    },
+    maxRecord,
+  );
+  text.on("error", (e) => parser.destroy(e));
+  text.pipe(parser);
+  try {
+    for await (const record of parser as AsyncIterable<CsvRecord | CsvShapeError>) {
+      if (record instanceof CsvShapeError) throw record;
+      yield record;
+    }
+  } finally {
+    text.unpipe(parser);
+    parser.destroy();
+  }
+}
+
+function shapeError(error: CsvError, line: number, quoting: boolean, maxRecord: number): CsvShapeError {
+  switch (error.code) {
+    case "CSV_QUOTE_NOT_CLOSED":
+      return new CsvShapeError(`A quote opened on line ${n(line)} is never closed: close it, or double a quote that is part of a cell ("").`);
+    case "CSV_MAX_RECORD_SIZE":
+      return new CsvShapeError(
+        quoting
+          ? `A quote opened on line ${n(line)} is not closed within ${n(maxRecord)} characters: close it, or double a quote that is part of a cell ("").`
+          : `The row on line ${n(line)} is longer than ${n(maxRecord)} characters: a cell that long is not a subscriber's (is this the right file?).`,
+      );
+    default:
+      // Not expected with the options above; still the file's fault, said with the parser's reason.
+      return new CsvShapeError(`The CSV cannot be read from line ${n(line)} (${error.message.slice(0, 160)}): save it again as CSV from a spreadsheet.`);
+  }
+}

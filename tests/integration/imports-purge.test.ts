@@ -1,0 +1,91 @@
+import fs from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { POST as importPOST } from "@/app/api/v1/subscribers/imports/route";
+import { connection, sql, type Statement } from "@/lib/db/sql";
+import type { ImportStatus } from "@/lib/imports/imports";
+import { purgeImports } from "@/lib/imports/purge";
+import { rejectedKey, sourceKey } from "@/lib/imports/source";
+import { storage } from "@/lib/storage";
+import { actAs, testDbKinds } from "../helpers/db";
+import { closeExportSuite, FILES_KINDS, openExportSuite, type ExportSuite } from "../helpers/export-test";
+
+// The purge of imports (lib/imports/purge.ts, run by the worker's scheduled clean-up), on both
+// databases and both storage backends: an import finished (completed or failed) longer than
+// EXPORT_RETENTION_HOURS ago goes with its uploaded file and its rejected rows; a recent one
+// stays with its files; a dry run left `running` by a server that stopped mid-preview goes too
+// once it is that old (nothing else would ever end it); a queued or running import (its job
+// decides) stays; a file no import names goes after an hour, a newer one stays.
+
+const HEADER = "first_name,last_name,email,mobile";
+
+for (const [kind, files] of testDbKinds().flatMap((k) => FILES_KINDS.map((f) => [k, f] as const))) {
+  describe(`purge of imports on ${kind}, files ${files === "s3" ? "in a bucket" : "in a folder"}`, () => {
+    let s: ExportSuite;
+    const q = async <T,>(statement: Statement | string) => (await connection()).query<T>(statement);
+
+    beforeAll(async () => {
+      s = await openExportSuite(kind, 0, files);
+      expect(storage().kind).toBe(files);
+    });
+    afterAll(() => closeExportSuite(s));
+
+    /** A previewed import (a dry run: its file and rejected rows stored), made `daysOld` old in the state given. */
+    async function imported(name: string, state: { status: string; dryRun: boolean; daysOld: number }) {
+      const data = new FormData();
+      data.set("dry_run", "true");
+      data.set("file", new Blob([`${HEADER}\nAnn,Lee,${name}@example.com,+447911100123\nBad,Row,not-an-email,+447911100124\n`]), `${name}.csv`);
+      actAs(s.staff);
+      const response = await importPOST(new Request("http://localhost/api/v1/subscribers/imports", { method: "POST", body: data }), {});
+      const body = (await response.json()) as ImportStatus;
+      expect(response.status).toBe(200);
+      expect(body).toMatchObject({ status: "completed", rejected_rows: 1 });
+      const then = new Date(Date.now() - state.daysOld * 24 * 3600_000);
+      const finished = state.status === "completed" || state.status === "failed";
+      await q(sql`UPDATE subscriber_imports SET status = ${state.status}::"ImportStatus", dry_run = ${state.dryRun}, created_at = ${then},
+        completed_at = ${finished ? then : null} WHERE id = ${body.id}`);
+      return body.id;
+    }
+    const stored = async (key: string) => {
+      const object = await storage().get(key);
+      object?.body.destroy();
+      return object !== null;
+    };
+    const filesOf = async (id: string) => [await stored(sourceKey(id)), await stored(rejectedKey(id))];
+    /** Makes a stored object look `hours` old: its file's time, which both backends report. */
+    const age = (key: string, hours: number) => {
+      const file = s.bucket ? path.join(s.bucket.dir, s.bucket.bucket, `console/${key}._S3rver_object`) : path.join(s.dir, "files", key);
+      const then = new Date(Date.now() - hours * 3600_000);
+      fs.utimesSync(file, then, then);
+    };
+
+    it("deletes old finished imports and stale previews with their files, keeps recent and running ones, and sweeps stray files", async () => {
+      const oldCompleted = await imported("old-completed", { status: "completed", dryRun: false, daysOld: 30 });
+      const oldFailed = await imported("old-failed", { status: "failed", dryRun: false, daysOld: 30 });
+      const oldPreview = await imported("old-preview", { status: "completed", dryRun: true, daysOld: 30 });
+      const stalePreview = await imported("stale-preview", { status: "running", dryRun: true, daysOld: 30 });
+      const recent = await imported("recent", { status: "completed", dryRun: false, daysOld: 1 });
+      const recentPreview = await imported("recent-preview", { status: "running", dryRun: true, daysOld: 0 });
+      const oldJob = await imported("old-job", { status: "running", dryRun: false, daysOld: 30 });
+      // Staging rows of the stale preview, as a server stopped mid-preview leaves them.
+      await q(sql`INSERT INTO import_rows (import_id, line, first_name, last_name, email, mobile, sheet, subscription_status, is_mandatory)
+        VALUES (${stalePreview}, 2, 'Ann', 'Lee', 'stale@example.com', '+447911100125', 'x', 'pending', false)`);
+      await storage().put("imports/AAAAAAAAAAAAAAAAAAAAAA.source", ["a file no import names"]);
+      await storage().put("imports/BBBBBBBBBBBBBBBBBBBBBB.source", ["another, written a moment ago"]);
+      age("imports/AAAAAAAAAAAAAAAAAAAAAA.source", 2);
+      for (const id of [oldCompleted, stalePreview, recent]) expect(await filesOf(id)).toEqual([true, true]);
+
+      expect(await purgeImports()).toEqual({ purged: 4, strays: 1 });
+
+      const left = (await q<{ id: string }>(`SELECT id FROM subscriber_imports`)).map((r) => r.id);
+      expect(left.sort()).toEqual([recent, recentPreview, oldJob].sort());
+      for (const id of [oldCompleted, oldFailed, oldPreview, stalePreview]) expect(await filesOf(id), id).toEqual([false, false]);
+      for (const id of [recent, recentPreview, oldJob]) expect(await filesOf(id), id).toEqual([true, true]);
+      expect(await q(sql`SELECT 1 FROM import_rows WHERE import_id = ${stalePreview}`)).toHaveLength(0);
+      expect(await stored("imports/AAAAAAAAAAAAAAAAAAAAAA.source")).toBe(false);
+      expect(await stored("imports/BBBBBBBBBBBBBBBBBBBBBB.source")).toBe(true);
+
+      expect(await purgeImports()).toEqual({ purged: 0, strays: 0 }); // nothing more to do
+    });
+  });
+}
