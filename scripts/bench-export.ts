@@ -7,24 +7,27 @@
 //   BENCH_DATABASE_URL  server to use (default TEST_DATABASE_URL, else postgres://postgres@127.0.0.1:5432/postgres)
 //   BENCH_RUNS          runs of each (default 3)        BENCH_KEEP_DB=1  keep the database (prints its name)
 //   BENCH_REUSE_DB      name of a database kept by an earlier run (N subscribers already there)
+// (checked by tools/env.ts: a bad value stops the run with a message naming it)
 import { spawn, spawnSync } from "node:child_process";
 import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
+import { toolEnv } from "@/tools/env";
 import { applyMigrations } from "@/tools/migrate";
 import { seedSubscribers } from "../tests/helpers/export-data";
 import { exportConfig } from "@/lib/export/config";
 import { newExportId } from "@/lib/export/ids";
 import { exportQuery } from "@/lib/export/rows";
 import { subscriberFilterOnlySchema } from "@/lib/subscribers/filters";
+import { runScript } from "./script-utils";
 
 type ChildResult = { ms: number; rows: number; idleRss: number; peakRss: number };
 
 
 /** One export run in a process of its own, so its memory is its own. */
-async function child() {
+async function child(exportId: string) {
   const { runExport } = await import("@/lib/export/run");
   const { connection } = await import("@/lib/db/sql");
   await (await connection()).query("SELECT 1");
@@ -33,7 +36,7 @@ async function child() {
   let peakRss = idleRss;
   const timer = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 20);
   const started = performance.now();
-  const result = await runExport(process.env.BENCH_EXPORT_ID!);
+  const result = await runExport(exportId);
   const ms = performance.now() - started;
   clearInterval(timer);
   peakRss = Math.max(peakRss, process.memoryUsage().rss);
@@ -44,9 +47,10 @@ async function child() {
 
 async function main() {
   const n = Number(process.argv[2] ?? 1_000_000);
-  const runs = Number(process.env.BENCH_RUNS ?? 3);
-  const base = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
-  const reuse = process.env.BENCH_REUSE_DB;
+  const settings = toolEnv(["BENCH_RUNS", "BENCH_DATABASE_URL", "TEST_DATABASE_URL", "BENCH_REUSE_DB", "BENCH_KEEP_DB"]);
+  const runs = settings.BENCH_RUNS;
+  const base = settings.BENCH_DATABASE_URL ?? settings.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
+  const reuse = settings.BENCH_REUSE_DB;
   const name = reuse ?? `export_bench_${crypto.randomBytes(4).toString("hex")}`;
   const url = Object.assign(new URL(base), { pathname: `/${name}` }).toString();
   const admin = new pg.Client({ connectionString: base });
@@ -77,7 +81,7 @@ async function main() {
 
       const exportId = newExportId();
       await client.query(`INSERT INTO subscriber_exports (id, user_id, fresh) VALUES ($1, $2, true)`, [exportId, userId]);
-      ours.push(await runChild({ ...process.env, DATABASE_URL: url, STORAGE_DIR: dir, BENCH_EXPORT_ID: exportId }));
+      ours.push(await runChild(exportId, { ...process.env, DATABASE_URL: url, STORAGE_DIR: dir }));
       console.log(`  run ${i + 1}: COPY ${(copy[i]! / 1000).toFixed(2)} s, worker ${(ours[i]!.ms / 1000).toFixed(2)} s, peak RSS ${mb(ours[i]!.peakRss)}`);
     }
     const rows = ours[0]!.rows;
@@ -88,16 +92,16 @@ async function main() {
     fs.writeFileSync("bench/results/export.md", table);
   } finally {
     await client.end().catch(() => {});
-    if (process.env.BENCH_KEEP_DB || reuse) console.log(`database kept: ${name}`);
+    if (settings.BENCH_KEEP_DB || reuse) console.log(`database kept: ${name}`);
     else await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
     await admin.end();
     fs.rmSync(dir, { recursive: true, force: true });
   }
 }
 
-function runChild(env: NodeJS.ProcessEnv): Promise<ChildResult> {
+function runChild(exportId: string, env: NodeJS.ProcessEnv): Promise<ChildResult> {
   return new Promise((resolve, reject) => {
-    const p = spawn(process.execPath, ["--expose-gc", "--import", "tsx", "scripts/bench-export.ts", "--child"], { env, stdio: ["ignore", "pipe", "inherit"] });
+    const p = spawn(process.execPath, ["--expose-gc", "--import", "tsx", "scripts/bench-export.ts", "--child", exportId], { env, stdio: ["ignore", "pipe", "inherit"] });
     let out = "";
     p.stdout.on("data", (d: Buffer) => (out += d.toString()));
     p.on("exit", (code) => (code === 0 ? resolve(JSON.parse(out) as ChildResult) : reject(new Error(`export run exited ${code}`))));
@@ -120,10 +124,10 @@ function report(n: number, runs: number, copy: number[], ours: ChildResult[], by
     `| path | median time | rows/s | ratio to COPY | worker RSS idle → peak |`,
     `|---|---|---|---|---|`,
     `| PostgreSQL \`COPY (SELECT …) TO STDOUT WITH CSV\` (psql, to a file) | ${(c / 1000).toFixed(2)} s | ${Math.round(n / (c / 1000)).toLocaleString("en-GB")} | 1.00 | – |`,
-    `| export worker (keyset batches of ${(Number(process.env.EXPORT_BATCH_SIZE) || exportConfig.batchSize).toLocaleString("en-GB")} as COPY text, Papa Parse, fsync + rename) | ${(o / 1000).toFixed(2)} s | ${Math.round(n / (o / 1000)).toLocaleString("en-GB")} | ${(o / c).toFixed(2)} | ${mb(idle)} → ${mb(peak)} (+${mb(peak - idle)}) |`,
+    `| export worker (keyset batches of ${exportConfig.batchSize.toLocaleString("en-GB")} as COPY text, Papa Parse, fsync + rename) | ${(o / 1000).toFixed(2)} s | ${Math.round(n / (o / 1000)).toLocaleString("en-GB")} | ${(o / c).toFixed(2)} | ${mb(idle)} → ${mb(peak)} (+${mb(peak - idle)}) |`,
     ``,
   ].join("\n");
 }
 
-if (process.argv[2] === "--child") await child();
-else await main();
+if (process.argv[2] === "--child") await child(process.argv[3]!);
+else runScript(main);

@@ -4,10 +4,14 @@
 //
 // - the burst: the staff bench user, BURST_CONNECTIONS connections that each send the next
 //   request as soon as the last is answered (an attacker ignores Retry-After), cycling through
-//   the issue's three worst cases;
+//   the issue's three worst cases on the API, the same and the search of every vowel on the list
+//   page, and the bulk change's confirmation page (which counts every match). Pages and API in one
+//   burst: a limit made by one surface must refuse on the other with its 429 or notice, never a
+//   500 (the production build holds a copy of each module per layer: lib/errors.ts);
 // - the normal reads: the admin bench user, one request at a time, cycling through the branch list
-//   (the issue's one-row request), the first subscriber page and a surname search, on the API;
-//   every one is awaited to its end, so a starved read counts with its full wait (or failure).
+//   (the issue's one-row request), the first subscriber page, a surname search and the recent
+//   imports (which wait on the export's connections, where the bulk page's counts once ran), on
+//   the API; every one is awaited to its end, so a starved read counts with its full wait (or failure).
 import autocannon from "autocannon";
 import { fmt, median, percentile } from "./stats";
 
@@ -15,14 +19,22 @@ export const BURST_CONNECTIONS = 24;
 
 const EMOJI = encodeURIComponent("😀".repeat(60));
 
-/** The issue's three worst cases, each 0.35–0.6 s alone on the previous code. */
+/** The issue's three worst cases, each 0.35–0.6 s alone on the code before it. */
+const WORST_QUERIES = ["page=1000000000&sort=branch_name", `first_name=${EMOJI}`, "email=.com&page=1000000000&sort=country_name"];
+/** Every vowel, each a one-letter word of the search: no trigram serves it. */
+const VOWELS = "q=a%20e%20i%20o%20u";
+
 export const BURST_PATHS = [
-  "/api/v1/subscribers?page=1000000000&sort=branch_name",
-  `/api/v1/subscribers?first_name=${EMOJI}`,
-  "/api/v1/subscribers?email=.com&page=1000000000&sort=country_name",
+  ...WORST_QUERIES.map((q) => `/api/v1/subscribers?${q}`),
+  ...WORST_QUERIES.map((q) => `/subscribers?${q}`),
+  `/subscribers?${VOWELS}&sort=country_name`,
+  `/subscribers/bulk?scope=all&change=mandatory:true&${VOWELS}`,
 ];
 
-export const NORMAL_PATHS = ["/api/v1/branches?page=1", "/api/v1/subscribers", "/api/v1/subscribers?last_name=mill"];
+export const NORMAL_PATHS = ["/api/v1/branches?page=1", "/api/v1/subscribers", "/api/v1/subscribers?last_name=mill", "/api/v1/subscribers/imports"];
+
+/** Rounds at least: p50 and p95 are medians of the rounds. */
+export const MIN_ABUSE_ROUNDS = 3;
 
 /** Answers of a load run: every latency of a 2xx, and how many of each status. */
 export type Tally = { latencies: number[]; statuses: Record<string, number>; seconds: number };
@@ -94,13 +106,14 @@ async function reads(url: string, cookie: string, seconds: number): Promise<Tall
 
 /** Alone, then beside the burst, `rounds` times. */
 export async function runAbuse(o: { url: string; adminCookie: string; staffCookie: string; seconds: number; rounds: number }): Promise<AbuseResult> {
-  const result: AbuseResult = { seconds: o.seconds, rounds: o.rounds, alone: [], during: [], burst: [] };
+  const rounds = Math.max(MIN_ABUSE_ROUNDS, o.rounds);
+  const result: AbuseResult = { seconds: o.seconds, rounds, alone: [], during: [], burst: [] };
   // Warm-up, as the main table's: the other user's reads, then 2 s of the burst (its plans, the
   // table's pages in cache), then a pause for its last answers.
   await reads(o.url, o.adminCookie, 1);
   await load(o.url, o.staffCookie, BURST_PATHS, BURST_CONNECTIONS, 2).done;
   await new Promise((resolve) => setTimeout(resolve, 2_000));
-  for (let r = 0; r < o.rounds; r++) {
+  for (let r = 0; r < rounds; r++) {
     result.alone.push(await reads(o.url, o.adminCookie, o.seconds));
     const burst = load(o.url, o.staffCookie, BURST_PATHS, BURST_CONNECTIONS, o.seconds + 2);
     await new Promise((resolve) => setTimeout(resolve, 1_000)); // the burst is under way
@@ -144,9 +157,10 @@ export function summarizeAbuse(r: AbuseResult): AbuseSummary {
 /** The section of the report (bench/results/abuse.md). */
 export function abuseMarkdown(r: AbuseResult, p95LimitMs: number): string {
   const s = summarizeAbuse(r);
-  const ok = s.otherFailed === 0 && s.duringP95 <= p95LimitMs;
+  const burstFailed = r.burst.reduce((n, t) => n + Object.entries(t.statuses).filter(([st]) => /^5\d\d$|^error$/.test(st)).reduce((m, [, c]) => m + c, 0), 0);
+  const ok = s.otherFailed === 0 && s.duringP95 <= p95LimitMs && burstFailed === 0;
   return [
-    `The staff bench user sends the issue's three worst requests on ${BURST_CONNECTIONS} connections at once, each connection the next as soon as it is answered (Retry-After ignored): ${BURST_PATHS.map((p) => `\`${p.replace(EMOJI, "<60 emoji>")}\``).join(", ")}. Meanwhile the admin bench user reads, one request at a time, each awaited to its end: ${NORMAL_PATHS.map((p) => `\`${p}\``).join(", ")}, in turn. After a warm-up of both, ${r.rounds} rounds of ${r.seconds} s alone, then ${r.seconds} s during the burst; p50/p95 are medians of the rounds, max and counts over all rounds.`,
+    `The staff bench user sends the issue's three worst requests on the API and on the list page, the search of every vowel on the list page and the bulk change's confirmation page, on ${BURST_CONNECTIONS} connections at once, each connection the next as soon as it is answered (Retry-After ignored): ${BURST_PATHS.map((p) => `\`${p.replace(EMOJI, "<60 emoji>")}\``).join(", ")}. Meanwhile the admin bench user reads, one request at a time, each awaited to its end: ${NORMAL_PATHS.map((p) => `\`${p}\``).join(", ")}, in turn. After a warm-up of both, ${r.rounds} rounds of ${r.seconds} s alone, then ${r.seconds} s during the burst; p50/p95 are medians of the rounds, max and counts over all rounds. The pages answer 200 with a notice when the user has too many lists loading; a 5xx among the burst's answers is a failure too.`,
     "",
     "| the other user's reads | p50 ms | p95 ms | max ms | 2xx | not 2xx |",
     "|---|--:|--:|--:|--:|---|",
@@ -155,6 +169,6 @@ export function abuseMarkdown(r: AbuseResult, p95LimitMs: number): string {
     "",
     `The burst's answers: ${statusList(r.burst)}.`,
     "",
-    `Goal: none of the other user's reads fails (no 503) and their p95 during the burst stays ≤ ${p95LimitMs} ms: ${ok ? "✓ met" : "✗ not met"} (p95 ${fmt(s.duringP95)} ms, ${s.otherFailed} failed).`,
+    `Goal: none of the other user's reads fails (no 503), their p95 during the burst stays ≤ ${p95LimitMs} ms, and the burst itself gets no 5xx (its refusals are 429s and notices): ${ok ? "✓ met" : "✗ not met"} (p95 ${fmt(s.duringP95)} ms, ${s.otherFailed} failed, ${burstFailed} 5xx in the burst).`,
   ].join("\n");
 }

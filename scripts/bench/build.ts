@@ -40,6 +40,42 @@ function lockHash(root: string) {
 export type Build = { dir: string; rebuilt: boolean; seconds: number; hash: string };
 
 /**
+ * Makes `dir` a checkout of what goes into the build (a fresh copy of `inputs` from `sources`)
+ * beside the tree's node_modules (hard links, redone when the lock file changed), ready for
+ * `next build` there. The many-machines test builds its second instance this way too.
+ */
+export function prepareBuildFolder(
+  root: string,
+  dir: string,
+  options: { sources?: string; inputs?: readonly string[]; log?: (s: string) => void } = {},
+) {
+  const log = options.log ?? console.log;
+  const sources = options.sources ?? root;
+  fs.mkdirSync(dir, { recursive: true });
+
+  // node_modules: hard links, redone when the lock file changed.
+  const modules = path.join(dir, "node_modules");
+  const modulesStamp = path.join(dir, ".bench-lock-hash");
+  const lock = lockHash(root);
+  if (!fs.existsSync(modules) || !fs.existsSync(modulesStamp) || fs.readFileSync(modulesStamp, "utf8") !== lock) {
+    log("› Linking node_modules into the build folder…");
+    fs.rmSync(modules, { recursive: true, force: true });
+    const r = spawnSync("cp", ["-al", path.join(root, "node_modules"), modules], { stdio: "inherit" });
+    if (r.status !== 0) throw new Error("Could not hard-link node_modules (is $TMPDIR on the same file system?).");
+    fs.writeFileSync(modulesStamp, lock);
+  }
+
+  // Sources: a fresh copy (what was deleted in the tree must not linger here).
+  for (const rel of options.inputs ?? BUILD_INPUTS) {
+    fs.rmSync(path.join(dir, rel), { recursive: true, force: true });
+    const from = path.join(sources, rel);
+    if (!fs.existsSync(from)) continue;
+    fs.mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
+    fs.cpSync(from, path.join(dir, rel), { recursive: true, preserveTimestamps: true });
+  }
+}
+
+/**
  * Makes sure `dir` holds a production build of the sources of `root` as they are now, and
  * returns it. `force` rebuilds anyway.
  */
@@ -61,28 +97,7 @@ export function ensureBuild(
     return { dir, rebuilt: false, seconds: 0, hash };
   }
   const started = performance.now();
-  fs.mkdirSync(dir, { recursive: true });
-
-  // node_modules: hard links, redone when the lock file changed.
-  const modules = path.join(dir, "node_modules");
-  const modulesStamp = path.join(dir, ".bench-lock-hash");
-  const lock = lockHash(root);
-  if (!fs.existsSync(modules) || !fs.existsSync(modulesStamp) || fs.readFileSync(modulesStamp, "utf8") !== lock) {
-    log("› Linking node_modules into the build folder…");
-    fs.rmSync(modules, { recursive: true, force: true });
-    const r = spawnSync("cp", ["-al", path.join(root, "node_modules"), modules], { stdio: "inherit" });
-    if (r.status !== 0) throw new Error("Could not hard-link node_modules (is $TMPDIR on the same file system?).");
-    fs.writeFileSync(modulesStamp, lock);
-  }
-
-  // Sources: a fresh copy (what was deleted in the tree must not linger here).
-  for (const rel of inputs) {
-    fs.rmSync(path.join(dir, rel), { recursive: true, force: true });
-    const from = path.join(sources, rel);
-    if (!fs.existsSync(from)) continue;
-    fs.mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
-    fs.cpSync(from, path.join(dir, rel), { recursive: true, preserveTimestamps: true });
-  }
+  prepareBuildFolder(root, dir, { sources, inputs, log });
   log("› Building the production build (next build)…");
   fs.rmSync(stamp, { force: true });
   const r = spawnSync(process.execPath, [path.join(dir, "node_modules/next/dist/bin/next"), "build"], {

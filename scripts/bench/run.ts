@@ -42,6 +42,7 @@ import { pickScenarios, scenariosFor, targetPath, type Scenario, type Target } f
 import { instancesMarkdown, measureInstances } from "./instances";
 import { measureRoles, rolesMarkdown } from "./roles";
 import { startServer, signIn, type Server } from "./server";
+import { toolEnv } from "@/tools/env";
 import { verifyFastPaths } from "./verify";
 import { fmt, goals, markdownTable, median, replaceBetweenMarkers, type Row, type Sample } from "./stats";
 
@@ -542,7 +543,7 @@ function updateReadmes(kind: string, report: string) {
 main().then(
   () => process.exit(0),
   (error: unknown) => {
-    console.error(process.env.DEBUG ? error : `Error: ${error instanceof Error ? error.message.slice(0, 2000) : String(error)}`);
+    console.error(toolEnv(["DEBUG"]).DEBUG !== undefined ? error : `Error: ${error instanceof Error ? error.message.slice(0, 2000) : String(error)}`);
     process.exit(1);
   },
 );
