@@ -5,6 +5,51 @@ import nextTs from "eslint-config-next/typescript";
 export default defineConfig([
   ...nextVitals,
   ...nextTs,
+  // Raw SQL goes through lib/db/sql.ts (the `sql` tag, `query`, `within(tx)`, `connection()`), the
+  // one layer that sends it on PGlite and PostgreSQL alike; Prisma's own raw calls and templates
+  // stay inside lib/db (and tests, which inspect and seed databases directly).
+  {
+    files: ["**/*.{ts,tsx,js,mjs,cjs}"],
+    ignores: ["lib/db/**", "tests/**"],
+    rules: {
+      "no-restricted-properties": [
+        "error",
+        ...["$queryRaw", "$executeRaw", "$queryRawUnsafe", "$executeRawUnsafe", "$queryRawTyped"].map((property) => ({
+          property,
+          message: "Raw SQL goes through lib/db/sql.ts: within(tx).query(sql`…`) or query(sql`…`).",
+        })),
+        ...["sql", "raw", "join", "empty"].map((property) => ({
+          object: "Prisma",
+          property,
+          message: "Statements are written with lib/db/sql.ts's `sql`, `join` and `empty`.",
+        })),
+      ],
+    },
+  },
+  // Settings are read in one place each: the console's in lib/config.ts (config()), the tests' and
+  // tools' in tools/env.ts (toolEnv()). Elsewhere only the framework's own variables are read
+  // from process.env; writing one (for a child, or the process's own setting) and handing the
+  // whole environment to a child process stay allowed. Plain-Node launchers (scripts/*.mjs), the
+  // build's and test runners' configs and the tests themselves read theirs directly, and so does
+  // bench/framework-floor, the benchmark's empty app with nothing of the console in it.
+  {
+    files: ["**/*.{ts,tsx,js,mjs,cjs}"],
+    ignores: ["lib/config.ts", "tools/env.ts", "scripts/*.mjs", "next.config.js", "playwright.config.ts", "vitest.config.ts", "tests/**", "e2e/**", "bench/framework-floor/**"],
+    rules: {
+      "no-restricted-syntax": [
+        "error",
+        ...[
+          "MemberExpression[computed=false][object.object.name='process'][object.property.name='env']:not([property.name=/^(NODE_ENV|NEXT_RUNTIME|NEXT_PHASE)$/]):not(AssignmentExpression > MemberExpression.left)",
+          "MemberExpression[computed=true][object.object.name='process'][object.property.name='env']:not([property.name='SERVED_BY_CONSOLE']):not(AssignmentExpression > MemberExpression.left)",
+          "VariableDeclarator[id.type='ObjectPattern'][init.object.name='process'][init.property.name='env']",
+          "CallExpression > MemberExpression.arguments[object.name='process'][property.name='env']",
+        ].map((selector) => ({
+          selector,
+          message: "Read settings through config() (lib/config.ts) or, in tests and tools, toolEnv() (tools/env.ts); only NODE_ENV, NEXT_RUNTIME and NEXT_PHASE are read directly.",
+        })),
+      ],
+    },
+  },
   // Playwright's fixtures call `use()`, which is not React's hook.
   { files: ["e2e/**"], rules: { "react-hooks/rules-of-hooks": "off" } },
   globalIgnores([".tmp-*/**", ".tmp-*", "bench/results/**", ".next/**", ".data/**", "lib/generated/**", "test-results/**", "playwright-report/**", "next-env.d.ts"]),

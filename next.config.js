@@ -32,8 +32,15 @@ const nextConfig = {
   // The console shows no `next/image`: no optimizer, so /_next/image answers the 404 page instead
   // of fetching (and failing on) whatever `url` a caller names.
   images: { unoptimized: true },
-  // `forbidden()` renders app/forbidden.tsx with a 403 status.
-  experimental: { authInterrupts: true },
+  experimental: {
+    // `forbidden()` renders app/forbidden.tsx with a 403 status.
+    authInterrupts: true,
+    // What Next reads of a body into memory for the proxy (default 10 MB), for every request but
+    // a GET or HEAD to a path behind it: server.ts refuses first anything longer that a page,
+    // action or next-auth route could take (lib/server/incoming.ts), so this is only a backstop,
+    // at a server action's own limit.
+    proxyClientMaxBodySize: "1mb",
+  },
   async headers() {
     return [
       { source: "/api/v1/:path*", headers: apiHeaders },

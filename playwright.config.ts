@@ -1,18 +1,18 @@
 import { defineConfig, devices } from "@playwright/test";
+import { toolEnv } from "./tools/env";
 
-const port = Number(process.env.E2E_PORT ?? 3100);
-const executablePath = process.env.CHROMIUM_PATH;
+const { E2E_PORT: port, CHROMIUM_PATH: executablePath, CI } = toolEnv(["E2E_PORT", "CHROMIUM_PATH", "CI"]);
 
 export default defineConfig({
   testDir: "e2e",
   outputDir: "test-results",
   fullyParallel: false,
   workers: 1,
-  forbidOnly: Boolean(process.env.CI),
-  retries: process.env.CI ? 1 : 0,
+  forbidOnly: CI,
+  retries: CI ? 1 : 0,
   timeout: 60_000,
   expect: { timeout: 10_000 },
-  reporter: process.env.CI ? [["list"]] : [["list"], ["html", { open: "never" }]],
+  reporter: CI ? [["list"]] : [["list"], ["html", { open: "never" }]],
   use: {
     baseURL: `http://localhost:${port}`,
     trace: "retain-on-failure",

@@ -2,6 +2,7 @@ import { NextResponse, type NextRequest } from "next/server";
 import { sessionCookieName } from "@/lib/auth/cookies";
 import { config as settingsOf } from "@/lib/config";
 import { databaseReachable } from "@/lib/health/sentinel";
+import { refusedListQuery } from "@/lib/list/pages";
 import { actionBodyProblem } from "@/lib/server/action-body";
 import { RETRY_AFTER_SECONDS } from "@/lib/health/unavailable";
 import { buildCsp, createNonce } from "@/lib/security/csp";
@@ -17,7 +18,11 @@ import { unavailablePage } from "@/lib/security/unavailable-page";
 //    (a page cannot set that status itself; the JSON API answers 503 on its own);
 // 3. a convenience: console pages requested without a session cookie go straight to /login;
 // 4. a page POST whose body Next's server-action decoder would throw on (and answer 500) is
-//    refused with a 400 (lib/server/action-body.ts says which bodies).
+//    refused with a 400 (lib/server/action-body.ts says which bodies);
+// 5. a list page whose query its schema refuses (`travel_date_from=0000-01-01`) answers 400, the
+//    page rendering its explanation (lib/list/pages.ts), as the JSON API answers 400. Not for the
+//    client router's RSC requests: Next's client treats a non-200 answer as a failed navigation
+//    and reloads the whole page, where the explanation then shows with its 400.
 //
 // Nothing here protects anything: every page, action and route checks the session itself
 // (lib/auth/guards.ts). A request that skips this proxy loses only the headers of pages and the
@@ -65,7 +70,9 @@ export async function proxy(request: NextRequest) {
   const requestHeaders = new Headers(request.headers);
   requestHeaders.set("x-nonce", nonce);
   requestHeaders.set("Content-Security-Policy", csp);
-  return finish(NextResponse.next({ request: { headers: requestHeaders } }));
+  // The status Next gives the page it renders next (the page itself cannot set one).
+  const status = isNavigation && refusedListQuery(pathname, request.nextUrl.searchParams) ? 400 : 200;
+  return finish(NextResponse.next({ request: { headers: requestHeaders }, status }));
 }
 
 export const config = {

@@ -5,6 +5,7 @@ import http from "node:http";
 import type { Socket } from "node:net";
 import next from "next";
 import { ConfigError, config } from "@/lib/config";
+import { withQuerySignal } from "@/lib/db/scope";
 import { baselineHeadersFor, prepareIncoming, unparsableRequestAnswer } from "@/lib/server/incoming";
 import { actionsKeyNotice, actionsKeyProblem } from "@/lib/server/actions-key";
 import { SERVED_BY_CONSOLE } from "@/lib/server/startup";
@@ -23,12 +24,12 @@ try {
 }
 const { PORT: port, HOST: host, TRUST_PROXY: trustedProxyHops } = settings;
 if (!dev) {
-  const problem = actionsKeyProblem(process.cwd(), process.env);
+  const problem = actionsKeyProblem(process.cwd(), settings);
   if (problem) {
     console.error(`Refusing to start:\n${problem}`);
     process.exit(1);
   }
-  const notice = actionsKeyNotice(process.env);
+  const notice = actionsKeyNotice(settings);
   if (notice) console.warn(notice);
 }
 
@@ -65,7 +66,13 @@ const server = http.createServer((req, res) => {
   // Every answer starts with the security headers; the proxy, next.config.js and route handlers
   // replace the ones that differ (a page's policy with its nonce).
   for (const [name, value] of baselineHeadersFor(req.url ?? "/")) res.setHeader(name, value);
-  void handle(req, res);
+  // Pages, actions and route handlers alike: a statement still running when the client goes away
+  // (the response closed before it finished) is cancelled in PostgreSQL (lib/db/scope.ts).
+  const gone = new AbortController();
+  res.once("close", () => {
+    if (!res.writableFinished) gone.abort();
+  });
+  void withQuerySignal(gone.signal, () => handle(req, res));
 });
 // A request Node cannot parse (a header too large, a broken request line) gets Node's answer
 // with the security headers instead of a bare status line.

@@ -1,3 +1,4 @@
+import type { Browser, Page } from "@playwright/test";
 import { expect, test, USERS } from "./fixtures";
 
 // People and access in the browser (issue 15): an admin makes a user with a one-time link, the
@@ -6,6 +7,24 @@ import { expect, test, USERS } from "./fixtures";
 // cannot reach /users, and changing a password ends the other sessions.
 
 const NEW_USER = { name: "Nia Newcomer", email: "nia.newcomer@example.com", password: "lantern orchard velvet 58" };
+
+/** Signs `email` in through the form, in a browser of their own. */
+async function signedInElsewhere(browser: Browser, email: string, password: string) {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.goto("/login");
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill(password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page).toHaveURL(/\/subscribers$/);
+  return { context, page };
+}
+
+/** Makes a user through the JSON API with the admin's session (the UI's own creation is tested above). */
+async function makeUser(admin: Page, user: { name: string; email: string; role?: "admin" | "staff"; password?: string }) {
+  const response = await admin.request.post("/api/v1/users", { data: { role: "staff", ...user } });
+  expect(response.status(), await response.text()).toBe(201);
+}
 
 test.describe("people and access", () => {
   test("admin makes a user with a link; the user sets a password, signs in, makes a token that downloads an export", async ({ asAdmin: page, browser, playwright, baseURL }) => {
@@ -127,6 +146,136 @@ test.describe("people and access", () => {
     await expect(elsewhere.page).toHaveURL(/\/login/);
     await here.context.close();
     await elsewhere.context.close();
+  });
+
+  test("the users list pages, filters and sorts in the URL past ten users", async ({ asAdmin: page }) => {
+    for (let i = 1; i <= 12; i++) {
+      const n = String(i).padStart(2, "0");
+      await makeUser(page, { name: `Listed Person ${n}`, email: `listed${n}@people-e2e.example.com`, role: i % 4 === 0 ? "admin" : "staff" });
+    }
+    await page.goto("/users");
+    await expect(page.getByText(/Showing 1–10 of \d+ users/)).toBeVisible();
+    const pager = page.getByRole("navigation", { name: "Pagination" });
+    await expect(pager).toBeVisible();
+
+    // A filter: the twelve listed people, on two pages.
+    await page.getByLabel("Name").fill("Listed");
+    await expect(page).toHaveURL(/\/users\?name=Listed$/);
+    await expect(page.getByText("Showing 1–10 of 12 users")).toBeVisible();
+    await pager.getByRole("link", { name: "2", exact: true }).click();
+    await expect(page).toHaveURL(/\/users\?name=Listed&page=2$/);
+    await expect(pager.getByRole("link", { name: "2", exact: true })).toHaveAttribute("aria-current", "page");
+    await expect(page.getByText("Showing 11–12 of 12 users")).toBeVisible();
+    await expect(page.getByRole("row", { name: /Listed Person 1[12]/ })).toHaveCount(2);
+    await page.screenshot({ path: "test-results/screens/users-filtered-page2.png", fullPage: true });
+
+    // A sort link keeps the filter and goes back to page 1; a second click reverses it.
+    await page.getByRole("link", { name: /^Email/ }).click();
+    await expect(page).toHaveURL(/\/users\?name=Listed&sort=email$/);
+    await expect(page.getByRole("columnheader", { name: /Email/ })).toHaveAttribute("aria-sort", "ascending");
+    await expect(page.getByRole("row").nth(1)).toContainText("listed01@people-e2e.example.com");
+    await page.getByRole("link", { name: /^Email/ }).click();
+    await expect(page).toHaveURL(/\/users\?name=Listed&sort=-email$/);
+    await expect(page.getByRole("columnheader", { name: /Email/ })).toHaveAttribute("aria-sort", "descending");
+    await expect(page.getByRole("row").nth(1)).toContainText("listed12@people-e2e.example.com");
+
+    // The role filter narrows it to the three administrators among them: one page, no pager.
+    await page.getByLabel("Role").selectOption("admin");
+    await expect(page).toHaveURL(/role=admin/);
+    await expect(page).toHaveURL(/name=Listed/);
+    await expect(page.getByText("Showing 1–3 of 3 users")).toBeVisible();
+    await expect(pager).toHaveCount(0);
+    await page.screenshot({ path: "test-results/screens/users-filtered-sorted.png", fullPage: true });
+  });
+
+  test("role, deactivation and a password reset through the row's controls; the other browser feels each at once", async ({ asAdmin: page, browser }) => {
+    const ROWAN = { name: "Rowan Roles", email: "rowan.roles@example.com", password: "copper lantern meadow 31" };
+    await makeUser(page, { name: ROWAN.name, email: ROWAN.email, password: ROWAN.password });
+    const rowan = await signedInElsewhere(browser, ROWAN.email, ROWAN.password);
+    await page.goto("/users?name=Rowan");
+    const row = page.getByRole("row", { name: /Rowan Roles/ });
+    const roleCell = row.getByRole("cell").nth(2);
+    const activeCell = row.getByRole("cell").nth(3);
+    await expect(roleCell).toHaveText("Staff");
+
+    // Make admin: confirmed in a dialog, then the row and Rowan's next request both know it.
+    await row.getByRole("button", { name: "Make Rowan Roles an administrator" }).click();
+    const makeAdmin = page.getByRole("dialog", { name: "Make Rowan Roles an administrator?" });
+    await expect(makeAdmin).toBeVisible();
+    await page.screenshot({ path: "test-results/screens/users-make-admin.png" });
+    await makeAdmin.getByRole("button", { name: "Make administrator" }).click();
+    await expect(makeAdmin).toBeHidden();
+    await expect(roleCell).toHaveText("Administrator");
+    expect((await rowan.page.goto("/users"))?.status()).toBe(200);
+
+    // Make staff: back again; /users is closed to Rowan on the next request.
+    await row.getByRole("button", { name: "Make Rowan Roles staff" }).click();
+    const makeStaff = page.getByRole("dialog", { name: "Make Rowan Roles staff?" });
+    await page.screenshot({ path: "test-results/screens/users-make-staff.png" });
+    await makeStaff.getByRole("button", { name: "Make staff" }).click();
+    await expect(roleCell).toHaveText("Staff");
+    expect((await rowan.page.goto("/users"))?.status()).toBe(403);
+
+    // Deactivate: Rowan's browser is signed out at once.
+    await row.getByRole("button", { name: "Deactivate Rowan Roles" }).click();
+    const deactivate = page.getByRole("dialog", { name: "Deactivate Rowan Roles?" });
+    await expect(deactivate).toContainText("signed out everywhere");
+    await page.screenshot({ path: "test-results/screens/users-deactivate.png" });
+    await deactivate.getByRole("button", { name: "Deactivate" }).click();
+    await expect(activeCell).toHaveText("Deactivated");
+    await rowan.page.goto("/subscribers");
+    await expect(rowan.page).toHaveURL(/\/login/);
+    expect((await rowan.page.request.get("/api/v1/subscribers")).status()).toBe(401);
+    // Nor can they sign in again while deactivated.
+    await rowan.page.getByLabel("Email").fill(ROWAN.email);
+    await rowan.page.getByLabel("Password").fill(ROWAN.password);
+    await rowan.page.getByRole("button", { name: "Sign in" }).click();
+    await expect(rowan.page).toHaveURL(/\/login/);
+
+    // Reactivate: the old session stays ended; a new sign-in works.
+    await row.getByRole("button", { name: "Reactivate Rowan Roles" }).click();
+    const reactivate = page.getByRole("dialog", { name: "Reactivate Rowan Roles?" });
+    await page.screenshot({ path: "test-results/screens/users-reactivate.png" });
+    await reactivate.getByRole("button", { name: "Reactivate" }).click();
+    await expect(activeCell).toHaveText("Active");
+    await rowan.context.close();
+    const again = await signedInElsewhere(browser, ROWAN.email, ROWAN.password);
+
+    // Reset password: the link is shown once, in a dialog; closing it loses it.
+    await row.getByRole("button", { name: "Reset password of Rowan Roles" }).click();
+    const confirmReset = page.getByRole("dialog", { name: "Reset the password of Rowan Roles?" });
+    await expect(confirmReset).toContainText("one-time link (24 hours)");
+    await page.screenshot({ path: "test-results/screens/users-reset-confirm.png" });
+    await confirmReset.getByRole("button", { name: "Make a link" }).click();
+    const linkDialog = page.getByRole("dialog", { name: "Set-password link for Rowan Roles" });
+    await expect(linkDialog).toBeVisible();
+    const link = await linkDialog.getByLabel("Link").inputValue();
+    expect(link).toMatch(/\/set-password\/[A-Za-z0-9_-]{43}$/);
+    // Its warning wraps inside the dialog (it sits in the row's nowrap cell): all of it can be read.
+    const warning = linkDialog.getByText(/shown only now: copy it before you close this window/);
+    expect(await warning.evaluate((el) => el.scrollWidth <= el.clientWidth && el.getBoundingClientRect().right <= el.closest("dialog")!.getBoundingClientRect().right)).toBe(true);
+    await page.screenshot({ path: "test-results/screens/users-reset-link.png" });
+    await linkDialog.getByRole("button", { name: "Done" }).click();
+    await expect(linkDialog).toBeHidden();
+    await page.reload();
+    expect(await page.content()).not.toContain(new URL(link).pathname);
+    // Their password keeps working until the link is used; the link works for them.
+    await again.page.goto("/subscribers");
+    await expect(again.page).toHaveURL(/\/subscribers$/);
+    await again.page.goto(new URL(link).pathname);
+    await expect(again.page.getByRole("heading", { name: "Set your password" })).toBeVisible();
+    await again.context.close();
+
+    // On your own row: no reset (your password is /account's), role and deactivation disabled.
+    await page.goto(`/users?email=${encodeURIComponent(USERS.admin.email)}`);
+    const mine = page.getByRole("row", { name: /\(you\)/ });
+    await expect(mine).toContainText(USERS.admin.name);
+    await expect(mine.getByRole("button", { name: /Reset password/ })).toHaveCount(0);
+    await expect(mine.getByRole("button", { name: /^Make / })).toBeDisabled();
+    await expect(mine.getByRole("button", { name: /^Deactivate / })).toBeDisabled();
+    await page.screenshot({ path: "test-results/screens/users-own-row.png" });
+    await mine.getByRole("link", { name: "Change password" }).click();
+    await expect(page).toHaveURL(/\/account$/);
   });
 
   test("staff get no Users link and a 403 page on /users", async ({ asStaff: page }) => {

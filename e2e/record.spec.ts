@@ -45,7 +45,7 @@ test.describe("the subscriber record", () => {
     const history = page.getByRole("region", { name: "History" });
     await expect(history).toContainText("changed it");
     await expect(history).toContainText(`Last name: ${s.last_name} → ${s.last_name}-Edited`);
-    await expect(history).toContainText("Status: pending → active");
+    await expect(history).toContainText("Status: Pending → Active");
     await page.screenshot({ path: `${SCREENS}/subscriber-record.png`, fullPage: true });
   });
 
@@ -67,7 +67,21 @@ test.describe("the subscriber record", () => {
     await expect(table.getByRole("row", { name: /First name/ })).toContainText("Rhian");
     await expect(table.getByRole("row", { name: /First name/ })).toContainText("they changed");
     await expect(table.getByRole("row", { name: /Last name/ })).toContainText("you changed");
+    // Saved at a time in the console's format (as the rest of the console: "24 Nov 2026, 21:31:01").
+    await expect(alert).toContainText(/saved at \d{1,2} [A-Z][a-z]{2} \d{4}, \d{2}:\d{2}:\d{2}\./);
     await two.page.screenshot({ path: `${SCREENS}/subscriber-conflict.png`, fullPage: true });
+    // On a phone both versions of each field are on the screen (no third column off its edge).
+    await two.page.setViewportSize({ width: 390, height: 844 });
+    const fields = two.page.getByRole("list", { name: "Your version and theirs" });
+    for (const [field, mine, theirs] of [["First name", "Rhea", "Rhian"], ["Last name", "Second", s.last_name]] as const) {
+      const item = fields.getByRole("listitem", { name: field });
+      await item.scrollIntoViewIfNeeded();
+      await expect(item.getByText(mine, { exact: true })).toBeInViewport({ ratio: 1 });
+      await expect(item.getByText(theirs, { exact: true })).toBeInViewport({ ratio: 1 });
+    }
+    await expect(fields.getByRole("listitem", { name: "First name" })).toContainText("they changed");
+    await two.page.screenshot({ path: `${SCREENS}/subscriber-conflict-phone.png`, fullPage: true });
+    await two.page.setViewportSize({ width: 1280, height: 720 });
     await two.page.getByRole("button", { name: "Put my changes on their version" }).click();
     await expect(two.page.getByLabel("First name")).toHaveValue("Rhian");
     await expect(two.page.getByLabel("Last name")).toHaveValue("Second");
@@ -119,6 +133,8 @@ test.describe("bulk changes", () => {
     await page.getByRole("combobox", { name: "Change" }).selectOption("mandatory:true");
     await page.getByRole("button", { name: /Change all 2 subscribers matching/ }).click();
     await expect(page.getByRole("heading", { name: "2 subscribers will change: set mandatory to yes" })).toBeVisible();
+    // The filters named as the list's chips name them, not by their parameters.
+    await expect(page.getByRole("list", { name: "The change's filters" })).toHaveText(`Search: ${a.last_name}`);
     await page.getByRole("button", { name: "Change 2 subscribers" }).click();
     await expect(page.getByText("2 subscribers changed.")).toBeVisible();
     expect(b.id).toBeGreaterThan(a.id);
@@ -154,11 +170,24 @@ test.describe("the table's toolbar and columns", () => {
     await expect(here.page).toHaveURL(/\/subscribers\/columns\?back=/);
     await here.page.getByRole("checkbox", { name: "Email" }).uncheck();
     await here.page.getByRole("checkbox", { name: "Mobile" }).uncheck();
+    await here.page.getByRole("checkbox", { name: "First name" }).uncheck();
     await here.page.getByRole("radio", { name: "compact" }).check();
     await here.page.screenshot({ path: `${SCREENS}/subscribers-columns.png` });
     await here.page.getByRole("button", { name: "Apply" }).click();
     await expect(here.page.getByRole("columnheader", { name: "Last name" })).toBeVisible();
     await expect(here.page.getByRole("columnheader", { name: "Email" })).toHaveCount(0);
+    await expect(here.page.getByRole("columnheader", { name: "First name" })).toHaveCount(0);
+    // Without the first name, every row still opens its record: its first column carries the link.
+    const idOf = async (row: ReturnType<typeof bodyRows>) => /^\d+/.exec((await row.locator("td").first().innerText()).trim())![0];
+    for (const row of await bodyRows(here.page).all()) {
+      await expect(row.getByRole("link")).toHaveAttribute("href", `/subscribers/${await idOf(row)}`);
+      await expect(row.getByRole("link")).toHaveAccessibleName(/^\d+ \(.+ .+\)$/); // the id, and whose record it opens
+    }
+    const firstRow = bodyRows(here.page).first();
+    const firstId = await idOf(firstRow);
+    await firstRow.getByRole("link").click();
+    await expect(here.page).toHaveURL(new RegExp(`/subscribers/${firstId}$`));
+    await here.page.goBack();
     // Another device of the same user.
     const there = await asStaffIn(browser);
     await there.page.goto("/subscribers");
@@ -166,7 +195,7 @@ test.describe("the table's toolbar and columns", () => {
     await expect(there.page.getByRole("columnheader", { name: "Mobile" })).toHaveCount(0);
     await expect(there.page.getByRole("columnheader", { name: "Last name" })).toBeVisible();
     await there.page.screenshot({ path: `${SCREENS}/subscribers-compact.png` });
-    await there.page.getByRole("link", { name: /^Columns · 11 of 13/ }).click();
+    await there.page.getByRole("link", { name: /^Columns · 10 of 13/ }).click();
     await there.page.getByRole("button", { name: "Reset to all columns" }).click();
     await expect(there.page.getByRole("columnheader", { name: "Email" })).toBeVisible();
     await here.context.close();

@@ -150,7 +150,7 @@ test.describe("subscribers", () => {
       await expect(page).toHaveURL(/\/subscribers$/);
     }
     const bad = await page.goto("/subscribers?subscription_status=paused");
-    expect(bad?.status()).toBe(200);
+    expect(bad?.status()).toBe(400); // the API's status, with the page's explanation
     await expect(page.getByRole("alert").filter({ hasText: "cannot use" })).toContainText("subscription_status must be one of: pending, active, expired, cancelled.");
     const api = await page.request.get("/api/v1/subscribers?is_duplicate=maybe");
     expect(api.status()).toBe(400);

@@ -3,7 +3,7 @@ import { forbidden, unauthorized } from "next/navigation";
 import type { z } from "zod";
 import { AuthError } from "@/lib/auth/guards";
 import type { SessionUser } from "@/lib/auth/permissions";
-import { databaseAppError } from "@/lib/db/errors";
+import { databaseAppError, isQueryCancelled } from "@/lib/db/errors";
 import { AppError } from "@/lib/errors";
 import { fieldErrors } from "@/lib/validation/common";
 
@@ -39,6 +39,8 @@ export function action<S extends z.ZodType, T>(
     } catch (error) {
       const known = error instanceof AppError ? error : databaseAppError(error);
       if (known) return { ok: false, fieldErrors: known.fields, formError: known.message, ...(known.details ? { details: known.details } : {}) };
+      // The client went away and the statement was cancelled (server.ts): nobody reads this.
+      if (isQueryCancelled(error)) return { ok: false, formError: "The request was cancelled." };
       console.error(error);
       return { ok: false, formError: "Something went wrong on our side. Try again." };
     }

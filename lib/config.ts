@@ -1,5 +1,6 @@
 import path from "node:path";
 import { z } from "zod";
+import { BrandedError } from "@/lib/errors";
 
 // The one place the console's settings are read from the environment and validated (zod), with a
 // message that names the variable and says what it must be. The server checks them all at start
@@ -7,7 +8,9 @@ import { z } from "zod";
 // README's configuration table lists exactly these variables (a test compares the two).
 // Runtime-neutral: the proxy, server.ts, scripts and the app all read settings here.
 
-export class ConfigError extends Error {}
+export class ConfigError extends BrandedError {
+  static readonly brand: string = "console.ConfigError";
+}
 
 const MIN_SECRET_BYTES = 32;
 const SECRET_HELP =
@@ -109,6 +112,7 @@ const schema = z.object({
   IMPORT_MAX_MB: whole(1, 100),
   IMPORT_XLSX_MAX_UNPACKED_MB: whole(1, 1_000),
   IMPORT_BATCH_SIZE: whole(1, 1_000),
+  IMPORT_LOCK_WAIT_MS: whole(1, 3_000),
   // The export
   EXPORT_WORKER: onOff("on"),
   EXPORT_BATCH_SIZE: whole(1, 20_000),
@@ -125,7 +129,7 @@ const schema = z.object({
 export type Config = z.output<typeof schema>;
 
 /** `s3://bucket` or `s3://bucket/prefix/of/keys`: where the console keeps its files. */
-export type StorageUrl = { bucket: string; prefix: string };
+type StorageUrl = { bucket: string; prefix: string };
 
 const BUCKET = /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/;
 const PREFIX_SEGMENT = /^[A-Za-z0-9_-][A-Za-z0-9_.-]{0,199}$/;

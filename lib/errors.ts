@@ -1,5 +1,55 @@
+// The console's own errors, recognised wherever they are caught.
+//
+// Class identity does not hold in the production build: Next compiles a module once per layer
+// that imports it (pages and actions, route handlers, instrumentation, the proxy; server.ts loads
+// its own), so one server process holds several copies of each class here. An error made by one
+// copy (the per-user limit and the database kept on globalThis are made by whichever layer came
+// first) failed `instanceof` against another: the per-user limit's 429 was a 500 on the other
+// surface. So these classes carry a brand, a name kept on each instance under a Symbol.for key
+// (the same key in every copy), and `instanceof` compares brands instead of classes: any copy of
+// AppError recognises an AppError made by any other. Not "server-only": scripts and the proxy use it.
+
+const BRANDS = Symbol.for("console.error.brands");
+
+type Branded = { [BRANDS]?: unknown };
+type ErrorClass = abstract new (...args: never[]) => unknown;
+
+/** The brand a class declares itself (`static readonly brand`), not one it inherits. */
+const ownBrand = (cls: unknown): string | undefined => {
+  const brand = typeof cls === "function" ? Object.getOwnPropertyDescriptor(cls, "brand")?.value : undefined;
+  return typeof brand === "string" ? brand : undefined;
+};
+
+/**
+ * Base of every error class the console throws in one place and recognises in another. A subclass
+ * names itself with `static readonly brand: string = "console.Name"`; one without a brand of its own is
+ * recognised by class identity, as usual (never by its parent's brand).
+ */
+export class BrandedError extends Error {
+  static readonly brand: string = "console.BrandedError";
+
+  static [Symbol.hasInstance](this: ErrorClass, value: unknown): boolean {
+    const brand = ownBrand(this);
+    if (brand === undefined) return Function.prototype[Symbol.hasInstance].call(this, value);
+    const brands = value !== null && typeof value === "object" ? (value as Branded)[BRANDS] : undefined;
+    return Array.isArray(brands) && brands.includes(brand);
+  }
+
+  constructor(message?: string, options?: ErrorOptions) {
+    super(message, options);
+    const brands: string[] = [];
+    for (let cls: unknown = new.target; typeof cls === "function" && cls !== Error; cls = Object.getPrototypeOf(cls)) {
+      const brand = ownBrand(cls);
+      if (brand !== undefined) brands.push(brand);
+    }
+    Object.defineProperty(this, BRANDS, { value: brands, enumerable: false });
+  }
+}
+
 /** Errors that carry their HTTP meaning; everything else is a 500 with a generic message. */
-export class AppError extends Error {
+export class AppError extends BrandedError {
+  static readonly brand: string = "console.AppError";
+
   constructor(
     readonly status: 400 | 401 | 403 | 404 | 409 | 413 | 415 | 429 | 503,
     readonly code: string,

@@ -1,17 +1,9 @@
 import { config } from "@/lib/config";
-
-const dateTime = new Map<string, Intl.DateTimeFormat>();
+import { formatDateTimeIn } from "@/lib/date-time-format";
 
 /** "22 Nov 2026, 09:14" (or with seconds, "…09:14:05") in the console's time zone. */
 export function formatDateTime(value: Date, { seconds = false } = {}): string {
-  const tz = config().CONSOLE_TIME_ZONE;
-  const key = `${tz}${seconds ? ":s" : ""}`;
-  let f = dateTime.get(key);
-  if (!f) {
-    f = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: seconds ? "medium" : "short", timeZone: tz });
-    dateTime.set(key, f);
-  }
-  return f.format(value);
+  return formatDateTimeIn(value, config().CONSOLE_TIME_ZONE, { seconds });
 }
 
 /** A calendar date (stored as a DATE, read as UTC midnight) as "3 Mar 2027". */

@@ -33,7 +33,8 @@ export const BUILD_INPUTS = [
 /** Made from prisma/schema.prisma (hashed itself), and git-ignored: not a source. */
 const GENERATED = new Set(["lib/generated"]);
 
-const BUILD_ID = /^[A-Za-z0-9_.-]{1,64}$/;
+/** What BUILD_ID may be (it names a folder of the build); tools/env.ts checks it with this too. */
+export const BUILD_ID_PATTERN = /^[A-Za-z0-9_.-]{1,64}$/;
 
 /** The hex SHA-256 of the inputs' relative paths and contents, in a fixed order. */
 export function sourceDigest(root, inputs = BUILD_INPUTS) {
@@ -58,7 +59,7 @@ export function sourceDigest(root, inputs = BUILD_INPUTS) {
 export function buildId(root, env = process.env) {
   const given = (env.BUILD_ID ?? "").trim();
   if (given !== "") {
-    if (!BUILD_ID.test(given)) throw new Error(`BUILD_ID must be 1 to 64 letters, digits, dots, underscores or hyphens (it names a folder of the build); got ${JSON.stringify(given.slice(0, 80))}.`);
+    if (!BUILD_ID_PATTERN.test(given)) throw new Error(`BUILD_ID must be 1 to 64 letters, digits, dots, underscores or hyphens (it names a folder of the build); got ${JSON.stringify(given.slice(0, 80))}.`);
     return given;
   }
   return `src-${sourceDigest(root).slice(0, 20)}`;

@@ -11,6 +11,7 @@
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
+import { config } from "@/lib/config";
 import { benchDatabaseUrl, bulkLoad } from "@/tools/seed/bulk";
 import type { DatabaseTarget } from "@/lib/db/config";
 import { progressPrinter } from "./bench/progress";
@@ -19,16 +20,17 @@ import { runScript } from "./script-utils";
 export const DEFAULT_SERVER = "postgres://postgres@127.0.0.1:5432/postgres";
 
 export function bulkTarget(o: { embedded?: boolean; dir?: string; database?: string; subscribers: number }): DatabaseTarget {
+  const { PGLITE_DIR, DATABASE_URL } = config();
   if (o.embedded) {
     const dir = path.resolve(o.dir ?? path.join(os.tmpdir(), "console-bench", `pglite-${o.subscribers}`));
-    if (dir === path.resolve(".data/pglite") || dir === path.resolve(process.env.PGLITE_DIR ?? ".data/pglite")) {
+    if (dir === path.resolve(".data/pglite") || dir === PGLITE_DIR) {
       throw new Error("Refusing to bulk-load the app's own embedded database: give --dir a folder of its own.");
     }
     return { kind: "pglite", dir };
   }
-  const server = process.env.DATABASE_URL?.trim() || DEFAULT_SERVER;
+  const server = DATABASE_URL ?? DEFAULT_SERVER;
   const url = benchDatabaseUrl(server, o.database ?? "console_bench");
-  if (process.env.DATABASE_URL && new URL(url).pathname === new URL(process.env.DATABASE_URL).pathname) {
+  if (DATABASE_URL && new URL(url).pathname === new URL(DATABASE_URL).pathname) {
     throw new Error("Refusing to bulk-load DATABASE_URL's own database: give --database a name of its own.");
   }
   return { kind: "postgres", url };

@@ -4,7 +4,7 @@
 // any 4xx/5xx answer, or a growth of the server's resident memory beyond the limit between the
 // end of the warm-up and the end of the run.
 //
-// Needs a build (`npx next build`); it does not build. Options (environment):
+// Needs a build (`npx next build`); it does not build. Options (environment, checked by tools/env.ts):
 //   LOAD_CONNECTIONS=50  LOAD_DURATION=60  LOAD_RSS_LIMIT_MB=50
 //   LOAD_WARMUP=15 (seconds), LOAD_WARMUP_REQUESTS=3000: the warm-up lasts at least that long and
 //     that many requests, and until resident memory settles (< 10 MB over 5 s), at most 180 s;
@@ -21,29 +21,21 @@ import autocannon from "autocannon";
 import { openDatabase } from "@/lib/db/client";
 import { applyMigrations } from "@/tools/migrate";
 import { seedDemo } from "@/tools/seed/demo";
+import { toolEnv, type ToolEnv } from "@/tools/env";
 import { projectRoot, rssMb, signIn, startNextServer, type NextServer } from "../tests/helpers/next-server";
 import { freePort } from "../tests/helpers/pg-cluster";
 import { createTestDatabase, type TestDatabase } from "../tests/helpers/postgres";
 
-const num = (name: string, fallback: number) => {
-  const raw = process.env[name]?.trim();
-  const n = raw ? Number(raw) : fallback;
-  if (!Number.isFinite(n) || n <= 0) throw new Error(`${name} must be a positive number (got "${raw}")`);
-  return n;
-};
-
-const CONNECTIONS = num("LOAD_CONNECTIONS", 50);
-const DURATION = num("LOAD_DURATION", 60);
-const WARMUP = num("LOAD_WARMUP", 15);
-const WARMUP_REQUESTS = num("LOAD_WARMUP_REQUESTS", 3000);
+const VARIABLES = ["LOAD_CONNECTIONS", "LOAD_DURATION", "LOAD_WARMUP", "LOAD_WARMUP_REQUESTS", "LOAD_RSS_LIMIT_MB", "LOAD_DATABASE_URL", "LOAD_TARGETS"] as const;
+/** The run's settings, read when it starts (main): a bad one ends it with a message naming it. */
+let settings: Pick<ToolEnv, (typeof VARIABLES)[number]>;
 const WARMUP_MAX = 180;
-const RSS_LIMIT_MB = num("LOAD_RSS_LIMIT_MB", 50);
 const ADMIN = { email: "admin@example.com", password: "admin-demo-pass" };
 
 /** What a signed-in user does most: the two list pages, the JSON lists, the export status; pages 1–5 with and without a filter. */
 const ALL_TARGETS = ["/subscribers", "/branches", "/api/v1/subscribers", "/api/v1/branches", "/api/v1/subscribers/export"];
 /** LOAD_TARGETS=/branches,/api/v1/branches narrows the mix (to find which endpoint a problem comes from). */
-const TARGETS = process.env.LOAD_TARGETS?.trim() ? process.env.LOAD_TARGETS.split(",").map((t) => t.trim()) : ALL_TARGETS;
+const targets = () => settings.LOAD_TARGETS ?? ALL_TARGETS;
 
 type Tally = Map<string, Map<number, number>>;
 
@@ -56,7 +48,7 @@ function queries(target: string, i: number): string {
 
 function requestsFor(cookie: string, tally: Tally) {
   let i = 0;
-  return TARGETS.map((target) => ({
+  return targets().map((target) => ({
     method: "GET" as const,
     path: target,
     headers: { cookie, accept: target.startsWith("/api/") ? "application/json" : "text/html" },
@@ -79,7 +71,7 @@ function run(
 ): Promise<autocannon.Result> {
   return new Promise((resolve, reject) => {
     const instance = autocannon(
-      { url, connections: CONNECTIONS, duration: seconds, timeout: 20, title, requests: requestsFor(cookie, tally) },
+      { url, connections: settings.LOAD_CONNECTIONS, duration: seconds, timeout: 20, title, requests: requestsFor(cookie, tally) },
       (error, result) => (error ? reject(error) : resolve(result)),
     );
     let elapsed = 0;
@@ -110,7 +102,7 @@ function serverPid(pid: number): number {
 }
 
 async function prepareDatabase(dir: string): Promise<{ env: Record<string, string>; drop: () => Promise<void> }> {
-  const base = process.env.LOAD_DATABASE_URL?.trim();
+  const base = settings.LOAD_DATABASE_URL;
   if (base) {
     const created: TestDatabase = await createTestDatabase(base);
     await applyMigrations(created.url);
@@ -140,6 +132,8 @@ function table(rows: [string, string][]) {
 }
 
 async function main() {
+  settings = toolEnv(VARIABLES);
+  const { LOAD_CONNECTIONS: CONNECTIONS, LOAD_DURATION: DURATION, LOAD_WARMUP: WARMUP, LOAD_WARMUP_REQUESTS: WARMUP_REQUESTS, LOAD_RSS_LIMIT_MB: RSS_LIMIT_MB } = settings;
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "console-load-"));
   let server: NextServer | undefined;
   let drop = async () => {};
@@ -208,7 +202,7 @@ async function main() {
     const trace = samples.filter((_, i) => (i + 1) % 10 === 0).map((mb) => fmt(mb, 0));
     console.log(`  RSS every 10 s (MB): ${trace.join(" → ")}`);
     console.log("\n  per endpoint (status × count):");
-    for (const target of TARGETS) {
+    for (const target of targets()) {
       const byStatus = [...(tally.get(target) ?? new Map()).entries()].map(([s, c]) => `${s}×${fmt(c)}`).join(", ");
       console.log(`    ${target.padEnd(28)} ${byStatus || "no answers"}`);
     }
@@ -217,7 +211,7 @@ async function main() {
       bad > 0 ? `${bad} failed requests (4xx/5xx, errors or timeouts)` : null,
       result.requests.total === 0 ? "no request was answered" : null,
       growth > RSS_LIMIT_MB ? `resident memory grew ${fmt(growth, 1)} MB (> ${RSS_LIMIT_MB} MB)` : null,
-      ...TARGETS.filter((t) => !tally.get(t)?.size).map((t) => `${t} was never answered`),
+      ...targets().filter((t) => !tally.get(t)?.size).map((t) => `${t} was never answered`),
     ].filter(Boolean);
     if (failures.length > 0) {
       console.error(`\n✗ Load test failed: ${failures.join("; ")}`);

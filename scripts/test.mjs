@@ -1,8 +1,10 @@
 // `npm test`: install what is missing, then type checks, lint, unit + integration tests (Vitest)
-// and end-to-end tests (Playwright, against the production build).
+// and end-to-end tests (Playwright, against the production build). Integration tests also run on
+// PostgreSQL: TEST_DATABASE_URL, else the local server when one answers on 127.0.0.1:5432.
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import { ensureDeps } from "./ensure-deps.mjs";
+import { testDatabase } from "./test-database.mjs";
 
 ensureDeps();
 process.env.NEXT_TELEMETRY_DISABLED = "1"; // no network calls from next build
@@ -20,9 +22,11 @@ step("Type check", "npx", ["tsc", "--noEmit"]);
 step("Lint", "npx", ["eslint", ".", "--max-warnings=0"]);
 // The build comes first: the outage and load tests run the production server.
 step("Build", "npx", ["next", "build"], { ...process.env, NODE_ENV: "production" });
-if (!process.env.TEST_DATABASE_URL) {
-  console.log("\nTEST_DATABASE_URL is not set: integration tests run on the embedded database only.");
-}
+// PostgreSQL: TEST_DATABASE_URL, else the local server when one answers on 127.0.0.1:5432.
+const database = await testDatabase();
+console.log(`\n› ${database.note}`);
+if (database.url) process.env.TEST_DATABASE_URL = database.url;
+else delete process.env.TEST_DATABASE_URL;
 step("Unit and integration tests", "npx", ["vitest", "run"]);
 
 const browser = findBrowser();

@@ -2,13 +2,15 @@ import Link from "next/link";
 import { withParams, type RawParams } from "@/lib/list/params";
 import type { FilterField } from "./filter-bar";
 
+export type FilterChip = { key: string; label: string; value: string };
+
 /**
- * The filters in force, one removable chip each (a link to the same list without it), so the
- * list says what it shows without opening the filters. Server-rendered: no script.
+ * The filters in force as people read them: each field's label, and an option's label rather
+ * than its value ("Status: Active", not "subscription_status: active"), in the fields' order.
  */
-export function FilterChips({ fields, params, path }: { fields: FilterField[]; params: RawParams; path: string }) {
-  const chips: { key: string; label: string; value: string }[] = [];
-  const value = (key: string) => (typeof params[key] === "string" ? (params[key] as string).trim() : "");
+export function filterChips(fields: FilterField[], params: RawParams): FilterChip[] {
+  const chips: FilterChip[] = [];
+  const value = (key: string) => (Object.hasOwn(params, key) && typeof params[key] === "string" ? (params[key] as string).trim() : "");
   for (const field of fields) {
     if (field.kind === "dateRange") {
       if (value(field.from)) chips.push({ key: field.from, label: `${field.label} from`, value: value(field.from) });
@@ -20,6 +22,15 @@ export function FilterChips({ fields, params, path }: { fields: FilterField[]; p
     const shown = field.kind === "select" ? (field.options.find((o) => o.value === v)?.label ?? v) : v;
     chips.push({ key: field.name, label: field.label, value: shown });
   }
+  return chips;
+}
+
+/**
+ * The filters in force, one removable chip each (a link to the same list without it), so the
+ * list says what it shows without opening the filters. Server-rendered: no script.
+ */
+export function FilterChips({ fields, params, path }: { fields: FilterField[]; params: RawParams; path: string }) {
+  const chips = filterChips(fields, params);
   if (chips.length === 0) return null;
   const sort = typeof params.sort === "string" ? params.sort : undefined;
   return (

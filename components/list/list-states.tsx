@@ -53,7 +53,7 @@ export function PastLastPage({ pagination, params, path }: { pagination: Paginat
 
 /** The query could not be read (page=abc, an unknown option…): explain each problem and link back. */
 export function InvalidQuery({ fields, path, params }: { fields: Record<string, string[]>; path: string; params: RawParams }) {
-  const cleaned = Object.fromEntries(Object.entries(params).filter(([key]) => !(key in fields)));
+  const cleaned = Object.fromEntries(Object.entries(params).filter(([key]) => !Object.hasOwn(fields, key)));
   return (
     <div role="alert" className="rounded-lg border border-amber-300 bg-amber-50 px-6 py-8">
       <h2 className="text-base font-semibold text-amber-900">This address has values the list cannot use</h2>

@@ -9,7 +9,7 @@ export type RequestInfo = { ip: string | null; userAgent: string | null };
  * the trusted proxies (TRUST_PROXY); X-Forwarded-For and friends are never read here. Unknown
  * when the app is served some other way.
  */
-export function clientIp(h: Headers): string | null {
+function clientIp(h: Headers): string | null {
   return h.get(CLIENT_ADDRESS_HEADER)?.slice(0, 64) || null;
 }
 

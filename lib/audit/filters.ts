@@ -2,7 +2,7 @@ import { z } from "zod";
 import { checkRange, dateParam, optionParam, pageParam, sortParam, textParam } from "@/lib/list/params";
 import { AUDIT_ACTIONS } from "./actions";
 
-export const AUDIT_SORT_COLUMNS = ["at", "action", "actor_email"] as const;
+const AUDIT_SORT_COLUMNS = ["at", "action", "actor_email"] as const;
 
 const filterShape = {
   action: optionParam(AUDIT_ACTIONS, "action"),

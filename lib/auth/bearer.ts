@@ -2,6 +2,7 @@ import "server-only";
 import { AsyncLocalStorage } from "node:async_hooks";
 import { query, sql } from "@/lib/db/sql";
 import { AppError } from "@/lib/errors";
+import { processWide } from "@/lib/process-wide";
 import { tokenRateWait } from "@/lib/tokens/rate";
 import { tokenAllows, type TokenScope } from "@/lib/tokens/scope";
 import type { Role, SessionUser } from "./permissions";
@@ -14,9 +15,10 @@ import { isApiTokenShape, secretHash } from "./secrets";
 // read, and the Origin check is not needed (a browser cannot send this header to another site
 // without a CORS preflight, which the console never allows).
 
-export type TokenPrincipal = { user: SessionUser; token: { id: number; name: string; scope: TokenScope } };
+type TokenPrincipal = { user: SessionUser; token: { id: number; name: string; scope: TokenScope } };
 
-const principals = new AsyncLocalStorage<TokenPrincipal>();
+// One per process, whichever layer of the build reads it (lib/process-wide.ts).
+const principals = processWide("auth.token-principal", () => new AsyncLocalStorage<TokenPrincipal>());
 
 /** The request's token and its user, when the request came with a bearer token. */
 export const tokenPrincipal = (): TokenPrincipal | null => principals.getStore() ?? null;
@@ -28,11 +30,16 @@ export function withTokenPrincipal<T>(principal: TokenPrincipal, run: () => Prom
 /** One answer for every bad token: which part was wrong is nobody's business. */
 const invalid = () => new AppError(401, "invalid_token", "The API token is not valid. Make a new one on your account page.");
 
-/** The request's bearer token; null without an Authorization header; 401 for any other kind of header. */
+/**
+ * The request's bearer token. Only the Bearer scheme (any case, RFC 9110) is a token: without an
+ * Authorization header, or with another scheme (`Basic` from an nginx auth_basic in front of the
+ * console, say), null, and the session cookie decides. A Bearer header that is not exactly one
+ * token is the same 401 as a wrong token.
+ */
 export function bearerOf(request: Request): string | null {
   const header = request.headers.get("authorization");
-  if (header === null) return null;
-  const match = /^Bearer +(\S+) *$/i.exec(header);
+  if (header === null || !/^\s*Bearer(\s|$)/i.test(header)) return null;
+  const match = /^\s*Bearer +(\S+) *$/i.exec(header);
   if (!match) throw invalid();
   return match[1]!;
 }

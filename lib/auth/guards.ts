@@ -1,12 +1,15 @@
 import "server-only";
 import { audit } from "@/lib/audit/log";
+import { BrandedError } from "@/lib/errors";
 import { prisma } from "@/lib/db/client";
 import { canManageBranches, type SessionUser } from "./permissions";
 import { tokenPrincipal } from "./bearer";
 import { currentUser } from "./session";
 
 /** Thrown by the guards; the page, action and API wrappers turn it into the right answer. */
-export class AuthError extends Error {
+export class AuthError extends BrandedError {
+  static readonly brand: string = "console.AuthError";
+
   constructor(readonly status: 401 | 403) {
     super(status === 401 ? "Sign in to continue." : "You are not allowed to do this.");
   }

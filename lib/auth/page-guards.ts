@@ -4,7 +4,7 @@ import { AuthError, requireAdmin, requireUser } from "./guards";
 import type { SessionUser } from "./permissions";
 
 /** Where to come back to after signing in: the page's own path and query. */
-export function loginUrl(path: string) {
+function loginUrl(path: string) {
   return `/login?callbackUrl=${encodeURIComponent(path)}`;
 }
 

@@ -26,7 +26,7 @@ function estimator() {
 
 export type Strength = { score: number; acceptable: boolean; warning: string | null; suggestions: string[] };
 
-export function describe(result: Pick<ZxcvbnResult, "score" | "feedback">): Strength {
+function describe(result: Pick<ZxcvbnResult, "score" | "feedback">): Strength {
   return {
     score: result.score,
     acceptable: result.score >= MIN_SCORE,

@@ -4,7 +4,7 @@ import { z } from "zod";
 // (word lists of a megabyte) is lib/auth/password-policy.ts: the server's decision, and the
 // browser's hint loaded only when a new password is typed.
 
-export const PASSWORD_MIN = 12;
+const PASSWORD_MIN = 12;
 export const PASSWORD_MAX = 200;
 
 export const passwordShape = z

@@ -4,7 +4,7 @@ import { createHash, randomBytes } from "node:crypto";
 // They are 32 random bytes, so a plain SHA-256 is enough to store them: there is nothing to
 // guess that a slow hash would protect (unlike a password).
 
-export const TOKEN_PREFIX = "bsc_";
+const TOKEN_PREFIX = "bsc_";
 const TOKEN = /^bsc_[A-Za-z0-9_-]{43}$/;
 const LINK = /^[A-Za-z0-9_-]{43}$/;
 

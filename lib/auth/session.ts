@@ -15,7 +15,7 @@ export function sessionUserSql(userId: number): Statement {
 }
 
 /** Whether a session signed in at `signedInAt` (seconds since the epoch) has run its course. */
-export function sessionExpired(signedInAt: unknown, now = Date.now()): boolean {
+function sessionExpired(signedInAt: unknown, now = Date.now()): boolean {
   if (typeof signedInAt !== "number" || !Number.isFinite(signedInAt)) return true;
   const at = signedInAt * 1000;
   // A minute of clock difference between the instances that sign in and read is tolerated.

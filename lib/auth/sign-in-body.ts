@@ -8,7 +8,8 @@ import { readLimitedText } from "@/lib/http/body";
 // two `email` fields here, the last there).
 
 const FIELDS = new Set(["email", "password", "csrfToken", "callbackUrl", "json", "redirect"]);
-const MAX_BYTES = 8 * 1024;
+/** The largest body of a POST to next-auth's routes (server.ts refuses a longer declared one before Next buffers it). */
+export const SIGN_IN_BODY_LIMIT = 8 * 1024;
 
 const invalid = (message: string) => new AppError(400, "invalid_input", message);
 
@@ -58,6 +59,6 @@ export async function readSignInBody(request: Request): Promise<URLSearchParams>
   if (type !== "application/x-www-form-urlencoded" && type !== "application/json") {
     throw new AppError(415, "unsupported_media_type", "Send the form as application/x-www-form-urlencoded.");
   }
-  const text = await readLimitedText(request, MAX_BYTES);
+  const text = await readLimitedText(request, SIGN_IN_BODY_LIMIT);
   return type === "application/json" ? parseJsonObject(text) : parseForm(text);
 }

@@ -2,6 +2,7 @@ import "server-only";
 import { AsyncLocalStorage } from "node:async_hooks";
 import { requestInfoFrom } from "@/lib/audit/context";
 import { prisma } from "@/lib/db/client";
+import { processWide } from "@/lib/process-wide";
 import { loginSchema } from "@/lib/validation/auth";
 import { dummyHash, verifyPassword } from "./password";
 import { claimAttempt, recordLocked, settleAttempt } from "./throttle";
@@ -18,7 +19,8 @@ import type { Role } from "./permissions";
 export type SignedInUser = { id: string; email: string; name: string; role: Role; sv: number };
 
 type Attempt = { retryAfter: number };
-const attempts = new AsyncLocalStorage<Attempt>();
+// One per process, whichever layer of the build reads it (lib/process-wide.ts).
+const attempts = processWide("auth.sign-in-attempt", () => new AsyncLocalStorage<Attempt>());
 
 /** Runs next-auth's handler for one sign-in and says whether the attempt was paused, for how long. */
 export async function duringSignIn<T>(run: () => Promise<T>): Promise<{ result: T; retryAfter: number }> {

@@ -2,6 +2,7 @@ import "server-only";
 import { audit } from "@/lib/audit/log";
 import type { RequestInfo } from "@/lib/audit/context";
 import { prisma } from "@/lib/db/client";
+import { sql, within } from "@/lib/db/sql";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { throttleSettings } from "./login-attempts";
 
@@ -52,7 +53,7 @@ export async function throttleWait(email: string, ip: string, now = new Date(), 
 }
 
 /** A claimed try: its row, already counted as a failure until it is settled. */
-export type ClaimedAttempt = { id: bigint };
+type ClaimedAttempt = { id: bigint };
 
 /**
  * Claims one try of `email` from `request.ip`, or answers how long to wait. The pause is decided
@@ -64,8 +65,8 @@ export async function claimAttempt(email: string, request: RequestInfo): Promise
   const ip = request.ip ?? "unknown";
   const db = await prisma();
   return db.$transaction(async (tx) => {
-    await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`login-email:${email}`}, 0))`;
-    await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`login-ip:${ip}`}, 0))`;
+    await within(tx).query(sql`SELECT 1 AS locked FROM pg_advisory_xact_lock(hashtextextended(${`login-email:${email}`}, 0))`);
+    await within(tx).query(sql`SELECT 1 AS locked FROM pg_advisory_xact_lock(hashtextextended(${`login-ip:${ip}`}, 0))`);
     const wait = await throttleWait(email, ip, new Date(), tx);
     if (wait > 0) return { wait };
     const row = await tx.loginAttempt.create({ data: { email: email.slice(0, 254), ip, success: false }, select: { id: true } });

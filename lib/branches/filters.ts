@@ -4,7 +4,7 @@ import { checkRange, dateParam, idParam, pageParam, sortParam, textParam } from 
 // The one parser of branch list queries (docs/API.md's names): the page, the JSON API and tests
 // read filters through it.
 
-export const BRANCH_SORT_COLUMNS = ["id", "name", "created_at", "updated_at"] as const;
+const BRANCH_SORT_COLUMNS = ["id", "name", "created_at", "updated_at"] as const;
 
 const filterShape = {
   id: idParam,

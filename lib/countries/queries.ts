@@ -1,7 +1,7 @@
 import "server-only";
 import { prisma } from "@/lib/db/client";
 
-export type CountryOption = { id: number; name: string; code: string };
+type CountryOption = { id: number; name: string; code: string };
 
 const collator = new Intl.Collator("en", { sensitivity: "base" });
 

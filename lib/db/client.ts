@@ -18,7 +18,7 @@ export type Database = {
   close(): Promise<void>;
 };
 
-export type OpenOptions = {
+type OpenOptions = {
   /**
    * PostgreSQL's statement_timeout on every connection of the pool, in ms (0: none). The app's
    * database (`db()`) takes DATABASE_STATEMENT_TIMEOUT_MS; scripts that build indexes or load

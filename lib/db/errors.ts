@@ -18,6 +18,11 @@ export function isQueryTimeout(error: unknown): boolean {
   return someError(error, (v) => sqlState(v) === "57014" && /statement timeout/i.test(text(v)));
 }
 
+/** A lock not granted within `lock_timeout` (SQLSTATE 55P03). */
+export function isLockTimeout(error: unknown): boolean {
+  return someError(error, (v) => sqlState(v) === "55P03");
+}
+
 export function isDatabaseBusy(error: unknown): boolean {
   return someError(error, (v) => v.code === "P2024" || /timeout exceeded when trying to connect/i.test(text(v)));
 }
@@ -30,7 +35,7 @@ export function isQueryCancelled(error: unknown): boolean {
 }
 
 /** Seconds a client should wait after a busy or timed-out answer. */
-export const BUSY_RETRY_AFTER_SECONDS = 2;
+const BUSY_RETRY_AFTER_SECONDS = 2;
 
 /** The answer a request gets for one of these failures, or null for any other error. */
 export function databaseAppError(error: unknown): AppError | null {

@@ -3,6 +3,7 @@ import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import { NodeFS } from "@electric-sql/pglite/nodefs";
+import { BrandedError } from "@/lib/errors";
 import { ensurePrivateDir, privateMode, tightenTree } from "@/lib/security/private-files";
 
 /**
@@ -10,7 +11,9 @@ import { ensurePrivateDir, privateMode, tightenTree } from "@/lib/security/priva
  * pid; a lock left by a dead process is taken over, a live owner makes us refuse with a clear
  * message (so `npm run db:seed` does not corrupt the folder of a running server).
  */
-export class DatabaseLockedError extends Error {}
+export class DatabaseLockedError extends BrandedError {
+  static readonly brand: string = "console.DatabaseLockedError";
+}
 
 function lockPath(dir: string) {
   return `${dir}.lock`;
@@ -25,7 +28,7 @@ function isAlive(pid: number) {
   }
 }
 
-export function acquireLock(dir: string): () => void {
+function acquireLock(dir: string): () => void {
   const file = lockPath(dir);
   ensurePrivateDir(path.dirname(file));
   for (let attempt = 0; attempt < 2; attempt++) {

@@ -75,7 +75,7 @@ function cancelTarget(config: pg.PoolConfig): CancelTarget {
  * backend's pid and secret key). The server answers nothing and closes the socket. Sent in
  * plain text: a cancel request is not subject to authentication or pg_hba's SSL rules.
  */
-export function sendCancel(target: CancelTarget, client: pg.PoolClient) {
+function sendCancel(target: CancelTarget, client: pg.PoolClient) {
   const { processID, secretKey } = client as unknown as { processID?: number | null; secretKey?: number | null };
   if (typeof processID !== "number" || typeof secretKey !== "number") return;
   const packet = Buffer.alloc(16);

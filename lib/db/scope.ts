@@ -1,21 +1,30 @@
 import { AsyncLocalStorage } from "node:async_hooks";
+import { BrandedError } from "@/lib/errors";
+import { processWide } from "@/lib/process-wide";
 
-// The abort signal of the request being served, seen by the database pool (lib/db/pool.ts): a
+// The abort signal of the request being served, seen by the database pools (lib/db/pool.ts): a
 // statement started while serving a request whose client has gone away is cancelled in
-// PostgreSQL instead of running on. Route handlers run inside `withQuerySignal` (lib/http/api.ts
-// does it for every one); anything else (pages, scripts, the export worker) runs without.
+// PostgreSQL instead of running on. server.ts runs every request inside `withQuerySignal` (its
+// client gone is the response closed before it finished); route handlers run inside it again
+// with their request's own signal (lib/http/api.ts, for the in-process tests too). Scripts and
+// the export worker run without.
+//
+// The storage is one per process (lib/process-wide.ts): the pools are made by whichever layer of
+// the build opens the database first (the in-process worker, from instrumentation), and must read
+// the same storage that server.ts and the route wrapper fill. With one copy per layer, an aborted
+// request's statements ran on in production until they finished.
 
-const storage = new AsyncLocalStorage<AbortSignal>();
+const signals = processWide("db.query-signal", () => new AsyncLocalStorage<AbortSignal>());
 
 export function withQuerySignal<T>(signal: AbortSignal, run: () => Promise<T>): Promise<T> {
-  return storage.run(signal, run);
+  return signals.run(signal, run);
 }
 
 export function querySignal(): AbortSignal | undefined {
-  return storage.getStore();
+  return signals.getStore();
 }
 
-const heavyUsers = new AsyncLocalStorage<number>();
+const heavyUsers = processWide("db.heavy-user", () => new AsyncLocalStorage<number>());
 
 /** Runs a user's heavy work (lib/load/user-limit.ts): its statements are scheduled fairly on PGlite (lib/db/pglite-fair.ts). */
 export function withHeavyUser<T>(userId: number, run: () => Promise<T>): Promise<T> {
@@ -27,8 +36,19 @@ export function heavyUser(): number | undefined {
   return heavyUsers.getStore();
 }
 
+/**
+ * Runs `run` outside any request's scope: what it starts that outlives the request (the job
+ * queue's timers, a worker's loops) must not carry that request's abort signal or user, or its
+ * statements would be cancelled with the request, or queued as that user's.
+ */
+export function outsideRequest<T>(run: () => T): T {
+  return signals.exit(() => heavyUsers.exit(run));
+}
+
 /** What a statement of a request whose client went away rejects with, before it reaches PostgreSQL. */
-export class ClientGoneError extends Error {
+export class ClientGoneError extends BrandedError {
+  static readonly brand: string = "console.ClientGoneError";
+
   constructor() {
     super("The client closed the request; its statement was not run.");
     this.name = "ClientGoneError";

@@ -25,7 +25,6 @@ export type Statement = Prisma.Sql;
 export const sql = Prisma.sql;
 export const join = Prisma.join;
 export const empty = Prisma.empty;
-export const raw = Prisma.raw;
 
 type Row = Record<string, unknown>;
 
@@ -217,8 +216,10 @@ function forDatabase(database: Database): SqlConnection {
   if (database.pglite) return fromPGlite(database.pglite);
   const target: DatabaseTarget = database.target;
   if (target.kind !== "postgres") throw new Error("A database without PGlite must be a PostgreSQL server.");
-  // Its statements are cancelled with their request, like the app's (lib/db/pool.ts).
-  const pool = consolePool({ connectionString: target.url, max: 4, application_name: "console-export" });
+  // Its statements are cancelled with their request, like the app's (lib/db/pool.ts). A wait for
+  // one of its four connections is bounded as the app pool's is: past it, the request answers 503
+  // busy (lib/db/errors.ts) and a job's attempt fails and is retried, instead of hanging.
+  const pool = consolePool({ connectionString: target.url, max: 4, connectionTimeoutMillis: 5_000, application_name: "console-export" });
   pool.on("error", (error) => console.error("database: idle connection failed", error));
   return fromPool(pool, () => pool.end());
 }

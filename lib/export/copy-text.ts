@@ -11,7 +11,7 @@
 const ESCAPES: Record<string, string> = { b: "\b", f: "\f", n: "\n", r: "\r", t: "\t", v: "\v" };
 
 /** A value as COPY wrote it, unescaped. */
-export function unescapeCopyValue(value: string): string {
+function unescapeCopyValue(value: string): string {
   return value.includes("\\") ? value.replace(/\\(.)/gs, (_, c: string) => ESCAPES[c] ?? c) : value;
 }
 

@@ -21,7 +21,7 @@ const TRIGGER = "=+\\-@\\t\\r\\uFF1D\\uFF0B\\uFF0D\\uFF20";
 const BREAK = ",;\\t\\r\\n\"";
 
 /** A cell that a spreadsheet would run as a formula (once leading spaces are trimmed). */
-export const FORMULA = new RegExp(`^ *[${TRIGGER}]`);
+const FORMULA = new RegExp(`^ *[${TRIGGER}]`);
 
 /** Every place inside a value where a spreadsheet could start a cell that it would run. */
 const CELL_START_FORMULA = new RegExp(`(?<=(?:^|[${BREAK}]) *)(?=[${TRIGGER}])`, "g");

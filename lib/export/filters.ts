@@ -8,7 +8,7 @@ import { SUBSCRIBER_FILTER_KEYS, subscriberFilterOnlySchema, type SubscriberFilt
 export type RawExportFilters = Record<string, string>;
 
 /** Picks the list's filters out of a query (the page's address); page, sort and other names are ignored. */
-export function pickFilters(input: unknown): Record<string, string | string[]> {
+function pickFilters(input: unknown): Record<string, string | string[]> {
   const out: Record<string, string | string[]> = {};
   if (!input || typeof input !== "object") return out;
   const source = input instanceof URLSearchParams ? Object.fromEntries(input) : (input as Record<string, unknown>);
@@ -52,18 +52,33 @@ export function parseExportBody(body: unknown): ParseResult<ParsedExportFilters>
     const message = 'Send the filters as a JSON object, such as {"email": "example.com"}.';
     return { ok: false, fields: { _: [message] }, message };
   }
+  return strictly(Object.entries(body), 'Give the filter as a string, as in the list\'s address ("true", "12", "2026-01-31").') ?? parseExportFilters(body);
+}
+
+/**
+ * The filters of a POST's query string, when it has no body (`POST …/export?email=example.com`):
+ * as strict as a body, so that `?emial=…` is a 400 naming it, not an export of everything.
+ */
+export function parseExportQuery(query: URLSearchParams): ParseResult<ParsedExportFilters> {
+  // Grouped in a Map, not an object: a key `__proto__` must be named, not swallowed by the prototype.
+  const grouped = new Map<string, string[]>();
+  for (const [key, value] of query) grouped.set(key, [...(grouped.get(key) ?? []), value]);
+  const entries = [...grouped].map(([key, values]): [string, string | string[]] => [key, values.length === 1 ? values[0]! : values]);
+  return strictly(entries, "Give the filter only once.") ?? parseExportFilters(Object.fromEntries(entries));
+}
+
+/** A 400 naming every key that is not a filter (or page, sort) and every value that is not one string; null when there is none. */
+function strictly(entries: [string, unknown][], notAString: string): ParseResult<never> | null {
   const known = new Set<string>([...SUBSCRIBER_FILTER_KEYS, ...LIST_PARAMETERS]);
   const problems: [string, string[]][] = [];
-  for (const [key, value] of Object.entries(body)) {
+  for (const [key, value] of entries) {
     if (!known.has(key)) problems.push([key, [`There is no filter ${JSON.stringify(key)}. The filters are: ${SUBSCRIBER_FILTER_KEYS.join(", ")}.`]]);
-    else if (typeof value !== "string") problems.push([key, ['Give the filter as a string, as in the list\'s address ("true", "12", "2026-01-31").']]);
+    else if (typeof value !== "string") problems.push([key, [notAString]]);
   }
-  if (problems.length > 0) {
-    // fromEntries defines own keys, "__proto__" included (an assignment would set the prototype).
-    const fields = Object.fromEntries(problems);
-    return { ok: false, fields, message: Object.entries(fields).map(([k, v]) => `${k}: ${v.join(" ")}`).join(" ") };
-  }
-  return parseExportFilters(body);
+  if (problems.length === 0) return null;
+  // fromEntries defines own keys, "__proto__" included (an assignment would set the prototype).
+  const fields = Object.fromEntries(problems);
+  return { ok: false, fields, message: Object.entries(fields).map(([k, v]) => `${k}: ${v.join(" ")}`).join(" ") };
 }
 
 /** The stored filters, parsed again by the worker (they were valid when stored). */

@@ -12,7 +12,7 @@ import { storage } from "@/lib/storage";
 // 3. an in_queue export whose job is gone (deleted by hand, archived) is failed, so its user
 //    can request again: a safety net behind the dead-letter queue.
 
-export type PurgeResult = { purged: number; strays: number; lost: number };
+type PurgeResult = { purged: number; strays: number; lost: number };
 
 const STRAY_AFTER_MS = 60 * 60 * 1000;
 

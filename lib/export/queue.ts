@@ -1,6 +1,7 @@
 import { config } from "@/lib/config";
 import PgBoss from "pg-boss";
 import { exportConfig } from "./config";
+import { outsideRequest } from "@/lib/db/scope";
 import { connection, type SqlConnection } from "@/lib/db/sql";
 
 // The job queue: pg-boss in the database's own "pgboss" schema (created by boss.start(), not by
@@ -26,7 +27,7 @@ export type ExportJobData = { exportId: string };
 export const runsWorker = () => config().EXPORT_WORKER;
 
 /** Per-job options, so that changed settings apply to the next request without a migration. */
-export function exportJobOptions(id: string): PgBoss.SendOptions {
+function exportJobOptions(id: string): PgBoss.SendOptions {
   const c = exportConfig;
   return {
     id,
@@ -44,7 +45,9 @@ export async function queue(): Promise<PgBoss> {
   const conn = await connection();
   const holder = globalThis as Holder;
   if (holder.__export_boss?.conn !== conn) {
-    const boss = start(conn);
+    // Often first asked for by a request (an export, a bulk change, an import): the queue's timers
+    // and polls outlive it, so they must not run in its scope (its abort would cancel them).
+    const boss = outsideRequest(() => start(conn));
     holder.__export_boss = { conn, boss };
     boss.catch(() => {
       if (holder.__export_boss?.boss === boss) holder.__export_boss = undefined;

@@ -34,7 +34,7 @@ export async function countRows(on: Queryable, filters: SubscriberFilterValues):
  * batch's ids first (an index walk on the primary key, or the filters' indexes), then the joins
  * and formatting for those rows only.
  */
-export function batchQuery(filters: SubscriberFilterValues, after: number | null, limit: number): Statement {
+function batchQuery(filters: SubscriberFilterValues, after: number | null, limit: number): Statement {
   const conditions = subscriberConditions(filters);
   if (after !== null) conditions.push(sql`s.id > ${after}`);
   return sql`SELECT ${COLUMNS} FROM (SELECT * FROM subscribers s ${whereClause(conditions)}
@@ -60,7 +60,7 @@ function literal(value: unknown): string {
 }
 
 /** A piece of the file: `rows` rows, as their values. */
-export type Batch = string[][];
+type Batch = string[][];
 
 /**
  * Every row of the filters, as the batches of rows that each chunk of COPY output completes.

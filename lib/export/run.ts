@@ -11,7 +11,7 @@ import { connection, sql } from "@/lib/db/sql";
 /** How often the row's processed_rows is updated while writing (not on every row or batch). */
 const PROGRESS_EVERY_MS = 1000;
 
-export type RunResult = { exportId: string; rows: number } | { exportId: string; skipped: string };
+type RunResult = { exportId: string; rows: number } | { exportId: string; skipped: string };
 
 export async function runExport(exportId: string, signal?: AbortSignal): Promise<RunResult> {
   const conn = await connection();

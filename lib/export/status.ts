@@ -6,7 +6,7 @@ import { query, sql, type Statement } from "@/lib/db/sql";
 // The export status of one user: the latest request (its state and progress) and the newest
 // completed file, which stays downloadable while a new one is generated or after a failure.
 
-export type ExportState = "in_queue" | "completed" | "failed";
+type ExportState = "in_queue" | "completed" | "failed";
 
 export type ExportStatusBody = {
   /** Path of the newest completed file, or null while none exists. */

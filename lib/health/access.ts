@@ -8,12 +8,12 @@ import type { SessionUser } from "@/lib/auth/permissions";
 // that sends `Authorization: Bearer <HEALTH_TOKEN>` (a secret the operator configures; it works
 // while the database is down, when no session can be checked). Everyone else gets the status only.
 
-export const canReadHealthDetails = (user: Pick<SessionUser, "role"> | null | undefined) => user?.role === "admin";
+const canReadHealthDetails = (user: Pick<SessionUser, "role"> | null | undefined) => user?.role === "admin";
 
 const digest = (value: string) => crypto.createHash("sha256").update(value, "utf8").digest();
 
 /** True when the request carries the operator's HEALTH_TOKEN (compared in constant time). */
-export function hasHealthToken(request: Request): boolean {
+function hasHealthToken(request: Request): boolean {
   const expected = config().HEALTH_TOKEN;
   if (!expected) return false;
   const match = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.get("authorization") ?? "");

@@ -14,7 +14,7 @@ import { isDatabaseUnavailable } from "./unavailable";
 // (`checkHealth`: latency, queue counts, worker timing) are for an administrator or the
 // operator's monitor (lib/health/access.ts). Never host names or error messages.
 
-export type DatabaseHealth = {
+type DatabaseHealth = {
   /** busy: the server is there, but this process's connections are all in use and statements wait for one. */
   status: "up" | "busy" | "down";
   kind: "postgres" | "pglite";
@@ -23,7 +23,7 @@ export type DatabaseHealth = {
   reason?: "unreachable" | "timeout" | "error";
 };
 
-export type QueueHealth = {
+type QueueHealth = {
   /**
    * up: readable, and worked (or nothing waits); stalled: exports wait and no worker has done
    * the queue's maintenance lately; not_started: the queue was never started on this database;
@@ -40,7 +40,7 @@ export type QueueHealth = {
   worker_seen_seconds_ago: number | null;
 };
 
-export type StorageHealth = {
+type StorageHealth = {
   /** down: downloads answer 503 with Retry-After until it is back (the rest of the console works). */
   status: "up" | "down";
   kind: "local" | "s3";
@@ -53,7 +53,7 @@ export type StorageHealth = {
  * of it: a load balancer that took every instance out while the shared bucket is away would stop
  * the whole console instead of its downloads.
  */
-export type PublicHealth = { status: "ok" | "unavailable" };
+type PublicHealth = { status: "ok" | "unavailable" };
 
 export type HealthReport = {
   status: "ok" | "degraded" | "unavailable";

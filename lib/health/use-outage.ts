@@ -6,7 +6,7 @@ import { useEffect, useState } from "react";
 // database being unreachable; while it is, asks again every few seconds and calls `retry` (Next's
 // re-fetch and re-render of the failed segment) as soon as the database answers again.
 
-export type OutageState = "checking" | "database-down" | "other";
+type OutageState = "checking" | "database-down" | "other";
 
 const POLL_MS = 3_000;
 

@@ -11,7 +11,7 @@ import { applyApiSecurityHeaders } from "@/lib/security/headers";
 import { fieldErrors } from "@/lib/validation/common";
 import { readLimitedText } from "./body";
 
-export type ApiErrorBody = { error: { code: string; message: string; fields?: Record<string, string[]> } & Record<string, unknown> };
+type ApiErrorBody = { error: { code: string; message: string; fields?: Record<string, string[]> } & Record<string, unknown> };
 
 export function apiError(status: number, code: string, message: string, fields?: Record<string, string[]>, details?: Record<string, unknown>) {
   const body: ApiErrorBody = { error: { ...details, code, message, ...(fields ? { fields } : {}) } };
@@ -23,7 +23,7 @@ export function json(data: unknown, status = 200) {
 }
 
 /** 503 while the database cannot be reached: the client may retry after a few seconds. */
-export function unavailable() {
+function unavailable() {
   const response = apiError(503, "unavailable", UNAVAILABLE_MESSAGE);
   response.headers.set("Retry-After", String(RETRY_AFTER_SECONDS));
   return response;
@@ -91,7 +91,7 @@ const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
  * PATCH and DELETE, and it must name this host. (Server actions get the same check from Next.)
  * Clients that send no Origin (curl, scripts) are not browsers and carry no ambient cookie risk.
  */
-export function assertSameOrigin(request: Request) {
+function assertSameOrigin(request: Request) {
   if (SAFE_METHODS.has(request.method)) return;
   const origin = request.headers.get("origin");
   if (!origin) return;

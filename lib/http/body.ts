@@ -4,11 +4,11 @@ import { AppError } from "@/lib/errors";
 // at once, and an undeclared (chunked) one is counted while it streams and dropped the moment it
 // passes the limit, so memory never holds more than the limit whatever a client sends.
 
-export const tooLarge = (maxBytes: number) =>
+const tooLarge = (maxBytes: number) =>
   new AppError(413, "too_large", `The body is too large (at most ${Math.floor(maxBytes / 1024)} KB).`);
 
 /** The body's bytes, at most `maxBytes`; 413 beyond. */
-export async function readLimitedBody(request: Request, maxBytes: number): Promise<Uint8Array> {
+async function readLimitedBody(request: Request, maxBytes: number): Promise<Uint8Array> {
   const declared = request.headers.get("content-length");
   if (declared !== null && (!/^\d+$/.test(declared.trim()) || Number(declared) > maxBytes)) throw tooLarge(maxBytes);
   if (!request.body) return new Uint8Array(0);

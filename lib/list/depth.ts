@@ -21,7 +21,7 @@ let maxSkip = MAX_SKIP;
  * A filter that reads every row (lib/subscribers/where.ts, readsEveryRow) and matches at most
  * this many rows is answered from the ids that one read finds (lib/subscribers/queries.ts).
  */
-export const FEW_MATCHES = 5_000;
+const FEW_MATCHES = 5_000;
 let fewMatches = FEW_MATCHES;
 export const fewMatchesLimit = () => fewMatches;
 
@@ -55,6 +55,8 @@ export function windowFor(page: number, total: number): PageWindow | null {
 
 /** 400 for a page between the first and the last MAX_SKIP rows; it carries the list's total. */
 export class PageTooDeepError extends AppError {
+  static readonly brand: string = "console.PageTooDeepError";
+
   constructor(readonly total: number) {
     const length = Math.ceil(total / PER_PAGE);
     const head = Math.floor(maxSkip / PER_PAGE) + 1; // the last page read from the start

@@ -1,5 +1,5 @@
 import "server-only";
-import { databaseAppError } from "@/lib/db/errors";
+import { databaseAppError, isQueryCancelled } from "@/lib/db/errors";
 import { AppError } from "@/lib/errors";
 import { PageTooDeepError } from "./depth";
 
@@ -8,7 +8,7 @@ import { PageTooDeepError } from "./depth";
 // set its status once it streams; it says what happened in place of the table.
 
 export type ListProblem = {
-  kind: "too_deep" | "too_many" | "timeout" | "busy";
+  kind: "too_deep" | "too_many" | "timeout" | "busy" | "cancelled";
   title: string;
   message: string;
   /** The list's total when it is known (a page too deep). */
@@ -25,6 +25,8 @@ export function listProblem(error: unknown): ListProblem | null {
   const known = databaseAppError(error);
   if (known?.code === "query_timeout") return { kind: "timeout", title: "This list took too long", message: known.message, total: null };
   if (known) return { kind: "busy", title: "The console is busy", message: known.message, total: null };
+  // The client went away and the query was cancelled (server.ts): nobody reads this, nothing to log.
+  if (isQueryCancelled(error)) return { kind: "cancelled", title: "This list was cancelled", message: "The request was cancelled before the list was read.", total: null };
   return null;
 }
 

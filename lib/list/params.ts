@@ -20,16 +20,18 @@ export type RawParams = Record<string, string | string[] | undefined>;
 /** URLSearchParams or Next's `searchParams` object → a plain object (repeated keys → arrays). */
 export function rawParams(input: URLSearchParams | RawParams): RawParams {
   if (!(input instanceof URLSearchParams)) return input;
-  const out: RawParams = {};
+  // A Map, then own keys: `out[key]` would read Object.prototype for "constructor" and assign the
+  // prototype for "__proto__" (names in the address are the user's to choose).
+  const out = new Map<string, string | string[]>();
   for (const [key, value] of input) {
-    const prev = out[key];
-    out[key] = prev === undefined ? value : [prev, value].flat();
+    const prev = out.get(key);
+    out.set(key, prev === undefined ? value : [prev, value].flat());
   }
-  return out;
+  return Object.fromEntries(out);
 }
 
 /** One optional query value: trimmed, empty means absent, repeated is an error. */
-export function param<T extends z.ZodType>(schema: T) {
+function param<T extends z.ZodType>(schema: T) {
   return z.preprocess((value, ctx) => {
     if (Array.isArray(value)) {
       ctx.addIssue({ code: "custom", message: "Give this parameter only once." });
@@ -130,7 +132,7 @@ export function parseWith<S extends z.ZodType>(schema: S, input: URLSearchParams
 export function withParams(raw: RawParams, changes: Record<string, string | number | undefined>): string {
   const out = new URLSearchParams();
   for (const [key, value] of Object.entries(raw)) {
-    if (key in changes) continue;
+    if (Object.hasOwn(changes, key)) continue; // own keys: `in` would drop ?constructor=… and ?toString=…
     for (const v of [value].flat()) if (v !== undefined && v !== "") out.append(key, v);
   }
   for (const [key, value] of Object.entries(changes)) if (value !== undefined && value !== "") out.set(key, String(value));

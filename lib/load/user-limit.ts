@@ -13,14 +13,16 @@ import { ClientGoneError, querySignal, withHeavyUser } from "@/lib/db/scope";
 // In-process: with several web processes each one counts for itself (a user gets this many per
 // process); the statement timeout bounds what any of them can run.
 
-export type UserLimitOptions = { running: number; waiting: number; waitMs: number };
+type UserLimitOptions = { running: number; waiting: number; waitMs: number };
 
 type Waiter = { grant: () => void; fail: (error: Error) => void };
 type Entry = { running: number; waiting: Waiter[] };
 
-export const RETRY_AFTER_SECONDS = 2;
+const RETRY_AFTER_SECONDS = 2;
 
 export class TooManyRequestsError extends AppError {
+  static readonly brand: string = "console.TooManyRequestsError";
+
   constructor(running: number) {
     super(
       429,
@@ -107,7 +109,7 @@ export class UserLimit {
 }
 
 /** HEAVY_REQUESTS_PER_USER (default 2) run at once; HEAVY_REQUESTS_QUEUE (default 8) wait, each at most 10 s. */
-export function userLimitOptions(): UserLimitOptions {
+function userLimitOptions(): UserLimitOptions {
   return {
     running: config().HEAVY_REQUESTS_PER_USER,
     waiting: config().HEAVY_REQUESTS_QUEUE,
@@ -117,7 +119,12 @@ export function userLimitOptions(): UserLimitOptions {
 
 type Holder = { __console_user_limit?: UserLimit };
 
-/** The process's one limit (on globalThis: Next may load this module in several bundles). */
+/**
+ * The process's one limit, on globalThis: Next compiles this module into each layer of the build
+ * (pages, route handlers), and the limit must be shared. The copy that makes it first is the one
+ * whose code runs for every layer: what crosses layers from it, its errors and the user's scope,
+ * is recognised by any copy (branded errors, lib/errors.ts; process-wide storage, lib/db/scope.ts).
+ */
 export function userLimit(): UserLimit {
   const holder = globalThis as Holder;
   return (holder.__console_user_limit ??= new UserLimit(userLimitOptions()));

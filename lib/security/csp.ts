@@ -5,7 +5,7 @@
 // and Next reads the nonce back from the request's Content-Security-Policy header to put it on
 // its own <script> tags. Unit-tested in tests/unit/security-csp.test.ts.
 
-export type CspOptions = {
+type CspOptions = {
   nonce: string;
   /** `next dev` needs 'unsafe-eval' (React rebuilds server stacks with eval); never in production. */
   development?: boolean;

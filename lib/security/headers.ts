@@ -9,7 +9,7 @@ import HEADERS from "./static-headers.json";
 // proxy, and again from lib/http/api.ts so that route handlers called directly carry them.
 // Runtime-neutral (no Node APIs).
 
-export const HSTS_VALUE = HEADERS.hsts;
+const HSTS_VALUE = HEADERS.hsts;
 
 /**
  * The policy of answers that are not HTML (JSON, files): nothing may load or run from them, and
@@ -29,7 +29,7 @@ export function baseSecurityHeaders(production = process.env.NODE_ENV === "produ
 }
 
 /** Console pages and API answers depend on who asks: never stored by browsers or proxies. */
-export const NO_STORE = "no-store";
+const NO_STORE = "no-store";
 
 /** Sets the base headers (and no-store) on `headers`, keeping a stricter Cache-Control already there. */
 export function applySecurityHeaders(headers: Headers, production?: boolean): Headers {

@@ -9,7 +9,7 @@ import path from "node:path";
 const SHARED_BITS = 0o077;
 
 /** The project's own data folder, the default parent of the database and the exports. */
-export function dataRoot(): string {
+function dataRoot(): string {
   return path.resolve(/*turbopackIgnore: true*/ ".data");
 }
 

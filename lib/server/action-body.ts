@@ -13,7 +13,7 @@
 /** The console's actions take one argument; a few more leave room, Next's own cap is 1,000. */
 export const MAX_ACTION_ARGUMENTS = 16;
 /** Forms are an object of fields (some of them lists); deeper is not the console's. */
-export const MAX_ACTION_DEPTH = 16;
+const MAX_ACTION_DEPTH = 16;
 
 /**
  * Strings React reads as plain values: `$$…` is a string starting with `$`, `$undefined` and the

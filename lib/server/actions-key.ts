@@ -1,14 +1,14 @@
 import fs from "node:fs";
 import path from "node:path";
+import type { Config } from "@/lib/config";
 
 // Server actions on several instances. Next.js salts each action's id with the build's key
 // (NEXT_SERVER_ACTIONS_ENCRYPTION_KEY at `next build`, else a random one it keeps in the build)
 // and encrypts the values an action closes over with the key it runs with (the variable, else
 // the build's). A page rendered by one instance posts its actions to whichever instance the load
 // balancer picks, so every instance must run builds made with one key, and run with that key.
-// server.ts checks the second half at start; the README says how to set the first.
-
-type Env = Record<string, string | undefined>;
+// server.ts checks the second half at start, with the settings lib/config.ts read; the README
+// says how to set the first.
 
 /** The key `next build` used, from the build's manifest (null: no build, or none recorded). */
 export function builtActionsKey(appDir: string): string | null {
@@ -18,11 +18,11 @@ export function builtActionsKey(appDir: string): string | null {
   return typeof key === "string" && key !== "" ? key : null;
 }
 
-/** Why this instance must not serve this build with this environment, or null. */
-export function actionsKeyProblem(appDir: string, env: Env): string | null {
-  const key = (env.NEXT_SERVER_ACTIONS_ENCRYPTION_KEY ?? "").trim();
+/** Why this instance must not serve this build with these settings, or null. */
+export function actionsKeyProblem(appDir: string, settings: Pick<Config, "NEXT_SERVER_ACTIONS_ENCRYPTION_KEY">): string | null {
+  const key = settings.NEXT_SERVER_ACTIONS_ENCRYPTION_KEY;
   const built = builtActionsKey(appDir);
-  if (key === "" || built === null || built === key) return null;
+  if (key === undefined || built === null || built === key) return null;
   return (
     "NEXT_SERVER_ACTIONS_ENCRYPTION_KEY is not the key this build was made with: the pages of other instances " +
     "would post server actions this one cannot read. Build again with the same variable set (`npm run build`), " +
@@ -31,8 +31,8 @@ export function actionsKeyProblem(appDir: string, env: Env): string | null {
 }
 
 /** A note for the log when nothing ties several instances' server actions together. */
-export function actionsKeyNotice(env: Env): string | null {
-  if ((env.NEXT_SERVER_ACTIONS_ENCRYPTION_KEY ?? "").trim() !== "" || (env.STORAGE_URL ?? "").trim() === "") return null;
+export function actionsKeyNotice(settings: Pick<Config, "NEXT_SERVER_ACTIONS_ENCRYPTION_KEY" | "STORAGE_URL">): string | null {
+  if (settings.NEXT_SERVER_ACTIONS_ENCRYPTION_KEY !== undefined || settings.STORAGE_URL === undefined) return null;
   return (
     "NEXT_SERVER_ACTIONS_ENCRYPTION_KEY is not set: fine when every instance serves a copy of one build; " +
     "instances that each run `npm run build` need the same key at build and at start (see README, Running on many machines)."

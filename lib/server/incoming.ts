@@ -1,4 +1,5 @@
 import type { IncomingHttpHeaders } from "node:http";
+import { SIGN_IN_BODY_LIMIT } from "@/lib/auth/sign-in-body";
 import HEADERS from "@/lib/security/static-headers.json";
 import { CLIENT_ADDRESS_HEADER, resolveClientAddress } from "./client-address";
 import { isReadableRouterState } from "./router-state";
@@ -16,6 +17,24 @@ const PROXY_HEADERS = ["x-forwarded-for", "x-forwarded-host", "x-forwarded-proto
 /** Methods no route of the console answers; TRACE would echo the request, cookies included. */
 const REFUSED_METHODS = new Set(["TRACE", "TRACK", "CONNECT"]);
 
+/** What the paths behind the proxy answer: pages (and their server actions), next-auth's routes, the table settings form. */
+const PROXIED_METHODS = new Set(["GET", "HEAD", "POST"]);
+
+/**
+ * Whether a request to `pathname` goes through the proxy: proxy.ts's `config.matcher`, the same
+ * rule (kept in step by hand: Next reads the matcher from the file as written). For those paths
+ * Next reads the whole body of anything but a GET or HEAD into memory before the proxy runs (up
+ * to experimental.proxyClientMaxBodySize), whatever the page or route would do with it.
+ */
+export function goesThroughProxy(pathname: string): boolean {
+  return !/^\/(_next\/static\/|favicon.ico$|api\/v1\/|api\/health$)/.test(pathname);
+}
+
+/** The largest body a POST to `pathname` (behind the proxy) may declare. */
+export function proxiedBodyLimit(pathname: string): number {
+  return pathname.startsWith("/api/auth/") ? SIGN_IN_BODY_LIMIT : SERVER_ACTION_BODY_LIMIT;
+}
+
 export type Incoming = {
   method?: string;
   url?: string;
@@ -23,7 +42,7 @@ export type Incoming = {
   socket: { remoteAddress?: string; encrypted?: boolean };
 };
 
-export type Refusal = { status: number; headers: Record<string, string>; body: string };
+type Refusal = { status: number; headers: Record<string, string>; body: string };
 
 /**
  * The security headers of an answer that is not a page (lib/security/headers.ts): set by server.ts
@@ -31,7 +50,7 @@ export type Refusal = { status: number; headers: Record<string, string>; body: s
  * proxy or next.config.js (its redirect of `//x`, a missing file under /_next/static, the icon)
  * carry them too. Whatever sets a header later wins (the proxy's page policy with its nonce).
  */
-export function baselineHeaders(): Record<string, string> {
+function baselineHeaders(): Record<string, string> {
   return {
     ...HEADERS.base,
     ...(process.env.NODE_ENV === "production" ? { "Strict-Transport-Security": HEADERS.hsts } : {}),
@@ -131,15 +150,20 @@ export function prepareIncoming(req: Incoming, trustedProxyHops: number): Refusa
     return refusal(403, "cross_site_request", "Forms are accepted from the console's own pages only.");
   }
 
-  // A page POST is a server action, whose body Next reads whole and refuses past its limit with
-  // a 500: refuse it here from its declared length instead (browsers always declare it).
-  const path = req.url ?? "/";
-  if (method === "POST" && !path.startsWith("/api/")) {
-    const declared = req.headers["content-length"];
-    if (declared === undefined) {
-      if (req.headers["transfer-encoding"]) return refusal(411, "length_required", "Send the form with a Content-Length.");
-    } else if (!/^\d+$/.test(declared) || Number(declared) > SERVER_ACTION_BODY_LIMIT) {
-      return refusal(413, "too_large", "The form is too large.");
+  // Behind the proxy, Next reads a body whole before anything can refuse it (and a server action's
+  // past its limit answered 500): what those paths do not answer is refused here, and a POST by
+  // its declared length (browsers always declare it), at the limit of what it posts to: a server
+  // action's or next-auth's sign-in form. The JSON API and the health check limit their own.
+  const pathname = (req.url ?? "/").split(/[?#]/)[0]!;
+  if (goesThroughProxy(pathname)) {
+    if (!PROXIED_METHODS.has(method)) return refusal(405, "method_not_allowed", `${method} is not allowed here.`, { Allow: "GET, HEAD, POST" });
+    if (method === "POST") {
+      const declared = req.headers["content-length"];
+      if (declared === undefined) {
+        if (req.headers["transfer-encoding"]) return refusal(411, "length_required", "Send the form with a Content-Length.");
+      } else if (!/^\d+$/.test(declared) || Number(declared) > proxiedBodyLimit(pathname)) {
+        return refusal(413, "too_large", "The form is too large.");
+      }
     }
   }
   return null;

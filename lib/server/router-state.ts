@@ -6,7 +6,7 @@
 // to the same answers, so an upgrade of Next that changes the shape fails there.
 
 /** Next refuses a larger header (about 2,000 nested segments). */
-export const MAX_ROUTER_STATE_LENGTH = 20 * 2000;
+const MAX_ROUTER_STATE_LENGTH = 20 * 2000;
 
 /**
  * Deeper trees are refused here though within that size: Next's validator recurses and runs out
@@ -38,7 +38,7 @@ function isSegment(value: unknown): boolean {
  * [segment, {parallel route: tree}, [url, kind]?, refresh marker?, number?, string?]. As in
  * Next's schema, the children may be any object (an array too) and trailing members may be absent.
  */
-export function isFlightRouterState(value: unknown, depth = 0): boolean {
+function isFlightRouterState(value: unknown, depth = 0): boolean {
   if (depth > MAX_ROUTER_STATE_DEPTH) return false;
   if (!Array.isArray(value) || value.length < 2 || value.length > 6) return false;
   const [segment, children, url, refresh, flags, extra] = value as unknown[];

@@ -8,15 +8,12 @@ import type { FileStore } from "./types";
 // backend promises): a local folder, STORAGE_DIR (`.data` by default), or an S3-compatible
 // bucket when STORAGE_URL=s3://bucket/prefix is set (then every machine sees the same files).
 
-export {
-  STORAGE_KEY, StorageKeyError, StorageUnavailableError, checkKey,
-  type FileStore, type StorageProblem, type StoreBody, type StoredEntry, type StoredObject,
-} from "./types";
+export { StorageUnavailableError, type FileStore, type StorageProblem } from "./types";
 
-export type StorageTarget = { kind: "local"; dir: string } | ({ kind: "s3" } & S3Settings);
+type StorageTarget = { kind: "local"; dir: string } | ({ kind: "s3" } & S3Settings);
 
 /** Where the settings put the files. */
-export function storageTarget(c: Config = config()): StorageTarget {
+function storageTarget(c: Config = config()): StorageTarget {
   if (!c.STORAGE_URL) return { kind: "local", dir: path.resolve(/*turbopackIgnore: true*/ c.STORAGE_DIR) };
   return {
     kind: "s3",

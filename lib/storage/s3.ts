@@ -1,4 +1,4 @@
-import { Readable, addAbortSignal } from "node:stream";
+import { PassThrough, Readable, addAbortSignal } from "node:stream";
 import type { S3Client } from "@aws-sdk/client-s3";
 import { checkKey, StorageUnavailableError, type FileStore, type PutOptions, type StoreBody, type StoredEntry } from "./types";
 import { storageProblem } from "./problems";
@@ -13,9 +13,14 @@ import { storageProblem } from "./problems";
 //   as atomic); a failed or aborted upload is aborted, and the sweep aborts the uploads of
 //   writers that were killed (ListMultipartUploads + AbortMultipartUpload).
 // - get: GetObject's body streams to the client; nothing is read ahead.
-// - Errors of the storage itself become StorageUnavailableError (503 with Retry-After). The
-//   client is made once per configuration and keeps no memory of failures: once the storage is
-//   back, the next request works.
+// - Errors of the storage itself become StorageUnavailableError (503 with Retry-After), and so
+//   does a storage that accepts connections but does not answer (S3_TIMEOUTS): a download gets
+//   its first byte within `firstByteMs` whatever the SDK's retries, any other small request its
+//   answer within `answerMs` per attempt, and a transfer that goes silent (either way, a part
+//   being uploaded or a body being read) fails after `idleMs`. The SDK makes 3 attempts (its
+//   default) of what fails by a timeout, so a silent store fails an upload in about 3 × idleMs.
+//   The client is made once per configuration and keeps no memory of failures: once the storage
+//   is back, the next request works.
 //
 // The SDK is loaded on first use, so a console on a local folder never loads it.
 
@@ -32,20 +37,37 @@ export type S3Settings = {
 /** 5 MiB, the smallest part S3 accepts: what one in-flight part holds in memory. */
 const PART_SIZE = 5 * 1024 * 1024;
 const QUEUE_SIZE = 2;
-/** A storage that does not accept a connection in this time counts as unreachable. */
-const CONNECT_TIMEOUT_MS = 3_000;
-/** No byte for this long on an open request: the request fails (and is retried by the SDK). */
-const IDLE_TIMEOUT_MS = 30_000;
-const CHECK_TIMEOUT_MS = 3_000;
+
+export type S3Timeouts = {
+  /** A storage that does not accept a connection in this time counts as unreachable. */
+  connectMs: number;
+  /** A download's answer (its headers, the first byte), over all the SDK's attempts. */
+  firstByteMs: number;
+  /** The answer to a request without a large body (listing, deleting), per attempt. */
+  answerMs: number;
+  /** No byte either way for this long on an open request (a stalled transfer): it fails. */
+  idleMs: number;
+  /** The health check, over all attempts. */
+  checkMs: number;
+};
+
+/**
+ * S3 answers a read in milliseconds; a stall of seconds is a storage in trouble. The idle time is
+ * longer: the console's own client may pause a download for a moment (backpressure), and a
+ * large multipart upload's completion may take a few seconds.
+ */
+export const S3_TIMEOUTS: S3Timeouts = { connectMs: 3_000, firstByteMs: 5_000, answerMs: 5_000, idleMs: 15_000, checkMs: 3_000 };
 
 const sdk = () => import("@aws-sdk/client-s3");
 
-export function s3Store(settings: S3Settings): FileStore {
+export function s3Store(settings: S3Settings, timeouts: S3Timeouts = S3_TIMEOUTS): FileStore {
   const { bucket, prefix } = settings;
   const full = (key: string) => (prefix ? `${prefix}/${checkKey(key)}` : checkKey(key));
   const own = prefix ? `${prefix}/` : "";
   let made: Promise<S3Client> | undefined;
-  const client = () => (made ??= makeClient(settings));
+  const client = () => (made ??= makeClient(settings, timeouts));
+  /** For requests with a small body: the answer's headers within `answerMs`, per attempt. */
+  const small = { requestTimeout: timeouts.answerMs };
 
   return {
     kind: "s3",
@@ -83,7 +105,7 @@ export function s3Store(settings: S3Settings): FileStore {
       } catch (error) {
         source.destroy();
         if (upload.uploadId) {
-          await s3.send(new AbortMultipartUploadCommand({ Bucket: bucket, Key, UploadId: upload.uploadId })).catch((abortError: unknown) => {
+          await s3.send(new AbortMultipartUploadCommand({ Bucket: bucket, Key, UploadId: upload.uploadId }), small).catch((abortError: unknown) => {
             // The parts stay until the sweep (or the bucket's lifecycle rule) removes them; nobody sees them.
             console.warn(`storage: could not abort the upload of ${key}: ${describe(abortError)}`);
           });
@@ -97,12 +119,18 @@ export function s3Store(settings: S3Settings): FileStore {
     async get(key: string) {
       const Key = full(key);
       const [s3, { GetObjectCommand }] = await Promise.all([client(), sdk()]);
+      // The first byte within firstByteMs, retries included; the body then streams as long as it
+      // keeps coming (idleMs), so a large file is not cut short.
+      const firstByte = new AbortController();
+      const timer = setTimeout(() => firstByte.abort(), timeouts.firstByteMs);
       try {
-        const answer = await s3.send(new GetObjectCommand({ Bucket: bucket, Key }));
-        return { body: answer.Body as Readable, size: Number(answer.ContentLength ?? 0) };
+        const answer = await s3.send(new GetObjectCommand({ Bucket: bucket, Key }), { ...small, abortSignal: firstByte.signal });
+        return { body: readable(answer.Body as Readable, key), size: Number(answer.ContentLength ?? 0) };
       } catch (error) {
         if (isMissing(error)) return null;
         throw unavailable(error, `reading ${key}`);
+      } finally {
+        clearTimeout(timer);
       }
     },
 
@@ -113,7 +141,7 @@ export function s3Store(settings: S3Settings): FileStore {
       for (let i = 0; i < objects.length; i += 1000) {
         let answer;
         try {
-          answer = await s3.send(new DeleteObjectsCommand({ Bucket: bucket, Delete: { Objects: objects.slice(i, i + 1000), Quiet: true } }));
+          answer = await s3.send(new DeleteObjectsCommand({ Bucket: bucket, Delete: { Objects: objects.slice(i, i + 1000), Quiet: true } }), small);
         } catch (error) {
           throw unavailable(error, "deleting files");
         }
@@ -125,7 +153,7 @@ export function s3Store(settings: S3Settings): FileStore {
     async *list(listPrefix: string): AsyncIterable<StoredEntry> {
       const [s3, { paginateListObjectsV2 }] = await Promise.all([client(), sdk()]);
       try {
-        for await (const page of paginateListObjectsV2({ client: s3 }, { Bucket: bucket, Prefix: `${own}${listPrefix}` })) {
+        for await (const page of paginateListObjectsV2({ client: s3 }, { Bucket: bucket, Prefix: `${own}${listPrefix}` }, small)) {
           for (const object of page.Contents ?? []) {
             if (!object.Key?.startsWith(own)) continue;
             yield { key: object.Key.slice(own.length), size: Number(object.Size ?? 0), modifiedAt: object.LastModified ?? new Date(0) };
@@ -144,10 +172,10 @@ export function s3Store(settings: S3Settings): FileStore {
       let UploadIdMarker: string | undefined;
       try {
         for (;;) {
-          const page = await s3.send(new ListMultipartUploadsCommand({ Bucket: bucket, Prefix: own || undefined, KeyMarker, UploadIdMarker }));
+          const page = await s3.send(new ListMultipartUploadsCommand({ Bucket: bucket, Prefix: own || undefined, KeyMarker, UploadIdMarker }), small);
           for (const upload of page.Uploads ?? []) {
             if (!upload.Key || !upload.UploadId || (upload.Initiated?.getTime() ?? Infinity) > cutoff) continue;
-            await s3.send(new AbortMultipartUploadCommand({ Bucket: bucket, Key: upload.Key, UploadId: upload.UploadId }));
+            await s3.send(new AbortMultipartUploadCommand({ Bucket: bucket, Key: upload.Key, UploadId: upload.UploadId }), small);
             removed++;
           }
           if (!page.IsTruncated) break;
@@ -167,7 +195,7 @@ export function s3Store(settings: S3Settings): FileStore {
     async check() {
       const [s3, { HeadBucketCommand }] = await Promise.all([client(), sdk()]);
       try {
-        await s3.send(new HeadBucketCommand({ Bucket: bucket }), { abortSignal: AbortSignal.timeout(CHECK_TIMEOUT_MS) });
+        await s3.send(new HeadBucketCommand({ Bucket: bucket }), { ...small, abortSignal: AbortSignal.timeout(timeouts.checkMs) });
       } catch (error) {
         throw unavailable(error, "checking the bucket", false);
       }
@@ -175,7 +203,7 @@ export function s3Store(settings: S3Settings): FileStore {
   };
 }
 
-async function makeClient(settings: S3Settings): Promise<S3Client> {
+async function makeClient(settings: S3Settings, timeouts: S3Timeouts): Promise<S3Client> {
   const { S3Client } = await sdk();
   return new S3Client({
     region: settings.region,
@@ -191,8 +219,25 @@ async function makeClient(settings: S3Settings): Promise<S3Client> {
       : {}),
     // Credentials: the SDK's default chain (AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY/
     // AWS_SESSION_TOKEN, AWS_PROFILE, web identity, the container's or instance's role).
-    requestHandler: { connectionTimeout: CONNECT_TIMEOUT_MS, requestTimeout: IDLE_TIMEOUT_MS },
+    // `requestTimeout` (given per request above) only logs a warning unless throwOnRequestTimeout
+    // is set; `socketTimeout` is the idle time of an open request, its body included. Uploads
+    // (lib-storage sends their parts itself) are bounded by the idle time: a part's whole
+    // exchange may take long on a slow link, but never silence.
+    requestHandler: { connectionTimeout: timeouts.connectMs, socketTimeout: timeouts.idleMs, throwOnRequestTimeout: true },
   });
+}
+
+/**
+ * A download's body, whose failure (the storage stalls or drops the connection mid-transfer) is
+ * a StorageUnavailableError like any other; destroying it stops the download.
+ */
+function readable(body: Readable, key: string): Readable {
+  const out = new PassThrough();
+  body.on("error", (error) => out.destroy(unavailable(error, `reading ${key}`)));
+  out.once("close", () => {
+    if (!body.readableEnded) body.destroy();
+  });
+  return body.pipe(out);
 }
 
 function isMissing(error: unknown): boolean {

@@ -1,5 +1,5 @@
 import type { Readable } from "node:stream";
-import { AppError } from "@/lib/errors";
+import { AppError, BrandedError } from "@/lib/errors";
 import { RETRY_AFTER_SECONDS } from "@/lib/health/unavailable";
 
 // What the console keeps as files (exports today; uploaded sheets and rejected rows next), named
@@ -40,7 +40,9 @@ export interface FileStore {
   check(): Promise<void>;
 }
 
-export class StorageKeyError extends Error {}
+export class StorageKeyError extends BrandedError {
+  static readonly brand: string = "console.StorageKeyError";
+}
 
 export function checkKey(key: string): string {
   if (!STORAGE_KEY.test(key)) throw new StorageKeyError(`Not a storage key: ${JSON.stringify(key.slice(0, 80))}`);
@@ -57,6 +59,8 @@ export type StorageProblem = "unreachable" | "timeout" | "denied" | "error";
  * about the failure, so the next request tries the storage again.
  */
 export class StorageUnavailableError extends AppError {
+  static readonly brand: string = "console.StorageUnavailableError";
+
   constructor(
     readonly reason: StorageProblem,
     cause?: unknown,

@@ -1,6 +1,7 @@
 import { z } from "zod";
+import { keysNotIn } from "@/lib/validation/common";
 import { MAX_ID } from "@/lib/validation/id";
-import { SUBSCRIPTION_STATUSES } from "./filters";
+import { SUBSCRIBER_FILTER_KEYS, SUBSCRIPTION_STATUSES } from "./filters";
 
 // A bulk change of subscribers: which ones (a selection of ids, or every subscriber matching the
 // list's filters, as the list's address spells them) and what changes (the status, the
@@ -9,11 +10,34 @@ import { SUBSCRIPTION_STATUSES } from "./filters";
 
 export const MAX_SELECTION = 100;
 
-export const bulkTargetSchema = z.union([
-  z.object({ ids: z.array(z.number().int().min(1).max(MAX_ID)).min(1, "Select at least one subscriber.").max(MAX_SELECTION) }).strict(),
-  z.object({ filters: z.record(z.string(), z.string()) }).strict(),
-]);
-export type BulkTarget = z.output<typeof bulkTargetSchema>;
+/** The names a target's filters may use: the list's filters, and its page and sort (ignored). */
+export const BULK_FILTER_NAMES: ReadonlySet<string> = new Set([...SUBSCRIBER_FILTER_KEYS, "page", "sort"]);
+
+/**
+ * The filters, as the list's address spells them. An unknown name is refused by name before the
+ * record is read: zod's record drops a "__proto__" key without a word, and a filter dropped
+ * silently would make the change reach every subscriber.
+ */
+const filtersSchema = z.preprocess((value, ctx) => {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return value;
+  const unknown = keysNotIn(value, BULK_FILTER_NAMES);
+  for (const key of unknown) ctx.addIssue({ code: "custom", path: [key], message: `There is no filter ${JSON.stringify(key.slice(0, 40))}.` });
+  return unknown.length ? z.NEVER : value;
+}, z.record(z.string(), z.string()));
+
+export type BulkTarget = { ids: number[] } | { filters: Record<string, string> };
+
+/** Either `ids` or `filters` (one object, not a union: a problem is then named by its path, "target.filters.emial"). */
+export const bulkTargetSchema = z
+  .object({
+    ids: z.array(z.number().int().min(1).max(MAX_ID)).min(1, "Select at least one subscriber.").max(MAX_SELECTION).optional(),
+    filters: filtersSchema.optional(),
+  })
+  .strict()
+  .superRefine((t, ctx) => {
+    if ((t.ids === undefined) === (t.filters === undefined)) ctx.addIssue({ code: "custom", message: "Give either the selected ids or the filters." });
+  })
+  .transform((t): BulkTarget => (t.ids ? { ids: t.ids } : { filters: t.filters ?? {} }));
 
 export const bulkChangeSchema = z.union([
   z.object({ subscription_status: z.enum(SUBSCRIPTION_STATUSES) }).strict(),
@@ -28,7 +52,8 @@ export type BulkRequest = z.input<typeof bulkRequestSchema>;
 /** The change menu's values (`change=status:active`, `mandatory:true`, `delete`) as a change. */
 export function changeFromChoice(choice: string | undefined): BulkChange | null {
   if (!choice) return null;
-  const [kind, value] = choice.split(":");
+  const [kind, value, ...rest] = choice.split(":");
+  if (rest.length) return null;
   if (kind === "status" && (SUBSCRIPTION_STATUSES as readonly string[]).includes(value ?? "")) {
     return { subscription_status: value as (typeof SUBSCRIPTION_STATUSES)[number] };
   }

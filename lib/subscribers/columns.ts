@@ -5,8 +5,8 @@ import { SUBSCRIBER_FIELDS } from "./filters";
 // which columns are hidden, and the density of the rows. Pure: the page and the action share it.
 
 export type TableColumn = (typeof SUBSCRIBER_FIELDS)[number];
-export const DENSITIES = ["comfortable", "compact"] as const;
-export type Density = (typeof DENSITIES)[number];
+const DENSITIES = ["comfortable", "compact"] as const;
+type Density = (typeof DENSITIES)[number];
 
 export type TableSettings = { hidden: TableColumn[]; density: Density };
 export const DEFAULT_TABLE_SETTINGS: TableSettings = { hidden: [], density: "comfortable" };

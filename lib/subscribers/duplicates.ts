@@ -1,6 +1,9 @@
 import "server-only";
 import { emailKey } from "./schema";
+import { config } from "@/lib/config";
+import { isLockTimeout } from "@/lib/db/errors";
 import { sql, type Queryable } from "@/lib/db/sql";
+import { AppError } from "@/lib/errors";
 
 // The duplicate rule: a subscriber is a duplicate when an EARLIER subscriber has the same email
 // (trimmed, case ignored) or the same mobile (the same E.164 number). The server decides it, in
@@ -19,9 +22,38 @@ export const LOCK_MOBILE = 41_002;
  */
 export const LOCK_IMPORT = 41_003;
 
-/** Held until commit: the shared side of LOCK_IMPORT (before the key locks, always). */
+/** Seconds a creation or edit refused beside an import's insert is told to wait. */
+const IMPORT_RETRY_AFTER_SECONDS = 5;
+
+/**
+ * Held until commit: the shared side of LOCK_IMPORT (before the key locks, always). Free unless
+ * an import is inserting its rows (one try, the usual case); then waited for in turn, at most
+ * IMPORT_LOCK_WAIT_MS (`lock_timeout` for this one wait): an import of a million rows holds it
+ * for a minute or more, and the person at the form gets a 503 saying so, not a request hanging.
+ */
 export async function lockBesideImports(tx: Queryable) {
-  await tx.query(sql`SELECT 1 AS locked FROM pg_advisory_xact_lock_shared(${LOCK_IMPORT}::int, 0)`);
+  const [free] = await tx.query<{ ok: boolean }>(sql`SELECT pg_try_advisory_xact_lock_shared(${LOCK_IMPORT}::int, 0) AS ok`);
+  if (free?.ok) return;
+  const [set] = await tx.query<{ previous: string }>(sql`SELECT current_setting('lock_timeout') AS previous, set_config('lock_timeout', ${`${config().IMPORT_LOCK_WAIT_MS}ms`}, true) AS now`);
+  try {
+    await tx.query(sql`SELECT 1 AS locked FROM pg_advisory_xact_lock_shared(${LOCK_IMPORT}::int, 0)`);
+  } catch (error) {
+    if (!isLockTimeout(error)) throw error;
+    throw new AppError(503, "import_in_progress", "An import is adding its rows to the subscribers right now: try again in a few seconds.", undefined, IMPORT_RETRY_AFTER_SECONDS);
+  }
+  await tx.query(sql`SELECT set_config('lock_timeout', ${set?.previous ?? "0"}, true) AS restored`);
+}
+
+/**
+ * Waits for, then holds until commit, the locks of many keys at once (lower-cased emails, E.164
+ * mobiles): the import lock shared, then every email, then every mobile, each in sorted order, as
+ * creation and edits take them, so no two transactions wait for each other in a circle.
+ */
+export async function lockKeySets(tx: Queryable, emails: string[], mobiles: string[]) {
+  await lockBesideImports(tx);
+  const sorted = (keys: string[]) => [...new Set(keys)].sort();
+  await tx.query(sql`SELECT count(pg_advisory_xact_lock(${LOCK_EMAIL}::int, hashtext(k))) AS n FROM unnest(${sorted(emails)}::text[]) WITH ORDINALITY AS u(k, i) GROUP BY ()`);
+  await tx.query(sql`SELECT count(pg_advisory_xact_lock(${LOCK_MOBILE}::int, hashtext(k))) AS n FROM unnest(${sorted(mobiles)}::text[]) WITH ORDINALITY AS u(k, i) GROUP BY ()`);
 }
 
 export type DuplicateMatch = { email: number | null; mobile: number | null };

@@ -20,7 +20,7 @@ import { emailKey, type SubscriberInput, type SubscriberValues } from "./schema"
  * 409: the record changed since the editor read it. `current` is how it is now (the record
  * answer), `editable` the same as the creation body's fields (what an edit form starts from).
  */
-export function staleRecord(now: SubscriberDetail): AppError {
+function staleRecord(now: SubscriberDetail): AppError {
   return new AppError(
     409,
     "stale",

@@ -4,7 +4,7 @@ import { prisma } from "@/lib/db/client";
 // The choices the creation form offers. Hundreds of branches and sheets are fine to send whole;
 // the form's combobox filters them as the user types.
 
-export type Option = { id: number; name: string };
+type Option = { id: number; name: string };
 
 export async function branchOptions(): Promise<Option[]> {
   return (await prisma()).branch.findMany({ select: { id: true, name: true }, orderBy: [{ name: "asc" }, { id: "asc" }] });

@@ -6,7 +6,7 @@ import { parsePhoneNumberFromString, type CountryCode } from "libphonenumber-js/
 // mobile (or fixed-line-or-mobile) number of its country. The browser (form validation) and the
 // server (the authoritative check in createSubscriber) call this same function.
 
-export type MobileResult = { ok: true; e164: string } | { ok: false; message: string };
+type MobileResult = { ok: true; e164: string } | { ok: false; message: string };
 
 export const MOBILE_NEEDS_COUNTRY =
   "Start with + and the country code (e.g. +44 7400 123456), or choose the country first.";

@@ -222,7 +222,7 @@ const requestTotals = cache(() => new Map<string, Promise<number>>());
  * /subscribers shows it in the list and in the export panel, which render in parallel. Outside a
  * render (route handlers, scripts) every call runs its statement.
  */
-export function countOnce(count: Statement): Promise<number> {
+function countOnce(count: Statement): Promise<number> {
   const totals = requestTotals();
   const key = `${count.text}\0${JSON.stringify(count.values)}`;
   let total = totals.get(key);

@@ -40,7 +40,7 @@ export function serializeRecord(r: SubscriberDetail) {
 }
 export type SubscriberRecordBody = ReturnType<typeof serializeRecord>;
 
-export type EarlierMatch = { id: number; first_name: string; last_name: string; created_at: Date; email: boolean; mobile: boolean };
+type EarlierMatch = { id: number; first_name: string; last_name: string; created_at: Date; email: boolean; mobile: boolean };
 
 /**
  * The earlier subscribers this one is a duplicate of (the creation rule: an earlier subscriber
@@ -70,8 +70,10 @@ export type HistoryEntry = {
 
 /**
  * What happened to the subscriber, newest first: its own audit events (creation, edits), and the
- * bulk changes of a selection that named it (a bulk change of every subscriber matching some
- * filters is one event in the audit log, with its filters and count).
+ * bulk changes of a selection that changed it. A bulk change of every subscriber matching some
+ * filters is one event in the audit log, with its filters and count, and is not listed here
+ * (the record page says so): which subscribers it reached depended on their values when it ran,
+ * and naming each of up to a million in its event would not be cheap (docs/decisions/0014).
  */
 export async function subscriberHistory(id: number, limit = 50): Promise<HistoryEntry[]> {
   return query<HistoryEntry>(sql`

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { isCalendarDay, isDayInRange } from "@/lib/validation/common";
+import { isCalendarDay, isDayInRange, keysNotIn } from "@/lib/validation/common";
 import { MAX_ID } from "@/lib/validation/id";
 import { safeText } from "@/lib/validation/text";
 import { SUBSCRIPTION_STATUSES } from "./filters";
@@ -94,10 +94,21 @@ export type DuplicateCheckInput = z.input<typeof duplicateCheckSchema>;
 /** The key under which two emails are "the same": trimmed, lower-cased. */
 export const emailKey = (email: string) => email.trim().toLowerCase();
 
+/**
+ * A version as read (`updated_at`): an ISO 8601 time with `Z` or an offset. Without one, the
+ * time would be read in the server's own zone, and a stale edit could pass for a fresh one (or a
+ * fresh one be refused) wherever the server's zone is not the client's.
+ */
+const versionSchema = (message: string) => z.iso.datetime({ offset: true, message });
+export const VERSION_FORMAT = "an ISO 8601 time with Z or an offset, such as 2026-11-22T09:14:05.123Z";
+
 const PATCH_FIELDS = Object.keys(subscriberInputSchema.shape);
 /** Members of a record answer that are the server's to decide: accepted and ignored in a PATCH. */
 const SERVER_MEMBERS = new Set(["id", "is_duplicate", "created_at"]);
 const NAMED_BY_ID: Record<string, string> = { branch_name: "branch_id", country_name: "country_id", sheet: "sheet_name" };
+/** Every member a PATCH may name. */
+const PATCH_MEMBERS: ReadonlySet<string> = new Set(["updated_at", ...PATCH_FIELDS, ...SERVER_MEMBERS]);
+const patchVersion = versionSchema("updated_at");
 
 /**
  * PATCH /api/v1/subscribers/{id}: any fields of the creation body, and `updated_at` as read
@@ -105,26 +116,26 @@ const NAMED_BY_ID: Record<string, string> = { branch_name: "branch_id", country_
  * an edit that silently changes nothing); the server's own members are ignored.
  */
 export const subscriberPatchSchema = z
-  .record(z.string(), z.unknown(), { message: "Send the changes as one JSON object." })
+  // The body as sent (not a copy through z.record, which drops a "__proto__" member silently),
+  // so every member it names is checked.
+  .custom<Record<string, unknown>>((body) => body !== null && typeof body === "object" && !Array.isArray(body), { message: "Send the changes as one JSON object." })
   .superRefine((body, ctx) => {
-    for (const key of Object.keys(body)) {
-      if (key === "updated_at" || PATCH_FIELDS.includes(key) || SERVER_MEMBERS.has(key)) continue;
-      const hint = NAMED_BY_ID[key] ? ` Use ${NAMED_BY_ID[key]}.` : "";
+    for (const key of keysNotIn(body, PATCH_MEMBERS)) {
+      const hint = Object.hasOwn(NAMED_BY_ID, key) ? ` Use ${NAMED_BY_ID[key]}.` : "";
       ctx.addIssue({ code: "custom", path: [key], message: `"${key.slice(0, 40)}" is not a field you can change.${hint}` });
     }
-    const version = body.updated_at;
-    if (typeof version !== "string" || Number.isNaN(Date.parse(version)) || !/^\d{4}-\d{2}-\d{2}T/.test(version)) {
-      ctx.addIssue({ code: "custom", path: ["updated_at"], message: "Send updated_at as you read it (an ISO 8601 time): it says which version you changed." });
+    if (!patchVersion.safeParse(body.updated_at).success) {
+      ctx.addIssue({ code: "custom", path: ["updated_at"], message: `Send updated_at as you read it (${VERSION_FORMAT}): it says which version you changed.` });
     }
   })
   .transform((body) => {
     const changes: Record<string, unknown> = {};
-    for (const key of PATCH_FIELDS) if (key in body) changes[key] = body[key];
+    for (const key of PATCH_FIELDS) if (Object.hasOwn(body, key)) changes[key] = body[key];
     return { version: new Date(body.updated_at as string), changes: changes as Partial<SubscriberInput> };
   });
 
 /** The edit form's action: the creation fields, the subscriber and the version it was read at. */
 export const subscriberEditSchema = subscriberInputSchema.extend({
   id: z.number().int().min(1).max(MAX_ID),
-  version: z.string().refine((v) => !Number.isNaN(Date.parse(v)), "The version is not a time."),
+  version: versionSchema(`The version must be ${VERSION_FORMAT}.`),
 });

@@ -35,7 +35,7 @@ export function readsEveryRow(f: SubscriberFilterValues): boolean {
 }
 
 /** The search's words (at most 5; spaces and commas separate them). */
-export function searchWords(q: string | undefined): string[] {
+function searchWords(q: string | undefined): string[] {
   return q ? q.split(/[\s,]+/).filter(Boolean).slice(0, 5) : [];
 }
 

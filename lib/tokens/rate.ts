@@ -1,11 +1,13 @@
 import { config } from "@/lib/config";
+import { processWide } from "@/lib/process-wide";
 
 // Requests per API token and minute, counted in this process (a fixed one-minute window): a
 // script that loops too fast gets 429 with Retry-After instead of taking the server from the
-// people using it. Behind several instances each counts its own share.
+// people using it. Behind several instances each counts its own share. The windows are one map per
+// process (lib/process-wide.ts): with one per layer of the build, each route's copy counted apart.
 
 type Window = { start: number; count: number };
-const windows = new Map<number, Window>();
+const windows = processWide("tokens.rate-windows", () => new Map<number, Window>());
 const WINDOW_MS = 60_000;
 
 /** Seconds to wait before token `id` may send another request; 0 when it may go now (and it is counted). */

@@ -3,20 +3,33 @@ import { safeText } from "@/lib/validation/text";
 import { TOKEN_SCOPES } from "./scope";
 
 // A new API token (docs/API.md: `{name, scope, expires_at}`), from /account's form and from
-// POST /api/v1/tokens. It expires at most a year after it is made.
+// POST /api/v1/tokens. It expires at most a year after it is made, in one of two forms:
+// - an ISO 8601 instant: at most exactly MAX_TOKEN_DAYS × 24 hours from now;
+// - a date `YYYY-MM-DD` (what the form's date field sends): at most MAX_TOKEN_DAYS days after
+//   today's date in UTC; the token then works to the end of that day (UTC). A date names a whole
+//   day, so the latest one may end up to a day past now + 365 days: only this form gets that day.
 
 export const MAX_TOKEN_DAYS = 365;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-/** `YYYY-MM-DD` (the end of that day, UTC) or an ISO 8601 instant. */
-function readExpiry(value: string): Date | null {
+type Expiry = { at: Date; form: "date" | "instant" };
+
+const utcDate = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
+function readExpiry(value: string): Expiry | null {
   if (/^\d{4}-\d{2}-\d{2}$/.test(value)) {
-    const day = new Date(`${value}T23:59:59.999Z`);
-    return Number.isNaN(day.getTime()) || day.toISOString().slice(0, 10) !== value ? null : day;
+    const at = new Date(`${value}T23:59:59.999Z`);
+    return Number.isNaN(at.getTime()) || utcDate(at.getTime()) !== value ? null : { at, form: "date" };
   }
   if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})$/.test(value)) return null;
   const at = new Date(value);
-  return Number.isNaN(at.getTime()) ? null : at;
+  return Number.isNaN(at.getTime()) ? null : { at, form: "instant" };
+}
+
+/** Whether an expiry is within a year of `now` (see above for each form). */
+function withinAYear({ at, form }: Expiry, now: number): boolean {
+  const latest = now + MAX_TOKEN_DAYS * DAY_MS;
+  return form === "date" ? utcDate(at.getTime()) <= utcDate(latest) : at.getTime() <= latest;
 }
 
 export const tokenCreateSchema = z
@@ -26,20 +39,21 @@ export const tokenCreateSchema = z
     expires_at: z
       .string({ message: "Give an expiry date (YYYY-MM-DD)." })
       .transform((value, ctx) => {
-        const at = readExpiry(value.trim());
-        if (!at) {
+        const expiry = readExpiry(value.trim());
+        if (!expiry) {
           ctx.addIssue({ code: "custom", message: "Give an expiry date as YYYY-MM-DD (or an ISO 8601 time)." });
           return z.NEVER;
         }
-        if (at.getTime() <= Date.now()) {
+        const now = Date.now();
+        if (expiry.at.getTime() <= now) {
           ctx.addIssue({ code: "custom", message: "The expiry must be in the future." });
           return z.NEVER;
         }
-        if (at.getTime() > Date.now() + MAX_TOKEN_DAYS * DAY_MS + DAY_MS) {
+        if (!withinAYear(expiry, now)) {
           ctx.addIssue({ code: "custom", message: `A token lasts at most a year (${MAX_TOKEN_DAYS} days).` });
           return z.NEVER;
         }
-        return at;
+        return expiry.at;
       }),
   })
   .strict();

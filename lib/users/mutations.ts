@@ -5,6 +5,7 @@ import type { SessionUser } from "@/lib/auth/permissions";
 import { hashPassword } from "@/lib/auth/password";
 import { passwordProblem } from "@/lib/auth/password-policy";
 import { prisma } from "@/lib/db/client";
+import { sql, within } from "@/lib/db/sql";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { AppError, conflict, notFound } from "@/lib/errors";
 import { makePasswordLink } from "./links";
@@ -14,6 +15,8 @@ import type { UserUpdateInput } from "./schema";
 // Every change to a user is written with its audit event in one transaction. The rules that
 // keep an administrator in charge are decided inside that transaction, under locks on the
 // active administrators' rows, so two admins demoting each other at once cannot both succeed.
+// The actor's own role is decided there too: the guard (requireAdmin) read it before the
+// transaction began, and an admin demoted or deactivated since must not finish one more change.
 
 const TAKEN = { email: ["A user with this email already exists."] };
 
@@ -41,6 +44,7 @@ export async function createUser(input: NewUser, actor: SessionUser | null): Pro
   const db = await prisma();
   return db
     .$transaction(async (tx) => {
+      if (actor) await lockActiveAdmin(tx, actor);
       const user = await tx.user.create({ data: { name: input.name, email: input.email, role: input.role, password_hash: hash }, select: userSelect });
       const setPasswordUrl = input.password === undefined ? await makePasswordLink(tx, user.id, actor) : null;
       await audit(tx, {
@@ -58,13 +62,26 @@ export async function createUser(input: NewUser, actor: SessionUser | null): Pro
 
 /** Locks the active administrators' rows and counts them: concurrent changes take turns here. */
 async function activeAdmins(tx: Prisma.TransactionClient): Promise<number[]> {
-  const rows = await tx.$queryRaw<{ id: number }[]>`SELECT id FROM users WHERE role = 'admin' AND active ORDER BY id FOR UPDATE`;
+  const rows = await within(tx).query<{ id: number }>(sql`SELECT id FROM users WHERE role = 'admin' AND active ORDER BY id FOR UPDATE`);
   return rows.map((r) => r.id);
+}
+
+const noLongerAdmin = () => new AppError(403, "forbidden", "You are no longer an active administrator: nothing was changed.");
+
+/**
+ * 403 unless the actor is an active administrator now, read under a share lock on their row
+ * that lasts to the end of the transaction: a demotion or deactivation of the actor either
+ * committed before (and this change is refused) or waits until this change has committed.
+ */
+async function lockActiveAdmin(tx: Prisma.TransactionClient, actor: Pick<SessionUser, "id">): Promise<void> {
+  const rows = await within(tx).query(sql`SELECT id FROM users WHERE id = ${actor.id} AND role = 'admin' AND active FOR SHARE`);
+  if (rows.length === 0) throw noLongerAdmin();
 }
 
 /**
  * Changes a user's name, role or active flag. 409 when an admin would demote or deactivate
- * themself, or when the change would leave no active administrator.
+ * themself, or when the change would leave no active administrator; 403 when the actor is no
+ * longer an active administrator.
  */
 export async function updateUser(id: number, changes: UserUpdateInput, actor: SessionUser): Promise<UserRow> {
   if (id === actor.id && (changes.role === "staff" || changes.active === false)) {
@@ -80,6 +97,9 @@ export async function updateUser(id: number, changes: UserUpdateInput, actor: Se
       if (losesAdmin && admins.filter((a) => a !== id).length === 0) {
         throw conflict(`${before.name} is the last active administrator: make someone else an administrator first.`);
       }
+      // The actor's row is among those just locked, or they are no longer an active admin. (So
+      // the rule above holds for any actor; it can only fire for one who lost the role meanwhile.)
+      if (!admins.includes(actor.id)) throw noLongerAdmin();
       const user = await tx.user.update({ where: { id }, data: changes, select: userSelect });
       const entry = { actor, entity: "user", entityId: id } as const;
       if (changes.name !== undefined && changes.name !== before.name) {
@@ -96,11 +116,19 @@ export async function updateUser(id: number, changes: UserUpdateInput, actor: Se
     .catch(translate);
 }
 
-/** "Reset password": a new one-time link for the user (their earlier unused ones stop working). */
+export const SELF_RESET_MESSAGE = "You cannot reset your own password here: change it on your account page (/account), which asks for your current one.";
+
+/**
+ * "Reset password": a new one-time link for the user (their earlier unused ones stop working).
+ * Never for the actor themself: that would set their password without the current one, which
+ * /account requires (409, pointing there).
+ */
 export async function resetPassword(id: number, actor: SessionUser): Promise<{ user: UserRow; setPasswordUrl: string }> {
+  if (id === actor.id) throw conflict(SELF_RESET_MESSAGE);
   const db = await prisma();
   return db
     .$transaction(async (tx) => {
+      await lockActiveAdmin(tx, actor);
       const user = await tx.user.findUnique({ where: { id }, select: userSelect });
       if (!user) throw notFound("The user");
       const setPasswordUrl = await makePasswordLink(tx, id, actor);

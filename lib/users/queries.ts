@@ -1,7 +1,5 @@
 import "server-only";
-import { prisma } from "@/lib/db/client";
 import { query, sql } from "@/lib/db/sql";
-import { notFound } from "@/lib/errors";
 import { offsetOf, readDirection, readPage, type PageWindow } from "@/lib/list/depth";
 import { PER_PAGE, pagination, type Pagination } from "@/lib/list/pagination";
 import { direction } from "@/lib/list/sql";
@@ -53,12 +51,6 @@ export async function listUsers(f: UserFilters): Promise<{ data: UserRow[]; pagi
 }
 
 export const userSelect = { id: true, name: true, email: true, role: true, active: true, created_at: true, last_sign_in_at: true } as const;
-
-export async function getUser(id: number): Promise<UserRow> {
-  const user = await (await prisma()).user.findUnique({ where: { id }, select: userSelect });
-  if (!user) throw notFound("The user");
-  return user;
-}
 
 /** docs/API.md's user: never a password or its hash. */
 export function serializeUser(u: UserRow) {

@@ -11,7 +11,7 @@ export const MAX_ID = 2_147_483_647;
 
 const DIGITS = /^[1-9][0-9]{0,9}$/;
 
-export const ID_MESSAGE = "An id is a whole number of 1 or more, in digits only (no leading zero, sign or spaces).";
+const ID_MESSAGE = "An id is a whole number of 1 or more, in digits only (no leading zero, sign or spaces).";
 
 /** The id a value names, or null. Strings must be canonical digits; numbers (JSON) whole and in range. */
 export function parseId(value: unknown): number | null {

@@ -20,10 +20,12 @@ const BIDI_CONTROLS = /[\u202a-\u202e\u2066-\u2069]/;
 const LONE_SURROGATE = /[\ud800-\udfff]/u;
 const INVISIBLE = "\u200b-\u200f\u061c\u2060\ufeff";
 const INVISIBLE_AT_AN_END = new RegExp(`^[\\s${INVISIBLE}]*[${INVISIBLE}]|[${INVISIBLE}][\\s${INVISIBLE}]*$`);
+const REFUSED_ANYWHERE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]|[\ud800-\udfff]/gu;
+const AT_THE_ENDS = new RegExp(`^[\\s${INVISIBLE}]+|[\\s${INVISIBLE}]+$`, "g");
 
 export const BIDI_CONTROLS_MESSAGE = "Remove the characters that change the direction of the text around it (U+202A–U+202E, U+2066–U+2069).";
 export const INVISIBLE_AT_AN_END_MESSAGE = "Remove the invisible characters at the start or the end.";
-export const BROKEN_CHARACTER_MESSAGE = "This text has a broken character: type it again.";
+const BROKEN_CHARACTER_MESSAGE = "This text has a broken character: type it again.";
 
 /** What is wrong with a typed value under the rule above (empty: nothing). */
 export function unsafeTextProblems(value: string): string[] {
@@ -33,6 +35,14 @@ export function unsafeTextProblems(value: string): string[] {
   if (LONE_SURROGATE.test(value)) problems.push(BROKEN_CHARACTER_MESSAGE);
   if (INVISIBLE_AT_AN_END.test(value)) problems.push(INVISIBLE_AT_AN_END_MESSAGE);
   return problems;
+}
+
+/**
+ * A name that no one typed here (an uploaded file's) made to pass the rule: what it refuses
+ * anywhere is taken out, and spaces and invisible characters at either end. May be empty.
+ */
+export function withoutUnsafeText(value: string): string {
+  return value.replace(REFUSED_ANYWHERE, "").replace(AT_THE_ENDS, "");
 }
 
 /**

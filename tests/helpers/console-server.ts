@@ -6,9 +6,10 @@ import path from "node:path";
 import pg from "pg";
 import { hashPassword } from "@/lib/auth/password";
 import { fromPGlite } from "@/lib/db/client";
+import { endPool } from "@/lib/db/end-pool";
 import { applyMigrations } from "@/tools/migrate";
 import { openPGlite } from "@/lib/db/pglite";
-import { startNextServer, type NextServer } from "./next-server";
+import { ServerExited, startNextServer, type NextServer } from "./next-server";
 import { freePort } from "./pg-cluster";
 import { createTestDatabase } from "./postgres";
 import type { TestDbKind } from "./db";
@@ -25,16 +26,26 @@ export type ConsoleServer = NextServer & {
   secret: string;
   /** SQL on the server's database: PostgreSQL only (PGlite is held by the server's process). */
   sql: ((text: string, params?: unknown[]) => Promise<Record<string, unknown>[]>) | null;
+  /** The server's database URL: PostgreSQL only (a test's own connection, to hold a lock say). */
+  databaseUrl: string | null;
   close(): Promise<void>;
 };
 
-export async function startConsole(kind: TestDbKind, options: { users?: TestUser[]; env?: Record<string, string> } = {}): Promise<ConsoleServer> {
+export type ConsoleOptions = {
+  users?: TestUser[];
+  env?: Record<string, string>;
+  /** Statements run on the new database before the server starts (rows to list, say). */
+  seed?: (run: (text: string) => Promise<unknown>) => Promise<void>;
+};
+
+export async function startConsole(kind: TestDbKind, options: ConsoleOptions = {}): Promise<ConsoleServer> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "console-http-"));
   const users = await Promise.all(
     (options.users ?? []).map(async (u) => ({ email: u.email, name: u.name ?? u.email.split("@")[0]!, role: u.role, password_hash: await hashPassword(u.password) })),
   );
   let env: Record<string, string>;
   let sql: ConsoleServer["sql"] = null;
+  let databaseUrl: string | null = null;
   let cleanup: () => Promise<void>;
   if (kind === "pglite") {
     const pgliteDir = path.join(dir, "pglite");
@@ -45,6 +56,7 @@ export async function startConsole(kind: TestDbKind, options: { users?: TestUser
       pglite.release();
     });
     if (users.length) await database.prisma.user.createMany({ data: users });
+    if (options.seed) await options.seed((text) => pglite.exec(text));
     await database.close();
     env = { DATABASE_URL: "", PGLITE_DIR: pgliteDir };
     cleanup = async () => {};
@@ -52,44 +64,58 @@ export async function startConsole(kind: TestDbKind, options: { users?: TestUser
     const created = await createTestDatabase(process.env.TEST_DATABASE_URL!);
     await applyMigrations(created.url);
     const pool = new pg.Pool({ connectionString: created.url, max: 2 });
+    // An idle connection the server ends (a test stopping PostgreSQL's side of it) is no crash.
+    pool.on("error", () => {});
     if (users.length) {
       for (const u of users) {
         await pool.query(`INSERT INTO users (email, name, role, password_hash, updated_at) VALUES ($1, $2, $3, $4, now())`, [u.email, u.name, u.role, u.password_hash]);
       }
     }
     sql = async (text, params) => (await pool.query(text, params)).rows;
+    if (options.seed) await options.seed((text) => pool.query(text));
+    databaseUrl = created.url;
     env = { DATABASE_URL: created.url, DATABASE_SENTINEL: "off" };
     cleanup = async () => {
-      await pool.end();
+      await endPool(pool); // every connection closed before the forced drop
       await created.drop();
     };
   }
-  const port = await freePort();
   const secret = crypto.randomBytes(32).toString("base64url");
-  let server: NextServer;
+  let server: NextServer | undefined;
   try {
-    server = await startNextServer({
-      port,
-      env: {
-        NEXTAUTH_SECRET: secret,
-        NEXTAUTH_URL: `http://127.0.0.1:${port}`,
-        STORAGE_DIR: path.join(dir, "files"),
-        ...env,
-        ...options.env,
-      },
-    });
+    // The port is free when asked for, but another process may take it before the server
+    // listens: then it is started again on another.
+    for (let attempt = 1; !server; attempt++) {
+      const port = await freePort();
+      try {
+        server = await startNextServer({
+          port,
+          env: {
+            NEXTAUTH_SECRET: secret,
+            NEXTAUTH_URL: `http://127.0.0.1:${port}`,
+            STORAGE_DIR: path.join(dir, "files"),
+            ...env,
+            ...options.env,
+          },
+        });
+      } catch (error) {
+        if (!(error instanceof ServerExited && error.portTaken && attempt < 3)) throw error;
+      }
+    }
   } catch (error) {
     await cleanup();
     fs.rmSync(dir, { recursive: true, force: true });
     throw error;
   }
+  const started = server;
   return {
-    ...server,
+    ...started,
     kind,
     secret,
     sql,
+    databaseUrl,
     async close() {
-      await server.stop();
+      await started.stop();
       await cleanup();
       fs.rmSync(dir, { recursive: true, force: true });
     },

@@ -2,13 +2,14 @@ import { fromPGlite, openDatabase, setDatabaseForTests, type Database } from "@/
 import { applyMigrations } from "@/tools/migrate";
 import { openPGlite } from "@/lib/db/pglite";
 import type { SessionUser } from "@/lib/auth/permissions";
+import { toolEnv } from "@/tools/env";
 import { createTestDatabase } from "./postgres";
 
 export type TestDbKind = "pglite" | "postgres";
 
 /** The database kinds integration suites run on: PGlite always, PostgreSQL when configured. */
 export function testDbKinds(): TestDbKind[] {
-  if (!process.env.TEST_DATABASE_URL) {
+  if (!toolEnv(["TEST_DATABASE_URL"]).TEST_DATABASE_URL) {
     console.info("TEST_DATABASE_URL is not set: PostgreSQL suites are not defined in this run.");
     return ["pglite"];
   }
@@ -24,7 +25,7 @@ export async function testDatabase(kind: TestDbKind): Promise<Database> {
     setDatabaseForTests(database);
     return database;
   }
-  const created = await createTestDatabase(process.env.TEST_DATABASE_URL!);
+  const created = await createTestDatabase(toolEnv(["TEST_DATABASE_URL"]).TEST_DATABASE_URL!);
   await applyMigrations(created.url);
   const database = await openDatabase({ kind: "postgres", url: created.url });
   const close = database.close;

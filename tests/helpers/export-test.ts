@@ -12,12 +12,25 @@ import { stopExportWorker } from "@/lib/export/worker";
 import { actAs, createUsers, testDatabase, type TestDbKind } from "./db";
 import { seedSubscribers } from "./export-data";
 import { apiRequest } from "./http";
+import { s3Env, startS3Server, type S3Server } from "./s3-server";
 
-/** Fast settings for tests: the worker polls every second; files go to a folder of the test's own. */
-export function exportTestEnv(): string {
+/** Where a suite's files go: a folder of its own, or a bucket (s3rver over HTTP, the real AWS SDK). */
+export type FilesKind = "local" | "s3";
+
+/** Both storage backends, for suites that run on each (`for (const files of FILES_KINDS)`). */
+export const FILES_KINDS: readonly FilesKind[] = ["local", "s3"];
+
+const STORAGE_VARIABLES = ["STORAGE_DIR", "STORAGE_URL", "S3_ENDPOINT", "S3_REGION", "S3_FORCE_PATH_STYLE", "AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY"];
+
+/**
+ * Fast settings for tests: the worker polls every second; files go to a folder of the test's own,
+ * or to `bucket` (under the prefix `console`).
+ */
+export function exportTestEnv(bucket?: S3Server): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "export-test-"));
+  for (const name of STORAGE_VARIABLES) delete process.env[name];
   Object.assign(process.env, {
-    STORAGE_DIR: path.join(dir, "files"),
+    ...(bucket ? s3Env(bucket, "console") : { STORAGE_DIR: path.join(dir, "files") }),
     EXPORT_POLL_SECONDS: "1",
     EXPORT_MAINTENANCE_SECONDS: "1",
     EXPORT_RETRY_DELAY_SECONDS: "0",
@@ -26,14 +39,15 @@ export function exportTestEnv(): string {
   return dir;
 }
 
-export type ExportSuite = { database: Database; staff: SessionUser; admin: SessionUser; dir: string };
+export type ExportSuite = { database: Database; staff: SessionUser; admin: SessionUser; dir: string; bucket?: S3Server };
 
-export async function openExportSuite(kind: TestDbKind, subscribers: number): Promise<ExportSuite> {
-  const dir = exportTestEnv();
+export async function openExportSuite(kind: TestDbKind, subscribers: number, files: FilesKind = "local"): Promise<ExportSuite> {
+  const bucket = files === "s3" ? await startS3Server() : undefined;
+  const dir = exportTestEnv(bucket);
   const database = await testDatabase(kind);
   await seedSubscribers((text) => database.prisma.$executeRawUnsafe(text), subscribers);
   const { staff, admin } = await createUsers(database);
-  return { database, staff, admin, dir };
+  return { database, staff, admin, dir, bucket };
 }
 
 export async function closeExportSuite(suite: ExportSuite | undefined) {
@@ -41,6 +55,10 @@ export async function closeExportSuite(suite: ExportSuite | undefined) {
   await closeConnection();
   await suite?.database.close();
   if (suite) fs.rmSync(suite.dir, { recursive: true, force: true });
+  if (suite?.bucket) {
+    await suite.bucket.close();
+    for (const name of STORAGE_VARIABLES) delete process.env[name];
+  }
 }
 
 export async function postExport(user: SessionUser, filters?: Record<string, string>) {

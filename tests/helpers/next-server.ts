@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
+import { toolEnv } from "../../tools/env";
 
 // A real start of the production build (`npm run serve`: server.ts in front of Next), for the
 // HTTP-level, outage and load tests: the requests go through everything a user's do (the
@@ -16,6 +17,18 @@ export type NextServer = {
   stop(): Promise<void>;
 };
 
+/** The server ended before it was ready; `portTaken` when another process had its port. */
+export class ServerExited extends Error {
+  readonly portTaken: boolean;
+  constructor(
+    readonly exitCode: number | null,
+    readonly output: string,
+  ) {
+    super(`the server exited (${exitCode}):\n${output}`);
+    this.portTaken = /EADDRINUSE/.test(output);
+  }
+}
+
 export const projectRoot = path.resolve(path.dirname(new URL(import.meta.url).pathname), "../..");
 
 export function requireBuild(appDir: string) {
@@ -30,7 +43,7 @@ export async function startNextServer(options: {
   appDir?: string;
   timeoutMs?: number;
 }): Promise<NextServer> {
-  const appDir = options.appDir ?? process.env.APP_DIR ?? projectRoot;
+  const appDir = options.appDir ?? toolEnv(["APP_DIR"]).APP_DIR ?? projectRoot;
   requireBuild(appDir);
   // `node --import tsx server.ts` serves in this very process (no child): its pid is the server's.
   const child = spawn(process.execPath, ["--import", "tsx", "server.ts"], {
@@ -39,23 +52,38 @@ export async function startNextServer(options: {
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";
+  let spawnError: Error | undefined;
   child.stdout!.on("data", (d: Buffer) => (output += d.toString()));
   child.stderr!.on("data", (d: Buffer) => (output += d.toString()));
+  child.once("error", (error) => (spawnError = error));
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  // "close" comes once the child's output has been read to its end (after "exit", possibly).
+  const closed = new Promise<void>((resolve) => child.once("close", () => resolve()));
   const url = `http://127.0.0.1:${options.port}`;
-  const end = Date.now() + (options.timeoutMs ?? 60_000);
+  const timeoutMs = options.timeoutMs ?? 60_000;
+  const end = Date.now() + timeoutMs;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`the server exited (${child.exitCode}):\n${output}`);
-    try {
-      await fetch(`${url}/api/health`, { signal: AbortSignal.timeout(5_000) });
-      break;
-    } catch {
-      if (Date.now() > end) {
-        child.kill("SIGKILL");
-        throw new Error(`the server did not answer within ${options.timeoutMs ?? 60_000} ms:\n${output}`);
-      }
-      await new Promise((r) => setTimeout(r, 250));
+    if (spawnError) throw new Error(`the server could not be started: ${spawnError.message}`);
+    if (child.exitCode !== null || child.signalCode !== null) {
+      await Promise.race([closed, new Promise((r) => setTimeout(r, 2_000))]);
+      throw new ServerExited(child.exitCode, output);
     }
+    // Ready when this child says it listens and answers: a port taken in between by another
+    // test's server must not pass for this one.
+    if (output.includes("› Ready on")) {
+      try {
+        const health = await fetch(`${url}/api/health`, { signal: AbortSignal.timeout(5_000) });
+        await health.body?.cancel();
+        break;
+      } catch {
+        // not answering yet
+      }
+    }
+    if (Date.now() > end) {
+      child.kill("SIGKILL");
+      throw new Error(`the server did not answer within ${timeoutMs} ms:\n${output}`);
+    }
+    await new Promise((r) => setTimeout(r, 250));
   }
   return {
     url,

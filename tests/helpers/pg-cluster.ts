@@ -3,6 +3,7 @@ import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { toolEnv } from "../../tools/env";
 
 // A PostgreSQL server of the test's own (initdb in a temporary folder, its own port), so that a
 // test can stop and restart it without touching the shared server on 5432. initdb and pg_ctl
@@ -10,7 +11,7 @@ import path from "node:path";
 //
 // Never skipped: when the binaries are missing this throws with what to install.
 
-export const PG_BIN = process.env.PG_BIN ?? "/usr/lib/postgresql/15/bin";
+export const PG_BIN = toolEnv(["PG_BIN"]).PG_BIN;
 
 export type PgCluster = {
   port: number;
@@ -48,16 +49,35 @@ function run(bin: string, args: string[], what: string) {
   return result.stdout;
 }
 
-export function freePort(): Promise<number> {
+function tryPort(port: number): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = net.createServer();
     server.unref();
     server.on("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
+    server.listen(port, "127.0.0.1", () => {
+      const { port: bound } = server.address() as net.AddressInfo;
+      server.close(() => resolve(bound));
     });
   });
+}
+
+/**
+ * A port nothing listens on: any the system gives, or with TEST_PORTS=FIRST-LAST one of that
+ * range (for machines where each person running tests keeps to ports of their own).
+ */
+export async function freePort(): Promise<number> {
+  const range = /^(\d+)-(\d+)$/.exec(process.env.TEST_PORTS ?? "");
+  if (!range) return tryPort(0);
+  const [first, last] = [Number(range[1]), Number(range[2])];
+  for (let attempt = 0; attempt < 200; attempt++) {
+    const port = first + Math.floor(Math.random() * (last - first + 1));
+    try {
+      return await tryPort(port);
+    } catch {
+      // taken: try another
+    }
+  }
+  throw new Error(`No free port in TEST_PORTS=${process.env.TEST_PORTS}`);
 }
 
 export async function createCluster(): Promise<PgCluster> {

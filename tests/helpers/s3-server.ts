@@ -71,8 +71,7 @@ export async function startS3Server(options: { bucket?: string; port?: number } 
     port,
     bucket,
     dir,
-    unfinishedUploads: () =>
-      fs.existsSync(uploadsDir) ? fs.readdirSync(uploadsDir).map((id) => fs.readFileSync(path.join(uploadsDir, id, "key"), "utf8")) : [],
+    unfinishedUploads: () => (fs.existsSync(uploadsDir) ? fs.readdirSync(uploadsDir).flatMap((id) => unfinished(uploadsDir, id)?.key ?? []) : []),
     stop,
     start,
     async close() {
@@ -91,6 +90,20 @@ type Context = {
   body: unknown;
 };
 
+/**
+ * An unfinished upload's key and start; null while s3rver is still creating its folder (no key
+ * file yet) or has just removed it.
+ */
+function unfinished(uploadsDir: string, id: string): { id: string; key: string; initiated: Date } | null {
+  const keyFile = path.join(uploadsDir, id, "key");
+  try {
+    return { id, key: fs.readFileSync(keyFile, "utf8"), initiated: fs.statSync(keyFile).mtime };
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
+    throw error;
+  }
+}
+
 const xml = (text: string) => text.replace(/[<>&"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 function multipartCleanup(bucket: string, uploadsDir: string) {
@@ -102,10 +115,7 @@ function multipartCleanup(bucket: string, uploadsDir: string) {
       const prefix = typeof ctx.query.prefix === "string" ? ctx.query.prefix : "";
       const ids = fs.existsSync(uploadsDir) ? fs.readdirSync(uploadsDir) : [];
       const uploads = ids
-        .map((id) => {
-          const keyFile = path.join(uploadsDir, id, "key");
-          return { id, key: fs.readFileSync(keyFile, "utf8"), initiated: fs.statSync(keyFile).mtime };
-        })
+        .flatMap((id) => unfinished(uploadsDir, id) ?? [])
         .filter((u) => u.key.startsWith(prefix))
         .sort((a, b) => a.key.localeCompare(b.key) || a.id.localeCompare(b.id));
       ctx.type = "application/xml";

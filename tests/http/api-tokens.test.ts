@@ -86,6 +86,42 @@ for (const kind of testDbKinds()) {
       expect((await as("/api/v1/subscribers")).setCookies).toEqual([]);
     });
 
+    it("lets a bearer request past the Origin check (it carries no cookie), never a cookie's", async () => {
+      const { token } = await newToken(admin, "export");
+      const evil = { origin: "http://evil.example" };
+      const byToken = await rawRequest(server.url, "/api/v1/subscribers/export", { method: "POST", headers: { authorization: `Bearer ${token}`, ...evil } });
+      expect(byToken.status, byToken.body).toBe(202);
+      expect(JSON.parse(byToken.body).downloadable_file_status).toBe("in_queue");
+      const byCookie = await admin.request("/api/v1/subscribers/export", { method: "POST", headers: evil });
+      expect(byCookie.status, byCookie.body).toBe(403);
+      expect(JSON.parse(byCookie.body).error.code).toBe("cross_site_request");
+    });
+
+    it("reads only the Bearer scheme as a token: with Basic (a proxy's password prompt) the session cookie decides", async () => {
+      const basic = { authorization: "Basic YWRtaW46cHJveHktcGFzc3dvcmQ=" };
+      const list = await admin.request("/api/v1/users", { headers: basic });
+      expect(list.status, list.body).toBe(200);
+      const made = await admin.request("/api/v1/branches", { ...json({ name: "Behind auth_basic" }), headers: { "content-type": "application/json", ...basic } });
+      expect(made.status, made.body).toBe(201);
+      // The cookie decides, so the Origin check is back.
+      const crossSite = await admin.request("/api/v1/branches", { ...json({ name: "Cross-site" }), headers: { "content-type": "application/json", origin: "http://evil.example", ...basic } });
+      expect(crossSite.status).toBe(403);
+      // No cookie: anonymous, the ordinary 401, not a token's.
+      const anonymous = await rawRequest(server.url, "/api/v1/users", { headers: basic });
+      expect(anonymous.status).toBe(401);
+      expect(JSON.parse(anonymous.body).error.code).toBe("unauthorized");
+      expect(anonymous.headers["www-authenticate"]).toBeUndefined();
+      // A Bearer header that is not one token: the token's 401 whatever the cookie, one answer for all.
+      const bodies = new Set<string>();
+      for (const malformed of ["Bearer", "Bearer a b", "bearer  !", `Bearer bsc_${"A".repeat(43)}`]) {
+        const answer = await admin.request("/api/v1/users", { headers: { authorization: malformed } });
+        expect(answer.status, malformed).toBe(401);
+        expect(answer.headers["www-authenticate"]).toBe('Bearer realm="console"');
+        bodies.add(answer.body);
+      }
+      expect(bodies.size).toBe(1);
+    });
+
     it("answers a revoked token 401 at once, and ends a deactivated user's session and tokens on their next request", async () => {
       const { token, id } = await newToken(staff, "read");
       const as = () => rawRequest(server.url, "/api/v1/branches", { headers: { authorization: `Bearer ${token}` } });

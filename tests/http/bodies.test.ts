@@ -16,10 +16,10 @@ const MB = 1024 * 1024;
  * status and how much curl uploaded. curl reads an answer that comes while it is still sending,
  * as browsers do (Node's own client loses it when the server closes the connection early).
  */
-function flood(server: ConsoleServer, path: string, total: number, options: { declared: boolean; headers?: Record<string, string> }) {
+function flood(server: ConsoleServer, path: string, total: number, options: { declared: boolean; headers?: Record<string, string>; method?: string }) {
   const headers = { "content-type": "application/json", ...(options.declared ? { "content-length": String(total) } : { "transfer-encoding": "chunked" }), ...options.headers };
   const args = Object.entries(headers).flatMap(([k, v]) => ["-H", `${k}: ${v}`]);
-  const quoted = ["curl", "-s", "-o", "-", "-w", "\\n%{http_code} %{size_upload}", "-X", "POST", ...args, "--data-binary", "@-", `${server.url}${path}`]
+  const quoted = ["curl", "-s", "-o", "-", "-w", "\\n%{http_code} %{size_upload}", "-X", options.method ?? "POST", ...args, "--data-binary", "@-", `${server.url}${path}`]
     .map((a) => `'${a.replaceAll("'", "'\\''")}'`)
     .join(" ");
   return new Promise<{ status: number; body: string; sent: number }>((resolve, reject) => {
@@ -77,5 +77,37 @@ describe("request bodies over HTTP", () => {
     expect((await flood(server, "/branches/new", 2 * MB, { declared: false, headers })).status).toBe(411);
     const form = { cookie: admin.cookie, "content-type": "multipart/form-data; boundary=x" };
     expect((await flood(server, "/subscribers", 3 * MB, { declared: true, headers: form })).status).toBe(413);
+  });
+  it("refuses a sign-in body past next-auth's 8 KB by its declared length, before Next reads it for the proxy", async () => {
+    const before = rssMb(server.pid);
+    const form = { "content-type": "application/x-www-form-urlencoded" };
+    for (const path of ["/api/auth/callback/credentials", "/api/auth/signout"]) {
+      const declared = await flood(server, path, 12 * MB, { declared: true, headers: form });
+      expect(declared.status, path).toBe(413);
+      expect(JSON.parse(declared.body)).toMatchObject({ error: { code: "too_large" } });
+      expect((await flood(server, path, 12 * MB, { declared: false, headers: form })).status, path).toBe(411);
+      expect((await flood(server, path, 9 * 1024, { declared: true, headers: form })).status, path).toBe(413);
+    }
+    // Next's own buffering for the proxy never started: it logs when a body passes its limit.
+    expect(server.output()).not.toMatch(/Request body exceeded/);
+    expect(rssMb(server.pid) - before).toBeLessThan(50);
+    // A sign-in within the limit still works.
+    const again = new Browser(server.url);
+    expect((await again.signIn(ADMIN.email, ADMIN.password)).status).toBe(200);
+  });
+
+  it("answers 405 to the methods pages do not answer, with or without a body, before reading it", async () => {
+    for (const method of ["PUT", "PATCH", "DELETE"]) {
+      for (const path of ["/login", "/subscribers", "/branches/new", "/api/auth/session"]) {
+        const sent = await flood(server, path, 3 * MB, { declared: true, method, headers: { cookie: admin.cookie } });
+        expect(sent.status, `${method} ${path}`).toBe(405);
+        expect((await admin.request(path, { method })).status, `${method} ${path} without a body`).toBe(405);
+      }
+    }
+    const patched = await admin.request("/login", { method: "PATCH" });
+    expect(patched.headers.allow).toBe("GET, HEAD, POST");
+    expect(server.output()).not.toMatch(/Request body exceeded/);
+    // The JSON API keeps its own methods.
+    expect((await admin.request("/api/v1/branches/999999", { method: "DELETE" })).status).toBe(404);
   });
 });

@@ -18,17 +18,21 @@ import { nginxBinary, startNginx, type Nginx } from "@/tools/nginx";
 import { freePort } from "../helpers/pg-cluster";
 import { createTestDatabase, type TestDatabase } from "../helpers/postgres";
 import { s3Env, startS3Server, type S3Server } from "../helpers/s3-server";
+import { separateBuild, type SeparateBuild } from "../helpers/separate-build";
 
-// Issue 13: many machines. Two web instances (A and B: one production build, two `npm run
-// serve` processes on two ports, EXPORT_WORKER=off) and two export workers (`npm run worker`),
-// on one fresh PostgreSQL database and one S3-compatible bucket (s3rver over HTTP, the real AWS
-// SDK), with nginx in front of both when it is installed (the README's configuration). Over
-// HTTP: a session made on A works on B; a server action from A's page runs on B; an export
+// Issue 13: many machines. Two web instances built and started separately (A serves the
+// project's build; B a build of its own, made here from a copy of the sources in another folder
+// with the same NEXT_SERVER_ACTIONS_ENCRYPTION_KEY, as a second machine makes it; each `npm run
+// serve` on its port, EXPORT_WORKER=off) and two export workers (`npm run worker`), on one fresh
+// PostgreSQL database and one S3-compatible bucket (s3rver over HTTP, the real AWS SDK), with
+// nginx in front of both when it is installed (the README's configuration). Over HTTP: both
+// builds have one build id and the same server action ids; a session made on A works on B, and
+// A's pages load their assets from B; a server action from A's page runs on B; an export
 // requested on one instance downloads from the other; failed sign-ins spread over both lock the
 // account; two workers run an export job once; a worker SIGKILLed mid-export is taken over by
 // the other, and the file holds exactly the right rows; the bucket going away answers 503 and
-// comes back by itself. Instances built on separate machines agree because the build id is made
-// from the sources (tests/unit/build-id.test.ts) and the actions key is shared (checked below).
+// comes back by itself; a sheet over 1 MB uploads through nginx, is previewed, started on A, run
+// by a worker, and its rejected rows download from B.
 
 const ROWS = 40_000;
 const PASSWORD = "many-machines-password-1";
@@ -41,7 +45,7 @@ const users = [
 if (!process.env.TEST_DATABASE_URL) {
   console.info("many machines: skipped, TEST_DATABASE_URL is not set (several processes need a PostgreSQL server; the embedded database is one process's).");
   describe("many machines", () => {
-    it.skip("needs PostgreSQL: set TEST_DATABASE_URL (.ci/run does when a server answers on 127.0.0.1:5432)", () => {});
+    it.skip("needs PostgreSQL: set TEST_DATABASE_URL (npm test does when a server answers on 127.0.0.1:5432)", () => {});
   });
 } else {
   describe("many machines: two web instances, two workers, one database, one bucket", () => {
@@ -52,6 +56,9 @@ if (!process.env.TEST_DATABASE_URL) {
     let b: NextServer;
     const workers: WorkerProcess[] = [];
     let proxy: Nginx | null = null;
+    /** B's own build, made while the rest starts. */
+    let building: Promise<SeparateBuild> | undefined;
+    let second: SeparateBuild;
     let env: Record<string, string>;
     const HEALTH_TOKEN = crypto.randomBytes(24).toString("hex");
 
@@ -77,9 +84,9 @@ if (!process.env.TEST_DATABASE_URL) {
     const latestExport = async (email: string) =>
       (await sql<{ id: string }>(`SELECT e.id FROM subscriber_exports e JOIN users u ON u.id = e.user_id WHERE u.email = $1 ORDER BY e.created_at DESC LIMIT 1`, [email]))[0]!.id;
     const workerLines = (pattern: RegExp) => workers.flatMap((w, i) => w.output().split("\n").filter((l) => pattern.test(l)).map((line) => ({ worker: i, line })));
-    const objectKeys = async () => {
+    const objectKeys = async (prefix = "console/exports/") => {
       const s3 = new S3Client({ endpoint: bucket.endpoint, region: "us-east-1", forcePathStyle: true, credentials: { accessKeyId: "S3RVER", secretAccessKey: "S3RVER" } });
-      const listed = await s3.send(new ListObjectsV2Command({ Bucket: bucket.bucket, Prefix: "console/exports/" }));
+      const listed = await s3.send(new ListObjectsV2Command({ Bucket: bucket.bucket, Prefix: prefix }));
       return (listed.Contents ?? []).map((o) => o.Key!);
     };
     const downloadRows = async (browser: Browser, id: string) => {
@@ -92,6 +99,11 @@ if (!process.env.TEST_DATABASE_URL) {
 
     beforeAll(async () => {
       const started = performance.now();
+      // The key the project's build was made with: B's build is made with it, and every instance runs with it.
+      const actionsKey = builtActionsKey(projectRoot);
+      if (!actionsKey) throw new Error(`${projectRoot}/.next records no server actions key: run \`npx next build\` first.`);
+      building = separateBuild(projectRoot, { NEXT_SERVER_ACTIONS_ENCRYPTION_KEY: actionsKey });
+      building.catch(() => {}); // awaited below
       bucket = await startS3Server({ bucket: "console-files" });
       database = await createTestDatabase(process.env.TEST_DATABASE_URL!);
       await applyMigrations(database.url);
@@ -109,8 +121,8 @@ if (!process.env.TEST_DATABASE_URL) {
         DATABASE_SENTINEL: "off",
         NEXTAUTH_SECRET: crypto.randomBytes(32).toString("base64url"), // one secret: a session is good everywhere
         NEXTAUTH_URL: proxyUrl,
-        // The key this build was made with, given to every instance as a deployment would.
-        NEXT_SERVER_ACTIONS_ENCRYPTION_KEY: builtActionsKey(projectRoot) ?? "",
+        // The key both builds were made with, given to every instance as a deployment would.
+        NEXT_SERVER_ACTIONS_ENCRYPTION_KEY: actionsKey,
         ...s3Env(bucket, "console"),
         STORAGE_DIR: "",
         TRUST_PROXY: "1",
@@ -123,13 +135,16 @@ if (!process.env.TEST_DATABASE_URL) {
         EXPORT_RETRY_DELAY_SECONDS: "0",
         EXPORT_STOP_TIMEOUT_SECONDS: "2",
       };
-      [a, b] = await Promise.all([startNextServer({ port: portA, env }), startNextServer({ port: portB, env })]);
+      a = await startNextServer({ port: portA, env });
       workers.push(spawnWorker(env), spawnWorker(env));
       await Promise.all(workers.map((w, i) => until(async () => w.output().includes("export worker: started"), 60_000, `worker ${i}\n${w.output()}`)));
+      second = await building;
+      console.info(`many machines: B's own build (a copy of the sources, next build) took ${second.seconds.toFixed(0)} s`);
+      b = await startNextServer({ port: portB, env, appDir: second.dir });
       if (nginxBinary()) proxy = await startNginx([`127.0.0.1:${portA}`, `127.0.0.1:${portB}`], portProxy);
       else console.info("many machines: nginx is not installed (apt-get install nginx): the reverse proxy part is skipped.");
       console.info(`many machines: set up in ${((performance.now() - started) / 1000).toFixed(1)} s`);
-    }, 180_000);
+    }, 480_000);
 
     afterAll(async () => {
       for (const w of workers) if (w.child.exitCode === null) w.child.kill("SIGKILL");
@@ -138,20 +153,34 @@ if (!process.env.TEST_DATABASE_URL) {
       await pool?.end();
       await database?.drop();
       await bucket?.close();
-    }, 60_000);
+      await building?.then((build) => build.remove(), () => {});
+    }, 300_000);
 
-    it("serves one build whose id comes from its sources, with one actions key", () => {
-      expect(fs.readFileSync(path.join(projectRoot, ".next", "BUILD_ID"), "utf8")).toBe(buildId(projectRoot));
-      expect(env.NEXT_SERVER_ACTIONS_ENCRYPTION_KEY).not.toBe("");
+    it("serves two builds made apart from the same sources with one actions key: one build id, the same action ids and assets", () => {
+      const builtId = (dir: string) => fs.readFileSync(path.join(dir, ".next", "BUILD_ID"), "utf8");
+      expect(second.dir).not.toBe(projectRoot);
+      expect(builtId(projectRoot)).toBe(buildId(projectRoot));
+      expect(builtId(second.dir)).toBe(builtId(projectRoot));
+      expect(builtActionsKey(second.dir)).toBe(env.NEXT_SERVER_ACTIONS_ENCRYPTION_KEY);
+      const actions = (dir: string) => builtServerActions(dir).map((x) => `${x.name} ${x.id}`).sort();
+      expect(actions(projectRoot).length).toBeGreaterThan(5);
+      expect(actions(second.dir)).toEqual(actions(projectRoot));
+      const assets = (dir: string) => (fs.readdirSync(path.join(dir, ".next", "static"), { recursive: true }) as string[]).sort();
+      expect(assets(second.dir)).toEqual(assets(projectRoot));
     });
 
-    it("takes a session made on A on B, pages and API alike", async () => {
+    it("takes a session made on A on B, pages and API alike; A's pages load their scripts and styles from B", async () => {
       const staffA = await signedIn(a, "staff@many.test");
       const staffB = on(b, staffA);
       const session = JSON.parse((await staffB.request("/api/auth/session")).body) as { user?: { email: string } };
       expect(session.user?.email).toBe("staff@many.test");
       expect((await staffB.request("/api/v1/branches")).status).toBe(200);
       expect((await staffB.request("/subscribers")).status).toBe(200);
+      // Behind a balancer the browser fetches a page's assets from whichever instance answers.
+      const page = await staffA.request("/subscribers/new");
+      const assets = [...new Set([...page.body.matchAll(/\/_next\/static\/[^"'\s)\\]+/g)].map((m) => m[0]))];
+      expect(assets.length).toBeGreaterThan(3);
+      for (const asset of assets) expect((await rawRequest(b.url, asset)).status, asset).toBe(200);
     });
 
     it("runs on B the server action A's page gave the browser; its export is run once by two workers and downloads from A", async () => {
@@ -272,5 +301,84 @@ if (!process.env.TEST_DATABASE_URL) {
       expect(posted.status, posted.body.slice(0, 300)).toBe(200);
       expect(posted.body).toContain('"ok":true');
     });
+
+    it("takes a sheet over 1 MB through nginx: previewed, started on A, run by a worker, its rejected rows downloaded from B", async (context) => {
+      if (!proxy) {
+        context.skip();
+        return;
+      }
+      // The header an import reads (GET /api/v1/subscribers/imports/template, docs/API.md).
+      const header = "first_name,last_name,email,mobile,branch_name,country_name,travel_date,sheet,subscription_status,is_mandatory";
+      const ROWS_IN = 7_000;
+      const bad = (i: number) => i % 100 === 0;
+      const lines = [header];
+      for (let i = 1; i <= ROWS_IN; i++) {
+        const email = bad(i) ? `not-an-email-${i}` : `imported.subscriber.${i}@many-machines-import.example.com`;
+        lines.push(`Importedfirstname${i},Importedlastname-with-a-long-family-name-${i},${email},+447911${200000 + i},Northgate,,2027-03-01,Many machines import,active,no`);
+      }
+      const csv = Buffer.from(lines.join("\r\n") + "\r\n");
+      expect(csv.length).toBeGreaterThan(1024 * 1024); // past nginx's default client_max_body_size
+      const rejected = Array.from({ length: ROWS_IN }, (_, i) => i + 1).filter(bad).length;
+      const boundary = `----many-machines-${crypto.randomBytes(8).toString("hex")}`;
+      const body = Buffer.concat([
+        Buffer.from(`--${boundary}\r\ncontent-disposition: form-data; name="dry_run"\r\n\r\ntrue\r\n`),
+        Buffer.from(`--${boundary}\r\ncontent-disposition: form-data; name="file"; filename="many-machines.csv"\r\ncontent-type: text/csv\r\n\r\n`),
+        csv,
+        Buffer.from(`\r\n--${boundary}--\r\n`),
+      ]);
+      const through = new Browser(proxy.url, "127.0.0.3");
+      expect((await through.signIn("staff@many.test", PASSWORD)).status).toBe(200);
+
+      // The preview (a dry run), through nginx on whichever instance it picks.
+      const previewed = await through.request("/api/v1/subscribers/imports", { method: "POST", headers: { "content-type": `multipart/form-data; boundary=${boundary}` }, body });
+      expect(previewed.status, previewed.body.slice(0, 300)).toBe(200);
+      const preview = JSON.parse(previewed.body) as { id: string; dry_run: boolean; status: string; total_rows: number; imported_rows: number; rejected_rows: number };
+      expect(preview).toMatchObject({ dry_run: true, status: "completed", total_rows: ROWS_IN, imported_rows: ROWS_IN - rejected, rejected_rows: rejected });
+      expect(await objectKeys(`console/imports/${preview.id}`)).toContain(`console/imports/${preview.id}.source`);
+
+      // Started on A with the import page's server action.
+      const start = builtServerActions().find((x) => x.name === "startImportAction")!;
+      const started = await on(a, through).request(`/subscribers/import/${preview.id}`, {
+        method: "POST",
+        headers: { "next-action": start.id, "content-type": "text/plain;charset=UTF-8", accept: "text/x-component", origin: a.url },
+        body: JSON.stringify([{ id: preview.id }]),
+      });
+      expect(started.status, started.body.slice(0, 300)).toBe(200);
+      expect(started.body).toContain('"ok":true');
+
+      // A worker runs it; B reports it and serves its rejected rows from the bucket.
+      const onB = on(b, through);
+      type Status = { status: string; imported_rows: number; rejected_rows: number; rejected_file: string | null };
+      const done = await until(async () => {
+        const status = JSON.parse((await onB.request(`/api/v1/subscribers/imports/${preview.id}`)).body) as Status;
+        return status.status === "completed" || status.status === "failed" ? status : null;
+      }, 90_000, `the import to finish\n${workers.map((w) => w.output()).join("\n")}`);
+      expect(done).toMatchObject({ status: "completed", imported_rows: ROWS_IN - rejected, rejected_rows: rejected, rejected_file: `/api/v1/subscribers/imports/${preview.id}/rejected` });
+      expect(workerLines(new RegExp(`import ${preview.id}: ${ROWS_IN - rejected} of ${ROWS_IN} rows imported`))).toHaveLength(1);
+      const [{ n }] = (await sql<{ n: number }>(
+        `SELECT count(*)::int AS n FROM subscribers s JOIN sheets sh ON sh.id = s.sheet_id WHERE sh.name = 'Many machines import'`)) as [{ n: number }];
+      expect(n).toBe(ROWS_IN - rejected);
+      const file = await onB.request(done.rejected_file!);
+      expect(file.status, file.body.slice(0, 300)).toBe(200);
+      const [head, ...rows] = parse(file.body, { bom: true }) as string[][];
+      expect(head).toEqual([...header.split(","), "error"]);
+      expect(rows.map((r) => r[2])).toEqual(Array.from({ length: ROWS_IN }, (_, i) => i + 1).filter(bad).map((i) => `not-an-email-${i}`));
+      expect((await through.request(done.rejected_file!)).status).toBe(200); // and through nginx
+
+      // A file declared past IMPORT_MAX_MB (but under nginx's limit) gets the console's own 413 at
+      // once: nginx passes the body on as it comes (proxy_request_buffering off) instead of
+      // waiting for all of it first.
+      const declared = await Promise.race([
+        through.request("/api/v1/subscribers/imports", {
+          method: "POST",
+          headers: { "content-type": `multipart/form-data; boundary=${boundary}`, "content-length": String(105 * 1024 * 1024) },
+          body: body.subarray(0, 64 * 1024),
+        }),
+        new Promise<null>((resolve) => setTimeout(() => resolve(null), 15_000)),
+      ]);
+      expect(declared, "nginx waited for the whole body").not.toBeNull();
+      expect(declared!.status).toBe(413);
+      expect(JSON.parse(declared!.body)).toMatchObject({ error: { code: "too_large" } });
+    }, 150_000);
   });
 }

@@ -8,6 +8,7 @@ import { listAuditEvents } from "@/lib/audit/queries";
 import type { Database } from "@/lib/db/client";
 import { actAs, createUsers, testDatabase, testDbKinds } from "../helpers/db";
 import { expectRefused } from "../helpers/http";
+import { renderPage } from "../helpers/render-page";
 
 for (const kind of testDbKinds()) {
   describe(`audit log on ${kind}`, () => {
@@ -73,6 +74,24 @@ for (const kind of testDbKinds()) {
       await expectRefused(AuditPage({ searchParams: Promise.resolve({}) }), 403);
       actAs(users.admin);
       await expect(AuditPage({ searchParams: Promise.resolve({}) })).resolves.toBeTruthy();
+    });
+
+    it("says the times are in the console's time zone, which is the one its cells show", async () => {
+      const zone = process.env.CONSOLE_TIME_ZONE;
+      process.env.CONSOLE_TIME_ZONE = "America/New_York";
+      try {
+        actAs(users.admin);
+        const html = await renderPage(AuditPage, "/audit?action=branch.update");
+        const event = (await listAuditEvents(auditFiltersSchema.parse({ action: "branch.update" }))).data[0]!;
+        const local = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "medium", timeZone: "America/New_York" }).format(event.at);
+        expect(html).toContain(`>${local}</time>`);
+        expect(html).toContain("When (America/New_York)");
+        expect(html).toContain("Times in America/New_York.");
+        expect(html).not.toMatch(/\bUTC\b/);
+      } finally {
+        if (zone === undefined) delete process.env.CONSOLE_TIME_ZONE;
+        else process.env.CONSOLE_TIME_ZONE = zone;
+      }
     });
   });
 }

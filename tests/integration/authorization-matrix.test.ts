@@ -5,17 +5,28 @@ import type { SessionUser } from "@/lib/auth/permissions";
 import { syncCountries } from "@/tools/seed/demo";
 import { actAs } from "../helpers/db";
 import { closeExportSuite, openExportSuite, type ExportSuite } from "../helpers/export-test";
-import { apiRequest } from "../helpers/http";
+import { apiRequest, routeContext } from "../helpers/http";
 import { createToken } from "@/lib/tokens/tokens";
+import { POST as importPOST } from "@/app/api/v1/subscribers/imports/route";
+import { GET as statusGET } from "@/app/api/v1/subscribers/imports/[id]/route";
+import { GET as rejectedGET } from "@/app/api/v1/subscribers/imports/[id]/rejected/route";
+import { connection, sql } from "@/lib/db/sql";
+import { runImport } from "@/lib/imports/run";
 
-// Outside a request Next has no cookie jar: sign-out gets an empty one.
-vi.mock("next/headers", () => ({ cookies: async () => ({ has: () => false, set: () => {} }), headers: async () => new Headers() }));
+// What next/headers gives the code: the headers of the caller's request (a token caller's carry
+// `Authorization: Bearer …`, set by as() below), and no cookie jar (sign-out gets an empty one;
+// who is signed in comes from actAs()).
+const request = vi.hoisted(() => ({ headers: new Headers() }));
+vi.mock("next/headers", () => ({ cookies: async () => ({ has: () => false, get: () => undefined, set: () => {} }), headers: async () => request.headers }));
 
 // Every page, route handler and server action, with what anonymous callers, staff, admins and
 // API tokens (an administrator's `read` and `export` tokens, so only the scope limits them) get,
 // called directly (not through the UI). A file or export missing from these tables fails the last
 // tests, so a new route cannot ship without its row. Tokens work on the JSON API only: on pages
-// and server actions a request with a token and no session is anonymous.
+// and server actions a request with a token and no session is anonymous (its token is in the
+// request's headers all the same, as next/headers gives them), so the token columns of pages and
+// actions are the anonymous column; tests/http/bearer-elsewhere.test.ts checks that the built
+// server answers them so (every page as to an anonymous visitor, every action 401).
 
 type Person = "anonymous" | "staff" | "admin";
 type TokenCaller = "read token" | "export token";
@@ -48,6 +59,7 @@ const PAGES: Record<string, Expect> = {
   "(console)/subscribers/columns/page.tsx": SIGNED_IN,
   // Imports: anyone signed in, like creation; an import's page is its owner's (else the 404 page).
   "(console)/subscribers/import/page.tsx": SIGNED_IN,
+  // Another user's import (a preview): anyone but its owner gets the 404 page.
   "(console)/subscribers/import/[id]/page.tsx": { anonymous: "login", staff: 404, admin: 404 },
   "(console)/subscribers/bulk/[id]/page.tsx": { anonymous: "login", staff: 404, admin: 404 },
   "(console)/branches/page.tsx": SIGNED_IN,
@@ -107,15 +119,18 @@ const ROUTES: Record<string, Call[] | "next-auth"> = {
     { method: "POST", path: "/api/v1/subscribers/export", expect: r({ anonymous: 401, staff: 202, admin: 202 }, 403, 202) },
   ],
   // Imports: anyone signed in uploads (a body that is not multipart: 415 once past the guard; a
-  // token never uploads); an import and its rejected rows are their owner's (anyone else: 404).
+  // token never uploads); an import and its rejected rows are their owner's: another user's
+  // ({import}: completed, with rejected rows, which its owner gets) is the same 404 as none.
   "api/v1/subscribers/imports/route.ts": [
     { method: "GET", path: "/api/v1/subscribers/imports", expect: r({ anonymous: 401, staff: 200, admin: 200 }, 200) },
     { method: "POST", path: "/api/v1/subscribers/imports", json: {}, expect: r({ anonymous: 401, staff: 415, admin: 415 }, 403) },
   ],
   "api/v1/subscribers/imports/[id]/route.ts": [
+    { method: "GET", path: "/api/v1/subscribers/imports/{import}", params: { id: "{import}" }, expect: r({ anonymous: 401, staff: 404, admin: 404 }, 404) },
     { method: "GET", path: "/api/v1/subscribers/imports/{export}", params: { id: "{export}" }, expect: r({ anonymous: 401, staff: 404, admin: 404 }, 404) },
   ],
   "api/v1/subscribers/imports/[id]/rejected/route.ts": [
+    { method: "GET", path: "/api/v1/subscribers/imports/{import}/rejected", params: { id: "{import}" }, expect: r({ anonymous: 401, staff: 404, admin: 404 }, 404) },
     { method: "GET", path: "/api/v1/subscribers/imports/{export}/rejected", params: { id: "{export}" }, expect: r({ anonymous: 401, staff: 404, admin: 404 }, 404) },
   ],
   "api/v1/subscribers/imports/template/route.ts": [
@@ -228,6 +243,8 @@ describe("authorization matrix", () => {
   let subscribers: { id: number; version: string }[] = [];
   let subscriber = { id: 0, version: "" };
   let n = 0;
+  /** Another user's imports: a completed one with rejected rows, and a preview (a dry run) not started. */
+  let otherImport = { owner: null as unknown as SessionUser, completed: "", preview: "" };
 
   beforeAll(async () => {
     suite = await openExportSuite("pglite", 30);
@@ -251,6 +268,28 @@ describe("authorization matrix", () => {
     const token = async (scope: "read" | "export", name: string) => (await createToken(owner, { name, scope, expires_at })).token;
     bearer = { "read token": await token("read", "Matrix read"), "export token": await token("export", "Matrix export") };
     for (let i = 0; i < 8; i++) adminTokenIds.push((await createToken(suite.admin, { name: `Matrix to revoke ${i}`, scope: "read", expires_at })).row.id);
+    // Imports of a user who is none of the callers (nor the tokens' user).
+    const importOwner = (await suite.database.prisma.user.create({
+      data: { email: "import-owner@test.local", name: "Import Owner", role: "staff", password_hash: "x" },
+      select: { id: true, email: true, name: true, role: true },
+    })) as SessionUser;
+    const upload = async (fields: Record<string, string>) => {
+      actAs(importOwner);
+      request.headers = new Headers();
+      const form = new FormData();
+      for (const [k, v] of Object.entries(fields)) form.set(k, v);
+      form.set("file", new Blob(["first_name,last_name,email,mobile\nAnn,Owner,ann.owner@example.com,+447911100123\nBad,Row,not-an-email,+447911100124\n"]), "Owner.csv");
+      const response = await importPOST(new Request("http://localhost/api/v1/subscribers/imports", { method: "POST", body: form }), {});
+      expect(response.status, await response.clone().text()).toBe(fields.dry_run ? 200 : 202);
+      return ((await response.json()) as { id: string }).id;
+    };
+    otherImport = { owner: importOwner, completed: await upload({}), preview: await upload({ dry_run: "true" }) };
+    expect(await runImport(otherImport.completed)).toMatchObject({ imported: 1, rejected: 1 });
+    // Its owner gets both: the 404s below are about who asks, not about what is there.
+    actAs(importOwner);
+    const own = await statusGET(apiRequest(`/api/v1/subscribers/imports/${otherImport.completed}`), routeContext({ id: otherImport.completed }));
+    expect(await own.json()).toMatchObject({ status: "completed", rejected_file: `/api/v1/subscribers/imports/${otherImport.completed}/rejected` });
+    expect((await rejectedGET(apiRequest(`/api/v1/subscribers/imports/${otherImport.completed}/rejected`), routeContext({ id: otherImport.completed }))).status).toBe(200);
   }, 180_000);
   afterAll(async () => closeExportSuite(suite));
 
@@ -267,25 +306,31 @@ describe("authorization matrix", () => {
       .replaceAll("{user}", () => String(suite.staff.id))
       .replaceAll("{admin-token}", () => String(adminTokenIds.pop()))
       .replaceAll("{tomorrow}", new Date(Date.now() + 86_400_000).toISOString().slice(0, 10))
-      .replaceAll("{export}", "AAAAAAAAAAAAAAAAAAAAAA");
+      .replaceAll("{export}", "AAAAAAAAAAAAAAAAAAAAAA")
+      .replaceAll("{import}", () => otherImport.completed);
 
-  /** Who the guards see: a person's session, or (for a token caller) none, with the token on the request. */
+  /**
+   * Who the guards see: a person's session, or (for a token caller) none, with the token on the
+   * request: in the headers next/headers gives pages and actions, and in the route's Request.
+   */
   const as = (who: Who): { headers: Record<string, string> } => {
-    if (who === "read token" || who === "export token") {
-      actAs(null);
-      return { headers: { authorization: `Bearer ${bearer[who]}` } };
-    }
-    actAs(users[who]);
-    return { headers: {} };
+    const token = who === "read token" || who === "export token";
+    const headers: Record<string, string> = token ? { authorization: `Bearer ${bearer[who]}` } : {};
+    actAs(token ? null : users[who]);
+    request.headers = new Headers(headers);
+    return { headers };
   };
+  /** The request's headers as the code under test reads them. */
+  const nextHeaders = async () => Object.fromEntries(await (await import("next/headers")).headers());
   const personOf = (who: Who): Person => (who === "read token" || who === "export token" ? "anonymous" : who);
 
   for (const [file, expected] of Object.entries(PAGES)) {
     for (const who of CALLERS) {
       it(`page ${file} as ${who} → ${expected[personOf(who)]}`, async () => {
-        as(who);
+        const { headers } = as(who);
+        expect(await nextHeaders()).toEqual(headers);
         const mod = (await import(/* @vite-ignore */ path.join(APP, file))) as { default: (props: unknown) => Promise<unknown> | unknown };
-        const id = file.includes("subscribers/[id]") ? subscribers[0]!.id : branchIds[0];
+        const id = file.includes("subscribers/[id]") ? subscribers[0]!.id : file.includes("subscribers/import/[id]") ? otherImport.preview : branchIds[0];
         const props = { params: Promise.resolve({ id: String(id), token: "not-a-link" }), searchParams: Promise.resolve({}) };
         expect(await outcome(async () => mod.default(props))).toBe(expected[personOf(who)]);
       });
@@ -300,7 +345,8 @@ describe("authorization matrix", () => {
           const { headers } = as(who);
           const mod = (await import(/* @vite-ignore */ path.join(APP, file))) as Record<string, (r: Request, c: unknown) => Promise<Response>>;
           const url = fill(call.path, who);
-          const id = /\/(?:branches|exports|users|tokens|subscribers)\/([^/]+)/.exec(url)?.[1];
+          // The route's [id]: named by the call, else the path's segment after the resource.
+          const id = call.params?.id !== undefined ? fill(call.params.id, who) : /\/(?:branches|exports|users|tokens|subscribers)\/([^/]+)/.exec(url)?.[1];
           const body = call.json === undefined ? undefined : JSON.parse(fill(JSON.stringify(call.json), who));
           const init = call.form === undefined ? { json: body, headers } : { body: call.form, headers: { ...headers, "content-type": "application/x-www-form-urlencoded" } };
           const response = await mod[call.method]!(apiRequest(url, { method: call.method, ...init }), { params: Promise.resolve({ id }) });
@@ -314,7 +360,8 @@ describe("authorization matrix", () => {
     for (const [name, expected] of Object.entries(actions)) {
       for (const who of CALLERS) {
         it(`action ${name} as ${who} → ${expected[personOf(who)]}`, async () => {
-          as(who);
+          const { headers } = as(who);
+          expect(await nextHeaders()).toEqual(headers);
           const mod = (await import(/* @vite-ignore */ path.join(APP, file))) as Record<string, (input: unknown) => Promise<{ ok: boolean }>>;
           const input = /^(delete|update|count)/.test(name) ? { id: branchIds.pop(), name: `Matrix action ${who}` } : { name: `Matrix action ${who} ${name}` };
           const before = await Promise.all([suite.database.prisma.branch.count(), suite.database.prisma.user.count(), suite.database.prisma.apiToken.count()]);
@@ -327,6 +374,34 @@ describe("authorization matrix", () => {
         });
       }
     }
+  }
+
+  // The import page's actions on another user's import: past the guard, the same "not found"
+  // as no import, and the import unchanged (tokens: no session, 401 as for every action).
+  for (const who of CALLERS) {
+    it(`actions previewImportAction and startImportAction on another user's import as ${who} → ${personOf(who) === "anonymous" ? 401 : "not found"}`, async () => {
+      const mod = (await import(/* @vite-ignore */ path.join(APP, "(console)/subscribers/import/actions.ts"))) as Record<string, (input: unknown) => Promise<{ ok: boolean; formError?: string }>>;
+      const conn = await connection();
+      const row = () => conn.query(sql`SELECT status::text AS status, dry_run, attempt, mapping, sheet_name, job_id FROM subscriber_imports WHERE id = ${otherImport.preview}`);
+      const before = await row();
+      const calls: [string, unknown][] = [
+        ["previewImportAction", { id: otherImport.preview, mapping: ["first_name", "last_name", "email", null], sheet_name: "Taken over" }],
+        ["startImportAction", { id: otherImport.preview }],
+      ];
+      for (const [name, input] of calls) {
+        as(who);
+        if (personOf(who) === "anonymous") {
+          expect(await outcome(() => mod[name]!(input))).toBe(401);
+        } else {
+          expect(await mod[name]!(input), name).toEqual({ ok: false, formError: "The import was not found." });
+        }
+      }
+      expect(await row()).toEqual(before);
+      // Its owner, by contrast, gets past "not found" with the same calls.
+      actAs(otherImport.owner);
+      request.headers = new Headers();
+      expect(await mod.previewImportAction!(calls[0]![1])).toMatchObject({ ok: true });
+    });
   }
 
   it("lists every page of the app", () => {

@@ -1,9 +1,12 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { bulkChangeAction } from "@/app/(console)/subscribers/bulk-actions";
+import type { SessionUser } from "@/lib/auth/permissions";
 import { connection, sql } from "@/lib/db/sql";
 import { startExportWorker } from "@/lib/export/worker";
 import { bulkStatus, requestBulkChange, runBulkChange } from "@/lib/subscribers/bulk";
+import { createSubscriber } from "@/lib/subscribers/mutations";
 import { subscriberHistory } from "@/lib/subscribers/record";
+import { subscriberInputSchema } from "@/lib/subscribers/schema";
 import { actAs } from "../helpers/db";
 import { closeExportSuite, openExportSuite, type ExportSuite } from "../helpers/export-test";
 import { testDbKinds } from "../helpers/db";
@@ -31,6 +34,40 @@ for (const kind of testDbKinds()) {
       expect(row!.kept).toBe(row!.actual);
     };
 
+    /** The creation rule's flag for every subscriber: an earlier one with the same email (case ignored) or mobile. */
+    const RULE = `(EXISTS (SELECT 1 FROM subscribers e WHERE lower(e.email) = lower(t.email) AND e.id < t.id)
+      OR EXISTS (SELECT 1 FROM subscribers e WHERE e.mobile = t.mobile AND e.id < t.id))`;
+    const flagsExact = async () => expect(await q(`SELECT t.id FROM subscribers t WHERE t.is_duplicate <> ${RULE}`)).toEqual([]);
+    /**
+     * `n` subscribers named `${tag}Orig`, then `n` later ones named `${tag}Copy` that match them
+     * (by email, case changed, or by mobile, in turn), and one more that matches both an original
+     * and subscriber 2, which stays: every flag is the rule's. Returns the copies' ids.
+     */
+    const seedPairs = async (tag: string, n: number, base: number) => {
+      await q(`UPDATE subscribers t SET is_duplicate = ${RULE} WHERE is_duplicate <> ${RULE}`);
+      await q(`INSERT INTO subscribers (first_name, last_name, email, mobile, subscription_status)
+        SELECT 'O' || g, '${tag}Orig', '${tag.toLowerCase()}' || g || '@pairs.test', '+1555' || (${base} + g), 'active' FROM generate_series(1, ${n}) g`);
+      await q(`INSERT INTO subscribers (first_name, last_name, email, mobile, subscription_status, is_duplicate)
+        SELECT 'C' || g, '${tag}Copy',
+               CASE WHEN g % 2 = 0 THEN upper('${tag.toLowerCase()}' || g || '@pairs.test') ELSE '${tag.toLowerCase()}-copy' || g || '@pairs.test' END,
+               CASE WHEN g % 2 = 0 THEN '+1666' || (${base} + g) ELSE '+1555' || (${base} + g) END, 'active', true
+          FROM generate_series(1, ${n}) g`);
+      await q(`INSERT INTO subscribers (first_name, last_name, email, mobile, subscription_status, is_duplicate)
+        SELECT 'Both', '${tag}Both', '${tag.toLowerCase()}1@pairs.test', mobile, 'active', true FROM subscribers WHERE id = 2`);
+      await flagsExact();
+      return (await q<{ id: number }>(`SELECT id FROM subscribers WHERE last_name = '${tag}Copy' ORDER BY id`)).map((r) => r.id);
+    };
+    const waitFor = async (id: string, user: SessionUser, state: "completed" | "failed") => {
+      const end = Date.now() + 45_000;
+      let status = await bulkStatus(user.id, id);
+      while (status.status !== state && Date.now() < end) {
+        await new Promise((r) => setTimeout(r, 300));
+        status = await bulkStatus(user.id, id);
+      }
+      expect(status.status).toBe(state);
+      return status;
+    };
+
     beforeAll(async () => {
       s = await openExportSuite(kind, ROWS);
       process.env.BULK_INLINE_MAX = "10";
@@ -44,6 +81,7 @@ for (const kind of testDbKinds()) {
     beforeEach(() => actAs(s.staff));
 
     it("changes a selection at once, audited as one event that the records' histories show", async () => {
+      await q(`UPDATE subscribers SET subscription_status = 'active' WHERE id IN (1, 2, 3)`);
       const result = await bulkChangeAction({ target: { ids: [1, 2, 3] }, change: { subscription_status: "cancelled" } });
       expect(result).toMatchObject({ ok: true, data: { kind: "done", count: 3 } });
       const rows = await q<{ id: number; subscription_status: string }>(`SELECT id, subscription_status::text FROM subscribers WHERE id IN (1, 2, 3) ORDER BY id`);
@@ -55,6 +93,27 @@ for (const kind of testDbKinds()) {
       await countsExact();
     });
 
+    it("records in a selection's event the ids it changed, once each: not the ones sent twice, never existed or already so", async () => {
+      const [{ next }] = (await q<{ next: number }>(`SELECT (last_value + CASE WHEN is_called THEN 1 ELSE 0 END)::int AS next FROM subscribers_id_seq`)) as [{ next: number }];
+      await q(`UPDATE subscribers SET is_mandatory = (id = 8) WHERE id IN (6, 7, 8)`);
+      const result = await bulkChangeAction({ target: { ids: [7, 6, 7, 8, next] }, change: { is_mandatory: true } });
+      expect(result).toMatchObject({ ok: true, data: { kind: "done", count: 3 } });
+      const [event] = await s.database.prisma.auditEvent.findMany({ where: { action: "subscriber.bulk_change" }, orderBy: { id: "desc" }, take: 1 });
+      expect(event!.after).toEqual({ ids: [6, 7], change: { is_mandatory: true }, count: 3 });
+      expect((await subscriberHistory(8)).map((h) => h.action)).not.toContain("subscriber.bulk_change");
+      // The id that did not exist then is the next subscriber's: the old change is not in its history.
+      const created = await createSubscriber(
+        subscriberInputSchema.parse({ first_name: "Nia", last_name: "Later", email: "nia.later@bulk.test", mobile: "+44 7400 555123", subscription_status: "pending", is_mandatory: false }),
+        s.staff,
+      );
+      expect(created.id).toBe(next);
+      expect((await subscriberHistory(next)).map((h) => h.action)).toEqual(["subscriber.create"]);
+      // A selection larger than BULK_INLINE_MAX (10 here) still runs at once: it is never a job.
+      const twelve = Array.from({ length: 12 }, (_, i) => 10 + i);
+      expect(await requestBulkChange(s.staff, { ids: twelve }, { is_mandatory: true })).toEqual({ kind: "done", count: 12 });
+      await countsExact();
+    });
+
     it("refuses deletion to staff, whoever calls, and bad filters by name", async () => {
       expect(await bulkChangeAction({ target: { ids: [4] }, change: { delete: true } })).toMatchObject({ ok: false, formError: expect.stringMatching(/administrators/) });
       await expect(requestBulkChange(s.staff, { ids: [4] }, { delete: true })).rejects.toMatchObject({ status: 403 });
@@ -62,6 +121,20 @@ for (const kind of testDbKinds()) {
       await expect(requestBulkChange(s.staff, { filters: { emial: "x" } }, { is_mandatory: true })).rejects.toMatchObject({ status: 400 });
       await expect(requestBulkChange(s.staff, { filters: { created_from: "0000-01-01" } }, { is_mandatory: true })).rejects.toMatchObject({ status: 400 });
       await expect(requestBulkChange(s.staff, { filters: { first_name: "nobody-at-all" } }, { is_mandatory: true })).rejects.toMatchObject({ code: "nothing_matches" });
+      // Names Object.prototype has ("__proto__" as JSON sends it: an own key) are no filters either:
+      // taken for known names and then dropped, they made the change reach every subscriber.
+      const before = await q<{ n: number }>(`SELECT count(*)::int AS n FROM subscribers WHERE is_mandatory`);
+      for (const name of ["constructor", "toString", "valueOf", "hasOwnProperty", "__proto__"]) {
+        for (const value of ['"x"', '{"is_mandatory": "false"}']) {
+          const filters = JSON.parse(`{${JSON.stringify(name)}: ${value}}`) as Record<string, string>;
+          await expect(requestBulkChange(s.staff, { filters }, { is_mandatory: true }), name).rejects.toMatchObject({ status: 400, message: expect.stringContaining(name) });
+          const answer = await bulkChangeAction({ target: { filters }, change: { is_mandatory: true } });
+          expect(answer, name).toMatchObject({ ok: false });
+          expect(Object.keys((answer as { fieldErrors: object }).fieldErrors).join(), name).toContain(name);
+        }
+      }
+      expect(await q<{ n: number }>(`SELECT count(*)::int AS n FROM subscribers WHERE is_mandatory`)).toEqual(before);
+      expect(await s.database.prisma.bulkChange.count()).toBe(0);
     });
 
     it("lets an admin delete a selection; later duplicates of the deleted are decided again", async () => {
@@ -117,6 +190,119 @@ for (const kind of testDbKinds()) {
       // The retry goes on after the last batch done.
       expect(await runBulkChange(id)).toEqual({ processed: total });
       expect(await q(`SELECT id FROM subscribers WHERE subscription_status <> 'expired'`)).toEqual([]);
+      await countsExact();
+    });
+
+    it("deletes as a job: batches that only delete, then every subscriber left has the rule's duplicate flag", async () => {
+      await startExportWorker();
+      const copies = await seedPairs("Del", 12, 1000);
+      const result = await requestBulkChange(s.admin, { filters: { last_name: "DelOrig" } }, { delete: true });
+      expect(result).toMatchObject({ kind: "queued", total: 12 });
+      const id = (result as { id: string }).id;
+      expect(await waitFor(id, s.admin, "completed")).toMatchObject({ processed_rows: 12 });
+      expect(await q(`SELECT id FROM subscribers WHERE last_name = 'DelOrig'`)).toEqual([]);
+      expect(await q(`SELECT id FROM subscribers WHERE id = ANY('{${copies.join(",")}}'::int[]) AND is_duplicate`)).toEqual([]);
+      expect(await q(`SELECT is_duplicate FROM subscribers WHERE last_name = 'DelBoth'`)).toEqual([{ is_duplicate: true }]);
+      await flagsExact();
+      await countsExact();
+      const events = await s.database.prisma.auditEvent.findMany({ where: { action: "subscriber.bulk_change", entity_id: id } });
+      expect(events.map((e) => e.after)).toEqual([{ filters: { last_name: "DelOrig" }, change: { delete: true }, count: 12 }]);
+    });
+
+    it("resumes a deletion killed mid-way, then decides every flag again, those of the earlier attempt included", async () => {
+      // Seven originals and their copies, then nine more originals after the copies: the first
+      // attempt deletes the seven, the second the nine, whose first id is past the copies.
+      const copies = await seedPairs("Res", 7, 2000);
+      await q(`INSERT INTO subscribers (first_name, last_name, email, mobile, subscription_status)
+        SELECT 'P' || g, 'ResOrig', 'res-late' || g || '@pairs.test', '+1888' || (2000 + g), 'active' FROM generate_series(1, 9) g`);
+      const id = "DDDDDDDDDDDDDDDDDDDDDD";
+      await q(`INSERT INTO bulk_changes (id, user_id, target, change, total_rows)
+        VALUES ('${id}', ${s.admin.id}, '{"filters": {"last_name": "ResOrig"}}', '{"delete": true}', 16)`);
+      const controller = new AbortController();
+      await expect(runBulkChange(id, controller.signal, () => controller.abort(new Error("killed")))).rejects.toThrow("killed");
+      // One batch of 7 deleted; their copies are decided after the last batch, not yet.
+      expect(await q(`SELECT count(*)::int AS n FROM subscribers WHERE last_name = 'ResOrig'`)).toEqual([{ n: 9 }]);
+      expect(await q(`SELECT count(*)::int AS n FROM subscribers WHERE id = ANY('{${copies.join(",")}}'::int[]) AND is_duplicate`)).toEqual([{ n: 7 }]);
+      expect(await runBulkChange(id)).toEqual({ processed: 16 });
+      expect(await q(`SELECT id FROM subscribers WHERE id = ANY('{${copies.join(",")}}'::int[]) AND is_duplicate`)).toEqual([]);
+      await flagsExact();
+      await countsExact();
+    });
+
+    it("runs a deletion by filters of more than a selection's 100 rows as a job, whatever BULK_INLINE_MAX", async () => {
+      await q(`INSERT INTO subscribers (first_name, last_name, email, mobile, subscription_status)
+        SELECT 'K' || g, 'CapOrig', 'cap' || g || '@pairs.test', '+1777' || (3000 + g), 'active' FROM generate_series(1, 110) g`);
+      process.env.BULK_INLINE_MAX = "2000";
+      try {
+        expect(await requestBulkChange(s.admin, { filters: { last_name: "CapOrig" } }, { subscription_status: "expired" })).toEqual({ kind: "done", count: 110 });
+        const result = await requestBulkChange(s.admin, { filters: { last_name: "CapOrig" } }, { delete: true });
+        expect(result).toMatchObject({ kind: "queued", total: 110 });
+        await waitFor((result as { id: string }).id, s.admin, "completed");
+      } finally {
+        process.env.BULK_INLINE_MAX = "10";
+      }
+      expect(await q(`SELECT id FROM subscribers WHERE last_name = 'CapOrig'`)).toEqual([]);
+      await countsExact();
+    });
+
+    it("audits a job that fails after its last retry, with the rows its batches changed, in the transaction that marks it failed", async () => {
+      await startExportWorker();
+      // Every attempt fails at the same row, after the batches before it are done.
+      const [{ stop }] = (await q<{ stop: number }>(`SELECT id AS stop FROM subscribers ORDER BY id OFFSET 30 LIMIT 1`)) as [{ stop: number }];
+      await q(`UPDATE subscribers SET subscription_status = 'pending' WHERE id = ${stop}`);
+      await q(`CREATE FUNCTION fail_bulk_test() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'disk on fire'; END $$`);
+      await q(`CREATE TRIGGER fail_bulk_test BEFORE UPDATE ON subscribers FOR EACH ROW WHEN (OLD.id = ${stop}) EXECUTE FUNCTION fail_bulk_test()`);
+      process.env.EXPORT_RETRY_LIMIT = "1";
+      try {
+        const result = await requestBulkChange(s.staff, { filters: { sort: "id" } }, { subscription_status: "cancelled" });
+        const id = (result as { id: string }).id;
+        const end = Date.now() + 45_000;
+        let status = await bulkStatus(s.staff.id, id);
+        while (status.status !== "failed" && Date.now() < end) {
+          await new Promise((r) => setTimeout(r, 300));
+          status = await bulkStatus(s.staff.id, id);
+        }
+        expect(status).toMatchObject({ status: "failed", error: expect.stringMatching(/after 2 attempts/) });
+        // The failing row is the 31st: four batches of 7 were done and kept, the fifth never is.
+        const changed = 28;
+        expect(status.processed_rows).toBe(changed);
+        const cancelled = await q<{ id: number }>(`SELECT id FROM subscribers WHERE subscription_status = 'cancelled' ORDER BY id`);
+        expect(cancelled).toEqual(await q(`SELECT id FROM subscribers ORDER BY id LIMIT ${changed}`));
+        const events = await s.database.prisma.auditEvent.findMany({ where: { action: "subscriber.bulk_change", entity_id: id } });
+        expect(events).toHaveLength(1);
+        expect(events[0]).toMatchObject({
+          actor_id: s.staff.id,
+          after: { filters: {}, change: { subscription_status: "cancelled" }, count: changed, status: "failed", error: expect.stringMatching(/disk on fire/) },
+        });
+      } finally {
+        delete process.env.EXPORT_RETRY_LIMIT;
+        await q(`DROP TRIGGER fail_bulk_test ON subscribers`);
+        await q(`DROP FUNCTION fail_bulk_test()`);
+      }
+      await countsExact();
+    });
+
+    it("decides the flags again when a deletion job fails part-way, and says so in its event", async () => {
+      const copies = await seedPairs("Fail", 14, 4000);
+      const [{ stop }] = (await q<{ stop: number }>(`SELECT id AS stop FROM subscribers WHERE last_name = 'FailOrig' ORDER BY id OFFSET 9 LIMIT 1`)) as [{ stop: number }];
+      await q(`CREATE FUNCTION fail_bulk_test() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'disk on fire'; END $$`);
+      await q(`CREATE TRIGGER fail_bulk_test BEFORE DELETE ON subscribers FOR EACH ROW WHEN (OLD.id = ${stop}) EXECUTE FUNCTION fail_bulk_test()`);
+      process.env.EXPORT_RETRY_LIMIT = "1";
+      try {
+        const result = await requestBulkChange(s.admin, { filters: { last_name: "FailOrig" } }, { delete: true });
+        const id = (result as { id: string }).id;
+        expect(await waitFor(id, s.admin, "failed")).toMatchObject({ processed_rows: 7 });
+        // The first batch's seven are gone; the copies that matched only them are no longer duplicates.
+        expect(await q(`SELECT count(*)::int AS n FROM subscribers WHERE last_name = 'FailOrig'`)).toEqual([{ n: 7 }]);
+        expect((await q<{ n: number }>(`SELECT count(*)::int AS n FROM subscribers WHERE id = ANY('{${copies.join(",")}}'::int[]) AND NOT is_duplicate`))[0]!.n).toBe(7);
+        await flagsExact();
+        const [event] = await s.database.prisma.auditEvent.findMany({ where: { action: "subscriber.bulk_change", entity_id: id } });
+        expect(event!.after).toMatchObject({ filters: { last_name: "FailOrig" }, change: { delete: true }, count: 7, status: "failed", duplicates_decided_again: true });
+      } finally {
+        delete process.env.EXPORT_RETRY_LIMIT;
+        await q(`DROP TRIGGER fail_bulk_test ON subscribers`);
+        await q(`DROP FUNCTION fail_bulk_test()`);
+      }
       await countsExact();
     });
   });

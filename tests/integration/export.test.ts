@@ -152,6 +152,23 @@ for (const kind of testDbKinds()) {
       expect(rows).toHaveLength(ROWS + 1);
     });
 
+    it("carries the list's search (q) into the file: the rows the list shows for it, no more", async () => {
+      await waitForStatus(s.admin, (st) => st.downloadable_file_status !== "in_queue");
+      // "last12" in a name, and the number 0000012 in the mobile (+4477 and the row's number in 8 digits).
+      const filters = { q: "last12,0000012" };
+      const pages = await Promise.all(["1", "2"].map((page) => listSubscribers(subscriberFiltersSchema.parse({ ...filters, page, sort: "id" }))));
+      const expected = pages.flatMap((p) => p.data.map((r) => r.id));
+      expect(pages[0]!.pagination.total).toBe(11); // 12 and 120–129
+      expect(expected).toHaveLength(11);
+      const { status, body } = await postExport(s.admin, filters);
+      expect(status).toBe(202);
+      expect(body.filters).toEqual(filters);
+      const done = await waitForStatus(s.admin, (st) => st.downloadable_file_status === "completed" && st.file?.filters.q === filters.q);
+      expect(done).toMatchObject({ total_rows: 11, file: { rows: 11, filters } });
+      const [, ...rows] = parseCsv(await (await download(s.admin, done.downloadable_file!)).text());
+      expect(rows.map((r) => Number(r[0]))).toEqual(expected);
+    });
+
     it("answers 400 to unknown filter values", async () => {
       const { status, body } = await postExport(s.admin, { is_duplicate: "maybe" });
       expect(status).toBe(400);

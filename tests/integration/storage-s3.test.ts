@@ -1,5 +1,6 @@
 import crypto from "node:crypto";
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CreateMultipartUploadCommand, S3Client, UploadPartCommand } from "@aws-sdk/client-s3";
@@ -8,13 +9,15 @@ import type { Database } from "@/lib/db/client";
 import { closeConnection } from "@/lib/db/sql";
 import { exportKey } from "@/lib/export/files";
 import { purgeExports } from "@/lib/export/purge";
+import { inspectXlsxObject, sourceKey } from "@/lib/imports/source";
 import { startExportWorker, stopExportWorker } from "@/lib/export/worker";
 import type { HealthReport } from "@/lib/health/check";
 import { storage, StorageUnavailableError } from "@/lib/storage";
-import { s3Store } from "@/lib/storage/s3";
+import { s3Store, S3_TIMEOUTS, type S3Timeouts } from "@/lib/storage/s3";
 import { actAs, createUsers, testDatabase } from "../helpers/db";
 import { seedSubscribers } from "../helpers/export-data";
 import { download, parseCsv, postExport, waitForStatus } from "../helpers/export-test";
+import { startFaultyEndpoint, type FaultyEndpoint } from "../helpers/faulty-endpoint";
 import { apiRequest } from "../helpers/http";
 import { s3Env, startS3Server, type S3Server } from "../helpers/s3-server";
 import { storageContract } from "../helpers/storage-contract";
@@ -25,6 +28,10 @@ import { storageContract } from "../helpers/storage-contract";
 // download answers 503 with Retry-After and works again once the server is back, from the same
 // process; /api/health reports the storage apart from the database; the export worker writes its
 // file to the bucket and the purge deletes it there, with stray files and a killed writer's upload.
+// And a storage in trouble (tests/helpers/faulty-endpoint.ts): one that accepts connections and
+// never answers makes a download 503 within S3_TIMEOUTS.firstByteMs and the health report say
+// "down"; an upload to it fails instead of hanging; a body that stalls or is cut off mid-transfer
+// fails as StorageUnavailableError, and an import's copy of it leaves no temporary folder.
 
 let server: S3Server;
 const settings = () => ({ bucket: server.bucket, prefix: "contract", endpoint: server.endpoint, region: "us-east-1", forcePathStyle: true });
@@ -224,3 +231,131 @@ describe("the S3 store while its server is down", () => {
     expect((await monitor()).body).toMatchObject({ status: "ok", storage: { status: "up" } });
   });
 });
+
+describe("a storage that accepts connections and does not answer, or stops mid-transfer", () => {
+  let database: Database;
+  let staff: Awaited<ReturnType<typeof createUsers>>["staff"];
+  let silent: FaultyEndpoint;
+  let relay: FaultyEndpoint;
+  const id = "s3-silent-export-00001";
+  const realEndpoint = () => server.endpoint;
+  /** Short enough for a test; the defaults (S3_TIMEOUTS) are what the console runs with. */
+  const quick: S3Timeouts = { connectMs: 1_000, firstByteMs: 1_000, answerMs: 1_000, idleMs: 1_000, checkMs: 1_000 };
+  const MB = 1024 * 1024;
+
+  beforeAll(async () => {
+    database = await testDatabase("pglite");
+    ({ staff } = await createUsers(database));
+    await database.prisma.$executeRawUnsafe(
+      `INSERT INTO subscriber_exports (id, user_id, status, filters, fresh, total_rows, processed_rows, created_at, completed_at)
+       VALUES ($1, $2, 'completed', '{}'::jsonb, true, 1, 1, now(), now())`,
+      id,
+      staff.id,
+    );
+    await storage().put(exportKey(id), ["id\r\n1\r\n"]);
+    silent = await startFaultyEndpoint();
+    relay = await startFaultyEndpoint(server.port);
+  });
+  afterAll(async () => {
+    process.env.S3_ENDPOINT = realEndpoint();
+    await silent?.close();
+    await relay?.close();
+    await database?.close();
+  });
+
+  const monitor = async () => {
+    process.env.HEALTH_TOKEN = "s3-health-token-0123456789abcdef0123456789";
+    try {
+      const response = await health.GET(apiRequest("/api/health", { headers: { authorization: `Bearer ${process.env.HEALTH_TOKEN}` } }));
+      return { status: response.status, body: (await response.json()) as HealthReport };
+    } finally {
+      delete process.env.HEALTH_TOKEN;
+    }
+  };
+  const timed = async <T,>(work: () => Promise<T>) => {
+    const started = performance.now();
+    const value = await work();
+    return { value, ms: performance.now() - started };
+  };
+
+  it("answers a download 503 with Retry-After within the first-byte bound, and the health report says the storage is down", async () => {
+    const file = `/api/v1/exports/${id}/download`;
+    process.env.S3_ENDPOINT = silent.endpoint;
+    try {
+      const { value: refused, ms } = await timed(() => download(staff, file));
+      expect(refused.status).toBe(503);
+      expect(refused.headers.get("retry-after")).toBe("5");
+      expect(await refused.json()).toMatchObject({ error: { code: "storage_unavailable" } });
+      expect(silent.accepted()).toBeGreaterThan(0); // it did connect: the server is silent, not refusing
+      expect(ms).toBeLessThan(S3_TIMEOUTS.firstByteMs + 2_000); // not the SDK's 3 attempts, nor forever
+      const { value: down, ms: checked } = await timed(monitor);
+      expect(down.body).toMatchObject({ status: "degraded", database: { status: "up" }, storage: { status: "down", kind: "s3", reason: "timeout" } });
+      expect(checked).toBeLessThan(S3_TIMEOUTS.checkMs + 2_000);
+    } finally {
+      process.env.S3_ENDPOINT = realEndpoint();
+    }
+    const back = await download(staff, file);
+    expect(back.status).toBe(200);
+    expect(await back.text()).toBe("id\r\n1\r\n");
+  }, 30_000);
+
+  it("fails an upload to a silent storage within its attempts' idle time, and a body that stalls or is cut off mid-transfer", async () => {
+    const store = s3Store({ ...settings(), endpoint: relay.endpoint }, quick);
+    relay.set({ kind: "none" });
+    const big = Buffer.alloc(2 * MB, 7);
+    await store.put("exports/stalled.csv", [big]);
+
+    // The answer's headers and the first 64 kB come, then nothing: the read fails after idleMs.
+    relay.set({ kind: "stall", afterBytes: 64 * 1024 });
+    const stalled = (await store.get("exports/stalled.csv"))!;
+    expect(stalled.size).toBe(2 * MB);
+    const { value: stallError, ms } = await timed(() => drain(stalled.body).then(() => null, (error: unknown) => error));
+    expect(stallError).toBeInstanceOf(StorageUnavailableError);
+    expect(stallError).toMatchObject({ reason: "timeout" });
+    expect(ms).toBeLessThan(quick.idleMs + 2_000);
+
+    // The connection drops after 64 kB of the answer.
+    relay.set({ kind: "cut", afterBytes: 64 * 1024 });
+    const cut = (await store.get("exports/stalled.csv"))!;
+    await expect(drain(cut.body)).rejects.toBeInstanceOf(StorageUnavailableError);
+
+    // Silent: the upload fails (each of the SDK's attempts after idleMs) instead of hanging.
+    relay.set({ kind: "silent" });
+    const { value: putError, ms: putMs } = await timed(() => store.put("exports/never.csv", [Buffer.alloc(MB, 1)]).then(() => null, (error: unknown) => error));
+    expect(putError).toBeInstanceOf(StorageUnavailableError);
+    expect(putMs).toBeLessThan(3 * quick.idleMs + 3_000);
+    const { value: getError, ms: getMs } = await timed(() => store.get("exports/stalled.csv").then(() => null, (error: unknown) => error));
+    expect(getError).toMatchObject({ reason: "timeout" });
+    expect(getMs).toBeLessThan(quick.firstByteMs + 1_000);
+
+    relay.set({ kind: "none" });
+    expect(await store.get("exports/never.csv")).toBeNull(); // nothing half-written is visible
+    await store.delete(["exports/stalled.csv"]);
+  }, 30_000);
+
+  it("leaves no temporary folder when an import's copy from storage fails mid-way", async () => {
+    const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "s3-import-tmp-"));
+    const saved = process.env.TMPDIR;
+    process.env.S3_ENDPOINT = relay.endpoint;
+    try {
+      relay.set({ kind: "none" });
+      const importId = "s3-import-cut-00000001";
+      await storage().put(sourceKey(importId), [Buffer.alloc(2 * MB, 3)]);
+      relay.set({ kind: "cut", afterBytes: 256 * 1024 });
+      process.env.TMPDIR = tmp; // where os.tmpdir() puts the copy
+      await expect(inspectXlsxObject(sourceKey(importId))).rejects.toBeInstanceOf(StorageUnavailableError);
+      expect(fs.readdirSync(tmp)).toEqual([]);
+      relay.set({ kind: "none" });
+      await storage().delete([sourceKey(importId)]);
+    } finally {
+      if (saved === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = saved;
+      process.env.S3_ENDPOINT = realEndpoint();
+      fs.rmSync(tmp, { recursive: true, force: true });
+    }
+  });
+});
+
+async function drain(body: NodeJS.ReadableStream) {
+  for await (const chunk of body) void chunk;
+}

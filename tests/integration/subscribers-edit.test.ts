@@ -121,8 +121,24 @@ for (const kind of testDbKinds()) {
       expect((await typo.json()).error.fields).toHaveProperty("emial");
       const named = await send({ branch_name: "Harbour", updated_at: r.updated_at.toISOString() });
       expect((await named.json()).error.fields.branch_name[0]).toMatch(/branch_id/);
+      // Names Object.prototype has are members like any other: a 400 naming them, never a 500.
+      for (const name of ["constructor", "toString", "__proto__"]) {
+        const inherited = await PATCH(
+          apiRequest(`/api/v1/subscribers/${s.id}`, { method: "PATCH", body: `{${JSON.stringify(name)}: {"last_name": "X"}, "updated_at": "${r.updated_at.toISOString()}"}`, headers: { "content-type": "application/json" } }),
+          ctx(s.id),
+        );
+        expect(inherited.status, name).toBe(400);
+        expect(Object.keys((await inherited.json()).error.fields), name).toEqual([name]);
+      }
       expect((await send({ last_name: "X" })).status).toBe(400);
       expect((await send({ last_name: "X", updated_at: "yesterday" })).status).toBe(400);
+      // A time without its zone would be read in the server's: refused, saying what to send.
+      const local = await send({ last_name: "X", updated_at: r.updated_at.toISOString().replace("Z", "") });
+      expect(local.status).toBe(400);
+      expect((await local.json()).error.fields.updated_at[0]).toMatch(/with Z or an offset/);
+      const action = await updateSubscriberAction({ ...editableFields(r), id: s.id, version: r.updated_at.toISOString().replace("Z", "") });
+      expect(action).toMatchObject({ ok: false, fieldErrors: { version: [expect.stringMatching(/with Z or an offset/)] } });
+      expect((await record(s.id)).last_name).toBe(r.last_name);
       // The record answer's own members may come back: ignored (is_duplicate is the server's).
       const roundTrip = await send({ ...serializeRecord(r), is_duplicate: true, last_name: "Round" , branch_name: undefined, country_name: undefined, sheet: undefined });
       expect(roundTrip.status, await roundTrip.clone().text()).toBe(200);

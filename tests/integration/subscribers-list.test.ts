@@ -42,7 +42,8 @@ function fixtureRow(i: number): Omit<Fixture, "id"> {
     last_name: last,
     branch_name: i % 4 === 3 ? null : BRANCHES[i % 3]!,
     country_name: i % 5 === 4 ? null : COUNTRIES[i % 3]![1],
-    email: `${first}${last}${String.fromCharCode(97 + i)}@example.com`.toLowerCase(),
+    // Row 13's email holds the two LIKE wildcards, which the search takes literally.
+    email: (i === 13 ? `${first}_${last}100%${String.fromCharCode(97 + i)}@example.com` : `${first}${last}${String.fromCharCode(97 + i)}@example.com`).toLowerCase(),
     mobile: `+4474001234${String(i).padStart(2, "0")}`,
     travel_date: i % 4 === 0 ? null : `2027-01-${String(1 + i).padStart(2, "0")}`,
     sheet: i % 3 === 0 ? null : SHEETS[i % 2]!,
@@ -85,6 +86,21 @@ async function seed(database: Database): Promise<Fixture[]> {
     out.push({ id, ...f });
   }
   return out;
+}
+
+/**
+ * docs/API.md's search, written again here: every word (spaces and commas separate them, the
+ * first five count) is in the first name, the last name or the email, case ignored, or, when it is
+ * a number (spaces, dots, dashes, brackets and a leading + dropped), in the mobile.
+ */
+function searchMatches(q: string) {
+  const words = q.split(/[\s,]+/).filter(Boolean).slice(0, 5);
+  return (r: Fixture) =>
+    words.every((w) => {
+      const digits = w.replace(/[\s().-]/g, "").replace(/^\+/, "");
+      const text = [r.first_name, r.last_name, r.email].some((v) => v.toLowerCase().includes(w.toLowerCase()));
+      return text || (/^\d+$/.test(digits) && r.mobile.includes(digits));
+    });
 }
 
 const cmp = (a: string | number | boolean | Date | null, b: typeof a) => {
@@ -176,7 +192,38 @@ for (const kind of testDbKinds()) {
         (r) => r.branch_name === "Northgate" && r.sheet === "Walk_ins 100%" && r.travel_date !== null && r.travel_date >= "2027-01-02" && r.created_at < new Date("2026-03-26T00:00:00Z"),
       ],
       ["email=lovelace&mobile=12340&last_name=love&first_name=ada&subscription_status=pending", (r) => r.email.includes("lovelace") && r.first_name === "Ada" && r.subscription_status === "pending" && r.mobile.includes("12340")],
+      // The search (q): each word somewhere in a name or the email, or a number in the mobile.
+      ["q=ada", searchMatches("ada")],
+      ["q=ADA%20lovelace", searchMatches("ADA lovelace")],
+      ["q=ada,lovelace", searchMatches("ada,lovelace")],
+      ["q=%2C%20ada%2C%2C%20lovelace%2C", searchMatches(", ada,, lovelace,")],
+      ["q=hopper%20cleo", searchMatches("hopper cleo")],
+      ["q=123401", searchMatches("123401")],
+      ["q=%2B44%207400%20123401", searchMatches("+44 7400 123401")],
+      ["q=(7400)-1234-05", searchMatches("(7400)-1234-05")],
+      ["q=dan%20123403", searchMatches("dan 123403")],
+      // % and _ are the characters they are, not LIKE's wildcards.
+      ["q=_", searchMatches("_")],
+      ["q=%25", searchMatches("%")],
+      ["q=100%25", searchMatches("100%")],
+      ["q=a_e", searchMatches("a_e")],
+      ["q=%25e", searchMatches("%e")],
+      // Five words at most: a sixth matching nothing changes nothing.
+      ["q=a%20e%20l%20o%20c%20zzzzz", searchMatches("a e l o c zzzzz")],
+      ["q=a%20e%20l%20zzzzz", searchMatches("a e l zzzzz")],
+      ["q=ada&subscription_status=pending", (r) => searchMatches("ada")(r) && r.subscription_status === "pending"],
     ];
+
+    it("has search cases that tell the rule from a weaker one", () => {
+      // The wildcard cases match one row (a wildcard would match every row), five words all
+      // rows, and a word the sixth would be none.
+      for (const q of ["_", "%", "100%"]) expect(rows.filter(searchMatches(q)).map((r) => r.id)).toEqual([rows[13]!.id]);
+      expect(rows.filter(searchMatches("a e l o c zzzzz"))).toHaveLength(COUNT);
+      expect(rows.filter(searchMatches("a e l zzzzz"))).toHaveLength(0);
+      expect(rows.filter(searchMatches("dan 123403")).map((r) => r.id)).toEqual([rows[3]!.id]);
+      expect(rows.filter(searchMatches("(7400)-1234-05")).map((r) => r.id)).toEqual([rows[5]!.id]);
+      expect(rows.filter(searchMatches("a_e"))).toHaveLength(0);
+    });
 
     it.each(filters)("filters %s", async (query, predicate) => {
       const q = query.replace("__ID__", String(rows[7]!.id));

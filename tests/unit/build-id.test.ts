@@ -2,6 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { parseConfig } from "@/lib/config";
 import { actionsKeyNotice, actionsKeyProblem, builtActionsKey } from "@/lib/server/actions-key";
 import { buildId } from "../../scripts/build-id.mjs";
 
@@ -57,6 +58,8 @@ describe("the build id", () => {
 
 describe("the server actions' key", () => {
   const KEY = Buffer.alloc(32, 7).toString("base64");
+  /** The settings server.ts reads (lib/config.ts) from this environment. */
+  const settings = (env: Record<string, string>) => parseConfig({ NODE_ENV: "test", ...env });
   const app = (key: string | null) => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "actions-key-"));
     made.push(dir);
@@ -67,15 +70,15 @@ describe("the server actions' key", () => {
 
   it("refuses to serve a build made with another key than the one set", () => {
     expect(builtActionsKey(app(KEY))).toBe(KEY);
-    expect(actionsKeyProblem(app(KEY), { NEXT_SERVER_ACTIONS_ENCRYPTION_KEY: KEY })).toBeNull();
-    expect(actionsKeyProblem(app(KEY), {})).toBeNull(); // the build's own key is used
-    expect(actionsKeyProblem(app(Buffer.alloc(32, 8).toString("base64")), { NEXT_SERVER_ACTIONS_ENCRYPTION_KEY: KEY })).toMatch(/not the key this build was made with/);
-    expect(actionsKeyProblem(fs.mkdtempSync(path.join(os.tmpdir(), "no-build-")), { NEXT_SERVER_ACTIONS_ENCRYPTION_KEY: KEY })).toBeNull();
+    expect(actionsKeyProblem(app(KEY), settings({ NEXT_SERVER_ACTIONS_ENCRYPTION_KEY: KEY }))).toBeNull();
+    expect(actionsKeyProblem(app(KEY), settings({}))).toBeNull(); // the build's own key is used
+    expect(actionsKeyProblem(app(Buffer.alloc(32, 8).toString("base64")), settings({ NEXT_SERVER_ACTIONS_ENCRYPTION_KEY: KEY }))).toMatch(/not the key this build was made with/);
+    expect(actionsKeyProblem(fs.mkdtempSync(path.join(os.tmpdir(), "no-build-")), settings({ NEXT_SERVER_ACTIONS_ENCRYPTION_KEY: KEY }))).toBeNull();
   });
 
   it("notes a bucket-backed instance without a shared key", () => {
-    expect(actionsKeyNotice({ STORAGE_URL: "s3://bucket/console" })).toMatch(/NEXT_SERVER_ACTIONS_ENCRYPTION_KEY is not set/);
-    expect(actionsKeyNotice({ STORAGE_URL: "s3://bucket/console", NEXT_SERVER_ACTIONS_ENCRYPTION_KEY: KEY })).toBeNull();
-    expect(actionsKeyNotice({})).toBeNull();
+    expect(actionsKeyNotice(settings({ STORAGE_URL: "s3://bucket/console" }))).toMatch(/NEXT_SERVER_ACTIONS_ENCRYPTION_KEY is not set/);
+    expect(actionsKeyNotice(settings({ STORAGE_URL: "s3://bucket/console", NEXT_SERVER_ACTIONS_ENCRYPTION_KEY: KEY }))).toBeNull();
+    expect(actionsKeyNotice(settings({}))).toBeNull();
   });
 });

@@ -2,6 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { CONFIG_VARIABLES, ConfigError, parseConfig, secretProblem } from "@/lib/config";
+import { TOOL_VARIABLES, ToolEnvError, toolEnv } from "@/tools/env";
 
 const GOOD_SECRET = "k3yb0ard-cat-0123456789abcdefghijklmnop";
 
@@ -106,16 +107,67 @@ describe("parseConfig", () => {
   });
 });
 
+/** The variables named in the first column of the README's tables between `from` and `to`. */
+function documentedBetween(from: string, to: string): string[] {
+  const readme = fs.readFileSync(path.join(process.cwd(), "README.md"), "utf8");
+  const start = readme.indexOf(from);
+  const section = readme.slice(start, readme.indexOf(to, start + from.length));
+  const documented = new Set<string>();
+  for (const line of section.split("\n")) {
+    const first = /^\| ([^|]+) \|/.exec(line)?.[1] ?? "";
+    for (const name of first.matchAll(/`([A-Z][A-Z0-9_]+)`/g)) documented.add(name[1]!);
+  }
+  return [...documented].sort();
+}
+
 describe("the README's configuration table", () => {
   it("lists exactly the variables lib/config.ts reads", () => {
-    const readme = fs.readFileSync(path.join(process.cwd(), "README.md"), "utf8");
-    const section = readme.slice(readme.indexOf("## Configuration"), readme.indexOf("Tests and tools only:"));
-    const documented = new Set<string>();
-    for (const line of section.split("\n")) {
-      const first = /^\| ([^|]+) \|/.exec(line)?.[1] ?? "";
-      for (const name of first.matchAll(/`([A-Z][A-Z0-9_]+)`/g)) documented.add(name[1]!);
+    expect(documentedBetween("## Configuration", "Tests and tools only:")).toEqual([...CONFIG_VARIABLES].sort());
+  });
+
+  it("lists the tests' and tools' variables apart, exactly those tools/env.ts reads", () => {
+    expect(documentedBetween("Tests and tools only:", "\n## ")).toEqual([...TOOL_VARIABLES].sort());
+    expect(TOOL_VARIABLES.filter((name) => (CONFIG_VARIABLES as string[]).includes(name))).toEqual([]);
+  });
+});
+
+describe("toolEnv", () => {
+  it("refuses a bad value, naming the variable, instead of running on NaN", () => {
+    for (const [name, value] of [
+      ["BENCH_RUNS", "abc"],
+      ["BENCH_RUNS", "0"],
+      ["BENCH_IMPORT_RUNS", "2.5"],
+      ["BENCH_IMPORT_ONLY", "csv"],
+      ["BENCH_REUSE_DB", "x; DROP DATABASE y"],
+      ["BENCH_DATABASE_URL", "localhost:5432"],
+      ["LOAD_CONNECTIONS", "abc"],
+      ["LOAD_DURATION", "-5"],
+      ["LOAD_TARGETS", "branches"],
+      ["LOAD_DATABASE_URL", "mysql://x"],
+      ["TEST_DATABASE_URL", "127.0.0.1"],
+      ["E2E_PORT", "70000"],
+      ["BUILD_ID", "../x"],
+    ] as const) {
+      expect(() => toolEnv([name], { [name]: value }), `${name}=${value}`).toThrow(ToolEnvError);
+      expect(() => toolEnv([name], { [name]: value }), `${name}=${value}`).toThrow(new RegExp(`^${name} must `));
     }
-    expect([...documented].sort()).toEqual([...CONFIG_VARIABLES].sort());
+  });
+
+  it("gives the documented defaults, and reads only what a tool asks for", () => {
+    expect(toolEnv(["BENCH_RUNS", "BENCH_IMPORT_RUNS", "BENCH_KEEP_DB", "LOAD_CONNECTIONS", "LOAD_WARMUP_REQUESTS", "PG_BIN", "E2E_PORT", "CI"], {})).toEqual({
+      BENCH_RUNS: 3,
+      BENCH_IMPORT_RUNS: 2,
+      BENCH_KEEP_DB: false,
+      LOAD_CONNECTIONS: 50,
+      LOAD_WARMUP_REQUESTS: 3000,
+      PG_BIN: "/usr/lib/postgresql/15/bin",
+      E2E_PORT: 3100,
+      CI: false,
+    });
+    expect(toolEnv(["BENCH_RUNS", "BENCH_KEEP_DB", "LOAD_TARGETS", "LOAD_DURATION"], { BENCH_RUNS: " 5 ", BENCH_KEEP_DB: "1", LOAD_TARGETS: "/branches, /api/v1/branches", LOAD_DURATION: "0.5" }))
+      .toEqual({ BENCH_RUNS: 5, BENCH_KEEP_DB: true, LOAD_TARGETS: ["/branches", "/api/v1/branches"], LOAD_DURATION: 0.5 });
+    expect(toolEnv(["BENCH_KEEP_DB"], { BENCH_KEEP_DB: "0" }).BENCH_KEEP_DB).toBe(false);
+    expect(toolEnv(["BENCH_RUNS"], { LOAD_CONNECTIONS: "abc" })).toEqual({ BENCH_RUNS: 3 }); // another tool's bad value stops no one else
   });
 });
 

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { baselineHeadersFor, prepareIncoming, unparsableRequestAnswer, type Incoming } from "@/lib/server/incoming";
+import fs from "node:fs";
+import path from "node:path";
+import { baselineHeadersFor, goesThroughProxy, prepareIncoming, unparsableRequestAnswer, type Incoming } from "@/lib/server/incoming";
 import HEADERS from "@/lib/security/static-headers.json";
 
 // Issue 19, point 5: requests Next.js answers with a 500 are refused by the console's own server
@@ -47,6 +49,60 @@ describe("prepareIncoming refuses what Next would answer with a 500", () => {
     // Not a possible action (JSON): Next's (or the API's own check) to answer.
     expect(post({ "content-type": "application/json", origin: "http://evil.example" })).toBeNull();
     expect(post({ "content-type": "application/json", origin: "http://evil.example" }, "/api/v1/branches")).toBeNull();
+  });
+});
+
+describe("prepareIncoming refuses bodies Next would buffer for the proxy", () => {
+  const send = (method: string, url: string, headers: Incoming["headers"] = {}) => prepareIncoming(request({ method, url, headers }), 0);
+
+  it("refuses a sign-in body past next-auth's 8 KB by its declared length, before Next reads it (413); chunked is 411", () => {
+    for (const url of ["/api/auth/callback/credentials", "/api/auth/signout", "/api/auth/anything?x=1"]) {
+      expect(send("POST", url, { "content-length": String(8 * 1024 + 1) })?.status, url).toBe(413);
+      expect(send("POST", url, { "content-length": String(12 * 1024 * 1024) })?.status, url).toBe(413);
+      expect(send("POST", url, { "content-length": "8k" })?.status, url).toBe(413);
+      expect(send("POST", url, { "transfer-encoding": "chunked" })?.status, url).toBe(411);
+      expect(send("POST", url, { "content-length": String(8 * 1024) }), url).toBeNull();
+    }
+  });
+
+  it("answers 405 to what no page answers (PUT, PATCH, DELETE, OPTIONS…), with or without a body", () => {
+    for (const url of ["/login", "/subscribers", "/branches/1/edit", "/api/auth/session", "/api/V1/branches", "/no-such-page", "/subscribers/table-settings"]) {
+      for (const method of ["PUT", "PATCH", "DELETE", "OPTIONS", "PROPFIND", "FOO"]) {
+        for (const headers of [{}, { "content-length": String(12 * 1024 * 1024) }, { "transfer-encoding": "chunked" }]) {
+          const refused = send(method, url, headers);
+          expect(refused?.status, `${method} ${url}`).toBe(405);
+          expect(refused!.headers.Allow).toBe("GET, HEAD, POST");
+          expect(JSON.parse(refused!.body).error.code).toBe("method_not_allowed");
+        }
+      }
+      for (const method of ["GET", "HEAD"]) expect(send(method, url), `${method} ${url}`).toBeNull();
+    }
+  });
+
+  it("keeps a page POST (a server action) to Next's 1 MB, on every path behind the proxy", () => {
+    for (const url of ["/subscribers", "/api/V1/branches", "/no-such-page"]) {
+      expect(send("POST", url, { "content-length": String(1024 * 1024) }), url).toBeNull();
+      expect(send("POST", url, { "content-length": String(1024 * 1024 + 1) })?.status, url).toBe(413);
+      expect(send("POST", url, { "transfer-encoding": "chunked" })?.status, url).toBe(411);
+    }
+  });
+
+  it("leaves the JSON API and the health check their own methods and limits", () => {
+    for (const method of ["GET", "POST", "PATCH", "DELETE", "PUT", "OPTIONS"]) {
+      expect(send(method, "/api/v1/branches/1", { "content-length": String(200 * 1024 * 1024) }), method).toBeNull();
+      expect(send(method, "/api/v1/subscribers/imports", { "transfer-encoding": "chunked" }), method).toBeNull();
+    }
+    expect(send("HEAD", "/api/health")).toBeNull();
+  });
+
+  it("decides which paths go through the proxy as proxy.ts's matcher does", () => {
+    const source = fs.readFileSync(path.resolve(path.dirname(new URL(import.meta.url).pathname), "../../proxy.ts"), "utf8");
+    const matcher = /matcher: \["([^"]+)"\]/.exec(source)?.[1];
+    expect(matcher).toBe("/((?!_next/static/|favicon.ico$|api/v1/|api/health$).*)");
+    const re = new RegExp(`^${matcher}$`);
+    const paths = ["/", "/login", "/subscribers", "/api/auth/csrf", "/api/v1/branches", "/api/v1", "/api/V1/x", "/api/health", "/api/healthz", "/api/health/x",
+      "/_next/static/chunks/a.js", "/_next/image", "/_next/data/x", "/favicon.ico", "/favicon.icon", "/subscribers/table-settings"];
+    for (const p of paths) expect(goesThroughProxy(p), p).toBe(re.test(p));
   });
 });
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { emailKey, subscriberFormSchema, subscriberInputSchema } from "@/lib/subscribers/schema";
+import { emailKey, subscriberEditSchema, subscriberFormSchema, subscriberInputSchema, subscriberPatchSchema } from "@/lib/subscribers/schema";
+import { fieldErrors } from "@/lib/validation/common";
 
 const valid = {
   first_name: "  Ada ",
@@ -102,5 +103,75 @@ describe("emailKey (the duplicate rule's 'same email')", () => {
     expect(emailKey("  Ada@Example.COM ")).toBe("ada@example.com");
     expect(emailKey("ada@example.com")).toBe(emailKey("ADA@EXAMPLE.COM"));
     expect(emailKey("ada+1@example.com")).not.toBe(emailKey("ada@example.com"));
+  });
+});
+
+describe("subscriber PATCH schema", () => {
+  const version = "2026-11-22T09:14:05.123Z";
+  const problems = (body: unknown) => {
+    const r = subscriberPatchSchema.safeParse(body);
+    return r.success ? {} : fieldErrors(r.error);
+  };
+
+  it("takes the given fields of the creation body and the version read", () => {
+    expect(subscriberPatchSchema.parse({ last_name: "Byron", is_mandatory: true, updated_at: version })).toEqual({
+      version: new Date(version),
+      changes: { last_name: "Byron", is_mandatory: true },
+    });
+    expect(subscriberPatchSchema.parse({ updated_at: version })).toEqual({ version: new Date(version), changes: {} });
+  });
+
+  it("ignores the record answer's server members (id, is_duplicate, created_at)", () => {
+    const r = subscriberPatchSchema.parse({ id: 9, is_duplicate: true, created_at: version, email: "a@b.co", updated_at: version });
+    expect(r.changes).toEqual({ email: "a@b.co" });
+  });
+
+  it("refuses unknown members by name, with a hint for the record answer's names", () => {
+    expect(Object.keys(problems({ emial: "x", updated_at: version }))).toEqual(["emial"]);
+    expect(problems({ branch_name: "Harbour", updated_at: version }).branch_name?.[0]).toMatch(/Use branch_id\./);
+    expect(problems({ sheet: { name: "S" }, updated_at: version }).sheet?.[0]).toMatch(/Use sheet_name\./);
+  });
+
+  it("refuses Object.prototype's names and __proto__ by name, with no hint made of inherited members", () => {
+    for (const name of ["constructor", "toString", "valueOf", "hasOwnProperty", "__proto__"]) {
+      const body = JSON.parse(`{${JSON.stringify(name)}: {"last_name": "X"}, "updated_at": "${version}"}`);
+      const found = problems(body);
+      expect(Object.keys(found), name).toEqual([name]);
+      expect(found[name]![0], name).toBe(`"${name}" is not a field you can change.`);
+    }
+  });
+
+  it("refuses a body that is not one object", () => {
+    for (const body of [null, [], "x", 5, [{ updated_at: version }]]) expect(problems(body), JSON.stringify(body)).toHaveProperty("_");
+  });
+
+  it("asks for updated_at as read", () => {
+    expect(Object.keys(problems({ last_name: "X" }))).toEqual(["updated_at"]);
+    for (const bad of ["yesterday", "", 1732262045000, null, "2026-11-22", "2026-02-30T09:14:05Z"]) {
+      expect(Object.keys(problems({ last_name: "X", updated_at: bad })), String(bad)).toEqual(["updated_at"]);
+    }
+  });
+
+  it("takes updated_at only with Z or an offset: without one it would be read in the server's zone", () => {
+    for (const local of ["2026-11-22T09:14:05.123", "2026-11-22T09:14:05", "2026-11-22 09:14:05Z"]) {
+      expect(problems({ last_name: "X", updated_at: local }).updated_at?.[0], local).toMatch(/with Z or an offset/);
+    }
+    expect(subscriberPatchSchema.parse({ updated_at: "2026-11-22T10:14:05.123+01:00" }).version).toEqual(new Date(version));
+    expect(subscriberPatchSchema.parse({ updated_at: "2026-11-22T09:14:05Z" }).version).toEqual(new Date("2026-11-22T09:14:05.000Z"));
+  });
+});
+
+describe("subscriber edit schema (the form's action)", () => {
+  const edit = { ...valid, id: 7, version: "2026-11-22T09:14:05.123Z" };
+  it("takes the version the form read, with its zone", () => {
+    expect(subscriberEditSchema.parse(edit)).toMatchObject({ id: 7, version: "2026-11-22T09:14:05.123Z", last_name: "Lovelace" });
+    expect(subscriberEditSchema.parse({ ...edit, version: "2026-11-22T10:14:05.123+01:00" }).version).toBe("2026-11-22T10:14:05.123+01:00");
+  });
+  it("refuses a version without a zone, or no time at all", () => {
+    for (const version of ["2026-11-22T09:14:05.123", "yesterday", ""]) {
+      const r = subscriberEditSchema.safeParse({ ...edit, version });
+      expect(r.success, version).toBe(false);
+      if (!r.success) expect(fieldErrors(r.error).version?.[0]).toMatch(/with Z or an offset/);
+    }
   });
 });

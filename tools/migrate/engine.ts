@@ -6,6 +6,7 @@ import { createRequire } from "node:module";
 import { bindMigrationAwareSqlAdapterFactory } from "@prisma/driver-adapter-utils";
 import type { SchemaEngine } from "@prisma/schema-engine-wasm";
 import * as glue from "@prisma/schema-engine-wasm/schema_engine_bg";
+import { toolEnv } from "../env";
 import { adapterFactoryFor } from "./adapters";
 import { defaultPaths, readSchema, type MigrationPaths, type MigrationTarget } from "./paths";
 
@@ -78,7 +79,7 @@ async function instantiate(): Promise<LoadedSchemaEngine> {
 }
 
 function logCallback(message: string) {
-  if (process.env.DEBUG) console.error(`[schema-engine] ${message}`);
+  if (toolEnv(["DEBUG"]).DEBUG !== undefined) console.error(`[schema-engine] ${message}`);
 }
 
 /**

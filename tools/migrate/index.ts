@@ -11,6 +11,5 @@
 // - engine.ts: loading the WebAssembly engine and running one against a target;
 // - adapters.ts: the driver adapters and the fixes they need;
 // - operations.ts: apply, diff, status.
-export { defaultPaths, migrationNames, migrationTargetOf, readMigrations, readSchema, type MigrationPaths, type MigrationTarget } from "./paths";
-export { loadSchemaEngine, SchemaEngineError, withSchemaEngine, type LoadedSchemaEngine, type SchemaEngine } from "./engine";
-export { applyMigrations, diffSql, migrationStatus, type MigrationStatus, type SchemaSource } from "./operations";
+export { defaultPaths, migrationNames, migrationTargetOf, type MigrationTarget } from "./paths";
+export { applyMigrations, diffSql, migrationStatus } from "./operations";

@@ -8,6 +8,7 @@ import { AUDIT_ACTIONS } from "@/lib/audit/actions";
 import { AUDIT_FILTER_KEYS, auditFiltersSchema, type AuditFilters } from "@/lib/audit/filters";
 import { listAuditEvents } from "@/lib/audit/queries";
 import { requirePageAdmin } from "@/lib/auth/page-guards";
+import { config } from "@/lib/config";
 import { listOutcome } from "@/lib/list/outcome";
 import { parseWith, withParams, type RawParams } from "@/lib/list/params";
 import { heavy } from "@/lib/load/user-limit";
@@ -31,7 +32,7 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
     <div className="space-y-5">
       <div>
         <h1 className="text-2xl font-semibold tracking-tight">Audit log</h1>
-        <p className="mt-1 text-sm text-slate-600">Sign-ins, changes, exports and refusals, newest first. Times in UTC.</p>
+        <p className="mt-1 text-sm text-slate-600">{`Sign-ins, changes, exports and refusals, newest first. Times in ${config().CONSOLE_TIME_ZONE}.`}</p>
       </div>
       <FilterBar fields={FIELDS} resetKeys={AUDIT_FILTER_KEYS} />
       {parsed.ok ? (

@@ -4,8 +4,10 @@ import { SUBSCRIBER_FILTER_KEYS } from "@/lib/subscribers/filters";
 import { STATUS_OPTIONS } from "@/lib/subscribers/labels";
 import type { RawParams } from "@/lib/list/params";
 
+// On a phone the bar has a line of its own: the menu takes what the two buttons leave, and the
+// buttons keep their text on one line (a count of millions included).
 const SELECT =
-  "max-w-[9.5rem] rounded-md border border-slate-300 bg-white px-2.5 py-1.5 text-sm shadow-sm focus:border-brand-600 focus:outline-none focus:ring-2 focus:ring-brand-600/20";
+  "min-w-0 flex-1 rounded-md border border-slate-300 bg-white px-2.5 py-1.5 text-sm shadow-sm focus:border-brand-600 focus:outline-none focus:ring-2 focus:ring-brand-600/20 sm:max-w-[9.5rem] sm:flex-none";
 
 /**
  * The bulk change bar: what to change, for the rows ticked in the table (their boxes belong to
@@ -18,7 +20,7 @@ export function BulkBar({ id, params, total, admin }: { id: string; params: RawP
       {SUBSCRIBER_FILTER_KEYS.map((key) =>
         typeof params[key] === "string" && params[key] ? <input key={key} type="hidden" name={key} value={params[key] as string} /> : null,
       )}
-      <label className="block">
+      <label className="flex min-w-0 flex-1 sm:block sm:flex-none">
         <span className="sr-only">Change</span>
         <select name="change" required defaultValue="" className={SELECT}>
           <option value="" disabled>
@@ -42,10 +44,10 @@ export function BulkBar({ id, params, total, admin }: { id: string; params: RawP
           ) : null}
         </select>
       </label>
-      <button type="submit" className={`${buttonClass.secondary} px-2.5 py-1.5`} aria-label="Change the selected subscribers…">
+      <button type="submit" className={`${buttonClass.secondary} shrink-0 whitespace-nowrap px-2.5 py-1.5`} aria-label="Change the selected subscribers…">
         Selected…
       </button>
-      <button type="submit" name="scope" value="all" className={`${buttonClass.secondary} px-2.5 py-1.5`} aria-label={`Change all ${formatCount(total)} subscribers matching the filters…`}>
+      <button type="submit" name="scope" value="all" className={`${buttonClass.secondary} shrink-0 whitespace-nowrap px-2.5 py-1.5`} aria-label={`Change all ${formatCount(total)} subscribers matching the filters…`}>
         All {formatCount(total)}…
       </button>
     </form>

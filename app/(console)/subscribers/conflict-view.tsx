@@ -1,11 +1,15 @@
 "use client";
 
 import { buttonClass } from "@/components/ui/button-styles";
+import { formatDateTimeIn } from "@/lib/date-time-format";
+import { STATUS_LABEL } from "@/lib/subscribers/labels";
 import type { SubscriberRecordBody } from "@/lib/subscribers/record";
 import type { SubscriberInput } from "@/lib/subscribers/schema";
 
 // What the edit form shows when someone else saved the subscriber first: both versions, field by
-// field, and the two ways on. Nothing is lost and nothing is overwritten silently.
+// field, and the two ways on. Nothing is lost and nothing is overwritten silently. From the sm
+// breakpoint up a table of three columns; below it (a phone) one block per field with both
+// values under its name, since a third column would sit off the screen.
 
 export type Conflict = { mine: SubscriberInput; theirs: SubscriberRecordBody; theirsEditable: SubscriberInput };
 
@@ -23,7 +27,7 @@ const ROWS: { key: keyof SubscriberInput; label: string; show: (v: SubscriberInp
   { key: "branch_id", label: "Branch", show: (v, n) => named(v.branch_id, n.branch) },
   { key: "travel_date", label: "Travel date", show: (v) => v.travel_date || "—" },
   { key: "sheet_name", label: "Sheet", show: (v) => v.sheet_name || "—" },
-  { key: "subscription_status", label: "Status", show: (v) => v.subscription_status },
+  { key: "subscription_status", label: "Status", show: (v) => STATUS_LABEL[v.subscription_status] },
   { key: "is_mandatory", label: "Mandatory", show: (v) => (v.is_mandatory ? "Yes" : "No") },
 ];
 
@@ -33,13 +37,27 @@ export function ConflictView({
   onKeepMine,
   onTakeTheirs,
   names,
+  timeZone,
 }: {
   names: Names;
   conflict: Conflict;
   original: SubscriberInput;
   onKeepMine: () => void;
   onTakeTheirs: () => void;
+  /** The console's time zone (CONSOLE_TIME_ZONE): times read as everywhere else in the console. */
+  timeZone: string;
 }) {
+  const rows = ROWS.map(({ key, label, show }) => ({
+    key,
+    label,
+    mine: show(conflict.mine, names),
+    theirs: show(conflict.theirsEditable, names),
+    youChanged: !sameValue(conflict.mine[key], original[key]),
+    theyChanged: !sameValue(conflict.theirsEditable[key], original[key]),
+    differ: !sameValue(conflict.mine[key], conflict.theirsEditable[key]),
+  }));
+  const you = <span className="ml-2 inline-block whitespace-nowrap text-xs font-medium text-brand-700">you changed</span>;
+  const they = <span className="ml-2 inline-block whitespace-nowrap text-xs font-medium text-amber-800">they changed</span>;
   return (
     <section aria-labelledby="conflict-title" className="space-y-4">
       <div role="alert" className="rounded-md border border-amber-300 bg-amber-50 p-4 text-sm text-amber-950">
@@ -48,10 +66,10 @@ export function ConflictView({
         </h2>
         <p className="mt-1">
           Your changes are not saved yet. Their version was saved at{" "}
-          <time dateTime={conflict.theirs.updated_at}>{new Date(conflict.theirs.updated_at).toLocaleString("en-GB")}</time>.
+          <time dateTime={conflict.theirs.updated_at}>{formatDateTimeIn(new Date(conflict.theirs.updated_at), timeZone, { seconds: true })}</time>.
         </p>
       </div>
-      <div className="overflow-x-auto rounded-md border border-slate-200">
+      <div className="hidden rounded-md border border-slate-200 sm:block">
         <table className="min-w-full divide-y divide-slate-200 text-sm">
           <caption className="sr-only">Your version and theirs</caption>
           <thead className="bg-slate-50 text-left text-xs font-semibold uppercase tracking-wide text-slate-600">
@@ -62,29 +80,43 @@ export function ConflictView({
             </tr>
           </thead>
           <tbody className="divide-y divide-slate-100">
-            {ROWS.map(({ key, label, show }) => {
-              const youChanged = !sameValue(conflict.mine[key], original[key]);
-              const theyChanged = !sameValue(conflict.theirsEditable[key], original[key]);
-              const differ = !sameValue(conflict.mine[key], conflict.theirsEditable[key]);
-              return (
-                <tr key={key} className={differ ? "bg-amber-50/60" : undefined}>
-                  <th scope="row" className="px-3 py-2 text-left font-medium text-slate-700">
-                    {label}
-                  </th>
-                  <td className="px-3 py-2">
-                    <bdi>{show(conflict.mine, names)}</bdi>
-                    {youChanged ? <span className="ml-2 text-xs font-medium text-brand-700">you changed</span> : null}
-                  </td>
-                  <td className="px-3 py-2">
-                    <bdi>{show(conflict.theirsEditable, names)}</bdi>
-                    {theyChanged ? <span className="ml-2 text-xs font-medium text-amber-800">they changed</span> : null}
-                  </td>
-                </tr>
-              );
-            })}
+            {rows.map((r) => (
+              <tr key={r.key} className={r.differ ? "bg-amber-50/60" : undefined}>
+                <th scope="row" className="px-3 py-2 text-left font-medium text-slate-700">
+                  {r.label}
+                </th>
+                <td className="px-3 py-2 [overflow-wrap:anywhere]">
+                  <bdi>{r.mine}</bdi>
+                  {r.youChanged ? you : null}
+                </td>
+                <td className="px-3 py-2 [overflow-wrap:anywhere]">
+                  <bdi>{r.theirs}</bdi>
+                  {r.theyChanged ? they : null}
+                </td>
+              </tr>
+            ))}
           </tbody>
         </table>
       </div>
+      <ul aria-label="Your version and theirs" className="divide-y divide-slate-100 rounded-md border border-slate-200 text-sm sm:hidden">
+        {rows.map((r) => (
+          <li key={r.key} aria-label={r.label} className={`px-3 py-2 ${r.differ ? "bg-amber-50/60" : ""}`}>
+            <p className="font-medium text-slate-700">{r.label}</p>
+            <dl className="mt-1 grid grid-cols-[auto_minmax(0,1fr)] gap-x-3 gap-y-0.5">
+              <dt className="text-xs text-slate-500">Yours</dt>
+              <dd className="[overflow-wrap:anywhere]">
+                <bdi>{r.mine}</bdi>
+                {r.youChanged ? you : null}
+              </dd>
+              <dt className="text-xs text-slate-500">Theirs (saved)</dt>
+              <dd className="[overflow-wrap:anywhere]">
+                <bdi>{r.theirs}</bdi>
+                {r.theyChanged ? they : null}
+              </dd>
+            </dl>
+          </li>
+        ))}
+      </ul>
       <div className="flex flex-wrap gap-3">
         <button type="button" className={buttonClass.primary} onClick={onKeepMine}>
           Put my changes on their version

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { Suspense } from "react";
 import Link from "next/link";
-import { FilterBar, type FilterField } from "@/components/list/filter-bar";
+import { FilterBar } from "@/components/list/filter-bar";
 import { FilterChips } from "@/components/list/filter-chips";
 import { EmptyState, InvalidQuery, ListProblemNotice, PastLastPage, ResultSummary } from "@/components/list/list-states";
 import { Pager } from "@/components/list/pager";
@@ -14,10 +14,10 @@ import { listOutcome, type ListOutcome } from "@/lib/list/outcome";
 import { parseWith, withParams, type RawParams } from "@/lib/list/params";
 import { heavyUnless } from "@/lib/load/user-limit";
 import { SUBSCRIBER_FIELDS, SUBSCRIBER_FILTER_KEYS, subscriberFiltersSchema, type SubscriberFilters } from "@/lib/subscribers/filters";
-import { STATUS_OPTIONS, YES_NO_OPTIONS } from "@/lib/subscribers/labels";
 import { isLightList, listSubscribers } from "@/lib/subscribers/queries";
 import { tableSettings } from "@/lib/subscribers/columns";
 import { BulkBar } from "./bulk-bar";
+import { FIELDS, SEARCH } from "./filter-fields";
 import { ExportPanel } from "./export-panel";
 import { SubscriberTable } from "./subscriber-table";
 
@@ -26,26 +26,6 @@ export const metadata: Metadata = { title: "Subscribers" };
 const PATH = "/subscribers";
 const BULK_FORM = "bulk-change";
 const COLUMN_COUNT = SUBSCRIBER_FIELDS.length;
-
-/** The toolbar's search (docs/API.md's `q`): every word in a name, the email or the mobile. */
-const SEARCH = { kind: "text", name: "q", label: "Search", placeholder: "Name, email or mobile  (press /)" } as const satisfies FilterField;
-
-/** A filter for every column, with docs/API.md's parameter names (behind the toolbar's Filters). */
-const FIELDS: FilterField[] = [
-  { kind: "text", name: "first_name", label: "First name", placeholder: "Contains…" },
-  { kind: "text", name: "last_name", label: "Last name", placeholder: "Contains…" },
-  { kind: "text", name: "email", label: "Email", placeholder: "Contains…" },
-  { kind: "text", name: "mobile", label: "Mobile", placeholder: "Digits, e.g. 7400" },
-  { kind: "text", name: "branch_name", label: "Branch", placeholder: "Contains…" },
-  { kind: "text", name: "country_name", label: "Country", placeholder: "Contains…" },
-  { kind: "text", name: "sheet", label: "Sheet", placeholder: "Contains…" },
-  { kind: "select", name: "subscription_status", label: "Status", options: STATUS_OPTIONS },
-  { kind: "select", name: "is_duplicate", label: "Duplicate", options: YES_NO_OPTIONS },
-  { kind: "select", name: "is_mandatory", label: "Mandatory", options: YES_NO_OPTIONS },
-  { kind: "dateRange", label: "Travel date", from: "travel_date_from", to: "travel_date_to" },
-  { kind: "text", name: "id", label: "ID", numeric: true, placeholder: "Exact id" },
-  { kind: "dateRange", label: "Created", from: "created_from", to: "created_to" },
-];
 
 export default async function SubscribersPage({ searchParams }: { searchParams: Promise<RawParams> }) {
   const params = await searchParams;

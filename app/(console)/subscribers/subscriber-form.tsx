@@ -37,8 +37,11 @@ const DEFAULTS: SubscriberInput = {
   is_mandatory: false,
 };
 
-/** An existing subscriber to edit: its fields as the form holds them, and the version they were read at. */
-export type Editing = { id: number; version: string; values: SubscriberInput };
+/**
+ * An existing subscriber to edit: its fields as the form holds them, the version they were read
+ * at, and the console's time zone (a conflict shows when their version was saved).
+ */
+export type Editing = { id: number; version: string; values: SubscriberInput; timeZone: string };
 
 /** The form's own spelling of a subscriber's fields (empty strings, not nulls, in text inputs). */
 const toForm = (v: SubscriberInput): SubscriberInput => ({ ...v, travel_date: v.travel_date ?? "", sheet_name: v.sheet_name ?? "" });
@@ -123,7 +126,7 @@ export function SubscriberForm({
       country: (id: number) => countries.find((c) => c.id === id)?.name,
       branch: (id: number) => branches.find((b) => b.id === id)?.name,
     };
-    return <ConflictView conflict={conflict} original={editing.values} names={names} onKeepMine={keepMine} onTakeTheirs={takeTheirs} />;
+    return <ConflictView conflict={conflict} original={editing.values} names={names} timeZone={editing.timeZone} onKeepMine={keepMine} onTakeTheirs={takeTheirs} />;
   }
 
   return (

@@ -31,18 +31,7 @@ const flag = (value: boolean, yes: string, tone: BadgeTone) =>
  */
 export const COLUMNS: { column: TableColumn; label: string; render: (s: SubscriberRow) => React.ReactNode; className?: string }[] = [
   { column: "id", label: "ID", render: (s) => s.id, className: "font-mono text-xs text-slate-500" },
-  {
-    column: "first_name",
-    label: "First name",
-    // The row's way to its record: a plain link (keyboard, middle-click, no script needed; not a
-    // <Link>, whose client component would add a reference per row to every list page).
-    render: (s) => (
-      <a href={`/subscribers/${s.id}`} className="text-brand-700 underline-offset-2 hover:underline">
-        {text(s.first_name)}
-      </a>
-    ),
-    className: "font-medium",
-  },
+  { column: "first_name", label: "First name", render: (s) => text(s.first_name), className: "font-medium" },
   { column: "last_name", label: "Last name", render: (s) => text(s.last_name, "max-w-[12rem]"), className: "font-medium text-slate-900" },
   { column: "email", label: "Email", render: (s) => text(s.email, "max-w-[16rem]") },
   { column: "mobile", label: "Mobile", render: (s) => s.mobile, className: "font-mono text-xs text-slate-700" },
@@ -69,6 +58,26 @@ export const COLUMNS: { column: TableColumn; label: string; render: (s: Subscrib
   },
 ];
 
+/**
+ * The row's way to its record: a plain link (keyboard, middle-click, no script needed; not a
+ * <Link>, whose client component would add a reference per row to every list page), on the first
+ * name, or, when that column is hidden, on the first column shown, which then also names the
+ * subscriber to screen readers. One link a row, whatever the columns.
+ */
+function RecordLink({ s, named, children }: { s: SubscriberRow; named: boolean; children: React.ReactNode }) {
+  return (
+    <a href={`/subscribers/${s.id}`} className="text-brand-700 underline-offset-2 hover:underline">
+      {children}
+      {named ? null : (
+        <span className="sr-only">
+          {" "}
+          (<bdi>{`${s.first_name} ${s.last_name}`}</bdi>)
+        </span>
+      )}
+    </a>
+  );
+}
+
 /** The first column stays in place when the table scrolls sideways (its own background hides what passes under it). */
 const STICKY = "sticky left-0 z-10 bg-white group-hover:bg-slate-50 shadow-[inset_-1px_0_0_var(--color-slate-200)]";
 
@@ -90,6 +99,15 @@ export function SubscriberTable({
 }) {
   const hidden = new Set(settings.hidden);
   const columns = COLUMNS.filter((c) => !hidden.has(c.column));
+  const linked = hidden.has("first_name") ? columns[0]!.column : "first_name";
+  const cellOf = (c: (typeof COLUMNS)[number], s: SubscriberRow) =>
+    c.column === linked ? (
+      <RecordLink s={s} named={linked === "first_name"}>
+        {c.render(s)}
+      </RecordLink>
+    ) : (
+      c.render(s)
+    );
   const cell = settings.density === "compact" ? "px-2.5 py-1 text-xs" : "px-3 py-2.5";
   return (
     <div role="region" aria-label="Subscribers table" tabIndex={0} className="relative max-h-[75vh] overflow-auto rounded-lg border border-slate-200 bg-white shadow-sm">
@@ -126,10 +144,10 @@ export function SubscriberTable({
                         aria-label={`Select ${s.first_name} ${s.last_name}`}
                         className="size-4 shrink-0 rounded border-slate-300 accent-brand-600"
                       />
-                      {c.render(s)}
+                      {cellOf(c, s)}
                     </span>
                   ) : (
-                    c.render(s)
+                    cellOf(c, s)
                   )}
                 </td>
               ))}

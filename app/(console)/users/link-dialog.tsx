@@ -35,7 +35,8 @@ export function LinkDialog({ url, name, onClose }: { url: string | null; name: s
       ref={ref}
       aria-labelledby={`${id}-title`}
       onClose={onClose}
-      className="m-auto w-[min(36rem,calc(100vw-2rem))] rounded-xl border border-slate-200 p-0 text-left shadow-xl backdrop:bg-slate-900/40"
+      // whitespace-normal: the dialog sits in a table cell that does not wrap (the row's actions).
+      className="m-auto w-[min(36rem,calc(100vw-2rem))] whitespace-normal rounded-xl border border-slate-200 p-0 text-left shadow-xl backdrop:bg-slate-900/40"
     >
       <div className="space-y-4 p-6">
         <h2 id={`${id}-title`} className="text-lg font-semibold text-slate-900">

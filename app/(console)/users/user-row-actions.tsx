@@ -1,5 +1,6 @@
 "use client";
 
+import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useId, useState, useTransition } from "react";
 import { notify } from "@/components/toast";
@@ -13,7 +14,10 @@ type Pending = null | "role" | "active" | "reset";
 
 const small = "rounded-md px-2.5 py-1.5 text-sm font-medium disabled:opacity-50";
 
-/** A user's row controls: role, deactivate or reactivate (confirmed), reset password (a link, shown once). */
+/**
+ * A user's row controls: role, deactivate or reactivate (confirmed), reset password (a link, shown
+ * once). On your own row, role and deactivation are disabled and the password is /account's.
+ */
 export function UserRowActions({ user, self }: { user: Row; self: boolean }) {
   const router = useRouter();
   const id = useId();
@@ -73,15 +77,22 @@ export function UserRowActions({ user, self }: { user: Row; self: boolean }) {
       >
         {user.active ? "Deactivate" : "Reactivate"}
       </button>
-      <button
-        type="button"
-        className={`${small} text-slate-700 hover:bg-slate-100`}
-        disabled={pending}
-        onClick={() => setConfirming("reset")}
-        aria-label={`Reset password of ${user.name}`}
-      >
-        Reset password
-      </button>
+      {self ? (
+        // Your own password is changed on /account, with the current one (the server refuses a self-reset too).
+        <Link href="/account" className={`${small} text-slate-700 hover:bg-slate-100`}>
+          Change password
+        </Link>
+      ) : (
+        <button
+          type="button"
+          className={`${small} text-slate-700 hover:bg-slate-100`}
+          disabled={pending}
+          onClick={() => setConfirming("reset")}
+          aria-label={`Reset password of ${user.name}`}
+        >
+          Reset password
+        </button>
+      )}
 
       <ConfirmDialog
         open={confirming === "role"}

@@ -1,4 +1,6 @@
 import { formatDateTime } from "@/lib/format";
+import type { SubscriptionStatus } from "@/lib/subscribers/filters";
+import { STATUS_LABEL } from "@/lib/subscribers/labels";
 import { changedFields, type HistoryEntry } from "@/lib/subscribers/record";
 
 // The subscriber's history from the audit log: who did what, when, and each changed field from
@@ -24,8 +26,10 @@ const LABEL: Record<string, string> = {
   is_mandatory: "Mandatory",
 };
 
-const shown = (value: unknown): string => {
+/** A value as the record page shows it: statuses by their labels, flags as Yes and No. */
+const shown = (field: string, value: unknown): string => {
   if (value === null || value === undefined || value === "") return "—";
+  if (field === "subscription_status" && typeof value === "string" && Object.hasOwn(STATUS_LABEL, value)) return STATUS_LABEL[value as SubscriptionStatus];
   if (typeof value === "boolean") return value ? "Yes" : "No";
   if (typeof value === "object" && value && "name" in value) return String((value as { name: unknown }).name);
   return String(value);
@@ -54,13 +58,13 @@ export function History({ entries }: { entries: HistoryEntry[] }) {
                     {bulk ? null : (
                       <>
                         <del className="text-slate-500">
-                          <bdi>{shown(e.before?.[f])}</bdi>
+                          <bdi>{shown(f, e.before?.[f])}</bdi>
                         </del>{" "}
                         →{" "}
                       </>
                     )}
                     <ins className="no-underline">
-                      <bdi>{shown(bulk ? (e.after?.change as Record<string, unknown>)[f] : e.after?.[f])}</bdi>
+                      <bdi>{shown(f, bulk ? (e.after?.change as Record<string, unknown>)[f] : e.after?.[f])}</bdi>
                     </ins>
                   </li>
                 ))}

@@ -116,6 +116,17 @@ export default async function SubscriberPage({ params }: Props) {
       <section aria-labelledby="history-heading" className="rounded-lg border border-slate-200 bg-white p-5 shadow-sm">
         <h2 id="history-heading" className="font-semibold">History</h2>
         <History entries={history} />
+        <p className="mt-4 text-xs text-slate-500">
+          Bulk changes of selected rows are listed here. A bulk change of all subscribers matching some filters is one event in the{" "}
+          {canManageBranches(user) ? (
+            <a href="/audit?action=subscriber.bulk_change" className="text-brand-700 underline-offset-2 hover:underline">
+              audit log
+            </a>
+          ) : (
+            "audit log (administrators)"
+          )}
+          , with its filters and count, and is not listed here.
+        </p>
       </section>
     </div>
   );

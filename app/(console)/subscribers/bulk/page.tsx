@@ -1,14 +1,17 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { filterChips } from "@/components/list/filter-chips";
 import { buttonClass } from "@/components/ui/button-styles";
 import { requirePageUser } from "@/lib/auth/page-guards";
-import { config } from "@/lib/config";
+import { databaseAppError, isQueryCancelled } from "@/lib/db/errors";
 import { AppError } from "@/lib/errors";
 import { withParams, type RawParams } from "@/lib/list/params";
-import { countTarget } from "@/lib/subscribers/bulk";
+import { heavy } from "@/lib/load/user-limit";
+import { countTarget, runsAtOnce } from "@/lib/subscribers/bulk";
 import { MAX_SELECTION, changeFromChoice, describeChange, type BulkTarget } from "@/lib/subscribers/bulk-schema";
 import { SUBSCRIBER_FILTER_KEYS } from "@/lib/subscribers/filters";
 import { parseId } from "@/lib/validation/id";
+import { FIELDS, SEARCH } from "../filter-fields";
 import { BulkConfirm } from "./bulk-confirm";
 
 export const metadata: Metadata = { title: "Change subscribers" };
@@ -50,14 +53,19 @@ export default async function BulkChangePage({ searchParams }: { searchParams: P
   let countProblem: string | null = null;
   if (!problem) {
     try {
-      count = await countTarget(target);
+      // As costly as the list's total: within the user's limit of heavy requests, like the list.
+      count = await heavy(user.id, () => countTarget(target));
     } catch (error) {
-      if (!(error instanceof AppError)) throw error;
-      countProblem = error.message;
+      // A bad filter (400), too many of the user's lists at once (429), a count stopped by the
+      // statement timeout or a busy pool (503): said in place of the summary.
+      const known = error instanceof AppError ? error : databaseAppError(error);
+      if (known) countProblem = known.message;
+      else if (isQueryCancelled(error)) countProblem = "The request was cancelled."; // its client has gone: nobody reads it
+      else throw error;
     }
   }
   const message = problem ?? countProblem ?? (count === 0 ? "No subscriber matches: nothing would change." : null);
-  const filterList = Object.entries(filters);
+  const filterList = filterChips([SEARCH, ...FIELDS], filters);
 
   return (
     <div className="mx-auto max-w-2xl space-y-5">
@@ -84,15 +92,15 @@ export default async function BulkChangePage({ searchParams }: { searchParams: P
               : `The ${count === 1 ? "subscriber" : "subscribers"} you selected.`}
           </p>
           {all && filterList.length ? (
-            <ul className="flex flex-wrap gap-2 text-xs">
-              {filterList.map(([k, v]) => (
-                <li key={k} className="rounded-full bg-slate-100 px-2.5 py-1 text-slate-700">
-                  {k}: <bdi>{v}</bdi>
+            <ul aria-label="The change's filters" className="flex flex-wrap gap-2 text-xs">
+              {filterList.map((chip) => (
+                <li key={chip.key} className="rounded-full bg-slate-100 px-2.5 py-1 text-slate-700">
+                  {chip.label}: <bdi className="font-medium">{chip.value}</bdi>
                 </li>
               ))}
             </ul>
           ) : null}
-          {count > config().BULK_INLINE_MAX ? (
+          {!runsAtOnce(target, change, count) ? (
             <p className="text-sm text-slate-600">It runs in the background in batches; you can follow its progress.</p>
           ) : null}
           <BulkConfirm target={target} change={change} count={count} back={back} />

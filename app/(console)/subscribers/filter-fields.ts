@@ -1,0 +1,25 @@
+import type { FilterField } from "@/components/list/filter-bar";
+import { STATUS_OPTIONS, YES_NO_OPTIONS } from "@/lib/subscribers/labels";
+
+// The subscriber list's filters as the toolbar shows them (labels, options): the list page and
+// the bulk change's confirmation name them the same way (FilterChips, filterChips).
+
+/** The toolbar's search (docs/API.md's `q`): every word in a name, the email or the mobile. */
+export const SEARCH = { kind: "text", name: "q", label: "Search", placeholder: "Name, email or mobile (/)" } as const satisfies FilterField;
+
+/** A filter for every column, with docs/API.md's parameter names (behind the toolbar's Filters). */
+export const FIELDS: FilterField[] = [
+  { kind: "text", name: "first_name", label: "First name", placeholder: "Contains…" },
+  { kind: "text", name: "last_name", label: "Last name", placeholder: "Contains…" },
+  { kind: "text", name: "email", label: "Email", placeholder: "Contains…" },
+  { kind: "text", name: "mobile", label: "Mobile", placeholder: "Digits, e.g. 7400" },
+  { kind: "text", name: "branch_name", label: "Branch", placeholder: "Contains…" },
+  { kind: "text", name: "country_name", label: "Country", placeholder: "Contains…" },
+  { kind: "text", name: "sheet", label: "Sheet", placeholder: "Contains…" },
+  { kind: "select", name: "subscription_status", label: "Status", options: STATUS_OPTIONS },
+  { kind: "select", name: "is_duplicate", label: "Duplicate", options: YES_NO_OPTIONS },
+  { kind: "select", name: "is_mandatory", label: "Mandatory", options: YES_NO_OPTIONS },
+  { kind: "dateRange", label: "Travel date", from: "travel_date_from", to: "travel_date_to" },
+  { kind: "text", name: "id", label: "ID", numeric: true, placeholder: "Exact id" },
+  { kind: "dateRange", label: "Created", from: "created_from", to: "created_to" },
+];

@@ -1,0 +1,42 @@
+import { createElement, type ReactElement, type ReactNode } from "react";
+import { renderToReadableStream } from "react-dom/server";
+import { AppRouterContext, type AppRouterInstance } from "next/dist/shared/lib/app-router-context.shared-runtime";
+import { PathnameContext, SearchParamsContext } from "next/dist/shared/lib/hooks-client-context.shared-runtime";
+
+// A page's HTML as the server renders it, in the test's own process: its server components run
+// against the test database (so a test can count the statements a view costs, or read what the
+// page says), its client components render once with the URL they would see. Not the production
+// build (tests/http and e2e are): no layout, no RSC payload, no script.
+
+const router: AppRouterInstance = {
+  back: () => {},
+  forward: () => {},
+  refresh: () => {},
+  push: () => {},
+  replace: () => {},
+  prefetch: () => {},
+  bfcacheId: "test",
+};
+
+type Page<P> = (props: { searchParams: Promise<P> }) => Promise<ReactNode> | ReactNode;
+
+/** Renders `page` for `url` (a path with its query) to HTML, waiting for every Suspense boundary. */
+export async function renderPage<P extends Record<string, string | string[] | undefined>>(page: Page<P>, url: string): Promise<string> {
+  const { pathname, searchParams } = new URL(url, "http://console.test");
+  const params = Object.fromEntries(searchParams) as P;
+  const tree: ReactElement = createElement(
+    AppRouterContext.Provider,
+    { value: router },
+    createElement(
+      PathnameContext.Provider,
+      { value: pathname },
+      createElement(SearchParamsContext.Provider, { value: searchParams }, createElement(page as never, { searchParams: Promise.resolve(params) })),
+    ),
+  );
+  let failure: unknown;
+  const stream = await renderToReadableStream(tree, { onError: (error) => void (failure ??= error) });
+  await stream.allReady;
+  const html = await new Response(stream).text();
+  if (failure) throw failure;
+  return html;
+}
