@@ -4,7 +4,7 @@
 import http from "node:http";
 import type { Socket } from "node:net";
 import next from "next";
-import { ConfigError, config } from "@/lib/config";
+import { ConfigError, config, fixConfig } from "@/lib/config";
 import { withQuerySignal } from "@/lib/db/scope";
 import { baselineHeadersFor, prepareIncoming, unparsableRequestAnswer } from "@/lib/server/incoming";
 import { actionsKeyNotice, actionsKeyProblem } from "@/lib/server/actions-key";
@@ -14,14 +14,18 @@ const dev = process.argv.includes("--dev");
 /** How much of a refused request's body is read (and thrown away) before the connection is cut. */
 const DRAIN_LIMIT = 16 * 1024 * 1024;
 
-let settings;
-try {
-  settings = config();
-} catch (error) {
-  if (!(error instanceof ConfigError)) throw error;
-  console.error(`Refusing to start:\n${error.message}`);
-  process.exit(1);
+/** The settings, or the process ends with what is wrong with them. */
+function settingsOrExit(read: () => ReturnType<typeof config>) {
+  try {
+    return read();
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    console.error(`Refusing to start:\n${error.message}`);
+    process.exit(1);
+  }
 }
+
+const settings = settingsOrExit(config);
 const { PORT: port, HOST: host, TRUST_PROXY: trustedProxyHops } = settings;
 if (!dev) {
   const problem = actionsKeyProblem(process.cwd(), settings);
@@ -37,6 +41,9 @@ process.env[SERVED_BY_CONSOLE] = "1";
 const app = next({ dev, hostname: host || "localhost", port, ...(dev ? { turbopack: true } : {}) });
 const handle = app.getRequestHandler();
 await app.prepare();
+// From here a served build's settings are the process's for good (a page reads them for every
+// date it shows); development keeps reading them, as Next reloads its env files.
+if (!dev) settingsOrExit(fixConfig);
 
 const server = http.createServer((req, res) => {
   const refused = prepareIncoming(req, trustedProxyHops);

@@ -1,6 +1,7 @@
 import path from "node:path";
 import { z } from "zod";
 import { BrandedError } from "@/lib/errors";
+import { processWide } from "@/lib/process-wide";
 
 // The one place the console's settings are read from the environment and validated (zod), with a
 // message that names the variable and says what it must be. The server checks them all at start
@@ -196,16 +197,32 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env): Config {
 }
 
 let cached: { key: string; value: Config } | undefined;
+// The served process's settings once it has started (server.ts): process-wide, since every layer
+// of the build has its own copy of this module (lib/process-wide.ts).
+const served = processWide("config.served", () => ({ value: undefined as Config | undefined }));
 
 /**
- * The process's settings, parsed once per distinct environment (tests and scripts may change a
- * variable between calls; the check of what changed costs a few property reads).
+ * The process's settings, parsed once per distinct environment: tests and scripts may change a
+ * variable between calls, so until the server has started each call compares the variables
+ * (some 40 reads of process.env, each a call into Node's C++, ~10 µs in all). A server's are
+ * fixed from then on (see fixConfig): pages call this for every date they format.
  */
 export function config(): Config {
+  if (served.value) return served.value;
   const env = process.env;
   let key = "";
   for (const name of CONFIG_VARIABLES) key += `${env[name] ?? "\u0000"}\u0001`;
   key += `${env.NODE_ENV ?? ""}\u0001${env.NEXT_PHASE ?? ""}`;
   if (cached?.key !== key) cached = { key, value: parseConfig(env) };
   return cached.value;
+}
+
+/**
+ * Fixes the settings of a server process for its lifetime: server.ts calls it once Next has
+ * prepared (and loaded any env files it reads), before the first request.
+ */
+export function fixConfig(): Config {
+  served.value = undefined;
+  served.value = config();
+  return served.value;
 }
