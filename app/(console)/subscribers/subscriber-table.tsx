@@ -10,15 +10,15 @@ import type { SubscriberRow } from "@/lib/subscribers/queries";
 
 /**
  * A long value is cut with an ellipsis (the whole value in its tooltip), an empty one is a dash.
- * Typed text is isolated (<bdi>): a right-to-left name cannot reorder the cells around it.
+ * Typed text is isolated (<bdi>, here a block): a right-to-left name cannot reorder what is around it.
  */
 const text = (value: string | null, width = "max-w-[10rem]") =>
   value === null ? (
     <EmptyValue />
   ) : (
-    <span className={`block truncate ${width}`} title={value}>
-      <bdi>{value}</bdi>
-    </span>
+    <bdi className={`block truncate ${width}`} title={value}>
+      {value}
+    </bdi>
   );
 const flag = (value: boolean, yes: string, tone: BadgeTone) =>
   value ? <Badge tone={tone}>{yes}</Badge> : <span className="text-slate-500">No</span>;
@@ -78,9 +78,6 @@ function RecordLink({ s, named, children }: { s: SubscriberRow; named: boolean; 
   );
 }
 
-/** The first column stays in place when the table scrolls sideways (its own background hides what passes under it). */
-const STICKY = "sticky left-0 z-10 bg-white group-hover:bg-slate-50 shadow-[inset_-1px_0_0_var(--color-slate-200)]";
-
 export function SubscriberTable({
   rows,
   sort,
@@ -108,10 +105,10 @@ export function SubscriberTable({
     ) : (
       c.render(s)
     );
-  const cell = settings.density === "compact" ? "px-2.5 py-1 text-xs" : "px-3 py-2.5";
   return (
     <div role="region" aria-label="Subscribers table" tabIndex={0} className="relative max-h-[75vh] overflow-auto rounded-lg border border-slate-200 bg-white shadow-sm">
-      <table className={`min-w-full divide-y divide-slate-200 ${settings.density === "compact" ? "text-xs" : "text-sm"}`}>
+      {/* The cells' padding, colour and the sticky first column: app/globals.css (.subscriber-table). */}
+      <table className={`subscriber-table min-w-full divide-y divide-slate-200 ${settings.density === "compact" ? "compact text-xs" : "text-sm"}`}>
         <caption className="sr-only">Subscribers</caption>
         <thead className="sticky top-0 z-20 bg-slate-50">
           <tr>
@@ -131,19 +128,12 @@ export function SubscriberTable({
         </thead>
         <tbody className="divide-y divide-slate-100">
           {rows.map((s) => (
-            <tr key={s.id} className="group hover:bg-slate-50">
+            <tr key={s.id}>
               {columns.map((c, i) => (
-                <td key={c.column} className={`whitespace-nowrap ${cell} ${c.className ?? "text-slate-700"} ${i === 0 ? STICKY : ""}`}>
+                <td key={c.column} className={c.className}>
                   {i === 0 ? (
                     <span className="flex items-center gap-2">
-                      <input
-                        type="checkbox"
-                        name="select"
-                        value={s.id}
-                        form={selectForm}
-                        aria-label={`Select ${s.first_name} ${s.last_name}`}
-                        className="size-4 shrink-0 rounded border-slate-300 accent-brand-600"
-                      />
+                      <input type="checkbox" name="select" value={s.id} form={selectForm} aria-label={`Select ${s.first_name} ${s.last_name}`} />
                       {cellOf(c, s)}
                     </span>
                   ) : (
