@@ -1,0 +1,82 @@
+// Interleaved A/B of production builds on the benchmark's database (load it first with
+// `npm run bench` or `npm run db:bulk`): every build is served at once (an idle one costs nothing)
+// and short rounds alternate between them, so a machine whose speed drifts (other tenants, heat)
+// moves every build alike. Prints, per path and concurrency, the median of the rounds' p50 and of
+// the server's CPU per request (user + system of its process tree, from /proc: the figure that
+// a noisy machine disturbs least).
+//
+//   npx tsx --conditions=react-server scripts/bench/ab.ts [--seconds 2] [--rounds 5]
+//       [--connections 1,10] [--paths /subscribers,/branches,/api/v1/subscribers] DIR…
+//
+// DIR: a folder holding a production build (`.next`) of some version of the console, with its
+// node_modules (`git worktree add /tmp/before <commit> && cp -al node_modules /tmp/before/ &&
+// (cd /tmp/before && npm run db:generate && npx next build)`). A build from before server.ts is
+// served with `next start`. Linux only (/proc).
+import fs from "node:fs";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { openDatabase } from "@/lib/db/client";
+import { BENCH_USERS, resetBenchPassword } from "@/tools/seed/bulk";
+import { bulkTarget } from "../bulk-load";
+import { loadHttp } from "./load";
+import { signIn, startServer, type Server } from "./server";
+
+const { values: args, positionals: dirs } = parseArgs({
+  allowPositionals: true,
+  options: {
+    seconds: { type: "string", default: "2" },
+    rounds: { type: "string", default: "5" },
+    connections: { type: "string", default: "1,10" },
+    paths: { type: "string", default: "/subscribers,/branches,/api/v1/subscribers" },
+  },
+});
+if (dirs.length === 0) throw new Error("Name at least one folder holding a production build.");
+const seconds = Number(args.seconds);
+const rounds = Number(args.rounds);
+
+/** CPU seconds (user + system) of a process and its descendants. */
+function cpuOfTree(pid: number): number {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  let total = (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks
+  for (const task of fs.readdirSync(`/proc/${pid}/task`)) {
+    const children = fs.readFileSync(`/proc/${pid}/task/${task}/children`, "utf8").trim();
+    for (const child of children ? children.split(" ") : []) total += cpuOfTree(Number(child));
+  }
+  return total;
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+const target = bulkTarget({ subscribers: 1_000_000 });
+if (target.kind !== "postgres") throw new Error("The A/B runs on the PostgreSQL bench database.");
+const database = await openDatabase(target);
+const password = await resetBenchPassword(database, BENCH_USERS[1]!.email);
+await database.close();
+
+const servers: Server[] = [];
+try {
+  for (const dir of dirs) {
+    servers.push(await startServer(path.resolve(dir), { DATABASE_URL: target.url, DATABASE_POOL_SIZE: "10" }));
+  }
+  const cookies = await Promise.all(servers.map((s) => signIn(s.url, BENCH_USERS[1]!.email, password)));
+  for (const p of args.paths.split(",")) {
+    for (const connections of args.connections.split(",").map(Number)) {
+      const p50s: number[][] = servers.map(() => []);
+      const cpu: number[][] = servers.map(() => []);
+      for (const [i, s] of servers.entries()) await loadHttp({ url: `${s.url}${p}`, cookie: cookies[i]!, connections, seconds: 1 });
+      for (let r = 0; r < rounds; r++) {
+        for (const [i, s] of servers.entries()) {
+          const before = cpuOfTree(s.pid);
+          const sample = await loadHttp({ url: `${s.url}${p}`, cookie: cookies[i]!, connections, seconds });
+          p50s[i]!.push(sample.p50);
+          cpu[i]!.push(((cpuOfTree(s.pid) - before) * 1000) / Math.max(1, sample.requests));
+        }
+      }
+      const cells = dirs.map((d, i) => `${path.basename(path.resolve(d))}: p50 ${median(p50s[i]!).toFixed(1)} ms, CPU ${median(cpu[i]!).toFixed(2)} ms/request`);
+      console.log(`${p} ×${connections}  ${cells.join("  |  ")}`);
+    }
+  }
+} finally {
+  for (const s of servers) await s.stop();
+}
