@@ -17,6 +17,23 @@ export type Server = {
   ended(): string | null;
 };
 
+/** The servers this process started and has not stopped: ended with it, however it ends. */
+const running = new Set<ChildProcess>();
+let cleanupInstalled = false;
+
+function endWithThisProcess(child: ChildProcess) {
+  running.add(child);
+  child.once("exit", () => running.delete(child));
+  if (cleanupInstalled) return;
+  cleanupInstalled = true;
+  // An interrupted benchmark (Ctrl-C, a kill) left its server serving, and the next run measured
+  // beside it. "exit" handlers run on process.exit; a signal's default ends the process without.
+  process.once("exit", () => {
+    for (const c of running) c.kill("SIGTERM");
+  });
+  for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.once(signal, () => process.exit(128 + os.constants.signals[signal]));
+}
+
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const s = net.createServer();
@@ -58,6 +75,7 @@ export async function startServer(dir: string, env: Record<string, string>, node
       },
     },
   );
+  endWithThisProcess(child);
   let output = "";
   child.stdout!.on("data", (d) => (output = (output + d).slice(-20_000)));
   child.stderr!.on("data", (d) => (output = (output + d).slice(-20_000)));
