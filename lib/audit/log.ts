@@ -52,3 +52,17 @@ export async function auditStatement(entry: AuditEntry): Promise<Statement> {
       ${entry.entityId === undefined ? null : String(entry.entityId)}, ${json(entry.before)}::jsonb, ${json(entry.after)}::jsonb,
       ${request.ip}, ${request.userAgent})`;
 }
+
+/**
+ * The event of a background job (a bulk change, an import) done for the user who asked for it,
+ * as one INSERT for the job's own transaction: the actor is read from `users` in the statement
+ * itself (none if the account is gone), and the job's name stands where a request's user agent
+ * would, with no address.
+ */
+export function jobAuditStatement(entry: Omit<AuditEntry, "actor" | "actorEmail" | "request"> & { userId: number; job: string }): Statement {
+  const json = (v: AuditEntry["before"]) => (v === undefined ? null : JSON.stringify(v));
+  return sql`INSERT INTO audit_events (action, actor_id, actor_email, entity, entity_id, before, after, ip, user_agent)
+    SELECT ${entry.action}, u.id, u.email, ${entry.entity ?? null}, ${entry.entityId === undefined ? null : String(entry.entityId)},
+      ${json(entry.before)}::jsonb, ${json(entry.after)}::jsonb, NULL, ${entry.job}
+      FROM (SELECT 1) AS job LEFT JOIN users u ON u.id = ${entry.userId}`;
+}

@@ -1,7 +1,7 @@
 import "server-only";
 import { once } from "node:events";
 import { PassThrough } from "node:stream";
-import { auditStatement } from "@/lib/audit/log";
+import { jobAuditStatement } from "@/lib/audit/log";
 import { config } from "@/lib/config";
 import { connection, sql, type Queryable } from "@/lib/db/sql";
 import { csvLines, unneutralised } from "@/lib/export/csv";
@@ -236,15 +236,14 @@ export async function runImport(id: string, signal?: AbortSignal): Promise<RunRe
         reasons = ${JSON.stringify(reasons)}::jsonb, preview = ${JSON.stringify(preview)}::jsonb, has_rejected = ${hasRejected}
       WHERE id = ${id}`);
     if (!imp.dry_run) {
-      const [user] = await tx.query<{ id: number; email: string }>(sql`SELECT id, email FROM users WHERE id = ${imp.user_id}`);
       await tx.query(
-        await auditStatement({
+        jobAuditStatement({
           action: "import.complete",
-          actor: user ?? null,
+          userId: imp.user_id,
+          job: "import job",
           entity: "import",
           entityId: id,
           after: { file_name: imp.file_name, sheet_name: imp.sheet_name, total_rows: total, imported_rows: imported, rejected_rows: rejectedRows, duplicate_rows: duplicates },
-          request: { ip: null, userAgent: "import job" },
         }),
       );
     }
@@ -267,9 +266,8 @@ export async function markImportFailed(id: string, message: string): Promise<boo
     const row = rows[0];
     if (!row) return false;
     if (!row.dry_run) {
-      const [user] = await tx.query<{ id: number; email: string }>(sql`SELECT id, email FROM users WHERE id = ${row.user_id}`);
       await tx.query(
-        await auditStatement({ action: "import.fail", actor: user ?? null, entity: "import", entityId: id, after: { file_name: row.file_name, error: message.slice(0, 500) }, request: { ip: null, userAgent: "import job" } }),
+        jobAuditStatement({ action: "import.fail", userId: row.user_id, job: "import job", entity: "import", entityId: id, after: { file_name: row.file_name, error: message.slice(0, 500) } }),
       );
     }
     return true;

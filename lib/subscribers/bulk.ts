@@ -1,6 +1,6 @@
 import "server-only";
 import crypto from "node:crypto";
-import { auditStatement } from "@/lib/audit/log";
+import { auditStatement, jobAuditStatement } from "@/lib/audit/log";
 import type { SessionUser } from "@/lib/auth/permissions";
 import { config } from "@/lib/config";
 import { connection, query, sql, type Queryable, type Statement } from "@/lib/db/sql";
@@ -233,17 +233,16 @@ export async function runBulkChange(
   if (deleting && (resumed || firstDeleted !== null)) {
     await clearStaleDuplicates(resumed ? 0 : firstDeleted!, signal, () => onBatch?.(processed));
   }
-  const [user] = await conn.query<{ id: number; email: string }>(sql`SELECT id, email FROM users WHERE id = ${row.user_id}`);
   await conn.transaction(async (tx) => {
     await tx.query(sql`UPDATE bulk_changes SET status = 'completed', completed_at = now() WHERE id = ${bulkId}`);
     await tx.query(
-      await auditStatement({
+      jobAuditStatement({
         action: "subscriber.bulk_change",
-        actor: user ?? null,
+        userId: row.user_id,
+        job: "bulk change job",
         entity: "bulk_change",
         entityId: bulkId,
         after: { ...row.target, change: row.change, count: processed },
-        request: { ip: null, userAgent: "bulk change job" },
       }),
     );
   });
@@ -278,11 +277,11 @@ export async function markBulkFailed(bulkId: string, message: string): Promise<b
        WHERE id = ${bulkId} AND status IN ('in_queue', 'running')
       RETURNING user_id, target, change, processed_rows, total_rows`);
     if (!row) return false;
-    const [user] = await tx.query<{ id: number; email: string }>(sql`SELECT id, email FROM users WHERE id = ${row.user_id}`);
     await tx.query(
-      await auditStatement({
+      jobAuditStatement({
         action: "subscriber.bulk_change",
-        actor: user ?? null,
+        userId: row.user_id,
+        job: "bulk change job",
         entity: "bulk_change",
         entityId: bulkId,
         after: {
@@ -294,7 +293,6 @@ export async function markBulkFailed(bulkId: string, message: string): Promise<b
           error,
           ...(decided === undefined ? {} : { duplicates_decided_again: decided }),
         },
-        request: { ip: null, userAgent: "bulk change job" },
       }),
     );
     return true;
