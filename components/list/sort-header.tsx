@@ -33,14 +33,9 @@ export function SortHeader({
       className={`whitespace-nowrap px-3 py-2.5 text-left text-xs font-semibold uppercase tracking-wide text-slate-600 ${className}`}
     >
       {before}
-      <Link
-        href={`${path}${withParams(params, { sort: next, page: undefined })}`}
-        className="group inline-flex items-center gap-1 whitespace-nowrap hover:text-slate-900"
-      >
+      {/* The arrow is drawn from the header's aria-sort (app/globals.css, .sort-link). */}
+      <Link href={`${path}${withParams(params, { sort: next, page: undefined })}`} className="sort-link inline-flex items-center gap-1 whitespace-nowrap hover:text-slate-900">
         {label}
-        <span aria-hidden="true" className={active ? "text-brand-600" : "text-slate-300 group-hover:text-slate-400"}>
-          {active ? (sort.direction === "asc" ? "▲" : "▼") : "↕"}
-        </span>
         <span className="sr-only">{active ? `, sorted ${sort.direction === "asc" ? "ascending" : "descending"}` : ", sortable"}</span>
       </Link>
     </th>

@@ -1,10 +1,9 @@
-// Shared class names, so buttons and links that look like buttons stay consistent.
-const base =
-  "inline-flex items-center justify-center gap-2 rounded-md px-3.5 py-2 text-sm font-medium transition-colors disabled:cursor-not-allowed disabled:opacity-50";
-
+// Shared class names, so buttons and links that look like buttons stay consistent. Their rules are
+// in app/globals.css (.btn and its variants, in the components layer): written once there rather than
+// on every button of every page, and a utility beside them (\`py-1.5\`, \`mt-8\`) always wins.
 export const buttonClass = {
-  primary: `${base} bg-brand-600 text-white shadow-sm hover:bg-brand-700`,
-  secondary: `${base} border border-slate-300 bg-white text-slate-700 shadow-sm hover:bg-slate-50`,
-  danger: `${base} bg-red-600 text-white shadow-sm hover:bg-red-700`,
-  ghost: `${base} text-slate-600 hover:bg-slate-100 hover:text-slate-900`,
+  primary: "btn btn-primary",
+  secondary: "btn btn-secondary",
+  danger: "btn btn-danger",
+  ghost: "btn btn-ghost",
 };

@@ -1,7 +1,7 @@
 import { useId } from "react";
 
-export const inputClass =
-  "block w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-sm shadow-sm placeholder:text-slate-400 focus:border-brand-600 focus:outline-none focus:ring-2 focus:ring-brand-600/20 aria-[invalid=true]:border-red-500";
+/** A text control's look: app/globals.css (.field-input), once, rather than on every control. */
+export const inputClass = "field-input";
 
 type ControlProps = { id: string; className: string; "aria-invalid": boolean; "aria-describedby"?: string };
 

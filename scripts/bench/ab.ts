@@ -5,8 +5,12 @@
 // the server's CPU per request (user + system of its process tree, from /proc: the figure that
 // a noisy machine disturbs least).
 //
-//   npx tsx --conditions=react-server scripts/bench/ab.ts [--seconds 2] [--rounds 5]
-//       [--connections 1,10] [--paths /subscribers,/branches,/api/v1/subscribers] DIR…
+//   npx tsx --conditions=react-server scripts/bench/ab.ts [--seconds 2] [--rounds 5] [--warmup 1]
+//       [--connections 1,10] [--paths /subscribers,/branches,/api/v1/subscribers] DIR[::NODE-FLAGS]…
+//
+// Besides the medians, each build after the first gets the median of its round-by-round ratios to
+// the first build (the rounds are back to back, so a drift of the machine cancels out of them).
+// `DIR::--max-semi-space-size=32` serves DIR with that Node flag (flags separated by spaces).
 //
 // DIR: a folder holding a production build (`.next`) of some version of the console, with its
 // node_modules (`git worktree add /tmp/before <commit> && cp -al node_modules /tmp/before/ &&
@@ -26,6 +30,7 @@ const { values: args, positionals: dirs } = parseArgs({
   options: {
     seconds: { type: "string", default: "2" },
     rounds: { type: "string", default: "5" },
+    warmup: { type: "string", default: "1" },
     connections: { type: "string", default: "1,10" },
     paths: { type: "string", default: "/subscribers,/branches,/api/v1/subscribers" },
   },
@@ -33,6 +38,11 @@ const { values: args, positionals: dirs } = parseArgs({
 if (dirs.length === 0) throw new Error("Name at least one folder holding a production build.");
 const seconds = Number(args.seconds);
 const rounds = Number(args.rounds);
+const warmup = Number(args.warmup);
+const builds = dirs.map((d) => {
+  const [dir, flags = ""] = d.split("::");
+  return { dir: path.resolve(dir!), flags: flags.split(" ").filter(Boolean), label: `${path.basename(path.resolve(dir!))}${flags ? ` ${flags}` : ""}` };
+});
 
 /** CPU seconds (user + system) of a process and its descendants. */
 function cpuOfTree(pid: number): number {
@@ -56,24 +66,32 @@ await database.close();
 
 const servers: Server[] = [];
 try {
-  for (const dir of dirs) {
-    servers.push(await startServer(path.resolve(dir), { DATABASE_URL: target.url, DATABASE_POOL_SIZE: "10" }));
+  for (const build of builds) {
+    servers.push(await startServer(build.dir, { DATABASE_URL: target.url, DATABASE_POOL_SIZE: "10" }, build.flags));
   }
   const cookies = await Promise.all(servers.map((s) => signIn(s.url, BENCH_USERS[1]!.email, password)));
   for (const p of args.paths.split(",")) {
     for (const connections of args.connections.split(",").map(Number)) {
       const p50s: number[][] = servers.map(() => []);
       const cpu: number[][] = servers.map(() => []);
-      for (const [i, s] of servers.entries()) await loadHttp({ url: `${s.url}${p}`, cookie: cookies[i]!, connections, seconds: 1 });
+      for (const [i, s] of servers.entries()) await loadHttp({ url: `${s.url}${p}`, cookie: cookies[i]!, connections, seconds: warmup });
       for (let r = 0; r < rounds; r++) {
-        for (const [i, s] of servers.entries()) {
+        // Every other round in reverse order (A B, B A, …): neither build always runs first.
+        const order = servers.map((_, i) => i);
+        if (r % 2) order.reverse();
+        for (const i of order) {
+          const s = servers[i]!;
           const before = cpuOfTree(s.pid);
           const sample = await loadHttp({ url: `${s.url}${p}`, cookie: cookies[i]!, connections, seconds });
           p50s[i]!.push(sample.p50);
           cpu[i]!.push(((cpuOfTree(s.pid) - before) * 1000) / Math.max(1, sample.requests));
         }
       }
-      const cells = dirs.map((d, i) => `${path.basename(path.resolve(d))}: p50 ${median(p50s[i]!).toFixed(1)} ms, CPU ${median(cpu[i]!).toFixed(2)} ms/request`);
+      const ratio = (values: number[][], i: number) => median(values[i]!.map((v, r) => v / values[0]![r]!));
+      const cells = builds.map(
+        (b, i) =>
+          `${b.label}: p50 ${median(p50s[i]!).toFixed(1)} ms, CPU ${median(cpu[i]!).toFixed(2)} ms/request${i ? ` (×${ratio(p50s, i).toFixed(3)}, CPU ×${ratio(cpu, i).toFixed(3)})` : ""}`,
+      );
       console.log(`${p} ×${connections}  ${cells.join("  |  ")}`);
     }
   }

@@ -20,8 +20,8 @@ const text = (value: string | null, width = "max-w-[10rem]") =>
       {value}
     </bdi>
   );
-const flag = (value: boolean, yes: string, tone: BadgeTone) =>
-  value ? <Badge tone={tone}>{yes}</Badge> : <span className="text-slate-500">No</span>;
+/** Yes is a badge; no is the column's quiet text (its cells are text-slate-500). */
+const flag = (value: boolean, yes: string, tone: BadgeTone) => (value ? <Badge tone={tone}>{yes}</Badge> : "No");
 
 /**
  * Every field of docs/SPEC.md's subscriber. Identity first, then the status and the two flags (badges,
@@ -40,8 +40,8 @@ export const COLUMNS: { column: TableColumn; label: string; render: (s: Subscrib
     label: "Status",
     render: (s) => <Badge tone={STATUS_TONE[s.subscription_status]}>{STATUS_LABEL[s.subscription_status]}</Badge>,
   },
-  { column: "is_duplicate", label: "Duplicate", render: (s) => flag(s.is_duplicate, "Duplicate", "amber") },
-  { column: "is_mandatory", label: "Mandatory", render: (s) => flag(s.is_mandatory, "Mandatory", "violet") },
+  { column: "is_duplicate", label: "Duplicate", render: (s) => flag(s.is_duplicate, "Duplicate", "amber"), className: "text-slate-500" },
+  { column: "is_mandatory", label: "Mandatory", render: (s) => flag(s.is_mandatory, "Mandatory", "violet"), className: "text-slate-500" },
   { column: "branch_name", label: "Branch", render: (s) => text(s.branch_name) },
   { column: "country_name", label: "Country", render: (s) => text(s.country_name) },
   {
@@ -66,7 +66,7 @@ export const COLUMNS: { column: TableColumn; label: string; render: (s: Subscrib
  */
 function RecordLink({ s, named, children }: { s: SubscriberRow; named: boolean; children: React.ReactNode }) {
   return (
-    <a href={`/subscribers/${s.id}`} className="text-brand-700 underline-offset-2 hover:underline">
+    <a href={`/subscribers/${s.id}`}>
       {children}
       {named ? null : (
         <span className="sr-only">
@@ -131,14 +131,8 @@ export function SubscriberTable({
             <tr key={s.id}>
               {columns.map((c, i) => (
                 <td key={c.column} className={c.className}>
-                  {i === 0 ? (
-                    <span className="flex items-center gap-2">
-                      <input type="checkbox" name="select" value={s.id} form={selectForm} aria-label={`Select ${s.first_name} ${s.last_name}`} />
-                      {cellOf(c, s)}
-                    </span>
-                  ) : (
-                    cellOf(c, s)
-                  )}
+                  {i === 0 ? <input type="checkbox" name="select" value={s.id} form={selectForm} aria-label={`Select ${s.first_name} ${s.last_name}`} /> : null}
+                  {cellOf(c, s)}
                 </td>
               ))}
             </tr>
