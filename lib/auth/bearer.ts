@@ -1,8 +1,7 @@
 import "server-only";
-import { AsyncLocalStorage } from "node:async_hooks";
 import { query, sql } from "@/lib/db/sql";
 import { AppError } from "@/lib/errors";
-import { processWide } from "@/lib/process-wide";
+import { scopeSlot } from "@/lib/request-scope";
 import { tokenRateWait } from "@/lib/tokens/rate";
 import { tokenAllows, type TokenScope } from "@/lib/tokens/scope";
 import type { Role, SessionUser } from "./permissions";
@@ -17,11 +16,11 @@ import { isApiTokenShape, secretHash } from "./secrets";
 
 type TokenPrincipal = { user: SessionUser; token: { id: number; name: string; scope: TokenScope } };
 
-// One per process, whichever layer of the build reads it (lib/process-wide.ts).
-const principals = processWide("auth.token-principal", () => new AsyncLocalStorage<TokenPrincipal>());
+// One per process, whichever layer of the build reads it (lib/request-scope.ts).
+const principals = scopeSlot<TokenPrincipal>("auth.token-principal");
 
 /** The request's token and its user, when the request came with a bearer token. */
-export const tokenPrincipal = (): TokenPrincipal | null => principals.getStore() ?? null;
+export const tokenPrincipal = (): TokenPrincipal | null => principals.get() ?? null;
 
 export function withTokenPrincipal<T>(principal: TokenPrincipal, run: () => Promise<T>): Promise<T> {
   return principals.run(principal, run);

@@ -1,8 +1,7 @@
 import "server-only";
-import { AsyncLocalStorage } from "node:async_hooks";
 import { requestInfoFrom } from "@/lib/audit/context";
 import { prisma } from "@/lib/db/client";
-import { processWide } from "@/lib/process-wide";
+import { scopeSlot } from "@/lib/request-scope";
 import { loginSchema } from "@/lib/validation/auth";
 import { dummyHash, verifyPassword } from "./password";
 import { claimAttempt, recordLocked, settleAttempt } from "./throttle";
@@ -19,8 +18,8 @@ import type { Role } from "./permissions";
 export type SignedInUser = { id: string; email: string; name: string; role: Role; sv: number };
 
 type Attempt = { retryAfter: number };
-// One per process, whichever layer of the build reads it (lib/process-wide.ts).
-const attempts = processWide("auth.sign-in-attempt", () => new AsyncLocalStorage<Attempt>());
+// One per process, whichever layer of the build reads it (lib/request-scope.ts).
+const attempts = scopeSlot<Attempt>("auth.sign-in-attempt");
 
 /** Runs next-auth's handler for one sign-in and says whether the attempt was paused, for how long. */
 export async function duringSignIn<T>(run: () => Promise<T>): Promise<{ result: T; retryAfter: number }> {
@@ -36,7 +35,7 @@ export async function checkCredentials(credentials: unknown, headers: Headers): 
   const request = requestInfoFrom(headers);
   const { wait, attempt: claimed } = await claimAttempt(email, request);
   if (!claimed) {
-    const attempt = attempts.getStore();
+    const attempt = attempts.get();
     if (attempt) attempt.retryAfter = wait;
     await recordLocked(email, request, wait);
     return null;

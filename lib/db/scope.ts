@@ -1,6 +1,5 @@
-import { AsyncLocalStorage } from "node:async_hooks";
 import { BrandedError } from "@/lib/errors";
-import { processWide } from "@/lib/process-wide";
+import { scopeSlot } from "@/lib/request-scope";
 
 // The abort signal of the request being served, seen by the database pools (lib/db/pool.ts): a
 // statement started while serving a request whose client has gone away is cancelled in
@@ -9,22 +8,22 @@ import { processWide } from "@/lib/process-wide";
 // with their request's own signal (lib/http/api.ts, for the in-process tests too). Scripts and
 // the export worker run without.
 //
-// The storage is one per process (lib/process-wide.ts): the pools are made by whichever layer of
+// The scope is one per process (lib/request-scope.ts): the pools are made by whichever layer of
 // the build opens the database first (the in-process worker, from instrumentation), and must read
-// the same storage that server.ts and the route wrapper fill. With one copy per layer, an aborted
+// the same scope that server.ts and the route wrapper fill. With one copy per layer, an aborted
 // request's statements ran on in production until they finished.
 
-const signals = processWide("db.query-signal", () => new AsyncLocalStorage<AbortSignal>());
+const signals = scopeSlot<AbortSignal>("db.query-signal");
 
 export function withQuerySignal<T>(signal: AbortSignal, run: () => Promise<T>): Promise<T> {
   return signals.run(signal, run);
 }
 
 export function querySignal(): AbortSignal | undefined {
-  return signals.getStore();
+  return signals.get();
 }
 
-const heavyUsers = processWide("db.heavy-user", () => new AsyncLocalStorage<number>());
+const heavyUsers = scopeSlot<number>("db.heavy-user");
 
 /** Runs a user's heavy work (lib/load/user-limit.ts): its statements are scheduled fairly on PGlite (lib/db/pglite-fair.ts). */
 export function withHeavyUser<T>(userId: number, run: () => Promise<T>): Promise<T> {
@@ -33,7 +32,7 @@ export function withHeavyUser<T>(userId: number, run: () => Promise<T>): Promise
 
 /** The user whose heavy work issued the current statement, if any. */
 export function heavyUser(): number | undefined {
-  return heavyUsers.getStore();
+  return heavyUsers.get();
 }
 
 /**
@@ -42,7 +41,7 @@ export function heavyUser(): number | undefined {
  * statements would be cancelled with the request, or queued as that user's.
  */
 export function outsideRequest<T>(run: () => T): T {
-  return signals.exit(() => heavyUsers.exit(run));
+  return signals.run(undefined, () => heavyUsers.run(undefined, run));
 }
 
 /** What a statement of a request whose client went away rejects with, before it reaches PostgreSQL. */
