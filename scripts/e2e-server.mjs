@@ -18,7 +18,7 @@ const env = {
 const prep = spawnSync(process.execPath, ["node_modules/tsx/dist/cli.mjs", "scripts/prepare-db.ts"], { stdio: "inherit", env });
 if (prep.status !== 0) process.exit(prep.status ?? 1);
 
-const server = spawn(process.execPath, ["--import", "tsx", "server.ts"], { stdio: "inherit", env: { ...env, PORT: port } });
+const server = spawn(process.execPath, ["--import", "tsx/esm", "server.ts"], { stdio: "inherit", env: { ...env, PORT: port } });
 const stop = () => {
   server.kill("SIGTERM");
 };

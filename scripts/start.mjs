@@ -39,7 +39,7 @@ if (sourceHash() !== readBuiltHash()) {
 }
 
 console.log(`› Serving on http://localhost:${port}`);
-const server = spawn(process.execPath, ["--import", "tsx", "server.ts"], { stdio: "inherit", env: { ...env, NODE_ENV: "production" } });
+const server = spawn(process.execPath, ["--import", "tsx/esm", "server.ts"], { stdio: "inherit", env: { ...env, NODE_ENV: "production" } });
 for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => server.kill(signal));
 server.on("exit", (code) => process.exit(code ?? 0));
 

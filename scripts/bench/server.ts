@@ -52,7 +52,7 @@ export async function startServer(dir: string, env: Record<string, string>, node
   const url = `http://127.0.0.1:${port}`;
   const exportDir = fs.mkdtempSync(path.join(os.tmpdir(), "console-bench-exports-"));
   const entry = fs.existsSync(path.join(dir, "server.ts"))
-    ? ["--import", "tsx", "server.ts"]
+    ? ["--import", "tsx/esm", "server.ts"]
     : [path.join(dir, "node_modules/next/dist/bin/next"), "start", "-H", "127.0.0.1", "-p", String(port)];
   const child: ChildProcess = spawn(
     process.execPath,

@@ -46,7 +46,7 @@ export async function startNextServer(options: {
   const appDir = options.appDir ?? toolEnv(["APP_DIR"]).APP_DIR ?? projectRoot;
   requireBuild(appDir);
   // `node --import tsx server.ts` serves in this very process (no child): its pid is the server's.
-  const child = spawn(process.execPath, ["--import", "tsx", "server.ts"], {
+  const child = spawn(process.execPath, ["--import", "tsx/esm", "server.ts"], {
     cwd: appDir,
     env: { ...process.env, NODE_ENV: "production", HOST: "127.0.0.1", PORT: String(options.port), ...options.env },
     stdio: ["ignore", "pipe", "pipe"],
