@@ -69,7 +69,9 @@ try {
   for (const build of builds) {
     servers.push(await startServer(build.dir, { DATABASE_URL: target.url, DATABASE_POOL_SIZE: "10" }, build.flags));
   }
-  const cookies = await Promise.all(servers.map((s) => signIn(s.url, BENCH_USERS[1]!.email, password)));
+  // One by one: sign-ins sent at once for the same account take turns and may be refused (lib/auth/throttle.ts).
+  const cookies: string[] = [];
+  for (const s of servers) cookies.push(await signIn(s.url, BENCH_USERS[1]!.email, password));
   for (const p of args.paths.split(",")) {
     for (const connections of args.connections.split(",").map(Number)) {
       const p50s: number[][] = servers.map(() => []);
