@@ -8,9 +8,9 @@ import { processWide } from "@/lib/process-wide";
 //
 // One storage, not one per value: on Node 20 every storage in use copies its value onto every
 // promise the process creates (async_hooks' init), a step per storage for each of the hundreds of
-// promises of a page render. With four storages of our own beside Next's, that and the larger
-// promises it leaves to the garbage collector cost /subscribers about 0.1 ms of CPU per request
-// (bench/README.md, "Where the list page's time goes").
+// promises of a page render. With four storages of our own beside Next's, that step took about a
+// third more time than with Next's alone in a profile of /subscribers (bench/README.md, "What was
+// changed after the record, bulk and toolbar work").
 
 type Values = Readonly<Record<string, unknown>>;
 
