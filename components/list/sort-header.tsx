@@ -24,27 +24,38 @@ export function SortHeader({
 }) {
   const active = sort.column === column;
   const next = active && sort.direction === "asc" ? `-${column}` : column;
+  // The arrow is drawn from the header's aria-sort (app/globals.css, .sort-link).
+  const link = (
+    <Link href={`${path}${withParams(params, { sort: next, page: undefined })}`} className="sort-link">
+      {label}
+      <span className="sr-only">{active ? `, sorted ${sort.direction === "asc" ? "ascending" : "descending"}` : ", sortable"}</span>
+    </Link>
+  );
+  // Attributes that are not there are left out rather than set to undefined: each header is
+  // sent in the page's RSC payload too, and an undefined value still takes room there.
   return (
     <th
       scope="col"
       // With a box before the link, the header is still named by its column alone.
-      aria-label={before ? label : undefined}
+      {...(before ? { "aria-label": label } : {})}
       aria-sort={active ? (sort.direction === "asc" ? "ascending" : "descending") : "none"}
-      className={`whitespace-nowrap px-3 py-2.5 text-left text-xs font-semibold uppercase tracking-wide text-slate-600 ${className}`}
+      className={className ? `list-th ${className}` : "list-th"}
     >
-      {before}
-      {/* The arrow is drawn from the header's aria-sort (app/globals.css, .sort-link). */}
-      <Link href={`${path}${withParams(params, { sort: next, page: undefined })}`} className="sort-link inline-flex items-center gap-1 whitespace-nowrap hover:text-slate-900">
-        {label}
-        <span className="sr-only">{active ? `, sorted ${sort.direction === "asc" ? "ascending" : "descending"}` : ", sortable"}</span>
-      </Link>
+      {before ? (
+        <>
+          {before}
+          {link}
+        </>
+      ) : (
+        link
+      )}
     </th>
   );
 }
 
 export function PlainHeader({ label, className = "" }: { label: string; className?: string }) {
   return (
-    <th scope="col" className={`px-3 py-2.5 text-left text-xs font-semibold uppercase tracking-wide text-slate-600 ${className}`}>
+    <th scope="col" className={`list-th whitespace-normal ${className}`}>
       {label}
     </th>
   );

@@ -6,8 +6,8 @@ import type { RawParams } from "@/lib/list/params";
 
 // On a phone the bar has a line of its own: the menu takes what the two buttons leave, and the
 // buttons keep their text on one line (a count of millions included).
-const SELECT =
-  "min-w-0 flex-1 rounded-md border border-slate-300 bg-white px-2.5 py-1.5 text-sm shadow-sm focus:border-brand-600 focus:outline-none focus:ring-2 focus:ring-brand-600/20 sm:max-w-[9.5rem] sm:flex-none";
+const SELECT = "field-input w-auto min-w-0 flex-1 px-2.5 py-1.5 sm:max-w-[9.5rem] sm:flex-none";
+const BUTTON = `${buttonClass.secondary} shrink-0 whitespace-nowrap px-2.5 py-1.5`;
 
 /**
  * The bulk change bar: what to change, for the rows ticked in the table (their boxes belong to
@@ -17,9 +17,10 @@ const SELECT =
 export function BulkBar({ id, params, total, admin }: { id: string; params: RawParams; total: number; admin: boolean }) {
   return (
     <form id={id} method="get" action="/subscribers/bulk" aria-label="Change many subscribers" className="flex items-center gap-2 text-sm">
-      {SUBSCRIBER_FILTER_KEYS.map((key) =>
-        typeof params[key] === "string" && params[key] ? <input key={key} type="hidden" name={key} value={params[key] as string} /> : null,
-      )}
+      {SUBSCRIBER_FILTER_KEYS.flatMap((key) => {
+        const value = params[key];
+        return typeof value === "string" && value ? [<input key={key} type="hidden" name={key} value={value} />] : [];
+      })}
       <label className="flex min-w-0 flex-1 sm:block sm:flex-none">
         <span className="sr-only">Change</span>
         <select name="change" required defaultValue="" className={SELECT}>
@@ -29,7 +30,7 @@ export function BulkBar({ id, params, total, admin }: { id: string; params: RawP
           <optgroup label="Set the status">
             {STATUS_OPTIONS.map((o) => (
               <option key={o.value} value={`status:${o.value}`}>
-                Status: {o.label}
+                {`Status: ${o.label}`}
               </option>
             ))}
           </optgroup>
@@ -44,11 +45,11 @@ export function BulkBar({ id, params, total, admin }: { id: string; params: RawP
           ) : null}
         </select>
       </label>
-      <button type="submit" className={`${buttonClass.secondary} shrink-0 whitespace-nowrap px-2.5 py-1.5`} aria-label="Change the selected subscribers…">
+      <button type="submit" className={BUTTON} aria-label="Change the selected subscribers…">
         Selected…
       </button>
-      <button type="submit" name="scope" value="all" className={`${buttonClass.secondary} shrink-0 whitespace-nowrap px-2.5 py-1.5`} aria-label={`Change all ${formatCount(total)} subscribers matching the filters…`}>
-        All {formatCount(total)}…
+      <button type="submit" name="scope" value="all" className={BUTTON} aria-label={`Change all ${formatCount(total)} subscribers matching the filters…`}>
+        {`All ${formatCount(total)}…`}
       </button>
     </form>
   );

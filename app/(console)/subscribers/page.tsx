@@ -96,7 +96,7 @@ async function Results({ list, filters, params, user }: { list: Promise<ListOutc
         </div>
         <div className="ml-auto sm:ml-0">
           <a href={`/subscribers/columns?back=${encodeURIComponent(`${PATH}${withParams(params, {})}`)}`} className={`${buttonClass.secondary} py-1.5`}>
-            Columns{settings.hidden.length ? ` · ${COLUMN_COUNT - settings.hidden.length} of ${COLUMN_COUNT}` : ""}
+            {settings.hidden.length ? `Columns · ${COLUMN_COUNT - settings.hidden.length} of ${COLUMN_COUNT}` : "Columns"}
           </a>
         </div>
       </div>

@@ -9,18 +9,12 @@ import { STATUS_LABEL, STATUS_TONE } from "@/lib/subscribers/labels";
 import type { SubscriberRow } from "@/lib/subscribers/queries";
 
 /**
- * A long value is cut with an ellipsis (the whole value in its tooltip), an empty one is a dash.
- * Typed text is isolated (<bdi>, here a block): a right-to-left name cannot reorder what is around it.
+ * A long value is cut with an ellipsis at its column's width (app/globals.css, .subscriber-table;
+ * the whole value in its tooltip), an empty one is a dash. Typed text is isolated (<bdi>): a
+ * right-to-left name cannot reorder what is around it.
  */
-const text = (value: string | null, width = "max-w-[10rem]") =>
-  value === null ? (
-    <EmptyValue />
-  ) : (
-    <bdi className={`block truncate ${width}`} title={value}>
-      {value}
-    </bdi>
-  );
-/** Yes is a badge; no is the column's quiet text (its cells are text-slate-500). */
+const text = (value: string | null) => (value === null ? <EmptyValue /> : <bdi title={value}>{value}</bdi>);
+/** Yes is a badge; no is the column's quiet text (its cells are .quiet). */
 const flag = (value: boolean, yes: string, tone: BadgeTone) => (value ? <Badge tone={tone}>{yes}</Badge> : "No");
 
 /**
@@ -30,18 +24,18 @@ const flag = (value: boolean, yes: string, tone: BadgeTone) => (value ? <Badge t
  * header and first column held in place.
  */
 export const COLUMNS: { column: TableColumn; label: string; render: (s: SubscriberRow) => React.ReactNode; className?: string }[] = [
-  { column: "id", label: "ID", render: (s) => s.id, className: "font-mono text-xs text-slate-500" },
+  { column: "id", label: "ID", render: (s) => s.id, className: "code" },
   { column: "first_name", label: "First name", render: (s) => text(s.first_name), className: "font-medium" },
-  { column: "last_name", label: "Last name", render: (s) => text(s.last_name, "max-w-[12rem]"), className: "font-medium text-slate-900" },
-  { column: "email", label: "Email", render: (s) => text(s.email, "max-w-[16rem]") },
-  { column: "mobile", label: "Mobile", render: (s) => s.mobile, className: "font-mono text-xs text-slate-700" },
+  { column: "last_name", label: "Last name", render: (s) => text(s.last_name), className: "name font-medium text-slate-900" },
+  { column: "email", label: "Email", render: (s) => text(s.email), className: "wide" },
+  { column: "mobile", label: "Mobile", render: (s) => s.mobile, className: "code text-slate-700" },
   {
     column: "subscription_status",
     label: "Status",
     render: (s) => <Badge tone={STATUS_TONE[s.subscription_status]}>{STATUS_LABEL[s.subscription_status]}</Badge>,
   },
-  { column: "is_duplicate", label: "Duplicate", render: (s) => flag(s.is_duplicate, "Duplicate", "amber"), className: "text-slate-500" },
-  { column: "is_mandatory", label: "Mandatory", render: (s) => flag(s.is_mandatory, "Mandatory", "violet"), className: "text-slate-500" },
+  { column: "is_duplicate", label: "Duplicate", render: (s) => flag(s.is_duplicate, "Duplicate", "amber"), className: "quiet" },
+  { column: "is_mandatory", label: "Mandatory", render: (s) => flag(s.is_mandatory, "Mandatory", "violet"), className: "quiet" },
   { column: "branch_name", label: "Branch", render: (s) => text(s.branch_name) },
   { column: "country_name", label: "Country", render: (s) => text(s.country_name) },
   {
@@ -49,7 +43,7 @@ export const COLUMNS: { column: TableColumn; label: string; render: (s: Subscrib
     label: "Travel date",
     render: (s) => (s.travel_date ? <time dateTime={isoDay(s.travel_date)}>{formatDay(s.travel_date)}</time> : <EmptyValue />),
   },
-  { column: "sheet", label: "Sheet", render: (s) => text(s.sheet_name, "max-w-[9rem]") },
+  { column: "sheet", label: "Sheet", render: (s) => text(s.sheet_name), className: "short" },
   {
     column: "created_at",
     label: "Created",
@@ -130,9 +124,17 @@ export function SubscriberTable({
           {rows.map((s) => (
             <tr key={s.id}>
               {columns.map((c, i) => (
-                <td key={c.column} className={c.className}>
-                  {i === 0 ? <input type="checkbox" name="select" value={s.id} form={selectForm} aria-label={`Select ${s.first_name} ${s.last_name}`} /> : null}
-                  {cellOf(c, s)}
+                // Only what a cell has is written: every row is sent twice (HTML and RSC payload),
+                // and an undefined class or an empty slot still takes room in the payload.
+                <td key={c.column} {...(c.className ? { className: c.className } : {})}>
+                  {i === 0 ? (
+                    <>
+                      <input type="checkbox" name="select" value={s.id} form={selectForm} aria-label={`Select ${s.first_name} ${s.last_name}`} />
+                      {cellOf(c, s)}
+                    </>
+                  ) : (
+                    cellOf(c, s)
+                  )}
                 </td>
               ))}
             </tr>
