@@ -76,6 +76,7 @@ try {
     for (const connections of args.connections.split(",").map(Number)) {
       const p50s: number[][] = servers.map(() => []);
       const cpu: number[][] = servers.map(() => []);
+      const failures = servers.map(() => new Map<number, number>());
       for (const [i, s] of servers.entries()) await loadHttp({ url: `${s.url}${p}`, cookie: cookies[i]!, connections, seconds: warmup });
       for (let r = 0; r < rounds; r++) {
         // Every other round in reverse order (A B, B A, …): neither build always runs first.
@@ -84,7 +85,7 @@ try {
         for (const i of order) {
           const s = servers[i]!;
           const before = cpuOfTree(s.pid);
-          const sample = await loadHttp({ url: `${s.url}${p}`, cookie: cookies[i]!, connections, seconds });
+          const sample = await loadHttp({ url: `${s.url}${p}`, cookie: cookies[i]!, connections, seconds, failures: failures[i] });
           p50s[i]!.push(sample.p50);
           cpu[i]!.push(((cpuOfTree(s.pid) - before) * 1000) / Math.max(1, sample.requests));
         }
@@ -95,6 +96,10 @@ try {
           `${b.label}: p50 ${median(p50s[i]!).toFixed(1)} ms, CPU ${median(cpu[i]!).toFixed(2)} ms/request${i ? ` (×${ratio(p50s, i).toFixed(3)}, CPU ×${ratio(cpu, i).toFixed(3)})` : ""}`,
       );
       console.log(`${p} ×${connections}  ${cells.join("  |  ")}`);
+      // An answer that is not 2xx is not counted as a request: say so, or the CPU per request misleads.
+      for (const [i, f] of failures.entries()) {
+        if (f.size) console.log(`  ${builds[i]!.label}: not 2xx: ${[...f].map(([status, n]) => `${n} × ${status || "no answer"}`).join(", ")}`);
+      }
     }
   }
 } finally {
