@@ -1,9 +1,9 @@
 import "server-only";
 import { cache } from "react";
 import { cookies } from "next/headers";
-import { decode } from "next-auth/jwt";
 import { config } from "@/lib/config";
 import { SESSION_MAX_AGE_SECONDS, sessionCookieName } from "./cookies";
+import { decodeSessionToken } from "./session-token";
 import type { Role, SessionUser } from "./permissions";
 import { query, sql, type Statement } from "@/lib/db/sql";
 
@@ -34,7 +34,7 @@ export const currentSession = cache(async (): Promise<{ user: SessionUser; expir
   if (!raw || !secret) return null;
   let token;
   try {
-    token = await decode({ token: raw, secret });
+    token = await decodeSessionToken(raw, secret);
   } catch {
     return null;
   }
