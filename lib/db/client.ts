@@ -2,11 +2,12 @@ import { config } from "@/lib/config";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import type { PGlite } from "@electric-sql/pglite";
-import { PrismaClient } from "@/lib/generated/prisma/client";
+import { Prisma, PrismaClient } from "@/lib/generated/prisma/client";
 import { databaseTarget, parallelWorkers, statementTimeoutMs, type DatabaseTarget } from "./config";
 import { openPGlite } from "./pglite";
 import { fairPGlite } from "./pglite-fair";
 import { consolePool } from "./pool";
+import { rawQuery } from "./raw";
 
 export type Database = {
   prisma: PrismaClient;
@@ -15,6 +16,11 @@ export type Database = {
   target: DatabaseTarget;
   /** Whether statements are waiting for one of the pool's connections (PostgreSQL; never on PGlite). */
   busy(): boolean;
+  /**
+   * A raw statement outside any transaction, its rows as Prisma's `$queryRaw` gives them: on
+   * PostgreSQL straight to the pool Prisma's adapter uses (lib/db/raw.ts), on PGlite through Prisma.
+   */
+  query<T>(statement: Prisma.Sql | string): Promise<T[]>;
   close(): Promise<void>;
 };
 
@@ -42,7 +48,14 @@ export async function openDatabase(target: DatabaseTarget = databaseTarget(), op
       ...(options.parallelWorkers !== undefined ? { options: `-c max_parallel_workers_per_gather=${options.parallelWorkers}` } : {}),
     });
     const prisma = new PrismaClient({ adapter: new PrismaPg(pool, { disposeExternalPool: true }) });
-    return { prisma, pglite: null, target, busy: () => pool.waitingCount > 0, close: () => prisma.$disconnect() };
+    return {
+      prisma,
+      pglite: null,
+      target,
+      busy: () => pool.waitingCount > 0,
+      query: (statement) => rawQuery(pool, statement),
+      close: () => prisma.$disconnect(),
+    };
   }
   const pglite = await openPGlite(target.dir);
   return fromPGlite(pglite, target, async () => {
@@ -59,6 +72,8 @@ export function fromPGlite(pglite: PGlite, target: DatabaseTarget, close: () => 
     pglite,
     target,
     busy: () => false,
+    query: <T>(statement: Prisma.Sql | string) =>
+      typeof statement === "string" ? prisma.$queryRawUnsafe<T[]>(statement) : prisma.$queryRaw<T[]>(statement),
     close: async () => {
       await prisma.$disconnect();
       await close();

@@ -12,10 +12,11 @@ import { consolePool } from "./pool";
 // are always bound, never spliced into the text; a plain string is a statement without values
 // (maintenance, DDL built from catalog names).
 //
-// - `query(statement)`: a read or write on the app's database, through the same driver as Prisma
-//   (so a request's statements are cancelled when its client goes away, and heavy ones take
-//   turns on PGlite: lib/db/pool.ts, lib/db/pglite-fair.ts); `within(tx)` runs them inside a
-//   Prisma transaction, beside its record writes and the audit event.
+// - `query(statement)`: a read or write on the app's database, on the same driver and pool as
+//   Prisma (so a request's statements are cancelled when its client goes away, and heavy ones
+//   take turns on PGlite: lib/db/pool.ts, lib/db/pglite-fair.ts), its rows as Prisma's
+//   `$queryRaw` gives them (on PostgreSQL without going through Prisma: lib/db/raw.ts);
+//   `within(tx)` runs them inside a Prisma transaction, beside its record writes and the audit event.
 // - `connection()`: the process's own connections, for what needs one: a transaction whose
 //   connection the job queue shares, a snapshot read streamed as COPY, an advisory lock.
 // - `openSql(target)`: the same over a database of a script's own (the bulk loader).
@@ -74,9 +75,9 @@ export function within(tx: PrismaLike): Queryable {
   };
 }
 
-/** A statement on the app's database (`db()`), through Prisma's driver. */
+/** A statement on the app's database (`db()`), on the pool of Prisma's driver (lib/db/raw.ts), outside any transaction. */
 export async function query<T = Row>(statement: Statement | string): Promise<T[]> {
-  return within((await db()).prisma).query<T>(statement);
+  return (await db()).query<T>(statement);
 }
 
 type PGliteLike = Pick<PGlite, "query" | "exec"> | Transaction;
