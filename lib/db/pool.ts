@@ -8,7 +8,8 @@ import { ClientGoneError, querySignal } from "./scope";
 // CPU for as long as it ran (issue 19: 3 s after the client had gone).
 //
 // How: inside `withQuerySignal` (lib/db/scope.ts) a statement checks out its own connection,
-// and on abort a CancelRequest (the protocol's own message, as psql's Ctrl-C sends: a fresh
+// and when the request is aborted and the statement is still running a short grace later
+// (CANCEL_GRACE_MS), a CancelRequest (the protocol's own message, as psql's Ctrl-C sends: a fresh
 // socket carrying the backend's pid and secret key, no authentication, no pool slot) stops it;
 // the statement then fails with SQLSTATE 57014 and its connection is closed rather than reused
 // (a cancel that arrives late must not hit the next user's statement).
@@ -35,6 +36,15 @@ function isSubmittable(value: unknown): boolean {
   return typeof value === "object" && value !== null && typeof (value as { submit?: unknown }).submit === "function";
 }
 
+/**
+ * How long a statement of a request whose client went away may still run before it is cancelled.
+ * Most finish within it (a list's statements take milliseconds): their connection then goes back
+ * to the pool as usual. A cancel costs its connection (closed, not reused: the cancel might reach
+ * the next statement), and a client closing a page or a connection with requests in flight would
+ * otherwise make the pool open a new one for each statement it had running.
+ */
+const CANCEL_GRACE_MS = 100;
+
 async function cancellable(pool: pg.Pool, target: CancelTarget, signal: AbortSignal, text: unknown, values: unknown) {
   if (signal.aborted) throw new ClientGoneError();
   const client = await pool.connect();
@@ -43,9 +53,16 @@ async function cancellable(pool: pg.Pool, target: CancelTarget, signal: AbortSig
     throw new ClientGoneError();
   }
   let failure: Error | undefined;
+  let cancelled = false;
+  let grace: ReturnType<typeof setTimeout> | undefined;
   // A checked-out client's "error" event (the server went away) with no listener would crash the process.
   const onError = (error: Error) => void (failure ??= error);
-  const onAbort = () => sendCancel(target, client);
+  const onAbort = () => {
+    grace = setTimeout(() => {
+      cancelled = true;
+      sendCancel(target, client);
+    }, CANCEL_GRACE_MS);
+  };
   client.on("error", onError);
   signal.addEventListener("abort", onAbort, { once: true });
   try {
@@ -54,11 +71,12 @@ async function cancellable(pool: pg.Pool, target: CancelTarget, signal: AbortSig
     failure ??= error instanceof Error ? error : new Error(String(error));
     throw error;
   } finally {
+    clearTimeout(grace);
     signal.removeEventListener("abort", onAbort);
     client.off("error", onError);
     // As pg-pool's own query does, a client whose statement failed is closed; so is one that a
     // cancel may still be on its way to.
-    client.release(failure ?? (signal.aborted ? new Error("cancelled") : undefined));
+    client.release(failure ?? (cancelled ? new Error("cancelled") : undefined));
   }
 }
 
