@@ -1,7 +1,8 @@
 import { SelectPage } from "@/components/list/select-page";
 import { SortHeader } from "@/components/list/sort-header";
-import { Badge, EmptyValue, type BadgeTone } from "@/components/ui/badge";
+import { badgeHtml, EMPTY_VALUE_HTML, type BadgeTone } from "@/components/ui/badge";
 import { formatDateTime, formatDay, isoDay } from "@/lib/format";
+import { html, type Html } from "@/lib/html";
 import type { RawParams } from "@/lib/list/params";
 import type { TableColumn, TableSettings } from "@/lib/subscribers/columns";
 import type { SubscriberFilters } from "@/lib/subscribers/filters";
@@ -13,9 +14,9 @@ import type { SubscriberRow } from "@/lib/subscribers/queries";
  * the whole value in its tooltip), an empty one is a dash. Typed text is isolated (<bdi>): a
  * right-to-left name cannot reorder what is around it.
  */
-const text = (value: string | null) => (value === null ? <EmptyValue /> : <bdi title={value}>{value}</bdi>);
+const text = (value: string | null) => (value === null ? EMPTY_VALUE_HTML : html`<bdi title="${value}">${value}</bdi>`);
 /** Yes is a badge; no is the column's quiet text (its cells are .quiet). */
-const flag = (value: boolean, yes: string, tone: BadgeTone) => (value ? <Badge tone={tone}>{yes}</Badge> : "No");
+const flag = (value: boolean, yes: string, tone: BadgeTone) => (value ? badgeHtml(tone, yes) : html`No`);
 
 /**
  * Every field of docs/SPEC.md's subscriber. Identity first, then the status and the two flags (badges,
@@ -23,53 +24,66 @@ const flag = (value: boolean, yes: string, tone: BadgeTone) => (value ? <Badge t
  * (lib/subscribers/columns.ts); on narrow screens the table scrolls inside its frame, with its
  * header and first column held in place.
  */
-export const COLUMNS: { column: TableColumn; label: string; render: (s: SubscriberRow) => React.ReactNode; className?: string }[] = [
-  { column: "id", label: "ID", render: (s) => s.id, className: "code" },
-  { column: "first_name", label: "First name", render: (s) => text(s.first_name), className: "font-medium" },
-  { column: "last_name", label: "Last name", render: (s) => text(s.last_name), className: "name font-medium text-slate-900" },
-  { column: "email", label: "Email", render: (s) => text(s.email), className: "wide" },
-  { column: "mobile", label: "Mobile", render: (s) => s.mobile, className: "code text-slate-700" },
+export const COLUMNS: { column: TableColumn; label: string; cell: (s: SubscriberRow) => Html; className?: string }[] = [
+  { column: "id", label: "ID", cell: (s) => html`${s.id}`, className: "code" },
+  { column: "first_name", label: "First name", cell: (s) => text(s.first_name), className: "font-medium" },
+  { column: "last_name", label: "Last name", cell: (s) => text(s.last_name), className: "name font-medium text-slate-900" },
+  { column: "email", label: "Email", cell: (s) => text(s.email), className: "wide" },
+  { column: "mobile", label: "Mobile", cell: (s) => html`${s.mobile}`, className: "code text-slate-700" },
   {
     column: "subscription_status",
     label: "Status",
-    render: (s) => <Badge tone={STATUS_TONE[s.subscription_status]}>{STATUS_LABEL[s.subscription_status]}</Badge>,
+    cell: (s) => badgeHtml(STATUS_TONE[s.subscription_status], STATUS_LABEL[s.subscription_status]),
   },
-  { column: "is_duplicate", label: "Duplicate", render: (s) => flag(s.is_duplicate, "Duplicate", "amber"), className: "quiet" },
-  { column: "is_mandatory", label: "Mandatory", render: (s) => flag(s.is_mandatory, "Mandatory", "violet"), className: "quiet" },
-  { column: "branch_name", label: "Branch", render: (s) => text(s.branch_name) },
-  { column: "country_name", label: "Country", render: (s) => text(s.country_name) },
+  { column: "is_duplicate", label: "Duplicate", cell: (s) => flag(s.is_duplicate, "Duplicate", "amber"), className: "quiet" },
+  { column: "is_mandatory", label: "Mandatory", cell: (s) => flag(s.is_mandatory, "Mandatory", "violet"), className: "quiet" },
+  { column: "branch_name", label: "Branch", cell: (s) => text(s.branch_name) },
+  { column: "country_name", label: "Country", cell: (s) => text(s.country_name) },
   {
     column: "travel_date",
     label: "Travel date",
-    render: (s) => (s.travel_date ? <time dateTime={isoDay(s.travel_date)}>{formatDay(s.travel_date)}</time> : <EmptyValue />),
+    cell: (s) => (s.travel_date ? html`<time datetime="${isoDay(s.travel_date)}">${formatDay(s.travel_date)}</time>` : EMPTY_VALUE_HTML),
   },
-  { column: "sheet", label: "Sheet", render: (s) => text(s.sheet_name), className: "short" },
+  { column: "sheet", label: "Sheet", cell: (s) => text(s.sheet_name), className: "short" },
   {
     column: "created_at",
     label: "Created",
-    render: (s) => <time dateTime={s.created_at.toISOString()}>{formatDateTime(s.created_at)}</time>,
+    cell: (s) => html`<time datetime="${s.created_at.toISOString()}">${formatDateTime(s.created_at)}</time>`,
     className: "text-slate-600",
   },
 ];
 
+type Column = (typeof COLUMNS)[number];
+
 /**
- * The row's way to its record: a plain link (keyboard, middle-click, no script needed; not a
- * <Link>, whose client component would add a reference per row to every list page), on the first
- * name, or, when that column is hidden, on the first column shown, which then also names the
- * subscriber to screen readers. One link a row, whatever the columns.
+ * The row's way to its record: a plain link (keyboard, middle-click, no script needed), on the
+ * first name, or, when that column is hidden, on the first column shown, which then also names
+ * the subscriber to screen readers. One link a row, whatever the columns.
  */
-function RecordLink({ s, named, children }: { s: SubscriberRow; named: boolean; children: React.ReactNode }) {
-  return (
-    <a href={`/subscribers/${s.id}`}>
-      {children}
-      {named ? null : (
-        <span className="sr-only">
-          {" "}
-          (<bdi>{`${s.first_name} ${s.last_name}`}</bdi>)
-        </span>
-      )}
-    </a>
-  );
+function recordLink(s: SubscriberRow, named: boolean, content: Html): Html {
+  const name = named ? null : html`<span class="sr-only"> (<bdi>${`${s.first_name} ${s.last_name}`}</bdi>)</span>`;
+  return html`<a href="/subscribers/${s.id}">${content}${name}</a>`;
+}
+
+/**
+ * The table's rows as markup: each row's box (it belongs to the bulk change form `form`, whose
+ * "Selected…" sends the ticked ones), then its cells, the linked one holding the record link.
+ *
+ * Written as text rather than as React elements: a list page's rows are three quarters of its
+ * elements, and React renders each of them three times over (the server components' payload,
+ * that payload read back for the HTML, the HTML itself), which made the rows the largest part of
+ * the page's CPU (bench/README.md). The rows have nothing to hydrate (links and form fields), so
+ * React keeps the table, its header and the header's box, and takes the rows as one string.
+ */
+export function rowsHtml(rows: SubscriberRow[], columns: readonly Column[], linked: TableColumn, form: string): Html {
+  return html`${rows.map(
+    (s) =>
+      html`<tr>${columns.map((c, i) => {
+        const content = c.column === linked ? recordLink(s, linked === "first_name", c.cell(s)) : c.cell(s);
+        const box = i === 0 ? html`<input type="checkbox" name="select" value="${s.id}" form="${form}" aria-label="${`Select ${s.first_name} ${s.last_name}`}">` : null;
+        return c.className ? html`<td class="${c.className}">${box}${content}</td>` : html`<td>${box}${content}</td>`;
+      })}</tr>`,
+  )}`;
 }
 
 export function SubscriberTable({
@@ -91,14 +105,6 @@ export function SubscriberTable({
   const hidden = new Set(settings.hidden);
   const columns = COLUMNS.filter((c) => !hidden.has(c.column));
   const linked = hidden.has("first_name") ? columns[0]!.column : "first_name";
-  const cellOf = (c: (typeof COLUMNS)[number], s: SubscriberRow) =>
-    c.column === linked ? (
-      <RecordLink s={s} named={linked === "first_name"}>
-        {c.render(s)}
-      </RecordLink>
-    ) : (
-      c.render(s)
-    );
   return (
     <div role="region" aria-label="Subscribers table" tabIndex={0} className="relative max-h-[75vh] overflow-auto rounded-lg border border-slate-200 bg-white shadow-sm">
       {/* The cells' padding, colour and the sticky first column: app/globals.css (.subscriber-table). */}
@@ -120,26 +126,7 @@ export function SubscriberTable({
             ))}
           </tr>
         </thead>
-        <tbody className="divide-y divide-slate-100">
-          {rows.map((s) => (
-            <tr key={s.id}>
-              {columns.map((c, i) => (
-                // Only what a cell has is written: every row is sent twice (HTML and RSC payload),
-                // and an undefined class or an empty slot still takes room in the payload.
-                <td key={c.column} {...(c.className ? { className: c.className } : {})}>
-                  {i === 0 ? (
-                    <>
-                      <input type="checkbox" name="select" value={s.id} form={selectForm} aria-label={`Select ${s.first_name} ${s.last_name}`} />
-                      {cellOf(c, s)}
-                    </>
-                  ) : (
-                    cellOf(c, s)
-                  )}
-                </td>
-              ))}
-            </tr>
-          ))}
-        </tbody>
+        <tbody className="divide-y divide-slate-100" dangerouslySetInnerHTML={{ __html: rowsHtml(rows, columns, linked, selectForm).text }} />
       </table>
     </div>
   );
