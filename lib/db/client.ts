@@ -6,6 +6,7 @@ import { Prisma, PrismaClient } from "@/lib/generated/prisma/client";
 import { databaseTarget, parallelWorkers, statementTimeoutMs, type DatabaseTarget } from "./config";
 import { openPGlite } from "./pglite";
 import { fairPGlite } from "./pglite-fair";
+import { endPool } from "./end-pool";
 import { consolePool } from "./pool";
 import { rawQuery } from "./raw";
 
@@ -47,14 +48,22 @@ export async function openDatabase(target: DatabaseTarget = databaseTarget(), op
       ...(timeout > 0 ? { statement_timeout: timeout } : {}),
       ...(options.parallelWorkers !== undefined ? { options: `-c max_parallel_workers_per_gather=${options.parallelWorkers}` } : {}),
     });
-    const prisma = new PrismaClient({ adapter: new PrismaPg(pool, { disposeExternalPool: true }) });
+    // An idle connection's error (the server restarted, or ended it) is the pool's to handle: it
+    // drops that connection and opens another when needed. The listener is ours, not left to
+    // Prisma's adapter, which adds its own only once Prisma first connects (raw reads alone,
+    // lib/db/raw.ts, never make it), and without one the "error" event ends the process.
+    pool.on("error", (error) => console.warn(`database: idle connection lost: ${error.message}`));
+    const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
     return {
       prisma,
       pglite: null,
       target,
       busy: () => pool.waitingCount > 0,
       query: (statement) => rawQuery(pool, statement),
-      close: () => prisma.$disconnect(),
+      close: async () => {
+        await prisma.$disconnect();
+        await endPool(pool); // every connection closed, not only asked to (lib/db/end-pool.ts)
+      },
     };
   }
   const pglite = await openPGlite(target.dir);

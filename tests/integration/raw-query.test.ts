@@ -1,5 +1,6 @@
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import type { Database } from "@/lib/db/client";
+import { openDatabase, type Database } from "@/lib/db/client";
 import { query, sql } from "@/lib/db/sql";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { subscriberListSql } from "@/lib/subscribers/queries";
@@ -74,6 +75,24 @@ for (const kind of testDbKinds()) {
 
     it("takes a plain string as a statement without values", async () => {
       expect(await query("SELECT 'a'::text AS a, 1::int8 AS n")).toEqual(await database.prisma.$queryRawUnsafe("SELECT 'a'::text AS a, 1::int8 AS n"));
+    });
+
+    it.runIf(kind === "postgres")("loses an idle connection that the server ends without an unhandled error, and reads on", async () => {
+      // A database whose Prisma never connects (raw reads alone do not make it: the listener
+      // Prisma's adapter adds to the pool would come only then): the pool's own must be there.
+      const url = (database.target as { url: string }).url;
+      const fresh = await openDatabase({ kind: "postgres", url });
+      try {
+        const [row] = await fresh.query<{ pid: number }>(sql`SELECT pg_backend_pid() AS pid`);
+        const other = new pg.Client({ connectionString: url });
+        await other.connect();
+        await other.query("SELECT pg_terminate_backend($1)", [row!.pid]);
+        await other.end();
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        expect(await fresh.query(sql`SELECT 1::int AS one`)).toEqual([{ one: 1 }]);
+      } finally {
+        await fresh.close();
+      }
     });
 
     it("refuses a column type $queryRaw refuses, and passes the database's errors on", async () => {
