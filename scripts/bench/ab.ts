@@ -6,7 +6,8 @@
 // a noisy machine disturbs least).
 //
 //   npx tsx --conditions=react-server scripts/bench/ab.ts [--seconds 2] [--rounds 5] [--warmup 1]
-//       [--connections 1,10] [--paths /subscribers,/branches,/api/v1/subscribers] DIR[::NODE-FLAGS]…
+//       [--connections 1,10] [--paths /subscribers,/branches,/api/v1/subscribers] [--env NAME=VALUE]…
+//       DIR[::NODE-FLAGS]…
 //
 // Besides the medians, each build after the first gets the median of its round-by-round ratios to
 // the first build (the rounds are back to back, so a drift of the machine cancels out of them).
@@ -33,10 +34,14 @@ const { values: args, positionals: dirs } = parseArgs({
     warmup: { type: "string", default: "1" },
     connections: { type: "string", default: "1,10" },
     paths: { type: "string", default: "/subscribers,/branches,/api/v1/subscribers" },
+    env: { type: "string", multiple: true, default: [] },
   },
 });
 if (dirs.length === 0) throw new Error("Name at least one folder holding a production build.");
 const seconds = Number(args.seconds);
+// `--env NAME=VALUE` (repeatable) for every build: `--env HEAVY_REQUESTS_PER_USER=10` lifts the
+// per-user limit of heavy lists, which one bench user at ten connections otherwise meets by design.
+const extraEnv = Object.fromEntries(args.env.map((e) => [e.slice(0, e.indexOf("=")), e.slice(e.indexOf("=") + 1)]));
 const rounds = Number(args.rounds);
 const warmup = Number(args.warmup);
 const builds = dirs.map((d) => {
@@ -67,7 +72,7 @@ await database.close();
 const servers: Server[] = [];
 try {
   for (const build of builds) {
-    servers.push(await startServer(build.dir, { DATABASE_URL: target.url, DATABASE_POOL_SIZE: "10" }, build.flags));
+    servers.push(await startServer(build.dir, { DATABASE_URL: target.url, DATABASE_POOL_SIZE: "10", ...extraEnv }, build.flags));
   }
   // One by one: sign-ins sent at once for the same account take turns and may be refused (lib/auth/throttle.ts).
   const cookies: string[] = [];
