@@ -45,6 +45,37 @@ function isSubmittable(value: unknown): boolean {
  */
 const CANCEL_GRACE_MS = 100;
 
+/** A statement running for a request: on the request's abort it gets its grace, then its cancel. */
+type Running = { client: pg.PoolClient; target: CancelTarget; grace?: ReturnType<typeof setTimeout>; cancelled: boolean };
+
+/**
+ * The statements running for each request's signal, with one abort listener per signal (not one
+ * per statement: an AbortSignal's listeners are costly to add and remove, and a list answer
+ * sends three or four statements).
+ */
+const runningBySignal = new WeakMap<AbortSignal, Set<Running>>();
+
+function runningFor(signal: AbortSignal): Set<Running> {
+  let running = runningBySignal.get(signal);
+  if (!running) {
+    const set = (running = new Set());
+    runningBySignal.set(signal, set);
+    signal.addEventListener(
+      "abort",
+      () => {
+        for (const r of set) {
+          r.grace = setTimeout(() => {
+            r.cancelled = true;
+            sendCancel(r.target, r.client);
+          }, CANCEL_GRACE_MS);
+        }
+      },
+      { once: true },
+    );
+  }
+  return running;
+}
+
 async function cancellable(pool: pg.Pool, target: CancelTarget, signal: AbortSignal, text: unknown, values: unknown) {
   if (signal.aborted) throw new ClientGoneError();
   const client = await pool.connect();
@@ -53,30 +84,24 @@ async function cancellable(pool: pg.Pool, target: CancelTarget, signal: AbortSig
     throw new ClientGoneError();
   }
   let failure: Error | undefined;
-  let cancelled = false;
-  let grace: ReturnType<typeof setTimeout> | undefined;
   // A checked-out client's "error" event (the server went away) with no listener would crash the process.
   const onError = (error: Error) => void (failure ??= error);
-  const onAbort = () => {
-    grace = setTimeout(() => {
-      cancelled = true;
-      sendCancel(target, client);
-    }, CANCEL_GRACE_MS);
-  };
+  const running = runningFor(signal);
+  const entry: Running = { client, target, cancelled: false };
   client.on("error", onError);
-  signal.addEventListener("abort", onAbort, { once: true });
+  running.add(entry);
   try {
     return await (client.query as unknown as Query)(text, values);
   } catch (error) {
     failure ??= error instanceof Error ? error : new Error(String(error));
     throw error;
   } finally {
-    clearTimeout(grace);
-    signal.removeEventListener("abort", onAbort);
+    running.delete(entry);
+    clearTimeout(entry.grace);
     client.off("error", onError);
     // As pg-pool's own query does, a client whose statement failed is closed; so is one that a
     // cancel may still be on its way to.
-    client.release(failure ?? (cancelled ? new Error("cancelled") : undefined));
+    client.release(failure ?? (entry.cancelled ? new Error("cancelled") : undefined));
   }
 }
 
