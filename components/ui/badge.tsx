@@ -1,5 +1,3 @@
-import { html, type Html } from "@/lib/html";
-
 // A small coloured label for statuses and flags, readable at a glance (colour is never the only
 // signal: the text says it too).
 
@@ -21,12 +19,3 @@ export function EmptyValue() {
     </>
   );
 }
-
-// The same two as markup text, for rows written as one string (subscriber-table.tsx); a unit test
-// holds them to what the components render (tests/unit/html.test.ts).
-
-/** Badge's markup. */
-export const badgeHtml = (tone: BadgeTone, text: string): Html => html`<span class="badge badge-${tone}">${text}</span>`;
-
-/** EmptyValue's markup. */
-export const EMPTY_VALUE_HTML: Html = html`<span aria-hidden="true" class="text-slate-400">—</span><span class="sr-only">none</span>`;

@@ -1,6 +1,7 @@
 import { SelectPage } from "@/components/list/select-page";
 import { SortHeader } from "@/components/list/sort-header";
-import { badgeHtml, EMPTY_VALUE_HTML, type BadgeTone } from "@/components/ui/badge";
+import type { BadgeTone } from "@/components/ui/badge";
+import { badgeHtml, EMPTY_VALUE_HTML } from "@/components/ui/badge-html";
 import { formatDateTime, formatDay, isoDay } from "@/lib/format";
 import { html, type Html } from "@/lib/html";
 import type { RawParams } from "@/lib/list/params";
