@@ -77,24 +77,6 @@ for (const kind of testDbKinds()) {
       expect(await query("SELECT 'a'::text AS a, 1::int8 AS n")).toEqual(await database.prisma.$queryRawUnsafe("SELECT 'a'::text AS a, 1::int8 AS n"));
     });
 
-    it.runIf(kind === "postgres")("loses an idle connection that the server ends without an unhandled error, and reads on", async () => {
-      // A database whose Prisma never connects (raw reads alone do not make it: the listener
-      // Prisma's adapter adds to the pool would come only then): the pool's own must be there.
-      const url = (database.target as { url: string }).url;
-      const fresh = await openDatabase({ kind: "postgres", url });
-      try {
-        const [row] = await fresh.query<{ pid: number }>(sql`SELECT pg_backend_pid() AS pid`);
-        const other = new pg.Client({ connectionString: url });
-        await other.connect();
-        await other.query("SELECT pg_terminate_backend($1)", [row!.pid]);
-        await other.end();
-        await new Promise((resolve) => setTimeout(resolve, 200));
-        expect(await fresh.query(sql`SELECT 1::int AS one`)).toEqual([{ one: 1 }]);
-      } finally {
-        await fresh.close();
-      }
-    });
-
     it("refuses a column type $queryRaw refuses, and passes the database's errors on", async () => {
       await expect(query(sql`SELECT interval '1 day' AS iv`)).rejects.toThrow();
       await expect(database.prisma.$queryRaw(sql`SELECT interval '1 day' AS iv`)).rejects.toThrow();
@@ -102,3 +84,33 @@ for (const kind of testDbKinds()) {
     });
   });
 }
+
+// PGlite runs in the process and has no connection a server could end: PostgreSQL only.
+describe.runIf(testDbKinds().includes("postgres"))("the app's pool on PostgreSQL", () => {
+  let database: Database;
+
+  beforeAll(async () => {
+    database = await testDatabase("postgres");
+  });
+  afterAll(async () => {
+    await database?.close();
+  });
+
+  it("loses an idle connection that the server ends without an unhandled error, and reads on", async () => {
+    // A database whose Prisma never connects (raw reads alone do not make it: the listener
+    // Prisma's adapter adds to the pool would come only then): the pool's own must be there.
+    const url = (database.target as { url: string }).url;
+    const fresh = await openDatabase({ kind: "postgres", url });
+    try {
+      const [row] = await fresh.query<{ pid: number }>(sql`SELECT pg_backend_pid() AS pid`);
+      const other = new pg.Client({ connectionString: url });
+      await other.connect();
+      await other.query("SELECT pg_terminate_backend($1)", [row!.pid]);
+      await other.end();
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(await fresh.query(sql`SELECT 1::int AS one`)).toEqual([{ one: 1 }]);
+    } finally {
+      await fresh.close();
+    }
+  });
+});
