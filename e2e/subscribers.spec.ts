@@ -78,6 +78,9 @@ test.describe("subscribers", () => {
     await page.screenshot({ path: `${SCREENS}/subscribers-found.png`, fullPage: true });
 
     await page.keyboard.press("Escape"); // the Filters panel closes: the chips under it show again
+    // ...and only that: the search field the focus was in keeps its text (a native search field
+    // empties itself on Escape, and its filter would go a moment later).
+    await expect(page.locator('input[type="search"][name="sheet"]')).toHaveValue(`sheet ${stamp}`);
     await page.getByRole("link", { name: "Clear filters" }).click();
     await expect(page).toHaveURL(/\/subscribers$/);
   });

@@ -157,6 +157,7 @@ export function FilterBar({
             className="group"
             onKeyDown={(e) => {
               if (e.key === "Escape" && panel.current?.open) {
+                e.preventDefault(); // closes the panel only: a search field would also empty itself
                 panel.current.open = false;
                 panel.current.querySelector("summary")?.focus();
               }
@@ -214,9 +215,12 @@ function TextFilter({
   const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
 
   // Back/Forward or "Clear filters" changed the URL: show it, unless the user is typing here.
+  // The whole query counts, not only this field's value: text applied on leaving the field and
+  // cleared by the next navigation before it showed leaves the value as it was.
+  const query = useSearchParams().toString();
   useEffect(() => {
     if (document.activeElement !== input.current) setText(value);
-  }, [value]);
+  }, [value, query]);
   useEffect(() => () => clearTimeout(timer.current), []);
 
   return (
@@ -238,12 +242,24 @@ function TextFilter({
           const next = e.target.value;
           setText(next);
           clearTimeout(timer.current);
-          timer.current = setTimeout(() => onChange(next), DEBOUNCE_MS);
+          timer.current = setTimeout(() => {
+            timer.current = undefined;
+            onChange(next);
+          }, DEBOUNCE_MS);
+        }}
+        onBlur={() => {
+          // Leaving the field applies what it holds now: a change still waiting would otherwise
+          // land after whatever the user did next ("Clear filters", a chip) and undo it.
+          if (timer.current === undefined) return;
+          clearTimeout(timer.current);
+          timer.current = undefined;
+          if (text !== value) onChange(text);
         }}
         onKeyDown={(e) => {
           if (e.key === "Enter") {
             e.preventDefault();
             clearTimeout(timer.current);
+            timer.current = undefined;
             onChange(text);
           }
         }}
