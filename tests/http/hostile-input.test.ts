@@ -349,5 +349,21 @@ describe("hostile input over HTTP", () => {
       expect(audit.body).toContain(`<bdi>${ADMIN.email}</bdi>`);
       expect(subscribers.body).toMatch(/<bdi class="[^"]*">ada<\/bdi>/); // the header's name of the signed-in user
     });
+
+    it("with markup in them reach the list's rows (written as text, lib/html.ts) as text, never as markup", async () => {
+      const [first, last, sheet] = [`<img src=x onerror="alert(1)">`, `O'Brien & "Sons"</bdi><script>alert(2)</script>`, `'><svg onload=alert(3)>`];
+      const created = await admin.request(
+        "/api/v1/subscribers",
+        json({ first_name: first, last_name: last, email: "markup.rows@example.com", mobile: "+44 7400 654321", sheet_name: sheet, subscription_status: "active", is_mandatory: true }),
+      );
+      expect(created.status, created.body).toBe(201);
+      const page = await admin.request("/subscribers?email=markup.rows");
+      expect(page.status).toBe(200);
+      const row = page.body.slice(page.body.indexOf("<tbody"), page.body.indexOf("</tbody>"));
+      for (const hostile of ["<img", "<script", "<svg", `onerror="`]) expect(row, hostile).not.toContain(hostile);
+      expect(row).toContain("&lt;img src=x onerror=&quot;alert(1)&quot;&gt;");
+      expect(row).toContain("O&#39;Brien &amp; &quot;Sons&quot;&lt;/bdi&gt;&lt;script&gt;alert(2)&lt;/script&gt;");
+      expect(row).toContain("&#39;&gt;&lt;svg onload=alert(3)&gt;");
+    });
   });
 });
