@@ -6,7 +6,7 @@ import { processWide } from "@/lib/process-wide";
 // The one place the console's settings are read from the environment and validated (zod), with a
 // message that names the variable and says what it must be. The server checks them all at start
 // (lib/server/startup.ts, server.ts, the worker), so a bad value stops it before it serves; the
-// README's configuration table lists exactly these variables (a test compares the two).
+// table of docs/configuration.md lists exactly these variables (a test compares the two).
 // Runtime-neutral: the proxy, server.ts, scripts and the app all read settings here.
 
 export class ConfigError extends BrandedError {
@@ -174,7 +174,7 @@ function storageProblems(env: NodeJS.ProcessEnv): string[] {
   return problems;
 }
 
-/** Every variable the console reads (the README's configuration table lists exactly these). */
+/** Every variable the console reads (docs/configuration.md's table lists exactly these). */
 export const CONFIG_VARIABLES = Object.keys(schema.shape) as (keyof Config)[];
 
 /** The settings of `env`; a ConfigError naming every bad variable. Production needs a good secret. */

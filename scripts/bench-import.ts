@@ -3,7 +3,7 @@
 // own `COPY subscribers FROM` of the same rows (already resolved: ids, E.164 mobiles), side by
 // side, alternated, into the same table; then a 100,000-row XLSX read as a stream. Its own
 // database `console_import` (the demo's branches and countries, 1,000 subscribers). Writes
-// bench/results/import.md and the README's table between its bench:import markers.
+// bench/results/import.md and bench/README.md's table between its bench:import markers.
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -143,7 +143,7 @@ runScript(async () => {
   console.log(`\n${table}`);
   fs.mkdirSync("bench/results", { recursive: true });
   fs.writeFileSync("bench/results/import.md", `${table}\n`);
-  const readme = replaceBetweenMarkers(fs.readFileSync("README.md", "utf8"), "bench:import", table.replace(/^### .*\n\n/, ""));
-  if (readme) fs.writeFileSync("README.md", readme);
-  else console.warn("README.md has no bench:import markers: its table was not updated.");
+  const readme = replaceBetweenMarkers(fs.readFileSync("bench/README.md", "utf8"), "bench:import", table.replace(/^### .*\n\n/, ""));
+  if (readme) fs.writeFileSync("bench/README.md", readme);
+  else console.warn("bench/README.md has no bench:import markers: its table was not updated.");
 });

@@ -17,7 +17,7 @@ const port = process.env.PORT || "3000";
 const env = { ...process.env, NEXT_TELEMETRY_DISABLED: "1", PORT: port, NEXTAUTH_URL: process.env.NEXTAUTH_URL || `http://localhost:${port}` };
 if (!env.NEXTAUTH_SECRET) {
   if (env.DATABASE_URL) {
-    console.error("NEXTAUTH_SECRET is not set. With DATABASE_URL (a real deployment) set it yourself: see the README.");
+    console.error("NEXTAUTH_SECRET is not set. With DATABASE_URL (a real deployment) set it yourself: see docs/deployment.md.");
     process.exit(1);
   }
   // The embedded demo keeps a random secret of its own next to its data.

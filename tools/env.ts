@@ -5,8 +5,9 @@ import { BUILD_ID_PATTERN } from "../scripts/build-id.mjs";
 // read and checked here as lib/config.ts does for the console's own: a bad value stops the tool
 // with a message naming the variable (BENCH_RUNS=abc used to become NaN and silently run
 // nothing). They are never the console's settings, so a tool asks only for the ones it uses
-// (`toolEnv(["BENCH_RUNS"])`) and a bad one elsewhere stops no server. The README's "Tests and
-// tools only" table lists exactly these (tests/unit/config.test.ts compares the two).
+// (`toolEnv(["BENCH_RUNS"])`) and a bad one elsewhere stops no server. The "Tests and tools
+// only" table of docs/configuration.md lists exactly these (tests/unit/config.test.ts compares
+// the two).
 //
 // Plain-Node launchers that run before TypeScript can (scripts/*.mjs: `npm start`, `npm test`,
 // the build id for next.config.js) read their few variables themselves, with the same rules.
@@ -79,7 +80,7 @@ const schema = z.object({
 export type ToolEnv = z.output<typeof schema>;
 export type ToolVariable = keyof ToolEnv;
 
-/** Every variable of the tests and tools (the README's "Tests and tools only" table lists exactly these). */
+/** Every variable of the tests and tools (docs/configuration.md's "Tests and tools only" table lists exactly these). */
 export const TOOL_VARIABLES = Object.keys(schema.shape) as ToolVariable[];
 
 /** The values of `names` in `env`; a ToolEnvError naming every bad one. */

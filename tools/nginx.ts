@@ -4,8 +4,8 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 
-// nginx (Debian's package) in front of several console instances, with the configuration the
-// README shows ("Running on many machines", between the nginx markers): the many-machines test
+// nginx (Debian's package) in front of several console instances, with the configuration
+// docs/deployment.md shows ("Running on many machines", between the nginx markers): the many-machines test
 // (tests/http/many-machines.test.ts) and `npm run bench -- --instances 2` take that very block,
 // put their own ports in, plain HTTP on loopback instead of TLS, and a log of which instance
 // answered each request. Tooling: never loaded by the app.
@@ -20,15 +20,15 @@ export function nginxBinary(): string | null {
   return found || null;
 }
 
-/** The nginx block of the README. */
-export function readmeNginxConfig(): string {
-  const readme = fs.readFileSync(path.join(projectRoot, "README.md"), "utf8");
-  const block = /<!-- nginx:start -->\s*```nginx\n([\s\S]*?)```\s*<!-- nginx:end -->/.exec(readme)?.[1];
-  if (!block) throw new Error("README.md has no nginx block between <!-- nginx:start --> and <!-- nginx:end -->");
+/** The nginx block of docs/deployment.md. */
+export function documentedNginxConfig(): string {
+  const doc = fs.readFileSync(path.join(projectRoot, "docs/deployment.md"), "utf8");
+  const block = /<!-- nginx:start -->\s*```nginx\n([\s\S]*?)```\s*<!-- nginx:end -->/.exec(doc)?.[1];
+  if (!block) throw new Error("docs/deployment.md has no nginx block between <!-- nginx:start --> and <!-- nginx:end -->");
   return block;
 }
 
-/** The README's block for this machine: our upstreams and port, HTTP instead of TLS. */
+/** The documented block for this machine: our upstreams and port, HTTP instead of TLS. */
 export function testNginxConfig(block: string, port: number, upstreams: string[]): string {
   const servers = upstreams.map((u) => `    server ${u} max_fails=3 fail_timeout=10s;`).join("\n");
   const replaced = block
@@ -36,8 +36,8 @@ export function testNginxConfig(block: string, port: number, upstreams: string[]
     .replace(/^\s*server 10\.0\.0\.\d+:3000[^\n]*\n/gm, "")
     .replace(/listen 443 ssl;/, `listen 127.0.0.1:${port};`)
     .replace(/^\s*ssl_[a-z_]+ [^\n]*\n/gm, "");
-  for (const u of upstreams) if (!replaced.includes(u)) throw new Error(`the README's upstream block did not take ${u}`);
-  if (!replaced.includes(`listen 127.0.0.1:${port};`)) throw new Error("the README's server block has no `listen 443 ssl;`");
+  for (const u of upstreams) if (!replaced.includes(u)) throw new Error(`the documented upstream block did not take ${u}`);
+  if (!replaced.includes(`listen 127.0.0.1:${port};`)) throw new Error("the documented server block has no `listen 443 ssl;`");
   return replaced;
 }
 
@@ -66,7 +66,7 @@ http {
   fastcgi_temp_path ${temp}/fastcgi;
   uwsgi_temp_path ${temp}/uwsgi;
   scgi_temp_path ${temp}/scgi;
-${testNginxConfig(readmeNginxConfig(), port, upstreams)}
+${testNginxConfig(documentedNginxConfig(), port, upstreams)}
 }
 `,
   );

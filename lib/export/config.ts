@@ -1,6 +1,6 @@
 import { config } from "@/lib/config";
 
-// Settings of the subscriber export (see the README's configuration table), read through the one
+// Settings of the subscriber export (see docs/configuration.md), read through the one
 // settings module on each use, so tests and scripts can set them before starting a worker.
 
 export const exportConfig = {

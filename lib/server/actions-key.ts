@@ -7,7 +7,7 @@ import type { Config } from "@/lib/config";
 // and encrypts the values an action closes over with the key it runs with (the variable, else
 // the build's). A page rendered by one instance posts its actions to whichever instance the load
 // balancer picks, so every instance must run builds made with one key, and run with that key.
-// server.ts checks the second half at start, with the settings lib/config.ts read; the README
+// server.ts checks the second half at start, with the settings lib/config.ts read; docs/deployment.md
 // says how to set the first.
 
 /** The key `next build` used, from the build's manifest (null: no build, or none recorded). */
@@ -35,6 +35,6 @@ export function actionsKeyNotice(settings: Pick<Config, "NEXT_SERVER_ACTIONS_ENC
   if (settings.NEXT_SERVER_ACTIONS_ENCRYPTION_KEY !== undefined || settings.STORAGE_URL === undefined) return null;
   return (
     "NEXT_SERVER_ACTIONS_ENCRYPTION_KEY is not set: fine when every instance serves a copy of one build; " +
-    "instances that each run `npm run build` need the same key at build and at start (see README, Running on many machines)."
+    "instances that each run `npm run build` need the same key at build and at start (see docs/deployment.md, Running on many machines)."
   );
 }

@@ -1,5 +1,5 @@
 // `npm run bench -- --instances N`: one web instance against N on this machine, behind a
-// round-robin balancer (nginx with the README's configuration when it is installed, else a Node
+// round-robin balancer (nginx with docs/deployment.md's configuration when it is installed, else a Node
 // TCP balancer), on the bench database. Three configurations are measured in the same rounds,
 // interleaved: one instance directly, one instance behind the balancer (what the balancer itself
 // costs), and N instances behind it. Every instance has its own connection pool; the per-user
@@ -18,7 +18,7 @@ export type InstancesRow = { scenario: string; target: Target; config: string; s
 async function balancer(ports: number[]): Promise<Balancer> {
   if (!nginxBinary()) return startTcpBalancer(ports);
   const nginx = await startNginx(ports.map((p) => `127.0.0.1:${p}`), await freePort());
-  return { url: nginx.url, name: "nginx with the README's configuration", stop: nginx.stop };
+  return { url: nginx.url, name: "nginx with docs/deployment.md's configuration", stop: nginx.stop };
 }
 
 export async function measureInstances(o: {

@@ -23,8 +23,8 @@ export const loadAverage = load;
 
 export function machine(database: string, loadStart: string = load()): Machine {
   const head = spawnSync("git", ["rev-parse", "--short", "HEAD"], { encoding: "utf8" }).stdout?.trim() || "?";
-  // The bench's own outputs (bench/results, the READMEs' tables) are not sources.
-  const status = spawnSync("git", ["status", "--porcelain", "--", ".", ":!bench/results", ":!README.md", ":!bench/README.md"], { encoding: "utf8" });
+  // The bench's own outputs (bench/results, bench/README.md's tables) are not sources.
+  const status = spawnSync("git", ["status", "--porcelain", "--", ".", ":!bench/results", ":!bench/README.md"], { encoding: "utf8" });
   const changed = (status.stdout ?? "").split("\n").filter(Boolean).length;
   return {
     cpu: `${os.cpus()[0]?.model?.trim() ?? "?"}`,

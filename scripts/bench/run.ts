@@ -291,8 +291,8 @@ async function main() {
     path.join(outDir, "latest.json"),
     JSON.stringify({ kind, subscribers, machine: m, rounds, seconds, warmup, rows, pageWeight: weight, cells }, null, 2),
   );
-  // Only a full run of the sources as they are speaks for the README.
-  if (!args.out && !args.app && !args.scenarios) updateReadmes(kind, report);
+  // Only a full run of the sources as they are speaks for bench/README.md.
+  if (!args.out && !args.app && !args.scenarios) updateBenchReadme(kind, report);
   console.log(`› Wrote ${path.relative(ROOT, path.join(outDir, "latest.md"))} (${minutes} min).`);
 }
 
@@ -315,7 +315,7 @@ async function partOnly(dir: string, env: Record<string, string>, password: stri
 
 /**
  * `--instances N`: one web instance against N behind a balancer. Writes instances.md and, for a
- * run of the sources as they are, the README blocks between the bench:instances-postgres markers.
+ * run of the sources as they are, bench/README.md's block between the bench:instances-postgres markers.
  */
 async function instancesReport(dir: string, env: Record<string, string>, password: string, n: number, started: number) {
   const c = args.connections === undefined ? 10 : connections[0]!;
@@ -346,13 +346,13 @@ async function instancesReport(dir: string, env: Record<string, string>, passwor
   console.log(`\n${instancesMarkdown(rows, n)}\n`);
   fs.mkdirSync(outDir, { recursive: true });
   fs.writeFileSync(path.join(outDir, "instances.md"), report);
-  if (!args.out && !args.app && !args.scenarios) updateReadmes("instances-postgres", report);
+  if (!args.out && !args.app && !args.scenarios) updateBenchReadme("instances-postgres", report);
   console.log(`› Wrote ${path.relative(ROOT, path.join(outDir, "instances.md"))} (${((Date.now() - started) / 60_000).toFixed(1)} min).`);
 }
 
 /**
  * Every scenario as staff and as admin at one connection (scripts/bench/roles.ts). Writes
- * roles.md and, for a run of the sources as they are, the README blocks between the
+ * roles.md and, for a run of the sources as they are, bench/README.md's block between the
  * bench:roles-<kind> markers.
  */
 async function measureRolesReport(server: Server, staffCookie: string, adminPassword: string) {
@@ -379,13 +379,13 @@ async function measureRolesReport(server: Server, staffCookie: string, adminPass
   ].join("\n");
   fs.mkdirSync(outDir, { recursive: true });
   fs.writeFileSync(path.join(outDir, "roles.md"), report);
-  if (!args.out && !args.app && !args.scenarios) updateReadmes(`roles-${kind}`, report);
+  if (!args.out && !args.app && !args.scenarios) updateBenchReadme(`roles-${kind}`, report);
 }
 
 /**
  * The abuse scenario on a running server: the staff bench user's burst beside the admin bench
  * user's reads. Writes abuse.md to the results folder and, for a run of the sources as they are,
- * the README blocks between the bench:abuse-<kind> markers.
+ * bench/README.md's block between the bench:abuse-<kind> markers.
  */
 async function measureAbuse(server: Server, staffCookie: string, adminPassword: string) {
   const adminCookie = await signIn(server.url, BENCH_USERS[0]!.email, adminPassword);
@@ -408,7 +408,7 @@ async function measureAbuse(server: Server, staffCookie: string, adminPassword: 
   fs.mkdirSync(outDir, { recursive: true });
   fs.writeFileSync(path.join(outDir, "abuse.md"), report);
   fs.writeFileSync(path.join(outDir, "abuse.json"), JSON.stringify({ kind, subscribers, summary: s, result }, null, 2));
-  if (!args.out && !args.app) updateReadmes(`abuse-${kind}`, report);
+  if (!args.out && !args.app) updateBenchReadme(`abuse-${kind}`, report);
 }
 
 /**
@@ -525,19 +525,16 @@ function exportSection(): string {
   return `## Export (bench/results/export.md, from \`npm run bench:export\`)\n\n${text.trim()}\n`;
 }
 
-/** The README(s) that carry `<!-- bench:<kind>:start -->` markers get the latest report. */
-function updateReadmes(kind: string, report: string) {
+/** bench/README.md's block between the `<!-- bench:<kind>:start -->` markers gets the latest report. */
+function updateBenchReadme(kind: string, report: string) {
   const body = report
     .replace(/^# .*\n/, "")
     .replace(/^## /gm, "#### ")
     .replace(/\]\(explain\//g, `](${kind === "embedded" ? "results/embedded" : "results"}/explain/`);
-  for (const file of ["bench/README.md", "README.md"]) {
-    const p = path.join(ROOT, file);
-    if (!fs.existsSync(p)) continue;
-    const text = fs.readFileSync(p, "utf8");
-    const next = replaceBetweenMarkers(text, `bench:${kind}`, file === "README.md" ? body.replace(/\]\(results\//g, "](bench/results/") : body);
-    if (next !== null && next !== text) fs.writeFileSync(p, next);
-  }
+  const p = path.join(ROOT, "bench/README.md");
+  const text = fs.readFileSync(p, "utf8");
+  const next = replaceBetweenMarkers(text, `bench:${kind}`, body);
+  if (next !== null && next !== text) fs.writeFileSync(p, next);
 }
 
 main().then(

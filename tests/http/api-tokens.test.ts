@@ -6,19 +6,19 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Browser, rawRequest, startConsole, type ConsoleServer } from "../helpers/console-server";
 import { testDbKinds } from "../helpers/db";
 
-// API tokens against the production build over real HTTP (issue 15, point 4): the README's curl
-// lines run as written with a token made by a signed-in user; bearer requests carry no cookie;
+// API tokens against the production build over real HTTP (issue 15, point 4): the curl lines of
+// docs/people-and-tokens.md run as written with a token made by a signed-in user; bearer requests carry no cookie;
 // a revoked token and a deactivated user stop at once; a token cannot manage tokens.
 
 const PASSWORD = "tokens-http-password-1";
 const ADMIN = { email: "admin@tokens.test", password: PASSWORD, role: "admin" as const };
 const STAFF = { email: "staff@tokens.test", password: PASSWORD, role: "staff" as const };
 
-/** The README's curl block, as written. */
-function readmeCommands(): string {
-  const readme = fs.readFileSync("README.md", "utf8");
-  const block = /<!-- api-tokens:start -->\s*```sh\n([\s\S]*?)```\s*<!-- api-tokens:end -->/.exec(readme);
-  if (!block) throw new Error("README.md has no api-tokens block");
+/** The curl block of docs/people-and-tokens.md, as written. */
+function documentedCommands(): string {
+  const doc = fs.readFileSync("docs/people-and-tokens.md", "utf8");
+  const block = /<!-- api-tokens:start -->\s*```sh\n([\s\S]*?)```\s*<!-- api-tokens:end -->/.exec(doc);
+  if (!block) throw new Error("docs/people-and-tokens.md has no api-tokens block");
   return block[1]!;
 }
 
@@ -54,10 +54,10 @@ for (const kind of testDbKinds()) {
       return body;
     };
 
-    it("runs the README's curl lines as written: list, request an export, poll it, download the file", async () => {
+    it("runs the documented curl lines as written: list, request an export, poll it, download the file", async () => {
       const { token } = await newToken(staff, "export");
       const dir = fs.mkdtempSync(path.join(os.tmpdir(), "readme-curl-"));
-      const script = readmeCommands().replace(/^BASE=.*$/m, `BASE=${server.url}`).replace(/^TOKEN=.*$/m, `TOKEN=${token}`);
+      const script = documentedCommands().replace(/^BASE=.*$/m, `BASE=${server.url}`).replace(/^TOKEN=.*$/m, `TOKEN=${token}`);
       const run = spawnSync("bash", ["-euo", "pipefail", "-c", script], { cwd: dir, encoding: "utf8", timeout: 150_000 });
       expect(run.status, `${run.stdout}\n${run.stderr}`).toBe(0);
       expect(run.stdout).toContain('"pagination"');

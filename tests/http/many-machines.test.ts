@@ -25,7 +25,7 @@ import { separateBuild, type SeparateBuild } from "../helpers/separate-build";
 // with the same NEXT_SERVER_ACTIONS_ENCRYPTION_KEY, as a second machine makes it; each `npm run
 // serve` on its port, EXPORT_WORKER=off) and two export workers (`npm run worker`), on one fresh
 // PostgreSQL database and one S3-compatible bucket (s3rver over HTTP, the real AWS SDK), with
-// nginx in front of both when it is installed (the README's configuration). Over HTTP: both
+// nginx in front of both when it is installed (docs/deployment.md's configuration). Over HTTP: both
 // builds have one build id and the same server action ids; a session made on A works on B, and
 // A's pages load their assets from B; a server action from A's page runs on B; an export
 // requested on one instance downloads from the other; failed sign-ins spread over both lock the
@@ -271,7 +271,7 @@ if (!process.env.TEST_DATABASE_URL) {
       expect((await health(a)).storage.status).toBe("up");
     });
 
-    it("works behind nginx with the README's configuration: both instances answer, and the audit log has the client's address", async (context) => {
+    it("works behind nginx with docs/deployment.md's configuration: both instances answer, and the audit log has the client's address", async (context) => {
       if (!proxy) {
         console.info("many machines: nginx is not installed, so its part is skipped (apt-get install nginx; .ci/run installs it).");
         context.skip();

@@ -15,7 +15,7 @@ import { testDbKinds } from "../helpers/db";
 // status and mandatory for anyone signed in, deletion for administrators; at once up to
 // BULK_INLINE_MAX rows, else a job on the export's queue in batches that resume where a killed
 // attempt stopped (never changing a row twice); one audit event each; the trigger-kept counts
-// exact throughout. The 1M-row measurement is `npm run bench:bulk` (README).
+// exact throughout. The 1M-row measurement is `npm run bench:bulk` (bench/README.md).
 
 const ROWS = 60;
 

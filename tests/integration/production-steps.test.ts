@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { verifyPassword } from "@/lib/auth/password";
 import { createTestDatabase, type TestDatabase } from "../helpers/postgres";
 
-// Issue 19, point 8: the README's production steps as an operator runs them, on a fresh
+// Issue 19, point 8: the production steps of docs/deployment.md as an operator runs them, on a fresh
 // PostgreSQL database: `npm run db:migrate` also fills the country list (it applied the
 // migrations only), and `npm run user:create` takes the password from standard input when that
 // is not a terminal. The same commands on the embedded database run everywhere.

@@ -107,11 +107,13 @@ describe("parseConfig", () => {
   });
 });
 
-/** The variables named in the first column of the README's tables between `from` and `to`. */
-function documentedBetween(from: string, to: string): string[] {
-  const readme = fs.readFileSync(path.join(process.cwd(), "README.md"), "utf8");
-  const start = readme.indexOf(from);
-  const section = readme.slice(start, readme.indexOf(to, start + from.length));
+/** The variables named in the first column of docs/configuration.md's tables under `heading`, up to the next heading. */
+function documentedUnder(heading: string): string[] {
+  const doc = fs.readFileSync(path.join(process.cwd(), "docs/configuration.md"), "utf8");
+  const start = doc.indexOf(`\n${heading}\n`);
+  expect(start, `docs/configuration.md has no "${heading}" section`).toBeGreaterThan(-1);
+  const next = doc.indexOf("\n## ", start + heading.length + 1);
+  const section = doc.slice(start, next === -1 ? undefined : next);
   const documented = new Set<string>();
   for (const line of section.split("\n")) {
     const first = /^\| ([^|]+) \|/.exec(line)?.[1] ?? "";
@@ -120,13 +122,13 @@ function documentedBetween(from: string, to: string): string[] {
   return [...documented].sort();
 }
 
-describe("the README's configuration table", () => {
+describe("docs/configuration.md", () => {
   it("lists exactly the variables lib/config.ts reads", () => {
-    expect(documentedBetween("## Configuration", "Tests and tools only:")).toEqual([...CONFIG_VARIABLES].sort());
+    expect(documentedUnder("## The console")).toEqual([...CONFIG_VARIABLES].sort());
   });
 
   it("lists the tests' and tools' variables apart, exactly those tools/env.ts reads", () => {
-    expect(documentedBetween("Tests and tools only:", "\n## ")).toEqual([...TOOL_VARIABLES].sort());
+    expect(documentedUnder("## Tests and tools only")).toEqual([...TOOL_VARIABLES].sort());
     expect(TOOL_VARIABLES.filter((name) => (CONFIG_VARIABLES as string[]).includes(name))).toEqual([]);
   });
 });

@@ -54,7 +54,7 @@ describe("npm ci's refusal", () => {
   });
 
   it("counts a name once whether npm gives its version or not", () => {
-    // As the README quotes it for Next's binaries: the same name with and without its version.
+    // As docs/deployment.md quotes it for Next's binaries: the same name with and without its version.
     const next = ["darwin-arm64", "darwin-x64", "win32-x64-msvc"].flatMap((p) => [`@next/swc-${p}@16.4.6`, `@next/swc-${p}@`]);
     const stderr = HEAD + next.map((n) => `npm error Missing: ${n} from lock file\n`).join("") + TAIL;
     const lock = { packages: { "node_modules/next": { optionalDependencies: { "@next/swc-darwin-arm64": "16.4.6", "@next/swc-darwin-x64": "16.4.6", "@next/swc-win32-x64-msvc": "16.4.6" } } } };
