@@ -109,7 +109,7 @@ test.describe("the list toolbar", () => {
         await page.goto(path);
         await expect(page.getByRole("list", { name: "Filters in force" })).toBeVisible();
         await expect(page.getByRole("table")).toBeVisible();
-        await page.screenshot({ path: `${SCREENS}/${name}-${device}.png`, fullPage: true });
+        await page.screenshot({ path: `${SCREENS}/list-toolbar-${name}-${device}.png`, fullPage: true });
         // A wide table scrolls inside its frame; the page itself never scrolls sideways.
         expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
         await context.close();
