@@ -32,8 +32,9 @@ test.describe("sign-in", () => {
   test("the form validates before sending", async ({ page }) => {
     await page.goto("/login");
     await page.getByRole("button", { name: "Sign in" }).click();
-    await expect(page.getByText("Enter your email.")).toBeVisible();
-    await expect(page.getByText("Enter your password.")).toBeVisible();
+    // Each error is its field's description (aria-describedby), not only text near it.
+    await expect(page.getByRole("textbox", { name: "Email" })).toHaveAccessibleDescription("Enter your email.");
+    await expect(page.getByLabel("Password", { exact: true })).toHaveAccessibleDescription("Enter your password.");
   });
 
   test("an anonymous visit lands on /login and comes back after sign-in", async ({ page }) => {

@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import { parse } from "csv-parse/sync";
-import { expect, signInByApi, test } from "./fixtures";
+import { expect, signInByApi, test, toast } from "./fixtures";
 
 // The export panel of /subscribers: request with the current filters, watch the progress,
 // download, open the file and check its rows; the file is its owner's only.
@@ -17,7 +17,7 @@ test.describe("subscriber export", () => {
 
     const requestButton = panel.getByRole("button", { name: "Request export" });
     await requestButton.click();
-    await expect(page.getByText("Export requested. The file is being prepared.")).toBeVisible();
+    await expect(toast(page, "Export requested. The file is being prepared.")).toBeVisible();
     // In queue: a progress bar, and no second request.
     await expect(panel.getByRole("progressbar", { name: "Export progress" })).toBeVisible();
     await expect(requestButton).toBeDisabled();
@@ -29,8 +29,8 @@ test.describe("subscriber export", () => {
     await panel.screenshot({ path: "test-results/screens/export-panel-in-queue.png" });
 
     // Completed without reloading the page: the panel polls the status.
-    await expect(panel.getByText("Completed")).toBeVisible({ timeout: 30_000 });
-    await expect(page.getByText("Your export file is ready to download.")).toBeVisible();
+    await expect(panel.getByRole("heading", { name: "Export file Completed" })).toBeVisible({ timeout: 30_000 });
+    await expect(toast(page, "Your export file is ready to download.")).toBeVisible();
     await expect(requestButton).toBeEnabled();
     if (conflict.status() === 202) {
       await expect

@@ -31,3 +31,32 @@ export const test = base.extend<{ asAdmin: Page; asStaff: Page }>({
 });
 
 export { expect };
+
+/**
+ * A list's toolbar (components/list/filter-bar.tsx), by role: its search box, the Filters panel
+ * (a <details>: its <summary> has no role of its own), and the chips of the filters in force.
+ */
+export function listToolbar(page: Page, searchName: string) {
+  const form = page.getByRole("search", { name: "Filters" });
+  const chips = page.getByRole("list", { name: "Filters in force" });
+  return {
+    search: form.getByRole("searchbox", { name: searchName, exact: true }),
+    /** Opens the Filters panel and returns it. */
+    async openFilters() {
+      const panel = form.locator("details");
+      if (!(await panel.evaluate((d: HTMLDetailsElement) => d.open))) await form.locator("summary").click();
+      await expect(panel).toHaveJSProperty("open", true);
+      return panel;
+    },
+    chips,
+    chip: (label: string | RegExp) => chips.getByRole("link", { name: typeof label === "string" ? `Remove the filter ${label}` : label }),
+    clear: chips.getByRole("link", { name: "Clear filters", exact: true }),
+  };
+}
+
+/** The page's query as an object, to compare whatever the parameters' order. */
+export const queryOf = (page: Page) => Object.fromEntries(new URL(page.url()).searchParams);
+
+/** A toast (sonner's list in its "Notifications" region) saying `message`. */
+export const toast = (page: Page, message: string) =>
+  page.getByRole("region", { name: /^Notifications/ }).getByRole("listitem").filter({ hasText: message });

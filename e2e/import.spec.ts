@@ -37,8 +37,8 @@ test("uploads a sheet, maps it, previews, imports, and hands back the rejected r
 
   await page.getByLabel("Field for column Handy").selectOption("mobile");
   await page.getByRole("button", { name: "Update preview" }).click();
-  await expect(page.getByText("Will be imported")).toBeVisible();
   const counts = page.locator("dl");
+  await expect(counts.getByText("Will be imported", { exact: true })).toBeVisible();
   await expect(counts).toContainText("Rows4");
   await expect(counts).toContainText("Will be imported3");
   await expect(counts).toContainText("Marked duplicate1");
@@ -48,8 +48,9 @@ test("uploads a sheet, maps it, previews, imports, and hands back the rejected r
   await page.screenshot({ path: `${SCREENS}/import-3-preview.png`, fullPage: true });
 
   await page.getByRole("button", { name: "Start import" }).click();
-  await expect(page.getByRole("heading", { name: /^Import:/ })).toBeVisible();
-  await expect(page.getByText("Completed")).toBeVisible({ timeout: 30_000 });
+  // The state is the heading's badge: by role and name, not by text (Next's route announcer
+  // repeats the heading, so a bare "Completed" matched twice).
+  await expect(page.getByRole("heading", { level: 1, name: `Import: ${sheet}.csv Completed` })).toBeVisible({ timeout: 30_000 });
   await expect(page.locator("dl")).toContainText("Imported3");
   await page.screenshot({ path: `${SCREENS}/import-4-done.png`, fullPage: true });
 

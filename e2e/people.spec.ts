@@ -1,5 +1,5 @@
 import type { Browser, Page } from "@playwright/test";
-import { expect, test, USERS } from "./fixtures";
+import { expect, listToolbar, test, toast, USERS } from "./fixtures";
 
 // People and access in the browser (issue 15): an admin makes a user with a one-time link, the
 // user sets a password from it, signs in and makes an API token on /account; a request with the
@@ -137,7 +137,7 @@ test.describe("people and access", () => {
     await here.page.getByLabel("New password", { exact: true }).fill("second passphrase meadow 22");
     await here.page.getByLabel("Repeat the new password").fill("second passphrase meadow 22");
     await here.page.getByRole("button", { name: "Change password" }).click();
-    await expect(here.page.getByText("Password changed.")).toBeVisible();
+    await expect(toast(here.page, "Password changed.")).toBeVisible();
     await here.page.screenshot({ path: "test-results/screens/account-password-changed.png", fullPage: true });
     // This session goes on; the other one is over.
     await here.page.goto("/subscribers");
@@ -153,19 +153,21 @@ test.describe("people and access", () => {
       const n = String(i).padStart(2, "0");
       await makeUser(page, { name: `Listed Person ${n}`, email: `listed${n}@people-e2e.example.com`, role: i % 4 === 0 ? "admin" : "staff" });
     }
+    const toolbar = listToolbar(page, "Name");
+    const summary = page.getByRole("status").filter({ hasText: /^Showing / });
     await page.goto("/users");
-    await expect(page.getByText(/Showing 1–10 of \d+ users/)).toBeVisible();
+    await expect(summary).toHaveText(/^Showing 1–10 of \d+ users$/);
     const pager = page.getByRole("navigation", { name: "Pagination" });
     await expect(pager).toBeVisible();
 
     // A filter: the twelve listed people, on two pages.
-    await page.getByLabel("Name").fill("Listed");
+    await toolbar.search.fill("Listed");
     await expect(page).toHaveURL(/\/users\?name=Listed$/);
-    await expect(page.getByText("Showing 1–10 of 12 users")).toBeVisible();
+    await expect(summary).toHaveText("Showing 1–10 of 12 users");
     await pager.getByRole("link", { name: "2", exact: true }).click();
     await expect(page).toHaveURL(/\/users\?name=Listed&page=2$/);
     await expect(pager.getByRole("link", { name: "2", exact: true })).toHaveAttribute("aria-current", "page");
-    await expect(page.getByText("Showing 11–12 of 12 users")).toBeVisible();
+    await expect(summary).toHaveText("Showing 11–12 of 12 users");
     await expect(page.getByRole("row", { name: /Listed Person 1[12]/ })).toHaveCount(2);
     await page.screenshot({ path: "test-results/screens/users-filtered-page2.png", fullPage: true });
 
@@ -180,10 +182,10 @@ test.describe("people and access", () => {
     await expect(page.getByRole("row").nth(1)).toContainText("listed12@people-e2e.example.com");
 
     // The role filter narrows it to the three administrators among them: one page, no pager.
-    await page.getByLabel("Role").selectOption("admin");
+    await (await toolbar.openFilters()).getByRole("combobox", { name: "Role" }).selectOption("admin");
     await expect(page).toHaveURL(/role=admin/);
     await expect(page).toHaveURL(/name=Listed/);
-    await expect(page.getByText("Showing 1–3 of 3 users")).toBeVisible();
+    await expect(summary).toHaveText("Showing 1–3 of 3 users");
     await expect(pager).toHaveCount(0);
     await page.screenshot({ path: "test-results/screens/users-filtered-sorted.png", fullPage: true });
   });

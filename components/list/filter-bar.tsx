@@ -12,24 +12,26 @@ export type FilterField =
 
 const DEBOUNCE_MS = 300;
 
+/** The toolbar's search: a text filter shown first, outside the Filters panel. */
+export type SearchField = Extract<FilterField, { kind: "text" }>;
+
+/**
+ * A list's filters as data (labels, options, docs/API.md's parameter names), so every list gets
+ * the same toolbar: `search` in front, `fields` behind Filters, `keys` every filter the list's
+ * parser accepts ("Clear filters", the count of filters in force).
+ */
+export type ListFilters = { search: SearchField; fields: FilterField[]; keys: readonly string[] };
+
 /**
  * Filters that live in the URL: every change navigates (so Back/Forward, reload and shared
  * links work) and returns to page 1; text waits for a pause in typing. Without JavaScript it is
  * a plain GET form with an Apply button.
  *
- * With `search`, a toolbar: the search field, and a `Filters` control (a <details>, so it opens
- * without JavaScript too) with the other filters in a panel over the page; `/` focuses the search.
- * The filters in force then show as chips under it, with "Clear filters" (FilterChips).
+ * A toolbar: the search field, and a `Filters` control (a <details>, so it opens without
+ * JavaScript too) with the other filters in a panel over the page; `/` focuses the search. The
+ * filters in force show as chips under it, with "Clear filters" (ListToolbar, FilterChips).
  */
-export function FilterBar({
-  fields,
-  resetKeys,
-  search,
-}: {
-  fields: FilterField[];
-  resetKeys: readonly string[];
-  search?: Extract<FilterField, { kind: "text" }>;
-}) {
+export function FilterBar({ filters: { search, fields, keys } }: { filters: ListFilters }) {
   const router = useRouter();
   const pathname = usePathname();
   const searchParams = useSearchParams();
@@ -55,19 +57,11 @@ export function FilterBar({
     startTransition(() => router.push(query ? `${pathname}?${query}` : pathname, { scroll: false }));
   };
 
-  const active = resetKeys.filter((key) => searchParams.get(key));
-  const clear = () => {
-    const next = new URLSearchParams();
-    const sort = searchParams.get("sort");
-    if (sort) next.set("sort", sort);
-    latest.current = next.toString();
-    startTransition(() => router.push(next.size ? `${pathname}?${next}` : pathname, { scroll: false }));
-  };
+  const active = keys.filter((key) => searchParams.get(key));
 
   const searchBox = useRef<HTMLInputElement>(null);
   const panel = useRef<HTMLDetailsElement>(null);
   useEffect(() => {
-    if (!search) return;
     const onKey = (event: KeyboardEvent) => {
       const target = event.target as HTMLElement | null;
       const typing = target && (target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName));
@@ -78,8 +72,8 @@ export function FilterBar({
     };
     document.addEventListener("keydown", onKey);
     return () => document.removeEventListener("keydown", onKey);
-  }, [search]);
-  const hiddenActive = search ? active.filter((key) => key !== search.name).length : 0;
+  }, []);
+  const hiddenActive = active.filter((key) => key !== search.name).length;
 
   const grid = (
     <div className="grid grid-cols-1 gap-3 sm:grid-cols-2 lg:grid-cols-4">
@@ -142,54 +136,43 @@ export function FilterBar({
       role="search"
       aria-label="Filters"
       aria-busy={pending}
-      className={`relative rounded-lg border border-slate-200 bg-white shadow-sm ${search ? "p-3" : "p-4"}`}
+      className="relative rounded-lg border border-slate-200 bg-white p-3 shadow-sm"
       onSubmit={(event) => {
         event.preventDefault();
         const data = new FormData(event.currentTarget);
         navigate(Object.fromEntries([...data.entries()].map(([k, v]) => [k, String(v)])));
       }}
     >
-      {search ? (
-        <div className="flex flex-wrap items-end gap-2">
-          <TextFilter field={search} inputRef={searchBox} hideLabel className="min-w-[12rem] flex-1" value={searchParams.get(search.name) ?? ""} onChange={(v) => navigate({ [search.name]: v })} />
-          <details
-            ref={panel}
-            className="group"
-            onKeyDown={(e) => {
-              if (e.key === "Escape" && panel.current?.open) {
-                e.preventDefault(); // closes the panel only: a search field would also empty itself
-                panel.current.open = false;
-                panel.current.querySelector("summary")?.focus();
-              }
-            }}
-          >
-            <summary className={`${buttonClass.secondary} cursor-pointer list-none [&::-webkit-details-marker]:hidden`}>
-              Filters{hiddenActive ? ` · ${hiddenActive}` : ""}
-              <span aria-hidden="true" className="text-slate-400 transition-transform group-open:rotate-180">
-                ▾
-              </span>
-            </summary>
-            <div className="absolute inset-x-0 z-30 mt-2 max-h-[70vh] overflow-y-auto rounded-lg border border-slate-200 bg-white p-4 shadow-lg">{grid}</div>
-          </details>
-        </div>
-      ) : (
-        grid
-      )}
+      <div className="flex flex-wrap items-end gap-2">
+        <TextFilter field={search} inputRef={searchBox} hideLabel className="min-w-[12rem] flex-1" value={searchParams.get(search.name) ?? ""} onChange={(v) => navigate({ [search.name]: v })} />
+        <details
+          ref={panel}
+          className="group"
+          onKeyDown={(e) => {
+            if (e.key === "Escape" && panel.current?.open) {
+              e.preventDefault(); // closes the panel only: a search field would also empty itself
+              panel.current.open = false;
+              panel.current.querySelector("summary")?.focus();
+            }
+          }}
+        >
+          <summary className={`${buttonClass.secondary} cursor-pointer list-none [&::-webkit-details-marker]:hidden`}>
+            Filters{hiddenActive ? ` · ${hiddenActive}` : ""}
+            <span aria-hidden="true" className="text-slate-400 transition-transform group-open:rotate-180">
+              ▾
+            </span>
+          </summary>
+          <div className="absolute inset-x-0 z-30 mt-2 max-h-[70vh] overflow-y-auto rounded-lg border border-slate-200 bg-white p-4 shadow-lg">{grid}</div>
+        </details>
+      </div>
       {searchParams.get("sort") ? <input type="hidden" name="sort" value={searchParams.get("sort")!} /> : null}
-      <div className={search ? "sr-only" : "mt-3 flex items-center gap-3"}>
+      <div className="sr-only">
         <noscript>
           <button type="submit" className={buttonClass.primary}>
             Apply filters
           </button>
         </noscript>
-        {search ? null : (
-          <button type="button" onClick={clear} disabled={!active.length} className={buttonClass.secondary}>
-            Clear filters
-          </button>
-        )}
-        <span className="text-xs text-slate-500" aria-live="polite">
-          {pending ? "Updating…" : active.length ? `${active.length} filter${active.length === 1 ? "" : "s"} applied` : ""}
-        </span>
+        <span aria-live="polite">{pending ? "Updating…" : active.length ? `${active.length} filter${active.length === 1 ? "" : "s"} applied` : ""}</span>
       </div>
     </form>
   );

@@ -1,3 +1,4 @@
+import { ListTable } from "@/components/list/list-table";
 import { PlainHeader, SortHeader } from "@/components/list/sort-header";
 import type { AuditRow } from "@/lib/audit/queries";
 import { config } from "@/lib/config";
@@ -23,36 +24,34 @@ function changes(row: AuditRow) {
 export function AuditTable({ rows, sort, params, path }: { rows: AuditRow[]; sort: { column: string; direction: "asc" | "desc" }; params: RawParams; path: string }) {
   const header = { sort, params, path };
   return (
-    <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white shadow-sm">
-      <table className="min-w-full divide-y divide-slate-200 text-sm">
-        <caption className="sr-only">Audit events</caption>
-        <thead className="bg-slate-50">
-          <tr>
-            <SortHeader column="at" label={`When (${config().CONSOLE_TIME_ZONE})`} {...header} />
-            <SortHeader column="actor_email" label="Who" {...header} />
-            <SortHeader column="action" label="Action" {...header} />
-            <PlainHeader label="Record" />
-            <PlainHeader label="Change" />
-            <PlainHeader label="From" />
-          </tr>
-        </thead>
-        <tbody className="divide-y divide-slate-100 align-top">
-          {rows.map((row) => (
-            <tr key={String(row.id)}>
-              <td className="whitespace-nowrap px-3 py-2.5 font-mono text-xs text-slate-600">
-                <time dateTime={row.at.toISOString()}>{formatDateTime(row.at, { seconds: true })}</time>
-              </td>
-              <td className="px-3 py-2.5">{row.actor_email != null ? <bdi>{row.actor_email}</bdi> : <Dash />}</td>
-              <td className="whitespace-nowrap px-3 py-2.5 font-mono text-xs">{row.action}</td>
-              <td className="whitespace-nowrap px-3 py-2.5 text-slate-600">{row.entity ? `${row.entity} #${row.entity_id}` : <Dash />}</td>
-              <td className="max-w-md px-3 py-2.5">{changes(row)}</td>
-              <td className="whitespace-nowrap px-3 py-2.5 font-mono text-xs text-slate-500" title={row.user_agent ?? undefined}>
-                {row.ip ?? <Dash />}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <ListTable
+      caption="Audit events"
+      bodyClassName="align-top"
+      header={
+        <>
+          <SortHeader column="at" label={`When (${config().CONSOLE_TIME_ZONE})`} {...header} />
+          <SortHeader column="actor_email" label="Who" {...header} />
+          <SortHeader column="action" label="Action" {...header} />
+          <PlainHeader label="Record" />
+          <PlainHeader label="Change" />
+          <PlainHeader label="From" />
+        </>
+      }
+    >
+      {rows.map((row) => (
+        <tr key={String(row.id)}>
+          <td className="whitespace-nowrap px-3 py-2.5 font-mono text-xs text-slate-600">
+            <time dateTime={row.at.toISOString()}>{formatDateTime(row.at, { seconds: true })}</time>
+          </td>
+          <td className="px-3 py-2.5">{row.actor_email != null ? <bdi>{row.actor_email}</bdi> : <Dash />}</td>
+          <td className="whitespace-nowrap px-3 py-2.5 font-mono text-xs">{row.action}</td>
+          <td className="whitespace-nowrap px-3 py-2.5 text-slate-600">{row.entity ? `${row.entity} #${row.entity_id}` : <Dash />}</td>
+          <td className="max-w-md px-3 py-2.5">{changes(row)}</td>
+          <td className="whitespace-nowrap px-3 py-2.5 font-mono text-xs text-slate-500" title={row.user_agent ?? undefined}>
+            {row.ip ?? <Dash />}
+          </td>
+        </tr>
+      ))}
+    </ListTable>
   );
 }

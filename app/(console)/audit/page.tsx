@@ -1,11 +1,10 @@
 import type { Metadata } from "next";
 import { Suspense } from "react";
-import { FilterBar, type FilterField } from "@/components/list/filter-bar";
 import { EmptyState, InvalidQuery, ListProblemNotice, PastLastPage, ResultSummary } from "@/components/list/list-states";
+import { ListToolbar } from "@/components/list/list-toolbar";
 import { Pager } from "@/components/list/pager";
 import { TableSkeleton } from "@/components/list/table-skeleton";
-import { AUDIT_ACTIONS } from "@/lib/audit/actions";
-import { AUDIT_FILTER_KEYS, auditFiltersSchema, type AuditFilters } from "@/lib/audit/filters";
+import { auditFiltersSchema, type AuditFilters } from "@/lib/audit/filters";
 import { listAuditEvents } from "@/lib/audit/queries";
 import { requirePageAdmin } from "@/lib/auth/page-guards";
 import { config } from "@/lib/config";
@@ -13,16 +12,11 @@ import { listOutcome } from "@/lib/list/outcome";
 import { parseWith, withParams, type RawParams } from "@/lib/list/params";
 import { heavy } from "@/lib/load/user-limit";
 import { AuditTable } from "./audit-table";
+import { AUDIT_TOOLBAR } from "./filter-fields";
 
 export const metadata: Metadata = { title: "Audit log" };
 
 const PATH = "/audit";
-const FIELDS: FilterField[] = [
-  { kind: "select", name: "action", label: "Action", options: AUDIT_ACTIONS.map((a) => ({ value: a, label: a })) },
-  { kind: "text", name: "actor", label: "Who", placeholder: "Email contains…" },
-  { kind: "text", name: "entity_id", label: "Record id", placeholder: "Exact id" },
-  { kind: "dateRange", label: "When", from: "at_from", to: "at_to" },
-];
 
 export default async function AuditPage({ searchParams }: { searchParams: Promise<RawParams> }) {
   const params = await searchParams;
@@ -34,7 +28,7 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
         <h1 className="text-2xl font-semibold tracking-tight">Audit log</h1>
         <p className="mt-1 text-sm text-slate-600">{`Sign-ins, changes, exports and refusals, newest first. Times in ${config().CONSOLE_TIME_ZONE}.`}</p>
       </div>
-      <FilterBar fields={FIELDS} resetKeys={AUDIT_FILTER_KEYS} />
+      <ListToolbar filters={AUDIT_TOOLBAR} params={params} path={PATH} />
       {parsed.ok ? (
         <Suspense fallback={<TableSkeleton />}>
           <Results filters={parsed.value} params={params} userId={user.id} />

@@ -1,8 +1,8 @@
 import type { Metadata } from "next";
 import { Suspense } from "react";
 import Link from "next/link";
-import { FilterBar, type FilterField } from "@/components/list/filter-bar";
 import { EmptyState, InvalidQuery, ListProblemNotice, PastLastPage, ResultSummary } from "@/components/list/list-states";
+import { ListToolbar } from "@/components/list/list-toolbar";
 import { Pager } from "@/components/list/pager";
 import { TableSkeleton } from "@/components/list/table-skeleton";
 import { buttonClass } from "@/components/ui/button-styles";
@@ -13,16 +13,11 @@ import { listBranches } from "@/lib/branches/queries";
 import { listOutcome } from "@/lib/list/outcome";
 import { parseWith, withParams, type RawParams } from "@/lib/list/params";
 import { BranchTable } from "./branch-table";
+import { BRANCH_TOOLBAR } from "./filter-fields";
 
 export const metadata: Metadata = { title: "Branches" };
 
 const PATH = "/branches";
-const FIELDS: FilterField[] = [
-  { kind: "text", name: "id", label: "ID", numeric: true, placeholder: "Exact id" },
-  { kind: "text", name: "name", label: "Name", placeholder: "Contains…" },
-  { kind: "dateRange", label: "Created", from: "created_from", to: "created_to" },
-  { kind: "dateRange", label: "Updated", from: "updated_from", to: "updated_to" },
-];
 
 export default async function BranchesPage({ searchParams }: { searchParams: Promise<RawParams> }) {
   const params = await searchParams;
@@ -40,7 +35,7 @@ export default async function BranchesPage({ searchParams }: { searchParams: Pro
           </Link>
         ) : null}
       </div>
-      <FilterBar fields={FIELDS} resetKeys={BRANCH_FILTER_KEYS} />
+      <ListToolbar filters={BRANCH_TOOLBAR} params={params} path={PATH} />
       {parsed.ok ? (
         <Suspense fallback={<TableSkeleton />}>
           <Results filters={parsed.value} params={params} admin={admin} />

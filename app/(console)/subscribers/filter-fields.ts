@@ -1,4 +1,5 @@
-import type { FilterField } from "@/components/list/filter-bar";
+import type { FilterField, ListFilters } from "@/components/list/filter-bar";
+import { SUBSCRIBER_FILTER_KEYS } from "@/lib/subscribers/filters";
 import { STATUS_OPTIONS, YES_NO_OPTIONS } from "@/lib/subscribers/labels";
 
 // The subscriber list's filters as the toolbar shows them (labels, options): the list page and
@@ -23,3 +24,6 @@ export const FIELDS: FilterField[] = [
   { kind: "text", name: "id", label: "ID", numeric: true, placeholder: "Exact id" },
   { kind: "dateRange", label: "Created", from: "created_from", to: "created_to" },
 ];
+
+/** The list's toolbar (ListToolbar). */
+export const SUBSCRIBER_TOOLBAR: ListFilters = { search: SEARCH, fields: FIELDS, keys: SUBSCRIBER_FILTER_KEYS };

@@ -1,9 +1,8 @@
 import type { Metadata } from "next";
 import { Suspense } from "react";
 import Link from "next/link";
-import { FilterBar } from "@/components/list/filter-bar";
-import { FilterChips } from "@/components/list/filter-chips";
 import { EmptyState, InvalidQuery, ListProblemNotice, PastLastPage, ResultSummary } from "@/components/list/list-states";
+import { ListToolbar } from "@/components/list/list-toolbar";
 import { Pager } from "@/components/list/pager";
 import { TableSkeleton } from "@/components/list/table-skeleton";
 import { buttonClass } from "@/components/ui/button-styles";
@@ -17,7 +16,7 @@ import { SUBSCRIBER_FIELDS, SUBSCRIBER_FILTER_KEYS, subscriberFiltersSchema, typ
 import { isLightList, listSubscribers } from "@/lib/subscribers/queries";
 import { tableSettings } from "@/lib/subscribers/columns";
 import { BulkBar } from "./bulk-bar";
-import { FIELDS, SEARCH } from "./filter-fields";
+import { SUBSCRIBER_TOOLBAR } from "./filter-fields";
 import { ExportPanel } from "./export-panel";
 import { SubscriberTable } from "./subscriber-table";
 
@@ -50,8 +49,7 @@ export default async function SubscribersPage({ searchParams }: { searchParams: 
           </div>
         ) : null}
       </div>
-      <FilterBar search={SEARCH} fields={FIELDS} resetKeys={SUBSCRIBER_FILTER_KEYS} />
-      <FilterChips fields={[SEARCH, ...FIELDS]} params={params} path={PATH} />
+      <ListToolbar filters={SUBSCRIBER_TOOLBAR} params={params} path={PATH} />
       <ExportPanel
         user={user}
         filters={parsed.ok ? rawExportFilters(params) : null}

@@ -1,8 +1,8 @@
 import type { Metadata } from "next";
 import { Suspense } from "react";
 import Link from "next/link";
-import { FilterBar, type FilterField } from "@/components/list/filter-bar";
 import { EmptyState, InvalidQuery, ListProblemNotice, PastLastPage, ResultSummary } from "@/components/list/list-states";
+import { ListToolbar } from "@/components/list/list-toolbar";
 import { Pager } from "@/components/list/pager";
 import { TableSkeleton } from "@/components/list/table-skeleton";
 import { buttonClass } from "@/components/ui/button-styles";
@@ -10,35 +10,14 @@ import { requirePageAdmin } from "@/lib/auth/page-guards";
 import type { SessionUser } from "@/lib/auth/permissions";
 import { listOutcome } from "@/lib/list/outcome";
 import { parseWith, withParams, type RawParams } from "@/lib/list/params";
-import { USER_FILTER_KEYS, userFiltersSchema, type UserFilters } from "@/lib/users/filters";
+import { userFiltersSchema, type UserFilters } from "@/lib/users/filters";
 import { listUsers } from "@/lib/users/queries";
 import { UserTable } from "./user-table";
+import { USER_TOOLBAR } from "./filter-fields";
 
 export const metadata: Metadata = { title: "Users" };
 
 const PATH = "/users";
-const FIELDS: FilterField[] = [
-  { kind: "text", name: "name", label: "Name", placeholder: "Contains…" },
-  { kind: "text", name: "email", label: "Email", placeholder: "Contains…" },
-  {
-    kind: "select",
-    name: "role",
-    label: "Role",
-    options: [
-      { value: "admin", label: "Administrator" },
-      { value: "staff", label: "Staff" },
-    ],
-  },
-  {
-    kind: "select",
-    name: "active",
-    label: "Active",
-    options: [
-      { value: "true", label: "Active" },
-      { value: "false", label: "Deactivated" },
-    ],
-  },
-];
 
 export default async function UsersPage({ searchParams }: { searchParams: Promise<RawParams> }) {
   const params = await searchParams;
@@ -52,7 +31,7 @@ export default async function UsersPage({ searchParams }: { searchParams: Promis
           New user
         </Link>
       </div>
-      <FilterBar fields={FIELDS} resetKeys={USER_FILTER_KEYS} />
+      <ListToolbar filters={USER_TOOLBAR} params={params} path={PATH} />
       {parsed.ok ? (
         <Suspense fallback={<TableSkeleton />}>
           <Results filters={parsed.value} params={params} me={admin} />

@@ -1,3 +1,4 @@
+import { ListTable } from "@/components/list/list-table";
 import { PlainHeader, SortHeader } from "@/components/list/sort-header";
 import { Badge, EmptyValue } from "@/components/ui/badge";
 import type { SessionUser } from "@/lib/auth/permissions";
@@ -11,49 +12,46 @@ type Sort = { column: string; direction: "asc" | "desc" };
 export function UserTable({ rows, sort, params, path, me }: { rows: UserRow[]; sort: Sort; params: RawParams; path: string; me: SessionUser }) {
   const header = { sort, params, path };
   return (
-    <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white shadow-sm">
-      <table className="min-w-full divide-y divide-slate-200 text-sm">
-        <caption className="sr-only">Users</caption>
-        <thead className="bg-slate-50">
-          <tr>
-            <SortHeader column="name" label="Name" {...header} />
-            <SortHeader column="email" label="Email" {...header} />
-            <SortHeader column="role" label="Role" {...header} />
-            <SortHeader column="active" label="Active" {...header} />
-            <SortHeader column="last_sign_in_at" label="Last sign-in" {...header} />
-            <SortHeader column="created_at" label="Created" {...header} />
-            <PlainHeader label="Actions" className="text-right" />
-          </tr>
-        </thead>
-        <tbody className="divide-y divide-slate-100">
-          {rows.map((u) => (
-            <tr key={u.id} className={u.active ? "hover:bg-slate-50/60" : "bg-slate-50/70 text-slate-500"}>
-              <td className="px-3 py-2.5 font-medium text-slate-900">
-                <bdi>{u.name}</bdi>
-                {u.id === me.id ? <span className="ml-2 text-xs font-normal text-slate-500">(you)</span> : null}
-              </td>
-              <td className="px-3 py-2.5 text-slate-700">
-                <bdi>{u.email}</bdi>
-              </td>
-              <td className="px-3 py-2.5">
-                <Badge tone={u.role === "admin" ? "violet" : "slate"}>{u.role === "admin" ? "Administrator" : "Staff"}</Badge>
-              </td>
-              <td className="px-3 py-2.5">
-                <Badge tone={u.active ? "green" : "red"}>{u.active ? "Active" : "Deactivated"}</Badge>
-              </td>
-              <td className="whitespace-nowrap px-3 py-2.5 text-slate-600">
-                {u.last_sign_in_at ? <time dateTime={u.last_sign_in_at.toISOString()}>{formatDateTime(u.last_sign_in_at)}</time> : <EmptyValue />}
-              </td>
-              <td className="whitespace-nowrap px-3 py-2.5 text-slate-600">
-                <time dateTime={u.created_at.toISOString()}>{formatDateTime(u.created_at)}</time>
-              </td>
-              <td className="whitespace-nowrap px-3 py-1.5 text-right">
-                <UserRowActions user={{ id: u.id, name: u.name, role: u.role, active: u.active }} self={u.id === me.id} />
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <ListTable
+      caption="Users"
+      header={
+        <>
+          <SortHeader column="name" label="Name" {...header} />
+          <SortHeader column="email" label="Email" {...header} />
+          <SortHeader column="role" label="Role" {...header} />
+          <SortHeader column="active" label="Active" {...header} />
+          <SortHeader column="last_sign_in_at" label="Last sign-in" {...header} />
+          <SortHeader column="created_at" label="Created" {...header} />
+          <PlainHeader label="Actions" className="text-right" />
+        </>
+      }
+    >
+      {rows.map((u) => (
+        <tr key={u.id} className={u.active ? "hover:bg-slate-50/60" : "bg-slate-50/70 text-slate-500"}>
+          <td className="px-3 py-2.5 font-medium text-slate-900">
+            <bdi>{u.name}</bdi>
+            {u.id === me.id ? <span className="ml-2 text-xs font-normal text-slate-500">(you)</span> : null}
+          </td>
+          <td className="px-3 py-2.5 text-slate-700">
+            <bdi>{u.email}</bdi>
+          </td>
+          <td className="px-3 py-2.5">
+            <Badge tone={u.role === "admin" ? "violet" : "slate"}>{u.role === "admin" ? "Administrator" : "Staff"}</Badge>
+          </td>
+          <td className="px-3 py-2.5">
+            <Badge tone={u.active ? "green" : "red"}>{u.active ? "Active" : "Deactivated"}</Badge>
+          </td>
+          <td className="whitespace-nowrap px-3 py-2.5 text-slate-600">
+            {u.last_sign_in_at ? <time dateTime={u.last_sign_in_at.toISOString()}>{formatDateTime(u.last_sign_in_at)}</time> : <EmptyValue />}
+          </td>
+          <td className="whitespace-nowrap px-3 py-2.5 text-slate-600">
+            <time dateTime={u.created_at.toISOString()}>{formatDateTime(u.created_at)}</time>
+          </td>
+          <td className="whitespace-nowrap px-3 py-1.5 text-right">
+            <UserRowActions user={{ id: u.id, name: u.name, role: u.role, active: u.active }} self={u.id === me.id} />
+          </td>
+        </tr>
+      ))}
+    </ListTable>
   );
 }

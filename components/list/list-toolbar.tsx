@@ -1,0 +1,16 @@
+import type { RawParams } from "@/lib/list/params";
+import { FilterBar, type ListFilters } from "./filter-bar";
+import { FilterChips } from "./filter-chips";
+
+/**
+ * Every list's toolbar, from its filters as data: the search and the Filters panel, then the
+ * filters in force as chips with "Clear filters".
+ */
+export function ListToolbar({ filters, params, path }: { filters: ListFilters; params: RawParams; path: string }) {
+  return (
+    <div className="space-y-3">
+      <FilterBar filters={filters} />
+      <FilterChips fields={[filters.search, ...filters.fields]} params={params} path={path} />
+    </div>
+  );
+}
