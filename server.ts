@@ -10,7 +10,8 @@ import type { Socket } from "node:net";
 import next from "next";
 import { ConfigError, config, fixConfig } from "@/lib/config";
 import { withQuerySignal } from "@/lib/db/scope";
-import { baselineHeadersFor, prepareIncoming, unparsableRequestAnswer } from "@/lib/server/incoming";
+import { headersBefore } from "@/lib/security/headers";
+import { prepareIncoming, unparsableRequestAnswer } from "@/lib/server/incoming";
 import { actionsKeyNotice, actionsKeyProblem } from "@/lib/server/actions-key";
 import { SERVED_BY_CONSOLE } from "@/lib/server/startup";
 
@@ -79,9 +80,9 @@ const server = http.createServer((req, res) => {
     req.on("error", () => {});
     return;
   }
-  // Every answer starts with the security headers; the proxy, next.config.js and route handlers
-  // replace the ones that differ (a page's policy with its nonce).
-  for (const [name, value] of baselineHeadersFor(req.url ?? "/")) res.setHeader(name, value);
+  // Every answer starts with a non-page answer's security headers, Next's own answers included
+  // (its 404s and 405s, its redirect of `//x`); the proxy gives pages theirs.
+  for (const [name, value] of Object.entries(headersBefore(req.url ?? "/"))) res.setHeader(name, value);
   // Pages, actions and route handlers alike: a statement still running when the client goes away
   // (the response closed before it finished) is cancelled in PostgreSQL (lib/db/scope.ts).
   const gone = new AbortController();
