@@ -12,12 +12,11 @@ import { ConfigError, config, fixConfig } from "@/lib/config";
 import { withQuerySignal } from "@/lib/db/scope";
 import { headersBefore } from "@/lib/security/headers";
 import { prepareIncoming, unparsableRequestAnswer } from "@/lib/server/incoming";
-import { actionsKeyNotice, actionsKeyProblem } from "@/lib/server/actions-key";
 import { SERVED_BY_CONSOLE } from "@/lib/server/startup";
 
 const dev = process.argv.includes("--dev");
 // tsx (which loads this file) turns Node's source maps on: every error stack formatted then looks
-// up Next's server bundles' maps, and a request formats several (lib/server/abort-stacks.ts reads
+// up Next's server bundles' maps, and a request formats several (lib/process-wide.ts reads
 // the stack of every abort reason). A served build runs without them, as `next start` does:
 // measured, /subscribers took 14.2 instead of 12.2 ms of CPU per request at ten connections.
 if (!dev) process.setSourceMapsEnabled(false);
@@ -29,7 +28,7 @@ function settingsOrExit(read: () => ReturnType<typeof config>) {
   try {
     return read();
   } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
+    if (!ConfigError.is(error)) throw error;
     console.error(`Refusing to start:\n${error.message}`);
     process.exit(1);
   }
@@ -37,15 +36,6 @@ function settingsOrExit(read: () => ReturnType<typeof config>) {
 
 const settings = settingsOrExit(config);
 const { PORT: port, HOST: host, TRUST_PROXY: trustedProxyHops } = settings;
-if (!dev) {
-  const problem = actionsKeyProblem(process.cwd(), settings);
-  if (problem) {
-    console.error(`Refusing to start:\n${problem}`);
-    process.exit(1);
-  }
-  const notice = actionsKeyNotice(settings);
-  if (notice) console.warn(notice);
-}
 
 process.env[SERVED_BY_CONSOLE] = "1";
 const app = next({ dev, hostname: host || "localhost", port, ...(dev ? { turbopack: true } : {}) });

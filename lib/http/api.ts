@@ -31,19 +31,19 @@ function unavailable() {
 
 /** Turns what a handler throws into docs/API.md's error shape; never a stack trace or SQL. */
 export function toErrorResponse(error: unknown) {
-  if (error instanceof AuthError) {
+  if (AuthError.is(error)) {
     return error.status === 401
       ? apiError(401, "unauthorized", error.message)
       : apiError(403, "forbidden", error.message);
   }
-  if (error instanceof AppError && error.code === "invalid_token") {
+  if (AppError.is(error) && error.code === "invalid_token") {
     // RFC 6750: a refused bearer token says which scheme to use, and nothing about why.
     const response = apiError(401, error.code, error.message);
     response.headers.set("WWW-Authenticate", 'Bearer realm="console"');
     return response;
   }
   if (error instanceof z.ZodError) return apiError(400, "invalid_input", "Some values are not valid.", fieldErrors(error));
-  const known = error instanceof AppError ? error : databaseAppError(error);
+  const known = AppError.is(error) ? error : databaseAppError(error);
   if (known) {
     const response = apiError(known.status, known.code, known.message, known.fields, known.details);
     if (known.retryAfter !== undefined) response.headers.set("Retry-After", String(known.retryAfter));
