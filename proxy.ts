@@ -10,7 +10,7 @@ import { crossSiteWrite } from "@/lib/security/origin";
 import { unavailablePage } from "@/lib/security/unavailable-page";
 
 // Runs before every request except Next's static build output, the icon and the JSON API (see
-// `config.matcher`, the one place that says so: lib/server/incoming.ts reads it from here):
+// `config.matcher`, the one place that says so: server.ts reads it from here):
 // 1. every answer gets the pages' security headers (lib/security/headers.ts) with a fresh CSP
 //    nonce: the policy goes on the request too, where Next reads the nonce to put it on its own
 //    scripts;
@@ -84,6 +84,6 @@ export const config = {
   // routes, server actions, RSC requests and the 404s of unknown paths. Running a proxy costs
   // Next a third of a JSON answer's time, and JSON needs no nonce. /_next/image is in: with the
   // optimizer off (next.config.js) it answers the 404 page, which needs the nonce. Next reads
-  // this literal from the file as written; lib/server/incoming.ts imports it.
+  // this literal from the file as written; server.ts imports it.
   matcher: ["/((?!_next/static/|favicon.ico$|api/v1/|api/health$).*)"],
 };

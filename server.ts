@@ -11,7 +11,7 @@ import next from "next";
 import { ConfigError, config, fixConfig } from "@/lib/config";
 import { withQuerySignal } from "@/lib/db/scope";
 import { headersBefore } from "@/lib/security/headers";
-import { prepareIncoming, unparsableRequestAnswer } from "@/lib/server/incoming";
+import { prepareIncoming, proxiedPaths, unparsableRequestAnswer } from "@/lib/server/incoming";
 import { SERVED_BY_CONSOLE } from "@/lib/server/startup";
 
 const dev = process.argv.includes("--dev");
@@ -44,9 +44,12 @@ await app.prepare();
 // From here a served build's settings are the process's for good (a page reads them for every
 // date it shows); development keeps reading them, as Next reloads its env files.
 if (!dev) settingsOrExit(fixConfig);
+// The paths behind the proxy, from its own matcher; imported once Next has set up the runtime
+// that next/server (which proxy.ts imports) needs.
+const goesThroughProxy = proxiedPaths((await import("./proxy")).config.matcher);
 
 const server = http.createServer((req, res) => {
-  const refused = prepareIncoming(req, trustedProxyHops);
+  const refused = prepareIncoming(req, trustedProxyHops, goesThroughProxy);
   if (refused) {
     const answer = () => {
       if (!res.headersSent) res.writeHead(refused.status, refused.headers).end(refused.body);

@@ -1,6 +1,5 @@
 import type { IncomingHttpHeaders } from "node:http";
 import { SIGN_IN_BODY_LIMIT } from "@/lib/auth/sign-in-body";
-import { config as proxyConfig } from "@/proxy";
 import { securityHeaders } from "@/lib/security/headers";
 import { CLIENT_ADDRESS_HEADER, resolveClientAddress } from "./client-address";
 import { isReadableRouterState } from "./router-state";
@@ -21,16 +20,15 @@ const REFUSED_METHODS = new Set(["TRACE", "TRACK", "CONNECT"]);
 /** What the paths behind the proxy answer: pages (and their server actions), next-auth's routes, the table settings form. */
 const PROXIED_METHODS = new Set(["GET", "HEAD", "POST"]);
 
-/** proxy.ts's matcher, as Next matches a path against it (whole, case-sensitive). */
-const PROXIED = new RegExp(`^(?:${proxyConfig.matcher.join("|")})$`);
-
 /**
- * Whether a request to `pathname` goes through the proxy (proxy.ts's `config.matcher`). For those
+ * Whether a request to a path goes through the proxy, from proxy.ts's own `config.matcher` (the
+ * one place it is written), as Next matches a path against it: whole, case-sensitive. For those
  * paths Next reads the whole body of anything but a GET or HEAD into memory before the proxy runs
  * (up to experimental.proxyClientMaxBodySize), whatever the page or route would do with it.
  */
-export function goesThroughProxy(pathname: string): boolean {
-  return PROXIED.test(pathname);
+export function proxiedPaths(matcher: readonly string[]): (pathname: string) => boolean {
+  const proxied = new RegExp(`^(?:${matcher.join("|")})$`);
+  return (pathname) => proxied.test(pathname);
 }
 
 /** The largest body a POST to `pathname` (behind the proxy) may declare. */
@@ -84,7 +82,7 @@ const headerValue = (value: string | string[] | undefined) => (Array.isArray(val
  * Rewrites the request's headers in place (the caller's address, and no client-written proxy
  * headers unless a proxy is trusted) and returns a refusal when the request must not reach Next.
  */
-export function prepareIncoming(req: Incoming, trustedProxyHops: number): Refusal | null {
+export function prepareIncoming(req: Incoming, trustedProxyHops: number, goesThroughProxy: (pathname: string) => boolean): Refusal | null {
   const address = resolveClientAddress(req.socket.remoteAddress, req.headers["x-forwarded-for"], trustedProxyHops);
   if (trustedProxyHops <= 0) {
     for (const name of PROXY_HEADERS) delete req.headers[name];

@@ -116,7 +116,14 @@ describe("one policy per kind of answer, over HTTP", () => {
     expect(JSON.parse(api.body).error.code).toBe("cross_site_request");
     expectPolicy(api, "api", "/api/v1/branches (cross-site POST)");
 
-    const same = await signedIn.request("/api/v1/branches", { method: "POST", headers: { origin: server.url, "content-type": "application/json" }, body: JSON.stringify({ name: "Same site" }) });
+    const own = new URL(server.url).origin;
+    const same = await signedIn.request("/api/v1/branches", { method: "POST", headers: { origin: own, "content-type": "application/json" }, body: JSON.stringify({ name: "Same site" }) });
     expect(same.status).toBe(201);
+    const browser = new Browser(server.url);
+    const csrfToken = await browser.csrf();
+    const fields = new URLSearchParams({ email: USER.email, password: PASSWORD, csrfToken, json: "true" }).toString();
+    const signIn = await browser.request("/api/auth/callback/credentials", { method: "POST", headers: { origin: own, "content-type": "application/x-www-form-urlencoded" }, body: fields });
+    expect(signIn.status, describeAnswer(signIn)).toBe(200);
+    expect(browser.sessionToken()).toBeTruthy();
   });
 });

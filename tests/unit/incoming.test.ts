@@ -2,7 +2,9 @@ import { describe, expect, it } from "vitest";
 import { createRequire } from "node:module";
 import { config as proxyConfig } from "@/proxy";
 import { API_CSP } from "@/lib/security/headers";
-import { goesThroughProxy, prepareIncoming, unparsableRequestAnswer, type Incoming } from "@/lib/server/incoming";
+import { prepareIncoming, proxiedPaths, unparsableRequestAnswer, type Incoming } from "@/lib/server/incoming";
+
+const goesThroughProxy = proxiedPaths(proxyConfig.matcher);
 
 // Issue 19, point 5: requests Next.js answers with a 500 are refused by the console's own server
 // (server.ts) with a 4xx and the headers, before Next sees them.
@@ -14,12 +16,12 @@ const request = (over: Partial<Incoming> & { headers?: Incoming["headers"] } = {
   ...over,
   headers: { host: "console.test", ...over.headers },
 });
-const status = (over: Partial<Incoming>) => prepareIncoming(request(over), 0)?.status ?? null;
+const status = (over: Partial<Incoming>) => prepareIncoming(request(over), 0, goesThroughProxy)?.status ?? null;
 
 describe("prepareIncoming refuses what Next would answer with a 500", () => {
   it("a path whose %-escapes do not decode as UTF-8 (400); the query is Next's to read", () => {
     for (const url of ["/api/v1/branches/%FF", "/api/v1/exports/%FF/download", "/branches/%FF/edit", "/api/auth/%FF", "/%C0%AF", "/branches/%E0%A4%A/edit", "/x/%", "/x/%zz"]) {
-      const refused = prepareIncoming(request({ url }), 0);
+      const refused = prepareIncoming(request({ url }), 0, goesThroughProxy);
       expect(refused?.status, url).toBe(400);
       expect(JSON.parse(refused!.body).error.code).toBe("bad_path");
       expect(refused!.headers["Content-Security-Policy"]).toBe(API_CSP);
@@ -41,7 +43,7 @@ describe("prepareIncoming refuses what Next would answer with a 500", () => {
 });
 
 describe("prepareIncoming refuses bodies Next would buffer for the proxy", () => {
-  const send = (method: string, url: string, headers: Incoming["headers"] = {}) => prepareIncoming(request({ method, url, headers }), 0);
+  const send = (method: string, url: string, headers: Incoming["headers"] = {}) => prepareIncoming(request({ method, url, headers }), 0, goesThroughProxy);
 
   it("refuses a sign-in body past next-auth's 8 KB by its declared length, before Next reads it (413); chunked is 411", () => {
     for (const url of ["/api/auth/callback/credentials", "/api/auth/signout", "/api/auth/anything?x=1"]) {
