@@ -26,9 +26,9 @@ import { unavailablePage } from "@/lib/security/unavailable-page";
 //    client router's RSC requests: Next's client treats a non-200 answer as a failed navigation
 //    and reloads the whole page, where the explanation then shows with its 400.
 //
-// Nothing here protects anything: every page, action and route checks the session itself
-// (lib/auth/guards.ts). A request that skips this proxy loses only the headers of pages and the
-// shortcut to /login.
+// Nothing here is the only protection: every page, action and route checks the session itself
+// (lib/auth/guards.ts), and Next checks an action's origin too (answering 500). A request that
+// skips this proxy loses the pages' headers, the 4xx answers above and the shortcut to /login.
 
 const CONSOLE_PAGES = /^\/(subscribers|branches|users|account|audit)(\/|$)/;
 

@@ -92,9 +92,9 @@ export function securityHeaders(kind: AnswerKind, options: Options = {}): Record
   };
 }
 
-/** Next's immutable build output and the icon: cacheable files, the same for everyone. */
+/** Next's immutable build output: cacheable files, the same for everyone. */
 export function isStaticAsset(pathname: string): boolean {
-  return pathname.startsWith("/_next/static/") || pathname === "/favicon.ico";
+  return pathname.startsWith("/_next/static/");
 }
 
 /**

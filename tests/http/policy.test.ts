@@ -5,7 +5,8 @@ import { describeAnswer, securityHeaderProblems } from "../helpers/security-head
 
 // One answer of every kind, against the production build over HTTP, each carrying exactly the
 // headers its one policy gives it (lib/security/headers.ts): a page, a JSON route, a static file,
-// a 404 of each, a redirect of the proxy and one of Next's own, the icon, the health check, a
+// a 404 of each, a redirect of the proxy and one of Next's own, the icon (and Next's 405 to a
+// DELETE of it), the health check, a
 // refusal of server.ts, and the same-origin rule's 403 on a page and on the API
 // (lib/security/origin.ts). docs/decisions/0018-policy-one-place-per-concern.md says who sets what.
 
@@ -68,19 +69,20 @@ describe("one policy per kind of answer, over HTTP", () => {
     expectPolicy(health, "api", "/api/health");
   });
 
-  it("a static file and the icon: the static policy, with Next's own caching", async () => {
+  it("a static file: the static policy, with Next's own caching; the icon, a route's answer, the non-page one", async () => {
     const login = await rawRequest(server.url, "/login");
     const chunk = /<script[^>]+src="(\/_next\/static\/[^"]+\.js)"/.exec(login.body)?.[1];
     expect(chunk).toBeTruthy();
     const file = await rawRequest(server.url, chunk!);
     expect(file.status).toBe(200);
     expect(one(file, "cache-control")).toContain("immutable");
+    for (const [name, value] of Object.entries(securityHeaders("static", { production: true }))) expect(one(file, name), `${chunk}: ${name}`).toBe(value);
     const icon = await rawRequest(server.url, "/favicon.ico");
     expect(icon.status).toBe(200);
-    for (const [what, response] of [[chunk!, file], ["/favicon.ico", icon]] as const) {
-      for (const [name, value] of Object.entries(securityHeaders("static", { production: true }))) expect(one(response, name), `${what}: ${name}`).toBe(value);
-      expect(one(response, "cache-control"), what).not.toMatch(/no-store/);
-    }
+    expectPolicy(icon, "api", "/favicon.ico");
+    const deleted = await rawRequest(server.url, "/favicon.ico", { method: "DELETE" });
+    expect(deleted.status).toBe(405);
+    expectPolicy(deleted, "api", "/favicon.ico (DELETE)");
     const missing = await rawRequest(server.url, "/_next/static/chunks/no-such-chunk.js");
     expect(missing.status).toBe(404);
     for (const [name, value] of Object.entries(securityHeaders("static", { production: true }))) expect(one(missing, name), `missing chunk: ${name}`).toBe(value);
