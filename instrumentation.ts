@@ -4,8 +4,8 @@ export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
   const { checkEnvironment } = await import("./lib/server/startup");
   checkEnvironment();
-  // Frees what React's render-completed abort reasons would otherwise keep (a leak under load).
-  (await import("./lib/server/abort-stacks")).releaseAbortReasonStacks();
+  // Frees what React's render-completed abort reasons would otherwise keep (lib/process-wide.ts).
+  (await import("./lib/process-wide")).releaseAbortReasonStacks();
   // The subscriber export worker runs in this process unless EXPORT_WORKER=off (then run
   // `npm run worker` apart); never during `next build`.
   const { runsWorker } = await import("./lib/export/queue");

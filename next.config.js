@@ -1,18 +1,7 @@
 import path from "node:path";
 import { buildId } from "./scripts/build-id.mjs";
-import HEADERS from "./lib/security/static-headers.json" with { type: "json" };
 
 const root = path.dirname(new URL(import.meta.url).pathname);
-
-// The JSON API's security headers (lib/security/headers.ts explains them): set here for every
-// answer under /api/v1 and /api/health, Next's own 404s and 405s included, so that those paths
-// need no proxy (proxy.ts runs for pages, where a per-request CSP nonce is needed).
-const apiHeaders = Object.entries({
-  ...HEADERS.base,
-  ...(process.env.NODE_ENV === "production" ? { "Strict-Transport-Security": HEADERS.hsts } : {}),
-  "Cache-Control": "no-store",
-  "Content-Security-Policy": HEADERS.apiCsp,
-}).map(([key, value]) => ({ key, value }));
 
 /** @type {import('next').NextConfig} */
 const nextConfig = {
@@ -41,12 +30,7 @@ const nextConfig = {
     // at a server action's own limit.
     proxyClientMaxBodySize: "1mb",
   },
-  async headers() {
-    return [
-      { source: "/api/v1/:path*", headers: apiHeaders },
-      { source: "/api/health", headers: apiHeaders },
-    ];
-  },
+  // Security headers are lib/security/headers.ts's alone, set by server.ts and proxy.ts.
 };
 
 export default nextConfig;

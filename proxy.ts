@@ -5,43 +5,48 @@ import { databaseReachable } from "@/lib/health/sentinel";
 import { refusedListQuery } from "@/lib/list/pages";
 import { actionBodyProblem } from "@/lib/server/action-body";
 import { RETRY_AFTER_SECONDS } from "@/lib/health/unavailable";
-import { buildCsp, createNonce } from "@/lib/security/csp";
-import { applySecurityHeaders } from "@/lib/security/headers";
+import { createNonce, securityHeaders } from "@/lib/security/headers";
+import { crossSiteWrite } from "@/lib/security/origin";
 import { unavailablePage } from "@/lib/security/unavailable-page";
 
 // Runs before every request except Next's static build output, the icon and the JSON API (see
-// `config.matcher`; the API's headers come from next.config.js and lib/http/api.ts):
-// 1. a fresh CSP nonce per request: the policy goes on the request (Next reads the nonce from it
-//    and puts it on its own scripts) and on the response, with the other security headers and
-//    Cache-Control: no-store;
-// 2. while the database sentinel knows PostgreSQL is gone, pages answer a 503 page at once
+// `config.matcher`, the one place that says so: server.ts reads it from here):
+// 1. every answer gets the pages' security headers (lib/security/headers.ts) with a fresh CSP
+//    nonce: the policy goes on the request too, where Next reads the nonce to put it on its own
+//    scripts;
+// 2. a POST from another site (a server action, a sign-in) is refused with a 403
+//    (lib/security/origin.ts; Next's own check of actions answers 500);
+// 3. while the database sentinel knows PostgreSQL is gone, pages answer a 503 page at once
 //    (a page cannot set that status itself; the JSON API answers 503 on its own);
-// 3. a convenience: console pages requested without a session cookie go straight to /login;
-// 4. a page POST whose body Next's server-action decoder would throw on (and answer 500) is
+// 4. a convenience: console pages requested without a session cookie go straight to /login;
+// 5. a page POST whose body Next's server-action decoder would throw on (and answer 500) is
 //    refused with a 400 (lib/server/action-body.ts says which bodies);
-// 5. a list page whose query its schema refuses (`travel_date_from=0000-01-01`) answers 400, the
+// 6. a list page whose query its schema refuses (`travel_date_from=0000-01-01`) answers 400, the
 //    page rendering its explanation (lib/list/pages.ts), as the JSON API answers 400. Not for the
 //    client router's RSC requests: Next's client treats a non-200 answer as a failed navigation
 //    and reloads the whole page, where the explanation then shows with its 400.
 //
-// Nothing here protects anything: every page, action and route checks the session itself
-// (lib/auth/guards.ts). A request that skips this proxy loses only the headers of pages and the
-// shortcut to /login.
+// Nothing here is the only protection: every page, action and route checks the session itself
+// (lib/auth/guards.ts), and Next checks an action's origin too (answering 500). A request that
+// skips this proxy loses the pages' headers, the 4xx answers above and the shortcut to /login.
 
 const CONSOLE_PAGES = /^\/(subscribers|branches|users|account|audit)(\/|$)/;
 
 export async function proxy(request: NextRequest) {
   const { pathname, search } = request.nextUrl;
   const nonce = createNonce();
-  const csp = buildCsp({ nonce, development: process.env.NODE_ENV === "development" });
+  const headers = securityHeaders("page", { nonce, development: process.env.NODE_ENV === "development" });
   const isApi = pathname.startsWith("/api/");
   const isRead = request.method === "GET" || request.method === "HEAD";
 
   const finish = (response: NextResponse) => {
-    response.headers.set("Content-Security-Policy", csp);
-    applySecurityHeaders(response.headers);
+    for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
     return response;
   };
+
+  if (crossSiteWrite(request)) {
+    return finish(NextResponse.json({ error: { code: "cross_site_request", message: "Forms are accepted from the console's own pages only." } }, { status: 403 }));
+  }
 
   // DATABASE_SENTINEL=off leaves outages to the pages' own error boundary (status 500 then).
   const settings = settingsOf();
@@ -68,19 +73,17 @@ export async function proxy(request: NextRequest) {
   }
 
   const requestHeaders = new Headers(request.headers);
-  requestHeaders.set("x-nonce", nonce);
-  requestHeaders.set("Content-Security-Policy", csp);
+  requestHeaders.set("Content-Security-Policy", headers["Content-Security-Policy"]!);
   // The status Next gives the page it renders next (the page itself cannot set one).
   const status = isNavigation && refusedListQuery(pathname, request.nextUrl.searchParams) ? 400 : 200;
   return finish(NextResponse.next({ request: { headers: requestHeaders }, status }));
 }
 
 export const config = {
-  // Everything but Next's immutable build output and the JSON API: pages, next-auth's routes,
-  // server actions, RSC requests and the 404s of unknown paths all get the headers. Running a
-  // proxy costs Next.js a third of a JSON answer's time (measured: 285 → 373 API answers a
-  // second at 10 connections without it), and JSON needs no nonce.
-  // /_next/image is in: with the optimizer off (next.config.js) it answers the 404 page, which
-  // needs the nonce. The icon (app/favicon.ico) gets the JSON API's headers from server.ts.
+  // Everything but Next's immutable build output, the icon and the JSON API: pages, next-auth's
+  // routes, server actions, RSC requests and the 404s of unknown paths. Running a proxy costs
+  // Next a third of a JSON answer's time, and JSON needs no nonce. /_next/image is in: with the
+  // optimizer off (next.config.js) it answers the 404 page, which needs the nonce. Next reads
+  // this literal from the file as written; server.ts imports it.
   matcher: ["/((?!_next/static/|favicon.ico$|api/v1/|api/health$).*)"],
 };

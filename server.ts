@@ -10,13 +10,13 @@ import type { Socket } from "node:net";
 import next from "next";
 import { ConfigError, config, fixConfig } from "@/lib/config";
 import { withQuerySignal } from "@/lib/db/scope";
-import { baselineHeadersFor, prepareIncoming, unparsableRequestAnswer } from "@/lib/server/incoming";
-import { actionsKeyNotice, actionsKeyProblem } from "@/lib/server/actions-key";
+import { headersBefore } from "@/lib/security/headers";
+import { prepareIncoming, proxiedPaths, unparsableRequestAnswer } from "@/lib/server/incoming";
 import { SERVED_BY_CONSOLE } from "@/lib/server/startup";
 
 const dev = process.argv.includes("--dev");
 // tsx (which loads this file) turns Node's source maps on: every error stack formatted then looks
-// up Next's server bundles' maps, and a request formats several (lib/server/abort-stacks.ts reads
+// up Next's server bundles' maps, and a request formats several (lib/process-wide.ts reads
 // the stack of every abort reason). A served build runs without them, as `next start` does:
 // measured, /subscribers took 14.2 instead of 12.2 ms of CPU per request at ten connections.
 if (!dev) process.setSourceMapsEnabled(false);
@@ -28,7 +28,7 @@ function settingsOrExit(read: () => ReturnType<typeof config>) {
   try {
     return read();
   } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
+    if (!ConfigError.is(error)) throw error;
     console.error(`Refusing to start:\n${error.message}`);
     process.exit(1);
   }
@@ -36,15 +36,6 @@ function settingsOrExit(read: () => ReturnType<typeof config>) {
 
 const settings = settingsOrExit(config);
 const { PORT: port, HOST: host, TRUST_PROXY: trustedProxyHops } = settings;
-if (!dev) {
-  const problem = actionsKeyProblem(process.cwd(), settings);
-  if (problem) {
-    console.error(`Refusing to start:\n${problem}`);
-    process.exit(1);
-  }
-  const notice = actionsKeyNotice(settings);
-  if (notice) console.warn(notice);
-}
 
 process.env[SERVED_BY_CONSOLE] = "1";
 const app = next({ dev, hostname: host || "localhost", port, ...(dev ? { turbopack: true } : {}) });
@@ -53,9 +44,12 @@ await app.prepare();
 // From here a served build's settings are the process's for good (a page reads them for every
 // date it shows); development keeps reading them, as Next reloads its env files.
 if (!dev) settingsOrExit(fixConfig);
+// The paths behind the proxy, from its own matcher; imported once Next has set up the runtime
+// that next/server (which proxy.ts imports) needs.
+const goesThroughProxy = proxiedPaths((await import("./proxy")).config.matcher);
 
 const server = http.createServer((req, res) => {
-  const refused = prepareIncoming(req, trustedProxyHops);
+  const refused = prepareIncoming(req, trustedProxyHops, goesThroughProxy);
   if (refused) {
     const answer = () => {
       if (!res.headersSent) res.writeHead(refused.status, refused.headers).end(refused.body);
@@ -79,9 +73,9 @@ const server = http.createServer((req, res) => {
     req.on("error", () => {});
     return;
   }
-  // Every answer starts with the security headers; the proxy, next.config.js and route handlers
-  // replace the ones that differ (a page's policy with its nonce).
-  for (const [name, value] of baselineHeadersFor(req.url ?? "/")) res.setHeader(name, value);
+  // Every answer starts with a non-page answer's security headers, Next's own answers included
+  // (its 404s and 405s, its redirect of `//x`); the proxy gives pages theirs.
+  for (const [name, value] of Object.entries(headersBefore(req.url ?? "/"))) res.setHeader(name, value);
   // Pages, actions and route handlers alike: a statement still running when the client goes away
   // (the response closed before it finished) is cancelled in PostgreSQL (lib/db/scope.ts).
   const gone = new AbortController();

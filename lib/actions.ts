@@ -26,7 +26,7 @@ export function action<S extends z.ZodType, T>(
     try {
       user = await guard();
     } catch (error) {
-      if (error instanceof AuthError) {
+      if (AuthError.is(error)) {
         if (error.status === 401) unauthorized();
         forbidden();
       }
@@ -37,7 +37,7 @@ export function action<S extends z.ZodType, T>(
     try {
       return await run(parsed.data, user);
     } catch (error) {
-      const known = error instanceof AppError ? error : databaseAppError(error);
+      const known = AppError.is(error) ? error : databaseAppError(error);
       if (known) return { ok: false, fieldErrors: known.fields, formError: known.message, ...(known.details ? { details: known.details } : {}) };
       // The client went away and the statement was cancelled (server.ts): nobody reads this.
       if (isQueryCancelled(error)) return { ok: false, formError: "The request was cancelled." };

@@ -1,18 +1,18 @@
-// The console's own errors, recognised wherever they are caught.
+// The console's own errors, recognised wherever they are caught: with `X.is(error)`, never
+// `instanceof`.
 //
 // Class identity does not hold in the production build: Next compiles a module once per layer
 // that imports it (pages and actions, route handlers, instrumentation, the proxy; server.ts loads
-// its own), so one server process holds several copies of each class here. An error made by one
-// copy (the per-user limit and the database kept on globalThis are made by whichever layer came
-// first) failed `instanceof` against another: the per-user limit's 429 was a 500 on the other
-// surface. So these classes carry a brand, a name kept on each instance under a Symbol.for key
-// (the same key in every copy), and `instanceof` compares brands instead of classes: any copy of
-// AppError recognises an AppError made by any other. Not "server-only": scripts and the proxy use it.
+// its own), so one server process holds several copies of each class here, and an error made by
+// one copy fails `instanceof` against another (the per-user limit's 429 was a 500 on the other
+// surface). So each instance carries the brands of its classes under a Symbol.for key (the same
+// key in every copy), and `X.is()` reads them: any copy of AppError recognises an AppError made by
+// any other (docs/decisions/0016-one-process-many-copies.md). Not "server-only": scripts and the
+// proxy use it.
 
 const BRANDS = Symbol.for("console.error.brands");
 
 type Branded = { [BRANDS]?: unknown };
-type ErrorClass = abstract new (...args: never[]) => unknown;
 
 /** The brand a class declares itself (`static readonly brand`), not one it inherits. */
 const ownBrand = (cls: unknown): string | undefined => {
@@ -23,14 +23,15 @@ const ownBrand = (cls: unknown): string | undefined => {
 /**
  * Base of every error class the console throws in one place and recognises in another. A subclass
  * names itself with `static readonly brand: string = "console.Name"`; one without a brand of its own is
- * recognised by class identity, as usual (never by its parent's brand).
+ * recognised by class identity only (never by its parent's brand).
  */
 export class BrandedError extends Error {
   static readonly brand: string = "console.BrandedError";
 
-  static [Symbol.hasInstance](this: ErrorClass, value: unknown): boolean {
+  /** Whether `value` is an instance of this class, made by any copy of its module. */
+  static is<C extends abstract new (...args: never[]) => BrandedError>(this: C, value: unknown): value is InstanceType<C> {
     const brand = ownBrand(this);
-    if (brand === undefined) return Function.prototype[Symbol.hasInstance].call(this, value);
+    if (brand === undefined) return value instanceof this;
     const brands = value !== null && typeof value === "object" ? (value as Branded)[BRANDS] : undefined;
     return Array.isArray(brands) && brands.includes(brand);
   }

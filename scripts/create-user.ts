@@ -60,7 +60,7 @@ runScript(async () => {
     const { user } = await createUser({ ...input.data, password }, null);
     console.log(`Created ${user.role} ${user.email} (id ${user.id}).`);
   } catch (error) {
-    if (error instanceof AppError) throw new Error(error.message);
+    if (AppError.is(error)) throw new Error(error.message);
     throw error;
   } finally {
     await (await db()).close();

@@ -136,7 +136,7 @@ async function status(): Promise<boolean> {
     try {
       state = await withDatabase(target, (db) => migrationStatus(db, paths));
     } catch (error) {
-      if (!(error instanceof DatabaseLockedError)) throw error;
+      if (!DatabaseLockedError.is(error)) throw error;
       console.log(`• ${describe(target)} not checked: ${error.message}`);
       return ok;
     }

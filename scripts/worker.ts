@@ -14,7 +14,7 @@ async function main() {
   try {
     config(); // every setting checked before anything starts
   } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
+    if (!ConfigError.is(error)) throw error;
     console.error(`export worker: refusing to start:\n${error.message}`);
     process.exit(1);
   }

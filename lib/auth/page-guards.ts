@@ -12,7 +12,7 @@ async function guardPage(guard: () => Promise<SessionUser>, path: string) {
   try {
     return await guard();
   } catch (error) {
-    if (!(error instanceof AuthError)) throw error;
+    if (!AuthError.is(error)) throw error;
     if (error.status === 401) redirect(loginUrl(path));
     forbidden();
   }

@@ -29,8 +29,8 @@ export function isDatabaseBusy(error: unknown): boolean {
 
 export function isQueryCancelled(error: unknown): boolean {
   return (
-    error instanceof ClientGoneError ||
-    someError(error, (v) => v instanceof ClientGoneError || (sqlState(v) === "57014" && /user request/i.test(text(v))))
+    ClientGoneError.is(error) ||
+    someError(error, (v) => ClientGoneError.is(v) || (sqlState(v) === "57014" && /user request/i.test(text(v))))
   );
 }
 

@@ -4,7 +4,6 @@ import { audit } from "@/lib/audit/log";
 import type { SessionUser } from "@/lib/auth/permissions";
 import { prisma } from "@/lib/db/client";
 import { notFound } from "@/lib/errors";
-import { applyApiSecurityHeaders } from "@/lib/security/headers";
 import { storage } from "@/lib/storage";
 import { tokenExportEntry } from "@/lib/tokens/tokens";
 import { exportKey } from "./files";
@@ -40,7 +39,7 @@ export async function downloadResponse(user: Pick<SessionUser, "id" | "email">, 
     throw error;
   }
   const body = Readable.toWeb(file.body) as ReadableStream<Uint8Array>;
-  const headers = applyApiSecurityHeaders(new Headers());
+  const headers = new Headers();
   headers.set("Content-Type", "text/csv; charset=utf-8");
   headers.set("Content-Disposition", `attachment; filename="${exportFilename(row.completed_at)}"`);
   headers.set("Content-Length", String(file.size));

@@ -92,7 +92,7 @@ async function onImportJob(jobs: PgBoss.JobWithMetadata<ImportJobData>[], runnin
       const result = await runImport(job.data.importId, AbortSignal.any([controller.signal, deadline]));
       console.info(`import ${job.data.importId}: ${"skipped" in result ? `skipped, ${result.skipped}` : `${result.imported} of ${result.total} rows imported`}`);
     } catch (error) {
-      if (error instanceof ImportFileError) {
+      if (ImportFileError.is(error)) {
         await markImportFailed(job.data.importId, error.message);
         continue;
       }

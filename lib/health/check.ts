@@ -129,7 +129,7 @@ async function checkStorage(): Promise<StorageHealth> {
     await withTimeout(store.check(), TIMEOUT_MS);
     return { status: "up", kind, latency_ms: Math.round(performance.now() - started) };
   } catch (error) {
-    const reason = error instanceof Timeout ? "timeout" : error instanceof StorageUnavailableError ? error.reason : storageProblem(error);
+    const reason = error instanceof Timeout ? "timeout" : StorageUnavailableError.is(error) ? error.reason : storageProblem(error);
     if (reason === "error") console.error("health check: storage check failed", error);
     return { status: "down", kind, latency_ms: null, reason };
   }

@@ -7,7 +7,7 @@ import { databaseAppError, isQueryCancelled } from "@/lib/db/errors";
 import { withQuerySignal } from "@/lib/db/scope";
 import { AppError } from "@/lib/errors";
 import { isDatabaseUnavailable, RETRY_AFTER_SECONDS, UNAVAILABLE_MESSAGE } from "@/lib/health/unavailable";
-import { applyApiSecurityHeaders } from "@/lib/security/headers";
+import { crossSiteWrite } from "@/lib/security/origin";
 import { fieldErrors } from "@/lib/validation/common";
 import { readLimitedText } from "./body";
 
@@ -15,11 +15,11 @@ type ApiErrorBody = { error: { code: string; message: string; fields?: Record<st
 
 export function apiError(status: number, code: string, message: string, fields?: Record<string, string[]>, details?: Record<string, unknown>) {
   const body: ApiErrorBody = { error: { ...details, code, message, ...(fields ? { fields } : {}) } };
-  return NextResponse.json(body, { status, headers: applyApiSecurityHeaders(new Headers()) });
+  return NextResponse.json(body, { status });
 }
 
 export function json(data: unknown, status = 200) {
-  return NextResponse.json(data, { status, headers: applyApiSecurityHeaders(new Headers()) });
+  return NextResponse.json(data, { status });
 }
 
 /** 503 while the database cannot be reached: the client may retry after a few seconds. */
@@ -31,19 +31,19 @@ function unavailable() {
 
 /** Turns what a handler throws into docs/API.md's error shape; never a stack trace or SQL. */
 export function toErrorResponse(error: unknown) {
-  if (error instanceof AuthError) {
+  if (AuthError.is(error)) {
     return error.status === 401
       ? apiError(401, "unauthorized", error.message)
       : apiError(403, "forbidden", error.message);
   }
-  if (error instanceof AppError && error.code === "invalid_token") {
+  if (AppError.is(error) && error.code === "invalid_token") {
     // RFC 6750: a refused bearer token says which scheme to use, and nothing about why.
     const response = apiError(401, error.code, error.message);
     response.headers.set("WWW-Authenticate", 'Bearer realm="console"');
     return response;
   }
   if (error instanceof z.ZodError) return apiError(400, "invalid_input", "Some values are not valid.", fieldErrors(error));
-  const known = error instanceof AppError ? error : databaseAppError(error);
+  const known = AppError.is(error) ? error : databaseAppError(error);
   if (known) {
     const response = apiError(known.status, known.code, known.message, known.fields, known.details);
     if (known.retryAfter !== undefined) response.headers.set("Retry-After", String(known.retryAfter));
@@ -72,7 +72,8 @@ export function route<C = unknown>(handler: Handler<C>): Handler<C> {
         // A bearer request is its token's user (lib/auth/bearer.ts); any other is the session's.
         const token = bearerOf(request);
         if (token === null) {
-          assertSameOrigin(request);
+          // A bearer token is no ambient credential: only a session's writes need their origin checked.
+          if (crossSiteWrite(request)) throw new AppError(403, "cross_site_request", "Requests from another site are not accepted.");
           return handler(request, context);
         }
         const principal = await authenticateBearer(token, request);
@@ -82,27 +83,6 @@ export function route<C = unknown>(handler: Handler<C>): Handler<C> {
       return toErrorResponse(error);
     }
   };
-}
-
-const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
-
-/**
- * Mutations from another site are refused: a browser always sends Origin on cross-site POST,
- * PATCH and DELETE, and it must name this host. (Server actions get the same check from Next.)
- * Clients that send no Origin (curl, scripts) are not browsers and carry no ambient cookie risk.
- */
-function assertSameOrigin(request: Request) {
-  if (SAFE_METHODS.has(request.method)) return;
-  const origin = request.headers.get("origin");
-  if (!origin) return;
-  const host = request.headers.get("x-forwarded-host") ?? request.headers.get("host") ?? new URL(request.url).host;
-  let originHost: string;
-  try {
-    originHost = new URL(origin).host;
-  } catch {
-    originHost = "";
-  }
-  if (originHost !== host) throw new AppError(403, "cross_site_request", "Requests from another site are not accepted.");
 }
 
 /** Reads a JSON body: 415 unless it is JSON, 413 past `maxBytes` (never read further), 400 when it does not parse. */

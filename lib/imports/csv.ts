@@ -103,7 +103,7 @@ export async function* csvRecords(text: Readable, delimiter: string, maxRecord: 
   text.pipe(parser);
   try {
     for await (const record of parser as AsyncIterable<CsvRecord | CsvShapeError>) {
-      if (record instanceof CsvShapeError) throw record;
+      if (CsvShapeError.is(record)) throw record;
       yield record;
     }
   } finally {

@@ -119,7 +119,7 @@ async function dryRun(id: string): Promise<void> {
   try {
     await runImport(id);
   } catch (error) {
-    if (!(error instanceof ImportFileError)) {
+    if (!ImportFileError.is(error)) {
       await markImportFailed(id, "The preview could not be made. Try again.");
       throw error;
     }
@@ -225,7 +225,7 @@ export async function previewAgain(
     try {
       await runImport(id);
     } catch (error) {
-      if (!(error instanceof ImportFileError)) throw error;
+      if (!ImportFileError.is(error)) throw error;
       await markImportFailed(id, error.message);
     }
   } else {

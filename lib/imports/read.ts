@@ -91,7 +91,7 @@ export async function* csvRows(body: Readable, options: { encoding: TextEncoding
   try {
     yield* atMostMaxRows(records());
   } catch (error) {
-    if (error instanceof CsvShapeError) throw new ImportFileError(error.message);
+    if (CsvShapeError.is(error)) throw new ImportFileError(error.message);
     throw error;
   } finally {
     body.destroy();
@@ -200,7 +200,7 @@ function cellValue(value: ExcelJS.CellValue): Cell {
 
 /** Any error reading an XLSX is the file's (it is a local copy): 400 with the reader's reason. */
 function unreadable(error: unknown): unknown {
-  if (error instanceof ImportFileError) return error;
+  if (ImportFileError.is(error)) return error;
   if (error && typeof error === "object" && "syscall" in error) return error; // the disk's, not the file's
   const reason = String((error as Error)?.message ?? error).replace(/\s+/g, " ").slice(0, 160);
   return new ImportFileError(`This XLSX cannot be read (${reason}): open it in a spreadsheet and save it again, or save it as CSV.`);

@@ -286,7 +286,7 @@ export function boundedWorkbook(path: string, maxUnpacked: number): Readable {
               }
             }
           } catch (error) {
-            if (error instanceof ImportFileError) throw error;
+            if (ImportFileError.is(error)) throw error;
             // yauzl's own checks: more (or fewer) bytes than the zip declares, a bad stream.
             const message = String((error as Error)?.message ?? error);
             throw new ImportFileError(

@@ -18,8 +18,8 @@ export type ListProblem = {
 export type ListOutcome<T> = { ok: true; value: T } | { ok: false; problem: ListProblem };
 
 export function listProblem(error: unknown): ListProblem | null {
-  if (error instanceof PageTooDeepError) return { kind: "too_deep", title: "This page is too deep into the list", message: error.message, total: error.total };
-  if (error instanceof AppError && error.status === 429) {
+  if (PageTooDeepError.is(error)) return { kind: "too_deep", title: "This page is too deep into the list", message: error.message, total: error.total };
+  if (AppError.is(error) && error.status === 429) {
     return { kind: "too_many", title: "Too many lists loading at once", message: error.message, total: null };
   }
   const known = databaseAppError(error);

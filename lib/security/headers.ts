@@ -1,56 +1,106 @@
-import HEADERS from "./static-headers.json";
+// The console's one security-header policy: which headers each kind of answer carries. Nothing
+// else names a header value; two layers apply it (docs/decisions/0020-policy-one-place-per-concern.md):
+// - server.ts starts every answer as a non-page one (`headersBefore`), so that what Next writes
+//   outside any route (its 404s and 405s, its redirect of `//x`, the icon) carries it too;
+// - proxy.ts turns a page's answer into a page's (`securityHeaders("page", …)`), with a fresh
+//   nonce Next puts on its own scripts.
+// Runtime-neutral (no Node APIs): the proxy imports it.
 
-// Response headers every HTML and API response carries (static assets under /_next/static are
-// immutable files served by Next itself and keep their own caching).
-//
-// The values live in static-headers.json, which next.config.js reads too: pages get them from
-// proxy.ts (with a per-request CSP nonce), the JSON API from next.config.js's `headers()` for
-// every answer under /api/v1 and /api/health (Next's own 404s and 405s included), without the
-// proxy, and again from lib/http/api.ts so that route handlers called directly carry them.
-// Runtime-neutral (no Node APIs).
+/** page: HTML with scripts run by nonce; api: JSON, files, redirects, refusals; static: Next's immutable build output. */
+export type AnswerKind = "page" | "api" | "static";
 
-const HSTS_VALUE = HEADERS.hsts;
+type Options = {
+  /** The page's nonce (kind "page" only): from createNonce, one per response. */
+  nonce?: string;
+  /** `next dev` needs 'unsafe-eval' in pages' scripts (React rebuilds server stacks with eval). */
+  development?: boolean;
+  /** HSTS is production's: a developer's http://localhost must not be pinned to HTTPS. */
+  production?: boolean;
+};
 
-/**
- * The policy of answers that are not HTML (JSON, files): nothing may load or run from them, and
- * they may not be framed.
- */
-export const API_CSP = HEADERS.apiCsp;
+const BASE = {
+  "X-Content-Type-Options": "nosniff",
+  "Referrer-Policy": "same-origin",
+  // The legacy twin of frame-ancestors 'none', for browsers without CSP level 2.
+  "X-Frame-Options": "DENY",
+  "Cross-Origin-Opener-Policy": "same-origin",
+  "Permissions-Policy": "camera=(), microphone=(), geolocation=(), payment=(), usb=()",
+};
 
-/** The headers that do not depend on the request (the pages' CSP, which needs a nonce, is apart). */
-export function baseSecurityHeaders(production = process.env.NODE_ENV === "production"): Record<string, string> {
+const HSTS = "max-age=63072000; includeSubDomains";
+
+/** What is not a page loads, runs and frames nothing. */
+export const API_CSP = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
+
+const NONCE_PATTERN = /^[A-Za-z0-9+/_-]{16,}={0,2}$/;
+
+/** A fresh nonce: 128 random bits, base64. One per response, never reused. */
+export function createNonce(): string {
+  const bytes = new Uint8Array(16);
+  crypto.getRandomValues(bytes);
+  let binary = "";
+  for (const byte of bytes) binary += String.fromCharCode(byte);
+  return btoa(binary);
+}
+
+/** The pages' policy, directive by directive, in order. */
+export function cspDirectives({ nonce, development = false }: { nonce: string; development?: boolean }): Record<string, string[]> {
+  if (!NONCE_PATTERN.test(nonce)) throw new Error("A CSP nonce must be at least 16 base64 characters.");
   return {
-    // nosniff; same-origin referrers; X-Frame-Options DENY (the legacy twin of frame-ancestors
-    // 'none' for browsers without CSP level 2); COOP; no camera, microphone, location…
-    ...HEADERS.base,
-    // Only in production: a developer's http://localhost must not be pinned to HTTPS.
-    ...(production ? { "Strict-Transport-Security": HSTS_VALUE } : {}),
+    "default-src": ["'self'"],
+    // 'strict-dynamic': scripts trusted by the nonce may load Next's chunks; host sources and
+    // 'self' are ignored by browsers that support it and kept as the fallback of those that do not.
+    "script-src": ["'self'", `'nonce-${nonce}'`, "'strict-dynamic'", ...(development ? ["'unsafe-eval'"] : [])],
+    // React writes style="" attributes and the toast library injects a <style> without a nonce:
+    // inline styles stay allowed (styles cannot run code; scripts remain nonce-only).
+    "style-src": ["'self'", "'unsafe-inline'"],
+    "img-src": ["'self'", "data:", "blob:"],
+    "font-src": ["'self'"],
+    "connect-src": ["'self'"],
+    "object-src": ["'none'"],
+    "base-uri": ["'none'"],
+    "frame-ancestors": ["'none'"],
+    "form-action": ["'self'"],
+    "manifest-src": ["'self'"],
+    "worker-src": ["'self'", "blob:"],
   };
 }
 
-/** Console pages and API answers depend on who asks: never stored by browsers or proxies. */
-const NO_STORE = "no-store";
-
-/** Sets the base headers (and no-store) on `headers`, keeping a stricter Cache-Control already there. */
-export function applySecurityHeaders(headers: Headers, production?: boolean): Headers {
-  for (const [name, value] of Object.entries(baseSecurityHeaders(production))) headers.set(name, value);
-  const cache = headers.get("Cache-Control");
-  if (!cache || !/\bno-store\b/.test(cache)) headers.set("Cache-Control", NO_STORE);
-  return headers;
+/** The pages' Content-Security-Policy: `default-src 'self'; script-src 'self' 'nonce-…' 'strict-dynamic'; …` */
+export function buildCsp(options: { nonce: string; development?: boolean }): string {
+  return Object.entries(cspDirectives(options))
+    .map(([name, values]) => `${name} ${values.join(" ")}`)
+    .join("; ");
 }
 
-/** The headers of a JSON or file answer: the base ones, no-store and API_CSP. */
-export function apiSecurityHeaders(production?: boolean): Record<string, string> {
-  return { ...baseSecurityHeaders(production), "Cache-Control": NO_STORE, "Content-Security-Policy": API_CSP };
+/** The nonce of a policy built by `buildCsp` (what Next does to find it), or null. */
+export function nonceOf(policy: string | null | undefined): string | null {
+  return policy?.match(/'nonce-([^']+)'/)?.[1] ?? null;
 }
 
-/** Sets apiSecurityHeaders on `headers`: for answers that are not pages. */
-export function applyApiSecurityHeaders(headers: Headers, production?: boolean): Headers {
-  for (const [name, value] of Object.entries(apiSecurityHeaders(production))) headers.set(name, value);
-  return headers;
+/** The security headers of an answer of `kind`. */
+export function securityHeaders(kind: AnswerKind, options: Options = {}): Record<string, string> {
+  const { production = process.env.NODE_ENV === "production" } = options;
+  const csp = kind === "page" ? buildCsp({ nonce: options.nonce ?? "", development: options.development }) : API_CSP;
+  return {
+    ...BASE,
+    ...(production ? { "Strict-Transport-Security": HSTS } : {}),
+    "Content-Security-Policy": csp,
+    // Pages and API answers depend on who asks: never stored. Next gives its build output
+    // `immutable` caching only when no Cache-Control is set yet.
+    ...(kind === "static" ? {} : { "Cache-Control": "no-store" }),
+  };
 }
 
-/** Paths whose responses are public build output (and the icon): left to Next's own caching. */
+/** Next's immutable build output: cacheable files, the same for everyone. */
 export function isStaticAsset(pathname: string): boolean {
-  return pathname.startsWith("/_next/static/") || pathname === "/favicon.ico";
+  return pathname.startsWith("/_next/static/");
+}
+
+/**
+ * The headers server.ts sets on every answer before Next sees the request: a non-page answer's
+ * (the proxy replaces them on pages), or a static file's.
+ */
+export function headersBefore(url: string): Record<string, string> {
+  return securityHeaders(isStaticAsset(url.split(/[?#]/)[0]!) ? "static" : "api");
 }

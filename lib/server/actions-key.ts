@@ -7,8 +7,8 @@ import type { Config } from "@/lib/config";
 // and encrypts the values an action closes over with the key it runs with (the variable, else
 // the build's). A page rendered by one instance posts its actions to whichever instance the load
 // balancer picks, so every instance must run builds made with one key, and run with that key.
-// server.ts checks the second half at start, with the settings lib/config.ts read; docs/deployment.md
-// says how to set the first.
+// lib/server/startup.ts checks the second half when the server starts (instrumentation.ts);
+// docs/deployment.md says how to set the first.
 
 /** The key `next build` used, from the build's manifest (null: no build, or none recorded). */
 export function builtActionsKey(appDir: string): string | null {

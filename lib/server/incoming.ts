@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders } from "node:http";
 import { SIGN_IN_BODY_LIMIT } from "@/lib/auth/sign-in-body";
-import HEADERS from "@/lib/security/static-headers.json";
+import { securityHeaders } from "@/lib/security/headers";
 import { CLIENT_ADDRESS_HEADER, resolveClientAddress } from "./client-address";
 import { isReadableRouterState } from "./router-state";
 
@@ -21,13 +21,14 @@ const REFUSED_METHODS = new Set(["TRACE", "TRACK", "CONNECT"]);
 const PROXIED_METHODS = new Set(["GET", "HEAD", "POST"]);
 
 /**
- * Whether a request to `pathname` goes through the proxy: proxy.ts's `config.matcher`, the same
- * rule (kept in step by hand: Next reads the matcher from the file as written). For those paths
- * Next reads the whole body of anything but a GET or HEAD into memory before the proxy runs (up
- * to experimental.proxyClientMaxBodySize), whatever the page or route would do with it.
+ * Whether a request to a path goes through the proxy, from proxy.ts's own `config.matcher` (the
+ * one place it is written), as Next matches a path against it: whole, case-sensitive. For those
+ * paths Next reads the whole body of anything but a GET or HEAD into memory before the proxy runs
+ * (up to experimental.proxyClientMaxBodySize), whatever the page or route would do with it.
  */
-export function goesThroughProxy(pathname: string): boolean {
-  return !/^\/(_next\/static\/|favicon.ico$|api\/v1\/|api\/health$)/.test(pathname);
+export function proxiedPaths(matcher: readonly string[]): (pathname: string) => boolean {
+  const proxied = new RegExp(`^(?:${matcher.join("|")})$`);
+  return (pathname) => proxied.test(pathname);
 }
 
 /** The largest body a POST to `pathname` (behind the proxy) may declare. */
@@ -44,36 +45,11 @@ export type Incoming = {
 
 type Refusal = { status: number; headers: Record<string, string>; body: string };
 
-/**
- * The security headers of an answer that is not a page (lib/security/headers.ts): set by server.ts
- * on every response before Next sees the request, so that the answers Next writes without the
- * proxy or next.config.js (its redirect of `//x`, a missing file under /_next/static, the icon)
- * carry them too. Whatever sets a header later wins (the proxy's page policy with its nonce).
- */
-function baselineHeaders(): Record<string, string> {
-  return {
-    ...HEADERS.base,
-    ...(process.env.NODE_ENV === "production" ? { "Strict-Transport-Security": HEADERS.hsts } : {}),
-    "Content-Security-Policy": HEADERS.apiCsp,
-    "Cache-Control": "no-store",
-  };
-}
-
-/**
- * baselineHeaders for a request to `url`, as server.ts sets them. Next serves its build output
- * (`/_next/static/…`) with `immutable` caching only when no Cache-Control is set yet: those
- * answers get the rest and keep Next's caching.
- */
-export function baselineHeadersFor(url: string): [string, string][] {
-  const headers = Object.entries(baselineHeaders());
-  return url.startsWith("/_next/static/") ? headers.filter(([name]) => name !== "Cache-Control") : headers;
-}
-
 function refusal(status: number, code: string, message: string, extra: Record<string, string> = {}): Refusal {
   const body = JSON.stringify({ error: { code, message } });
   return {
     status,
-    headers: { ...baselineHeaders(), "Content-Type": "application/json", ...extra },
+    headers: { ...securityHeaders("api"), "Content-Type": "application/json", ...extra },
     body,
   };
 }
@@ -84,7 +60,7 @@ function refusal(status: number, code: string, message: string, extra: Record<st
  */
 export function unparsableRequestAnswer(status: 400 | 408 | 431): string {
   const reasons = { 400: "Bad Request", 408: "Request Timeout", 431: "Request Header Fields Too Large" };
-  const headers = { ...baselineHeaders(), "Content-Length": "0", Connection: "close" };
+  const headers = { ...securityHeaders("api"), "Content-Length": "0", Connection: "close" };
   return `HTTP/1.1 ${status} ${reasons[status]}\r\n${Object.entries(headers).map(([k, v]) => `${k}: ${v}`).join("\r\n")}\r\n\r\n`;
 }
 
@@ -99,36 +75,14 @@ function decodablePath(url: string): boolean {
   }
 }
 
-/** The header's single value (Node joins repeated ones with ", "; first of a list for x-forwarded-host). */
+/** The header's single value (Node joins repeated ones with ", "). */
 const headerValue = (value: string | string[] | undefined) => (Array.isArray(value) ? value.join(", ") : value);
-
-/**
- * Whether a POST that Next would treat as a possible server action comes from this host. Next
- * compares Origin with the host itself but answers a mismatch (or an Origin it cannot parse) with
- * a 500; the same rule here answers 403. Every path: an unknown one (`/api/V1/x`) renders the 404
- * page, where Next runs the same check; route handlers refuse cross-site writes anyway.
- */
-function actionFromAnotherOrigin(req: Incoming, method: string): boolean {
-  if (method !== "POST") return false;
-  const type = headerValue(req.headers["content-type"])?.toLowerCase() ?? "";
-  const possibleAction = req.headers["next-action"] !== undefined || type.startsWith("multipart/form-data") || type.startsWith("application/x-www-form-urlencoded");
-  const origin = headerValue(req.headers.origin);
-  if (!possibleAction || origin === undefined) return false;
-  let originHost: string;
-  try {
-    originHost = origin === "null" ? "" : new URL(origin).host;
-  } catch {
-    return true;
-  }
-  const forwardedHost = headerValue(req.headers["x-forwarded-host"])?.split(",")[0]?.trim();
-  return !originHost || (originHost !== forwardedHost && originHost !== req.headers.host);
-}
 
 /**
  * Rewrites the request's headers in place (the caller's address, and no client-written proxy
  * headers unless a proxy is trusted) and returns a refusal when the request must not reach Next.
  */
-export function prepareIncoming(req: Incoming, trustedProxyHops: number): Refusal | null {
+export function prepareIncoming(req: Incoming, trustedProxyHops: number, goesThroughProxy: (pathname: string) => boolean): Refusal | null {
   const address = resolveClientAddress(req.socket.remoteAddress, req.headers["x-forwarded-for"], trustedProxyHops);
   if (trustedProxyHops <= 0) {
     for (const name of PROXY_HEADERS) delete req.headers[name];
@@ -145,9 +99,6 @@ export function prepareIncoming(req: Incoming, trustedProxyHops: number): Refusa
   if (!decodablePath(req.url ?? "/")) return refusal(400, "bad_path", "The address has a malformed %-escape (it must decode as UTF-8).");
   if (!isReadableRouterState(headerValue(req.headers["next-router-state-tree"]))) {
     return refusal(400, "bad_router_state", "The Next-Router-State-Tree header is malformed. Reload the page.");
-  }
-  if (actionFromAnotherOrigin(req, method)) {
-    return refusal(403, "cross_site_request", "Forms are accepted from the console's own pages only.");
   }
 
   // Behind the proxy, Next reads a body whole before anything can refuse it (and a server action's

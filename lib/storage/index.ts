@@ -1,5 +1,6 @@
 import path from "node:path";
 import { config, type Config } from "@/lib/config";
+import { processWide } from "@/lib/process-wide";
 import { localStore } from "./local";
 import { s3Store, type S3Settings } from "./s3";
 import type { FileStore } from "./types";
@@ -26,15 +27,12 @@ function storageTarget(c: Config = config()): StorageTarget {
   };
 }
 
-type Holder = { __console_storage?: { key: string; store: FileStore } };
+const made = processWide("storage", () => ({ current: undefined as { key: string; store: FileStore } | undefined }));
 
 /** The process's file store, made once per configuration (tests change it between suites). */
 export function storage(): FileStore {
   const target = storageTarget();
   const key = JSON.stringify(target);
-  const holder = globalThis as Holder;
-  if (holder.__console_storage?.key !== key) {
-    holder.__console_storage = { key, store: target.kind === "local" ? localStore(target.dir) : s3Store(target) };
-  }
-  return holder.__console_storage.store;
+  if (made.current?.key !== key) made.current = { key, store: target.kind === "local" ? localStore(target.dir) : s3Store(target) };
+  return made.current.store;
 }

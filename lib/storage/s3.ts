@@ -251,7 +251,7 @@ function describe(error: unknown): string {
 }
 
 function unavailable(error: unknown, what: string, log = true): StorageUnavailableError {
-  if (error instanceof StorageUnavailableError) return error;
+  if (StorageUnavailableError.is(error)) return error;
   const reason = storageProblem(error);
   if (log) console.warn(`storage unavailable (${reason}) ${what}: ${describe(error)}`);
   return new StorageUnavailableError(reason, error);

@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders } from "node:http";
-import HEADERS from "@/lib/security/static-headers.json";
+import { API_CSP, securityHeaders } from "@/lib/security/headers";
 import type { RawResponse } from "./console-server";
 
 // What every answer of the production build must carry, as e2e/security.spec.ts checks it in a
@@ -28,8 +28,10 @@ export function securityHeaderProblems(response: Pick<RawResponse, "status" | "h
   const expectHeader = (name: string, value: string) => {
     if (one(name) !== value) problems.push(`${name}: ${JSON.stringify(one(name))}, expected ${JSON.stringify(value)}`);
   };
-  for (const [name, value] of Object.entries(HEADERS.base)) expectHeader(name.toLowerCase(), value);
-  expectHeader("strict-transport-security", HEADERS.hsts);
+  // What every kind shares (the production build's), without the policy and caching, checked below.
+  for (const [name, value] of Object.entries(securityHeaders("api", { production: true }))) {
+    if (name !== "Content-Security-Policy" && name !== "Cache-Control") expectHeader(name.toLowerCase(), value);
+  }
 
   const csp = one("content-security-policy");
   const type = one("content-type") ?? "";
@@ -45,7 +47,7 @@ export function securityHeaderProblems(response: Pick<RawResponse, "status" | "h
         if (!tag.includes(`nonce="${nonce}"`)) problems.push(`a script without the answer's nonce: ${tag.slice(0, 120)}`);
       }
     }
-  } else if (csp !== HEADERS.apiCsp) {
+  } else if (csp !== API_CSP) {
     problems.push(`a non-HTML answer with neither policy: ${csp}`);
   }
 

@@ -1,6 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { CLIENT_ADDRESS_HEADER, resolveClientAddress } from "@/lib/server/client-address";
-import { prepareIncoming, SERVER_ACTION_BODY_LIMIT, type Incoming } from "@/lib/server/incoming";
+import { config as proxyConfig } from "@/proxy";
+import { prepareIncoming, proxiedPaths, SERVER_ACTION_BODY_LIMIT, type Incoming } from "@/lib/server/incoming";
+
+const goesThroughProxy = proxiedPaths(proxyConfig.matcher);
 
 describe("resolveClientAddress", () => {
   it("is the socket's peer without a trusted proxy, whatever the headers say", () => {
@@ -42,7 +45,7 @@ describe("prepareIncoming", () => {
         [CLIENT_ADDRESS_HEADER]: "192.0.2.1",
       },
     });
-    expect(prepareIncoming(req, 0)).toBeNull();
+    expect(prepareIncoming(req, 0, goesThroughProxy)).toBeNull();
     expect(req.headers[CLIENT_ADDRESS_HEADER]).toBe("203.0.113.9");
     expect(req.headers["x-forwarded-for"]).toBe("203.0.113.9");
     expect(req.headers["x-forwarded-proto"]).toBe("http");
@@ -53,14 +56,14 @@ describe("prepareIncoming", () => {
 
   it("behind a trusted proxy keeps its headers but still decides the address itself", () => {
     const req = request({ socket: { remoteAddress: "10.0.0.2" }, headers: { "x-forwarded-for": "192.0.2.1, 198.51.100.7", "x-forwarded-proto": "https", [CLIENT_ADDRESS_HEADER]: "192.0.2.1" } });
-    expect(prepareIncoming(req, 1)).toBeNull();
+    expect(prepareIncoming(req, 1, goesThroughProxy)).toBeNull();
     expect(req.headers[CLIENT_ADDRESS_HEADER]).toBe("198.51.100.7");
     expect(req.headers["x-forwarded-proto"]).toBe("https");
   });
 
   it("refuses TRACE, TRACK and CONNECT with 405", () => {
     for (const method of ["TRACE", "TRACK", "CONNECT", "trace"]) {
-      const refused = prepareIncoming(request({ method }), 0);
+      const refused = prepareIncoming(request({ method }), 0, goesThroughProxy);
       expect(refused?.status, method).toBe(405);
       expect(refused?.headers["X-Content-Type-Options"]).toBe("nosniff");
       expect(JSON.parse(refused!.body)).toMatchObject({ error: { code: "method_not_allowed" } });
@@ -68,7 +71,7 @@ describe("prepareIncoming", () => {
   });
 
   it("refuses a page POST (a server action) past Next's limit from its declared length", () => {
-    const post = (headers: Incoming["headers"], url = "/subscribers") => prepareIncoming(request({ method: "POST", url, headers }), 0);
+    const post = (headers: Incoming["headers"], url = "/subscribers") => prepareIncoming(request({ method: "POST", url, headers }), 0, goesThroughProxy);
     expect(post({ "content-length": String(SERVER_ACTION_BODY_LIMIT) })).toBeNull();
     expect(post({ "content-length": String(SERVER_ACTION_BODY_LIMIT + 1) })?.status).toBe(413);
     expect(post({ "content-length": "12abc" })?.status).toBe(413);

@@ -1,7 +1,7 @@
+import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { buildCsp, createNonce, cspDirectives, nonceOf } from "@/lib/security/csp";
-import { API_CSP, apiSecurityHeaders, applyApiSecurityHeaders, applySecurityHeaders, baseSecurityHeaders, isStaticAsset } from "@/lib/security/headers";
+import { API_CSP, buildCsp, createNonce, cspDirectives, headersBefore, isStaticAsset, nonceOf, securityHeaders } from "@/lib/security/headers";
 import { unavailablePage } from "@/lib/security/unavailable-page";
 
 const directives = (policy: string) =>
@@ -57,51 +57,86 @@ describe("buildCsp", () => {
   });
 });
 
-describe("security headers", () => {
-  it("sends HSTS in production only", () => {
-    expect(baseSecurityHeaders(true)["Strict-Transport-Security"]).toMatch(/^max-age=\d{8,}; includeSubDomains$/);
-    expect(baseSecurityHeaders(false)).not.toHaveProperty("Strict-Transport-Security");
-  });
+describe("security headers, one policy per kind of answer", () => {
+  const nonce = createNonce();
 
-  it("sets nosniff, the referrer policy and no-store, keeping a no-store already there", () => {
-    const headers = applySecurityHeaders(new Headers({ "Cache-Control": "public, max-age=60" }), false);
-    expect(headers.get("x-content-type-options")).toBe("nosniff");
-    expect(headers.get("referrer-policy")).toBe("same-origin");
-    expect(headers.get("cache-control")).toBe("no-store");
-    const kept = applySecurityHeaders(new Headers({ "Cache-Control": "private, no-store, max-age=0" }), false);
-    expect(kept.get("cache-control")).toBe("private, no-store, max-age=0");
-  });
-
-  it("gives JSON and file answers a policy that lets nothing load, run or frame them", () => {
-    expect(API_CSP).toBe("default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'");
-    const headers = applyApiSecurityHeaders(new Headers(), true);
-    expect(Object.fromEntries(headers)).toEqual(Object.fromEntries(new Headers(apiSecurityHeaders(true))));
-    expect(headers.get("content-security-policy")).toBe(API_CSP);
-    expect(headers.get("cache-control")).toBe("no-store");
-  });
-
-  it("next.config.js sends the same headers on every /api/v1 and /api/health answer (the proxy skips them)", async () => {
-    const env = process.env as Record<string, string | undefined>;
-    const before = env.NODE_ENV;
-    env.NODE_ENV = "production"; // what `next build` evaluates the config with
-    try {
-      const { default: config } = (await import(/* @vite-ignore */ `${path.resolve("next.config.js")}?production=${Date.now()}`)) as {
-        default: { headers(): Promise<{ source: string; headers: { key: string; value: string }[] }[]> };
-      };
-      const rules = await config.headers();
-      expect(rules.map((r) => r.source).sort()).toEqual(["/api/health", "/api/v1/:path*"]);
-      for (const rule of rules) {
-        expect(Object.fromEntries(rule.headers.map((h) => [h.key, h.value]))).toEqual(apiSecurityHeaders(true));
-      }
-    } finally {
-      env.NODE_ENV = before;
+  it("sends HSTS in production only, on every kind", () => {
+    for (const kind of ["page", "api", "static"] as const) {
+      expect(securityHeaders(kind, { nonce, production: true })["Strict-Transport-Security"]).toMatch(/^max-age=\d{8,}; includeSubDomains$/);
+      expect(securityHeaders(kind, { nonce, production: false })).not.toHaveProperty("Strict-Transport-Security");
     }
+  });
+
+  it("gives every kind nosniff, same-origin referrers, DENY framing, COOP and the permissions policy", () => {
+    for (const kind of ["page", "api", "static"] as const) {
+      expect(securityHeaders(kind, { nonce })).toMatchObject({
+        "X-Content-Type-Options": "nosniff",
+        "Referrer-Policy": "same-origin",
+        "X-Frame-Options": "DENY",
+        "Cross-Origin-Opener-Policy": "same-origin",
+        "Permissions-Policy": "camera=(), microphone=(), geolocation=(), payment=(), usb=()",
+      });
+    }
+  });
+
+  it("gives a page its nonce's policy and no-store", () => {
+    const page = securityHeaders("page", { nonce });
+    expect(page["Content-Security-Policy"]).toBe(buildCsp({ nonce }));
+    expect(page["Cache-Control"]).toBe("no-store");
+    expect(securityHeaders("page", { nonce, development: true })["Content-Security-Policy"]).toContain("'unsafe-eval'");
+    expect(() => securityHeaders("page")).toThrow(); // a page without a nonce is a mistake, not a default
+  });
+
+  it("gives JSON, files and refusals a policy that lets nothing load, run or frame them, and no-store", () => {
+    expect(API_CSP).toBe("default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'");
+    expect(securityHeaders("api")["Content-Security-Policy"]).toBe(API_CSP);
+    expect(securityHeaders("api")["Cache-Control"]).toBe("no-store");
+  });
+
+  it("leaves Next's build output its own caching", () => {
+    expect(securityHeaders("static")["Content-Security-Policy"]).toBe(API_CSP);
+    expect(securityHeaders("static")).not.toHaveProperty("Cache-Control");
+  });
+
+  it("starts every answer, before Next, as a non-page one or a static file's", () => {
+    expect(headersBefore("/subscribers?x=1")).toEqual(securityHeaders("api"));
+    expect(headersBefore("/api/v1/branches")).toEqual(securityHeaders("api"));
+    expect(headersBefore("//evil.example")).toEqual(securityHeaders("api"));
+    expect(headersBefore("/_next/static/chunks/app.js?v=1")).toEqual(securityHeaders("static"));
+    expect(headersBefore("/favicon.ico")).toEqual(securityHeaders("api")); // a route of the app, answering 405 to a DELETE
+
   });
 
   it("knows Next's immutable build output", () => {
     expect(isStaticAsset("/_next/static/chunks/app.js")).toBe(true);
+    expect(isStaticAsset("/favicon.ico")).toBe(false);
     expect(isStaticAsset("/subscribers")).toBe(false);
     expect(isStaticAsset("/api/v1/branches")).toBe(false);
+  });
+});
+
+describe("the sources keep one policy", () => {
+  const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "../..");
+  const sources = (dir: string): string[] =>
+    fs.readdirSync(path.join(root, dir), { withFileTypes: true }).flatMap((e) => {
+      const rel = path.join(dir, e.name);
+      if (e.isDirectory()) return rel.startsWith("lib/generated") ? [] : sources(rel);
+      return /\.(ts|tsx|js|mjs)$/.test(e.name) ? [rel] : [];
+    });
+  const files = [...sources("app"), ...sources("lib"), ...sources("components"), "server.ts", "proxy.ts", "instrumentation.ts", "next.config.js"];
+  const read = (file: string) => fs.readFileSync(path.join(root, file), "utf8");
+
+  it("names the headers' values in lib/security/headers.ts only", () => {
+    const values = /nosniff|default-src|frame-ancestors|max-age=63072000|camera=\(\)|X-Frame-Options|Strict-Transport-Security/i;
+    const naming = files.filter((f) => f !== "lib/security/headers.ts" && values.test(read(f)));
+    expect(naming).toEqual([]);
+  });
+
+  it("applies them in two places: server.ts for every answer, proxy.ts for pages (and server.ts's own refusals)", async () => {
+    const applying = files.filter((f) => /\b(securityHeaders|headersBefore)\(/.test(read(f)) && f !== "lib/security/headers.ts");
+    expect(applying.sort()).toEqual(["lib/server/incoming.ts", "proxy.ts", "server.ts"]);
+    const { default: nextConfig } = (await import(/* @vite-ignore */ path.join(root, "next.config.js"))) as { default: Record<string, unknown> };
+    expect(nextConfig).not.toHaveProperty("headers");
   });
 });
 

@@ -18,7 +18,7 @@ export async function setPasswordAction(input: PasswordSetInput): Promise<Action
     const { email } = await setPasswordWithLink(parsed.data.token, parsed.data.password);
     return { ok: true, data: { email }, message: "Your password is set. Sign in with it." };
   } catch (error) {
-    const known = error instanceof AppError ? error : databaseAppError(error);
+    const known = AppError.is(error) ? error : databaseAppError(error);
     if (known) return { ok: false, fieldErrors: known.fields, formError: known.message };
     console.error(error);
     return { ok: false, formError: "Something went wrong on our side. Try again." };

@@ -58,7 +58,7 @@ export default async function BulkChangePage({ searchParams }: { searchParams: P
     } catch (error) {
       // A bad filter (400), too many of the user's lists at once (429), a count stopped by the
       // statement timeout or a busy pool (503): said in place of the summary.
-      const known = error instanceof AppError ? error : databaseAppError(error);
+      const known = AppError.is(error) ? error : databaseAppError(error);
       if (known) countProblem = known.message;
       else if (isQueryCancelled(error)) countProblem = "The request was cancelled."; // its client has gone: nobody reads it
       else throw error;

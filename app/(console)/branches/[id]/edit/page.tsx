@@ -15,7 +15,7 @@ export default async function EditBranchPage({ params }: { params: Promise<{ id:
   const id = parseId(rawId);
   if (id === null) notFound();
   const branch = await getBranch(id).catch((error: unknown) => {
-    if (error instanceof AppError && error.status === 404) notFound();
+    if (AppError.is(error) && error.status === 404) notFound();
     throw error;
   });
   return (

@@ -29,7 +29,7 @@ export default async function BulkChangeProgressPage({ params }: { params: Promi
     if (!isExportId(id)) notFound();
     bulk = await bulkStatus(user.id, id);
   } catch (error) {
-    if (error instanceof AppError && error.status === 404) notFound();
+    if (AppError.is(error) && error.status === 404) notFound();
     throw error;
   }
   const running = bulk.status === "in_queue" || bulk.status === "running";

@@ -24,7 +24,7 @@ export default async function ImportStatusPage({ params }: { params: Promise<{ i
     if (!isExportId(id)) notFound();
     imp = await importStatus(user.id, id);
   } catch (error) {
-    if (error instanceof AppError && error.status === 404) notFound();
+    if (AppError.is(error) && error.status === 404) notFound();
     throw error;
   }
   const running = imp.status === "in_queue" || imp.status === "running";

@@ -1,7 +1,6 @@
 import { requireAdmin, requireUser } from "@/lib/auth/guards";
 import { notFound } from "@/lib/errors";
 import { json, readJson, route } from "@/lib/http/api";
-import { applyApiSecurityHeaders } from "@/lib/security/headers";
 import { deleteSubscriber, editableFields, updateSubscriber } from "@/lib/subscribers/edit";
 import { getSubscriber, serializeRecord } from "@/lib/subscribers/record";
 import { subscriberInputSchema, subscriberPatchSchema } from "@/lib/subscribers/schema";
@@ -41,5 +40,5 @@ export const PATCH = route<Context>(async (request, context) => {
 export const DELETE = route<Context>(async (_request, context) => {
   const user = await requireAdmin();
   await deleteSubscriber(await subscriberId(context), user);
-  return new Response(null, { status: 204, headers: applyApiSecurityHeaders(new Headers()) });
+  return new Response(null, { status: 204 });
 });

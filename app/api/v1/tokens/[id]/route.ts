@@ -2,7 +2,6 @@ import { requireUser } from "@/lib/auth/guards";
 import { notFound } from "@/lib/errors";
 import { route } from "@/lib/http/api";
 import { revokeToken } from "@/lib/tokens/tokens";
-import { applyApiSecurityHeaders } from "@/lib/security/headers";
 import { parseId } from "@/lib/validation/id";
 
 export const dynamic = "force-dynamic";
@@ -15,5 +14,5 @@ export const DELETE = route<Context>(async (_request, context) => {
   const id = parseId((await context.params).id);
   if (id === null) throw notFound("The token");
   await revokeToken(user, id);
-  return new Response(null, { status: 204, headers: applyApiSecurityHeaders(new Headers()) });
+  return new Response(null, { status: 204 });
 });

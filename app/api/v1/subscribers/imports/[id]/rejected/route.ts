@@ -2,7 +2,6 @@ import { Readable } from "node:stream";
 import { requireUser } from "@/lib/auth/guards";
 import { route } from "@/lib/http/api";
 import { rejectedFile } from "@/lib/imports/imports";
-import { applyApiSecurityHeaders } from "@/lib/security/headers";
 
 export const dynamic = "force-dynamic";
 
@@ -11,7 +10,7 @@ export const GET = route<{ params: Promise<{ id: string }> }>(async (_request, {
   const user = await requireUser();
   const { id } = await params;
   const { object, fileName } = await rejectedFile(user.id, id);
-  const headers = applyApiSecurityHeaders(new Headers());
+  const headers = new Headers();
   headers.set("Content-Type", "text/csv; charset=utf-8");
   headers.set("Content-Disposition", `attachment; filename="${fileName}"`);
   headers.set("Content-Length", String(object.size));
