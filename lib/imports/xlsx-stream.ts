@@ -23,7 +23,7 @@ import { ImportFileError } from "./file-error";
 // The parts come in the order the streaming reader wants them (the workbook, its relationships
 // and shared strings before the worksheet; an empty shared-string table when the file has
 // none), so it never has to park a worksheet in a temporary file. See
-// docs/decisions/0018-xlsx-reads-bounded-by-what-it-keeps.md.
+// docs/decisions/0018-sec-xlsx-what-an-xlsx-read-keeps.md.
 
 /** A cell of 10,000 characters (the most a row may have) is at most ~100 KB of XML; 1 MB is ten times that. */
 export const MAX_XML_CELL = 1 << 20;

@@ -6,7 +6,9 @@ import { buildZip, IMPORT_HEADER, sheetXml, workbookParts, type ZipPart } from "
 // beside a part of `mb` megabytes of one repeated piece of XML, deflated for real.
 
 const MB = 1e6;
-const GOOD = sheetXml([IMPORT_HEADER, ["Ann", "Lee", "ann@hostile.test", "+447911123456"]]);
+/** The rows of each workbook's worksheet. */
+export const HOSTILE_ROWS = [IMPORT_HEADER, ["Ann", "Lee", "ann@hostile.test", "+447911123456"]];
+const GOOD = sheetXml(HOSTILE_ROWS);
 const SST = '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">';
 
 /** `open`, then `unit` repeated to `mb` megabytes, then `close`. */
