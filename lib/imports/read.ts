@@ -14,9 +14,10 @@ import { boundedWorkbook, MAX_WORKBOOK_PART, type XlsxLimits } from "./xlsx-stre
 // large it unpacks (a zip bomb is refused before any of it is inflated), and fed only parts
 // inflated and counted by xlsx-stream.ts (a zip lying about its sizes is refused at its first
 // lie; no cell may hold more than a megabyte of XML; what the reader keeps, the shared strings
-// above all, is bounded; styles are not read, so a date is its serial number). Any error of either reader about the file
-// is a 400 `invalid_file` with its reason. Each row carries the line a person sees it on
-// (`lineOf`): the row number in the spreadsheet, the physical line a CSV record starts on.
+// above all, is bounded; styles are not read, so a date is its serial number). Any error of
+// either reader about the file is a 400 `invalid_file` with its reason. Each row carries the
+// line a person sees it on (`lineOf`): the row number in the spreadsheet, the physical line a
+// CSV record starts on.
 
 export { ImportFileError };
 
