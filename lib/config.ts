@@ -112,6 +112,8 @@ const schema = z.object({
   // Imports of subscribers' sheets
   IMPORT_MAX_MB: whole(1, 100),
   IMPORT_XLSX_MAX_UNPACKED_MB: whole(1, 1_000),
+  IMPORT_XLSX_MAX_SHARED_STRINGS: whole(1, 1_000_000),
+  IMPORT_XLSX_MAX_SHARED_STRINGS_MB: whole(1, 50),
   IMPORT_BATCH_SIZE: whole(1, 1_000),
   IMPORT_LOCK_WAIT_MS: whole(1, 3_000),
   // The export

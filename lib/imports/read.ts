@@ -6,16 +6,18 @@ import type { Cell } from "./cells";
 import { csvRecords, CsvShapeError } from "./csv";
 import { ImportFileError } from "./file-error";
 import type { TextEncoding } from "./sniff";
-import { boundedWorkbook } from "./xlsx-stream";
+import { boundedWorkbook, MAX_WORKBOOK_PART, type XlsxLimits } from "./xlsx-stream";
 
 // Reading an import's file as rows of cells, one at a time: a CSV's records as its text streams
 // in (after decoding it), an XLSX through ExcelJS's streaming reader (worksheets, shared strings
 // and cells as the zip inflates, never the whole workbook), after its central directory says how
 // large it unpacks (a zip bomb is refused before any of it is inflated), and fed only parts
 // inflated and counted by xlsx-stream.ts (a zip lying about its sizes is refused at its first
-// lie; no cell may hold more than a megabyte of XML). Any error of either reader about the file
-// is a 400 `invalid_file` with its reason. Each row carries the line a person sees it on
-// (`lineOf`): the row number in the spreadsheet, the physical line a CSV record starts on.
+// lie; no cell may hold more than a megabyte of XML; what the reader keeps, the shared strings
+// above all, is bounded; styles are not read, so a date is its serial number). Any error of
+// either reader about the file is a 400 `invalid_file` with its reason. Each row carries the
+// line a person sees it on (`lineOf`): the row number in the spreadsheet, the physical line a
+// CSV record starts on.
 
 export { ImportFileError };
 
@@ -25,6 +27,13 @@ export const MAX_ROWS = 1_048_576;
 export const MAX_CELL = 10_000;
 /** A CSV record (a row, its quoted line breaks included) longer than this stops the reading: a quote left open, or not a sheet. */
 export const MAX_RECORD = 1 << 20;
+/** The most columns an import reads: its header's (a wider file is refused), and an XLSX's cells'. */
+export const MAX_COLUMNS = 200;
+/** The longest column name (a header cell) an import reads. */
+export const MAX_HEADER = 200;
+/** The most worksheets a workbook may list, and the longest name of one (Excel's own is 31 characters). */
+export const MAX_WORKSHEETS = 1_000;
+export const MAX_WORKSHEET_NAME = 100;
 
 const LINE = Symbol("line");
 type Lined = { [LINE]?: number };
@@ -116,14 +125,18 @@ function zipEntries(path: string): Promise<{ name: string; size: number }[]> {
   });
 }
 
-/** One small entry's text (the workbook's list of worksheets). */
-function zipText(path: string, name: string, max = 4 << 20): Promise<string | null> {
+/** One small entry's text (the workbook's list of worksheets); a larger one is refused. */
+function zipText(path: string, name: string, max = MAX_WORKBOOK_PART): Promise<string | null> {
   return new Promise((resolve, reject) => {
     yauzl.open(path, { lazyEntries: true, autoClose: true }, (error, zip) => {
       if (error || !zip) return reject(new ImportFileError("This is not a readable XLSX file."));
       let found = false;
       zip.on("entry", (entry: yauzl.Entry) => {
-        if (entry.fileName !== name || entry.uncompressedSize > max) return zip.readEntry();
+        if (entry.fileName !== name) return zip.readEntry();
+        if (entry.uncompressedSize > max) {
+          zip.close();
+          return reject(new ImportFileError(`This XLSX's part ${name} takes ${entry.uncompressedSize.toLocaleString("en")} bytes, where a spreadsheet writes a few kilobytes: it is not a workbook a spreadsheet wrote.`));
+        }
         found = true;
         zip.openReadStream(entry, (e, stream) => {
           if (e || !stream) return reject(new ImportFileError("This is not a readable XLSX file."));
@@ -143,19 +156,32 @@ function zipText(path: string, name: string, max = 4 << 20): Promise<string | nu
   });
 }
 
-const unescapeXml = (s: string) =>
-  s.replace(/&(lt|gt|quot|apos|amp|#\d+|#x[0-9a-f]+);/gi, (_, e: string) =>
-    e === "lt" ? "<" : e === "gt" ? ">" : e === "quot" ? '"' : e === "apos" ? "'" : e === "amp" ? "&" : String.fromCodePoint(e[1] === "x" || e[1] === "X" ? parseInt(e.slice(2), 16) : parseInt(e.slice(1), 10)),
-  );
+const ENTITIES: Record<string, string> = { lt: "<", gt: ">", quot: '"', apos: "'", amp: "&" };
+/** A character XML does not allow (a control, a lone surrogate, U+FFFE or U+FFFF). */
+const NOT_XML = /[^\t\n\r\x20-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/u;
+
+/** A worksheet's name from its attribute's text; a name with a character XML does not allow (written or referenced) refuses the file. */
+function worksheetName(attribute: string): string {
+  const name = attribute.replace(/&(lt|gt|quot|apos|amp|#\d+|#x[0-9a-f]+);/gi, (reference, e: string) => {
+    if (e[0] !== "#") return ENTITIES[e.toLowerCase()]!;
+    const code = e[1] === "x" || e[1] === "X" ? parseInt(e.slice(2), 16) : parseInt(e.slice(1), 10);
+    return code <= 0x10ffff ? String.fromCodePoint(code) : "\uFFFF"; // past Unicode: refused below
+  });
+  if (NOT_XML.test(name)) throw new ImportFileError("A worksheet's name in this XLSX holds a character XML does not allow (a control character, or a number that is no character): open it in a spreadsheet and save it again.");
+  if (name.length > MAX_WORKSHEET_NAME) throw new ImportFileError(`A worksheet's name in this XLSX is longer than ${MAX_WORKSHEET_NAME} characters, where a spreadsheet allows 31: open it in a spreadsheet and save it again.`);
+  return name;
+}
 
 export type Worksheet = { name: string; file: number };
+export type WorkbookInfo = { worksheets: Worksheet[]; /** Dates counted from 1904 (old Mac Excel), not 1900. */ date1904: boolean };
 
 /**
  * Checks an XLSX before reading it: a workbook (not any zip), whose entries unpack to at most
  * `maxUnpacked` bytes; returns its worksheets in the workbook's order, with the number of each
- * one's part (`xl/worksheets/sheetN.xml`), which is how the streaming reader names them.
+ * one's part (`xl/worksheets/sheetN.xml`), which is how the streaming reader names them, and
+ * its date system.
  */
-export async function inspectXlsx(path: string, maxUnpacked: number): Promise<Worksheet[]> {
+export async function inspectXlsx(path: string, maxUnpacked: number): Promise<WorkbookInfo> {
   const entries = await zipEntries(path);
   const unpacked = entries.reduce((sum, e) => sum + e.size, 0);
   if (unpacked > maxUnpacked) {
@@ -175,10 +201,13 @@ export async function inspectXlsx(path: string, maxUnpacked: number): Promise<Wo
     const name = /\bname="([^"]*)"/.exec(m[0])?.[1];
     const rid = /\br:id="([^"]+)"|\b\w+:id="([^"]+)"/.exec(m[0]);
     const file = targets.get(rid?.[1] ?? rid?.[2] ?? "");
-    if (name !== undefined && file !== undefined) sheets.push({ name: unescapeXml(name), file });
+    if (name === undefined || file === undefined) continue;
+    if (sheets.length === MAX_WORKSHEETS) throw new ImportFileError(`This workbook has more than ${MAX_WORKSHEETS.toLocaleString("en")} worksheets: save the one to import as a workbook of its own, or as CSV.`);
+    sheets.push({ name: worksheetName(name), file });
   }
   if (sheets.length === 0) throw new ImportFileError("This workbook has no worksheet.");
-  return sheets;
+  const date1904 = /<(?:\w+:)?workbookPr\b[^>]*\bdate1904="(?:1|true)"/.test(workbook);
+  return { worksheets: sheets, date1904 };
 }
 
 /** A spreadsheet cell's value as the import reads it: cached results of formulas (never evaluated), text of rich text. */
@@ -206,16 +235,28 @@ function unreadable(error: unknown): unknown {
   return new ImportFileError(`This XLSX cannot be read (${reason}): open it in a spreadsheet and save it again, or save it as CSV.`);
 }
 
-/**
- * A worksheet's rows (the header first) as cells, each with its row number; empty rows are
- * skipped, columns by position. `maxUnpacked`: the most all parts read may inflate to.
- */
-export function xlsxRows(path: string, worksheet: Worksheet, maxUnpacked = config().IMPORT_XLSX_MAX_UNPACKED_MB * 1e6): AsyncGenerator<Cell[]> {
-  return atMostMaxRows(worksheetRows(path, worksheet, maxUnpacked));
+/** What an XLSX read may keep (xlsx-stream.ts): the configured limits, `MAX_COLUMNS` columns. */
+export function xlsxLimits(): XlsxLimits {
+  const c = config();
+  return {
+    maxUnpacked: c.IMPORT_XLSX_MAX_UNPACKED_MB * 1e6,
+    maxSharedStringsBytes: c.IMPORT_XLSX_MAX_SHARED_STRINGS_MB * 1e6,
+    maxSharedStrings: c.IMPORT_XLSX_MAX_SHARED_STRINGS,
+    maxColumns: MAX_COLUMNS,
+  };
 }
 
-async function* worksheetRows(path: string, worksheet: Worksheet, maxUnpacked: number): AsyncGenerator<Cell[]> {
-  const input = boundedWorkbook(path, maxUnpacked);
+/**
+ * A worksheet's rows (the header first) as cells, each with its row number; empty rows are
+ * skipped, columns by position. Only this worksheet's part is read (with the workbook and its
+ * shared strings), within `limits`.
+ */
+export function xlsxRows(path: string, worksheet: Worksheet, limits: XlsxLimits = xlsxLimits()): AsyncGenerator<Cell[]> {
+  return atMostMaxRows(worksheetRows(path, worksheet, limits));
+}
+
+async function* worksheetRows(path: string, worksheet: Worksheet, limits: XlsxLimits): AsyncGenerator<Cell[]> {
+  const input = boundedWorkbook(path, worksheet.file, limits);
   // A refusal ends the input; ExcelJS's reader would then wait for the rest forever: every step
   // of it also ends with the refusal. (Not Promise.race against one pending promise: each race
   // would leave a reaction on it, one per row.)
@@ -236,24 +277,17 @@ async function* worksheetRows(path: string, worksheet: Worksheet, maxUnpacked: n
         });
   const reader = new ExcelJS.stream.xlsx.WorkbookReader(input, {
     worksheets: "emit",
-    sharedStrings: "cache",
-    styles: "cache", // which numbers are dates
+    sharedStrings: "cache", // bounded by xlsx-stream.ts
+    styles: "ignore", // not passed either: a date is its serial number (run.ts reads it in a date field)
     hyperlinks: "ignore",
     entries: "ignore",
   });
   const sheets = reader[Symbol.asyncIterator]() as AsyncIterator<ExcelJS.stream.xlsx.WorksheetReader>;
   try {
-    for (;;) {
-      const next = await step(sheets.next());
-      if (next.done) return;
-      const sheet = next.value;
-      const rows = (sheet as unknown as AsyncIterable<ExcelJS.Row>)[Symbol.asyncIterator]();
-      const id = (sheet as unknown as { id: number }).id;
-      if (id !== worksheet.file) {
-        // Not this one: read past it (the zip is read in order) without keeping anything.
-        while (!(await step(rows.next())).done);
-        continue;
-      }
+    // The input holds this worksheet's part and no other.
+    const next = await step(sheets.next());
+    if (!next.done) {
+      const rows = (next.value as unknown as AsyncIterable<ExcelJS.Row>)[Symbol.asyncIterator]();
       let line = 0;
       for (;;) {
         const row = await step(rows.next());
@@ -265,7 +299,6 @@ async function* worksheetRows(path: string, worksheet: Worksheet, maxUnpacked: n
         for (let i = 1; i < values.length; i++) cells.push(cellValue(values[i] ?? null));
         if (cells.some((c) => c !== null && c !== "")) yield lined(cells, line);
       }
-      return;
     }
   } catch (error) {
     throw unreadable(error);

@@ -8,7 +8,7 @@ import { csvLines, unneutralised } from "@/lib/export/csv";
 import { storage } from "@/lib/storage";
 import { LOCK_IMPORT } from "@/lib/subscribers/duplicates";
 import { withoutUnsafeText } from "@/lib/validation/text";
-import { cellText, checkRow, reasonOf, type Cell, type CheckedRow, type Lookups } from "./cells";
+import { cellText, checkRow, excelSerialDay, reasonOf, type Cell, type CheckedRow, type Lookups } from "./cells";
 import { headerProblems, type ImportField } from "./fields";
 import { ImportFileError, lineOf, MAX_CELL } from "./read";
 import { openSource, rejectedKey, type ImportSource } from "./source";
@@ -27,6 +27,13 @@ import { openSource, rejectedKey, type ImportSource } from "./source";
 // imports the file a second time; whichever commits first, the other sees it and stops.
 
 export const PREVIEW_ROWS = 20;
+/** The most characters of a cell a preview shows (with the header's MAX_COLUMNS, what a status and its page carry). */
+export const PREVIEW_CELL = 100;
+
+const previewText = (text: string) => (text.length > PREVIEW_CELL ? `${text.slice(0, PREVIEW_CELL - 1)}…` : text);
+
+/** Days between 1900-01-01 and 1904-01-01 in Excel's count: a 1904 workbook's serial plus this is a 1900 one's. */
+const DAYS_1900_TO_1904 = 1462;
 
 export type ImportRecord = {
   id: string;
@@ -132,6 +139,10 @@ export async function runImport(id: string, signal?: AbortSignal): Promise<RunRe
   }
   const width = opened.headers.length;
   const byField = imp.mapping.map((f, i) => [f, i] as const).filter((e): e is readonly [ImportField, number] => e[0] !== null && e[1] < width);
+  // An XLSX's dates are their serial numbers (its styles, which say a number is a date, are not
+  // read): in the date's column, a serial is shown and checked as its day.
+  const dateColumn = imp.source.format === "xlsx" ? byField.find(([f]) => f === "travel_date")?.[1] : undefined;
+  const serialShift = opened.date1904 ? DAYS_1900_TO_1904 : 0;
   const fileSheet = sheetOfFile(imp.file_name);
   const rejected = rejectedWriter(id, opened.headers);
   const reasons: Record<string, number> = {};
@@ -151,6 +162,7 @@ export async function runImport(id: string, signal?: AbortSignal): Promise<RunRe
     for await (const read of opened.rows) {
       // A CSV's cells lose the apostrophes an export puts before formulas' first characters.
       const cells = csv ? read.map((c) => (typeof c === "string" ? unneutralised(c) : c)) : read;
+      if (dateColumn !== undefined && typeof cells[dateColumn] === "number") cells[dateColumn] = excelSerialDay(cells[dateColumn] + serialShift) ?? cells[dateColumn];
       signal?.throwIfAborted();
       total++; // at most MAX_ROWS - 1 under the header: the readers refuse a file past MAX_ROWS
       const line = lineOf(read) ?? total + 1; // where a person sees the row in the file (the header is line 1)
@@ -183,7 +195,7 @@ export async function runImport(id: string, signal?: AbortSignal): Promise<RunRe
         await rejected.write(texts.slice(0, Math.max(width, 1)), errors.map((e) => (e.column >= 0 ? `${opened.headers[e.column]}: ${e.message}` : e.message)).join(" "));
       }
       if (preview.length < PREVIEW_ROWS) {
-        preview.push({ line, cells: texts.slice(0, width).map((t) => t.slice(0, 200)), errors: Object.fromEntries(errors.map((e) => [e.column, e.message])) });
+        preview.push({ line, cells: texts.slice(0, width).map(previewText), errors: Object.fromEntries(errors.map((e) => [e.column, e.message])) });
       }
     }
     if (total === 0) throw new ImportFileError("The file has a header row but no rows under it.");

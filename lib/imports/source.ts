@@ -5,7 +5,7 @@ import { pipeline } from "node:stream/promises";
 import { config } from "@/lib/config";
 import { storage } from "@/lib/storage";
 import type { Cell } from "./cells";
-import { csvRows, ImportFileError, inspectXlsx, xlsxRows, type Worksheet } from "./read";
+import { csvRows, ImportFileError, inspectXlsx, MAX_COLUMNS, MAX_HEADER, xlsxRows, type Worksheet } from "./read";
 import type { TextEncoding } from "./sniff";
 
 // An import's file in the console's storage and how to read it. The upload sniffs the bytes and
@@ -21,6 +21,8 @@ export const rejectedKey = (id: string) => `imports/${id}.rejected.csv`;
 
 export type OpenedSource = {
   headers: string[];
+  /** An XLSX whose dates count from 1904 (a date is its serial number: see read.ts). */
+  date1904: boolean;
   /** The rows after the header, as cells. */
   rows: AsyncGenerator<Cell[]>;
   close(): Promise<void>;
@@ -52,7 +54,7 @@ async function toTempFile(key: string): Promise<string> {
 export async function inspectXlsxObject(key: string): Promise<Worksheet[]> {
   const file = await toTempFile(key);
   try {
-    return await inspectXlsx(file, config().IMPORT_XLSX_MAX_UNPACKED_MB * 1e6);
+    return (await inspectXlsx(file, config().IMPORT_XLSX_MAX_UNPACKED_MB * 1e6)).worksheets;
   } finally {
     await fs.promises.rm(path.dirname(file), { recursive: true, force: true });
   }
@@ -60,9 +62,21 @@ export async function inspectXlsxObject(key: string): Promise<Worksheet[]> {
 
 const headerText = (cells: Cell[]) => cells.map((c) => (c === null ? "" : c instanceof Date ? c.toISOString().slice(0, 10) : String(c).trim()));
 
+/** A header an import reads: at most MAX_COLUMNS columns, each name at most MAX_HEADER characters (what a status and its page carry). */
+function checkHeader(headers: string[]) {
+  if (headers.length > MAX_COLUMNS) {
+    throw new ImportFileError(`The file has ${headers.length.toLocaleString("en")} columns, more than the ${MAX_COLUMNS} an import reads: keep the columns to import (or is it the right file?).`);
+  }
+  const long = headers.findIndex((h) => h.length > MAX_HEADER);
+  if (long >= 0) {
+    throw new ImportFileError(`Column ${long + 1}'s name is longer than ${MAX_HEADER} characters: the first row must name the columns (is it the header?).`);
+  }
+}
+
 /** Opens an import's file: its header row read, its rows to follow. */
 export async function openSource(id: string, source: ImportSource, worksheet: string | null): Promise<OpenedSource> {
   let rows: AsyncGenerator<Cell[]>;
+  let date1904 = false;
   let cleanup = async () => {};
   if (source.format === "csv") {
     const object = await storage().get(sourceKey(id));
@@ -72,7 +86,9 @@ export async function openSource(id: string, source: ImportSource, worksheet: st
     const file = await toTempFile(sourceKey(id));
     cleanup = () => fs.promises.rm(path.dirname(file), { recursive: true, force: true });
     try {
-      const sheets = await inspectXlsx(file, config().IMPORT_XLSX_MAX_UNPACKED_MB * 1e6);
+      const workbook = await inspectXlsx(file, config().IMPORT_XLSX_MAX_UNPACKED_MB * 1e6);
+      const sheets = workbook.worksheets;
+      date1904 = workbook.date1904;
       const chosen = worksheet === null ? sheets[0]! : sheets.find((s) => s.name === worksheet);
       if (!chosen) throw new ImportFileError(`The workbook has no worksheet named "${worksheet!.slice(0, 60)}".`);
       rows = xlsxRows(file, chosen);
@@ -90,7 +106,8 @@ export async function openSource(id: string, source: ImportSource, worksheet: st
     if (first.done) throw new ImportFileError("The file is empty: it has no header row and no rows.");
     const headers = headerText(first.value);
     while (headers.length > 0 && headers[headers.length - 1] === "") headers.pop();
-    return { headers, rows, close };
+    checkHeader(headers);
+    return { headers, date1904, rows, close };
   } catch (error) {
     await close();
     throw error;

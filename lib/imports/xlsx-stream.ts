@@ -12,20 +12,57 @@ import { ImportFileError } from "./file-error";
 // - no run of text or tag in the XML, and no cell (`<c>`) or shared string (`<si>`), may exceed
 //   MAX_XML_CELL bytes: one giant cell cannot fill memory (saxes and ExcelJS build each text
 //   whole) whatever the total;
+// - what ExcelJS keeps for the whole read is bounded, not only each piece: the shared strings
+//   (it caches them all, a rich-text run as objects several times its XML) by their bytes, their
+//   number and their runs; the workbook and its relationships by their bytes; a worksheet's
+//   column definitions by their number, and its cells to the first MAX_COLUMNS columns (ExcelJS
+//   walks every column up to a row's last cell, so one cell far right costs thousands of steps);
+// - only what the import reads is passed: no styles (the import needs no formats: a date is
+//   read from its serial number), and only the worksheet asked for;
 // - chunks are cut at whole UTF-8 characters (ExcelJS decodes each chunk on its own).
-// The parts come in the order the streaming reader wants them (the workbook, its relationships,
-// shared strings and styles before any worksheet; an empty shared-string table when the file
-// has none), so it never has to park a worksheet in a temporary file.
+// The parts come in the order the streaming reader wants them (the workbook, its relationships
+// and shared strings before the worksheet; an empty shared-string table when the file has
+// none), so it never has to park a worksheet in a temporary file. See
+// docs/decisions/0021-what-an-xlsx-read-keeps.md.
 
 /** A cell of 10,000 characters (the most a row may have) is at most ~100 KB of XML; 1 MB is ten times that. */
 export const MAX_XML_CELL = 1 << 20;
 
-const FIRST = ["xl/_rels/workbook.xml.rels", "xl/workbook.xml", "xl/sharedStrings.xml", "xl/styles.xml"];
-const WORKSHEET = /^xl\/worksheets\/sheet\d+\.xml$/;
+/** The workbook and its relationships are a list of worksheets: a few kilobytes a spreadsheet writes, at most this. */
+export const MAX_WORKBOOK_PART = 1 << 20;
+/** Rich-text runs (`<r>`) in the shared strings: ExcelJS keeps each as objects (formatted text is rare in a list of people). */
+export const MAX_RICH_TEXT_RUNS = 100_000;
+/**
+ * Tags (and comments) per shared string, on average: a spreadsheet writes 4 (`<si><t>…</t></si>`),
+ * 5 with a phonetic guide. Text cut by tags is kept as that many pieces joined, each piece costing
+ * more than the bytes that cut it.
+ */
+export const SHARED_STRING_TAGS = 5;
+/** The most XML of one worksheet row: a row of 200 cells of 10,000 characters is 2 MB. */
+export const MAX_XML_ROW = 2 << 20;
+/** Column definitions (`<col>`) in a worksheet: at most one per column a spreadsheet has. */
+export const MAX_COLUMN_DEFINITIONS = 16_384;
+/** The longest cell tag (`<c r="…" s="…" t="…">`) read: a spreadsheet writes a few dozen bytes. */
+const MAX_CELL_TAG = 256;
+
+/** What an XLSX read may keep, beyond each cell's MAX_XML_CELL. */
+export type XlsxLimits = {
+  /** The most all parts read may inflate to. */
+  maxUnpacked: number;
+  /** The most bytes of the shared strings part, and the most shared strings (`<si>`) in it. */
+  maxSharedStringsBytes: number;
+  maxSharedStrings: number;
+  /** The last column a cell may be in. */
+  maxColumns: number;
+};
+
+const FIRST = ["xl/_rels/workbook.xml.rels", "xl/workbook.xml", "xl/sharedStrings.xml"];
+const SHARED_STRINGS = "xl/sharedStrings.xml";
 const EMPTY_SST = Buffer.from('<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" count="0" uniqueCount="0"/>');
 
 
 const mb = (bytes: number) => `${Math.round(bytes / 1e6).toLocaleString("en")} MB`;
+const n = (x: number) => x.toLocaleString("en");
 
 function openZip(path: string): Promise<yauzl.ZipFile> {
   return new Promise((resolve, reject) =>
@@ -107,9 +144,29 @@ const CDATA_START = Buffer.from("![CDATA[");
 const LOOKAHEAD = 48;
 const isNameEnd = (b: number | undefined) => b === undefined || b <= 0x20 || b === 0x2f || b === 0x3e;
 
+/** What one part may hold besides its cells' bytes: the counts a part's kind is bounded by. */
+export type PartLimits = {
+  /** Bytes of one cell or shared string, and of any run of text or tag. */
+  cell?: number;
+  /** Shared strings (`<si>`), tags and comments, and rich-text runs (`<r>`): the shared strings part's. */
+  strings?: number;
+  tags?: number;
+  runs?: number;
+  /** Bytes of one row (`<row>`): a worksheet's. */
+  row?: number;
+  /** The last column a cell (`<c r="…">`) may be in, and the most column definitions (`<col>`): a worksheet's. */
+  columns?: number;
+  columnDefinitions?: number;
+};
+
+/** An Excel column's number from its letters (A is 1, XFD 16,384). */
+const columnNumber = (letters: string) => [...letters].reduce((sum, c) => sum * 26 + c.charCodeAt(0) - 64, 0);
+const ATTRIBUTE = /([^\s=/]+)\s*=\s*(?:"([^"]*)"|'([^']*)')/g;
+
 /**
  * Watches one part's XML as it inflates: the bytes of a text, a tag, a comment or CDATA between
- * two markup characters, and of one cell (`<c>`) or shared string (`<si>`), each at most `max`.
+ * two markup characters, and of one cell (`<c>`) or shared string (`<si>`), each at most
+ * `limits.cell`; and the counts of `limits` (shared strings, runs, columns).
  * Byte by byte only around a `<`; `indexOf` between.
  */
 export class XmlSizeGuard {
@@ -125,11 +182,24 @@ export class XmlSizeGuard {
   /** Elements open (a part that ends with some open is cut off). */
   private depth = 0;
   private opens = 0;
+  private strings = 0;
+  private tags = 0;
+  private runs = 0;
+  /** Bytes into the open `<row>`, or -1 outside one (when rows are bounded); `rowTag`: its tag is being read. */
+  private rowBytes = -1;
+  private rowTag = false;
+  private columnDefinitions = 0;
+  /** The attributes of the cell tag being read (when columns are bounded), or null outside one. */
+  private cellTag: Buffer[] | null = null;
+  private cellTagBytes = 0;
+  private readonly max: number;
 
   constructor(
     private readonly part: string,
-    private readonly max = MAX_XML_CELL,
-  ) {}
+    private readonly limits: PartLimits = {},
+  ) {
+    this.max = limits.cell ?? MAX_XML_CELL;
+  }
 
   /** The next inflated bytes of the part. */
   check(bytes: Buffer) {
@@ -164,13 +234,16 @@ export class XmlSizeGuard {
         i = this.openTag(data, lt);
       } else if (this.mode === TAG) {
         const gt = data.indexOf(0x3e, i);
+        if (this.cellTag) this.keepCellTag(data.subarray(i, gt < 0 ? length : gt));
         if (gt < 0) {
           this.count(length - i);
           this.last = data[length - 1]!;
           return;
         }
         this.count(gt + 1 - i);
+        if (this.cellTag) this.checkCellTag();
         const selfClosing = (gt > i ? data[gt - 1] : this.last) === 0x2f;
+        if (this.rowTag && selfClosing) this.rowBytes = -1;
         if (this.action === CLOSES_UNIT) this.unit = -1;
         else if (this.action === OPENS_UNIT && !selfClosing) this.unit = 0;
         if (!selfClosing) this.depth += this.opens;
@@ -202,6 +275,7 @@ export class XmlSizeGuard {
     if (first === 0x21 || first === 0x3f) {
       const special = first === 0x3f ? PI_END : data[k + 1] === 0x2d && data[k + 2] === 0x2d ? COMMENT_END : data.subarray(k, k + CDATA_START.length).equals(CDATA_START) ? CDATA_END : null;
       if (special) {
+        this.tagged();
         const skip = special === PI_END ? 1 : special === COMMENT_END ? 3 : CDATA_START.length;
         this.count(1 + skip);
         this.special = special;
@@ -216,19 +290,77 @@ export class XmlSizeGuard {
       if (data[k] === 0x3a) local = k + 1;
       k++;
     }
-    const name = k - local;
-    if ((name === 1 && data[local] === 0x63) || (name === 2 && data[local] === 0x73 && data[local + 1] === 0x69)) {
-      this.action = first === 0x2f ? CLOSES_UNIT : OPENS_UNIT;
-    }
+    const name = k - local <= 3 ? data.toString("latin1", local, k) : "";
+    if (name === "c" || name === "si") this.action = first === 0x2f ? CLOSES_UNIT : OPENS_UNIT;
+    if (this.opens === 1) this.counted(name);
+    this.tagged();
+    this.rowTag = name === "row" && this.limits.row !== undefined;
+    if (this.rowTag) this.rowBytes = first === 0x2f ? -1 : 0;
     this.count(k - lt);
     this.last = data[k - 1]!;
     this.mode = TAG;
     return k;
   }
 
+  /** A tag, comment, CDATA section or processing instruction begins. */
+  private tagged() {
+    const { tags } = this.limits;
+    if (tags !== undefined && ++this.tags > tags) {
+      throw new ImportFileError(`This XLSX's texts (its shared strings) hold more than ${n(tags)} tags, more than a spreadsheet writes for the ${n(this.limits.strings ?? 0)} texts an import reads: save it as CSV, or split it.`);
+    }
+  }
+
+  /** An element opens: the counts its part is bounded by. */
+  private counted(name: string) {
+    const { strings, runs, columns, columnDefinitions } = this.limits;
+    if (name === "si" && strings !== undefined && ++this.strings > strings) {
+      throw new ImportFileError(`This XLSX holds more than ${n(strings)} different texts (its shared strings), the most an import reads: save it as CSV, or split it.`);
+    }
+    if (name === "r" && runs !== undefined && ++this.runs > runs) {
+      throw new ImportFileError(`This XLSX's texts hold more than ${n(runs)} runs of formatted text (rich text), the most an import reads: clear the formatting, or save it as CSV.`);
+    }
+    if (name === "col" && columnDefinitions !== undefined && ++this.columnDefinitions > columnDefinitions) {
+      throw new ImportFileError(`This XLSX's part ${this.part} defines more than ${n(columnDefinitions)} columns, more than a spreadsheet has: it is not a workbook a spreadsheet wrote.`);
+    }
+    if (name === "c" && columns !== undefined) {
+      this.cellTag = [];
+      this.cellTagBytes = 0;
+    }
+  }
+
+  private keepCellTag(bytes: Buffer) {
+    this.cellTagBytes += bytes.length;
+    if (this.cellTagBytes > MAX_CELL_TAG) {
+      throw new ImportFileError(`A cell of this XLSX (in ${this.part}) has a tag of more than ${MAX_CELL_TAG} bytes, where a spreadsheet writes a few dozen: it is not a workbook a spreadsheet wrote.`);
+    }
+    this.cellTag!.push(Buffer.from(bytes));
+  }
+
+  /** The cell tag is read whole: its reference (`r`) must name a column up to `limits.columns`. */
+  private checkCellTag() {
+    const attributes = Buffer.concat(this.cellTag!).toString("latin1");
+    this.cellTag = null;
+    for (const [, name, double, single] of attributes.matchAll(ATTRIBUTE)) {
+      if (name !== "r") continue;
+      const ref = double ?? single ?? "";
+      const parsed = /^([A-Z]{1,3})[1-9]\d{0,6}$/.exec(ref);
+      if (!parsed) {
+        throw new ImportFileError(`A cell of this XLSX (in ${this.part}) is at "${ref.slice(0, 20)}", not a cell reference a spreadsheet writes: open it in a spreadsheet and save it again.`);
+      }
+      if (columnNumber(parsed[1]!) > this.limits.columns!) {
+        throw new ImportFileError(
+          `This worksheet has a cell in column ${parsed[1]} (${ref}), past the ${n(this.limits.columns!)} columns an import reads: delete the columns right of the data (or is it the right file?), or save the sheet as CSV.`,
+        );
+      }
+    }
+  }
+
   private count(k: number) {
     this.run += k;
     if (this.unit >= 0) this.unit += k;
+    if (this.rowBytes >= 0 && (this.rowBytes += k) > this.limits.row!) {
+      throw new ImportFileError(`A row of this XLSX (in ${this.part}) holds more than ${mb(this.limits.row!)} of XML, where a row imported holds at most 200 cells of 10,000 characters: the file is refused (is it the right one?).`);
+    }
     if (this.run > this.max || this.unit > this.max) {
       throw new ImportFileError(
         `A cell of this XLSX (in ${this.part}) holds more than ${mb(this.max)} of text, where a cell imported holds at most 10,000 characters: the file is refused (is it the right one?).`,
@@ -237,36 +369,52 @@ export class XmlSizeGuard {
   }
 }
 
+/** Refuses a part by its declared size (yauzl refuses one inflating past it) before inflating it. */
+function checkDeclaredSize(entry: yauzl.Entry, limits: XlsxLimits) {
+  const size = entry.uncompressedSize;
+  if (entry.fileName === SHARED_STRINGS && size > limits.maxSharedStringsBytes) {
+    throw new ImportFileError(`This XLSX's texts (its shared strings) take ${mb(size)}, more than the ${mb(limits.maxSharedStringsBytes)} an import reads: save it as CSV, or split it.`);
+  }
+  if (entry.fileName !== SHARED_STRINGS && FIRST.includes(entry.fileName) && size > MAX_WORKBOOK_PART) {
+    throw new ImportFileError(`This XLSX's part ${entry.fileName} takes ${n(size)} bytes, where a spreadsheet writes a few kilobytes: it is not a workbook a spreadsheet wrote.`);
+  }
+}
+
 /**
- * The parts of the XLSX at `path` that ExcelJS reads, inflated and checked as described above,
- * as a zip stream of stored parts. Refusals are 400 `invalid_file` errors, emitted by the stream.
+ * The parts of the XLSX at `path` that ExcelJS reads to read the worksheet whose part is
+ * `xl/worksheets/sheet{worksheet}.xml`, inflated and checked as described above, as a zip stream
+ * of stored parts. Refusals are 400 `invalid_file` errors, emitted by the stream.
  */
-export function boundedWorkbook(path: string, maxUnpacked: number): Readable {
+export function boundedWorkbook(path: string, worksheet: number, limits: XlsxLimits): Readable {
+  const sheet = `xl/worksheets/sheet${worksheet}.xml`;
+  const partLimits = (name: string): PartLimits =>
+    name === SHARED_STRINGS
+      ? { strings: limits.maxSharedStrings, tags: SHARED_STRING_TAGS * limits.maxSharedStrings, runs: MAX_RICH_TEXT_RUNS }
+      : name === sheet
+        ? { columns: limits.maxColumns, columnDefinitions: MAX_COLUMN_DEFINITIONS, row: MAX_XML_ROW }
+        : {};
   async function* parts(): AsyncGenerator<Buffer> {
     const zip = await openZip(path);
     try {
       const all = await entries(zip);
-      const wanted = [...FIRST.map((name) => all.filter((e) => e.fileName === name)), all.filter((e) => WORKSHEET.test(e.fileName))];
-      for (const group of wanted.slice(0, FIRST.length)) {
+      const names = [...FIRST, sheet];
+      const wanted = names.map((name) => all.filter((e) => e.fileName === name));
+      for (const group of wanted) {
         if (group.length > 1) throw new ImportFileError(`This XLSX has ${group.length} parts named ${group[0]!.fileName}: it is not a workbook a spreadsheet wrote.`);
-      }
-      const names = new Set<string>();
-      for (const e of wanted[FIRST.length]!) {
-        if (names.has(e.fileName)) throw new ImportFileError(`This XLSX has two parts named ${e.fileName}: it is not a workbook a spreadsheet wrote.`);
-        names.add(e.fileName);
+        if (group[0]) checkDeclaredSize(group[0], limits);
       }
       let total = 0;
       for (const [k, group] of wanted.entries()) {
-        if (group.length === 0 && FIRST[k] === "xl/sharedStrings.xml") {
-          yield localHeader(FIRST[k], EMPTY_SST.length, 0);
+        if (group.length === 0 && names[k] === SHARED_STRINGS) {
+          yield localHeader(SHARED_STRINGS, EMPTY_SST.length, 0);
           yield EMPTY_SST;
         }
         for (const entry of group) {
-          if (total + entry.uncompressedSize > maxUnpacked) {
-            throw new ImportFileError(`This XLSX unpacks to more than the ${mb(maxUnpacked)} accepted: it is refused (save it as CSV, or split it).`);
+          if (total + entry.uncompressedSize > limits.maxUnpacked) {
+            throw new ImportFileError(`This XLSX unpacks to more than the ${mb(limits.maxUnpacked)} accepted: it is refused (save it as CSV, or split it).`);
           }
           yield localHeader(entry.fileName, entry.uncompressedSize, entry.crc32);
-          const guard = new XmlSizeGuard(entry.fileName);
+          const guard = new XmlSizeGuard(entry.fileName, partLimits(entry.fileName));
           // The last bytes of a part are passed on only once the whole part is checked: ExcelJS
           // must not see a part end before its refusal.
           let ready: Buffer | null = null;
@@ -275,7 +423,7 @@ export function boundedWorkbook(path: string, maxUnpacked: number): Readable {
             for await (const chunk of await inflated(zip, entry)) {
               let bytes = chunk as Buffer;
               total += bytes.length;
-              if (total > maxUnpacked) throw new ImportFileError(`This XLSX unpacks to more than the ${mb(maxUnpacked)} accepted: it is refused (save it as CSV, or split it).`);
+              if (total > limits.maxUnpacked) throw new ImportFileError(`This XLSX unpacks to more than the ${mb(limits.maxUnpacked)} accepted: it is refused (save it as CSV, or split it).`);
               guard.check(bytes);
               if (cutOff) bytes = Buffer.concat([cutOff, bytes]);
               const cut = cutCharacter(bytes);

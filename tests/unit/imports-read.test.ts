@@ -6,7 +6,7 @@ import fc from "fast-check";
 import Papa from "papaparse";
 import { afterAll, describe, expect, it } from "vitest";
 import type { Cell } from "@/lib/imports/cells";
-import { csvRows, ImportFileError, lineOf, MAX_ROWS, xlsxRows } from "@/lib/imports/read";
+import { csvRows, ImportFileError, lineOf, MAX_ROWS, xlsxLimits, xlsxRows } from "@/lib/imports/read";
 import { buildZip, IMPORT_HEADER, lyingXlsx, sharedStringsXml, sheetXml, workbookParts } from "../helpers/zip";
 
 // The import's readers against hostile files (issue 14, point 7): a zip whose headers lie about
@@ -17,6 +17,8 @@ const dir = fs.mkdtempSync(path.join(os.tmpdir(), "imports-read-"));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 const SHEET = { name: "Sheet1", file: 1 };
 const MB = 1e6;
+/** The configured limits (the defaults here), with the most all parts may inflate to. */
+const unpacked = (maxUnpacked: number) => ({ ...xlsxLimits(), maxUnpacked });
 
 function file(name: string, bytes: Buffer): string {
   const p = path.join(dir, name);
@@ -43,7 +45,7 @@ describe("an XLSX whose zip lies, or holds a giant cell", () => {
     expect(bomb.length).toBeLessThan(100_000);
     const before = process.memoryUsage().rss;
     const started = Date.now();
-    const error = await all(xlsxRows(file("bomb.xlsx", bomb), SHEET, 1000 * MB)).catch((e: unknown) => e);
+    const error = await all(xlsxRows(file("bomb.xlsx", bomb), SHEET, unpacked(1000 * MB))).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ImportFileError);
     expect((error as Error).message).toMatch(/xl\/sharedStrings\.xml unpacks to more than the 20,000 bytes its zip declares/);
     expect(Date.now() - started).toBeLessThan(5_000);
@@ -53,10 +55,9 @@ describe("an XLSX whose zip lies, or holds a giant cell", () => {
   it("counts what really inflates against the limit, whatever each part declares", async () => {
     // Honest sizes this time, under the limit part by part, past it all together.
     const sheet = sheetXml([IMPORT_HEADER, ["Ann", "Lee", "ann@x.test", "+447911123456"]]);
-    const padding = Buffer.alloc(3 * MB, " ");
-    const parts = workbookParts(sheet, sharedStringsXml(["x"]));
-    parts.push({ name: "xl/styles.xml", data: Buffer.concat([Buffer.from("<styleSheet>"), padding, Buffer.from("</styleSheet>")]) });
-    const error = await all(xlsxRows(file("big.xlsx", buildZip(parts)), SHEET, 2 * MB)).catch((e: unknown) => e);
+    const padding = Array.from({ length: 3 }, () => " ".repeat(MB / 2)).join("<!---->");
+    const parts = workbookParts(sheet.replace("</worksheet>", `${padding}</worksheet>`), sharedStringsXml(["x"]).replace("</sst>", `${padding}</sst>`));
+    const error = await all(xlsxRows(file("big.xlsx", buildZip(parts)), SHEET, unpacked(2 * MB))).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ImportFileError);
     expect((error as Error).message).toMatch(/unpacks to more than the 2 MB accepted/);
   });
@@ -64,25 +65,25 @@ describe("an XLSX whose zip lies, or holds a giant cell", () => {
   it("refuses a cell or shared string of more than a megabyte, honestly declared, without building it", async () => {
     const huge = "A".repeat(3 * MB);
     const shared = file("shared.xlsx", buildZip(workbookParts(sheetXml([IMPORT_HEADER], { row: 1, xml: '<c r="E1" t="s"><v>0</v></c>' }), sharedStringsXml([huge]))));
-    await expect(all(xlsxRows(shared, SHEET, 1000 * MB))).rejects.toThrow(/holds more than 1 MB of text/);
+    await expect(all(xlsxRows(shared, SHEET, unpacked(1000 * MB)))).rejects.toThrow(/holds more than 1 MB of text/);
     const inline = file("inline.xlsx", buildZip(workbookParts(sheetXml([IMPORT_HEADER, ["Ann", "Lee", "a@x.test", huge]]))));
-    await expect(all(xlsxRows(inline, SHEET, 1000 * MB))).rejects.toThrow(/holds more than 1 MB of text/);
+    await expect(all(xlsxRows(inline, SHEET, unpacked(1000 * MB)))).rejects.toThrow(/holds more than 1 MB of text/);
     // Split into runs by comments the reader skips (a comment may even say </c>): the same cell.
     const runs = Array.from({ length: 6 }, () => "B".repeat(300_000)).join("<!-- x > </c> -->");
     const commented = file("runs.xlsx", buildZip(workbookParts(sheetXml([IMPORT_HEADER], { row: 1, xml: `<c r="E1" t="inlineStr"><is><t>${runs}</t></is></c>` }))));
-    await expect(all(xlsxRows(commented, SHEET, 1000 * MB))).rejects.toThrow(/holds more than 1 MB of text/);
+    await expect(all(xlsxRows(commented, SHEET, unpacked(1000 * MB)))).rejects.toThrow(/holds more than 1 MB of text/);
   });
 
   it("answers a worksheet that is not XML with the reader's reason, as the file's fault", async () => {
     const broken = file("broken.xlsx", buildZip(workbookParts('<worksheet><sheetData><row r="1"><c r="A1" t="inlineStr"><is><t>first_name</t></is></c></row><row r="2"></rowx></sheetData></worksheet>')));
-    const error = await all(xlsxRows(broken, SHEET, 1000 * MB)).catch((e: unknown) => e);
+    const error = await all(xlsxRows(broken, SHEET, unpacked(1000 * MB))).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ImportFileError);
     expect((error as Error).message).toMatch(/^This XLSX cannot be read \(.+\)/);
     // Cut off in the middle of its XML (the zip itself whole): refused, not read as far as it goes.
     const cut = file("cut.xlsx", buildZip(workbookParts(sheetXml([IMPORT_HEADER, ["Ann", "Lee", "a@x.test", "1"], ["Bob", "Roe", "b@x.test", "2"]]).slice(0, -60))));
-    await expect(all(xlsxRows(cut, SHEET, 1000 * MB))).rejects.toThrow(/xl\/worksheets\/sheet1\.xml ends in the middle/);
+    await expect(all(xlsxRows(cut, SHEET, unpacked(1000 * MB)))).rejects.toThrow(/xl\/worksheets\/sheet1\.xml ends in the middle/);
     const noRef = file("noref.xlsx", buildZip(workbookParts('<worksheet><sheetData><row r="1"><c r="ZZZZZZ1"><v>1</v></c></row></sheetData></worksheet>')));
-    await expect(all(xlsxRows(noRef, SHEET, 1000 * MB))).rejects.toBeInstanceOf(ImportFileError);
+    await expect(all(xlsxRows(noRef, SHEET, unpacked(1000 * MB)))).rejects.toBeInstanceOf(ImportFileError);
   });
 
   it("reads what a spreadsheet wrote: shared strings of any script whole, across every chunk boundary", async () => {
@@ -91,7 +92,7 @@ describe("an XLSX whose zip lies, or holds a giant cell", () => {
       "<sheetData></sheetData>",
       `<sheetData>${names.map((_, i) => `<row r="${i + 1}"><c r="A${i + 1}" t="s"><v>${i}</v></c></row>`).join("")}</sheetData>`,
     );
-    const rows = await all(xlsxRows(file("scripts.xlsx", buildZip(workbookParts(sheet, sharedStringsXml(names)))), SHEET, 1000 * MB));
+    const rows = await all(xlsxRows(file("scripts.xlsx", buildZip(workbookParts(sheet, sharedStringsXml(names)))), SHEET, unpacked(1000 * MB)));
     expect(rows.map((r) => r.cells[0])).toEqual(names);
   });
 });
@@ -99,7 +100,7 @@ describe("an XLSX whose zip lies, or holds a giant cell", () => {
 describe("line numbers", () => {
   it("gives an XLSX row its row number, empty rows skipped", async () => {
     const sheet = sheetXml([IMPORT_HEADER, ["Ann", "Lee", "a@x.test", "1"], null, null, ["Bob", "Roe", "b@x.test", "2"]]);
-    const rows = await all(xlsxRows(file("gaps.xlsx", buildZip(workbookParts(sheet))), SHEET, 1000 * MB));
+    const rows = await all(xlsxRows(file("gaps.xlsx", buildZip(workbookParts(sheet))), SHEET, unpacked(1000 * MB)));
     expect(rows.map((r) => [r.cells[0], r.line])).toEqual([["first_name", 1], ["Ann", 2], ["Bob", 5]]);
   });
 
