@@ -2,6 +2,7 @@ import type { PGlite, Transaction } from "@electric-sql/pglite";
 import pg from "pg";
 import { to as copyTo } from "pg-copy-streams";
 import { Prisma } from "@/lib/generated/prisma/client";
+import { config } from "@/lib/config";
 import { db, type Database } from "./client";
 import type { DatabaseTarget } from "./config";
 import { endPool } from "./end-pool";
@@ -123,7 +124,13 @@ function fromPGlite(pglite: PGlite): SqlConnection {
   return {
     ...base,
     kind: "pglite",
-    transaction: (run) => pglite.transaction((tx) => run(pgliteQueryable(tx))),
+    transaction: async (run) => {
+      // PGlite runs statements synchronously inside this process: a job's back-to-back batches
+      // would chain promises without ever letting timers and sockets run (requests, the queue's
+      // polls, other jobs). Each transaction starts on the event loop's next turn instead.
+      await new Promise((resolve) => setImmediate(resolve));
+      return pglite.transaction((tx) => run(pgliteQueryable(tx)));
+    },
     read: (run) => run(reader),
     exclusive: (_key, run) => run(),
     sessions: (_n, run) => run(base),
@@ -218,9 +225,12 @@ function forDatabase(database: Database): SqlConnection {
   const target: DatabaseTarget = database.target;
   if (target.kind !== "postgres") throw new Error("A database without PGlite must be a PostgreSQL server.");
   // Its statements are cancelled with their request, like the app's (lib/db/pool.ts). A wait for
-  // one of its four connections is bounded as the app pool's is: past it, the request answers 503
-  // busy (lib/db/errors.ts) and a job's attempt fails and is retried, instead of hanging.
-  const pool = consolePool({ connectionString: target.url, max: 4, connectionTimeoutMillis: 5_000, application_name: "console-export" });
+  // one of its connections is bounded as the app pool's is: past it, the request answers 503
+  // busy (lib/db/errors.ts) and a job's attempt fails and is retried, instead of hanging. One
+  // connection per job a worker runs at once (an export holds one while it reads), and two for
+  // the queue's polls and the requests that queue jobs.
+  const max = config().JOB_CONCURRENCY + 2;
+  const pool = consolePool({ connectionString: target.url, max, connectionTimeoutMillis: 5_000, application_name: "console-export" });
   pool.on("error", (error) => console.error("database: idle connection failed", error));
   return fromPool(pool, () => pool.end());
 }
