@@ -7,6 +7,7 @@ import { db, type Database } from "./client";
 import type { DatabaseTarget } from "./config";
 import { endPool } from "./end-pool";
 import { consolePool } from "./pool";
+import { processWide } from "@/lib/process-wide";
 
 // The console's one way to send raw SQL, on PGlite and PostgreSQL alike (simple record access
 // goes through Prisma's query builder). A statement is written with the `sql` tag: its values
@@ -235,24 +236,22 @@ function forDatabase(database: Database): SqlConnection {
   return fromPool(pool, () => pool.end());
 }
 
-type Holder = { __console_sql?: { database: Database; connection: SqlConnection } };
+const current = processWide("db.sql", () => ({ open: undefined as { database: Database; connection: SqlConnection } | undefined }));
 
 /** The process's connections to its database (`db()`), made once per database. */
 export async function connection(): Promise<SqlConnection> {
   const database = await db();
-  const holder = globalThis as Holder;
-  if (holder.__console_sql?.database !== database) {
-    const previous = holder.__console_sql?.connection;
-    holder.__console_sql = { database, connection: forDatabase(database) };
+  if (current.open?.database !== database) {
+    const previous = current.open?.connection;
+    current.open = { database, connection: forDatabase(database) };
     await previous?.close().catch(() => {});
   }
-  return holder.__console_sql.connection;
+  return current.open.connection;
 }
 
 /** Closes the process's connections (tests, worker shutdown); the next use opens new ones. */
 export async function closeConnection(): Promise<void> {
-  const holder = globalThis as Holder;
-  const current = holder.__console_sql;
-  holder.__console_sql = undefined;
-  await current?.connection.close();
+  const open = current.open;
+  current.open = undefined;
+  await open?.connection.close();
 }

@@ -1,4 +1,5 @@
 import pg from "pg";
+import { processWide } from "@/lib/process-wide";
 import { isDatabaseUnavailable } from "./unavailable";
 
 // The database sentinel of the proxy: one idle connection to the PostgreSQL server that tells,
@@ -30,7 +31,7 @@ type State = {
   timer: ReturnType<typeof setTimeout> | null;
 };
 
-type Holder = { __db_sentinel?: State };
+const current = processWide("db.sentinel", () => ({ state: undefined as State | undefined }));
 
 function schedule(state: State, ms: number, run: () => void) {
   if (state.timer) clearTimeout(state.timer);
@@ -106,11 +107,10 @@ function ping(state: State) {
  * first use). Returns at once; never throws.
  */
 export function databaseReachable(url: string): boolean {
-  const holder = globalThis as Holder;
-  let state = holder.__db_sentinel;
+  let state = current.state;
   if (!state || state.url !== url) {
     state = { url, up: true, since: Date.now(), client: null, connecting: false, timer: null };
-    holder.__db_sentinel = state;
+    current.state = state;
     connect(state);
   }
   return state.up;

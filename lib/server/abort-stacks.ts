@@ -1,3 +1,5 @@
+import { processWide } from "@/lib/process-wide";
+
 // Works around a memory leak of React Server Components under sustained load (React 19.3 canary
 // bundled by Next 16.4; upstream: facebook/react#37288, fix proposed in #37289; Next:
 // vercel/next.js#84648, #97434).
@@ -14,12 +16,11 @@
 // for every abort reason, right after the abort. Remove once the bundled React stops capturing a
 // stack for that reason (check with `npm run test:load`).
 
-type Holder = { __abort_stacks_released?: boolean };
+const done = processWide("abort-stacks", () => ({ released: false }));
 
 export function releaseAbortReasonStacks() {
-  const holder = globalThis as Holder;
-  if (holder.__abort_stacks_released) return;
-  holder.__abort_stacks_released = true;
+  if (done.released) return;
+  done.released = true;
   const abort = AbortController.prototype.abort;
   AbortController.prototype.abort = function (this: AbortController, reason?: unknown) {
     abort.call(this, reason);

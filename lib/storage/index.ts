@@ -3,6 +3,7 @@ import { config, type Config } from "@/lib/config";
 import { localStore } from "./local";
 import { s3Store, type S3Settings } from "./s3";
 import type { FileStore } from "./types";
+import { processWide } from "@/lib/process-wide";
 
 // The one storage module for every file the console keeps (lib/storage/types.ts says what every
 // backend promises): a local folder, STORAGE_DIR (`.data` by default), or an S3-compatible
@@ -26,15 +27,14 @@ function storageTarget(c: Config = config()): StorageTarget {
   };
 }
 
-type Holder = { __console_storage?: { key: string; store: FileStore } };
+const current = processWide("storage", () => ({ made: undefined as { key: string; store: FileStore } | undefined }));
 
 /** The process's file store, made once per configuration (tests change it between suites). */
 export function storage(): FileStore {
   const target = storageTarget();
   const key = JSON.stringify(target);
-  const holder = globalThis as Holder;
-  if (holder.__console_storage?.key !== key) {
-    holder.__console_storage = { key, store: target.kind === "local" ? localStore(target.dir) : s3Store(target) };
+  if (current.made?.key !== key) {
+    current.made = { key, store: target.kind === "local" ? localStore(target.dir) : s3Store(target) };
   }
-  return holder.__console_storage.store;
+  return current.made.store;
 }
