@@ -1,11 +1,14 @@
+import crypto from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { POST as exportPOST } from "@/app/api/v1/subscribers/export/route";
 import type { SessionUser } from "@/lib/auth/permissions";
 import { connection } from "@/lib/db/sql";
-import { startJobWorker } from "@/lib/jobs/worker";
+import { newJobId } from "@/lib/jobs/ids";
+import { queue } from "@/lib/jobs/queue";
+import { startJobWorker, stopJobWorker } from "@/lib/jobs/worker";
 import { bulkStatus, requestBulkChange } from "@/lib/subscribers/bulk";
 import { actAs, testDbKinds } from "../helpers/db";
-import { closeExportSuite, openExportSuite, postExport, type ExportSuite } from "../helpers/export-test";
+import { closeExportSuite, openExportSuite, postExport, waitForStatus, type ExportSuite } from "../helpers/export-test";
 import { apiRequest } from "../helpers/http";
 
 // One user's background work must not hold everyone else's (docs/decisions/0018): a user has at
@@ -91,6 +94,21 @@ for (const kind of testDbKinds()) {
         expect(l.processed_rows).toBeLessThan(l.total_rows);
       }
       expect(took).toBeLessThan(10_000);
+    });
+
+    it("works an export left in the queue of an earlier version, where each kind had its own", async () => {
+      await stopJobWorker(1);
+      const boss = await queue();
+      await boss.createQueue("subscriber-export", { name: "subscriber-export" });
+      const id = newJobId();
+      const jobId = crypto.randomUUID();
+      await q(`DELETE FROM subscriber_exports`);
+      await q(`INSERT INTO subscriber_exports (id, user_id, status, filters, fresh, total_rows, job_id)
+        VALUES ('${id}', ${s.admin.id}, 'in_queue', '{}'::jsonb, true, 0, '${jobId}')`);
+      expect(await boss.send("subscriber-export", { exportId: id }, { id: jobId })).toBe(jobId);
+      await startJobWorker();
+      const done = await waitForStatus(s.admin, (st) => st.downloadable_file_status === "completed", 60_000);
+      expect(done.total_rows).toBe(ROWS + SMALL);
     });
   });
 }
