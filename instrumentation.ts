@@ -6,11 +6,11 @@ export async function register() {
   checkEnvironment();
   // Frees what React's render-completed abort reasons would otherwise keep (lib/process-wide.ts).
   (await import("./lib/process-wide")).releaseAbortReasonStacks();
-  // The subscriber export worker runs in this process unless EXPORT_WORKER=off (then run
-  // `npm run worker` apart); never during `next build`.
-  const { runsWorker } = await import("./lib/export/queue");
+  // The job worker (exports, imports, bulk changes) runs in this process unless JOB_WORKER=off
+  // (then run `npm run worker` apart); never during `next build`.
+  const { runsWorker } = await import("./lib/jobs/queue");
   if (runsWorker() && process.env.NEXT_PHASE !== "phase-production-build") {
-    const { startExportWorker } = await import("./lib/export/worker");
-    startExportWorker().catch(() => {}); // logged by the worker; the site keeps serving
+    const { startJobWorker } = await import("./lib/jobs/worker");
+    startJobWorker().catch(() => {}); // logged by the worker; the site keeps serving
   }
 }

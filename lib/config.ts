@@ -117,7 +117,11 @@ const schema = z.object({
   IMPORT_BATCH_SIZE: whole(1, 1_000),
   IMPORT_LOCK_WAIT_MS: whole(1, 3_000),
   // The export
-  EXPORT_WORKER: onOff("on"),
+  // Background jobs (exports, imports, bulk changes; lib/jobs)
+  JOB_WORKER: onOff("on"),
+  JOBS_PER_USER: whole(1, 2),
+  JOB_CONCURRENCY: whole(1, 3),
+  // Exports
   EXPORT_BATCH_SIZE: whole(1, 20_000),
   EXPORT_RETRY_LIMIT: whole(0, 2),
   EXPORT_RETRY_DELAY_SECONDS: whole(0, 5),
@@ -179,10 +183,35 @@ function storageProblems(env: NodeJS.ProcessEnv): string[] {
 /** Every variable the console reads (docs/configuration.md's table lists exactly these). */
 export const CONFIG_VARIABLES = Object.keys(schema.shape) as (keyof Config)[];
 
+/** Settings renamed: the old name is still read when the new one is unset, with a warning once. */
+const RENAMED = { EXPORT_WORKER: "JOB_WORKER" } as const;
+const warnedRenamed = processWide("config.renamed", () => new Set<string>());
+
+function withRenamed(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  let result = env;
+  for (const [old, name] of Object.entries(RENAMED)) {
+    if (!setIn(env, old)) continue;
+    const used = !setIn(env, name);
+    if (used) result = { ...result, [name]: env[old] };
+    if (!warnedRenamed.has(old)) {
+      warnedRenamed.add(old);
+      console.warn(used ? `${old} is now called ${name}: set ${name} instead (${old} is still read).` : `${old} is now called ${name}: ${old} is ignored, ${name} is set.`);
+    }
+  }
+  return result;
+}
+
+/** A variable as the error names it: the old name when the value came from there. */
+function label(given: NodeJS.ProcessEnv, name: string): string {
+  const old = Object.entries(RENAMED).find(([o, n]) => n === name && setIn(given, o) && !setIn(given, n))?.[0];
+  return old ? `${old} (now ${name})` : name;
+}
+
 /** The settings of `env`; a ConfigError naming every bad variable. Production needs a good secret. */
-export function parseConfig(env: NodeJS.ProcessEnv = process.env): Config {
+export function parseConfig(given: NodeJS.ProcessEnv = process.env): Config {
+  const env = withRenamed(given);
   const parsed = schema.safeParse(env);
-  const problems = parsed.success ? [] : parsed.error.issues.map((i) => `${i.path.join(".")} ${i.message}.`);
+  const problems = parsed.success ? [] : parsed.error.issues.map((i) => `${label(given, i.path.join("."))} ${i.message}.`);
   const secret = env.NEXTAUTH_SECRET;
   const secretIssue = secretProblem(secret);
   // Development and tests may run without a secret (no one can sign in then), and so may `next
@@ -194,9 +223,16 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env): Config {
     problems.push("EXPORT_DIR was replaced by STORAGE_DIR: export files now live in $STORAGE_DIR/exports (STORAGE_DIR=.data keeps them in .data/exports).");
   }
   problems.push(...storageProblems(env));
+  if (parsed.success && parsed.data.JOB_CONCURRENCY <= parsed.data.JOBS_PER_USER) {
+    problems.push(
+      `JOB_CONCURRENCY (${parsed.data.JOB_CONCURRENCY}) must be more than JOBS_PER_USER (${parsed.data.JOBS_PER_USER}): ` +
+        "otherwise one user's jobs can hold every slot of a worker and the others wait for them (docs/decisions/0022-jobs-fair-per-user.md).",
+    );
+  }
   if (problems.length || !parsed.success) throw new ConfigError(problems.join("\n"));
   return parsed.data;
 }
+
 
 let cached: { key: string; value: Config } | undefined;
 // The served process's settings once it has started (server.ts): process-wide, since every layer
@@ -214,6 +250,7 @@ export function config(): Config {
   const env = process.env;
   let key = "";
   for (const name of CONFIG_VARIABLES) key += `${env[name] ?? "\u0000"}\u0001`;
+  for (const name of Object.keys(RENAMED)) key += `${env[name] ?? "\u0000"}\u0001`;
   key += `${env.NODE_ENV ?? ""}\u0001${env.NEXT_PHASE ?? ""}`;
   if (cached?.key !== key) cached = { key, value: parseConfig(env) };
   return cached.value;

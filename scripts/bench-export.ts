@@ -18,7 +18,7 @@ import { toolEnv } from "@/tools/env";
 import { applyMigrations } from "@/tools/migrate";
 import { seedSubscribers } from "../tests/helpers/export-data";
 import { exportConfig } from "@/lib/export/config";
-import { newExportId } from "@/lib/export/ids";
+import { newJobId } from "@/lib/jobs/ids";
 import { exportQuery } from "@/lib/export/rows";
 import { subscriberFilterOnlySchema } from "@/lib/subscribers/filters";
 import { runScript } from "./script-utils";
@@ -79,7 +79,7 @@ async function main() {
       if (out.status !== 0) throw new Error(`psql: ${out.stderr.toString()}`);
       copy.push(performance.now() - t);
 
-      const exportId = newExportId();
+      const exportId = newJobId();
       await client.query(`INSERT INTO subscriber_exports (id, user_id, fresh) VALUES ($1, $2, true)`, [exportId, userId]);
       ours.push(await runChild(exportId, { ...process.env, DATABASE_URL: url, STORAGE_DIR: dir }));
       console.log(`  run ${i + 1}: COPY ${(copy[i]! / 1000).toFixed(2)} s, worker ${(ours[i]!.ms / 1000).toFixed(2)} s, peak RSS ${mb(ours[i]!.peakRss)}`);

@@ -61,7 +61,7 @@ runScript(async () => {
   console.log(`› ${n.toLocaleString("en-GB")} rows written (${mb(fs.statSync(sheetFile).size)} of CSV).`);
 
   const storageDir = path.join(dir, "files");
-  const env = { ...process.env, DATABASE_URL: url, STORAGE_DIR: storageDir, EXPORT_WORKER: "off" };
+  const env = { ...process.env, DATABASE_URL: url, STORAGE_DIR: storageDir, JOB_WORKER: "off" };
   const reset = async () => {
     await db.query(`DELETE FROM subscribers WHERE email LIKE 'import%@bench.test'`);
     await db.query(`VACUUM ANALYZE subscribers`);

@@ -10,7 +10,7 @@ export const throttleSettings = () => {
 
 /**
  * Drops the attempts that left the window: no pause is ever decided on them (the scheduled
- * clean-up runs this, lib/export/worker.ts). Returns how many went.
+ * clean-up runs this, lib/jobs/worker.ts). Returns how many went.
  */
 export async function purgeLoginAttempts(now = new Date()): Promise<number> {
   const { windowMs } = throttleSettings();

@@ -9,6 +9,7 @@ import { fairPGlite } from "./pglite-fair";
 import { endPool } from "./end-pool";
 import { consolePool } from "./pool";
 import { rawQuery } from "./raw";
+import { processWide } from "@/lib/process-wide";
 
 export type Database = {
   prisma: PrismaClient;
@@ -92,19 +93,18 @@ export function fromPGlite(pglite: PGlite, target: DatabaseTarget, close: () => 
 
 const poolSize = () => config().DATABASE_POOL_SIZE;
 
-type Holder = { __console_db?: Promise<Database> };
+const current = processWide("db.database", () => ({ database: undefined as Promise<Database> | undefined }));
 
 /**
- * The process's one database (Next may load this module in several bundles, hence globalThis).
+ * The process's one database (Next may load this module in several bundles: lib/process-wide.ts).
  * Opened on first use, never at import, so `next build` does not touch the data folder.
  */
 export function db(): Promise<Database> {
-  const holder = globalThis as Holder;
-  holder.__console_db ??= openDatabase(databaseTarget(), { statementTimeoutMs: statementTimeoutMs(), parallelWorkers: parallelWorkers() }).catch((error) => {
-    holder.__console_db = undefined;
+  current.database ??= openDatabase(databaseTarget(), { statementTimeoutMs: statementTimeoutMs(), parallelWorkers: parallelWorkers() }).catch((error) => {
+    current.database = undefined;
     throw error;
   });
-  return holder.__console_db;
+  return current.database;
 }
 
 /** Shortcut for the common case. */
@@ -114,5 +114,5 @@ export async function prisma(): Promise<PrismaClient> {
 
 /** Tests point the app's code at a database of their own. */
 export function setDatabaseForTests(database: Database) {
-  (globalThis as Holder).__console_db = Promise.resolve(database);
+  current.database = Promise.resolve(database);
 }

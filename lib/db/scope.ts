@@ -6,7 +6,7 @@ import { scopeSlot } from "@/lib/request-scope";
 // PostgreSQL instead of running on. server.ts runs every request inside `withQuerySignal` (its
 // client gone is the response closed before it finished); route handlers run inside it again
 // with their request's own signal (lib/http/api.ts, for the in-process tests too). Scripts and
-// the export worker run without.
+// the job worker run without.
 //
 // The scope is one per process (lib/request-scope.ts): the pools are made by whichever layer of
 // the build opens the database first (the in-process worker, from instrumentation), and must read

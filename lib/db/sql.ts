@@ -2,10 +2,12 @@ import type { PGlite, Transaction } from "@electric-sql/pglite";
 import pg from "pg";
 import { to as copyTo } from "pg-copy-streams";
 import { Prisma } from "@/lib/generated/prisma/client";
+import { config } from "@/lib/config";
 import { db, type Database } from "./client";
 import type { DatabaseTarget } from "./config";
 import { endPool } from "./end-pool";
 import { consolePool } from "./pool";
+import { processWide } from "@/lib/process-wide";
 
 // The console's one way to send raw SQL, on PGlite and PostgreSQL alike (simple record access
 // goes through Prisma's query builder). A statement is written with the `sql` tag: its values
@@ -123,7 +125,13 @@ function fromPGlite(pglite: PGlite): SqlConnection {
   return {
     ...base,
     kind: "pglite",
-    transaction: (run) => pglite.transaction((tx) => run(pgliteQueryable(tx))),
+    transaction: async (run) => {
+      // PGlite runs statements synchronously inside this process: a job's back-to-back batches
+      // would chain promises without ever letting timers and sockets run (requests, the queue's
+      // polls, other jobs). Each transaction starts on the event loop's next turn instead.
+      await new Promise((resolve) => setImmediate(resolve));
+      return pglite.transaction((tx) => run(pgliteQueryable(tx)));
+    },
     read: (run) => run(reader),
     exclusive: (_key, run) => run(),
     sessions: (_n, run) => run(base),
@@ -218,31 +226,32 @@ function forDatabase(database: Database): SqlConnection {
   const target: DatabaseTarget = database.target;
   if (target.kind !== "postgres") throw new Error("A database without PGlite must be a PostgreSQL server.");
   // Its statements are cancelled with their request, like the app's (lib/db/pool.ts). A wait for
-  // one of its four connections is bounded as the app pool's is: past it, the request answers 503
-  // busy (lib/db/errors.ts) and a job's attempt fails and is retried, instead of hanging.
-  const pool = consolePool({ connectionString: target.url, max: 4, connectionTimeoutMillis: 5_000, application_name: "console-export" });
+  // one of its connections is bounded as the app pool's is: past it, the request answers 503
+  // busy (lib/db/errors.ts) and a job's attempt fails and is retried, instead of hanging. One
+  // connection per job a worker runs at once (an export holds one while it reads), and two for
+  // the queue's polls and the requests that queue jobs.
+  const max = config().JOB_CONCURRENCY + 2;
+  const pool = consolePool({ connectionString: target.url, max, connectionTimeoutMillis: 5_000, application_name: "console-export" });
   pool.on("error", (error) => console.error("database: idle connection failed", error));
   return fromPool(pool, () => pool.end());
 }
 
-type Holder = { __console_sql?: { database: Database; connection: SqlConnection } };
+const current = processWide("db.sql", () => ({ open: undefined as { database: Database; connection: SqlConnection } | undefined }));
 
 /** The process's connections to its database (`db()`), made once per database. */
 export async function connection(): Promise<SqlConnection> {
   const database = await db();
-  const holder = globalThis as Holder;
-  if (holder.__console_sql?.database !== database) {
-    const previous = holder.__console_sql?.connection;
-    holder.__console_sql = { database, connection: forDatabase(database) };
+  if (current.open?.database !== database) {
+    const previous = current.open?.connection;
+    current.open = { database, connection: forDatabase(database) };
     await previous?.close().catch(() => {});
   }
-  return holder.__console_sql.connection;
+  return current.open.connection;
 }
 
 /** Closes the process's connections (tests, worker shutdown); the next use opens new ones. */
 export async function closeConnection(): Promise<void> {
-  const holder = globalThis as Holder;
-  const current = holder.__console_sql;
-  holder.__console_sql = undefined;
-  await current?.connection.close();
+  const open = current.open;
+  current.open = undefined;
+  await open?.connection.close();
 }

@@ -7,7 +7,7 @@ import { notFound } from "@/lib/errors";
 import { storage } from "@/lib/storage";
 import { tokenExportEntry } from "@/lib/tokens/tokens";
 import { exportKey } from "./files";
-import { isExportId } from "./ids";
+import { isJobId } from "@/lib/jobs/ids";
 import { exportFilename } from "./status";
 
 /**
@@ -18,7 +18,7 @@ import { exportFilename } from "./status";
  */
 export async function downloadResponse(user: Pick<SessionUser, "id" | "email">, id: string): Promise<Response> {
   const userId = user.id;
-  if (!isExportId(id)) throw notFound("The export file");
+  if (!isJobId(id)) throw notFound("The export file");
   const db = await prisma();
   const row = await db.subscriberExport.findFirst({
     where: { id, user_id: userId, status: "completed" },

@@ -1,12 +1,12 @@
 import { storage } from "@/lib/storage";
 import { csvHead, csvLines, type CsvCell } from "./csv";
-import { isExportId } from "./ids";
+import { isJobId } from "@/lib/jobs/ids";
 
 // Export files in the console's file storage (lib/storage): `exports/<export id>.csv`. The
 // storage makes a file visible only when whole, so a reader sees no file or a whole one.
 
 export function exportKey(id: string): string {
-  if (!isExportId(id)) throw new Error("Not an export id.");
+  if (!isJobId(id)) throw new Error("Not an export id.");
   return `exports/${id}.csv`;
 }
 

@@ -1,6 +1,6 @@
 import { exportConfig } from "./config";
 import { deleteExportFiles, strayFiles } from "./files";
-import { EXPORT_QUEUE } from "./queue";
+import { JOB_QUEUE, LEGACY_QUEUES } from "@/lib/jobs/queue";
 import { markExportFailed } from "./run";
 import { connection, sql } from "@/lib/db/sql";
 import { storage } from "@/lib/storage";
@@ -32,7 +32,7 @@ export async function purgeExports(now: Date = new Date()): Promise<PurgeResult>
   const lost = await conn.query<{ id: string }>(
     sql`SELECT e.id FROM subscriber_exports e
      WHERE e.status = 'in_queue' AND e.created_at < ${new Date(now.getTime() - 10 * 60 * 1000)} AND NOT EXISTS (
-       SELECT 1 FROM pgboss.job j WHERE j.name = ${EXPORT_QUEUE} AND j.id::text = e.job_id AND j.state < 'completed')`);
+       SELECT 1 FROM pgboss.job j WHERE j.name = ANY(${[JOB_QUEUE, LEGACY_QUEUES[0].name]}) AND j.id::text = e.job_id AND j.state < 'completed')`);
   for (const { id } of lost) await markExportFailed(id, "The export job was lost. Request it again.");
   return { purged: purged.length, strays: strays.length + incomplete, lost: lost.length };
 }

@@ -6,8 +6,8 @@ import type { SessionUser } from "@/lib/auth/permissions";
 import { parallelWorkers, statementTimeoutMs } from "@/lib/db/config";
 import { alreadyQueued, isUniqueViolation } from "./errors";
 import type { ParsedExportFilters } from "./filters";
-import { newExportId } from "./ids";
-import { queue, sendExportJob } from "./queue";
+import { newJobId } from "@/lib/jobs/ids";
+import { queue, sendJob } from "@/lib/jobs/queue";
 import { subscriberCountSql } from "@/lib/subscribers/queries";
 import { connection, sql } from "@/lib/db/sql";
 import { exportStatus, type ExportStatusBody } from "./status";
@@ -30,7 +30,7 @@ export async function requestExport(user: Pick<SessionUser, "id" | "email">, fil
   const userId = user.id;
   const conn = await connection();
   await queue(); // started outside the transaction: on PGlite that holds the only connection
-  const id = newExportId();
+  const id = newJobId();
   const timeout = statementTimeoutMs();
   try {
     await conn.transaction(async (tx) => {
@@ -51,7 +51,7 @@ export async function requestExport(user: Pick<SessionUser, "id" | "email">, fil
         sql`INSERT INTO subscriber_exports (id, user_id, status, filters, fresh, total_rows, job_id)
          VALUES (${id}, ${userId}, 'in_queue', ${JSON.stringify(filters.raw)}::jsonb,
            NOT EXISTS (SELECT 1 FROM subscriber_exports WHERE user_id = ${userId} AND status = 'completed'), ${total}, ${jobId})`);
-      await sendExportJob(tx, id, jobId);
+      await sendJob(tx, { kind: "export", id, userId }, jobId);
       await tx.query(await auditStatement({ action: "export.request", actor: user, entity: "export", entityId: id, after: { filters: filters.raw, total_rows: total } }));
       const viaToken = tokenExportEntry("request", id);
       if (viaToken) await tx.query(await auditStatement(viaToken));

@@ -1,10 +1,12 @@
 import "server-only";
 import { config } from "@/lib/config";
-import { downloadPath } from "./ids";
 import { query, sql, type Statement } from "@/lib/db/sql";
 
 // The export status of one user: the latest request (its state and progress) and the newest
 // completed file, which stays downloadable while a new one is generated or after a failure.
+
+/** The `downloadable_file` of an export: the path of its download route. */
+export const downloadPath = (id: string) => `/api/v1/exports/${id}/download`;
 
 type ExportState = "in_queue" | "completed" | "failed";
 

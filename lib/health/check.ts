@@ -2,8 +2,8 @@ import "server-only";
 import { config } from "@/lib/config";
 import { db } from "@/lib/db/client";
 import { within } from "@/lib/db/sql";
-import { exportConfig } from "@/lib/export/config";
-import { runsWorker } from "@/lib/export/queue";
+import { jobConfig } from "@/lib/jobs/config";
+import { runsWorker } from "@/lib/jobs/queue";
 import { isDatabaseBusy } from "@/lib/db/errors";
 import { storage, StorageUnavailableError, type StorageProblem } from "@/lib/storage";
 import { storageProblem } from "@/lib/storage/problems";
@@ -193,7 +193,7 @@ async function checkQueue(query: <T extends Row>(text: string) => Promise<T[]>, 
   const queued = Number(exports?.queued ?? 0);
   // A working worker runs the queue's maintenance every EXPORT_MAINTENANCE_SECONDS: three missed
   // rounds (or none ever) while exports wait means nobody is generating them.
-  const silent = seen === null || seen > exportConfig.maintenanceSeconds * 3 + 30;
+  const silent = seen === null || seen > jobConfig.maintenanceSeconds * 3 + 30;
   const oldest = num(exports?.oldest);
   return {
     status: queued > 0 && silent ? "stalled" : boss?.started ? "up" : "not_started",

@@ -4,8 +4,8 @@ import { auditStatement } from "@/lib/audit/log";
 import type { SessionUser } from "@/lib/auth/permissions";
 import { connection, sql } from "@/lib/db/sql";
 import { AppError, notFound } from "@/lib/errors";
-import { isExportId, newExportId } from "@/lib/export/ids";
-import { queue, sendImportJob } from "@/lib/export/queue";
+import { isJobId, newJobId } from "@/lib/jobs/ids";
+import { queue, sendJob } from "@/lib/jobs/queue";
 import { storage } from "@/lib/storage";
 import { applyMapping, headerProblems, headerWarnings, IMPORT_FIELDS, remapForHeaders, type ImportField } from "./fields";
 import { ImportFileError } from "./read";
@@ -96,7 +96,7 @@ function toStatus(row: Row): ImportStatus {
 }
 
 async function load(userId: number, id: string): Promise<Row> {
-  if (!isExportId(id)) throw notFound("The import");
+  if (!isJobId(id)) throw notFound("The import");
   const conn = await connection();
   const [row] = await conn.query<Row>(sql`SELECT ${COLUMNS} FROM subscriber_imports WHERE id = ${id} AND user_id = ${userId}`);
   if (!row) throw notFound("The import");
@@ -144,7 +144,7 @@ async function enqueue(user: SessionUser, id: string, fileName: string, sheetNam
     await tx.query(sql`UPDATE subscriber_imports SET dry_run = false, status = 'in_queue', job_id = ${jobId}, processed_rows = 0, imported_rows = 0,
       duplicate_rows = 0, error = NULL, completed_at = NULL, created_at = now() WHERE id = ${id}`);
     await tx.query(await auditStatement({ action: "import.start", actor: user, entity: "import", entityId: id, after: { file_name: fileName, sheet_name: sheetName } }));
-    await sendImportJob(tx, id, jobId);
+    await sendJob(tx, { kind: "import", id, userId: user.id }, jobId);
   });
 }
 
@@ -153,7 +153,7 @@ async function enqueue(user: SessionUser, id: string, fileName: string, sheetNam
  * run at once (200), an import is queued (202). Nothing is kept of a file that cannot be imported.
  */
 export async function createImport(user: SessionUser, request: Request): Promise<{ status: number; body: ImportStatus }> {
-  const id = newExportId();
+  const id = newJobId();
   const upload = await receiveUpload(request, id);
   const conn = await connection();
   try {

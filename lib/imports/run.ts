@@ -13,7 +13,7 @@ import { headerProblems, type ImportField } from "./fields";
 import { ImportFileError, lineOf, MAX_CELL } from "./read";
 import { openSource, rejectedKey, type ImportSource } from "./source";
 
-// Running an import (a job on the export's queue), or its dry run (the preview, and the API's
+// Running an import (a background job, lib/jobs), or its dry run (the preview, and the API's
 // dry_run=true): the file is read row by row from storage; each row is checked by the creation
 // form's rules (cells.ts); the valid ones are staged in `import_rows` a batch at a time, the
 // rejected ones written to the rejected-rows CSV as they come. Then ONE transaction, holding the

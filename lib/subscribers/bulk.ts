@@ -5,8 +5,8 @@ import type { SessionUser } from "@/lib/auth/permissions";
 import { config } from "@/lib/config";
 import { connection, query, sql, type Queryable, type Statement } from "@/lib/db/sql";
 import { AppError, notFound } from "@/lib/errors";
-import { queue, sendBulkJob } from "@/lib/export/queue";
-import { newExportId } from "@/lib/export/ids";
+import { newJobId } from "@/lib/jobs/ids";
+import { queue, sendJob } from "@/lib/jobs/queue";
 import { parseWith } from "@/lib/list/params";
 import { heavy } from "@/lib/load/user-limit";
 import { whereClause } from "@/lib/list/sql";
@@ -21,7 +21,7 @@ import { subscriberConditions } from "./where";
 // deleting them; either a selection of ids or every subscriber matching the list's filters.
 //
 // A selection, and up to BULK_INLINE_MAX rows matching filters, run at once, in one transaction.
-// Beyond, it is a job on the export's queue (pg-boss): batches of BULK_BATCH_SIZE rows in id
+// Beyond, it is a background job (lib/jobs): batches of BULK_BATCH_SIZE rows in id
 // order, each its own short transaction that also records how far it got (`last_id`), so no
 // statement holds rows for long and a job retried after a crash goes on after the last batch
 // done, never changing a row twice. Either way, one audit event (docs/decisions/0014) says what
@@ -179,12 +179,12 @@ export async function requestBulkChange(user: SessionUser, target: BulkTarget, c
     return { kind: "done", count };
   }
   await queue(); // started outside the transaction: on PGlite that holds the only connection
-  const id = newExportId();
+  const id = newJobId();
   const jobId = crypto.randomUUID();
   await conn.transaction(async (tx) => {
     await tx.query(sql`INSERT INTO bulk_changes (id, user_id, target, change, total_rows, job_id)
       VALUES (${id}, ${user.id}, ${JSON.stringify({ filters: targetFilters(target).raw })}::jsonb, ${JSON.stringify(change)}::jsonb, ${total}, ${jobId})`);
-    await sendBulkJob(tx, id, jobId);
+    await sendJob(tx, { kind: "bulk", id, userId: user.id }, jobId);
   });
   return { kind: "queued", id, total };
 }

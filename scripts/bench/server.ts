@@ -67,7 +67,7 @@ export async function startServer(dir: string, env: Record<string, string>, node
         NEXTAUTH_URL: url,
         // A random secret per run: the sessions of a benchmark are worth nothing afterwards.
         NEXTAUTH_SECRET: crypto.randomBytes(32).toString("base64url"),
-        EXPORT_WORKER: "off",
+        JOB_WORKER: "off",
         STORAGE_DIR: exportDir,
         HOST: "127.0.0.1",
         PORT: String(port),

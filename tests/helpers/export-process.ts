@@ -7,7 +7,7 @@ export type WorkerProcess = { child: ChildProcess; output: () => string; exited:
 
 export function spawnWorker(env: Record<string, string>): WorkerProcess {
   const child = spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", "scripts/worker.ts"], {
-    env: { ...process.env, EXPORT_WORKER: "on", ...env },
+    env: { ...process.env, JOB_WORKER: "on", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";

@@ -8,7 +8,7 @@ import type { SessionUser } from "@/lib/auth/permissions";
 import type { Database } from "@/lib/db/client";
 import { closeConnection } from "@/lib/db/sql";
 import type { ExportStatusBody } from "@/lib/export/status";
-import { stopExportWorker } from "@/lib/export/worker";
+import { stopJobWorker } from "@/lib/jobs/worker";
 import { actAs, createUsers, testDatabase, type TestDbKind } from "./db";
 import { seedSubscribers } from "./export-data";
 import { apiRequest } from "./http";
@@ -51,7 +51,7 @@ export async function openExportSuite(kind: TestDbKind, subscribers: number, fil
 }
 
 export async function closeExportSuite(suite: ExportSuite | undefined) {
-  await stopExportWorker(1);
+  await stopJobWorker(1);
   await closeConnection();
   await suite?.database.close();
   if (suite) fs.rmSync(suite.dir, { recursive: true, force: true });

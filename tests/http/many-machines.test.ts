@@ -23,7 +23,7 @@ import { separateBuild, type SeparateBuild } from "../helpers/separate-build";
 // Issue 13: many machines. Two web instances built and started separately (A serves the
 // project's build; B a build of its own, made here from a copy of the sources in another folder
 // with the same NEXT_SERVER_ACTIONS_ENCRYPTION_KEY, as a second machine makes it; each `npm run
-// serve` on its port, EXPORT_WORKER=off) and two export workers (`npm run worker`), on one fresh
+// serve` on its port, JOB_WORKER=off) and two export workers (`npm run worker`), on one fresh
 // PostgreSQL database and one S3-compatible bucket (s3rver over HTTP, the real AWS SDK), with
 // nginx in front of both when it is installed (docs/deployment.md's configuration). Over HTTP: both
 // builds have one build id and the same server action ids; a session made on A works on B, and
@@ -127,7 +127,7 @@ if (!process.env.TEST_DATABASE_URL) {
         STORAGE_DIR: "",
         TRUST_PROXY: "1",
         HEALTH_TOKEN,
-        EXPORT_WORKER: "off",
+        JOB_WORKER: "off",
         EXPORT_BATCH_SIZE: "20",
         EXPORT_POLL_SECONDS: "1",
         EXPORT_MAINTENANCE_SECONDS: "1",
@@ -137,7 +137,7 @@ if (!process.env.TEST_DATABASE_URL) {
       };
       a = await startNextServer({ port: portA, env });
       workers.push(spawnWorker(env), spawnWorker(env));
-      await Promise.all(workers.map((w, i) => until(async () => w.output().includes("export worker: started"), 60_000, `worker ${i}\n${w.output()}`)));
+      await Promise.all(workers.map((w, i) => until(async () => w.output().includes("job worker: started"), 60_000, `worker ${i}\n${w.output()}`)));
       second = await building;
       console.info(`many machines: B's own build (a copy of the sources, next build) took ${second.seconds.toFixed(0)} s`);
       b = await startNextServer({ port: portB, env, appDir: second.dir });

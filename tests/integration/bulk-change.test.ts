@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { bulkChangeAction } from "@/app/(console)/subscribers/bulk-actions";
 import type { SessionUser } from "@/lib/auth/permissions";
 import { connection, sql } from "@/lib/db/sql";
-import { startExportWorker } from "@/lib/export/worker";
+import { startJobWorker } from "@/lib/jobs/worker";
 import { bulkStatus, requestBulkChange, runBulkChange } from "@/lib/subscribers/bulk";
 import { createSubscriber } from "@/lib/subscribers/mutations";
 import { subscriberHistory } from "@/lib/subscribers/record";
@@ -148,7 +148,7 @@ for (const kind of testDbKinds()) {
     });
 
     it("runs a large change as a job in batches: every matching row once, one audit event, counts exact", async () => {
-      await startExportWorker();
+      await startJobWorker();
       const [{ n }] = (await q<{ n: number }>(`SELECT count(*)::int AS n FROM subscribers WHERE is_mandatory = false`)) as [{ n: number }];
       const result = await requestBulkChange(s.staff, { filters: { is_mandatory: "false" } }, { is_mandatory: true });
       expect(result).toMatchObject({ kind: "queued", total: n });
@@ -194,7 +194,7 @@ for (const kind of testDbKinds()) {
     });
 
     it("deletes as a job: batches that only delete, then every subscriber left has the rule's duplicate flag", async () => {
-      await startExportWorker();
+      await startJobWorker();
       const copies = await seedPairs("Del", 12, 1000);
       const result = await requestBulkChange(s.admin, { filters: { last_name: "DelOrig" } }, { delete: true });
       expect(result).toMatchObject({ kind: "queued", total: 12 });
@@ -246,7 +246,7 @@ for (const kind of testDbKinds()) {
     });
 
     it("audits a job that fails after its last retry, with the rows its batches changed, in the transaction that marks it failed", async () => {
-      await startExportWorker();
+      await startJobWorker();
       // Every attempt fails at the same row, after the batches before it are done.
       const [{ stop }] = (await q<{ stop: number }>(`SELECT id AS stop FROM subscribers ORDER BY id OFFSET 30 LIMIT 1`)) as [{ stop: number }];
       await q(`UPDATE subscribers SET subscription_status = 'pending' WHERE id = ${stop}`);

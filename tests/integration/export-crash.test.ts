@@ -3,7 +3,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "@/lib/db/client";
 import { connection, sql } from "@/lib/db/sql";
-import { startExportWorker } from "@/lib/export/worker";
+import { startJobWorker } from "@/lib/jobs/worker";
 import { actAs, createUsers, testDatabase } from "../helpers/db";
 import { seedSubscribers } from "../helpers/export-data";
 import { spawnWorker, until, type WorkerProcess } from "../helpers/export-process";
@@ -31,11 +31,11 @@ describe("export worker restart (pglite)", () => {
     expect((await postExport(s.staff)).status).toBe(202);
     const conn = await connection();
     // What a server killed mid-export leaves behind: the job active, the export in_queue.
-    await conn.query(`UPDATE pgboss.job SET state = 'active', started_on = now() WHERE name = 'subscriber-export'`);
-    await startExportWorker();
+    await conn.query(`UPDATE pgboss.job SET state = 'active', started_on = now() WHERE name = 'console-job' AND data->>'kind' = 'export'`);
+    await startJobWorker();
     const done = await waitForStatus(s.staff, (st) => st.downloadable_file_status === "completed", 30_000);
     expect(done.total_rows).toBe(500);
-    const [job] = await conn.query<{ retry_count: number }>(`SELECT retry_count FROM pgboss.job WHERE name = 'subscriber-export'`);
+    const [job] = await conn.query<{ retry_count: number }>(`SELECT retry_count FROM pgboss.job WHERE name = 'console-job' AND data->>'kind' = 'export'`);
     expect(job!.retry_count).toBe(1);
   });
 });
@@ -50,7 +50,7 @@ if (process.env.TEST_DATABASE_URL) {
 
     beforeAll(async () => {
       dir = exportTestEnv();
-      process.env.EXPORT_WORKER = "off"; // this process only requests; the spawned ones work
+      process.env.JOB_WORKER = "off"; // this process only requests; the spawned ones work
       process.env.EXPORT_JOB_EXPIRE_SECONDS = "25"; // job settings are the requester's
       database = await testDatabase("postgres");
       await seedSubscribers((text) => database.prisma.$executeRawUnsafe(text), ROWS);
@@ -68,7 +68,7 @@ if (process.env.TEST_DATABASE_URL) {
     afterAll(async () => {
       for (const w of workers) w.child.kill("SIGKILL");
       await Promise.all(workers.map((w) => w.exited));
-      delete process.env.EXPORT_WORKER;
+      delete process.env.JOB_WORKER;
       delete process.env.EXPORT_JOB_EXPIRE_SECONDS;
       await closeExportSuite({ database, dir, staff: user, admin: user });
     });

@@ -3,7 +3,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { purgeExports } from "@/lib/export/purge";
 import { connection, sql } from "@/lib/db/sql";
-import { startExportWorker } from "@/lib/export/worker";
+import { startJobWorker } from "@/lib/jobs/worker";
 import { testDbKinds } from "../helpers/db";
 import { closeExportSuite, download, openExportSuite, postExport, waitForStatus, type ExportSuite } from "../helpers/export-test";
 
@@ -18,7 +18,7 @@ for (const kind of testDbKinds()) {
       s = await openExportSuite(kind, 300);
       goodDir = process.env.STORAGE_DIR!;
       process.env.EXPORT_RETRY_LIMIT = "1";
-      await startExportWorker();
+      await startJobWorker();
     });
     afterAll(async () => {
       delete process.env.EXPORT_RETRY_LIMIT;
@@ -40,7 +40,7 @@ for (const kind of testDbKinds()) {
       }
       const conn = await connection();
       const [job] = await conn.query<{ state: string; retry_count: number }>(
-        `SELECT state::text AS state, retry_count FROM pgboss.job WHERE name = 'subscriber-export'`,
+        `SELECT state::text AS state, retry_count FROM pgboss.job WHERE name = 'console-job' AND data->>'kind' = 'export'`,
       );
       expect(job).toEqual({ state: "failed", retry_count: 1 });
 

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { requestExportAction } from "@/app/(console)/subscribers/export-actions";
 import { EXPORT_COLUMNS, neutralised } from "@/lib/export/csv";
-import { queue } from "@/lib/export/queue";
+import { queue } from "@/lib/jobs/queue";
 import { connection } from "@/lib/db/sql";
-import { startExportWorker } from "@/lib/export/worker";
+import { startJobWorker } from "@/lib/jobs/worker";
 import { subscriberFiltersSchema } from "@/lib/subscribers/filters";
 import { listSubscribers } from "@/lib/subscribers/queries";
 import { actAs, testDbKinds } from "../helpers/db";
@@ -40,7 +40,7 @@ for (const kind of testDbKinds()) {
     afterAll(() => closeExportSuite(s));
 
     const jobCount = async () =>
-      (await (await connection()).query<{ n: number }>(`SELECT count(*)::int AS n FROM pgboss.job WHERE name = 'subscriber-export'`))[0]!.n;
+      (await (await connection()).query<{ n: number }>(`SELECT count(*)::int AS n FROM pgboss.job WHERE name = 'console-job' AND data->>'kind' = 'export'`))[0]!.n;
 
     it("reports nothing requested yet", async () => {
       expect(await getStatus(s.staff)).toMatchObject({
@@ -59,7 +59,7 @@ for (const kind of testDbKinds()) {
         expect(row?.total_rows).toBe(real + 1000);
       } finally {
         await conn.query(`UPDATE subscriber_status_counts SET total = total - 1000 WHERE subscription_status = 'active' AND NOT is_duplicate AND NOT is_mandatory`);
-        await conn.query(`DELETE FROM pgboss.job WHERE name = 'subscriber-export'`);
+        await conn.query(`DELETE FROM pgboss.job WHERE name = 'console-job' AND data->>'kind' = 'export'`);
         await conn.query(`DELETE FROM subscriber_exports`);
       }
     });
@@ -94,7 +94,7 @@ for (const kind of testDbKinds()) {
     });
 
     it("completes, and the file holds exactly the filtered rows", async () => {
-      await startExportWorker();
+      await startJobWorker();
       const done = await waitForStatus(s.staff, (st) => st.downloadable_file_status === "completed");
       const { pagination } = await listSubscribers(subscriberFiltersSchema.parse({ is_mandatory: "true", sheet: "spring" }));
       expect(done).toMatchObject({ progress: 100, total_rows: pagination.total, processed_rows: pagination.total });

@@ -5,7 +5,7 @@ import { connection, sql } from "@/lib/db/sql";
 import { actAs, createUsers, testDatabase } from "../helpers/db";
 import { seedSubscribers } from "../helpers/export-data";
 import { spawnWorker, until, type WorkerProcess } from "../helpers/export-process";
-import { startExportWorker } from "@/lib/export/worker";
+import { startJobWorker } from "@/lib/jobs/worker";
 import { closeExportSuite, exportTestEnv, openExportSuite, type ExportSuite } from "../helpers/export-test";
 
 // A real worker process SIGKILLed in the middle of an import (issue 14, point 4): not one row of
@@ -43,12 +43,12 @@ describe("import after a killed server (pglite)", () => {
     actAs(s.staff);
     const id = await upload(csvOf(500, "restart"), "Restart.csv");
     const conn = await connection();
-    await conn.query(`UPDATE pgboss.job SET state = 'active', started_on = now() WHERE name = 'subscriber-import'`);
+    await conn.query(`UPDATE pgboss.job SET state = 'active', started_on = now() WHERE name = 'console-job' AND data->>'kind' = 'import'`);
     await conn.query(sql`UPDATE subscriber_imports SET status = 'running' WHERE id = ${id}`);
     await conn.query(sql`INSERT INTO import_rows (import_id, line, first_name, last_name, email, mobile, sheet, subscription_status, is_mandatory)
       SELECT ${id}, g, 'Half', 'Done', 'restart' || g || '@example.com', '+447911000001', 'Restart', 'pending', false FROM generate_series(2, 200) g`);
     expect((await conn.query(`SELECT 1 FROM subscribers WHERE email LIKE 'restart%'`)).length).toBe(0);
-    await startExportWorker();
+    await startJobWorker();
     await until(async () => (await conn.query<{ status: string }>(sql`SELECT status::text AS status FROM subscriber_imports WHERE id = ${id}`))[0]!.status === "completed", 30_000, "completion");
     const [row] = await conn.query<{ n: number; d: number; staged: number }>(`SELECT count(*)::int AS n, count(*) FILTER (WHERE is_duplicate)::int AS d,
       (SELECT count(*)::int FROM import_rows) AS staged FROM subscribers WHERE email LIKE 'restart%'`);
@@ -66,7 +66,7 @@ if (process.env.TEST_DATABASE_URL) {
 
     beforeAll(async () => {
       dir = exportTestEnv();
-      process.env.EXPORT_WORKER = "off"; // this process only uploads; the spawned ones work
+      process.env.JOB_WORKER = "off"; // this process only uploads; the spawned ones work
       process.env.EXPORT_JOB_EXPIRE_SECONDS = "20";
       database = await testDatabase("postgres");
       await seedSubscribers((text) => database.prisma.$executeRawUnsafe(text), 10);
@@ -84,7 +84,7 @@ if (process.env.TEST_DATABASE_URL) {
     afterAll(async () => {
       for (const w of workers) w.child.kill("SIGKILL");
       await Promise.all(workers.map((w) => w.exited));
-      delete process.env.EXPORT_WORKER;
+      delete process.env.JOB_WORKER;
       delete process.env.EXPORT_JOB_EXPIRE_SECONDS;
       await closeExportSuite({ database, dir, staff: user, admin: user });
     });

@@ -47,6 +47,9 @@ if (process.env.TEST_DATABASE_URL) {
     let barrier: pg.Client;
 
     beforeAll(async () => {
+      // Its imports are run here by hand (runImport), with no worker: their queued jobs stay
+      // queued and would count toward the user's JOBS_PER_USER (tests/integration/job-fairness.test.ts).
+      Object.assign(process.env, { JOBS_PER_USER: "10", JOB_CONCURRENCY: "11" });
       s = await openExportSuite("postgres", 10);
       if (s.database.target.kind !== "postgres") throw new Error("a PostgreSQL database was expected");
       barrier = new pg.Client({ connectionString: s.database.target.url });
@@ -54,6 +57,8 @@ if (process.env.TEST_DATABASE_URL) {
     });
     afterAll(async () => {
       delete process.env.IMPORT_LOCK_WAIT_MS;
+      delete process.env.JOBS_PER_USER;
+      delete process.env.JOB_CONCURRENCY;
       await barrier?.end();
       await closeExportSuite(s);
     });

@@ -6,7 +6,7 @@ import { GET as rejectedGET } from "@/app/api/v1/subscribers/imports/[id]/reject
 import { GET as templateGET } from "@/app/api/v1/subscribers/imports/template/route";
 import type { SessionUser } from "@/lib/auth/permissions";
 import { connection, sql } from "@/lib/db/sql";
-import { startExportWorker } from "@/lib/export/worker";
+import { startJobWorker } from "@/lib/jobs/worker";
 import { previewAgain, startImport, type ImportStatus } from "@/lib/imports/imports";
 import { runImport } from "@/lib/imports/run";
 import { storage } from "@/lib/storage";
@@ -75,7 +75,7 @@ for (const [kind, files] of testDbKinds().flatMap((k) => FILES_KINDS.map((f) => 
       s = await openExportSuite(kind, 30, files);
       expect(storage().kind).toBe(files);
       process.env.IMPORT_BATCH_SIZE = "3";
-      await startExportWorker();
+      await startJobWorker();
     });
     afterAll(async () => {
       delete process.env.IMPORT_BATCH_SIZE;

@@ -62,7 +62,7 @@ describe("PostgreSQL outage (real server, real next start)", () => {
     const fallbackPort = await freePort();
     fallback = await startNextServer({
       port: fallbackPort,
-      env: { ...common, NEXTAUTH_URL: `http://127.0.0.1:${fallbackPort}`, DATABASE_SENTINEL: "off", EXPORT_WORKER: "off" },
+      env: { ...common, NEXTAUTH_URL: `http://127.0.0.1:${fallbackPort}`, DATABASE_SENTINEL: "off", JOB_WORKER: "off" },
     });
     server = await startNextServer({
       port,

@@ -5,7 +5,7 @@ import { PGlite } from "@electric-sql/pglite";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { openPGlite, pgliteExtensions } from "@/lib/db/pglite";
 import { writeCsvFile } from "@/lib/export/files";
-import { newExportId } from "@/lib/export/ids";
+import { newJobId } from "@/lib/jobs/ids";
 import { ensurePrivateDir } from "@/lib/security/private-files";
 
 // Issue 19, point 4: data at rest is private. The embedded database's folder was created 0755
@@ -83,7 +83,7 @@ describe("the data folder and the export folder", () => {
     fs.mkdirSync(process.env.STORAGE_DIR, { mode: 0o755 });
     fs.chmodSync(process.env.STORAGE_DIR, 0o755);
     try {
-      const id = newExportId();
+      const id = newJobId();
       async function* batches() {
         yield [["1", "Ann"]];
       }

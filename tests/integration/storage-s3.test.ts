@@ -10,7 +10,7 @@ import { closeConnection } from "@/lib/db/sql";
 import { exportKey } from "@/lib/export/files";
 import { purgeExports } from "@/lib/export/purge";
 import { inspectXlsxObject, sourceKey } from "@/lib/imports/source";
-import { startExportWorker, stopExportWorker } from "@/lib/export/worker";
+import { startJobWorker, stopJobWorker } from "@/lib/jobs/worker";
 import type { HealthReport } from "@/lib/health/check";
 import { storage, StorageUnavailableError } from "@/lib/storage";
 import { s3Store, S3_TIMEOUTS, type S3Timeouts } from "@/lib/storage/s3";
@@ -131,10 +131,10 @@ describe("exports in the bucket", () => {
     database = await testDatabase("pglite");
     await seedSubscribers((text) => database.prisma.$executeRawUnsafe(text), 300);
     users = await createUsers(database);
-    await startExportWorker();
+    await startJobWorker();
   });
   afterAll(async () => {
-    await stopExportWorker(1);
+    await stopJobWorker(1);
     await closeConnection();
     await database?.close();
     for (const name of ["EXPORT_POLL_SECONDS", "EXPORT_MAINTENANCE_SECONDS", "EXPORT_RETRY_DELAY_SECONDS", "EXPORT_BATCH_SIZE"]) {

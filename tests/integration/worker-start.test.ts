@@ -72,7 +72,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)("export workers started at the s
         async () => {
           const gone = started.find((w) => w.child.exitCode !== null);
           if (gone) throw new Error(`a worker died (exit ${gone.child.exitCode}):\n${gone.output()}`);
-          return started.every((w) => w.output().includes("export worker: started"));
+          return started.every((w) => w.output().includes("job worker: started"));
         },
         60_000,
         "both workers to start",

@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { CONFIG_VARIABLES, ConfigError, parseConfig, secretProblem } from "@/lib/config";
 import { TOOL_VARIABLES, ToolEnvError, toolEnv } from "@/tools/env";
 
@@ -42,7 +42,8 @@ describe("parseConfig", () => {
       ["DATABASE_POOL_SIZE", "0"],
       ["DATABASE_STATEMENT_TIMEOUT_MS", "5s"],
       ["CONSOLE_TIME_ZONE", "Mars/Olympus"],
-      ["EXPORT_WORKER", "maybe"],
+      ["JOB_WORKER", "maybe"],
+      ["JOBS_PER_USER", "0"],
       ["EXPORT_BATCH_SIZE", "-1"],
       ["EXPORT_PURGE_CRON", "often"],
       ["LOGIN_WINDOW_MINUTES", "1.5"],
@@ -51,8 +52,30 @@ describe("parseConfig", () => {
       expect(() => parseConfig({ ...base, [name]: value }), name).toThrow(new RegExp(`^${name} `, "m"));
     }
     const defaults = parseConfig(base);
-    expect(defaults).toMatchObject({ DATABASE_POOL_SIZE: 10, EXPORT_WORKER: true, CONSOLE_TIME_ZONE: "UTC", EXPORT_PURGE_CRON: "*/15 * * * *", TRUST_PROXY: 0 });
-    expect(parseConfig({ ...base, EXPORT_WORKER: "off", CONSOLE_TIME_ZONE: " Europe/Paris " })).toMatchObject({ EXPORT_WORKER: false, CONSOLE_TIME_ZONE: "Europe/Paris" });
+    expect(defaults).toMatchObject({ DATABASE_POOL_SIZE: 10, JOB_WORKER: true, CONSOLE_TIME_ZONE: "UTC", EXPORT_PURGE_CRON: "*/15 * * * *", TRUST_PROXY: 0 });
+    expect(parseConfig({ ...base, JOB_WORKER: "off", CONSOLE_TIME_ZONE: " Europe/Paris " })).toMatchObject({ JOB_WORKER: false, CONSOLE_TIME_ZONE: "Europe/Paris" });
+  });
+
+  it("still reads EXPORT_WORKER when JOB_WORKER is unset, warning once that it was renamed", () => {
+    const base = { NODE_ENV: "test", NEXTAUTH_SECRET: GOOD_SECRET } as const;
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    try {
+      expect(parseConfig({ ...base, EXPORT_WORKER: "off" }).JOB_WORKER).toBe(false);
+      expect(parseConfig({ ...base, EXPORT_WORKER: "off" }).JOB_WORKER).toBe(false);
+      expect(parseConfig({ ...base, EXPORT_WORKER: "off", JOB_WORKER: "on" }).JOB_WORKER).toBe(true);
+      expect(warn).toHaveBeenCalledTimes(1);
+      expect(warn.mock.calls[0]![0]).toMatch(/EXPORT_WORKER is now called JOB_WORKER/);
+      expect(() => parseConfig({ ...base, EXPORT_WORKER: "maybe" })).toThrow(/^EXPORT_WORKER \(now JOB_WORKER\) must be on or off/m);
+    } finally {
+      warn.mockRestore();
+    }
+  });
+
+  it("refuses a worker that runs no more jobs at once than one user may have", () => {
+    const base = { NODE_ENV: "test", NEXTAUTH_SECRET: GOOD_SECRET } as const;
+    expect(parseConfig(base)).toMatchObject({ JOBS_PER_USER: 2, JOB_CONCURRENCY: 3 });
+    expect(parseConfig({ ...base, JOBS_PER_USER: "4", JOB_CONCURRENCY: "5" })).toMatchObject({ JOBS_PER_USER: 4, JOB_CONCURRENCY: 5 });
+    expect(() => parseConfig({ ...base, JOBS_PER_USER: "3" })).toThrow(/^JOB_CONCURRENCY \(3\) must be more than JOBS_PER_USER \(3\)/m);
   });
 
   it("takes a bucket as STORAGE_URL, and refuses settings that would leave files somewhere unnoticed", () => {

@@ -2,7 +2,7 @@ import { parse } from "csv-parse/sync";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { csvHead, csvLines, EXPORT_COLUMNS, neutralised } from "@/lib/export/csv";
-import { isExportId, newExportId } from "@/lib/export/ids";
+import { isJobId, newJobId } from "@/lib/jobs/ids";
 
 // The CSV writer, checked against a strict parser: every value reads back exactly (formulas with
 // their neutralising apostrophe), whatever it holds.
@@ -146,10 +146,10 @@ describe("export CSV", () => {
 
 describe("export ids", () => {
   it("are 128 random bits in base64url, and nothing else passes as one", () => {
-    const ids = new Set(Array.from({ length: 1000 }, newExportId));
+    const ids = new Set(Array.from({ length: 1000 }, newJobId));
     expect(ids.size).toBe(1000);
-    for (const id of ids) expect(isExportId(id)).toBe(true);
+    for (const id of ids) expect(isJobId(id)).toBe(true);
     expect(Buffer.from([...ids][0]!, "base64url")).toHaveLength(16);
-    for (const bad of ["../etc/passwd", "", "a".repeat(21), `${"a".repeat(21)}/`, null, 42]) expect(isExportId(bad)).toBe(false);
+    for (const bad of ["../etc/passwd", "", "a".repeat(21), `${"a".repeat(21)}/`, null, 42]) expect(isJobId(bad)).toBe(false);
   });
 });

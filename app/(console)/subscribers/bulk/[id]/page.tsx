@@ -4,7 +4,7 @@ import { notFound } from "next/navigation";
 import { Badge } from "@/components/ui/badge";
 import { requirePageUser } from "@/lib/auth/page-guards";
 import { AppError } from "@/lib/errors";
-import { isExportId } from "@/lib/export/ids";
+import { isJobId } from "@/lib/jobs/ids";
 import { formatDateTime } from "@/lib/format";
 import { withParams } from "@/lib/list/params";
 import { bulkStatus, type BulkStatus } from "@/lib/subscribers/bulk";
@@ -26,7 +26,7 @@ export default async function BulkChangeProgressPage({ params }: { params: Promi
   const user = await requirePageUser(`/subscribers/bulk/${encodeURIComponent(id)}`);
   let bulk: BulkStatus;
   try {
-    if (!isExportId(id)) notFound();
+    if (!isJobId(id)) notFound();
     bulk = await bulkStatus(user.id, id);
   } catch (error) {
     if (AppError.is(error) && error.status === 404) notFound();

@@ -3,7 +3,7 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { requirePageUser } from "@/lib/auth/page-guards";
 import { AppError } from "@/lib/errors";
-import { isExportId } from "@/lib/export/ids";
+import { isJobId } from "@/lib/jobs/ids";
 import { formatDateTime } from "@/lib/format";
 import { FIELD_LABEL, IMPORT_FIELDS, type ImportField } from "@/lib/imports/fields";
 import { importStatus, type ImportStatus } from "@/lib/imports/imports";
@@ -21,7 +21,7 @@ export default async function ImportStatusPage({ params }: { params: Promise<{ i
   const user = await requirePageUser(`/subscribers/import/${encodeURIComponent(id)}`);
   let imp: ImportStatus;
   try {
-    if (!isExportId(id)) notFound();
+    if (!isJobId(id)) notFound();
     imp = await importStatus(user.id, id);
   } catch (error) {
     if (AppError.is(error) && error.status === 404) notFound();

@@ -1,0 +1,16 @@
+import crypto from "node:crypto";
+
+/**
+ * 128 random bits, base64url (22 characters): the ids of exports (and so their files' names),
+ * imports and bulk changes, the records a job works on.
+ */
+export function newJobId(): string {
+  return crypto.randomBytes(16).toString("base64url");
+}
+
+const ID = /^[A-Za-z0-9_-]{22}$/;
+
+/** Only ids of our own shape ever reach the file system or the database. */
+export function isJobId(value: unknown): value is string {
+  return typeof value === "string" && ID.test(value);
+}

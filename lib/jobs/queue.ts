@@ -1,0 +1,132 @@
+import PgBoss from "pg-boss";
+import { config } from "@/lib/config";
+import { outsideRequest } from "@/lib/db/scope";
+import { connection, sql, type Queryable, type SqlConnection } from "@/lib/db/sql";
+import { AppError } from "@/lib/errors";
+import { processWide } from "@/lib/process-wide";
+import { jobConfig } from "./config";
+
+// The background jobs' queue: pg-boss in the database's own "pgboss" schema (created by
+// boss.start(), not by the Prisma migrations), on PGlite through its `db.executeSql` option and
+// on PostgreSQL over the jobs' pg pool. One instance per process (lib/process-wide.ts).
+//
+// Exports, imports and bulk changes are jobs of one queue, each naming its kind, the record it
+// works on and its user. How many jobs a user may have, and whose job goes first, is decided in
+// the database, so it holds across web instances and workers (docs/decisions/0022-jobs-fair-per-user.md).
+
+export const JOB_QUEUE = "console-job";
+/** Where pg-boss moves a job whose last attempt failed (or expired): see worker.ts. */
+export const JOB_FAILED_QUEUE = "console-job-failed";
+/** The scheduled clean-up: its name predates lib/jobs, and its cron schedule is stored under it. */
+export const PURGE_QUEUE = "subscriber-export-purge";
+
+export type JobKind = "export" | "import" | "bulk";
+export type JobData = { kind: JobKind; id: string; userId: number };
+
+/**
+ * Each kind had a queue of its own before they shared one. A job still waiting in one when the
+ * console was upgraded is worked there (worker.ts), with its data's own name for the record's id.
+ */
+export const LEGACY_QUEUES = [
+  { name: "subscriber-export", failed: "subscriber-export-failed", kind: "export", idKey: "exportId" },
+  { name: "subscriber-import", failed: "subscriber-import-failed", kind: "import", idKey: "importId" },
+  { name: "subscriber-bulk-change", failed: "subscriber-bulk-change-failed", kind: "bulk", idKey: "bulkId" },
+] as const;
+
+/** The web process runs the worker unless told not to (JOB_WORKER=off); scripts/worker.ts always does. */
+export const runsWorker = () => config().JOB_WORKER;
+
+const current = processWide("jobs.queue", () => ({ started: undefined as { conn: SqlConnection; boss: Promise<PgBoss> } | undefined }));
+
+/** The process's started queue, for the current database. */
+export async function queue(): Promise<PgBoss> {
+  const conn = await connection();
+  if (current.started?.conn !== conn) {
+    // Often first asked for by a request (an export, a bulk change, an import): the queue's timers
+    // and polls outlive it, so they must not run in its scope (its abort would cancel them).
+    const boss = outsideRequest(() => start(conn));
+    current.started = { conn, boss };
+    boss.catch(() => {
+      if (current.started?.boss === boss) current.started = undefined;
+    });
+  }
+  return current.started.boss;
+}
+
+/** The advisory lock that serialises starting the queue (tests/integration/worker-start.test.ts). */
+const START_LOCK = "console.export-queue.start";
+
+async function start(conn: SqlConnection): Promise<PgBoss> {
+  const worker = runsWorker();
+  const boss = new PgBoss({
+    db: { executeSql: (text: string, values: unknown[]) => conn.executeSql(text, values) },
+    // Maintenance (expiring the jobs of killed workers) and cron belong to processes that work.
+    supervise: worker,
+    schedule: worker,
+    maintenanceIntervalSeconds: jobConfig.maintenanceSeconds,
+  });
+  boss.on("error", (error) => console.error("job queue:", error));
+  // pg-boss creates its schema under a lock, but each queue and its partition without one: two
+  // processes starting at once (web and worker, two workers) deadlock on a fresh database. One
+  // process at a time, then; the others find everything created and go on at once.
+  await conn.exclusive(START_LOCK, async () => {
+    await boss.start();
+    await boss.createQueue(JOB_FAILED_QUEUE, { name: JOB_FAILED_QUEUE });
+    await boss.createQueue(PURGE_QUEUE, { name: PURGE_QUEUE });
+    await boss.createQueue(JOB_QUEUE, { name: JOB_QUEUE, deadLetter: JOB_FAILED_QUEUE });
+  });
+  return boss;
+}
+
+/** Namespace of the advisory locks under which a user's job requests take turns. */
+const USER_LOCK = 0x4a4f4253; // "JOBS"
+
+/** Seconds a refused request is told to wait: about what a job of a few thousand rows takes. */
+const RETRY_AFTER_SECONDS = 30;
+
+export const tooManyJobs = (limit: number) =>
+  new AppError(
+    429,
+    "too_many_jobs",
+    `You already have ${limit} background job${limit === 1 ? "" : "s"} (exports, imports, bulk changes) queued or running: try again when one has finished.`,
+    undefined,
+    RETRY_AFTER_SECONDS,
+    { limit },
+  );
+
+/**
+ * Queues a job on the given connection (our transaction's), so it exists only if that commits.
+ *
+ * The user's jobs are counted in the queue's own table under the user's advisory lock, taken in
+ * this transaction: every web instance counts the same rows, one request at a time, and a user
+ * with JOBS_PER_USER unfinished jobs is refused (429). A job's priority is minus the user's jobs
+ * before it, so that a user's first job passes the second and third of others (docs/decisions/0022-jobs-fair-per-user.md).
+ */
+export async function sendJob(tx: Queryable & Pick<SqlConnection, "executeSql">, data: JobData, jobId: string): Promise<string> {
+  const boss = await queue();
+  await tx.query(sql`SELECT pg_advisory_xact_lock(${USER_LOCK}, ${data.userId})`);
+  const [row] = await tx.query<{ n: number }>(sql`SELECT count(*)::int AS n FROM pgboss.job
+    WHERE name = ${JOB_QUEUE} AND state < 'completed' AND data->>'userId' = ${String(data.userId)}`);
+  const unfinished = row?.n ?? 0;
+  if (unfinished >= jobConfig.perUser) throw tooManyJobs(jobConfig.perUser);
+  const id = await boss.send(JOB_QUEUE, data, {
+    id: jobId,
+    priority: -unfinished,
+    retryLimit: jobConfig.retryLimit,
+    retryDelay: jobConfig.retryDelaySeconds,
+    expireInSeconds: jobConfig.expireSeconds,
+    deadLetter: JOB_FAILED_QUEUE,
+    db: { executeSql: (text: string, values: unknown[]) => tx.executeSql(text, values) },
+  });
+  if (!id) throw new Error(`The job queue did not accept the ${data.kind} job.`);
+  return id;
+}
+
+/** Stops the queue (graceful: running jobs get `timeoutSeconds` to finish). */
+export async function stopQueue(timeoutSeconds = jobConfig.stopTimeoutSeconds): Promise<void> {
+  const stopping = current.started;
+  current.started = undefined;
+  if (!stopping) return;
+  const boss = await stopping.boss.catch(() => null);
+  await boss?.stop({ graceful: true, wait: true, close: false, timeout: timeoutSeconds * 1000 });
+}

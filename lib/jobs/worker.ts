@@ -1,0 +1,168 @@
+import type PgBoss from "pg-boss";
+import { purgeLoginAttempts } from "@/lib/auth/login-attempts";
+import { connection, sql } from "@/lib/db/sql";
+import { purgeExports } from "@/lib/export/purge";
+import { markExportFailed, runExport } from "@/lib/export/run";
+import { purgeImports } from "@/lib/imports/purge";
+import { ImportFileError } from "@/lib/imports/read";
+import { markImportFailed, runImport } from "@/lib/imports/run";
+import { processWide } from "@/lib/process-wide";
+import { markBulkFailed, runBulkChange } from "@/lib/subscribers/bulk";
+import { jobConfig } from "./config";
+import { JOB_FAILED_QUEUE, JOB_QUEUE, LEGACY_QUEUES, PURGE_QUEUE, queue, stopQueue, type JobData, type JobKind } from "./queue";
+
+// The job worker: runs in the web process (started by instrumentation.ts unless JOB_WORKER=off)
+// or in a process of its own (scripts/worker.ts, `npm run worker`).
+//
+// Each process runs JOB_CONCURRENCY jobs at once, more than JOBS_PER_USER, so one user's jobs
+// never hold every slot (docs/decisions/0022-jobs-fair-per-user.md). An attempt that throws is retried
+// (EXPORT_RETRY_LIMIT, EXPORT_RETRY_DELAY_SECONDS); an attempt whose worker died (SIGKILL, power
+// loss) stays "active" until EXPORT_JOB_EXPIRE_SECONDS pass, then the queue's maintenance fails
+// it, which counts as an attempt. After the last attempt pg-boss moves the job to the failed
+// queue, whose handler marks its record failed with the reason.
+
+type Kind = {
+  /** One attempt: what it did, for the log. */
+  run(id: string, signal: AbortSignal): Promise<string>;
+  /** The last attempt failed: the record says so, and why. */
+  failed(id: string, attempts: number, reason: string): Promise<unknown>;
+};
+
+const KINDS: Record<JobKind, Kind> = {
+  export: {
+    async run(id, signal) {
+      const result = await runExport(id, signal);
+      return "rows" in result ? `${result.rows} rows` : `skipped, ${result.skipped}`;
+    },
+    async failed(id, attempts, reason) {
+      const message = `The export could not be completed after ${attempts} attempt${attempts === 1 ? "" : "s"} (${reason}). Request it again.`;
+      if (await markExportFailed(id, message)) console.warn(`export ${id}: failed, ${reason}`);
+    },
+  },
+  bulk: {
+    async run(id, signal) {
+      const result = await runBulkChange(id, signal);
+      return "processed" in result ? `${result.processed} rows` : `skipped, ${result.skipped}`;
+    },
+    failed: (id, attempts, reason) => markBulkFailed(id, `The bulk change stopped after ${attempts} attempts (${reason}). The batches done are kept.`),
+  },
+  import: {
+    /** An attempt that dies leaves only staging rows, which the next drops; a file that cannot be imported fails at once. */
+    async run(id, signal) {
+      try {
+        const result = await runImport(id, signal);
+        return "skipped" in result ? `skipped, ${result.skipped}` : `${result.imported} of ${result.total} rows imported`;
+      } catch (error) {
+        if (!ImportFileError.is(error)) throw error;
+        await markImportFailed(id, error.message);
+        return `failed, ${error.message}`;
+      }
+    },
+    failed: (id, attempts, reason) => markImportFailed(id, `The import stopped after ${attempts} attempts (${reason}). Nothing was imported: start it again.`),
+  },
+};
+
+const errorMessage = (output: unknown): string => {
+  const o = output as { message?: unknown; value?: { message?: unknown } } | null;
+  const text = typeof o?.message === "string" ? o.message : typeof o?.value?.message === "string" ? o.value.message : "";
+  return text || "unknown error";
+};
+
+type Job = PgBoss.JobWithMetadata<Pick<JobData, "kind" | "id">>;
+
+async function onJobs(jobs: Job[], running: Set<AbortController>) {
+  for (const job of jobs) {
+    const { kind, id } = job.data;
+    const controller = new AbortController();
+    running.add(controller);
+    // Give up a little before pg-boss does, so no attempt keeps writing after its job expired.
+    const deadline = AbortSignal.timeout(Math.max(1, job.expireInSeconds - 2) * 1000);
+    const attempt = `attempt ${job.retryCount + 1} of ${job.retryLimit + 1}`;
+    // Which process took which attempt: with several workers, the logs say who ran a job.
+    console.info(`${kind} ${id}: ${attempt} started (pid ${process.pid})`);
+    try {
+      console.info(`${kind} ${id}: ${await KINDS[kind].run(id, AbortSignal.any([controller.signal, deadline]))}`);
+    } catch (error) {
+      console.error(`${kind} ${id}: ${attempt} failed`, error);
+      throw error;
+    } finally {
+      running.delete(controller);
+    }
+  }
+}
+
+async function onFailedJobs(jobs: Job[]) {
+  for (const job of jobs) await KINDS[job.data.kind].failed(job.data.id, job.retryLimit + 1, errorMessage(job.output));
+}
+
+/** A job of a legacy queue, read as one of the shared queue's. */
+const fromLegacy = (legacy: (typeof LEGACY_QUEUES)[number], jobs: PgBoss.JobWithMetadata<Record<string, string>>[]): Job[] =>
+  jobs.map((job) => ({ ...job, data: { kind: legacy.kind, id: job.data[legacy.idKey]! } }));
+
+/**
+ * An embedded database is opened by one process only, so a job still "active" when this process
+ * starts belonged to a previous run that died: hand it back now instead of waiting for it to
+ * expire. (On PostgreSQL another live worker may own it: there, expiry decides.)
+ */
+async function recoverOrphans(boss: PgBoss) {
+  const conn = await connection();
+  if (conn.kind !== "pglite") return;
+  const names = [JOB_QUEUE, ...LEGACY_QUEUES.map((q) => q.name)];
+  const rows = await conn.query<{ id: string; name: string }>(sql`SELECT id, name FROM pgboss.job WHERE name = ANY(${names}) AND state = 'active'`);
+  if (rows.length === 0) return;
+  for (const { id, name } of rows) await boss.fail(name, id, { message: "the server stopped during the job" });
+  console.warn(`job worker: ${rows.length} interrupted job(s) handed back to the queue`);
+}
+
+const current = processWide("jobs.worker", () => ({ worker: undefined as { running: Set<AbortController>; started: Promise<void> } | undefined }));
+
+/** Starts the worker once per process; later calls wait for the first. */
+export function startJobWorker(): Promise<void> {
+  if (!current.worker) {
+    const running = new Set<AbortController>();
+    const started = (async () => {
+      const boss = await queue();
+      await recoverOrphans(boss);
+      const polling = jobConfig.pollingSeconds;
+      const options = { pollingIntervalSeconds: polling, batchSize: 1, includeMetadata: true } as const;
+      const failedOptions = { ...options, pollingIntervalSeconds: polling * 2 };
+      // pg-boss 10 runs one job at a time per work() call: concurrency is that many calls.
+      for (let i = 0; i < jobConfig.concurrency; i++) await boss.work<JobData>(JOB_QUEUE, options, (jobs) => onJobs(jobs, running));
+      await boss.work<JobData>(JOB_FAILED_QUEUE, failedOptions, onFailedJobs);
+      for (const legacy of LEGACY_QUEUES) {
+        if (!(await boss.getQueue(legacy.name))) continue;
+        await boss.work<Record<string, string>>(legacy.name, failedOptions, (jobs) => onJobs(fromLegacy(legacy, jobs), running));
+        await boss.work<Record<string, string>>(legacy.failed, failedOptions, (jobs) => onFailedJobs(fromLegacy(legacy, jobs)));
+      }
+      // The scheduled clean-up also drops sign-in attempts older than the throttling window.
+      await boss.work(PURGE_QUEUE, { pollingIntervalSeconds: Math.max(10, polling) }, async () => {
+        await purgeExports();
+        await purgeImports();
+        await purgeLoginAttempts();
+      });
+      await boss.schedule(PURGE_QUEUE, jobConfig.purgeCron);
+    })();
+    current.worker = { running, started };
+    started.catch((error) => {
+      console.error("job worker: could not start", error);
+      if (current.worker?.started === started) current.worker = undefined;
+    });
+  }
+  return current.worker.started;
+}
+
+/**
+ * Stops gracefully: no new jobs; running jobs may finish within EXPORT_STOP_TIMEOUT_SECONDS, else
+ * they are aborted (an export's temporary file removed) and handed back for a later attempt.
+ */
+export async function stopJobWorker(timeoutSeconds = jobConfig.stopTimeoutSeconds): Promise<void> {
+  const worker = current.worker;
+  current.worker = undefined;
+  const abort = setTimeout(() => worker?.running.forEach((c) => c.abort(new Error("The worker is stopping."))), Math.max(0, timeoutSeconds - 1) * 1000);
+  try {
+    await worker?.started.catch(() => {});
+    await stopQueue(timeoutSeconds);
+  } finally {
+    clearTimeout(abort);
+  }
+}
