@@ -49,6 +49,10 @@ export async function poolQuery<T>(pool: pg.Pool, statement: Statement): Promise
   if (!signal) return (await pool.query(toConfig(statement))).rows as T[];
   if (signal.aborted) throw new ClientGoneError();
   const client = await pool.connect();
+  if (signal.aborted) {
+    client.release();
+    throw new ClientGoneError();
+  }
   let failed = false;
   let gone = false;
   let grace: ReturnType<typeof setTimeout> | undefined;
@@ -63,7 +67,6 @@ export async function poolQuery<T>(pool: pg.Pool, statement: Statement): Promise
   client.on("error", onError);
   signal.addEventListener("abort", onAbort, { once: true });
   try {
-    if (signal.aborted) throw new ClientGoneError();
     return (await client.query(toConfig(statement))).rows as T[];
   } catch (error) {
     failed = true;
