@@ -26,6 +26,14 @@ export default defineConfig([
       ],
     },
   },
+  // The session cookie is next-auth's: read with next-auth/jwt's `decode`, never by a copy of it
+  // built on the library next-auth uses underneath (decision 23).
+  {
+    files: ["**/*.{ts,tsx,js,mjs,cjs}"],
+    rules: {
+      "no-restricted-imports": ["error", { paths: [{ name: "jose", message: "Read next-auth's tokens with next-auth/jwt's decode (lib/auth/session.ts)." }] }],
+    },
+  },
   // Settings are read in one place each: the console's in lib/config.ts (config()), the tests' and
   // tools' in tools/env.ts (toolEnv()). Elsewhere only the framework's own variables are read
   // from process.env; writing one (for a child, or the process's own setting) and handing the

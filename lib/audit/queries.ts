@@ -7,7 +7,8 @@ import type { AuditFilters } from "./filters";
 import { auditWhere } from "./where";
 
 export type AuditRow = {
-  id: bigint;
+  /** bigint in the table; read as text, as raw reads do with int8 (lib/db/sql.ts). */
+  id: string;
   at: Date;
   actor_email: string | null;
   action: string;
@@ -28,7 +29,7 @@ export async function listAuditEvents(f: AuditFilters): Promise<{ data: AuditRow
     f.page,
     (window) => {
       const dir = direction(readDirection(f.sort.direction, window));
-      return query<AuditRow>(sql`SELECT a.id, a.at, a.actor_email, a.action, a.entity, a.entity_id, a.before, a.after, a.ip, a.user_agent
+      return query<AuditRow>(sql`SELECT a.id::text AS id, a.at, a.actor_email, a.action, a.entity, a.entity_id, a.before, a.after, a.ip, a.user_agent
         FROM audit_events a ${where} ORDER BY ${SORT_SQL[f.sort.column]} ${dir}, a.id ${dir}
         LIMIT ${window.limit} OFFSET ${window.offset}`);
     },

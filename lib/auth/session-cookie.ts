@@ -1,9 +1,8 @@
 import "server-only";
 import { cookies } from "next/headers";
-import { encode } from "next-auth/jwt";
+import { decode, encode } from "next-auth/jwt";
 import { config } from "@/lib/config";
 import { SESSION_MAX_AGE_SECONDS, secureCookies, sessionCookieName } from "./cookies";
-import { decodeSessionToken } from "./session-token";
 
 /**
  * Re-issues this request's session cookie with a new session version, keeping its sign-in time
@@ -16,7 +15,7 @@ export async function reissueSession(sessionVersion: number): Promise<void> {
   const raw = jar.get(name)?.value;
   const secret = config().NEXTAUTH_SECRET;
   if (!raw || !secret) return;
-  const token = await decodeSessionToken(raw, secret).catch(() => null);
+  const token = await decode({ token: raw, secret }).catch(() => null);
   if (!token || typeof token.sat !== "number") return;
   const remaining = token.sat + SESSION_MAX_AGE_SECONDS - Math.floor(Date.now() / 1000);
   if (remaining <= 0) return;

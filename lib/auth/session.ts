@@ -1,9 +1,9 @@
 import "server-only";
 import { cache } from "react";
 import { cookies } from "next/headers";
+import { decode } from "next-auth/jwt";
 import { config } from "@/lib/config";
 import { SESSION_MAX_AGE_SECONDS, sessionCookieName } from "./cookies";
-import { decodeSessionToken } from "./session-token";
 import type { Role, SessionUser } from "./permissions";
 import { query, sql, type Statement } from "@/lib/db/sql";
 
@@ -32,15 +32,9 @@ export const currentSession = cache(async (): Promise<{ user: SessionUser; expir
   const raw = (await cookies()).get(sessionCookieName())?.value;
   const secret = config().NEXTAUTH_SECRET;
   if (!raw || !secret) return null;
-  let token;
-  try {
-    token = await decodeSessionToken(raw, secret);
-  } catch {
-    return null;
-  }
+  // next-auth's own reading of its cookie; a token it refuses (another secret, expired, altered) throws.
+  const token = await decode({ token: raw, secret }).catch(() => null);
   if (!token || typeof token.uid !== "number" || sessionExpired(token.sat)) return null;
-  // Every request of a signed-in user runs this: one primary-key read as plain SQL (half the
-  // time of the same read through Prisma's query builder, measured ~0.6 vs ~1.2 ms).
   const [user] = await query<UserRow>(sessionUserSql(token.uid));
   if (!user || !user.active || user.session_version !== token.sv) return null;
   return {

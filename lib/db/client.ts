@@ -3,13 +3,12 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import type { PGlite } from "@electric-sql/pglite";
 import { Prisma, PrismaClient } from "@/lib/generated/prisma/client";
+import { processWide } from "@/lib/process-wide";
 import { databaseTarget, parallelWorkers, statementTimeoutMs, type DatabaseTarget } from "./config";
 import { openPGlite } from "./pglite";
 import { fairPGlite } from "./pglite-fair";
 import { endPool } from "./end-pool";
-import { consolePool } from "./pool";
-import { rawQuery } from "./raw";
-import { processWide } from "@/lib/process-wide";
+import { openPool, poolQuery } from "./pool";
 
 export type Database = {
   prisma: PrismaClient;
@@ -19,8 +18,8 @@ export type Database = {
   /** Whether statements are waiting for one of the pool's connections (PostgreSQL; never on PGlite). */
   busy(): boolean;
   /**
-   * A raw statement outside any transaction, its rows as Prisma's `$queryRaw` gives them: on
-   * PostgreSQL straight to the pool Prisma's adapter uses (lib/db/raw.ts), on PGlite through Prisma.
+   * A raw statement outside any transaction, on the driver Prisma's adapter uses, its rows as that
+   * driver gives them: pg's pool on PostgreSQL (lib/db/pool.ts), PGlite's own `query` on PGlite.
    */
   query<T>(statement: Prisma.Sql | string): Promise<T[]>;
   close(): Promise<void>;
@@ -41,26 +40,21 @@ type OpenOptions = {
 export async function openDatabase(target: DatabaseTarget = databaseTarget(), options: OpenOptions = {}): Promise<Database> {
   if (target.kind === "postgres") {
     const timeout = options.statementTimeoutMs ?? 0;
-    const pool = consolePool({
+    const pool = openPool({
+      name: "console",
       connectionString: target.url,
       max: poolSize(),
       connectionTimeoutMillis: 5_000,
-      application_name: "console",
       ...(timeout > 0 ? { statement_timeout: timeout } : {}),
       ...(options.parallelWorkers !== undefined ? { options: `-c max_parallel_workers_per_gather=${options.parallelWorkers}` } : {}),
     });
-    // An idle connection's error (the server restarted, or ended it) is the pool's to handle: it
-    // drops that connection and opens another when needed. The listener is ours, not left to
-    // Prisma's adapter, which adds its own only once Prisma first connects (raw reads alone,
-    // lib/db/raw.ts, never make it), and without one the "error" event ends the process.
-    pool.on("error", (error) => console.warn(`database: idle connection lost: ${error.message}`));
     const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
     return {
       prisma,
       pglite: null,
       target,
       busy: () => pool.waitingCount > 0,
-      query: (statement) => rawQuery(pool, statement),
+      query: (statement) => poolQuery(pool, statement),
       close: async () => {
         await prisma.$disconnect();
         await endPool(pool); // every connection closed, not only asked to (lib/db/end-pool.ts)
@@ -76,14 +70,15 @@ export async function openDatabase(target: DatabaseTarget = databaseTarget(), op
 
 export function fromPGlite(pglite: PGlite, target: DatabaseTarget, close: () => Promise<void>): Database {
   // Heavy lists' statements take turns per user instead of filling PGlite's one queue.
-  const prisma = new PrismaClient({ adapter: new PrismaPGlite(fairPGlite(pglite)) });
+  const fair = fairPGlite(pglite);
+  const prisma = new PrismaClient({ adapter: new PrismaPGlite(fair) });
   return {
     prisma,
     pglite,
     target,
     busy: () => false,
-    query: <T>(statement: Prisma.Sql | string) =>
-      typeof statement === "string" ? prisma.$queryRawUnsafe<T[]>(statement) : prisma.$queryRaw<T[]>(statement),
+    query: async <T>(statement: Prisma.Sql | string) =>
+      (typeof statement === "string" ? await fair.query<T>(statement) : await fair.query<T>(statement.text, [...statement.values])).rows,
     close: async () => {
       await prisma.$disconnect();
       await close();
@@ -93,18 +88,16 @@ export function fromPGlite(pglite: PGlite, target: DatabaseTarget, close: () => 
 
 const poolSize = () => config().DATABASE_POOL_SIZE;
 
-const current = processWide("db.database", () => ({ database: undefined as Promise<Database> | undefined }));
+/** The process's one database, whichever copy of this module asks (lib/process-wide.ts). */
+const opened = processWide("db.database", () => ({ current: undefined as Promise<Database> | undefined }));
 
-/**
- * The process's one database (Next may load this module in several bundles: lib/process-wide.ts).
- * Opened on first use, never at import, so `next build` does not touch the data folder.
- */
+/** The process's one database, opened on first use, never at import, so `next build` does not touch the data folder. */
 export function db(): Promise<Database> {
-  current.database ??= openDatabase(databaseTarget(), { statementTimeoutMs: statementTimeoutMs(), parallelWorkers: parallelWorkers() }).catch((error) => {
-    current.database = undefined;
+  opened.current ??= openDatabase(databaseTarget(), { statementTimeoutMs: statementTimeoutMs(), parallelWorkers: parallelWorkers() }).catch((error) => {
+    opened.current = undefined;
     throw error;
   });
-  return current.database;
+  return opened.current;
 }
 
 /** Shortcut for the common case. */
@@ -114,5 +107,5 @@ export async function prisma(): Promise<PrismaClient> {
 
 /** Tests point the app's code at a database of their own. */
 export function setDatabaseForTests(database: Database) {
-  current.database = Promise.resolve(database);
+  opened.current = Promise.resolve(database);
 }

@@ -7,8 +7,8 @@ import { ClientGoneError } from "./scope";
 // - a statement that reached statement_timeout (SQLSTATE 57014, "due to statement timeout");
 // - a pool that had no free connection within its wait (pg-pool's "timeout exceeded when trying
 //   to connect", only ever raised for a wait in its queue): the server is up, this process is busy;
-// - a statement cancelled because its client went away (57014 "due to user request", sent by
-//   lib/db/pool.ts), or not started for that reason.
+// - a statement stopped because its client went away, or not started for that reason
+//   (ClientGoneError, lib/db/pool.ts), or cancelled from outside (57014 "due to user request").
 
 const sqlState = (v: Inspectable) =>
   typeof v.code === "string" ? v.code : typeof v.originalCode === "string" ? v.originalCode : undefined;

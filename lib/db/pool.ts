@@ -1,135 +1,82 @@
-import net from "node:net";
 import pg from "pg";
+import type { Prisma } from "@/lib/generated/prisma/client";
 import { ClientGoneError, querySignal } from "./scope";
 
-// The console's pg pools (Prisma's, through @prisma/adapter-pg, and the export's): a pg.Pool
-// whose `query` cancels its statement in PostgreSQL when the request it serves is aborted (the
-// client went away). Without this an abandoned request's statement kept its connection and its
-// CPU for as long as it ran (issue 19: 3 s after the client had gone).
-//
-// How: inside `withQuerySignal` (lib/db/scope.ts) a statement checks out its own connection,
-// and when the request is aborted and the statement is still running a short grace later
-// (CANCEL_GRACE_MS), a CancelRequest (the protocol's own message, as psql's Ctrl-C sends: a fresh
-// socket carrying the backend's pid and secret key, no authentication, no pool slot) stops it;
-// the statement then fails with SQLSTATE 57014 and its connection is closed rather than reused
-// (a cancel that arrives late must not hit the next user's statement).
-// Outside a request's scope (pages, scripts, the worker) `query` is pg's own.
+// Raw statements on PostgreSQL, on pg's own pool and with pg's own values (docs/decisions/0023-raw-reads-on-the-driver.md).
+// A statement of a request whose client has gone away is stopped by closing its connection:
+// PostgreSQL notices a closed connection while it runs (client_connection_check_interval) and ends
+// the statement there, instead of running it on for nobody.
 
-type Query = (...args: unknown[]) => Promise<unknown>;
-
-/** A pg.Pool (Prisma's adapter checks `instanceof pg.Pool`) with cancellable statements. */
-export function consolePool(config: pg.PoolConfig): pg.Pool {
-  const pool = new pg.Pool(config);
-  const plain = pool.query.bind(pool) as unknown as Query;
-  const target = cancelTarget(config);
-  const query: Query = (...args) => {
-    const signal = querySignal();
-    // Callback and stream forms are pg's own business (nothing of ours uses them with a signal).
-    if (!signal || args.some((a) => typeof a === "function") || isSubmittable(args[0])) return plain(...args);
-    return cancellable(pool, target, signal, args[0], args[1]);
-  };
-  Object.assign(pool, { query });
-  return pool;
-}
-
-function isSubmittable(value: unknown): boolean {
-  return typeof value === "object" && value !== null && typeof (value as { submit?: unknown }).submit === "function";
-}
+/** How often a backend looks whether its client is still connected while a statement runs. */
+const CLIENT_CHECK_INTERVAL_MS = 250;
 
 /**
- * How long a statement of a request whose client went away may still run before it is cancelled.
- * Most finish within it (a list's statements take milliseconds): their connection then goes back
- * to the pool as usual. A cancel costs its connection (closed, not reused: the cancel might reach
- * the next statement), and a client closing a page or a connection with requests in flight would
- * otherwise make the pool open a new one for each statement it had running.
+ * How long a statement of a request whose client went away may still run before its connection is
+ * closed. Most finish within it (a list's statements take milliseconds) and their connection goes
+ * back to the pool as usual; a closed one is replaced by a new one when needed.
  */
 const CANCEL_GRACE_MS = 100;
 
-/** A statement running for a request: on the request's abort it gets its grace, then its cancel. */
-type Running = { client: pg.PoolClient; target: CancelTarget; grace?: ReturnType<typeof setTimeout>; cancelled: boolean };
-
-/**
- * The statements running for each request's signal, with one abort listener per signal (not one
- * per statement: an AbortSignal's listeners are costly to add and remove, and a list answer
- * sends three or four statements).
- */
-const runningBySignal = new WeakMap<AbortSignal, Set<Running>>();
-
-function runningFor(signal: AbortSignal): Set<Running> {
-  let running = runningBySignal.get(signal);
-  if (!running) {
-    const set = (running = new Set());
-    runningBySignal.set(signal, set);
-    signal.addEventListener(
-      "abort",
-      () => {
-        for (const r of set) {
-          r.grace = setTimeout(() => {
-            r.cancelled = true;
-            sendCancel(r.target, r.client);
-          }, CANCEL_GRACE_MS);
-        }
-      },
-      { once: true },
-    );
-  }
-  return running;
+/** A pg pool whose backends notice a closed connection mid-statement; its idle connections' errors are logged. */
+export function openPool(config: pg.PoolConfig & { name: string }): pg.Pool {
+  const { name, options, ...rest } = config;
+  const check = `-c client_connection_check_interval=${CLIENT_CHECK_INTERVAL_MS}`;
+  const pool = new pg.Pool({ ...rest, application_name: name, options: options ? `${options} ${check}` : check });
+  // An idle connection's error (the server restarted, or ended it) is the pool's to handle: it
+  // drops that connection. Without a listener the "error" event would end the process.
+  pool.on("error", (error) => console.warn(`${name}: idle connection lost: ${error.message}`));
+  return pool;
 }
 
-async function cancellable(pool: pg.Pool, target: CancelTarget, signal: AbortSignal, text: unknown, values: unknown) {
+// A day (`date`) is read as midnight UTC, as PGlite and Prisma read it, not in the server's zone.
+const DATE = pg.types.builtins.DATE;
+const types = {
+  getTypeParser: ((oid: number, format?: "text" | "binary") =>
+    oid === DATE ? (v: string) => new Date(`${v}T00:00:00Z`) : pg.types.getTypeParser(oid, format)) as pg.CustomTypesConfig["getTypeParser"],
+};
+
+type Statement = Prisma.Sql | string;
+
+const toConfig = (statement: Statement): pg.QueryConfig =>
+  typeof statement === "string" ? { text: statement, types } : { text: statement.text, values: statement.values, types };
+
+/**
+ * Runs one statement on `pool`. Inside a request's scope (lib/db/scope.ts) it has a connection of
+ * its own, closed if the request's client goes away and the statement is still running a grace later.
+ */
+export async function poolQuery<T>(pool: pg.Pool, statement: Statement): Promise<T[]> {
+  const signal = querySignal();
+  if (!signal) return (await pool.query(toConfig(statement))).rows as T[];
   if (signal.aborted) throw new ClientGoneError();
   const client = await pool.connect();
   if (signal.aborted) {
     client.release();
     throw new ClientGoneError();
   }
-  let failure: Error | undefined;
+  let failed = false;
+  let gone = false;
+  let grace: ReturnType<typeof setTimeout> | undefined;
   // A checked-out client's "error" event (the server went away) with no listener would crash the process.
-  const onError = (error: Error) => void (failure ??= error);
-  const running = runningFor(signal);
-  const entry: Running = { client, target, cancelled: false };
+  const onError = () => void (failed = true);
+  const onAbort = () => {
+    grace = setTimeout(() => {
+      gone = true;
+      void client.end(); // pg closes the socket of a connection with a statement running
+    }, CANCEL_GRACE_MS);
+  };
   client.on("error", onError);
-  running.add(entry);
+  signal.addEventListener("abort", onAbort, { once: true });
   try {
-    return await (client.query as unknown as Query)(text, values);
+    return (await client.query(toConfig(statement))).rows as T[];
   } catch (error) {
-    failure ??= error instanceof Error ? error : new Error(String(error));
+    failed = true;
+    if (gone) throw new ClientGoneError({ cause: error });
     throw error;
   } finally {
-    running.delete(entry);
-    clearTimeout(entry.grace);
+    signal.removeEventListener("abort", onAbort);
+    clearTimeout(grace);
     client.off("error", onError);
-    // As pg-pool's own query does, a client whose statement failed is closed; so is one that a
-    // cancel may still be on its way to.
-    client.release(failure ?? (entry.cancelled ? new Error("cancelled") : undefined));
+    // As pg's own pool.query does, a client whose statement failed is not reused.
+    client.release(failed || gone);
   }
-}
-
-type CancelTarget = { host: string; port: number };
-
-/** Where the cancel goes: the pool's own server (host and port as pg parses them from the config). */
-function cancelTarget(config: pg.PoolConfig): CancelTarget {
-  const parsed = new pg.Client(config) as unknown as { host?: string; port?: number };
-  return { host: parsed.host || "localhost", port: parsed.port || 5432 };
-}
-
-/**
- * PostgreSQL's CancelRequest: 16 bytes on a new connection (length, the code 80877102, the
- * backend's pid and secret key). The server answers nothing and closes the socket. Sent in
- * plain text: a cancel request is not subject to authentication or pg_hba's SSL rules.
- */
-function sendCancel(target: CancelTarget, client: pg.PoolClient) {
-  const { processID, secretKey } = client as unknown as { processID?: number | null; secretKey?: number | null };
-  if (typeof processID !== "number" || typeof secretKey !== "number") return;
-  const packet = Buffer.alloc(16);
-  packet.writeInt32BE(16, 0);
-  packet.writeInt32BE(80877102, 4);
-  packet.writeInt32BE(processID, 8);
-  packet.writeInt32BE(secretKey | 0, 12);
-  const socket = target.host.startsWith("/")
-    ? net.connect(`${target.host}/.s.PGSQL.${target.port}`)
-    : net.connect(target.port, target.host);
-  socket.on("error", () => {}); // best effort: the statement timeout still bounds it
-  socket.setTimeout(5_000, () => socket.destroy());
-  socket.once("connect", () => socket.end(packet));
 }

@@ -1,9 +1,9 @@
 import { BrandedError } from "@/lib/errors";
 import { scopeSlot } from "@/lib/request-scope";
 
-// The abort signal of the request being served, seen by the database pools (lib/db/pool.ts): a
-// statement started while serving a request whose client has gone away is cancelled in
-// PostgreSQL instead of running on. server.ts runs every request inside `withQuerySignal` (its
+// The abort signal of the request being served, seen by raw statements on PostgreSQL
+// (lib/db/pool.ts): a statement started while serving a request whose client has gone away is
+// stopped in PostgreSQL instead of running on. server.ts runs every request inside `withQuerySignal` (its
 // client gone is the response closed before it finished); route handlers run inside it again
 // with their request's own signal (lib/http/api.ts, for the in-process tests too). Scripts and
 // the job worker run without.
@@ -48,8 +48,8 @@ export function outsideRequest<T>(run: () => T): T {
 export class ClientGoneError extends BrandedError {
   static readonly brand: string = "console.ClientGoneError";
 
-  constructor() {
-    super("The client closed the request; its statement was not run.");
+  constructor(options?: ErrorOptions) {
+    super("The client closed the request; its statement was not run, or was stopped.", options);
     this.name = "ClientGoneError";
   }
 }

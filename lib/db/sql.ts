@@ -1,24 +1,26 @@
 import type { PGlite, Transaction } from "@electric-sql/pglite";
-import pg from "pg";
+import type pg from "pg";
 import { to as copyTo } from "pg-copy-streams";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { config } from "@/lib/config";
 import { db, type Database } from "./client";
 import type { DatabaseTarget } from "./config";
-import { endPool } from "./end-pool";
-import { consolePool } from "./pool";
 import { processWide } from "@/lib/process-wide";
+import { endPool } from "./end-pool";
+import { openPool } from "./pool";
 
 // The console's one way to send raw SQL, on PGlite and PostgreSQL alike (simple record access
 // goes through Prisma's query builder). A statement is written with the `sql` tag: its values
 // are always bound, never spliced into the text; a plain string is a statement without values
 // (maintenance, DDL built from catalog names).
 //
-// - `query(statement)`: a read or write on the app's database, on the same driver and pool as
-//   Prisma (so a request's statements are cancelled when its client goes away, and heavy ones
-//   take turns on PGlite: lib/db/pool.ts, lib/db/pglite-fair.ts), its rows as Prisma's
-//   `$queryRaw` gives them (on PostgreSQL without going through Prisma: lib/db/raw.ts);
-//   `within(tx)` runs them inside a Prisma transaction, beside its record writes and the audit event.
+// - `query(statement)`: a read or write on the app's database, on the driver Prisma's adapter
+//   uses, its rows as that driver gives them (lib/db/pool.ts on PostgreSQL: stopped when its
+//   request's client goes away; PGlite's own on PGlite, heavy ones taking turns: lib/db/pglite-fair.ts).
+//   Both give numbers for int2/int4, Dates for timestamptz and (at midnight UTC) date, parsed
+//   json; they differ on int8 and numeric, so a statement casts those (`count(*)::int`, `id::text`).
+//   `within(tx)` runs statements inside a Prisma transaction (`$queryRaw`), beside its record
+//   writes and the audit event.
 // - `connection()`: the process's own connections, for what needs one: a transaction whose
 //   connection the job queue shares, a snapshot read streamed as COPY, an advisory lock.
 // - `openSql(target)`: the same over a database of a script's own (the bulk loader).
@@ -77,7 +79,7 @@ export function within(tx: PrismaLike): Queryable {
   };
 }
 
-/** A statement on the app's database (`db()`), on the pool of Prisma's driver (lib/db/raw.ts), outside any transaction. */
+/** A statement on the app's database (`db()`), on the driver of Prisma's adapter, outside any transaction. */
 export async function query<T = Row>(statement: Statement | string): Promise<T[]> {
   return (await db()).query<T>(statement);
 }
@@ -215,8 +217,7 @@ function fromPool(pool: pg.Pool, close: () => Promise<void>): SqlConnection {
  */
 export function openSql(target: { pglite: PGlite } | { url: string; max?: number; name?: string }): SqlConnection {
   if ("pglite" in target) return fromPGlite(target.pglite);
-  const pool = new pg.Pool({ connectionString: target.url, max: target.max ?? 2, application_name: target.name ?? "console-script" });
-  pool.on("error", (error) => console.error(`${target.name ?? "database"}: idle connection failed: ${error.message}`));
+  const pool = openPool({ connectionString: target.url, max: target.max ?? 2, name: target.name ?? "console-script" });
   return fromPool(pool, () => endPool(pool));
 }
 
@@ -225,33 +226,32 @@ function forDatabase(database: Database): SqlConnection {
   if (database.pglite) return fromPGlite(database.pglite);
   const target: DatabaseTarget = database.target;
   if (target.kind !== "postgres") throw new Error("A database without PGlite must be a PostgreSQL server.");
-  // Its statements are cancelled with their request, like the app's (lib/db/pool.ts). A wait for
-  // one of its connections is bounded as the app pool's is: past it, the request answers 503
-  // busy (lib/db/errors.ts) and a job's attempt fails and is retried, instead of hanging. One
-  // connection per job a worker runs at once (an export holds one while it reads), and two for
-  // the queue's polls and the requests that queue jobs.
+  // A wait for one of its connections is bounded as the app pool's is: past it, the request
+  // answers 503 busy (lib/db/errors.ts) and a job's attempt fails and is retried, instead of
+  // hanging. One connection per job a worker runs at once, and two for the queue's polls and the
+  // requests that queue jobs.
   const max = config().JOB_CONCURRENCY + 2;
-  const pool = consolePool({ connectionString: target.url, max, connectionTimeoutMillis: 5_000, application_name: "console-export" });
-  pool.on("error", (error) => console.error("database: idle connection failed", error));
+  const pool = openPool({ connectionString: target.url, max, connectionTimeoutMillis: 5_000, name: "console-export" });
   return fromPool(pool, () => pool.end());
 }
 
-const current = processWide("db.sql", () => ({ open: undefined as { database: Database; connection: SqlConnection } | undefined }));
+/** The connections of the process's database, whichever copy of this module asks (lib/process-wide.ts). */
+const made = processWide("db.connection", () => ({ current: undefined as { database: Database; connection: SqlConnection } | undefined }));
 
 /** The process's connections to its database (`db()`), made once per database. */
 export async function connection(): Promise<SqlConnection> {
   const database = await db();
-  if (current.open?.database !== database) {
-    const previous = current.open?.connection;
-    current.open = { database, connection: forDatabase(database) };
+  if (made.current?.database !== database) {
+    const previous = made.current?.connection;
+    made.current = { database, connection: forDatabase(database) };
     await previous?.close().catch(() => {});
   }
-  return current.open.connection;
+  return made.current.connection;
 }
 
 /** Closes the process's connections (tests, worker shutdown); the next use opens new ones. */
 export async function closeConnection(): Promise<void> {
-  const open = current.open;
-  current.open = undefined;
-  await open?.connection.close();
+  const current = made.current;
+  made.current = undefined;
+  await current?.connection.close();
 }

@@ -1,58 +1,71 @@
-import type pg from "pg";
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { endPool } from "@/lib/db/end-pool";
-import { consolePool } from "@/lib/db/pool";
+import { openDatabase, type Database } from "@/lib/db/client";
+import { isQueryCancelled } from "@/lib/db/errors";
 import { withQuerySignal } from "@/lib/db/scope";
+import { sql } from "@/lib/db/sql";
 import { toolEnv } from "@/tools/env";
 import { createTestDatabase, type TestDatabase } from "../helpers/postgres";
 
-// lib/db/pool.ts on PostgreSQL: a statement of a request whose client went away is cancelled in
-// PostgreSQL unless it finishes within a short grace; one that finishes keeps its connection
-// (a client closing a page would otherwise cost the pool a new connection per statement it had
-// running), one that is cancelled loses it (the cancel might reach the next statement).
+// Raw statements on PostgreSQL (lib/db/pool.ts): a statement of a request whose client went away
+// is stopped in PostgreSQL unless it finishes within a short grace; one that finishes keeps its
+// connection (a client closing a page would otherwise cost the pool a new connection per statement
+// it had running), one that is stopped loses it, and the server ends the statement with it.
 
 const url = toolEnv(["TEST_DATABASE_URL"]).TEST_DATABASE_URL;
 
 describe.runIf(url)("statements of an abandoned request (PostgreSQL)", () => {
-  let database: TestDatabase;
-  let pool: pg.Pool;
+  let created: TestDatabase;
+  let database: Database;
+  let monitor: pg.Client;
 
   beforeAll(async () => {
-    database = await createTestDatabase(url!);
-    pool = consolePool({ connectionString: database.url, max: 1 });
+    created = await createTestDatabase(url!);
+    database = await openDatabase({ kind: "postgres", url: created.url });
+    monitor = new pg.Client({ connectionString: created.url });
+    await monitor.connect();
   });
   afterAll(async () => {
-    if (pool) await endPool(pool);
-    await database?.drop();
+    await monitor?.end();
+    await database?.close();
+    await created?.drop();
   });
 
-  const backend = async () => (await pool.query<{ pid: number }>("SELECT pg_backend_pid() AS pid")).rows[0]!.pid;
+  const backend = async () => (await database.query<{ pid: number }>("SELECT pg_backend_pid() AS pid"))[0]!.pid;
+  const running = async (pid: number) =>
+    (await monitor.query("SELECT 1 FROM pg_stat_activity WHERE pid = $1 AND state = 'active'", [pid])).rowCount === 1;
 
   it("lets a statement that finishes within the grace finish, on a connection it keeps", async () => {
     const before = await backend();
     const controller = new AbortController();
-    const running = withQuerySignal(controller.signal, () => pool.query<{ pid: number }>("SELECT pg_sleep(0.03), pg_backend_pid() AS pid"));
+    const answer = withQuerySignal(controller.signal, () => database.query<{ pid: number }>(sql`SELECT pg_sleep(0.03), pg_backend_pid() AS pid`));
     await new Promise((resolve) => setTimeout(resolve, 5)); // the statement is on its way
     controller.abort();
-    expect((await running).rows[0]!.pid).toBe(before);
+    expect((await answer)[0]!.pid).toBe(before);
     expect(await backend()).toBe(before);
   });
 
-  it("cancels one still running after the grace, and its connection is not reused", async () => {
-    const before = await backend();
+  it("stops one still running after the grace: in PostgreSQL too, and its connection is not reused", async () => {
     const controller = new AbortController();
     const started = Date.now();
-    const running = withQuerySignal(controller.signal, () => pool.query("SELECT pg_sleep(10)"));
+    const answer = withQuerySignal(controller.signal, () => database.query(sql`SELECT pg_sleep(10), pg_backend_pid() AS pid`));
+    answer.catch(() => {}); // awaited below
     await new Promise((resolve) => setTimeout(resolve, 50));
+    const [sleeping] = (await monitor.query<{ pid: number }>("SELECT pid FROM pg_stat_activity WHERE query LIKE 'SELECT pg_sleep(10)%' AND state = 'active'")).rows;
+    expect(sleeping).toBeDefined();
     controller.abort();
-    await expect(running).rejects.toMatchObject({ code: "57014" });
+    const error = await answer.then(() => null, (e: unknown) => e);
+    expect(isQueryCancelled(error)).toBe(true);
     expect(Date.now() - started).toBeLessThan(2_000);
-    expect(await backend()).not.toBe(before);
+    const end = Date.now() + 2_000;
+    while ((await running(sleeping!.pid)) && Date.now() < end) await new Promise((resolve) => setTimeout(resolve, 25));
+    expect(await running(sleeping!.pid), "the statement still runs in PostgreSQL").toBe(false);
+    expect(await backend()).not.toBe(sleeping!.pid);
   });
 
   it("does not start a statement once the request is gone", async () => {
     const controller = new AbortController();
     controller.abort();
-    await expect(withQuerySignal(controller.signal, () => pool.query("SELECT 1"))).rejects.toThrow(/closed the request/);
+    await expect(withQuerySignal(controller.signal, () => database.query(sql`SELECT 1`))).rejects.toThrow(/closed the request/);
   });
 });

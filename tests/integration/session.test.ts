@@ -85,6 +85,11 @@ for (const kind of testDbKinds()) {
       const forged = await encode({ token: { uid: userId, sv: 2, sat: now() }, secret: "another-secret-0123456789abcdefghij" });
       expect(await whoAmI(forged)).toBeNull();
       expect(await whoAmI({ uid: 999_999, sv: 0, sat: now() })).toBeNull();
+      const { session_version: sv } = await database.prisma.user.findUniqueOrThrow({ where: { id: userId }, select: { session_version: true } });
+      const valid = await encode({ token: { uid: userId, sv, sat: now() }, secret: SECRET });
+      expect(await whoAmI(valid)).toMatchObject({ id: userId });
+      expect(await whoAmI(`${valid.slice(0, -4)}AAAA`)).toBeNull(); // altered
+      expect(await whoAmI(await encode({ token: { uid: userId, sv, sat: now() }, secret: SECRET, maxAge: -60 }))).toBeNull(); // past its expiry
     });
   });
 }
