@@ -29,3 +29,13 @@ export async function decodeSessionToken(token: string, secret: string): Promise
   });
   return payload;
 }
+
+/** The user a session cookie names (its `uid`), or null when it is not a token of this secret. */
+export async function sessionUserId(token: string, secret: string): Promise<number | null> {
+  try {
+    const { uid } = await decodeSessionToken(token, secret);
+    return typeof uid === "number" ? uid : null;
+  } catch {
+    return null;
+  }
+}
