@@ -11,7 +11,9 @@ import { describeAnswer } from "../helpers/security-headers";
 const PASSWORD = "preview-limits-password-1";
 const ANN = { email: "ann@preview-limits.test", password: PASSWORD, role: "staff" as const };
 const BEA = { email: "bea@preview-limits.test", password: PASSWORD, role: "staff" as const };
+/** Bea's file, and Ann's: hers last while Bea's preview runs. */
 const ROWS = 3_000;
+const ANN_ROWS = 10_000;
 
 /** A CSV of `rows` valid rows, one email domain per caller so that nothing is a duplicate of another's. */
 function csv(rows: number, tag: string): string {
@@ -52,7 +54,7 @@ describe("previews within the user's limit (production build)", () => {
     who.request("/api/v1/subscribers/imports", { method: "POST", headers: { "content-type": file.type }, body: file.body });
 
   it("runs one user's burst of previews a few at a time, and another user's preview is not held up behind it", async () => {
-    const annFile = multipart(csv(ROWS, "ann"), "ann.csv");
+    const annFile = multipart(csv(ANN_ROWS, "ann"), "ann.csv");
     const beaFile = multipart(csv(ROWS, "bea"), "bea.csv");
     // Warmed up, then Bea's preview alone: what it costs on this machine.
     expect((await preview(bea, beaFile)).status).toBe(200);
@@ -79,6 +81,10 @@ describe("previews within the user's limit (production build)", () => {
     console.log(`Bea's preview of ${ROWS} rows: alone ${Math.round(alone.ms)} ms, beside Ann's burst ${Math.round(beside.ms)} ms; ${reads.length} reads meanwhile, p95 ${Math.round(p95)} ms, max ${Math.round(reads.at(-1) ?? 0)} ms`);
     expect(beside.value.status, describeAnswer(beside.value)).toBe(200);
     expect(JSON.parse(beside.value.body)).toMatchObject({ dry_run: true, status: "completed", total_rows: ROWS, imported_rows: ROWS });
+    // Bea shares the server with one preview of Ann's at a time, not twelve: her preview takes
+    // about twice its time alone (not twelve times), seconds more, and her reads stay quick.
+    expect(beside.ms).toBeLessThan(4 * alone.ms + 2_000);
+    expect(p95).toBeLessThan(1_500);
     // Ann's previews: each one made or refused with 429 and Retry-After (one runs, eight wait their
     // turn for at most 10 s); not all twelve at once.
     for (const a of answers) expect([200, 429], describeAnswer(a)).toContain(a.status);
@@ -88,10 +94,6 @@ describe("previews within the user's limit (production build)", () => {
       expect(r.headers["retry-after"]).toBe("2");
       expect(JSON.parse(r.body).error.code).toBe("too_many_requests");
     }
-    // Bea shares the server with one preview of Ann's at a time, not twelve: her preview takes
-    // about twice its time alone, seconds more, and her reads stay quick.
-    expect(beside.ms).toBeLessThan(3 * alone.ms + 3_000);
-    expect(p95).toBeLessThan(1_500);
   });
 
   it("refuses the pages of a user whose heavy requests are all taken with a 429 before rendering anything", async () => {
