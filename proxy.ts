@@ -3,11 +3,12 @@ import { sessionCookieName } from "@/lib/auth/cookies";
 import { config as settingsOf } from "@/lib/config";
 import { databaseReachable } from "@/lib/health/sentinel";
 import { refusedListQuery } from "@/lib/list/pages";
+import { refusedBeforeRendering } from "@/lib/load/early-refusal";
 import { actionBodyProblem } from "@/lib/server/action-body";
 import { RETRY_AFTER_SECONDS } from "@/lib/health/unavailable";
 import { createNonce, securityHeaders } from "@/lib/security/headers";
 import { crossSiteWrite } from "@/lib/security/origin";
-import { unavailablePage } from "@/lib/security/unavailable-page";
+import { tooManyRequestsPage, unavailablePage } from "@/lib/security/unavailable-page";
 
 // Runs before every request except Next's static build output, the icon and the JSON API (see
 // `config.matcher`, the one place that says so: server.ts reads it from here):
@@ -24,7 +25,10 @@ import { unavailablePage } from "@/lib/security/unavailable-page";
 // 6. a list page whose query its schema refuses (`travel_date_from=0000-01-01`) answers 400, the
 //    page rendering its explanation (lib/list/pages.ts), as the JSON API answers 400. Not for the
 //    client router's RSC requests: Next's client treats a non-200 answer as a failed navigation
-//    and reloads the whole page, where the explanation then shows with its 400.
+//    and reloads the whole page, where the explanation then shows with its 400;
+// 7. a heavy page (lists, bulk confirmation, imports) asked while every one of its user's heavy
+//    requests is taken answers 429 with Retry-After at once, before anything renders
+//    (lib/load/early-refusal.ts). RSC requests too: the client then loads the page itself.
 //
 // Nothing here is the only protection: every page, action and route checks the session itself
 // (lib/auth/guards.ts), and Next checks an action's origin too (answering 500). A request that
@@ -70,6 +74,17 @@ export async function proxy(request: NextRequest) {
     // The same address the page's own guard would send them to (lib/auth/page-guards.ts).
     const login = new URL(`/login?callbackUrl=${encodeURIComponent(`${pathname}${search}`)}`, request.url);
     return finish(NextResponse.redirect(login));
+  }
+
+  if (isRead) {
+    const refused = await refusedBeforeRendering(pathname, request.cookies);
+    if (refused) {
+      const response = new NextResponse(request.method === "HEAD" ? null : tooManyRequestsPage(nonce, refused.message), {
+        status: 429,
+        headers: { "Content-Type": "text/html; charset=utf-8", "Retry-After": String(refused.retryAfter) },
+      });
+      return finish(response);
+    }
   }
 
   const requestHeaders = new Headers(request.headers);

@@ -116,6 +116,8 @@ const schema = z.object({
   IMPORT_XLSX_MAX_SHARED_STRINGS_MB: whole(1, 50),
   IMPORT_BATCH_SIZE: whole(1, 1_000),
   IMPORT_LOCK_WAIT_MS: whole(1, 3_000),
+  IMPORT_PREVIEW_QUOTA_MB: whole(1, 300),
+  IMPORT_PREVIEW_RETENTION_HOURS: whole(1, 2, "a whole number of hours"),
   // The export
   // Background jobs (exports, imports, bulk changes; lib/jobs)
   JOB_WORKER: onOff("on"),

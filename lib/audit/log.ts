@@ -2,7 +2,7 @@ import "server-only";
 import type { Prisma, PrismaClient } from "@/lib/generated/prisma/client";
 import type { SessionUser } from "@/lib/auth/permissions";
 import type { AuditAction } from "./actions";
-import { sql, type Statement } from "@/lib/db/sql";
+import { query, sql, type Statement } from "@/lib/db/sql";
 import { requestInfo, type RequestInfo } from "./context";
 
 export type { AuditAction };
@@ -65,4 +65,22 @@ export function jobAuditStatement(entry: Omit<AuditEntry, "actor" | "actorEmail"
     SELECT ${entry.action}, u.id, u.email, ${entry.entity ?? null}, ${entry.entityId === undefined ? null : String(entry.entityId)},
       ${json(entry.before)}::jsonb, ${json(entry.after)}::jsonb, NULL, ${entry.job}
       FROM (SELECT 1) AS job LEFT JOIN users u ON u.id = ${entry.userId}`;
+}
+
+/** `authz.denied` events written per user and minute; the minute's later denials are counted on its last one. */
+export const DENIED_EVENTS_PER_MINUTE = 5;
+
+/**
+ * A signed-in user refused by their role: an `authz.denied` event, at most
+ * DENIED_EVENTS_PER_MINUTE of them per user and minute, so that nobody fills the audit log by
+ * asking again and again. Beyond them the minute's last event counts the rest (`after.repeated`).
+ * Concurrent denials may each still write one event: the bound is loose by the pool's size.
+ */
+export async function auditDenied(actor: Pick<SessionUser, "id" | "email">, after: Record<string, Prisma.InputJsonValue>) {
+  const minute = sql`action = 'authz.denied' AND actor_id = ${actor.id} AND at >= date_trunc('minute', now())`;
+  const counted = await query(sql`UPDATE audit_events
+    SET after = jsonb_set(COALESCE(after, '{}'::jsonb), '{repeated}', to_jsonb(COALESCE((after->>'repeated')::int, 0) + 1))
+    WHERE id = (SELECT max(id) FROM audit_events WHERE ${minute})
+      AND (SELECT count(*) FROM audit_events WHERE ${minute}) >= ${DENIED_EVENTS_PER_MINUTE} RETURNING id`);
+  if (counted.length === 0) await query(await auditStatement({ action: "authz.denied", actor, after }));
 }

@@ -1,7 +1,6 @@
 import "server-only";
-import { audit } from "@/lib/audit/log";
+import { auditDenied } from "@/lib/audit/log";
 import { BrandedError } from "@/lib/errors";
-import { prisma } from "@/lib/db/client";
 import { canManageBranches, type SessionUser } from "./permissions";
 import { tokenPrincipal } from "./bearer";
 import { currentUser } from "./session";
@@ -29,7 +28,7 @@ export async function requireAdmin(): Promise<SessionUser> {
   const user = await requireUser();
   if (!canManageBranches(user)) {
     // A signed-in user tried something their role does not allow: worth a line in the audit log.
-    await audit(await prisma(), { action: "authz.denied", actor: user, after: { required: "admin", role: user.role } }).catch(
+    await auditDenied(user, { required: "admin", role: user.role }).catch(
       (error: unknown) => console.error("audit failed", error),
     );
     throw new AuthError(403);

@@ -99,19 +99,35 @@ export function remapForHeaders(previous: { headers: string[]; mapping: (ImportF
   return autoMapping(headers).map((auto, i) => (kept[i] ? explicit.get(headers[i]!)! : auto && taken.has(auto) ? null : auto));
 }
 
-/** What stops an import before any row is read: duplicate headers, a field twice, a required field missing. */
-export function headerProblems(headers: string[], mapping: (ImportField | null)[]): string[] {
-  const problems: string[] = [];
+/** What is wrong with the header row itself: none, or two columns of one name. */
+function headerNameProblems(headers: string[]): string[] {
   if (headers.length === 0 || headers.every((h) => h.trim() === "")) return ["The file has no header row: its first row must name the columns."];
   const seen = new Map<string, number>();
   headers.forEach((h) => seen.set(h.trim().toLowerCase(), (seen.get(h.trim().toLowerCase()) ?? 0) + 1));
   const twice = [...seen].filter(([h, n]) => n > 1 && h !== "").map(([h]) => `"${h}"`);
-  if (twice.length) problems.push(`Two columns have the same name: ${twice.join(", ")}. Rename one of them.`);
+  return twice.length ? [`Two columns have the same name: ${twice.join(", ")}. Rename one of them.`] : [];
+}
+
+/** What stops an import before any row is read: duplicate headers, a field twice, a required field missing. */
+export function headerProblems(headers: string[], mapping: (ImportField | null)[]): string[] {
+  const problems = headerNameProblems(headers);
+  if (headers.length === 0 || headers.every((h) => h.trim() === "")) return problems;
   const counts = new Map<ImportField, number>();
   for (const f of mapping) if (f) counts.set(f, (counts.get(f) ?? 0) + 1);
   for (const [f, n] of counts) if (n > 1) problems.push(`${FIELD_LABEL[f]} is filled from ${n} columns: choose one.`);
   const missing = REQUIRED_FIELDS.filter((f) => !counts.has(f));
   if (missing.length) problems.push(`No column gives ${missing.map((f) => FIELD_LABEL[f]).join(", ")}: map a column to ${missing.length === 1 ? "it" : "each"} (they are required).`);
+  return problems;
+}
+
+/** What no mapping can mend (the file itself must change): the header's own problems, or fewer columns than required fields. */
+export function unmappableHeader(headers: string[]): string[] {
+  const problems = headerNameProblems(headers);
+  if (problems.length === 0 && headers.length < REQUIRED_FIELDS.length) {
+    problems.push(
+      `The file has ${headers.length === 1 ? "one column" : `${headers.length} columns`}: an import needs one for each of ${REQUIRED_FIELDS.map((f) => FIELD_LABEL[f]).join(", ")}.`,
+    );
+  }
   return problems;
 }
 

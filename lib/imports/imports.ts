@@ -2,12 +2,13 @@ import "server-only";
 import crypto from "node:crypto";
 import { auditStatement } from "@/lib/audit/log";
 import type { SessionUser } from "@/lib/auth/permissions";
-import { connection, sql } from "@/lib/db/sql";
+import { config } from "@/lib/config";
+import { connection, sql, type Statement } from "@/lib/db/sql";
 import { AppError, notFound } from "@/lib/errors";
 import { isJobId, newJobId } from "@/lib/jobs/ids";
 import { queue, sendJob } from "@/lib/jobs/queue";
 import { storage } from "@/lib/storage";
-import { applyMapping, headerProblems, headerWarnings, IMPORT_FIELDS, remapForHeaders, type ImportField } from "./fields";
+import { applyMapping, headerProblems, headerWarnings, IMPORT_FIELDS, remapForHeaders, unmappableHeader, type ImportField } from "./fields";
 import { ImportFileError } from "./read";
 import { markImportFailed, runImport, sheetOfFile, type ImportRecord, type PreviewRow } from "./run";
 import { importFieldsSchema } from "./schema";
@@ -135,6 +136,32 @@ async function discard(id: string) {
   await storage().delete([sourceKey(id), rejectedKey(id)]);
 }
 
+const MB = 1024 * 1024;
+
+/**
+ * Records a preview unless the user's previews not yet started, with its file, would hold more
+ * than IMPORT_PREVIEW_QUOTA_MB in storage (413 `quota_exceeded`). Counted and inserted under the
+ * user's advisory lock, so that two uploads at once cannot both take the last of it.
+ */
+async function insertWithinQuota(userId: number, size: number, insert: Statement) {
+  const quotaMb = config().IMPORT_PREVIEW_QUOTA_MB;
+  const conn = await connection();
+  await conn.transaction(async (tx) => {
+    await tx.query(sql`SELECT 1 AS locked FROM pg_advisory_xact_lock(hashtextextended(${`import-quota:${userId}`}, 0))`);
+    const [held] = await tx.query<{ bytes: number }>(sql`SELECT COALESCE(sum(file_size), 0)::float8 AS bytes FROM subscriber_imports WHERE user_id = ${userId} AND dry_run`);
+    if (held!.bytes + size > quotaMb * MB) {
+      const inUse = held!.bytes / MB;
+      throw new AppError(
+        413,
+        "quota_exceeded",
+        `Your previews not yet started hold ${inUse < 0.1 && inUse > 0 ? "less than 0.1" : inUse.toFixed(1)} MB; with this file (${(size / MB).toFixed(1)} MB) they would pass the ${quotaMb} MB allowed. ` +
+          `Start one of them, or upload again later: previews not started are removed ${config().IMPORT_PREVIEW_RETENTION_HOURS} hours after their last change.`,
+      );
+    }
+    await tx.query(insert);
+  });
+}
+
 /** Sends the job and records who started what, in one transaction. */
 async function enqueue(user: SessionUser, id: string, fileName: string, sheetName: string | null) {
   await queue(); // started outside the transaction: on PGlite that holds the only connection
@@ -175,9 +202,15 @@ export async function createImport(user: SessionUser, request: Request): Promise
       const blocking = headerProblems(opened.headers, mapping);
       if (blocking.length) throw new AppError(400, "invalid_mapping", blocking.join(" "));
     }
-    await conn.query(sql`INSERT INTO subscriber_imports (id, user_id, status, dry_run, file_name, source, worksheet, sheet_name, headers, mapping)
-      VALUES (${id}, ${user.id}, ${isDry ? "running" : "in_queue"}::"ImportStatus", ${isDry}, ${upload.fileName}, ${JSON.stringify(source)}::jsonb, ${worksheet},
-        ${sheet_name}, ${JSON.stringify(opened.headers)}::jsonb, ${JSON.stringify(mapping)}::jsonb)`);
+    // A preview is kept to be mapped on the page; one no mapping can mend is not kept (a workbook
+    // of several worksheets may still be read from another).
+    const unmappable = source.format === "csv" || source.worksheets.length <= 1 ? unmappableHeader(opened.headers) : [];
+    if (unmappable.length) throw new ImportFileError(unmappable.join(" "));
+    const insert = sql`INSERT INTO subscriber_imports (id, user_id, status, dry_run, file_name, file_size, source, worksheet, sheet_name, headers, mapping)
+      VALUES (${id}, ${user.id}, ${isDry ? "running" : "in_queue"}::"ImportStatus", ${isDry}, ${upload.fileName}, ${upload.size}, ${JSON.stringify(source)}::jsonb, ${worksheet},
+        ${sheet_name}, ${JSON.stringify(opened.headers)}::jsonb, ${JSON.stringify(mapping)}::jsonb)`;
+    if (isDry) await insertWithinQuota(user.id, upload.size, insert);
+    else await conn.query(insert);
     if (isDry) {
       if (headerProblems(opened.headers, mapping).length === 0) await dryRun(id);
       else await conn.query(sql`UPDATE subscriber_imports SET status = 'completed', completed_at = now() WHERE id = ${id}`);

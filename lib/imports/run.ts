@@ -212,7 +212,13 @@ export async function runImport(id: string, signal?: AbortSignal): Promise<RunRe
 
   // All at once: the duplicates decided, the rows inserted, the staging emptied, the counts kept.
   const counted = await conn.transaction(async (tx) => {
-    await tx.query(sql`SELECT 1 AS locked FROM pg_advisory_xact_lock(${LOCK_IMPORT}::int, 0)`);
+    // A preview only counts: it shares the lock with creations (another user's preview or form is
+    // not held up by it) and waits only for an import inserting its rows.
+    await tx.query(
+      imp.dry_run
+        ? sql`SELECT 1 AS locked FROM pg_advisory_xact_lock_shared(${LOCK_IMPORT}::int, 0)`
+        : sql`SELECT 1 AS locked FROM pg_advisory_xact_lock(${LOCK_IMPORT}::int, 0)`,
+    );
     // Still this attempt's import (held until commit, so no newer attempt starts meanwhile).
     const [current] = await tx.query<{ attempt: number; status: string }>(sql`SELECT attempt, status::text AS status FROM subscriber_imports WHERE id = ${id} FOR UPDATE`);
     if (!current || current.attempt !== attempt || (!imp.dry_run && current.status !== "running")) throw new Superseded();

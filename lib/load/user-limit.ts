@@ -1,4 +1,5 @@
 import { config } from "@/lib/config";
+import { processWide } from "@/lib/process-wide";
 import { AppError } from "@/lib/errors";
 import { ClientGoneError, querySignal, withHeavyUser } from "@/lib/db/scope";
 
@@ -47,6 +48,25 @@ export class UserLimit {
     } finally {
       this.release(userId);
     }
+  }
+
+  /**
+   * Whether a request of this user would be refused at once now (every slot running, the queue
+   * full): the proxy asks before a page renders anything (lib/load/early-refusal.ts).
+   */
+  full(userId: number): boolean {
+    const entry = this.entries.get(userId);
+    return entry !== undefined && this.entryFull(entry);
+  }
+
+  /** Whether any user's requests would be refused at once now (most of the time none is). */
+  anyFull(): boolean {
+    for (const entry of this.entries.values()) if (this.entryFull(entry)) return true;
+    return false;
+  }
+
+  private entryFull(entry: Entry): boolean {
+    return entry.running >= this.options.running && entry.waiting.length >= this.options.waiting;
   }
 
   /** Requests of this user running and waiting (for tests and the bench). */
@@ -117,22 +137,23 @@ function userLimitOptions(): UserLimitOptions {
   };
 }
 
-type Holder = { __console_user_limit?: UserLimit };
-
 /**
- * The process's one limit, on globalThis: Next compiles this module into each layer of the build
- * (pages, route handlers), and the limit must be shared. The copy that makes it first is the one
- * whose code runs for every layer: what crosses layers from it, its errors and the user's scope,
- * is recognised by any copy (branded errors, lib/errors.ts; process-wide storage, lib/db/scope.ts).
+ * The process's one limit (lib/process-wide.ts): Next compiles this module into each layer of the
+ * build (pages, route handlers, the proxy), and the limit must be shared. The copy that makes it
+ * first is the one whose code runs for every layer: what crosses layers from it, its errors and
+ * the user's scope, is recognised by any copy (branded errors, lib/errors.ts; process-wide
+ * storage, lib/db/scope.ts).
  */
+const shared = () => processWide<{ limit?: UserLimit }>("user-limit", () => ({}));
+
 export function userLimit(): UserLimit {
-  const holder = globalThis as Holder;
-  return (holder.__console_user_limit ??= new UserLimit(userLimitOptions()));
+  const holder = shared();
+  return (holder.limit ??= new UserLimit(userLimitOptions()));
 }
 
 /** Tests use a limit of their own settings. */
 export function setUserLimitForTests(limit: UserLimit | undefined) {
-  (globalThis as Holder).__console_user_limit = limit;
+  shared().limit = limit;
 }
 
 /** `work` within the user's limit, unless it is `light` (bounded by design: it runs at once). */
@@ -143,4 +164,15 @@ export function heavyUnless<T>(light: boolean, userId: number, work: () => Promi
 /** A heavy piece of work of this user's request (the request's abort signal, when there is one, ends its wait). */
 export function heavy<T>(userId: number, work: () => Promise<T>, signal: AbortSignal | undefined = querySignal()): Promise<T> {
   return userLimit().run(userId, work, signal);
+}
+
+/**
+ * An import's upload and preview: one at a time per user (the next ones wait their turn, as
+ * heavy requests do), and heavy work of the user's besides. A preview reads and checks the whole
+ * file: two of one user's beside another user's would take two thirds of the process from them.
+ */
+export function previewWork<T>(userId: number, work: () => Promise<T>, signal: AbortSignal | undefined = querySignal()): Promise<T> {
+  const lane = processWide<{ limit?: UserLimit }>("preview-limit", () => ({}));
+  lane.limit ??= new UserLimit({ ...userLimitOptions(), running: 1 });
+  return lane.limit.run(userId, () => heavy(userId, work, signal), signal);
 }

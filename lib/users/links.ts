@@ -11,8 +11,10 @@ import { consoleOrigin } from "@/lib/http/return-to";
 
 // One-time set-password links. There is no e-mail here: the admin sees the link once and passes
 // it on. The link's secret is 32 random bytes; only its SHA-256 is stored. A link works once,
-// for 24 hours; making a new one for a user retires their earlier unused ones. Setting the
-// password ends every session the user has (their session version moves).
+// for 24 hours; making a new one for a user retires their earlier unused ones, and so does
+// deactivating the user (a trigger, migration 20261127090000); a link of an inactive user is
+// refused whenever it was made. Setting the password ends every session the user has (their
+// session version moves).
 
 export const LINK_LIFETIME_MS = 24 * 60 * 60 * 1000;
 
@@ -30,24 +32,27 @@ export async function makePasswordLink(tx: Prisma.TransactionClient, userId: num
 
 export type LinkState =
   | { state: "valid"; user: { id: number; name: string; email: string }; expiresAt: Date }
-  | { state: "used" | "expired" | "unknown" };
+  | { state: "used" | "expired" | "inactive" | "unknown" };
 
 /** What a link's secret is worth, for the set-password page. */
 export async function linkState(secret: string): Promise<LinkState> {
   if (!isLinkSecretShape(secret)) return { state: "unknown" };
   const link = await (await prisma()).passwordLink.findUnique({
     where: { token_hash: secretHash(secret) },
-    select: { used_at: true, expires_at: true, user: { select: { id: true, name: true, email: true } } },
+    select: { used_at: true, expires_at: true, user: { select: { id: true, name: true, email: true, active: true } } },
   });
   if (!link) return { state: "unknown" };
   if (link.used_at) return { state: "used" };
   if (link.expires_at.getTime() <= Date.now()) return { state: "expired" };
-  return { state: "valid", user: link.user, expiresAt: link.expires_at };
+  if (!link.user.active) return { state: "inactive" };
+  const { id, name, email } = link.user;
+  return { state: "valid", user: { id, name, email }, expiresAt: link.expires_at };
 }
 
 export const LINK_MESSAGES = {
   used: "This link has already been used. Ask an administrator for a new one if you need to set your password again.",
   expired: "This link has expired (links work for 24 hours). Ask an administrator for a new one.",
+  inactive: "This account is deactivated: its link cannot be used. Ask an administrator to reactivate it and make a new link.",
   unknown: "This link is not valid. Check that you copied all of it, or ask an administrator for a new one.",
 } as const;
 
@@ -60,17 +65,17 @@ export async function setPasswordWithLink(secret: string, password: string): Pro
   const hash = await hashPassword(password);
   const db = await prisma();
   return db.$transaction(async (tx) => {
+    // The user's row first, and only while active: a deactivation committing meanwhile is waited
+    // for and then seen, so no password is set on an account being deactivated.
+    const changed = await tx.user.updateMany({ where: { id: state.user.id, active: true }, data: { password_hash: hash, session_version: { increment: 1 } } });
+    if (changed.count !== 1) throw new AppError(400, "link_inactive", LINK_MESSAGES.inactive);
     // Spent under the update's row lock: of two submissions of one link, one wins.
     const spent = await tx.passwordLink.updateMany({
       where: { token_hash: secretHash(secret), used_at: null, expires_at: { gt: new Date() } },
       data: { used_at: new Date() },
     });
     if (spent.count !== 1) throw new AppError(400, "link_used", LINK_MESSAGES.used);
-    const user = await tx.user.update({
-      where: { id: state.user.id },
-      data: { password_hash: hash, session_version: { increment: 1 } },
-      select: { id: true, email: true },
-    });
+    const user = { id: state.user.id, email: state.user.email };
     await audit(tx, { action: "user.password_set", actor: user, entity: "user", entityId: user.id, after: { via: "link" } });
     return { email: user.email };
   });

@@ -4,6 +4,7 @@ import { createBranchAction, deleteBranchAction, updateBranchAction } from "@/ap
 import { createSubscriberAction } from "@/app/(console)/subscribers/actions";
 import type { SessionUser } from "@/lib/auth/permissions";
 import { auditFiltersSchema } from "@/lib/audit/filters";
+import { DENIED_EVENTS_PER_MINUTE } from "@/lib/audit/log";
 import { listAuditEvents } from "@/lib/audit/queries";
 import type { Database } from "@/lib/db/client";
 import { actAs, createUsers, testDatabase, testDbKinds } from "../helpers/db";
@@ -59,6 +60,29 @@ for (const kind of testDbKinds()) {
 
       await expectRefused(createBranchAction({ name: "Not for staff" }), 403);
       expect(await database.prisma.auditEvent.count({ where: { action: "authz.denied", actor_id: users.staff.id } })).toBeGreaterThan(0);
+    });
+
+    it("writes at most a few authz.denied events per user and minute, counting the rest on the minute's last", async () => {
+      const denied = () =>
+        database.prisma.auditEvent.findMany({ where: { action: "authz.denied", actor_id: users.staff.id }, select: { at: true, after: true }, orderBy: { id: "asc" } });
+      const refusals = (events: { after: unknown }[]) => events.reduce((n, e) => n + 1 + Number((e.after as { repeated?: number } | null)?.repeated ?? 0), 0);
+      const before = await denied();
+      actAs(users.staff);
+      const TRIES = 40;
+      for (let i = 0; i < TRIES; i++) await expectRefused(createBranchAction({ name: `Not for staff ${i}` }), 403);
+      const after = await denied();
+      // Every refusal is counted, in few events: the bound holds in each minute (a run may straddle two).
+      expect(refusals(after) - refusals(before)).toBe(TRIES);
+      const perMinute = new Map<number, number>();
+      for (const e of after) perMinute.set(Math.floor(e.at.getTime() / 60_000), (perMinute.get(Math.floor(e.at.getTime() / 60_000)) ?? 0) + 1);
+      for (const n of perMinute.values()) expect(n).toBeLessThanOrEqual(DENIED_EVENTS_PER_MINUTE);
+      expect(after.length - before.length).toBeLessThanOrEqual(2 * DENIED_EVENTS_PER_MINUTE);
+      expect(after.at(-1)!.after).toMatchObject({ required: "admin", role: "staff", repeated: expect.any(Number) });
+      // Another user's denials have their own bound.
+      const other = await database.prisma.user.create({ data: { email: `other-${kind}@audit.test`, name: "Other Staff", role: "staff", password_hash: "x" } });
+      actAs({ ...users.staff, id: other.id, email: other.email });
+      await expectRefused(createBranchAction({ name: "Not for them either" }), 403);
+      expect(await database.prisma.auditEvent.count({ where: { action: "authz.denied", actor_id: other.id } })).toBe(1);
     });
 
     it("lists, filters and pages the events; only admins may read them", async () => {

@@ -115,6 +115,40 @@ for (const kind of testDbKinds()) {
       expect(await database.prisma.auditEvent.count({ where: { action: "user.password_reset", entity_id: String(made.id) } })).toBe(1);
     });
 
+    it("retires a user's links when they are deactivated (also in SQL), and refuses any link of an inactive user", async () => {
+      const { user: made, setPasswordUrl } = await createUser({ name: "Dot Gone", email: `dot-${kind}@people.test`, role: "staff" }, users.admin);
+      const secret = secretOf(setPasswordUrl!);
+      const hashBefore = (await user(made.id)).password_hash;
+      await updateUser(made.id, { active: false }, users.admin);
+      expect(await linkState(secret)).toEqual({ state: "expired" });
+      await expect(setPasswordWithLink(secret, GOOD_PASSWORD)).rejects.toMatchObject({ status: 400, code: "link_expired" });
+      // Reactivated, the old link stays dead: no password can be set with it, none to sign in with.
+      await updateUser(made.id, { active: true }, users.admin);
+      await expect(setPasswordWithLink(secret, GOOD_PASSWORD)).rejects.toMatchObject({ status: 400, code: "link_expired" });
+      expect((await user(made.id)).password_hash).toBe(hashBefore);
+      // An operator's SQL retires them too (the trigger).
+      const { setPasswordUrl: second } = await resetPassword(made.id, users.admin);
+      await database.prisma.$executeRawUnsafe(`UPDATE users SET active = false WHERE id = ${made.id}`);
+      expect(await linkState(secretOf(second))).toEqual({ state: "expired" });
+      // A link made while the user is inactive, or whose user is deactivated without the trigger's
+      // help (its expiry moved back by hand), is refused while they are inactive.
+      const { setPasswordUrl: third } = await resetPassword(made.id, users.admin);
+      expect(await linkState(secretOf(third))).toEqual({ state: "inactive" });
+      await expect(setPasswordWithLink(secretOf(third), GOOD_PASSWORD)).rejects.toMatchObject({ status: 400, code: "link_inactive", message: LINK_MESSAGES.inactive });
+      expect((await user(made.id)).password_hash).toBe(hashBefore);
+      await updateUser(made.id, { active: true }, users.admin);
+      await database.prisma.passwordLink.updateMany({ where: { user_id: made.id }, data: { expires_at: new Date(Date.now() + day) } });
+      await database.prisma.$executeRawUnsafe(`ALTER TABLE users DISABLE TRIGGER users_deactivation_retires_links`);
+      try {
+        await updateUser(made.id, { active: false }, users.admin);
+      } finally {
+        await database.prisma.$executeRawUnsafe(`ALTER TABLE users ENABLE TRIGGER users_deactivation_retires_links`);
+      }
+      expect(await linkState(secretOf(third))).toEqual({ state: "inactive" });
+      await expect(setPasswordWithLink(secretOf(third), GOOD_PASSWORD)).rejects.toMatchObject({ code: "link_inactive" });
+      expect((await user(made.id)).password_hash).toBe(hashBefore);
+    });
+
     it("keeps tokens only as hashes; a token acts as its user within its scope, never above the user's role", async () => {
       const { token, row } = await createToken(users.staff, { name: "staff script", scope: "export", expires_at: new Date(Date.now() + day) });
       expect(token).toMatch(/^bsc_[A-Za-z0-9_-]{43}$/);

@@ -160,13 +160,9 @@ describe("the sources keep it so", () => {
   const files = [...sources("app"), ...sources("lib"), ...sources("components"), "server.ts", "proxy.ts", "instrumentation.ts"];
 
   it("keeps what is global to the process in lib/process-wide.ts: globalThis, patched prototypes, Symbol.hasInstance", () => {
-    // Modules of other owners still keeping their one object on globalThis, to move to processWide():
-    // the list may only shrink (a file that no longer uses globalThis must leave it).
-    const notYet = ["lib/load/user-limit.ts"];
     const global = /\bglobalThis\b|\.prototype\.\w+\s*=[^=]|Symbol\.hasInstance/;
     const using = files.filter((file) => global.test(fs.readFileSync(path.join(root, file), "utf8")));
-    expect(using.filter((file) => !notYet.includes(file))).toEqual(["lib/process-wide.ts"]);
-    expect(notYet.filter((file) => !using.includes(file)), "no longer global: take it off the list").toEqual([]);
+    expect(using).toEqual(["lib/process-wide.ts"]);
   });
 
   it("makes every AsyncLocalStorage process-wide", () => {

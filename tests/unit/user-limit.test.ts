@@ -61,4 +61,19 @@ describe("the per-user limit of heavy requests", () => {
     await running;
     expect(limit.usage(1)).toEqual({ running: 0, waiting: 0 });
   });
+
+  it("says when a user's next request would be refused at once: every place running and waiting", async () => {
+    const limit = new UserLimit({ running: 1, waiting: 1, waitMs: 10_000 });
+    const gate = deferred();
+    expect([limit.full(7), limit.anyFull()]).toEqual([false, false]);
+    const first = limit.run(7, () => gate.promise);
+    await tick();
+    expect([limit.full(7), limit.anyFull()]).toEqual([false, false]); // one may still wait
+    const second = limit.run(7, () => Promise.resolve());
+    await tick();
+    expect([limit.full(7), limit.full(8), limit.anyFull()]).toEqual([true, false, true]);
+    gate.resolve();
+    await Promise.all([first, second]);
+    expect([limit.full(7), limit.anyFull()]).toEqual([false, false]);
+  });
 });

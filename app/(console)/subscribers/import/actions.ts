@@ -6,6 +6,7 @@ import { requireUser } from "@/lib/auth/guards";
 import { IMPORT_FIELDS } from "@/lib/imports/fields";
 import { previewAgain, startImport } from "@/lib/imports/imports";
 import { importFieldsSchema } from "@/lib/imports/schema";
+import { previewWork } from "@/lib/load/user-limit";
 
 // The import page's two steps after the upload (which goes to the JSON API: a file is streamed
 // there, never through a server action): preview again with another mapping, and start.
@@ -20,7 +21,8 @@ const previewSchema = z.object({
 });
 
 export const previewImportAction = action(requireUser, previewSchema, async ({ id, mapping, worksheet, sheet_name }, user) => {
-  const status = await previewAgain(user, id, { mapping, worksheet, sheet_name });
+  // A preview reads the whole file again: heavy work of the user's, as the upload's.
+  const status = await previewWork(user.id, () => previewAgain(user, id, { mapping, worksheet, sheet_name }));
   return { ok: true, data: { status: status.status }, message: "Preview updated." };
 });
 

@@ -1,9 +1,12 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { ListProblemNotice } from "@/components/list/list-states";
 import { requirePageUser } from "@/lib/auth/page-guards";
 import { config } from "@/lib/config";
 import { formatDateTime } from "@/lib/format";
 import { recentImports } from "@/lib/imports/imports";
+import { listOutcome } from "@/lib/list/outcome";
+import { heavy } from "@/lib/load/user-limit";
 import { ImportBadge } from "./status-badge";
 import { UploadForm } from "./upload-form";
 
@@ -17,7 +20,8 @@ const n = (x: number) => x.toLocaleString("en-GB");
 /** Bring a sheet in: upload (a preview follows), the template, and the user's recent imports. */
 export default async function ImportPage() {
   const user = await requirePageUser("/subscribers/import");
-  const recent = await recentImports(user.id);
+  // Within the user's limit of heavy requests, as the uploads and previews are (429: said in place of the list).
+  const outcome = await listOutcome(() => heavy(user.id, () => recentImports(user.id)));
   return (
     <div className="mx-auto max-w-3xl space-y-6">
       <div>
@@ -38,7 +42,9 @@ export default async function ImportPage() {
       </section>
       <section className="space-y-2">
         <h2 className="text-lg font-semibold">Your recent imports</h2>
-        {recent.length === 0 ? (
+        {!outcome.ok ? (
+          <ListProblemNotice problem={outcome.problem} params={{}} path="/subscribers/import" />
+        ) : outcome.value.length === 0 ? (
           <p className="text-sm text-slate-600">None yet.</p>
         ) : (
           <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white">
@@ -53,7 +59,7 @@ export default async function ImportPage() {
                 </tr>
               </thead>
               <tbody className="divide-y divide-slate-100">
-                {recent.map((i) => (
+                {outcome.value.map((i) => (
                   <tr key={i.id}>
                     <td className="px-3 py-2">
                       <Link href={`/subscribers/import/${i.id}`} className="text-brand-700 hover:underline">

@@ -1,12 +1,15 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
+import { ListProblemNotice } from "@/components/list/list-states";
 import { requirePageUser } from "@/lib/auth/page-guards";
 import { AppError } from "@/lib/errors";
 import { isJobId } from "@/lib/jobs/ids";
 import { formatDateTime } from "@/lib/format";
 import { FIELD_LABEL, IMPORT_FIELDS, type ImportField } from "@/lib/imports/fields";
 import { importStatus, type ImportStatus } from "@/lib/imports/imports";
+import { listOutcome, type ListOutcome } from "@/lib/list/outcome";
+import { heavy } from "@/lib/load/user-limit";
 import { RefreshWhile } from "../../bulk/[id]/refresh-while";
 import { ImportBadge } from "../status-badge";
 import { MappingForm } from "./mapping-form";
@@ -19,14 +22,17 @@ const n = (x: number) => x.toLocaleString("en-GB");
 export default async function ImportStatusPage({ params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
   const user = await requirePageUser(`/subscribers/import/${encodeURIComponent(id)}`);
-  let imp: ImportStatus;
+  let outcome: ListOutcome<ImportStatus>;
   try {
     if (!isJobId(id)) notFound();
-    imp = await importStatus(user.id, id);
+    // Within the user's limit of heavy requests, as the uploads and previews are (429: said in place of the import).
+    outcome = await listOutcome(() => heavy(user.id, () => importStatus(user.id, id)));
   } catch (error) {
     if (AppError.is(error) && error.status === 404) notFound();
     throw error;
   }
+  if (!outcome.ok) return <ListProblemNotice problem={outcome.problem} params={{}} path={`/subscribers/import/${id}`} />;
+  const imp = outcome.value;
   const running = imp.status === "in_queue" || imp.status === "running";
   return (
     <div className="mx-auto max-w-5xl space-y-5">

@@ -1,0 +1,26 @@
+import { sessionCookieName } from "@/lib/auth/cookies";
+import { decode } from "next-auth/jwt";
+import { config } from "@/lib/config";
+import { TooManyRequestsError, userLimit } from "./user-limit";
+
+// A user's excess requests are refused before anything of the page renders (docs/decisions/0024-previews-are-heavy-and-refused-early.md): a
+// page refused by the per-user limit once it rendered cost a whole page of CPU, and a burst of
+// them slowed the other users down. The proxy asks here: while every one of the user's heavy
+// requests is taken (running and waiting), a heavy page of theirs answers 429 at once. A request
+// let through that finds the limit full by then is still refused by the limit itself, in place
+// of its table. Runtime-neutral: the proxy imports it.
+
+/** The pages whose work counts among their user's heavy requests: subscriber and audit lists, bulk confirmation, imports. */
+const HEAVY_PAGES = /^\/(audit|subscribers(\/bulk|\/import(\/[^/]+)?)?)$/;
+
+/** The refusal of this page request, when its user has no room left for it; else null. */
+export async function refusedBeforeRendering(pathname: string, cookies: { get(name: string): { value: string } | undefined }): Promise<TooManyRequestsError | null> {
+  const limit = userLimit();
+  if (!HEAVY_PAGES.test(pathname) || !limit.anyFull()) return null;
+  const token = cookies.get(sessionCookieName())?.value;
+  const secret = config().NEXTAUTH_SECRET;
+  if (!token || !secret) return null;
+  const uid = (await decode({ token, secret }).catch(() => null))?.uid;
+  const userId = typeof uid === "number" ? uid : null;
+  return userId !== null && limit.full(userId) ? new TooManyRequestsError(limit.options.running) : null;
+}
