@@ -61,15 +61,14 @@ type Column = (typeof COLUMNS)[number];
  * row, whatever the columns.
  */
 function RecordLink({ s, named, children }: { s: SubscriberRow; named: boolean; children: React.ReactNode }) {
+  if (named) return <a href={`/subscribers/${s.id}`}>{children}</a>;
   return (
     <a href={`/subscribers/${s.id}`}>
       {children}
-      {named ? null : (
-        <span className="sr-only">
-          {" "}
-          (<bdi>{`${s.first_name} ${s.last_name}`}</bdi>)
-        </span>
-      )}
+      <span className="sr-only">
+        {" "}
+        (<bdi>{`${s.first_name} ${s.last_name}`}</bdi>)
+      </span>
     </a>
   );
 }
@@ -78,21 +77,31 @@ function RecordLink({ s, named, children }: { s: SubscriberRow; named: boolean; 
  * A subscriber's row: its box first (it belongs to the bulk change form `form`, whose
  * "Selected…" sends the ticked ones), then a cell per column, the linked one holding the record
  * link. Plain elements only: nothing in a row hydrates, and the cells' look is app/globals.css's.
+ * A cell holds only what it shows (no empty slots, no class when it has none): each row is sent
+ * twice, in the HTML and in the page's RSC payload.
  */
 function Row({ s, columns, linked, form }: { s: SubscriberRow; columns: readonly Column[]; linked: TableColumn; form: string }) {
   return (
     <tr>
       {columns.map((c, i) => {
         const value = c.render(s);
+        const content =
+          c.column === linked ? (
+            <RecordLink s={s} named={linked === "first_name"}>
+              {value}
+            </RecordLink>
+          ) : (
+            value
+          );
         return (
-          <td key={c.column} className={c.className}>
-            {i === 0 ? <input type="checkbox" name="select" value={s.id} form={form} aria-label={`Select ${s.first_name} ${s.last_name}`} /> : null}
-            {c.column === linked ? (
-              <RecordLink s={s} named={linked === "first_name"}>
-                {value}
-              </RecordLink>
+          <td key={c.column} {...(c.className ? { className: c.className } : {})}>
+            {i === 0 ? (
+              <>
+                <input type="checkbox" name="select" value={s.id} form={form} aria-label={`Select ${s.first_name} ${s.last_name}`} />
+                {content}
+              </>
             ) : (
-              value
+              content
             )}
           </td>
         );
