@@ -201,7 +201,7 @@ test.describe("people and access", () => {
     await expect(roleCell).toHaveText("Staff");
 
     // Make admin: confirmed in a dialog, then the row and Rowan's next request both know it.
-    await row.getByRole("button", { name: "Make Rowan Roles an administrator" }).click();
+    await row.getByRole("button", { name: "Make admin (Rowan Roles)" }).click();
     const makeAdmin = page.getByRole("dialog", { name: "Make Rowan Roles an administrator?" });
     await expect(makeAdmin).toBeVisible();
     await page.screenshot({ path: "test-results/screens/users-make-admin.png" });
@@ -211,7 +211,7 @@ test.describe("people and access", () => {
     expect((await rowan.page.goto("/users"))?.status()).toBe(200);
 
     // Make staff: back again; /users is closed to Rowan on the next request.
-    await row.getByRole("button", { name: "Make Rowan Roles staff" }).click();
+    await row.getByRole("button", { name: "Make staff (Rowan Roles)" }).click();
     const makeStaff = page.getByRole("dialog", { name: "Make Rowan Roles staff?" });
     await page.screenshot({ path: "test-results/screens/users-make-staff.png" });
     await makeStaff.getByRole("button", { name: "Make staff" }).click();

@@ -1,9 +1,7 @@
 import { SelectPage } from "@/components/list/select-page";
 import { SortHeader } from "@/components/list/sort-header";
-import type { BadgeTone } from "@/components/ui/badge";
-import { badgeHtml, EMPTY_VALUE_HTML } from "@/components/ui/badge-html";
+import { Badge, EmptyValue, type BadgeTone } from "@/components/ui/badge";
 import { formatDateTime, formatDay, isoDay } from "@/lib/format";
-import { html, type Html } from "@/lib/html";
 import type { RawParams } from "@/lib/list/params";
 import type { TableColumn, TableSettings } from "@/lib/subscribers/columns";
 import type { SubscriberFilters } from "@/lib/subscribers/filters";
@@ -15,9 +13,9 @@ import type { SubscriberRow } from "@/lib/subscribers/queries";
  * the whole value in its tooltip), an empty one is a dash. Typed text is isolated (<bdi>): a
  * right-to-left name cannot reorder what is around it.
  */
-const text = (value: string | null) => (value === null ? EMPTY_VALUE_HTML : html`<bdi title="${value}">${value}</bdi>`);
+const text = (value: string | null) => (value === null ? <EmptyValue /> : <bdi title={value}>{value}</bdi>);
 /** Yes is a badge; no is the column's quiet text (its cells are .quiet). */
-const flag = (value: boolean, yes: string, tone: BadgeTone) => (value ? badgeHtml(tone, yes) : html`No`);
+const flag = (value: boolean, yes: string, tone: BadgeTone) => (value ? <Badge tone={tone}>{yes}</Badge> : "No");
 
 /**
  * Every field of docs/SPEC.md's subscriber. Identity first, then the status and the two flags (badges,
@@ -25,31 +23,31 @@ const flag = (value: boolean, yes: string, tone: BadgeTone) => (value ? badgeHtm
  * (lib/subscribers/columns.ts); on narrow screens the table scrolls inside its frame, with its
  * header and first column held in place.
  */
-export const COLUMNS: { column: TableColumn; label: string; cell: (s: SubscriberRow) => Html; className?: string }[] = [
-  { column: "id", label: "ID", cell: (s) => html`${s.id}`, className: "code" },
-  { column: "first_name", label: "First name", cell: (s) => text(s.first_name), className: "font-medium" },
-  { column: "last_name", label: "Last name", cell: (s) => text(s.last_name), className: "name font-medium text-slate-900" },
-  { column: "email", label: "Email", cell: (s) => text(s.email), className: "wide" },
-  { column: "mobile", label: "Mobile", cell: (s) => html`${s.mobile}`, className: "code text-slate-700" },
+export const COLUMNS: { column: TableColumn; label: string; render: (s: SubscriberRow) => React.ReactNode; className?: string }[] = [
+  { column: "id", label: "ID", render: (s) => s.id, className: "code" },
+  { column: "first_name", label: "First name", render: (s) => text(s.first_name), className: "font-medium" },
+  { column: "last_name", label: "Last name", render: (s) => text(s.last_name), className: "name font-medium text-slate-900" },
+  { column: "email", label: "Email", render: (s) => text(s.email), className: "wide" },
+  { column: "mobile", label: "Mobile", render: (s) => s.mobile, className: "code text-slate-700" },
   {
     column: "subscription_status",
     label: "Status",
-    cell: (s) => badgeHtml(STATUS_TONE[s.subscription_status], STATUS_LABEL[s.subscription_status]),
+    render: (s) => <Badge tone={STATUS_TONE[s.subscription_status]}>{STATUS_LABEL[s.subscription_status]}</Badge>,
   },
-  { column: "is_duplicate", label: "Duplicate", cell: (s) => flag(s.is_duplicate, "Duplicate", "amber"), className: "quiet" },
-  { column: "is_mandatory", label: "Mandatory", cell: (s) => flag(s.is_mandatory, "Mandatory", "violet"), className: "quiet" },
-  { column: "branch_name", label: "Branch", cell: (s) => text(s.branch_name) },
-  { column: "country_name", label: "Country", cell: (s) => text(s.country_name) },
+  { column: "is_duplicate", label: "Duplicate", render: (s) => flag(s.is_duplicate, "Duplicate", "amber"), className: "quiet" },
+  { column: "is_mandatory", label: "Mandatory", render: (s) => flag(s.is_mandatory, "Mandatory", "violet"), className: "quiet" },
+  { column: "branch_name", label: "Branch", render: (s) => text(s.branch_name) },
+  { column: "country_name", label: "Country", render: (s) => text(s.country_name) },
   {
     column: "travel_date",
     label: "Travel date",
-    cell: (s) => (s.travel_date ? html`<time datetime="${isoDay(s.travel_date)}">${formatDay(s.travel_date)}</time>` : EMPTY_VALUE_HTML),
+    render: (s) => (s.travel_date ? <time dateTime={isoDay(s.travel_date)}>{formatDay(s.travel_date)}</time> : <EmptyValue />),
   },
-  { column: "sheet", label: "Sheet", cell: (s) => text(s.sheet_name), className: "short" },
+  { column: "sheet", label: "Sheet", render: (s) => text(s.sheet_name), className: "short" },
   {
     column: "created_at",
     label: "Created",
-    cell: (s) => html`<time datetime="${s.created_at.toISOString()}">${formatDateTime(s.created_at)}</time>`,
+    render: (s) => <time dateTime={s.created_at.toISOString()}>{formatDateTime(s.created_at)}</time>,
     className: "text-slate-600",
   },
 ];
@@ -57,34 +55,59 @@ export const COLUMNS: { column: TableColumn; label: string; cell: (s: Subscriber
 type Column = (typeof COLUMNS)[number];
 
 /**
- * The row's way to its record: a plain link (keyboard, middle-click, no script needed), on the
- * first name, or, when that column is hidden, on the first column shown, which then also names
- * the subscriber to screen readers. One link a row, whatever the columns.
+ * The row's way to its record: a plain link (keyboard, middle-click, no script needed; not a
+ * <Link>, a client component in every row), on the first name, or, when that column is hidden,
+ * on the first column shown, which then also names the subscriber to screen readers. One link a
+ * row, whatever the columns.
  */
-function recordLink(s: SubscriberRow, named: boolean, content: Html): Html {
-  const name = named ? null : html`<span class="sr-only"> (<bdi>${`${s.first_name} ${s.last_name}`}</bdi>)</span>`;
-  return html`<a href="/subscribers/${s.id}">${content}${name}</a>`;
+function RecordLink({ s, named, children }: { s: SubscriberRow; named: boolean; children: React.ReactNode }) {
+  if (named) return <a href={`/subscribers/${s.id}`}>{children}</a>;
+  return (
+    <a href={`/subscribers/${s.id}`}>
+      {children}
+      <span className="sr-only">
+        {" "}
+        (<bdi>{`${s.first_name} ${s.last_name}`}</bdi>)
+      </span>
+    </a>
+  );
 }
 
 /**
- * The table's rows as markup: each row's box (it belongs to the bulk change form `form`, whose
- * "Selected…" sends the ticked ones), then its cells, the linked one holding the record link.
- *
- * Written as text rather than as React elements: a list page's rows are three quarters of its
- * elements, and React renders each of them three times over (the server components' payload,
- * that payload read back for the HTML, the HTML itself), which made the rows the largest part of
- * the page's CPU (bench/README.md). The rows have nothing to hydrate (links and form fields), so
- * React keeps the table, its header and the header's box, and takes the rows as one string.
+ * A subscriber's row: its box first (it belongs to the bulk change form `form`, whose
+ * "Selected…" sends the ticked ones), then a cell per column, the linked one holding the record
+ * link. Plain elements only: nothing in a row hydrates, and the cells' look is app/globals.css's.
+ * A cell holds only what it shows (no empty slots, no class when it has none): each row is sent
+ * twice, in the HTML and in the page's RSC payload.
  */
-export function rowsHtml(rows: SubscriberRow[], columns: readonly Column[], linked: TableColumn, form: string): Html {
-  return html`${rows.map(
-    (s) =>
-      html`<tr>${columns.map((c, i) => {
-        const content = c.column === linked ? recordLink(s, linked === "first_name", c.cell(s)) : c.cell(s);
-        const box = i === 0 ? html`<input type="checkbox" name="select" value="${s.id}" form="${form}" aria-label="${`Select ${s.first_name} ${s.last_name}`}">` : null;
-        return c.className ? html`<td class="${c.className}">${box}${content}</td>` : html`<td>${box}${content}</td>`;
-      })}</tr>`,
-  )}`;
+function Row({ s, columns, linked, form }: { s: SubscriberRow; columns: readonly Column[]; linked: TableColumn; form: string }) {
+  return (
+    <tr>
+      {columns.map((c, i) => {
+        const value = c.render(s);
+        const content =
+          c.column === linked ? (
+            <RecordLink s={s} named={linked === "first_name"}>
+              {value}
+            </RecordLink>
+          ) : (
+            value
+          );
+        return (
+          <td key={c.column} {...(c.className ? { className: c.className } : {})}>
+            {i === 0 ? (
+              <>
+                <input type="checkbox" name="select" value={s.id} form={form} aria-label={`Select ${s.first_name} ${s.last_name}`} />
+                {content}
+              </>
+            ) : (
+              content
+            )}
+          </td>
+        );
+      })}
+    </tr>
+  );
 }
 
 export function SubscriberTable({
@@ -127,7 +150,11 @@ export function SubscriberTable({
             ))}
           </tr>
         </thead>
-        <tbody className="divide-y divide-slate-100" dangerouslySetInnerHTML={{ __html: rowsHtml(rows, columns, linked, selectForm).text }} />
+        <tbody className="divide-y divide-slate-100">
+          {rows.map((s) => (
+            <Row key={s.id} s={s} columns={columns} linked={linked} form={selectForm} />
+          ))}
+        </tbody>
       </table>
     </div>
   );

@@ -63,7 +63,7 @@ export function UserRowActions({ user, self }: { user: Row; self: boolean }) {
         disabled={pending || self}
         title={self ? "Another administrator must change your role." : undefined}
         onClick={() => setConfirming("role")}
-        aria-label={user.role === "admin" ? `Make ${user.name} staff` : `Make ${user.name} an administrator`}
+        aria-label={`${user.role === "admin" ? "Make staff" : "Make admin"} (${user.name})`}
       >
         {user.role === "admin" ? "Make staff" : "Make admin"}
       </button>

@@ -119,7 +119,7 @@ export default async function SubscriberPage({ params }: Props) {
         <p className="mt-4 text-xs text-slate-500">
           Bulk changes of selected rows are listed here. A bulk change of all subscribers matching some filters is one event in the{" "}
           {canManageBranches(user) ? (
-            <a href="/audit?action=subscriber.bulk_change" className="text-brand-700 underline-offset-2 hover:underline">
+            <a href="/audit?action=subscriber.bulk_change" className="text-brand-700 underline underline-offset-2">
               audit log
             </a>
           ) : (

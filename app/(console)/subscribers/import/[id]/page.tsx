@@ -133,7 +133,8 @@ function Preview({ imp }: { imp: ImportStatus }) {
       {imp.preview.length ? (
         <section className="space-y-2">
           <h2 className="text-lg font-semibold">First rows</h2>
-          <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white">
+          {/* Focusable, so that a keyboard scrolls it too when it is wider than the screen. */}
+          <div role="region" aria-label="First rows" tabIndex={0} className="overflow-x-auto rounded-lg border border-slate-200 bg-white">
             <table className="min-w-full text-sm">
               <thead className="bg-slate-50 text-left text-slate-600">
                 <tr>

@@ -1,0 +1,181 @@
+import AxeBuilder from "@axe-core/playwright";
+import type { Browser, Page } from "@playwright/test";
+import { expect, signInByApi, test, type RoleName } from "./fixtures";
+
+// Every page of the console, as staff and as an administrator, at desktop and phone width: axe
+// (WCAG 2.1 A and AA) finds no serious or critical violation. Pages only administrators see are
+// visited as an administrator; staff get the "forbidden" page there, which is checked too.
+
+const VIEWPORTS = { desktop: { width: 1280, height: 800 }, phone: { width: 390, height: 844 } } as const;
+const TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"];
+const stamp = () => `${Date.now()}${Math.floor(Math.random() * 1000)}`.slice(-9);
+
+/** What axe finds serious or critical on the page as it is now, one readable paragraph per rule. */
+async function violations(page: Page, what: string): Promise<string[]> {
+  const { violations } = await new AxeBuilder({ page })
+    .withTags(TAGS)
+    // A name that leaves out the visible label (2.5.3, level A) is an experimental rule: asked for by name.
+    .options({ rules: { "label-content-name-mismatch": { enabled: true } } })
+    .analyze();
+  return violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map(
+      (v) =>
+        `${what} (${new URL(page.url()).pathname}): ${v.impact} ${v.id}: ${v.help}\n` +
+        v.nodes.map((n) => `    at ${n.target.join(" ")}\n      ${(n.failureSummary ?? "").replace(/\n\s*/g, "; ")}`).join("\n"),
+    );
+}
+
+type Check = (what: string) => Promise<void>;
+
+/** Opens `path` and checks it once its main heading is there. */
+async function visit(page: Page, check: Check, path: string, what = path) {
+  const response = await page.goto(path);
+  expect(response?.status(), path).toBeLessThan(500);
+  await expect(page.locator("h1").first()).toBeVisible();
+  await check(what);
+}
+
+async function branchId(page: Page) {
+  const body = (await (await page.request.get("/api/v1/branches")).json()) as { data: { id: number }[] };
+  return body.data[0]!.id;
+}
+
+/** A subscriber of the test's own, through the API; a second with the same email is a duplicate of the first. */
+async function newSubscriber(page: Page, email = `axel.${stamp()}@example.com`) {
+  const s = stamp();
+  const response = await page.request.post("/api/v1/subscribers", {
+    data: { first_name: "Axel", last_name: `Axe${s}`, email, mobile: `+44 7400 ${s.slice(-6)}`, subscription_status: "pending", is_mandatory: false },
+  });
+  expect(response.status()).toBe(201);
+  return (await response.json()) as { id: number; email: string };
+}
+
+/** Uploads a sheet of `rows` new subscribers, checks its preview, imports it and checks the result; returns the sheet's name. */
+async function importSheet(page: Page, check: Check, rows: number) {
+  const s = stamp();
+  const sheet = `Axe ${s}`;
+  const mobile = (i: number) => `+44 7400 ${String((Number(s.slice(-4)) * 211 + i) % 1_000_000).padStart(6, "0")}`;
+  const lines = Array.from({ length: rows }, (_, i) => `Ida,Axe${s}x${i},ida.${s}.${i}@example.com,${mobile(i)}`);
+  await visit(page, check, "/subscribers/import", "import");
+  await page.getByLabel("File").setInputFiles({ name: `${sheet}.csv`, mimeType: "text/csv", buffer: Buffer.from(["first_name,last_name,email,mobile", ...lines].join("\n")) });
+  await page.getByRole("button", { name: "Upload" }).click();
+  await expect(page.getByRole("button", { name: "Start import" })).toBeEnabled();
+  await check("import preview");
+  await page.getByRole("button", { name: "Start import" }).click();
+  await expect(page.getByText("Completed")).toBeVisible({ timeout: 30_000 });
+  await check("import finished");
+  return sheet;
+}
+
+type Visit = { name: string; roles: readonly RoleName[]; run: (page: Page, check: Check) => Promise<void> };
+const BOTH = ["staff", "admin"] as const;
+const ADMIN = ["admin"] as const;
+
+const PAGES: Visit[] = [
+  { name: "subscriber list", roles: BOTH, run: (page, check) => visit(page, check, "/subscribers") },
+  {
+    name: "subscriber list, filters open",
+    roles: BOTH,
+    run: async (page, check) => {
+      await visit(page, check, "/subscribers?subscription_status=pending", "subscriber list, one filter");
+      await page.getByRole("search", { name: "Filters" }).getByText("Filters").click();
+      await expect(page.getByRole("combobox", { name: "Status" })).toBeVisible();
+      await check("filters open");
+    },
+  },
+  {
+    name: "subscriber list, nothing found",
+    roles: BOTH,
+    run: async (page, check) => {
+      await page.goto("/subscribers?q=no-such-subscriber-anywhere");
+      await expect(page.getByText("No subscribers match these filters")).toBeVisible();
+      await check("nothing found");
+    },
+  },
+  { name: "new subscriber", roles: BOTH, run: (page, check) => visit(page, check, "/subscribers/new") },
+  {
+    name: "subscriber record (a duplicate) and its edit form",
+    roles: BOTH,
+    run: async (page, check) => {
+      const first = await newSubscriber(page);
+      const duplicate = await newSubscriber(page, first.email);
+      await visit(page, check, `/subscribers/${duplicate.id}`, "record");
+      await visit(page, check, `/subscribers/${duplicate.id}/edit`, "edit");
+    },
+  },
+  { name: "record not found", roles: BOTH, run: (page, check) => visit(page, check, "/subscribers/999999999") },
+  { name: "columns", roles: BOTH, run: (page, check) => visit(page, check, "/subscribers/columns") },
+  {
+    name: "bulk change confirmation",
+    roles: BOTH,
+    run: async (page, check) => visit(page, check, `/subscribers/bulk?select=${(await newSubscriber(page)).id}&change=status:active`),
+  },
+  { name: "import: upload, preview, finished", roles: BOTH, run: async (page, check) => void (await importSheet(page, check, 2)) },
+  {
+    // More than a selection's worth, deleted by their filter: a job, with a progress page.
+    name: "bulk delete: confirmation and progress",
+    roles: ADMIN,
+    run: async (page, check) => {
+      const sheet = await importSheet(page, async () => {}, 101);
+      await visit(page, check, `/subscribers/bulk?scope=all&change=delete&sheet=${encodeURIComponent(sheet)}`, "confirmation");
+      await page.getByRole("button", { name: "Delete 101 subscribers" }).click();
+      await expect(page).toHaveURL(/\/subscribers\/bulk\/[\w-]{22}$/);
+      await expect(page.getByRole("heading", { name: "Bulk change" })).toBeVisible();
+      await check("progress");
+    },
+  },
+  { name: "branch list", roles: BOTH, run: (page, check) => visit(page, check, "/branches") },
+  { name: "new branch", roles: ADMIN, run: (page, check) => visit(page, check, "/branches/new") },
+  { name: "edit branch", roles: BOTH, run: async (page, check) => visit(page, check, `/branches/${await branchId(page)}/edit`) },
+  { name: "user list", roles: BOTH, run: (page, check) => visit(page, check, "/users") },
+  { name: "new user", roles: ADMIN, run: (page, check) => visit(page, check, "/users/new") },
+  { name: "audit log", roles: BOTH, run: (page, check) => visit(page, check, "/audit") },
+  { name: "account", roles: BOTH, run: (page, check) => visit(page, check, "/account") },
+];
+
+async function contextFor(browser: Browser, viewport: { width: number; height: number }, role: RoleName | null) {
+  const context = await browser.newContext({ viewport });
+  const page = await context.newPage();
+  if (role) await signInByApi(page, role);
+  return { context, page };
+}
+
+for (const [screen, viewport] of Object.entries(VIEWPORTS)) {
+  test.describe(`at ${screen} width`, () => {
+    // axe reads the whole page: a list of a hundred rows takes it a while on a busy machine.
+    test.describe.configure({ timeout: 120_000 });
+
+    test("signed out: sign-in and set-password pages", async ({ browser }) => {
+      const admin = await contextFor(browser, viewport, "admin");
+      const made = await admin.page.request.post("/api/v1/users", { data: { name: "Axe Newcomer", email: `axe.${stamp()}@example.com`, role: "staff" } });
+      expect(made.status()).toBe(201);
+      const { set_password_url } = (await made.json()) as { set_password_url: string };
+      await admin.context.close();
+
+      const { context, page } = await contextFor(browser, viewport, null);
+      const found: string[] = [];
+      const check: Check = async (what) => void found.push(...(await violations(page, what)));
+      await visit(page, check, "/login", "sign-in");
+      await page.getByRole("button", { name: "Sign in" }).click(); // empty: the form's errors
+      await expect(page.getByLabel("Email")).toHaveAttribute("aria-invalid", "true");
+      await check("sign-in with errors");
+      await visit(page, check, new URL(set_password_url).pathname, "set password");
+      await visit(page, check, "/set-password/not-a-real-link-0000000000000000000000000000", "set password, unknown link");
+      await context.close();
+      expect(found, found.join("\n\n")).toEqual([]);
+    });
+
+    for (const role of BOTH) {
+      for (const visitPage of PAGES.filter((p) => p.roles.includes(role))) {
+        test(`${role}: ${visitPage.name}`, async ({ browser }) => {
+          const { context, page } = await contextFor(browser, viewport, role);
+          const found: string[] = [];
+          await visitPage.run(page, async (what) => void found.push(...(await violations(page, `${role}, ${screen}, ${what}`))));
+          await context.close();
+          expect(found, found.join("\n\n")).toEqual([]);
+        });
+      }
+    }
+  });
+}

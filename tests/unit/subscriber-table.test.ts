@@ -1,0 +1,84 @@
+import path from "node:path";
+import { ESLint } from "eslint";
+import fc from "fast-check";
+import { createElement } from "react";
+import { renderToStaticMarkup } from "react-dom/server";
+import { describe, expect, it } from "vitest";
+import { COLUMNS, SubscriberTable } from "@/app/(console)/subscribers/subscriber-table";
+import type { TableColumn } from "@/lib/subscribers/columns";
+import type { SubscriberRow } from "@/lib/subscribers/queries";
+
+// The subscriber list's rows are JSX like the rest of the console: React writes and escapes them.
+
+const row = (over: Partial<SubscriberRow> = {}): SubscriberRow => ({
+  id: 42,
+  first_name: "Ada",
+  last_name: "Lovelace",
+  branch_name: "Dublin",
+  country_name: null,
+  email: "ada@example.com",
+  mobile: "+353871234567",
+  travel_date: new Date("2027-03-03T00:00:00Z"),
+  sheet_name: null,
+  subscription_status: "active",
+  is_duplicate: true,
+  is_mandatory: false,
+  created_at: new Date("2026-11-22T09:14:05Z"),
+  ...over,
+});
+
+const table = (rows: SubscriberRow[], hidden: TableColumn[] = []) =>
+  renderToStaticMarkup(
+    createElement(SubscriberTable, {
+      rows,
+      sort: { column: "created_at", direction: "desc" },
+      params: {},
+      path: "/subscribers",
+      settings: { hidden, density: "comfortable" },
+      selectForm: "bulk-change",
+    }),
+  );
+const body = (markup: string) => markup.slice(markup.indexOf("<tbody"), markup.indexOf("</tbody>"));
+
+describe("SubscriberTable's rows", () => {
+  it("are a row per subscriber and a cell per column, the box and the record link in their places", () => {
+    const out = body(table([row(), row({ id: 43 })]));
+    expect(out.match(/<tr>/g)).toHaveLength(2);
+    expect(out.match(/<td[ >]/g)).toHaveLength(2 * COLUMNS.length);
+    expect(out).toContain('<td class="code"><input type="checkbox" form="bulk-change" aria-label="Select Ada Lovelace" name="select" value="42"/>42</td>');
+    expect(out).toContain('<td class="font-medium"><a href="/subscribers/42"><bdi title="Ada">Ada</bdi></a></td>');
+    expect(out).toContain('<span class="badge badge-amber">Duplicate</span>');
+    expect(out).toContain('<td class="quiet">No</td>');
+    expect(out).toContain('<time dateTime="2027-03-03">3 Mar 2027</time>');
+    expect(out).toContain('<time dateTime="2026-11-22T09:14:05.000Z">');
+    expect(out).toContain('<span aria-hidden="true" class="text-slate-400">—</span><span class="sr-only">none</span>');
+  });
+
+  it("name the subscriber inside the link when the first name's column is hidden", () => {
+    const out = body(table([row()], ["id", "first_name"]));
+    expect(out).toContain('<a href="/subscribers/42"><bdi title="Lovelace">Lovelace</bdi><span class="sr-only"> (<bdi>Ada Lovelace</bdi>)</span></a>');
+  });
+
+  it("keep whatever a subscriber's text holds as text", () => {
+    const escape = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#x27;");
+    fc.assert(
+      fc.property(fc.string(), fc.string(), fc.string(), (first, last, email) => {
+        const out = body(table([row({ first_name: first, last_name: last, email, branch_name: last })]));
+        // Every tag in the rows is one the component wrote.
+        for (const tag of out.match(/<\/?[a-z]+/g) ?? []) expect(["<tbody", "<tr", "</tr", "<td", "</td", "<input", "<a", "</a", "<bdi", "</bdi", "<span", "</span", "<time", "</time"]).toContain(tag);
+        expect(out).toContain(`aria-label="${escape(`Select ${first} ${last}`)}"`);
+      }),
+    );
+  });
+});
+
+describe("the lint configuration", () => {
+  it("refuses dangerouslySetInnerHTML in every file, the subscriber table's included", async () => {
+    const eslint = new ESLint();
+    for (const file of ["app/(console)/subscribers/subscriber-table.tsx", "components/ui/badge.tsx", "app/layout.tsx"]) {
+      const config = (await eslint.calculateConfigForFile(path.resolve(file))) as { rules: Record<string, unknown[]> };
+      expect(config.rules["react/no-danger"]?.[0], file).toBe(2);
+    }
+    // Loading the configuration loads every plugin it names.
+  }, 60_000);
+});
