@@ -123,7 +123,12 @@ describe("previews within the user's limit (production build)", () => {
         upload.on("error", reject);
       });
       upload.write(`--${boundary}\r\ncontent-disposition: form-data; name="file"; filename="held.csv"\r\ncontent-type: text/csv\r\n\r\nfirst_name,last_name,email,mobile\r\n`);
-      await new Promise((r) => setTimeout(r, 500));
+      // The upload takes her place once the server has read its first part: wait for that (a
+      // loaded machine takes longer than a fixed pause), at most 15 s.
+      for (const deadline = Date.now() + 15_000; Date.now() < deadline; ) {
+        if ((await annThere.request("/audit")).status === 429) break;
+        await new Promise((r) => setTimeout(r, 200));
+      }
       // Every page that counts among her heavy requests: the proxy's own short page, 429, Retry-After.
       const pages = ["/subscribers?q=a%20e", "/subscribers", "/audit", "/subscribers/import", "/subscribers/bulk?scope=all&change=mandatory:true"];
       const answers: RawResponse[] = [];
