@@ -2,7 +2,7 @@ import fs from "node:fs";
 import ExcelJS from "exceljs";
 import { expect, test } from "./fixtures";
 
-// Importing a sheet in the browser (issue 14): upload, map a column the console did not
+// Importing a sheet in the browser: upload, map a column the console did not
 // recognise, preview (counts, bad cells marked), start, watch it finish, download the rejected
 // rows, and find the imported subscribers by their sheet. Screenshots of every step.
 

@@ -1,7 +1,7 @@
 import type { Browser, Page } from "@playwright/test";
 import { expect, listToolbar, test, toast, USERS } from "./fixtures";
 
-// People and access in the browser (issue 15): an admin makes a user with a one-time link, the
+// People and access in the browser: an admin makes a user with a one-time link, the
 // user sets a password from it, signs in and makes an API token on /account; a request with the
 // token alone (no cookie, as curl sends it) downloads an export. Then the link is spent, staff
 // cannot reach /users, and changing a password ends the other sessions.

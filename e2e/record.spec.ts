@@ -2,7 +2,7 @@ import type { Browser, Page } from "@playwright/test";
 import { expect, listToolbar, signInByApi, test, toast } from "./fixtures";
 
 // The subscriber record, edits and conflicts, bulk changes, and the table's toolbar and columns
-// (issue 16), in the browser, desktop and phone.
+// in the browser, desktop and phone.
 
 const SCREENS = "test-results/screens";
 const bodyRows = (page: Page) => page.getByRole("table", { name: "Subscribers" }).locator("tbody tr");

@@ -4,7 +4,7 @@ import { heavyUser } from "./scope";
 // PGlite runs one statement at a time, inside the server's process, and nothing can stop a
 // statement once it runs: every request waits for the statements queued before its own. One
 // user's burst of heavy lists (each statement up to ~90 ms on 100,000 rows) could fill that queue
-// and make every other request wait for all of them (issue 19: 2 s for another user's reads).
+// and make every other request wait for all of them (2 s for another user's reads).
 //
 // So the statements of heavy work (lib/load/user-limit.ts `heavy`) do not go into PGlite's queue
 // as they come: they wait here, per user, and one at a time is handed to PGlite, taking users in

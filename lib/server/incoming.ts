@@ -95,7 +95,7 @@ export function prepareIncoming(req: Incoming, trustedProxyHops: number, goesThr
   const method = (req.method ?? "GET").toUpperCase();
   if (REFUSED_METHODS.has(method)) return refusal(405, "method_not_allowed", `${method} is not allowed.`, { Allow: "GET, HEAD, POST, PATCH, DELETE" });
 
-  // Requests Next.js would answer with a 500 (issue 19, point 5): refused with a 4xx here.
+  // Requests Next.js would answer with a 500: refused with a 4xx here.
   if (!decodablePath(req.url ?? "/")) return refusal(400, "bad_path", "The address has a malformed %-escape (it must decode as UTF-8).");
   if (!isReadableRouterState(headerValue(req.headers["next-router-state-tree"]))) {
     return refusal(400, "bad_router_state", "The Next-Router-State-Tree header is malformed. Reload the page.");

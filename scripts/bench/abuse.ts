@@ -1,4 +1,4 @@
-// The abuse scenario (issue 19): one user's burst of the costliest list requests beside another
+// The abuse scenario: one user's burst of the costliest list requests beside another
 // user's normal reads. What it reports is the other user's answers: their p50/p95, and whether
 // any failed (a 503 there is what the issue forbids), measured alone and then during the burst.
 //

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Browser, rawRequest, startConsole, type ConsoleServer } from "../helpers/console-server";
 import { testDbKinds } from "../helpers/db";
 
-// API tokens against the production build over real HTTP (issue 15, point 4): the curl lines of
+// API tokens against the production build over real HTTP: the curl lines of
 // docs/people-and-tokens.md run as written with a token made by a signed-in user; bearer requests carry no cookie;
 // a revoked token and a deactivated user stop at once; a token cannot manage tokens.
 

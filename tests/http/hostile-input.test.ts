@@ -3,7 +3,7 @@ import { Browser, rawRequest, startConsole, type ConsoleServer, type RawResponse
 import { builtServerActions } from "../helpers/built-app";
 import { describeAnswer, securityHeaderProblems } from "../helpers/security-headers";
 
-// The inputs issue 19 (points 5 and 6) found answering 500 or naming one record several ways,
+// The inputs the security reviews found answering 500 or naming one record several ways,
 // each sent as an attacker sends it, against the production build over HTTP. Every answer is a
 // 4xx (or the page's own explanation) with the security headers. tests/http/fuzz.test.ts looks
 // for the ones nobody has found yet.

@@ -7,8 +7,8 @@ import { Browser, startConsole, type ConsoleServer } from "../helpers/console-se
 import { rssMb } from "../helpers/next-server";
 import { lyingXlsx } from "../helpers/zip";
 
-// The import's upload against the production build over real HTTP, as an attacker sends it
-// (issue 14, points 1 and 7): multipart from curl as browsers send it, a file past IMPORT_MAX_MB
+// The import's upload against the production build over real HTTP, as an attacker sends it:
+// multipart from curl as browsers send it, a file past IMPORT_MAX_MB
 // declared or chunked (413 before the rest is read, memory flat), malformed and truncated
 // multipart bodies, hostile file names, another site's form, a token, no session: each a 4xx
 // with a reason, never a 500, and nothing kept.

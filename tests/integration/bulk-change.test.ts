@@ -11,7 +11,7 @@ import { actAs } from "../helpers/db";
 import { closeExportSuite, openExportSuite, type ExportSuite } from "../helpers/export-test";
 import { testDbKinds } from "../helpers/db";
 
-// Bulk changes (issue 16, point 3): a selection or every subscriber matching the list's filters;
+// Bulk changes: a selection or every subscriber matching the list's filters;
 // status and mandatory for anyone signed in, deletion for administrators; at once up to
 // BULK_INLINE_MAX rows, else a job on the export's queue in batches that resume where a killed
 // attempt stopped (never changing a row twice); one audit event each; the trigger-kept counts

@@ -11,7 +11,7 @@ import {
   closeExportSuite, download, getStatus, openExportSuite, parseCsv, postExport, waitForStatus, type ExportSuite,
 } from "../helpers/export-test";
 
-// How many times an export request counted its rows (issue 19: 20 simultaneous requests each
+// How many times an export request counted its rows (20 simultaneous requests each
 // counted every row before 19 of them were refused).
 const counted = vi.hoisted(() => ({ times: 0 }));
 vi.mock("@/lib/subscribers/queries", async (importOriginal) => {

@@ -8,7 +8,7 @@ import { spawnWorker, until, type WorkerProcess } from "../helpers/export-proces
 import { startJobWorker } from "@/lib/jobs/worker";
 import { closeExportSuite, exportTestEnv, openExportSuite, type ExportSuite } from "../helpers/export-test";
 
-// A real worker process SIGKILLed in the middle of an import (issue 14, point 4): not one row of
+// A real worker process SIGKILLed in the middle of an import: not one row of
 // the import is in the table (only staging rows are left); a restarted worker takes the job once
 // it expires and imports exactly the file's rows, each once. PostgreSQL only: an embedded
 // database is opened by one process (there the job is handed back when the server restarts,

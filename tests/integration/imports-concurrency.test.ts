@@ -12,8 +12,8 @@ import { until } from "../helpers/export-process";
 import { closeExportSuite, openExportSuite, type ExportSuite } from "../helpers/export-test";
 import { apiRequest } from "../helpers/http";
 
-// Two imports at the same time, and an import beside the creation form, never miss a duplicate
-// (issue 14, point 4), shown with the attempts really overlapping on PostgreSQL: the first import
+// Two imports at the same time, and an import beside the creation form, never miss a duplicate,
+// shown with the attempts really overlapping on PostgreSQL: the first import
 // is held INSIDE its inserting transaction (a barrier: another connection's uncommitted row of the
 // sheet it inserts), holding the import lock, while the second import reads, checks and stages
 // its whole file and then waits for that lock, and a creation of the same person waits for it

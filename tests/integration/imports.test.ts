@@ -16,7 +16,7 @@ import { closeExportSuite, download, FILES_KINDS, openExportSuite, parseCsv, pos
 import { routeContext } from "../helpers/http";
 import { buildZip, lyingXlsx, sharedStringsXml, sheetXml, workbookParts } from "../helpers/zip";
 
-// Imports (issue 14) end to end through the API's handlers, on PGlite and PostgreSQL, with the
+// Imports end to end through the API's handlers, on PGlite and PostgreSQL, with the
 // files in a folder and in a bucket (s3rver over HTTP, the real AWS SDK): CSV and XLSX, counts,
 // duplicates within the file and against the table, the export's round trip, bad files refused
 // with their reason and nothing kept, an attempt killed half-way leaving nothing in the table and

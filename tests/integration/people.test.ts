@@ -17,7 +17,7 @@ import { createUser, resetPassword, SELF_RESET_MESSAGE, updateUser } from "@/lib
 import { actAs, createUsers, testDatabase, testDbKinds } from "../helpers/db";
 import { apiRequest } from "../helpers/http";
 
-// People and access (issue 15): the rules that keep an administrator in charge (also when two
+// People and access: the rules that keep an administrator in charge (also when two
 // admins act at once), one-time set-password links, API tokens (hashed, expiring, revocable,
 // never more than their user's role), and deactivation ending sessions and tokens for good.
 

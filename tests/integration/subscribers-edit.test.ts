@@ -11,7 +11,7 @@ import { syncCountries } from "@/tools/seed/demo";
 import { actAs, createUsers, testDatabase, testDbKinds } from "../helpers/db";
 import { apiRequest, expectRefused } from "../helpers/http";
 
-// Correcting a subscriber (issue 16): the creation rules, the duplicate flag decided again (for
+// Correcting a subscriber: the creation rules, the duplicate flag decided again (for
 // it and for the later subscribers that matched it), no silent overwrite (a stale version is a
 // 409 with the record as it is now), admin-only deletion, every change audited with before/after,
 // and the trigger-kept counts exact throughout.

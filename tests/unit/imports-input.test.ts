@@ -8,7 +8,7 @@ import { uploadedFileName } from "@/lib/imports/upload";
 import { SUBSCRIBER_FIELDS } from "@/lib/subscribers/filters";
 import { unsafeTextProblems, withoutUnsafeText } from "@/lib/validation/text";
 
-// What an upload brings besides rows (issue 14): a file name from anyone's disk, made to pass
+// What an upload brings besides rows: a file name from anyone's disk, made to pass
 // the console's text rule before it names a sheet; the columns an import will leave out, said
 // before it runs; and files that are plainly not sheets, refused saying what they are, while
 // every real CSV still reads.

@@ -9,7 +9,7 @@ import type { Cell } from "@/lib/imports/cells";
 import { csvRows, ImportFileError, lineOf, MAX_ROWS, xlsxLimits, xlsxRows } from "@/lib/imports/read";
 import { buildZip, IMPORT_HEADER, lyingXlsx, sharedStringsXml, sheetXml, workbookParts } from "../helpers/zip";
 
-// The import's readers against hostile files (issue 14, point 7): a zip whose headers lie about
+// The import's readers against hostile files: a zip whose headers lie about
 // its sizes, a cell of megabytes, XML that is not a worksheet, a quote never closed, a row of
 // megabytes; and the line each row is on, as the person who made the file sees it.
 

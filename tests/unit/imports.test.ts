@@ -6,7 +6,7 @@ import { applyMapping, autoMapping, headerKey, headerProblems, IMPORT_FIELDS, re
 import { detectDelimiter, isUtf8, sniff } from "@/lib/imports/sniff";
 import { SUBSCRIBER_FIELDS } from "@/lib/subscribers/filters";
 
-// The import's pure parts (issue 14): header matching, row checks (property-based), and what a
+// The import's pure parts: header matching, row checks (property-based), and what a
 // file is from its bytes (delimiter and encoding).
 
 const lookups: Lookups = {

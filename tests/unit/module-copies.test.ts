@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 // One server process holds several copies of each module: Next compiles a module once per layer
 // of the build that imports it (pages and actions, route handlers, instrumentation, the proxy),
 // and server.ts loads its own. What one copy makes and another recognises must not depend on
-// which copy made it (issue 19, found on the production build: the per-user limit's 429 was a
+// which copy made it (found on the production build: the per-user limit's 429 was a
 // 500 on the surface that had not made the limit, and an aborted request's statements ran on
 // because the pool read another copy of the request's scope). Here each "layer" is a fresh module
 // graph (vi.resetModules), as the build's layers are; tests/http/limits.test.ts shows the same on
