@@ -96,8 +96,8 @@ export async function proxy(request: NextRequest) {
 
 export const config = {
   // Everything but Next's immutable build output, the icon and the JSON API: pages, next-auth's
-  // routes, server actions, RSC requests and the 404s of unknown paths. Running a proxy costs
-  // Next a third of a JSON answer's time, and JSON needs no nonce. /_next/image is in: with the
+  // routes, server actions, RSC requests and the 404s of unknown paths. The JSON API
+  // needs no nonce, and a proxy run would cost it a large share of its time. /_next/image is in: with the
   // optimizer off (next.config.js) it answers the 404 page, which needs the nonce. Next reads
   // this literal from the file as written; server.ts imports it.
   matcher: ["/((?!_next/static/|favicon.ico$|api/v1/|api/health$).*)"],

@@ -11,8 +11,8 @@ import { PER_PAGE } from "./pagination";
 //   (API.md: an empty `data` with the true total and length); within MAX_SKIP rows of the end it
 //   is read backwards from the end (the reverse order skips the fewer rows); in between the
 //   answer is 400 page_too_deep, which names the pages that can be shown.
-// At most MAX_SKIP rows are skipped whatever the page: ~60 ms for the costliest order (by branch
-// name) on a million subscribers.
+// At most MAX_SKIP rows are skipped whatever the page, which bounds the costliest order's work
+// (bench/README.md has the figures).
 
 export const MAX_SKIP = 100_000;
 let maxSkip = MAX_SKIP;

@@ -8,8 +8,7 @@ export function containsPattern(text: string): string {
 /**
  * `column` contains `text`, case-insensitively. A text with no letter that has a case (digits,
  * punctuation, emoji…) is matched with LIKE: the same rows (ILIKE lowercases both sides, which
- * changes no such character) for a fifth of the CPU, since ILIKE lowercases every value it reads
- * (a scan of a million first names: 85 ms instead of 430 ms, measured).
+ * changes no such character) for far less CPU, since ILIKE lowercases every value it reads.
  */
 export function contains(column: Statement, text: string): Statement {
   return caseless(text)
