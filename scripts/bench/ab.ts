@@ -7,6 +7,7 @@
 //
 //   npx tsx --conditions=react-server scripts/bench/ab.ts [--seconds 2] [--rounds 5] [--warmup 1]
 //       [--connections 1,10] [--paths /subscribers,/branches,/api/v1/subscribers] [--env NAME=VALUE]…
+//       [--as staff|admin]
 //       DIR[::NODE-FLAGS]…
 //
 // Besides the medians, each build after the first gets the median of its round-by-round ratios to
@@ -24,6 +25,7 @@ import { openDatabase } from "@/lib/db/client";
 import { BENCH_USERS, resetBenchPassword } from "@/tools/seed/bulk";
 import { bulkTarget } from "../bulk-load";
 import { loadHttp } from "./load";
+import { kB, pageWeight } from "./page-weight";
 import { signIn, startServer, type Server } from "./server";
 
 const { values: args, positionals: dirs } = parseArgs({
@@ -35,6 +37,7 @@ const { values: args, positionals: dirs } = parseArgs({
     connections: { type: "string", default: "1,10" },
     paths: { type: "string", default: "/subscribers,/branches,/api/v1/subscribers" },
     env: { type: "string", multiple: true, default: [] },
+    as: { type: "string", default: "staff" }, // the bench user whose session asks: /users and /audit are the admin's
   },
 });
 if (dirs.length === 0) throw new Error("Name at least one folder holding a production build.");
@@ -66,7 +69,9 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 const target = bulkTarget({ subscribers: 1_000_000 });
 if (target.kind !== "postgres") throw new Error("The A/B runs on the PostgreSQL bench database.");
 const database = await openDatabase(target);
-const password = await resetBenchPassword(database, BENCH_USERS[1]!.email);
+const benchUser = BENCH_USERS.find((u) => u.role === args.as);
+if (!benchUser) throw new Error(`--as takes one of: ${BENCH_USERS.map((u) => u.role).join(", ")}`);
+const password = await resetBenchPassword(database, benchUser.email);
 await database.close();
 
 const servers: Server[] = [];
@@ -76,7 +81,12 @@ try {
   }
   // One by one: sign-ins sent at once for the same account take turns and may be refused (lib/auth/throttle.ts).
   const cookies: string[] = [];
-  for (const s of servers) cookies.push(await signIn(s.url, BENCH_USERS[1]!.email, password));
+  for (const s of servers) cookies.push(await signIn(s.url, benchUser.email, password));
+  // Each build's page weight first: a page's figures depend on what it sends as much as on its time.
+  for (const [i, s] of servers.entries()) {
+    const w = await pageWeight(s.url, "/subscribers", cookies[i]!);
+    console.log(`${builds[i]!.label}: /subscribers JavaScript ${kB(w.jsGzip)} gzipped, HTML ${kB(w.htmlBytes)} (${kB(w.htmlGzip)} gzipped)`);
+  }
   for (const p of args.paths.split(",")) {
     for (const connections of args.connections.split(",").map(Number)) {
       const p50s: number[][] = servers.map(() => []);
