@@ -118,10 +118,7 @@ function fromPGlite(pglite: PGlite): SqlConnection {
   };
 }
 
-/**
- * A pooled connection for `work`; one lost (its "error" event) or discarded is closed, not reused.
- * The listener matters: a checked-out pg client's "error" with none is an uncaught exception.
- */
+/** A pooled connection for `work`; one lost or discarded is closed, not reused. Without the "error" listener a lost client would crash the process. */
 async function withConnection<T>(pool: pg.Pool, work: (client: pg.PoolClient, discard: () => void) => Promise<T>): Promise<T> {
   const client = await pool.connect();
   let broken = false;

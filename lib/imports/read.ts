@@ -8,8 +8,7 @@ import { ImportFileError } from "./file-error";
 import type { TextEncoding } from "./sniff";
 import { boundedWorkbook, MAX_WORKBOOK_PART, type XlsxLimits } from "./xlsx-stream";
 
-// An import's file as rows of cells, streamed: a CSV decoded record by record, an XLSX through
-// ExcelJS's streaming reader fed only bounded parts (xlsx-stream.ts; docs/decisions/0021-what-an-xlsx-read-keeps.md).
+// An import's file as streamed rows of cells: CSV decoded record by record, XLSX via ExcelJS fed only bounded parts (xlsx-stream.ts).
 // File errors are 400 `invalid_file`; each row carries the line a person sees it on (`lineOf`).
 
 export { ImportFileError };

@@ -2,10 +2,9 @@ import { Readable } from "node:stream";
 import yauzl from "yauzl";
 import { ImportFileError } from "./file-error";
 
-// ExcelJS's streaming reader gets not the upload but only the parts it needs, inflated here by
-// yauzl (against their declared sizes and `maxUnpacked`), checked by XmlSizeGuard and re-zipped
-// stored, in the order it wants them; so every byte it parses and keeps is bounded first.
-// Chunks are cut at whole UTF-8 characters: ExcelJS decodes each on its own (docs/decisions/0021-what-an-xlsx-read-keeps.md).
+// ExcelJS gets only the parts it needs, inflated here by yauzl against their declared sizes,
+// checked by XmlSizeGuard and re-zipped stored, cut at whole UTF-8 characters (ExcelJS decodes
+// each chunk alone), so every byte it parses and keeps is bounded first (docs/decisions/0021-what-an-xlsx-read-keeps.md).
 
 /** Ten times the XML of the longest cell an import accepts. */
 export const MAX_XML_CELL = 1 << 20;
@@ -25,12 +24,10 @@ const MAX_CELL_TAG = 256;
 
 /** What an XLSX read may keep, beyond each cell's MAX_XML_CELL. */
 export type XlsxLimits = {
-  /** The most all parts read may inflate to. */
   maxUnpacked: number;
   /** The most bytes of the shared strings part, and the most shared strings (`<si>`) in it. */
   maxSharedStringsBytes: number;
   maxSharedStrings: number;
-  /** The last column a cell may be in. */
   maxColumns: number;
 };
 
@@ -141,10 +138,7 @@ export type PartLimits = {
 const columnNumber = (letters: string) => [...letters].reduce((sum, c) => sum * 26 + c.charCodeAt(0) - 64, 0);
 const ATTRIBUTE = /([^\s=/]+)\s*=\s*(?:"([^"]*)"|'([^']*)')/g;
 
-/**
- * Watches one part's XML as it inflates, bounding each text, tag, cell or shared string to
- * `limits.cell` and the part's counts to `limits`; byte by byte only around a `<`.
- */
+/** Watches one part's XML as it inflates against `limits`; byte by byte only around a `<`, `indexOf` between. */
 export class XmlSizeGuard {
   private mode = TEXT;
   private run = 0;
@@ -182,7 +176,6 @@ export class XmlSizeGuard {
     this.scan(bytes, false);
   }
 
-  /** The part is complete. */
   end() {
     this.scan(Buffer.alloc(0), true);
     if (this.depth !== 0 || this.mode !== TEXT) {

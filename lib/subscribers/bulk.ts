@@ -21,10 +21,7 @@ import { subscriberConditions } from "./where";
 // transaction, larger ones as a resumable job in id-ordered batches, one audit event either way
 // (docs/decisions/0014-bulk-changes-in-the-audit-log.md, 0015-bulk-deletion-decides-duplicates-after.md).
 
-/**
- * The target's filters, checked by the list's parser. Unknown names are refused by own keys, never
- * `in` ("constructor" would pass, be dropped, and widen the change to every subscriber).
- */
+/** The target's filters, by the list's parser; unknown names refused by own keys, never `in` (an inherited name would widen the change to everyone). */
 function targetFilters(target: Extract<BulkTarget, { filters: unknown }>) {
   const unknown = keysNotIn(target.filters, BULK_FILTER_NAMES);
   if (unknown.length) throw new AppError(400, "invalid_input", `Not a filter: ${unknown.map((k) => k.slice(0, 40)).join(", ")}.`);
@@ -34,7 +31,6 @@ function targetFilters(target: Extract<BulkTarget, { filters: unknown }>) {
   return { raw: known, values: parsed.value };
 }
 
-/** The target's condition over `subscribers s`. */
 function targetConditions(target: BulkTarget): Statement[] {
   if ("ids" in target) return [sql`s.id = ANY(${target.ids}::int[])`];
   return subscriberConditions(targetFilters(target).values);
@@ -49,10 +45,7 @@ export async function countTarget(target: BulkTarget): Promise<number> {
 /** A change of a batch: how many rows it went through, and the ids whose values it changed. */
 type BatchResult = { matched: number; changed: number[] };
 
-/**
- * Applies the change to one batch in the caller's transaction. `decideAgain`: re-decide duplicates
- * now (a change at once); a job does it after its last batch (docs/decisions/0015-bulk-deletion-decides-duplicates-after.md).
- */
+/** Applies the change to one batch in the caller's transaction; `decideAgain` only at once, a job re-decides after its last batch (0015). */
 async function applyBatch(tx: Queryable, ids: number[], change: BulkChange, { decideAgain }: { decideAgain: boolean }): Promise<BatchResult> {
   if (ids.length === 0) return { matched: 0, changed: [] };
   const changedIds = (rows: { id: number }[]) => rows.map((r) => r.id).sort((a, b) => a - b);
@@ -75,14 +68,12 @@ async function applyBatch(tx: Queryable, ids: number[], change: BulkChange, { de
   return { matched: deleted.length, changed: changedIds(deleted) };
 }
 
-// Smaller than a deletion's batch: a flag change writes a new row version into every index,
-// holding locks much longer (bench/README.md).
+// Smaller than a deletion's batch: a flag change rewrites every index entry, holding locks longer (bench/README.md).
 const REDECISION_BATCH = 250;
 
 /**
- * After deletions, clears the duplicate flag of subscribers after `after` whose earlier match is
- * gone, in short transactions locking keys as edits do; returns how many flags it cleared
- * (docs/decisions/0015-bulk-deletion-decides-duplicates-after.md).
+ * After deletions, clears the flag of duplicates after `after` whose earlier match is gone, in short
+ * transactions locking keys as edits do; returns how many (docs/decisions/0015-bulk-deletion-decides-duplicates-after.md).
  */
 export async function clearStaleDuplicates(after: number, signal?: AbortSignal, onBatch?: () => void): Promise<number> {
   const conn = await connection();

@@ -54,9 +54,8 @@ const COLUMNS = sql`s.id, s.first_name, s.last_name, b.name AS branch_name,
   c.name AS country_name, s.email, s.mobile, s.travel_date, sh.name AS sheet_name,
   s.subscription_status::text AS subscription_status, s.is_duplicate, s.is_mandatory, s.created_at`;
 /**
- * The SQL of one list page and its total (docs/decisions/0003-raw-sql-for-list-queries.md). The page's
- * ids are found first, then only its rows joined; a name sort reads rows with and without a name
- * separately, each limited to the page, instead of sorting every match. `only`: ids already found.
+ * One page's SQL and its total (docs/decisions/0003-raw-sql-for-list-queries.md): the page's ids first, then only its rows
+ * joined; a name sort reads rows with and without a name apart, each limited to the page. `only`: ids already found.
  */
 export function subscriberListSql(
   f: SubscriberFilters,
@@ -143,11 +142,7 @@ function seeksByDay(f: SubscriberFilters): boolean {
   return f.sort.column === "created_at" && subscriberConditions(f).length === 0;
 }
 
-/**
- * One page and its pagination, each bounded (docs/decisions/0010-no-user-can-starve-the-others.md):
- * deep pages wait for the total (lib/list/depth.ts); a filter without trigrams first reads up to
- * FEW_MATCHES ids, since walking the sort order to find a few rare rows costs more.
- */
+/** One page and its pagination, bounded (docs/decisions/0010-no-user-can-starve-the-others.md); a filter without trigrams first reads up to FEW_MATCHES ids. */
 export async function listSubscribers(f: SubscriberFilters): Promise<{ data: SubscriberRow[]; pagination: Pagination }> {
   if (readsEveryRow(f)) {
     const probe = await query<{ id: number }>(
