@@ -17,20 +17,13 @@ export type Database = {
   target: DatabaseTarget;
   /** Whether statements are waiting for one of the pool's connections (PostgreSQL; never on PGlite). */
   busy(): boolean;
-  /**
-   * A raw statement outside any transaction, on the driver Prisma's adapter uses, its rows as that
-   * driver gives them: pg's pool on PostgreSQL (lib/db/pool.ts), PGlite's own `query` on PGlite.
-   */
+  /** A raw statement outside any transaction, on the driver Prisma's adapter uses (docs/decisions/0023-raw-reads-on-the-driver.md). */
   query<T>(statement: Prisma.Sql | string): Promise<T[]>;
   close(): Promise<void>;
 };
 
 type OpenOptions = {
-  /**
-   * PostgreSQL's statement_timeout on every connection of the pool, in ms (0: none). The app's
-   * database (`db()`) takes DATABASE_STATEMENT_TIMEOUT_MS; scripts that build indexes or load
-   * data open theirs without one.
-   */
+  /** statement_timeout on every connection, in ms (0: none); scripts that build indexes or load data open without one. */
   statementTimeoutMs?: number;
   /** max_parallel_workers_per_gather on every connection (undefined: the server's setting). */
   parallelWorkers?: number;

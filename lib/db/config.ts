@@ -10,17 +10,11 @@ export function databaseTarget(): DatabaseTarget {
   return url ? { kind: "postgres", url } : { kind: "pglite", dir };
 }
 
-/**
- * DATABASE_STATEMENT_TIMEOUT_MS: the longest a statement of the console may run on a PostgreSQL
- * server (its connections' statement_timeout); 0 turns it off. Default 5000.
- */
+/** DATABASE_STATEMENT_TIMEOUT_MS: statement_timeout of the console's PostgreSQL connections (0: off). */
 export const statementTimeoutMs = (): number => config().DATABASE_STATEMENT_TIMEOUT_MS;
 
 /**
- * DATABASE_PARALLEL_WORKERS: PostgreSQL's max_parallel_workers_per_gather on the console's
- * connections. Default 0: one request runs on one core of the database server. None of the
- * lists' plans uses workers; only counts that read the whole table (a filter without trigrams,
- * `.com`) would, taking every core of a small server from everyone else for their duration (the
- * abuse scenario: another user's p95 351 ms with the server's default of 2, 138 ms with 0).
+ * DATABASE_PARALLEL_WORKERS: max_parallel_workers_per_gather (default 0, one core per request):
+ * only whole-table counts would use workers, taking a small server's cores from everyone (bench/README.md).
  */
 export const parallelWorkers = (): number => config().DATABASE_PARALLEL_WORKERS;

@@ -1,10 +1,8 @@
 import type pg from "pg";
 
 /**
- * Ends a pg pool and returns once every connection it opened is closed. `pool.end()` alone
- * resolves as soon as it has asked its idle connections to end, while they may still be open on
- * the server: a `DROP DATABASE … WITH (FORCE)` right after then kills one, and its error (an
- * `error` event on the pool, with no listener) crashed the bulk loader.
+ * Ends a pg pool once every connection is closed: `pool.end()` resolves before that, and a
+ * `DROP DATABASE … WITH (FORCE)` right after would kill one, an unhandled `error` event.
  */
 export async function endPool(pool: pg.Pool): Promise<void> {
   const open = pool.totalCount;

@@ -2,13 +2,8 @@ import { AppError } from "@/lib/errors";
 import { someError, type Inspectable } from "@/lib/health/unavailable";
 import { ClientGoneError } from "./scope";
 
-// Database failures that are neither an outage (lib/health/unavailable.ts) nor a bug, and what
-// pages, actions and the API answer for them:
-// - a statement that reached statement_timeout (SQLSTATE 57014, "due to statement timeout");
-// - a pool that had no free connection within its wait (pg-pool's "timeout exceeded when trying
-//   to connect", only ever raised for a wait in its queue): the server is up, this process is busy;
-// - a statement stopped because its client went away, or not started for that reason
-//   (ClientGoneError, lib/db/pool.ts), or cancelled from outside (57014 "due to user request").
+// Database failures that are neither an outage nor a bug: statement timeouts, a pool wait that
+// timed out (this process is busy, the server is up), and statements stopped because the client went away.
 
 const sqlState = (v: Inspectable) =>
   typeof v.code === "string" ? v.code : typeof v.originalCode === "string" ? v.originalCode : undefined;

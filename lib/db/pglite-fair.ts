@@ -1,16 +1,9 @@
 import type { PGlite, QueryOptions, Results } from "@electric-sql/pglite";
 import { heavyUser } from "./scope";
 
-// PGlite runs one statement at a time, inside the server's process, and nothing can stop a
-// statement once it runs: every request waits for the statements queued before its own. One
-// user's burst of heavy lists (each statement up to ~90 ms on 100,000 rows) could fill that queue
-// and make every other request wait for all of them (2 s for another user's reads).
-//
-// So the statements of heavy work (lib/load/user-limit.ts `heavy`) do not go into PGlite's queue
-// as they come: they wait here, per user, and one at a time is handed to PGlite, taking users in
-// turn. Everything else (session checks, small lists, writes) goes to PGlite at once. Another
-// request then waits for at most the one heavy statement running, and another user's heavy list
-// for at most one statement of each user ahead of it.
+// PGlite runs one statement at a time and cannot stop one, so one user's burst of heavy lists
+// would make every request wait. Heavy statements wait here per user and go to PGlite one at a
+// time, users in turn; everything else goes at once (docs/decisions/0010-no-user-can-starve-the-others.md).
 
 type Waiting = { run: () => void };
 
@@ -20,8 +13,7 @@ export function fairPGlite(pglite: PGlite): PGlite {
 
   const next = () => {
     if (busy) return;
-    // The user who has waited since longest goes first: Map keeps insertion order, and a user
-    // served goes to the back (deleted and, if more waits, set again).
+    // The longest-waiting user first: Map keeps insertion order, and a user served goes to the back.
     for (const [user, queue] of queues) {
       const item = queue.shift();
       queues.delete(user);
@@ -45,8 +37,7 @@ export function fairPGlite(pglite: PGlite): PGlite {
             .query<T>(text, params, options)
             .then(resolve, reject)
             .finally(() => {
-              // The next heavy statement waits for the event loop's next turn: what arrived while
-              // this one ran (other requests, their statements) goes first.
+              // Wait a turn of the event loop, so what arrived meanwhile goes first.
               setImmediate(() => {
                 busy = false;
                 next();

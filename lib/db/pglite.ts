@@ -6,11 +6,7 @@ import { NodeFS } from "@electric-sql/pglite/nodefs";
 import { BrandedError } from "@/lib/errors";
 import { ensurePrivateDir, privateMode, tightenTree } from "@/lib/security/private-files";
 
-/**
- * A PGlite data folder may be opened by one process at a time. The lock file holds the owner's
- * pid; a lock left by a dead process is taken over, a live owner makes us refuse with a clear
- * message (so `npm run db:seed` does not corrupt the folder of a running server).
- */
+/** A PGlite folder is opened by one process at a time (a dead owner's lock is taken over), so a seed cannot corrupt a running server's folder. */
 export class DatabaseLockedError extends BrandedError {
   static readonly brand: string = "console.DatabaseLockedError";
 }
@@ -70,10 +66,8 @@ type NodeOps = {
 type EmscriptenNodeFs = { node_ops: NodeOps; stream_ops: { setattr(stream: unknown, attr: Attr): void } };
 
 /**
- * PGlite's Node file system, with every file and folder it makes private. PostgreSQL (compiled to
- * WebAssembly) creates its files through Emscripten, which sets their mode with an explicit chmod
- * (0666: the process's umask does not apply); here group and others bits are taken off each mode
- * the database sets, so new files (WAL segments, tables) are 0600 and new folders 0700.
+ * PGlite's file system with every file private: Emscripten chmods new files 0666 regardless of
+ * umask, so group and other bits are taken off each mode it sets.
  */
 class PrivateNodeFS extends NodeFS {
   async init(pg: PGlite, opts: Partial<PostgresMod>) {
@@ -93,10 +87,7 @@ class PrivateNodeFS extends NodeFS {
   }
 }
 
-/**
- * Opens (creating if needed) a persisted PGlite database; `dir` undefined means in memory. The
- * folder is 0700 and its files 0600, an existing folder is tightened first (see PrivateNodeFS).
- */
+/** Opens (creating if needed) a persisted PGlite database, folder 0700 and files 0600; `dir` undefined: in memory. */
 export async function openPGlite(dir?: string): Promise<PGlite & { release: () => void }> {
   const release = dir ? acquireLock(dir) : () => {};
   try {

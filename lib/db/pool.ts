@@ -2,19 +2,13 @@ import pg from "pg";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { ClientGoneError, querySignal } from "./scope";
 
-// Raw statements on PostgreSQL, on pg's own pool and with pg's own values (docs/decisions/0023-raw-reads-on-the-driver.md).
-// A statement of a request whose client has gone away is stopped by closing its connection:
-// PostgreSQL notices a closed connection while it runs (client_connection_check_interval) and ends
-// the statement there, instead of running it on for nobody.
+// Raw statements on pg's own pool and values (docs/decisions/0023-raw-reads-on-the-driver.md). A
+// gone request's statement is stopped by closing its connection, which PostgreSQL notices mid-statement.
 
 /** How often a backend looks whether its client is still connected while a statement runs. */
 const CLIENT_CHECK_INTERVAL_MS = 250;
 
-/**
- * How long a statement of a request whose client went away may still run before its connection is
- * closed. Most finish within it (a list's statements take milliseconds) and their connection goes
- * back to the pool as usual; a closed one is replaced by a new one when needed.
- */
+/** How long a gone request's statement may still run before its connection is closed; most finish within it. */
 const CANCEL_GRACE_MS = 100;
 
 /** A pg pool whose backends notice a closed connection mid-statement; its idle connections' errors are logged. */
@@ -22,8 +16,7 @@ export function openPool(config: pg.PoolConfig & { name: string }): pg.Pool {
   const { name, options, ...rest } = config;
   const check = `-c client_connection_check_interval=${CLIENT_CHECK_INTERVAL_MS}`;
   const pool = new pg.Pool({ ...rest, application_name: name, options: options ? `${options} ${check}` : check });
-  // An idle connection's error (the server restarted, or ended it) is the pool's to handle: it
-  // drops that connection. Without a listener the "error" event would end the process.
+  // Without a listener, an idle connection's "error" event would end the process.
   pool.on("error", (error) => console.warn(`${name}: idle connection lost: ${error.message}`));
   return pool;
 }
@@ -40,10 +33,7 @@ type Statement = Prisma.Sql | string;
 const toConfig = (statement: Statement): pg.QueryConfig =>
   typeof statement === "string" ? { text: statement, types } : { text: statement.text, values: statement.values, types };
 
-/**
- * Runs one statement on `pool`. Inside a request's scope (lib/db/scope.ts) it has a connection of
- * its own, closed if the request's client goes away and the statement is still running a grace later.
- */
+/** Runs one statement; inside a request's scope on its own connection, closed if the client goes away (lib/db/scope.ts). */
 export async function poolQuery<T>(pool: pg.Pool, statement: Statement): Promise<T[]> {
   const signal = querySignal();
   if (!signal) return (await pool.query(toConfig(statement))).rows as T[];

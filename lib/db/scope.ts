@@ -1,17 +1,9 @@
 import { BrandedError } from "@/lib/errors";
 import { scopeSlot } from "@/lib/request-scope";
 
-// The abort signal of the request being served, seen by raw statements on PostgreSQL
-// (lib/db/pool.ts): a statement started while serving a request whose client has gone away is
-// stopped in PostgreSQL instead of running on. server.ts runs every request inside `withQuerySignal` (its
-// client gone is the response closed before it finished); route handlers run inside it again
-// with their request's own signal (lib/http/api.ts, for the in-process tests too). Scripts and
-// the job worker run without.
-//
-// The scope is one per process (lib/request-scope.ts): the pools are made by whichever layer of
-// the build opens the database first (the in-process worker, from instrumentation), and must read
-// the same scope that server.ts and the route wrapper fill. With one copy per layer, an aborted
-// request's statements ran on in production until they finished.
+// The current request's abort signal, so raw statements of a request whose client went away are
+// stopped (lib/db/pool.ts). Filled by server.ts and the route wrapper; process-wide, since the
+// pools may be made by another copy of this module (docs/decisions/0016-one-process-many-copies.md).
 
 const signals = scopeSlot<AbortSignal>("db.query-signal");
 
@@ -35,11 +27,7 @@ export function heavyUser(): number | undefined {
   return heavyUsers.get();
 }
 
-/**
- * Runs `run` outside any request's scope: what it starts that outlives the request (the job
- * queue's timers, a worker's loops) must not carry that request's abort signal or user, or its
- * statements would be cancelled with the request, or queued as that user's.
- */
+/** Runs `run` outside the request's scope: what outlives the request must not be cancelled with it or queued as its user's. */
 export function outsideRequest<T>(run: () => T): T {
   return signals.run(undefined, () => heavyUsers.run(undefined, run));
 }

@@ -9,22 +9,10 @@ import { processWide } from "@/lib/process-wide";
 import { endPool } from "./end-pool";
 import { openPool } from "./pool";
 
-// The console's one way to send raw SQL, on PGlite and PostgreSQL alike (simple record access
-// goes through Prisma's query builder). A statement is written with the `sql` tag: its values
-// are always bound, never spliced into the text; a plain string is a statement without values
-// (maintenance, DDL built from catalog names).
-//
-// - `query(statement)`: a read or write on the app's database, on the driver Prisma's adapter
-//   uses, its rows as that driver gives them (lib/db/pool.ts on PostgreSQL: stopped when its
-//   request's client goes away; PGlite's own on PGlite, heavy ones taking turns: lib/db/pglite-fair.ts).
-//   Both give numbers for int2/int4, Dates for timestamptz and (at midnight UTC) date, parsed
-//   json; they differ on int8 and numeric, so a statement casts those (`count(*)::int`, `id::text`).
-//   `within(tx)` runs statements inside a Prisma transaction (`$queryRaw`), beside its record
-//   writes and the audit event.
-// - `connection()`: the process's own connections, for what needs one: a transaction whose
-//   connection the job queue shares, a snapshot read streamed as COPY, an advisory lock.
-// - `openSql(target)`: the same over a database of a script's own (the bulk loader).
-// No "server-only": the separate worker process (scripts/worker.ts) and scripts import this too.
+// The one way to send raw SQL, on PGlite and PostgreSQL alike: values always bound via the `sql`
+// tag (docs/decisions/0003-raw-sql-for-list-queries.md, 0023-raw-reads-on-the-driver.md). The two
+// drivers differ on int8 and numeric, so statements cast those (`count(*)::int`, `id::text`).
+// No "server-only": the worker process and scripts import this too.
 
 export type Statement = Prisma.Sql;
 export const sql = Prisma.sql;
@@ -48,18 +36,9 @@ export type SqlConnection = Queryable & {
   executeSql(text: string, values?: unknown[]): Promise<{ rows: unknown[] }>;
   /** `run` in one transaction (committed when it returns, rolled back when it throws). */
   transaction<T>(run: (tx: Queryable & Pick<SqlConnection, "executeSql">) => Promise<T>): Promise<T>;
-  /**
-   * Runs `run` with a reader of its own. On PostgreSQL: one connection in a read-only
-   * REPEATABLE READ transaction, so that every statement sees the same snapshot (an export holds
-   * exactly the rows it counted, whatever is written meanwhile). On PGlite, which has one
-   * connection, the statements run one by one like any others.
-   */
+  /** Runs `run` on one snapshot (PostgreSQL: a read-only REPEATABLE READ transaction), so an export holds exactly the rows it counted. */
   read<T>(run: (reader: Reader) => Promise<T>): Promise<T>;
-  /**
-   * Runs `run` while holding the PostgreSQL advisory lock named `key` (session-level, on a
-   * connection of its own), so that processes doing the same wait for each other. On PGlite (one
-   * process) it simply runs.
-   */
+  /** Runs `run` holding a session advisory lock named `key`, so processes doing the same wait for each other. */
   exclusive<T>(key: string, run: () => Promise<T>): Promise<T>;
   /** `run` on `n` connections at once (PGlite has one: it runs once). */
   sessions(n: number, run: (session: Queryable) => Promise<void>): Promise<void>;
@@ -128,9 +107,7 @@ function fromPGlite(pglite: PGlite): SqlConnection {
     ...base,
     kind: "pglite",
     transaction: async (run) => {
-      // PGlite runs statements synchronously inside this process: a job's back-to-back batches
-      // would chain promises without ever letting timers and sockets run (requests, the queue's
-      // polls, other jobs). Each transaction starts on the event loop's next turn instead.
+      // PGlite runs synchronously in-process: without a turn of the event loop, back-to-back batches would starve requests and timers.
       await new Promise((resolve) => setImmediate(resolve));
       return pglite.transaction((tx) => run(pgliteQueryable(tx)));
     },
@@ -141,11 +118,7 @@ function fromPGlite(pglite: PGlite): SqlConnection {
   };
 }
 
-/**
- * A pooled connection for `work`. One that was lost while checked out (its "error" event: the
- * server stopped), or that `work` calls `discard` on, is closed instead of going back to the pool.
- * The listener matters: a checked-out pg client's "error" event with none is an uncaught exception.
- */
+/** A pooled connection for `work`; one lost or discarded is closed, not reused. Without the "error" listener a lost client would crash the process. */
 async function withConnection<T>(pool: pg.Pool, work: (client: pg.PoolClient, discard: () => void) => Promise<T>): Promise<T> {
   const client = await pool.connect();
   let broken = false;
@@ -210,11 +183,7 @@ function fromPool(pool: pg.Pool, close: () => Promise<void>): SqlConnection {
   };
 }
 
-/**
- * Connections to a database of a script's own (an open PGlite it keeps owning, or a server URL):
- * a small pool whose idle connection errors are logged, never a crash, and which `close()` ends
- * completely (the database may be dropped next).
- */
+/** Connections to a script's own database; `close()` ends them completely (it may be dropped next). */
 export function openSql(target: { pglite: PGlite } | { url: string; max?: number; name?: string }): SqlConnection {
   if ("pglite" in target) return fromPGlite(target.pglite);
   const pool = openPool({ connectionString: target.url, max: target.max ?? 2, name: target.name ?? "console-script" });
@@ -226,10 +195,8 @@ function forDatabase(database: Database): SqlConnection {
   if (database.pglite) return fromPGlite(database.pglite);
   const target: DatabaseTarget = database.target;
   if (target.kind !== "postgres") throw new Error("A database without PGlite must be a PostgreSQL server.");
-  // A wait for one of its connections is bounded as the app pool's is: past it, the request
-  // answers 503 busy (lib/db/errors.ts) and a job's attempt fails and is retried, instead of
-  // hanging. One connection per job a worker runs at once, and two for the queue's polls and the
-  // requests that queue jobs.
+  // A bounded wait (503 busy, or a retried job attempt) instead of hanging; one connection per
+  // concurrent job plus two for the queue's polls and queuing requests (docs/decisions/0022-jobs-fair-per-user.md).
   const max = config().JOB_CONCURRENCY + 2;
   const pool = openPool({ connectionString: target.url, max, connectionTimeoutMillis: 5_000, name: "console-export" });
   return fromPool(pool, () => pool.end());

@@ -1,13 +1,9 @@
 import { config } from "@/lib/config";
 
-// Settings of the subscriber export itself (see docs/configuration.md); those of the queue it
-// runs on are lib/jobs/config.ts's.
+// The export's own settings (docs/configuration.md); the queue's are in lib/jobs/config.ts.
 
 export const exportConfig = {
-  /**
-   * Rows per keyset batch (one COPY statement each). The rows stream in chunks whatever the
-   * batch's size, so memory does not grow with it; larger batches are fewer statements.
-   */
+  /** Rows per keyset batch (one COPY each); memory does not grow with it, larger means fewer statements. */
   get batchSize() {
     return config().EXPORT_BATCH_SIZE;
   },

@@ -1,12 +1,6 @@
-// PostgreSQL's COPY text format, read back into rows: what `COPY (SELECT …) TO STDOUT WITH
-// (FORMAT text, NULL '')` sends is one line per row, a tab between columns, and backslash
-// escapes for a backslash, tab, line feed, carriage return, backspace, form feed and vertical tab
-// inside a value (https://www.postgresql.org/docs/current/sql-copy.html, "Text Format"; COPY TO
-// writes no other escapes). With NULL '' a null is an empty string: both are an empty CSV cell.
-//
-// The export reads its rows this way because it is the cheapest way for both sides: PostgreSQL
-// formats the values as it does for its own COPY, and Node decodes one string per chunk and splits
-// it, where a result set costs a protocol message, two arrays and a decoded string per cell.
+// PostgreSQL's COPY text format read back into rows (one line per row, tabs between values,
+// backslash escapes; NULL '' reads as empty). The export uses COPY because it is the cheapest
+// way for both sides, PostgreSQL formatting and Node splitting one string per chunk.
 
 const ESCAPES: Record<string, string> = { b: "\b", f: "\f", n: "\n", r: "\r", t: "\t", v: "\v" };
 
@@ -22,10 +16,7 @@ export function parseCopyLine(line: string): string[] {
   return values;
 }
 
-/**
- * Turns the chunks of one COPY's output into rows. Chunks may end anywhere, even inside a
- * character: the rest waits for the next chunk.
- */
+/** Turns one COPY's chunks into rows; a chunk may end anywhere, even inside a character. */
 export class CopyTextRows {
   private readonly decoder = new TextDecoder("utf-8", { fatal: true });
   private rest = "";

@@ -1,19 +1,10 @@
 import Papa from "papaparse";
 import { SUBSCRIBER_FIELDS } from "@/lib/subscribers/filters";
 
-// The CSV of the export: docs/SPEC.md's subscriber fields in docs/SPEC.md's order and names, UTF-8 with a
-// byte order mark (so Excel reads accents right), RFC 4180 quoting and CRLF line ends, and
-// spreadsheet formulas neutralised in every locale.
-//
-// A spreadsheet does not always split the file at our commas: Excel in a `;`-separator locale
-// splits at `;`, others at tab, and some readers ignore quotes or trim spaces. So a cell may start
-// at the start of a value or right after any `,` `;` tab CR LF or `"` inside it. Wherever one
-// could start (after optional spaces) with =, +, -, @, tab or CR (or their full-width forms), an
-// apostrophe goes in front, so the spreadsheet shows text instead of running a formula; and every
-// value holding one of those separators is quoted, so a reader that honours quotes keeps it whole.
-//
-// The text is written by Papa Parse's `unparse`, a batch of rows at a time: about twice as fast
-// as csv-stringify, which it replaced (bench/README.md, "The export").
+// The export's CSV: docs/SPEC.md's fields, UTF-8 with a BOM (so Excel reads accents), CRLF.
+// Security: a spreadsheet in any locale may split cells at `,` `;` tab CR LF or `"`, so wherever
+// a cell could start with a formula character an apostrophe goes in front, and values holding
+// `;` or tab are quoted too. Do not narrow this to the start of the value.
 
 export const EXPORT_COLUMNS = SUBSCRIBER_FIELDS;
 
@@ -40,11 +31,7 @@ export function neutralised(value: string): string {
 /** The apostrophes `neutralised` put in front of cell starts. */
 const NEUTRALISED = new RegExp(`(?<=(?:^|[${BREAK}]) *)'(?=[${TRIGGER}])`, "g");
 
-/**
- * A value as it was before `neutralised` (the import reads an export back): every apostrophe at
- * a place a cell could start, followed by a formula's first character, goes. A value typed with
- * such an apostrophe on purpose loses it: a spreadsheet hides that apostrophe too.
- */
+/** Undoes `neutralised` when an export is imported back; an apostrophe typed there on purpose goes too (a spreadsheet hides it anyway). */
 export function unneutralised(value: string): string {
   return value.includes("'") ? value.replace(NEUTRALISED, "") : value;
 }

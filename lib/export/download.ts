@@ -11,10 +11,8 @@ import { isJobId } from "@/lib/jobs/ids";
 import { exportFilename } from "./status";
 
 /**
- * The response for `GET /api/v1/exports/{id}/download`: the completed file of an export that
- * belongs to `userId`, as an attachment under a name the server chooses. Anything else (another
- * user's export, an unknown or unfinished one, a malformed id) is the same 404, so ids cannot be
- * probed. The file's key comes from the id only after it matched a row of this user.
+ * `GET /api/v1/exports/{id}/download`: the user's completed file as an attachment. Anything else
+ * is the same 404 so ids cannot be probed; the key is made from the id only after it matched.
  */
 export async function downloadResponse(user: Pick<SessionUser, "id" | "email">, id: string): Promise<Response> {
   const userId = user.id;

@@ -2,8 +2,7 @@ import { storage } from "@/lib/storage";
 import { csvHead, csvLines, type CsvCell } from "./csv";
 import { isJobId } from "@/lib/jobs/ids";
 
-// Export files in the console's file storage (lib/storage): `exports/<export id>.csv`. The
-// storage makes a file visible only when whole, so a reader sees no file or a whole one.
+// Export files in the console's storage (lib/storage), `exports/<export id>.csv`.
 
 export function exportKey(id: string): string {
   if (!isJobId(id)) throw new Error("Not an export id.");
@@ -12,11 +11,7 @@ export function exportKey(id: string): string {
 
 const KEY = /^exports\/([A-Za-z0-9_-]{22})\.csv$/;
 
-/**
- * Writes the export's file: the byte order mark and the header, then each batch of rows as CSV
- * lines, with backpressure (the next batch is taken only once the storage has taken the last
- * ones). `onProgress` runs after each batch. Returns the number of rows written.
- */
+/** Writes the export's file batch by batch, with backpressure; returns the rows written. */
 export async function writeCsvFile(
   id: string,
   batches: AsyncIterable<readonly (readonly CsvCell[])[]>,
@@ -42,10 +37,7 @@ export async function deleteExportFiles(ids: string[]): Promise<void> {
   if (ids.length > 0) await storage().delete(ids.map(exportKey));
 }
 
-/**
- * Export files that no export row points at any more (a crash between the write and the row
- * update, a purge that failed half-way), older than `olderThanMs`: their keys.
- */
+/** Keys of export files older than `olderThanMs` that no export points at (a crash or half-done purge left them). */
 export async function strayFiles(known: Set<string>, olderThanMs: number): Promise<string[]> {
   const out: string[] = [];
   for await (const entry of storage().list("exports/")) {

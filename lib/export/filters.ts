@@ -1,9 +1,7 @@
 import { parseWith, type ParseResult } from "@/lib/list/params";
 import { SUBSCRIBER_FILTER_KEYS, subscriberFilterOnlySchema, type SubscriberFilterValues } from "@/lib/subscribers/filters";
 
-// The filters an export captures: the list's own filter names and parser (no page, no sort).
-// They are stored as the query strings they came as, so the worker parses them with the same
-// schema, and the status shows them in docs/API.md's names.
+// An export's filters: the list's names and parser, stored as given so the worker parses them with the same schema.
 
 export type RawExportFilters = Record<string, string>;
 
@@ -41,11 +39,8 @@ export function parseExportFilters(input: unknown): ParseResult<ParsedExportFilt
 const LIST_PARAMETERS = ["page", "sort"];
 
 /**
- * The filters of a JSON body (POST /api/v1/subscribers/export, the panel's action): an object
- * whose keys are the list's filter names (or page and sort, ignored) and whose values are strings,
- * as in the list's address.
- * Anything else is a 400 naming the key: a misspelt filter (`emial`) or an operator object
- * (`{"$ne": "x"}`) would otherwise be dropped and the export would hold every subscriber.
+ * The filters of a JSON body, as strings under the list's names. Anything else is a 400 naming
+ * the key: a misspelt filter or `{"$ne": …}` dropped silently would export every subscriber.
  */
 export function parseExportBody(body: unknown): ParseResult<ParsedExportFilters> {
   if (body === null || typeof body !== "object" || Array.isArray(body)) {
@@ -55,10 +50,7 @@ export function parseExportBody(body: unknown): ParseResult<ParsedExportFilters>
   return strictly(Object.entries(body), 'Give the filter as a string, as in the list\'s address ("true", "12", "2026-01-31").') ?? parseExportFilters(body);
 }
 
-/**
- * The filters of a POST's query string, when it has no body (`POST …/export?email=example.com`):
- * as strict as a body, so that `?emial=…` is a 400 naming it, not an export of everything.
- */
+/** The filters of a bodiless POST's query string, as strict as a body. */
 export function parseExportQuery(query: URLSearchParams): ParseResult<ParsedExportFilters> {
   // Grouped in a Map, not an object: a key `__proto__` must be named, not swallowed by the prototype.
   const grouped = new Map<string, string[]>();

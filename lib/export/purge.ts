@@ -5,12 +5,8 @@ import { markExportFailed } from "./run";
 import { connection, sql } from "@/lib/db/sql";
 import { storage } from "@/lib/storage";
 
-// The scheduled clean-up (PURGE_QUEUE, every 15 minutes by default):
-// 1. exports unused (not requested, completed nor downloaded) for EXPORT_RETENTION_HOURS lose
-//    their row and file;
-// 2. files no row points at, and unfinished writes of killed writers, are removed;
-// 3. an in_queue export whose job is gone (deleted by hand, archived) is failed, so its user
-//    can request again: a safety net behind the dead-letter queue.
+// The scheduled clean-up: unused exports past EXPORT_RETENTION_HOURS, orphaned files and
+// unfinished writes, and in_queue exports whose job is gone (so their user can request again).
 
 type PurgeResult = { purged: number; strays: number; lost: number };
 

@@ -16,15 +16,8 @@ import { exportStatus, type ExportStatusBody } from "./status";
 const REQUEST_LOCK = 0x45585054; // "EXPT"
 
 /**
- * Requests the user's export file for the given (already parsed) filters.
- *
- * The export row and its job are inserted in one transaction on one connection (pg-boss `send`
- * with our transaction as its `db`): a failure leaves neither. One `in_queue` export per user is
- * decided first, before the rows are counted: the transaction takes the user's advisory lock
- * without waiting (a concurrent request of the same user answers 409 at once) and looks for an
- * export in_queue; only then does it count. Twenty simultaneous requests count once (they each
- * counted, then 19 failed on the unique index). The partial unique index
- * subscriber_exports_one_in_queue_per_user stays as the database's own guarantee.
+ * Requests an export: its row and job inserted in one transaction (docs/decisions/0004-export-queue-in-postgresql.md).
+ * The user's lock is tried first (409 at once if held), so concurrent requests do not each count the rows.
  */
 export async function requestExport(user: Pick<SessionUser, "id" | "email">, filters: ParsedExportFilters): Promise<ExportStatusBody> {
   const userId = user.id;
@@ -38,7 +31,7 @@ export async function requestExport(user: Pick<SessionUser, "id" | "email">, fil
       if (!lock?.locked) throw alreadyQueued();
       const queued = await tx.query(sql`SELECT 1 FROM subscriber_exports WHERE user_id = ${userId} AND status = 'in_queue' LIMIT 1`);
       if (queued.length > 0) throw alreadyQueued();
-      // The count is the request's own work: bounded like any statement of the web's pool, on one core.
+      // Bounded like any statement of the web's pool.
       if (conn.kind === "postgres") {
         if (timeout > 0) await tx.query(`SET LOCAL statement_timeout = ${timeout}`);
         await tx.query(`SET LOCAL max_parallel_workers_per_gather = ${parallelWorkers()}`);

@@ -5,11 +5,8 @@ import { whereClause } from "@/lib/list/sql";
 import { CopyTextRows } from "./copy-text";
 import { sql, type Queryable, type Reader, type Statement } from "@/lib/db/sql";
 
-// The rows of the file, read in keyset batches (`s.id > last … ORDER BY s.id LIMIT n`): never
-// the whole table in memory, never OFFSET. The WHERE is the list's own (subscriberWhere), so the
-// file holds exactly the rows the list shows for the same filters. Every column is formatted by
-// PostgreSQL as text in the CSV's form (ISO dates, true/false), and each batch comes as COPY
-// text (lib/export/copy-text.ts), streamed chunk by chunk.
+// The file's rows in keyset batches (never OFFSET, never the whole table), with the list's own
+// WHERE so the file holds exactly what the list shows; formatted by PostgreSQL, streamed as COPY text.
 
 /** EXPORT_COLUMNS, as SQL over `subscribers s` and the joins below. */
 const COLUMNS = sql`s.id::text, s.first_name, s.last_name, b.name, c.name, s.email,
@@ -29,11 +26,7 @@ export async function countRows(on: Queryable, filters: SubscriberFilterValues):
   return row?.total ?? 0;
 }
 
-/**
- * One batch: at most `limit` rows after the id `after` (from the first row when null). The
- * batch's ids first (an index walk on the primary key, or the filters' indexes), then the joins
- * and formatting for those rows only.
- */
+/** At most `limit` rows after id `after`: their ids first, then the joins for those rows only. */
 function batchQuery(filters: SubscriberFilterValues, after: number | null, limit: number): Statement {
   const conditions = subscriberConditions(filters);
   if (after !== null) conditions.push(sql`s.id > ${after}`);
@@ -42,10 +35,8 @@ function batchQuery(filters: SubscriberFilterValues, after: number | null, limit
 }
 
 /**
- * The statement's text with its values written in as SQL literals: COPY takes no parameters.
- * The values are the filters' (parsed and checked by their schema) and our own numbers; strings
- * are quoted by node-postgres's escapeLiteral, anything else but integers, booleans and dates
- * is refused.
+ * The statement with its values inlined, since COPY takes no parameters. Strings go through
+ * escapeLiteral; anything but integers, booleans and dates is refused.
  */
 export function inlineValues(q: Statement): string {
   return q.text.replace(/\$(\d+)/g, (_, n: string) => literal(q.values[Number(n) - 1]));
@@ -62,11 +53,7 @@ function literal(value: unknown): string {
 /** A piece of the file: `rows` rows, as their values. */
 type Batch = string[][];
 
-/**
- * Every row of the filters, as the batches of rows that each chunk of COPY output completes.
- * Reads the next batch when the last one is done; the caller's pace (the file's backpressure)
- * paces the database, as the COPY stream pauses while the caller does not take its chunks.
- */
+/** Every row, batch by batch as COPY chunks complete them; the caller's pace paces the database. */
 export async function* exportRows(reader: Reader, filters: SubscriberFilterValues, batchSize: number): AsyncGenerator<Batch> {
   for (let after: number | null = null; ; ) {
     const rows = new CopyTextRows();

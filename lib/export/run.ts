@@ -4,9 +4,7 @@ import { storedFilters } from "./filters";
 import { countRows, exportRows } from "./rows";
 import { connection, sql } from "@/lib/db/sql";
 
-// One attempt at one export: what the queue's worker runs for a job. Safe to run again after a
-// crash (the file is rebuilt from the start under a new temporary name) and a no-op once the
-// export is no longer in_queue.
+// One attempt at one export: safe to rerun after a crash (rebuilt under a new temporary name), a no-op once not in_queue.
 
 /** How often the row's processed_rows is updated while writing (not on every row or batch). */
 const PROGRESS_EVERY_MS = 1000;
@@ -25,8 +23,7 @@ export async function runExport(exportId: string, signal?: AbortSignal): Promise
   const progress = async (rows: number) => {
     if (Date.now() - lastUpdate < PROGRESS_EVERY_MS) return;
     lastUpdate = Date.now();
-    // On PGlite (no snapshot) rows added since the count are exported too: the bar stays below
-    // 100% until completion.
+    // On PGlite (no snapshot) rows added since the count are exported too.
     await conn.query(sql`UPDATE subscriber_exports SET processed_rows = LEAST(${rows}, total_rows) WHERE id = ${exportId}`);
   };
   // The count and the rows in one snapshot (PostgreSQL), so the file holds exactly `total` rows.

@@ -2,8 +2,7 @@ import "server-only";
 import { config } from "@/lib/config";
 import { query, sql, type Statement } from "@/lib/db/sql";
 
-// The export status of one user: the latest request (its state and progress) and the newest
-// completed file, which stays downloadable while a new one is generated or after a failure.
+// A user's export status: the latest request, and the newest completed file, downloadable meanwhile and after a failure.
 
 /** The `downloadable_file` of an export: the path of its download route. */
 export const downloadPath = (id: string) => `/api/v1/exports/${id}/download`;

@@ -4,9 +4,7 @@ import { isCalendarDay, isDayInRange } from "@/lib/validation/common";
 import { unsafeTextProblems } from "@/lib/validation/text";
 import type { ImportField } from "./fields";
 
-// One imported row, checked by the creation form's rules (names, email, the mobile read with the
-// row's country and stored in E.164, a known branch, a known country by name or two-letter code,
-// a date, a status), cell by cell: every bad cell says why. Pure, so property-tested.
+// One imported row checked cell by cell by the creation form's rules, each bad cell saying why. Pure, so property-tested.
 
 /** A cell as a reader gives it: text (CSV), or what a spreadsheet stores (numbers, dates, booleans). */
 export type Cell = string | number | boolean | Date | null;
@@ -55,10 +53,7 @@ export function excelSerialDay(serial: number): string | null {
   return `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}`;
 }
 
-/**
- * A travel date: YYYY-MM-DD; D/M/YYYY or M/D/YYYY (also with - or .) when only one reading is a
- * date (a day above 12 decides); an Excel serial number; a spreadsheet's date.
- */
+/** A travel date: ISO; D/M/YYYY or M/D/YYYY only when one reading alone is a date; an Excel serial; a spreadsheet date. */
 export function parseDay(cell: Cell): { day: string } | { error: string } {
   if (cell instanceof Date) {
     if (Number.isNaN(cell.getTime())) return { error: "This date cannot be read." };

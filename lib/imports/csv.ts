@@ -2,15 +2,10 @@ import type { Readable, TransformCallback } from "node:stream";
 import { CsvError, Parser, type Options } from "csv-parse";
 import { BrandedError } from "@/lib/errors";
 
-// A CSV's records from its text as it streams in, read by csv-parse's streaming parser (RFC 4180
-// quoting, `""` inside a quoted cell, quoted line breaks, `\r\n`, `\n` or lone `\r` line breaks
-// detected at the first one), each record with the physical line it starts on, and never more
-// than a chunk's records held: a record longer than `maxRecord` characters stops the reading, so
-// a quote left open cannot swallow the rest of the file into memory. Lenient where spreadsheets
-// are: a `"` inside an unquoted cell is an ordinary character (`relax_quotes`; a quoted cell with
-// text after its closing quote keeps its quotes, for the row's checks to see); rows of any length
-// come through (`relax_column_count`), for the import to reject one by one against its header.
-// Rows whose cells are all blank (and blank lines) are skipped.
+// A CSV's records as its text streams in (csv-parse), each with the physical line it starts on.
+// A record past `maxRecord` stops the read, so a quote left open cannot swallow the file into
+// memory. Lenient as spreadsheets are: stray quotes kept, rows of any length passed on for the
+// import to reject one by one; blank rows skipped.
 
 /** The file's shape stops the reading (a quote never closed, a record too long); the message names the line. */
 export class CsvShapeError extends BrandedError {
@@ -21,10 +16,7 @@ export type CsvRecord = { cells: string[]; line: number };
 
 const n = (x: number) => x.toLocaleString("en");
 
-/**
- * Line breaks in a cell, as a person counts the lines: `\r\n`, `\n` and a lone `\r` are one each.
- * (csv-parse's own `info.lines` counts a quoted `\r\n` twice, so the lines are counted here.)
- */
+/** Line breaks in a cell as a person counts them; csv-parse's `info.lines` counts a quoted `\r\n` twice. */
 function breaks(cell: string): number {
   let k = 0;
   for (let i = 0; i < cell.length; i++) {
@@ -41,13 +33,8 @@ function blank(cells: string[]): boolean {
 }
 
 /**
- * csv-parse's streaming parser, counting the physical lines of each record as it is parsed: blank
- * lines come through as records of one empty cell, so each record is its own line plus its line
- * breaks (csv-parse's `info` would say the same at twice the cost of the reading, and counts a
- * quoted `\r\n` twice). An error about the file is passed in order after the records before it,
- * as the reader's own errors were, instead of ending the stream at once: those records are read
- * first (a header, then a bad quote in the same chunk, is a job that fails, not an upload refused
- * by chance of where a chunk ends), and the error knows the line its record starts on.
+ * csv-parse counting each record's physical lines. A file error is passed in order after the
+ * records before it, so where a chunk happens to end never decides whether an upload is refused.
  */
 class LineCountingParser extends Parser {
   /** The physical lines of the records parsed so far: the next one starts on the line after. */
@@ -79,7 +66,7 @@ class LineCountingParser extends Parser {
 
   private settle(error: Error | null | undefined, callback: TransformCallback) {
     if (!(error instanceof CsvError)) return callback(error);
-    // Inside a quoted cell when it stopped (csv-parse keeps its state there, not in the error).
+    // csv-parse keeps whether it is inside a quote in its state, not in the error.
     const quoting = (this as unknown as { state?: { quoting?: boolean } }).state?.quoting === true;
     super.push(shapeError(error, this.lines + 1, quoting, this.maxRecord)); // csv-parse reads no further
     callback();
@@ -123,7 +110,7 @@ function shapeError(error: CsvError, line: number, quoting: boolean, maxRecord: 
           : `The row on line ${n(line)} is longer than ${n(maxRecord)} characters: a cell that long is not a subscriber's (is this the right file?).`,
       );
     default:
-      // Not expected with the options above; still the file's fault, said with the parser's reason.
+      // Not expected with these options; still the file's fault.
       return new CsvShapeError(`The CSV cannot be read from line ${n(line)} (${error.message.slice(0, 160)}): save it again as CSV from a spreadsheet.`);
   }
 }

@@ -1,7 +1,5 @@
-// Which subscriber field each column of an imported sheet fills: the header row matched to the
-// fields case-, space- and punctuation-insensitively, with the usual synonyms, and the user's
-// own choices over that. SPEC.md's names are recognised as they are, so an export imports back
-// with no mapping (its id, is_duplicate and created_at are the server's: ignored).
+// Which field each column fills: headers matched loosely, with synonyms, under the user's own
+// choices. SPEC.md's names match as they are, so an export imports back with no mapping.
 
 export const IMPORT_FIELDS = [
   "first_name",
@@ -81,12 +79,7 @@ export function applyMapping(headers: string[], given: Record<string, string | n
   return { mapping, problems };
 }
 
-/**
- * The mapping for another header (another worksheet of the workbook): its own automatic mapping,
- * with the user's explicit choices for the previous header (where they differ from its automatic
- * mapping, "ignore" included) kept for the columns of the same name. A field a kept choice fills
- * is taken from any column the automatic mapping gave it, so no field is filled twice by this.
- */
+/** The mapping for another worksheet's header: its automatic mapping, with the user's explicit choices kept for same-named columns (no field filled twice). */
 export function remapForHeaders(previous: { headers: string[]; mapping: (ImportField | null)[] }, headers: string[]): (ImportField | null)[] {
   const before = autoMapping(previous.headers);
   const explicit = new Map<string, ImportField | null>();
@@ -131,11 +124,7 @@ export function unmappableHeader(headers: string[]): string[] {
   return problems;
 }
 
-/**
- * What the import will leave out, said before it runs (nothing here blocks it): the columns no
- * field is filled from, the export's own server columns aside (expected, and ignored), and
- * among them any that matches a field another column already fills (the first column wins).
- */
+/** Warnings (never blocking): columns not imported, server columns aside, and ones shadowed by a column filling the same field. */
 export function headerWarnings(headers: string[], mapping: (ImportField | null)[]): string[] {
   const filledBy = new Map<ImportField, string>();
   headers.forEach((h, i) => {

@@ -15,9 +15,7 @@ import { importFieldsSchema } from "./schema";
 import { inspectXlsxObject, openSource, rejectedKey, sourceKey, type ImportSource } from "./source";
 import { receiveUpload } from "./upload";
 
-// What the API, the import page and its actions do with imports: upload (and a dry run, the
-// preview), change the mapping and preview again, start, read the status, download the rejected
-// rows. Another user's import is the same 404 as none.
+// The imports' API, page and actions; another user's import is the same 404 as none.
 
 export type ImportStatus = {
   id: string;
@@ -138,11 +136,7 @@ async function discard(id: string) {
 
 const MB = 1024 * 1024;
 
-/**
- * Records a preview unless the user's previews not yet started, with its file, would hold more
- * than IMPORT_PREVIEW_QUOTA_MB in storage (413 `quota_exceeded`). Counted and inserted under the
- * user's advisory lock, so that two uploads at once cannot both take the last of it.
- */
+/** Inserts a preview unless the user's unstarted previews would pass IMPORT_PREVIEW_QUOTA_MB (413), under their lock so two uploads cannot both take the last of it (docs/decisions/0024-previews-are-heavy-and-refused-early.md). */
 async function insertWithinQuota(userId: number, size: number, insert: Statement) {
   const quotaMb = config().IMPORT_PREVIEW_QUOTA_MB;
   const conn = await connection();
@@ -175,10 +169,7 @@ async function enqueue(user: SessionUser, id: string, fileName: string, sheetNam
   });
 }
 
-/**
- * `POST /api/v1/subscribers/imports`: stores the upload, reads its header, maps it; a dry run is
- * run at once (200), an import is queued (202). Nothing is kept of a file that cannot be imported.
- */
+/** `POST /api/v1/subscribers/imports`: a dry run runs at once (200), an import is queued (202); nothing is kept of a file that cannot be imported. */
 export async function createImport(user: SessionUser, request: Request): Promise<{ status: number; body: ImportStatus }> {
   const id = newJobId();
   const upload = await receiveUpload(request, id);
@@ -202,8 +193,7 @@ export async function createImport(user: SessionUser, request: Request): Promise
       const blocking = headerProblems(opened.headers, mapping);
       if (blocking.length) throw new AppError(400, "invalid_mapping", blocking.join(" "));
     }
-    // A preview is kept to be mapped on the page; one no mapping can mend is not kept (a workbook
-    // of several worksheets may still be read from another).
+    // A preview no mapping can mend is not kept (a multi-worksheet workbook may still be read from another sheet).
     const unmappable = source.format === "csv" || source.worksheets.length <= 1 ? unmappableHeader(opened.headers) : [];
     if (unmappable.length) throw new ImportFileError(unmappable.join(" "));
     const insert = sql`INSERT INTO subscriber_imports (id, user_id, status, dry_run, file_name, file_size, source, worksheet, sheet_name, headers, mapping)

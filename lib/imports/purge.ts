@@ -5,14 +5,10 @@ import { exportConfig } from "@/lib/export/config";
 import { storage } from "@/lib/storage";
 import { rejectedKey, sourceKey } from "./source";
 
-// Imports are kept as long as exports (EXPORT_RETENTION_HOURS after their last change), then
-// their row, their file and their rejected rows go; so do staging rows no running import owns
-// (a failed one's, should any be left, or an attempt's that a newer attempt replaced) and files
-// no import points at. A preview never started (a dry run) goes sooner, IMPORT_PREVIEW_RETENTION_HOURS
-// after its last change: an abandoned one holds its user's quota and the disk. A dry run is
-// made inside the request that asked for it, not by a job, so one whose server stopped
-// mid-preview stays `running` with no process behind it: it goes at the same time. A queued or
-// running import (not a dry run) is its job's to finish or fail.
+// Imports, their files and rejected rows go EXPORT_RETENTION_HOURS after their last change, with
+// orphaned staging rows and files. Unstarted previews go after IMPORT_PREVIEW_RETENTION_HOURS
+// (they hold quota), including ones stuck `running` because their server stopped mid-request.
+// A queued or running import is its job's to finish or fail.
 
 const STRAY_AFTER_MS = 60 * 60 * 1000;
 

@@ -8,24 +8,16 @@ import { ImportFileError } from "./file-error";
 import type { TextEncoding } from "./sniff";
 import { boundedWorkbook, MAX_WORKBOOK_PART, type XlsxLimits } from "./xlsx-stream";
 
-// Reading an import's file as rows of cells, one at a time: a CSV's records as its text streams
-// in (after decoding it), an XLSX through ExcelJS's streaming reader (worksheets, shared strings
-// and cells as the zip inflates, never the whole workbook), after its central directory says how
-// large it unpacks (a zip bomb is refused before any of it is inflated), and fed only parts
-// inflated and counted by xlsx-stream.ts (a zip lying about its sizes is refused at its first
-// lie; no cell may hold more than a megabyte of XML; what the reader keeps, the shared strings
-// above all, is bounded; styles are not read, so a date is its serial number). Any error of
-// either reader about the file is a 400 `invalid_file` with its reason. Each row carries the
-// line a person sees it on (`lineOf`): the row number in the spreadsheet, the physical line a
-// CSV record starts on.
+// An import's file as streamed rows of cells: CSV decoded record by record, XLSX via ExcelJS fed only bounded parts (xlsx-stream.ts).
+// File errors are 400 `invalid_file`; each row carries the line a person sees it on (`lineOf`).
 
 export { ImportFileError };
 
-/** More rows than a spreadsheet holds (Excel's 1,048,576, header included) are refused. */
+/** Excel's own row limit, header included. */
 export const MAX_ROWS = 1_048_576;
-/** A cell longer than this is not a subscriber's (and a quote left open swallows the file into one). */
+/** Longer is not a subscriber's cell (a quote left open swallows the file into one). */
 export const MAX_CELL = 10_000;
-/** A CSV record (a row, its quoted line breaks included) longer than this stops the reading: a quote left open, or not a sheet. */
+/** A longer CSV record (quoted line breaks included) stops the read: a quote left open, or not a sheet. */
 export const MAX_RECORD = 1 << 20;
 /** The most columns an import reads: its header's (a wider file is refused), and an XLSX's cells'. */
 export const MAX_COLUMNS = 200;
@@ -47,10 +39,7 @@ function lined<T extends Cell[]>(row: T, line: number): T {
   return Object.defineProperty(row, LINE, { value: line }); // not enumerable: the row still equals its cells
 }
 
-/**
- * The rows of a file, refused at the first one past `MAX_ROWS` (the header counted, as a
- * spreadsheet counts it): the import stops there, its rows staged so far dropped with it.
- */
+/** Refuses the file at the first row past `MAX_ROWS`, header counted as a spreadsheet counts it. */
 async function* atMostMaxRows<T extends Cell[]>(rows: AsyncIterable<T>): AsyncGenerator<T> {
   let count = 0;
   for await (const row of rows) {
@@ -175,12 +164,7 @@ function worksheetName(attribute: string): string {
 export type Worksheet = { name: string; file: number };
 export type WorkbookInfo = { worksheets: Worksheet[]; /** Dates counted from 1904 (old Mac Excel), not 1900. */ date1904: boolean };
 
-/**
- * Checks an XLSX before reading it: a workbook (not any zip), whose entries unpack to at most
- * `maxUnpacked` bytes; returns its worksheets in the workbook's order, with the number of each
- * one's part (`xl/worksheets/sheetN.xml`), which is how the streaming reader names them, and
- * its date system.
- */
+/** Checks an XLSX's unpacked size and workbook; returns its worksheets in order, with each part's number (`sheetN.xml`), and its date system. */
 export async function inspectXlsx(path: string, maxUnpacked: number): Promise<WorkbookInfo> {
   const entries = await zipEntries(path);
   const unpacked = entries.reduce((sum, e) => sum + e.size, 0);
@@ -246,20 +230,15 @@ export function xlsxLimits(): XlsxLimits {
   };
 }
 
-/**
- * A worksheet's rows (the header first) as cells, each with its row number; empty rows are
- * skipped, columns by position. Only this worksheet's part is read (with the workbook and its
- * shared strings), within `limits`.
- */
+/** A worksheet's non-empty rows (the header first), each with its row number, read within `limits`. */
 export function xlsxRows(path: string, worksheet: Worksheet, limits: XlsxLimits = xlsxLimits()): AsyncGenerator<Cell[]> {
   return atMostMaxRows(worksheetRows(path, worksheet, limits));
 }
 
 async function* worksheetRows(path: string, worksheet: Worksheet, limits: XlsxLimits): AsyncGenerator<Cell[]> {
   const input = boundedWorkbook(path, worksheet.file, limits);
-  // A refusal ends the input; ExcelJS's reader would then wait for the rest forever: every step
-  // of it also ends with the refusal. (Not Promise.race against one pending promise: each race
-  // would leave a reaction on it, one per row.)
+  // A refusal ends the input and ExcelJS would wait forever, so every step also rejects with it
+  // (not Promise.race: each race would leave a reaction on the pending promise, one per row).
   let refused: unknown = null;
   let interrupt: ((error: unknown) => void) | null = null;
   input.once("error", (error) => {

@@ -13,26 +13,18 @@ import { headerProblems, type ImportField } from "./fields";
 import { ImportFileError, lineOf, MAX_CELL } from "./read";
 import { openSource, rejectedKey, type ImportSource } from "./source";
 
-// Running an import (a background job, lib/jobs), or its dry run (the preview, and the API's
-// dry_run=true): the file is read row by row from storage; each row is checked by the creation
-// form's rules (cells.ts); the valid ones are staged in `import_rows` a batch at a time, the
-// rejected ones written to the rejected-rows CSV as they come. Then ONE transaction, holding the
-// import lock exclusively (creation and edits hold it shared), decides duplicates in SQL (an
-// earlier row of the file, or an existing subscriber, with the same email or mobile), inserts
-// every valid row at once, empties the staging rows and records the counts and the audit event.
-// So the rows of an import appear together or not at all: a worker killed at any moment leaves
-// only staging rows, which the retry drops before it starts again. Each attempt takes a number
-// and stages under it, and only the newest attempt may insert: one outlived by its retry (a job
-// expired while its worker still ran) neither mixes its staging rows into the retry's nor
-// imports the file a second time; whichever commits first, the other sees it and stops.
+// Running an import or its dry run: rows are checked by the creation form's rules and staged, then
+// one transaction under the import lock decides duplicates in SQL and inserts them all, so an
+// import appears whole or not at all. Only the newest attempt may insert, so an attempt outlived
+// by its retry never imports twice (docs/decisions/0013-imports-all-or-nothing.md).
 
 export const PREVIEW_ROWS = 20;
-/** The most characters of a cell a preview shows (with the header's MAX_COLUMNS, what a status and its page carry). */
+/** The most characters of a cell a preview shows, bounding what a status carries. */
 export const PREVIEW_CELL = 100;
 
 const previewText = (text: string) => (text.length > PREVIEW_CELL ? `${text.slice(0, PREVIEW_CELL - 1)}…` : text);
 
-/** Days between 1900-01-01 and 1904-01-01 in Excel's count: a 1904 workbook's serial plus this is a 1900 one's. */
+/** Days from Excel's 1900 epoch to its 1904 one: added to a 1904 workbook's serial. */
 const DAYS_1900_TO_1904 = 1462;
 
 export type ImportRecord = {
@@ -119,9 +111,7 @@ export async function runImport(id: string, signal?: AbortSignal): Promise<RunRe
     FROM subscriber_imports WHERE id = ${id}`);
   if (!imp) return { skipped: "the import no longer exists" };
   if (!imp.dry_run && imp.status !== "in_queue" && imp.status !== "running") return { skipped: `the import is ${imp.status}` };
-  // This attempt's number. Waits for an earlier attempt's inserting transaction (it holds this
-  // row), then finds the import completed and stops; else the earlier attempt, at its end, finds
-  // a newer number and stops.
+  // Takes this attempt's number, waiting for an earlier attempt's insert (it holds this row); whichever commits first, the other stops.
   const [started] = await conn.query<{ attempt: number }>(sql`UPDATE subscriber_imports SET attempt = attempt + 1, processed_rows = 0,
       status = CASE WHEN status = 'in_queue' THEN 'running'::"ImportStatus" ELSE status END
     WHERE id = ${id} AND (dry_run OR status IN ('in_queue', 'running')) RETURNING attempt`);
@@ -139,8 +129,7 @@ export async function runImport(id: string, signal?: AbortSignal): Promise<RunRe
   }
   const width = opened.headers.length;
   const byField = imp.mapping.map((f, i) => [f, i] as const).filter((e): e is readonly [ImportField, number] => e[0] !== null && e[1] < width);
-  // An XLSX's dates are their serial numbers (its styles, which say a number is a date, are not
-  // read): in the date's column, a serial is shown and checked as its day.
+  // XLSX styles are not read, so a date arrives as its serial number: converted in the date column only.
   const dateColumn = imp.source.format === "xlsx" ? byField.find(([f]) => f === "travel_date")?.[1] : undefined;
   const serialShift = opened.date1904 ? DAYS_1900_TO_1904 : 0;
   const fileSheet = sheetOfFile(imp.file_name);
@@ -212,14 +201,13 @@ export async function runImport(id: string, signal?: AbortSignal): Promise<RunRe
 
   // All at once: the duplicates decided, the rows inserted, the staging emptied, the counts kept.
   const counted = await conn.transaction(async (tx) => {
-    // A preview only counts: it shares the lock with creations (another user's preview or form is
-    // not held up by it) and waits only for an import inserting its rows.
+    // A preview takes the lock shared, so it holds up no one's form; it waits only for an inserting import.
     await tx.query(
       imp.dry_run
         ? sql`SELECT 1 AS locked FROM pg_advisory_xact_lock_shared(${LOCK_IMPORT}::int, 0)`
         : sql`SELECT 1 AS locked FROM pg_advisory_xact_lock(${LOCK_IMPORT}::int, 0)`,
     );
-    // Still this attempt's import (held until commit, so no newer attempt starts meanwhile).
+    // Still this attempt's (the row lock keeps a newer attempt from starting before commit).
     const [current] = await tx.query<{ attempt: number; status: string }>(sql`SELECT attempt, status::text AS status FROM subscriber_imports WHERE id = ${id} FOR UPDATE`);
     if (!current || current.attempt !== attempt || (!imp.dry_run && current.status !== "running")) throw new Superseded();
     const decided = sql`SELECT r.*, (

@@ -2,8 +2,7 @@ import { z } from "zod";
 import { unsafeTextProblems } from "@/lib/validation/text";
 import { IMPORT_FIELDS } from "./fields";
 
-// The text fields that come with an import (the API's multipart fields, and the import page's
-// preview and start forms): one schema for both.
+// The text fields sent with an import, one schema for the API and the import page's forms.
 
 const optionalText = (label: string, max: number) =>
   z

@@ -1,10 +1,5 @@
-// What an uploaded file is, from its bytes (never from its name): an XLSX (a zip whose first
-// entry… any zip: the reader then says whether it is a workbook), or text: its encoding (a byte
-// order mark for UTF-8 and UTF-16; else UTF-8 when its bytes are valid UTF-8, else Windows-1252,
-// converted) and its delimiter (comma, semicolon or tab, whichever the header line has most of,
-// outside quotes). What is plainly not a sheet is refused saying what it looks like: other
-// formats' magic numbers (PDF, images, archives, programs, RTF), text that starts as JSON, XML
-// or HTML does, and bytes text does not have (NUL; more than a few other control characters).
+// What an uploaded file is, from its bytes, never its name: a zip (the reader decides if it is a
+// workbook) or text, with its encoding and delimiter. Plainly other formats, documents and binary are refused saying what they look like.
 
 export type TextEncoding = "utf-8" | "utf-16le" | "utf-16be" | "windows-1252";
 export type Sniffed = { format: "xlsx" } | { format: "csv"; encoding: TextEncoding; bom: number } | { format: "binary"; reason: string };

@@ -8,9 +8,8 @@ import type { Cell } from "./cells";
 import { csvRows, ImportFileError, inspectXlsx, MAX_COLUMNS, MAX_HEADER, xlsxRows, type Worksheet } from "./read";
 import type { TextEncoding } from "./sniff";
 
-// An import's file in the console's storage and how to read it. The upload sniffs the bytes and
-// records what they are (`source`); every later reader opens the object from storage again, so
-// the preview, the job and a retried job on another machine read the same bytes the same way.
+// An import's file in storage and how to read it: every reader opens the stored object, so the
+// preview, the job and a retry on another machine read the same bytes the same way.
 
 export type ImportSource =
   | { format: "csv"; encoding: TextEncoding; bom: number; delimiter: string }

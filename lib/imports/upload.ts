@@ -10,14 +10,9 @@ import { importFieldsSchema } from "./schema";
 import { detectDelimiter, sniff } from "./sniff";
 import { sourceKey, type ImportSource } from "./source";
 
-// The upload: a multipart body read as it arrives (busboy), its `file` part streamed straight
-// into the console's storage (never held whole in memory) and cut off at IMPORT_MAX_MB (413);
-// its first bytes say what it is (sniff.ts), whatever its name says. Every part is one the
-// import takes, once: a field sent twice would leave which value counts to the order of the
-// parts (`dry_run=true` then `dry_run=false` is no dry run), so it is refused, as is any other.
-// The file's name is read as UTF-8 (what browsers and curl send), and what the text rule
-// refuses in a name (controls, direction overrides, broken characters, invisible ends) is taken
-// out of it: it is shown, and names the sheet of rows that name none.
+// The upload: multipart streamed into storage (413 past IMPORT_MAX_MB), its kind from its bytes
+// (sniff.ts). Each part is accepted once: with a field sent twice, the order of parts would
+// decide which counts. The file's name passes the text rule: it is shown and names the sheet.
 
 const HEAD_BYTES = 64 * 1024;
 const MAX_FIELD = 64 * 1024;
@@ -66,8 +61,7 @@ export async function receiveUpload(request: Request, id: string): Promise<Uploa
 
   await new Promise<void>((resolve, reject) => {
     let parser: busboy.Busboy;
-    // Whatever goes wrong, the body stops being read at once (a client past the limit is not
-    // waited for) and the stored part's write fails, so nothing half-written stays.
+    // On any failure stop reading at once and fail the stored write, so nothing half-written stays.
     const fail = (error: AppError) => {
       reject(error);
       body.unpipe();
@@ -78,7 +72,7 @@ export async function receiveUpload(request: Request, id: string): Promise<Uploa
       parser = busboy({
         headers: { "content-type": type },
         defParamCharset: "utf8",
-        // Two files: the second is refused by name ("other" is not a part an import takes; "file" twice is one file too many).
+        // A second file is refused by name, like any part an import does not take.
         limits: { files: 2, fileSize: max, fields: 10, fieldSize: MAX_FIELD, parts: 12 },
       });
     } catch {

@@ -2,57 +2,32 @@ import { Readable } from "node:stream";
 import yauzl from "yauzl";
 import { ImportFileError } from "./file-error";
 
-// What ExcelJS's streaming reader is given to read an XLSX: not the uploaded zip (its reader
-// would inflate whatever the zip holds, whatever sizes its headers claim) but the parts it reads,
-// inflated here by yauzl from the central directory, one after the other, and passed on stored
-// (not compressed) in a zip of their own. So every byte ExcelJS parses was counted here first:
-// - a part inflating past the size the zip declares for it is refused (yauzl checks it as it
-//   inflates), and all parts together past `maxUnpacked`: a zip bomb with false sizes stops at
-//   its first lie, before its data is held anywhere;
-// - no run of text or tag in the XML, and no cell (`<c>`) or shared string (`<si>`), may exceed
-//   MAX_XML_CELL bytes: one giant cell cannot fill memory (saxes and ExcelJS build each text
-//   whole) whatever the total;
-// - what ExcelJS keeps for the whole read is bounded, not only each piece: the shared strings
-//   (it caches them all, a rich-text run as objects several times its XML) by their bytes, their
-//   number and their runs; the workbook and its relationships by their bytes; a worksheet's
-//   column definitions by their number, and its cells to the first MAX_COLUMNS columns (ExcelJS
-//   walks every column up to a row's last cell, so one cell far right costs thousands of steps);
-// - only what the import reads is passed: no styles (the import needs no formats: a date is
-//   read from its serial number), and only the worksheet asked for;
-// - chunks are cut at whole UTF-8 characters (ExcelJS decodes each chunk on its own).
-// The parts come in the order the streaming reader wants them (the workbook, its relationships
-// and shared strings before the worksheet; an empty shared-string table when the file has
-// none), so it never has to park a worksheet in a temporary file. See
-// docs/decisions/0021-what-an-xlsx-read-keeps.md.
+// ExcelJS gets only the parts it needs, inflated here by yauzl against their declared sizes,
+// checked by XmlSizeGuard and re-zipped stored, cut at whole UTF-8 characters (ExcelJS decodes
+// each chunk alone), so every byte it parses and keeps is bounded first (docs/decisions/0021-what-an-xlsx-read-keeps.md).
 
-/** A cell of 10,000 characters (the most a row may have) is at most ~100 KB of XML; 1 MB is ten times that. */
+/** Ten times the XML of the longest cell an import accepts. */
 export const MAX_XML_CELL = 1 << 20;
 
-/** The workbook and its relationships are a list of worksheets: a few kilobytes a spreadsheet writes, at most this. */
+/** The workbook and its relationships are only a list of worksheets. */
 export const MAX_WORKBOOK_PART = 1 << 20;
-/** Rich-text runs (`<r>`) in the shared strings: ExcelJS keeps each as objects (formatted text is rare in a list of people). */
+/** ExcelJS keeps each rich-text run (`<r>`) as objects; formatted text is rare in a list of people. */
 export const MAX_RICH_TEXT_RUNS = 100_000;
-/**
- * Tags (and comments) per shared string, on average: a spreadsheet writes 4 (`<si><t>…</t></si>`),
- * 5 with a phonetic guide. Text cut by tags is kept as that many pieces joined, each piece costing
- * more than the bytes that cut it.
- */
+/** Tags per shared string on average (a spreadsheet writes 4, 5 with a phonetic guide); each piece costs more than its bytes. */
 export const SHARED_STRING_TAGS = 5;
-/** The most XML of one worksheet row: a row of 200 cells of 10,000 characters is 2 MB. */
+/** The most XML of one worksheet row: the widest row accepted, of the longest cells. */
 export const MAX_XML_ROW = 2 << 20;
-/** Column definitions (`<col>`) in a worksheet: at most one per column a spreadsheet has. */
+/** At most one `<col>` per column a spreadsheet has. */
 export const MAX_COLUMN_DEFINITIONS = 16_384;
-/** The longest cell tag (`<c r="…" s="…" t="…">`) read: a spreadsheet writes a few dozen bytes. */
+/** The longest cell tag (`<c r="…" s="…" t="…">`) read; a spreadsheet writes a few dozen bytes. */
 const MAX_CELL_TAG = 256;
 
 /** What an XLSX read may keep, beyond each cell's MAX_XML_CELL. */
 export type XlsxLimits = {
-  /** The most all parts read may inflate to. */
   maxUnpacked: number;
   /** The most bytes of the shared strings part, and the most shared strings (`<si>`) in it. */
   maxSharedStringsBytes: number;
   maxSharedStrings: number;
-  /** The last column a cell may be in. */
   maxColumns: number;
 };
 
@@ -163,12 +138,7 @@ export type PartLimits = {
 const columnNumber = (letters: string) => [...letters].reduce((sum, c) => sum * 26 + c.charCodeAt(0) - 64, 0);
 const ATTRIBUTE = /([^\s=/]+)\s*=\s*(?:"([^"]*)"|'([^']*)')/g;
 
-/**
- * Watches one part's XML as it inflates: the bytes of a text, a tag, a comment or CDATA between
- * two markup characters, and of one cell (`<c>`) or shared string (`<si>`), each at most
- * `limits.cell`; and the counts of `limits` (shared strings, runs, columns).
- * Byte by byte only around a `<`; `indexOf` between.
- */
+/** Watches one part's XML as it inflates against `limits`; byte by byte only around a `<`, `indexOf` between. */
 export class XmlSizeGuard {
   private mode = TEXT;
   private run = 0;
@@ -206,7 +176,6 @@ export class XmlSizeGuard {
     this.scan(bytes, false);
   }
 
-  /** The part is complete. */
   end() {
     this.scan(Buffer.alloc(0), true);
     if (this.depth !== 0 || this.mode !== TEXT) {
@@ -380,11 +349,7 @@ function checkDeclaredSize(entry: yauzl.Entry, limits: XlsxLimits) {
   }
 }
 
-/**
- * The parts of the XLSX at `path` that ExcelJS reads to read the worksheet whose part is
- * `xl/worksheets/sheet{worksheet}.xml`, inflated and checked as described above, as a zip stream
- * of stored parts. Refusals are 400 `invalid_file` errors, emitted by the stream.
- */
+/** The parts ExcelJS needs to read worksheet `worksheet`, checked, as a zip stream of stored parts; refusals are emitted as 400 `invalid_file`. */
 export function boundedWorkbook(path: string, worksheet: number, limits: XlsxLimits): Readable {
   const sheet = `xl/worksheets/sheet${worksheet}.xml`;
   const partLimits = (name: string): PartLimits =>
@@ -415,8 +380,7 @@ export function boundedWorkbook(path: string, worksheet: number, limits: XlsxLim
           }
           yield localHeader(entry.fileName, entry.uncompressedSize, entry.crc32);
           const guard = new XmlSizeGuard(entry.fileName, partLimits(entry.fileName));
-          // The last bytes of a part are passed on only once the whole part is checked: ExcelJS
-          // must not see a part end before its refusal.
+          // A part's last bytes go on only once it is all checked: ExcelJS must not see it end before its refusal.
           let ready: Buffer | null = null;
           let cutOff: Buffer | null = null; // a character the next chunk completes
           try {

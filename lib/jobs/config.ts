@@ -1,8 +1,7 @@
 import { config } from "@/lib/config";
 
-// Settings of the background jobs (exports, imports, bulk changes; see the README's configuration
-// table), read through the one settings module on each use, so tests and scripts can set them
-// before starting a worker. The EXPORT_* names date from when exports were the only jobs.
+// Job settings (README's configuration table), read on each use so tests and scripts can set them;
+// the EXPORT_* names are kept for compatibility though they cover every job.
 
 export const jobConfig = {
   /** Retries after the first attempt fails (a crash counts as a failure once the job expires). */
@@ -12,10 +11,7 @@ export const jobConfig = {
   get retryDelaySeconds() {
     return config().EXPORT_RETRY_DELAY_SECONDS;
   },
-  /**
-   * How long one attempt may run. It is also how long a job of a killed worker stays "active"
-   * before the queue's maintenance hands it to the next attempt.
-   */
+  /** How long one attempt may run; also how long a killed worker's job stays active before it is retried. */
   get expireSeconds() {
     return config().EXPORT_JOB_EXPIRE_SECONDS;
   },

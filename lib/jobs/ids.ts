@@ -1,9 +1,6 @@
 import crypto from "node:crypto";
 
-/**
- * 128 random bits, base64url (22 characters): the ids of exports (and so their files' names),
- * imports and bulk changes, the records a job works on.
- */
+/** 128 random bits in base64url: ids of exports (and their file names), imports and bulk changes. */
 export function newJobId(): string {
   return crypto.randomBytes(16).toString("base64url");
 }

@@ -6,27 +6,20 @@ import { AppError } from "@/lib/errors";
 import { processWide } from "@/lib/process-wide";
 import { jobConfig } from "./config";
 
-// The background jobs' queue: pg-boss in the database's own "pgboss" schema (created by
-// boss.start(), not by the Prisma migrations), on PGlite through its `db.executeSql` option and
-// on PostgreSQL over the jobs' pg pool. One instance per process (lib/process-wide.ts).
-//
-// Exports, imports and bulk changes are jobs of one queue, each naming its kind, the record it
-// works on and its user. How many jobs a user may have, and whose job goes first, is decided in
-// the database, so it holds across web instances and workers (docs/decisions/0022-jobs-fair-per-user.md).
+// One pg-boss queue for exports, imports and bulk changes (schema "pgboss", created by boss.start()),
+// one instance per process; per-user limits and order are decided in the database so they hold
+// across instances (docs/decisions/0022-jobs-fair-per-user.md).
 
 export const JOB_QUEUE = "console-job";
 /** Where pg-boss moves a job whose last attempt failed (or expired): see worker.ts. */
 export const JOB_FAILED_QUEUE = "console-job-failed";
-/** The scheduled clean-up: its name predates lib/jobs, and its cron schedule is stored under it. */
+/** The scheduled clean-up; its cron schedule is stored under this name, so it is not renamed. */
 export const PURGE_QUEUE = "subscriber-export-purge";
 
 export type JobKind = "export" | "import" | "bulk";
 export type JobData = { kind: JobKind; id: string; userId: number };
 
-/**
- * Each kind had a queue of its own before they shared one. A job still waiting in one when the
- * console was upgraded is worked there (worker.ts), with its data's own name for the record's id.
- */
+/** Per-kind queues of older versions: a job still waiting in one is worked there (worker.ts). */
 export const LEGACY_QUEUES = [
   { name: "subscriber-export", failed: "subscriber-export-failed", kind: "export", idKey: "exportId" },
   { name: "subscriber-import", failed: "subscriber-import-failed", kind: "import", idKey: "importId" },
@@ -42,8 +35,7 @@ const current = processWide("jobs.queue", () => ({ started: undefined as { conn:
 export async function queue(): Promise<PgBoss> {
   const conn = await connection();
   if (current.started?.conn !== conn) {
-    // Often first asked for by a request (an export, a bulk change, an import): the queue's timers
-    // and polls outlive it, so they must not run in its scope (its abort would cancel them).
+    // Often first started by a request: its timers outlive it, so they must not run in its (abortable) scope.
     const boss = outsideRequest(() => start(conn));
     current.started = { conn, boss };
     boss.catch(() => {
@@ -66,9 +58,7 @@ async function start(conn: SqlConnection): Promise<PgBoss> {
     maintenanceIntervalSeconds: jobConfig.maintenanceSeconds,
   });
   boss.on("error", (error) => console.error("job queue:", error));
-  // pg-boss creates its schema under a lock, but each queue and its partition without one: two
-  // processes starting at once (web and worker, two workers) deadlock on a fresh database. One
-  // process at a time, then; the others find everything created and go on at once.
+  // pg-boss creates queues without a lock: processes starting at once deadlock on a fresh database.
   await conn.exclusive(START_LOCK, async () => {
     await boss.start();
     await boss.createQueue(JOB_FAILED_QUEUE, { name: JOB_FAILED_QUEUE });
@@ -81,7 +71,7 @@ async function start(conn: SqlConnection): Promise<PgBoss> {
 /** Namespace of the advisory locks under which a user's job requests take turns. */
 const USER_LOCK = 0x4a4f4253; // "JOBS"
 
-/** Seconds a refused request is told to wait: about what a job of a few thousand rows takes. */
+/** Seconds a refused request is told to wait: about one small job. */
 const RETRY_AFTER_SECONDS = 30;
 
 export const tooManyJobs = (limit: number) =>
@@ -95,12 +85,8 @@ export const tooManyJobs = (limit: number) =>
   );
 
 /**
- * Queues a job on the given connection (our transaction's), so it exists only if that commits.
- *
- * The user's jobs are counted in the queue's own table under the user's advisory lock, taken in
- * this transaction: every web instance counts the same rows, one request at a time, and a user
- * with JOBS_PER_USER unfinished jobs is refused (429). A job's priority is minus the user's jobs
- * before it, so that a user's first job passes the second and third of others (docs/decisions/0022-jobs-fair-per-user.md).
+ * Queues a job in our transaction (it exists only if that commits). Counts the user's unfinished
+ * jobs under their advisory lock (429 past JOBS_PER_USER) and ranks it behind them (docs/decisions/0022-jobs-fair-per-user.md).
  */
 export async function sendJob(tx: Queryable & Pick<SqlConnection, "executeSql">, data: JobData, jobId: string): Promise<string> {
   const boss = await queue();

@@ -11,15 +11,9 @@ import { markBulkFailed, runBulkChange } from "@/lib/subscribers/bulk";
 import { jobConfig } from "./config";
 import { JOB_FAILED_QUEUE, JOB_QUEUE, LEGACY_QUEUES, PURGE_QUEUE, queue, stopQueue, type JobData, type JobKind } from "./queue";
 
-// The job worker: runs in the web process (started by instrumentation.ts unless JOB_WORKER=off)
-// or in a process of its own (scripts/worker.ts, `npm run worker`).
-//
-// Each process runs JOB_CONCURRENCY jobs at once, more than JOBS_PER_USER, so one user's jobs
-// never hold every slot (docs/decisions/0022-jobs-fair-per-user.md). An attempt that throws is retried
-// (EXPORT_RETRY_LIMIT, EXPORT_RETRY_DELAY_SECONDS); an attempt whose worker died (SIGKILL, power
-// loss) stays "active" until EXPORT_JOB_EXPIRE_SECONDS pass, then the queue's maintenance fails
-// it, which counts as an attempt. After the last attempt pg-boss moves the job to the failed
-// queue, whose handler marks its record failed with the reason.
+// The job worker, in the web process (unless JOB_WORKER=off) or its own (scripts/worker.ts). More
+// slots than JOBS_PER_USER, so one user never holds them all (docs/decisions/0022-jobs-fair-per-user.md).
+// Failed attempts retry; after the last one pg-boss moves the job to the failed queue, whose handler marks it failed.
 
 type Kind = {
   /** One attempt: what it did, for the log. */
@@ -75,10 +69,9 @@ async function onJobs(jobs: Job[], running: Set<AbortController>) {
     const { kind, id } = job.data;
     const controller = new AbortController();
     running.add(controller);
-    // Give up a little before pg-boss does, so no attempt keeps writing after its job expired.
+    // Give up a little before pg-boss expires the job, so no attempt writes after it.
     const deadline = AbortSignal.timeout(Math.max(1, job.expireInSeconds - 2) * 1000);
     const attempt = `attempt ${job.retryCount + 1} of ${job.retryLimit + 1}`;
-    // Which process took which attempt: with several workers, the logs say who ran a job.
     console.info(`${kind} ${id}: ${attempt} started (pid ${process.pid})`);
     try {
       console.info(`${kind} ${id}: ${await KINDS[kind].run(id, AbortSignal.any([controller.signal, deadline]))}`);
@@ -100,9 +93,8 @@ const fromLegacy = (legacy: (typeof LEGACY_QUEUES)[number], jobs: PgBoss.JobWith
   jobs.map((job) => ({ ...job, data: { kind: legacy.kind, id: job.data[legacy.idKey]! } }));
 
 /**
- * An embedded database is opened by one process only, so a job still "active" when this process
- * starts belonged to a previous run that died: hand it back now instead of waiting for it to
- * expire. (On PostgreSQL another live worker may own it: there, expiry decides.)
+ * PGlite is opened by one process, so a job still active at start belonged to a dead run: hand it
+ * back now (on PostgreSQL another live worker may own it; expiry decides).
  */
 async function recoverOrphans(boss: PgBoss) {
   const conn = await connection();
@@ -151,10 +143,7 @@ export function startJobWorker(): Promise<void> {
   return current.worker.started;
 }
 
-/**
- * Stops gracefully: no new jobs; running jobs may finish within EXPORT_STOP_TIMEOUT_SECONDS, else
- * they are aborted (an export's temporary file removed) and handed back for a later attempt.
- */
+/** Stops gracefully; jobs still running at the timeout are aborted and handed back for a later attempt. */
 export async function stopJobWorker(timeoutSeconds = jobConfig.stopTimeoutSeconds): Promise<void> {
   const worker = current.worker;
   current.worker = undefined;

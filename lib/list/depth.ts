@@ -2,25 +2,14 @@ import { AppError } from "@/lib/errors";
 import { formatCount } from "@/lib/format";
 import { PER_PAGE } from "./pagination";
 
-// How deep a list page may reach, so that no page number makes a query cost more than this.
-//
-// OFFSET n reads and drops n rows (and a sort by a joined name sorts them first): page
-// 1,000,000,000 of any list asked PostgreSQL for ten billion rows. Now:
-// - a page within the first MAX_SKIP rows is read as before, with its total at the same time;
-// - a deeper page is read after its total is known: past the last page it is empty at once
-//   (API.md: an empty `data` with the true total and length); within MAX_SKIP rows of the end it
-//   is read backwards from the end (the reverse order skips the fewer rows); in between the
-//   answer is 400 page_too_deep, which names the pages that can be shown.
-// At most MAX_SKIP rows are skipped whatever the page, which bounds the costliest order's work
-// (bench/README.md has the figures).
+// How deep a list page may reach: at most MAX_SKIP rows are skipped, reading near the end
+// backwards and answering 400 page_too_deep in between, so no page number makes a query costly
+// (docs/decisions/0010-no-user-can-starve-the-others.md).
 
 export const MAX_SKIP = 100_000;
 let maxSkip = MAX_SKIP;
 
-/**
- * A filter that reads every row (lib/subscribers/where.ts, readsEveryRow) and matches at most
- * this many rows is answered from the ids that one read finds (lib/subscribers/queries.ts).
- */
+/** A filter that reads every row and matches at most this many is answered from the ids that read found. */
 const FEW_MATCHES = 5_000;
 let fewMatches = FEW_MATCHES;
 export const fewMatchesLimit = () => fewMatches;
@@ -70,10 +59,7 @@ export class PageTooDeepError extends AppError {
   }
 }
 
-/**
- * A page of a list and its total, at a cost bounded whatever the page number: `rows` reads the
- * rows of a window (in reverse order when it says so), `count` the total.
- */
+/** A page and its total, bounded whatever the page number; `rows` reads a window, `count` the total. */
 export async function readPage<R>(
   page: number,
   rows: (window: PageWindow) => Promise<R[]>,

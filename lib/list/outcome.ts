@@ -3,9 +3,7 @@ import { databaseAppError, isQueryCancelled } from "@/lib/db/errors";
 import { AppError } from "@/lib/errors";
 import { PageTooDeepError } from "./depth";
 
-// What a list page shows when its query was refused or stopped for a reason the user can act on
-// (the JSON API answers the same cases with 400, 429 and 503: lib/http/api.ts). A page cannot
-// set its status once it streams; it says what happened in place of the table.
+// What a list page shows, in place of the table, when its query was refused or stopped for a reason the user can act on.
 
 export type ListProblem = {
   kind: "too_deep" | "too_many" | "timeout" | "busy" | "cancelled";

@@ -5,11 +5,8 @@ import { subscriberFiltersSchema } from "@/lib/subscribers/filters";
 import { userFiltersSchema } from "@/lib/users/filters";
 import { parseWith } from "./params";
 
-// The list pages and the one schema each reads its address with (lib/<resource>/filters.ts, the
-// same the JSON API and the export use). A page streams, so it cannot set its own status once it
-// renders: the proxy asks here first, and a query the schema refuses answers 400 while the page
-// renders its explanation of each bad value (components/list/list-states.tsx, InvalidQuery), as
-// the API answers 400 naming them. Runtime-neutral: the proxy imports it.
+// Each list page and its schema. A streaming page cannot set its status, so the proxy asks here
+// first and a refused query answers 400 while the page explains it. Runtime-neutral: the proxy imports it.
 
 const LIST_PAGES: Record<string, z.ZodType> = {
   "/subscribers": subscriberFiltersSchema,

@@ -13,11 +13,7 @@ export function pagination(total: number, page: number): Pagination {
 /** Whether the pager shows at all. */
 export const showsPager = (total: number) => total > PER_PAGE;
 
-/**
- * The page numbers to show: at most `max` consecutive pages, the window following the current
- * page (kept centred where it can be, pinned at either end). A current page outside 1..length
- * is clamped, so the window is always a valid run of pages.
- */
+/** The page numbers to show: at most `max`, centred on the current page where possible (clamped to 1..length). */
 export function pageWindow(current: number, length: number, max = MAX_PAGE_BUTTONS): number[] {
   if (length < 1 || max < 1) return [];
   const size = Math.min(max, length);

@@ -11,17 +11,14 @@ import {
   isDayInRange,
 } from "@/lib/validation/common";
 
-// Building blocks for the list filters of every resource: each resource's filter schema
-// (lib/<resource>/filters.ts) is made of these, and pages, the JSON API and the export all
-// parse the query through that one schema.
+// Building blocks of every resource's filter schema, the one parser for pages, the API and exports.
 
 export type RawParams = Record<string, string | string[] | undefined>;
 
 /** URLSearchParams or Next's `searchParams` object → a plain object (repeated keys → arrays). */
 export function rawParams(input: URLSearchParams | RawParams): RawParams {
   if (!(input instanceof URLSearchParams)) return input;
-  // A Map, then own keys: `out[key]` would read Object.prototype for "constructor" and assign the
-  // prototype for "__proto__" (names in the address are the user's to choose).
+  // A Map, then own keys: `out[key]` would hit Object.prototype for "constructor" and "__proto__".
   const out = new Map<string, string | string[]>();
   for (const [key, value] of input) {
     const prev = out.get(key);

@@ -5,11 +5,7 @@ export function containsPattern(text: string): string {
   return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
-/**
- * `column` contains `text`, case-insensitively. A text with no letter that has a case (digits,
- * punctuation, emoji…) is matched with LIKE: the same rows (ILIKE lowercases both sides, which
- * changes no such character) for far less CPU, since ILIKE lowercases every value it reads.
- */
+/** `column` contains `text`, case ignored; caseless text uses LIKE, which finds the same rows for far less CPU than ILIKE. */
 export function contains(column: Statement, text: string): Statement {
   return caseless(text)
     ? sql`${column} LIKE ${containsPattern(text)}`
@@ -24,11 +20,7 @@ export function caseless(text: string): boolean {
   return true;
 }
 
-/**
- * Whether a trigram (pg_trgm GIN) index can find the values containing `text`: only when it has
- * a run of at least 3 letters or digits (one or two letters, punctuation and emoji have no
- * trigram, and such a filter reads every row).
- */
+/** Whether a trigram index can serve `text`: it needs a run of 3 letters or digits, else the filter reads every row. */
 export function trigramServes(text: string): boolean {
   return /[\p{L}\p{N}]{3}/u.test(text);
 }

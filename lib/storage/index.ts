@@ -5,9 +5,7 @@ import { localStore } from "./local";
 import { s3Store, type S3Settings } from "./s3";
 import type { FileStore } from "./types";
 
-// The one storage module for every file the console keeps (lib/storage/types.ts says what every
-// backend promises): a local folder, STORAGE_DIR (`.data` by default), or an S3-compatible
-// bucket when STORAGE_URL=s3://bucket/prefix is set (then every machine sees the same files).
+// The one storage module: a local folder (STORAGE_DIR) or, with STORAGE_URL=s3://…, a bucket every machine shares.
 
 export { StorageUnavailableError, type FileStore, type StorageProblem } from "./types";
 

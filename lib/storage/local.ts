@@ -7,9 +7,8 @@ import { ensurePrivateDir } from "@/lib/security/private-files";
 import { storageProblem } from "./problems";
 import { checkKey, StorageUnavailableError, type FileStore, type PutOptions, type StoreBody, type StoredEntry } from "./types";
 
-// Files in a local folder (STORAGE_DIR, `.data` by default: exports in `.data/exports/`). A file
-// is written under a temporary name in its final folder, flushed to disk (fsync) and renamed over
-// its final name, so a reader sees no file or a whole one. Folders are 0700 and files 0600.
+// Files in a local folder (STORAGE_DIR): written under a temporary name, fsynced and renamed, so a
+// reader sees none or a whole one. Folders 0700, files 0600.
 
 const TEMP = /^\.(.+)\.\d+\.[0-9a-f]{8}\.tmp$/;
 
@@ -103,10 +102,7 @@ export function localStore(root: string): FileStore {
   };
 }
 
-/**
- * The top folders of the store's keys. The default root is `.data`, which also holds the embedded
- * database: the sweep never walks into folders that are not the store's.
- */
+/** The store's top folders: the sweep never walks outside them (the default root also holds the database). */
 const STORE_FOLDERS = new Set(["exports", "imports"]);
 
 function unavailable(error: unknown): StorageUnavailableError {

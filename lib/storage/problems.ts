@@ -1,8 +1,6 @@
 import type { StorageProblem } from "./types";
 
-// What kind of failure a storage error is, for the health report and the logs. The SDK's
-// network errors carry Node's socket codes; its timeouts are named TimeoutError (no connection
-// in time) or come from an abort signal; S3's own answers carry the error code and status.
+// What kind of failure a storage error is, for the health report and logs, from socket codes, timeouts and S3's own codes.
 
 const UNREACHABLE = new Set([
   "ECONNREFUSED",

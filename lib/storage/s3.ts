@@ -3,26 +3,9 @@ import type { S3Client } from "@aws-sdk/client-s3";
 import { checkKey, StorageUnavailableError, type FileStore, type PutOptions, type StoreBody, type StoredEntry } from "./types";
 import { storageProblem } from "./problems";
 
-// Files in an S3-compatible bucket (STORAGE_URL=s3://bucket/prefix), through the AWS SDK. Every
-// machine that names the same bucket sees the same files: a worker writes an export, any web
-// instance streams it to its owner.
-//
-// - put: a streaming multipart upload (@aws-sdk/lib-storage): parts of PART_SIZE, at most
-//   QUEUE_SIZE of them in flight, so memory stays near 15 MB whatever the file's size. S3 shows
-//   an object only once its upload completes (a body under one part is a single PutObject, just
-//   as atomic); a failed or aborted upload is aborted, and the sweep aborts the uploads of
-//   writers that were killed (ListMultipartUploads + AbortMultipartUpload).
-// - get: GetObject's body streams to the client; nothing is read ahead.
-// - Errors of the storage itself become StorageUnavailableError (503 with Retry-After), and so
-//   does a storage that accepts connections but does not answer (S3_TIMEOUTS): a download gets
-//   its first byte within `firstByteMs` whatever the SDK's retries, any other small request its
-//   answer within `answerMs` per attempt, and a transfer that goes silent (either way, a part
-//   being uploaded or a body being read) fails after `idleMs`. The SDK makes 3 attempts (its
-//   default) of what fails by a timeout, so a silent store fails an upload in about 3 × idleMs.
-//   The client is made once per configuration and keeps no memory of failures: once the storage
-//   is back, the next request works.
-//
-// The SDK is loaded on first use, so a console on a local folder never loads it.
+// Files in an S3-compatible bucket, so every machine sees the same files (docs/decisions/0012-many-machines.md).
+// Uploads are streamed multipart and visible only once complete; storage failures, including a
+// silent store (S3_TIMEOUTS), become StorageUnavailableError (503). The SDK loads on first use.
 
 export type S3Settings = {
   bucket: string;
@@ -34,7 +17,7 @@ export type S3Settings = {
   forcePathStyle: boolean;
 };
 
-/** 5 MiB, the smallest part S3 accepts: what one in-flight part holds in memory. */
+/** The smallest part S3 accepts: what one in-flight part holds in memory. */
 const PART_SIZE = 5 * 1024 * 1024;
 const QUEUE_SIZE = 2;
 
@@ -51,11 +34,7 @@ export type S3Timeouts = {
   checkMs: number;
 };
 
-/**
- * S3 answers a read in milliseconds; a stall of seconds is a storage in trouble. The idle time is
- * longer: the console's own client may pause a download for a moment (backpressure), and a
- * large multipart upload's completion may take a few seconds.
- */
+/** A stall of seconds means trouble; idle is longer because our client may pause a download and a large upload's completion takes a while. */
 export const S3_TIMEOUTS: S3Timeouts = { connectMs: 3_000, firstByteMs: 5_000, answerMs: 5_000, idleMs: 15_000, checkMs: 3_000 };
 
 const sdk = () => import("@aws-sdk/client-s3");
@@ -119,8 +98,7 @@ export function s3Store(settings: S3Settings, timeouts: S3Timeouts = S3_TIMEOUTS
     async get(key: string) {
       const Key = full(key);
       const [s3, { GetObjectCommand }] = await Promise.all([client(), sdk()]);
-      // The first byte within firstByteMs, retries included; the body then streams as long as it
-      // keeps coming (idleMs), so a large file is not cut short.
+      // The first byte is bounded, retries included; after that the body streams while it keeps coming (idleMs).
       const firstByte = new AbortController();
       const timer = setTimeout(() => firstByte.abort(), timeouts.firstByteMs);
       try {
@@ -211,26 +189,18 @@ async function makeClient(settings: S3Settings, timeouts: S3Timeouts): Promise<S
     ...(settings.endpoint
       ? {
           endpoint: settings.endpoint,
-          // Many S3-compatible servers reject the SDK's newer default checksums (CRC32 on every
-          // request and answer); they are sent and checked only where S3 requires them.
+          // Many S3-compatible servers reject the SDK's newer default checksums.
           requestChecksumCalculation: "WHEN_REQUIRED" as const,
           responseChecksumValidation: "WHEN_REQUIRED" as const,
         }
       : {}),
-    // Credentials: the SDK's default chain (AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY/
-    // AWS_SESSION_TOKEN, AWS_PROFILE, web identity, the container's or instance's role).
-    // `requestTimeout` (given per request above) only logs a warning unless throwOnRequestTimeout
-    // is set; `socketTimeout` is the idle time of an open request, its body included. Uploads
-    // (lib-storage sends their parts itself) are bounded by the idle time: a part's whole
-    // exchange may take long on a slow link, but never silence.
+    // Credentials: the SDK's default chain. `requestTimeout` only warns without throwOnRequestTimeout;
+    // `socketTimeout` bounds silence on an open request, which is what bounds multipart parts.
     requestHandler: { connectionTimeout: timeouts.connectMs, socketTimeout: timeouts.idleMs, throwOnRequestTimeout: true },
   });
 }
 
-/**
- * A download's body, whose failure (the storage stalls or drops the connection mid-transfer) is
- * a StorageUnavailableError like any other; destroying it stops the download.
- */
+/** A download's body whose mid-transfer failure is a StorageUnavailableError; destroying it stops the download. */
 function readable(body: Readable, key: string): Readable {
   const out = new PassThrough();
   body.on("error", (error) => out.destroy(unavailable(error, `reading ${key}`)));

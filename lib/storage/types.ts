@@ -2,10 +2,8 @@ import type { Readable } from "node:stream";
 import { AppError, BrandedError } from "@/lib/errors";
 import { RETRY_AFTER_SECONDS } from "@/lib/health/unavailable";
 
-// What the console keeps as files (exports today; uploaded sheets and rejected rows next), named
-// by keys the code makes (`exports/<id>.csv`), never by user input. Every backend keeps the same
-// promises: an object is written from a stream (never held whole in memory) and becomes visible
-// only when complete, so a reader sees no object or a whole one; reads stream too.
+// The console's files, under keys the code makes, never user input. Every backend writes from a
+// stream and shows an object only once complete, so a reader sees none or a whole one.
 
 /** A key: segments of letters, digits, `_`, `-` and `.` (not starting with a dot), joined by `/`. */
 export const STORAGE_KEY = /^(?:[A-Za-z0-9_-][A-Za-z0-9_.-]{0,199}\/){0,4}[A-Za-z0-9_-][A-Za-z0-9_.-]{0,199}$/;
@@ -52,12 +50,7 @@ export function checkKey(key: string): string {
 /** Why a storage could not be used: for the health report and the logs, never shown to users. */
 export type StorageProblem = "unreachable" | "timeout" | "denied" | "error";
 
-/**
- * The storage cannot be used right now (the bucket's server is down or unreachable, refuses this
- * console's credentials, answers errors; a folder's mount is gone). An AppError: a route answers
- * 503 `storage_unavailable` with Retry-After, like an unreachable database. Nothing is cached
- * about the failure, so the next request tries the storage again.
- */
+/** The storage cannot be used right now: 503 `storage_unavailable` with Retry-After; nothing cached, so the next request tries again. */
 export class StorageUnavailableError extends AppError {
   static readonly brand: string = "console.StorageUnavailableError";
 

@@ -3,21 +3,15 @@ import { keysNotIn } from "@/lib/validation/common";
 import { MAX_ID } from "@/lib/validation/id";
 import { SUBSCRIBER_FILTER_KEYS, SUBSCRIPTION_STATUSES } from "./filters";
 
-// A bulk change of subscribers: which ones (a selection of ids, or every subscriber matching the
-// list's filters, as the list's address spells them) and what changes (the status, the
-// mandatory flag, or deletion: administrators only). One schema for the confirmation page, the
-// action and the job.
+// A bulk change's target (ids, or the list's filters as its address spells them) and change;
+// one schema for the confirmation page, the action and the job.
 
 export const MAX_SELECTION = 100;
 
 /** The names a target's filters may use: the list's filters, and its page and sort (ignored). */
 export const BULK_FILTER_NAMES: ReadonlySet<string> = new Set([...SUBSCRIBER_FILTER_KEYS, "page", "sort"]);
 
-/**
- * The filters, as the list's address spells them. An unknown name is refused by name before the
- * record is read: zod's record drops a "__proto__" key without a word, and a filter dropped
- * silently would make the change reach every subscriber.
- */
+/** The filters; an unknown name is refused before zod's record (which silently drops "__proto__") could drop it and widen the change to everyone. */
 const filtersSchema = z.preprocess((value, ctx) => {
   if (value === null || typeof value !== "object" || Array.isArray(value)) return value;
   const unknown = keysNotIn(value, BULK_FILTER_NAMES);

@@ -17,26 +17,11 @@ import { reevaluateLater } from "./edit";
 import { subscriberFilterOnlySchema } from "./filters";
 import { subscriberConditions } from "./where";
 
-// A change of many subscribers at once: their status, their mandatory flag, or (administrators)
-// deleting them; either a selection of ids or every subscriber matching the list's filters.
-//
-// A selection, and up to BULK_INLINE_MAX rows matching filters, run at once, in one transaction.
-// Beyond, it is a background job (lib/jobs): batches of BULK_BATCH_SIZE rows in id
-// order, each its own short transaction that also records how far it got (`last_id`), so no
-// statement holds rows for long and a job retried after a crash goes on after the last batch
-// done, never changing a row twice. Either way, one audit event (docs/decisions/0014) says what
-// changed: a selection's the ids it changed, a change by filters its filters; the change, and the
-// count of rows it went through. The trigger-kept counts follow every batch. A deletion makes
-// later subscribers that matched the deleted ones stop being duplicates: at once (at most 100
-// rows), in its transaction; as a job, its batches only delete, and after the last one the
-// flagged subscribers are decided again in short transactions of their own (decision 15).
+// Bulk changes of status, mandatory flag or (admins) deletion: small ones at once in one
+// transaction, larger ones as a resumable job in id-ordered batches, one audit event either way
+// (docs/decisions/0014-bulk-changes-in-the-audit-log.md, 0015-bulk-deletion-decides-duplicates-after.md).
 
-/**
- * The filters of a target, checked by the list's own parser (400 naming the bad one). Whoever
- * calls (the action parsed the target already; the job reads it back from its row), a name that
- * is not a filter is refused: own keys against a Set, never `in`, which takes "constructor" or
- * "toString" for a filter that would then be dropped, widening the change to every subscriber.
- */
+/** The target's filters, by the list's parser; unknown names refused by own keys, never `in` (an inherited name would widen the change to everyone). */
 function targetFilters(target: Extract<BulkTarget, { filters: unknown }>) {
   const unknown = keysNotIn(target.filters, BULK_FILTER_NAMES);
   if (unknown.length) throw new AppError(400, "invalid_input", `Not a filter: ${unknown.map((k) => k.slice(0, 40)).join(", ")}.`);
@@ -46,18 +31,12 @@ function targetFilters(target: Extract<BulkTarget, { filters: unknown }>) {
   return { raw: known, values: parsed.value };
 }
 
-/** The target's condition over `subscribers s`. */
 function targetConditions(target: BulkTarget): Statement[] {
   if ("ids" in target) return [sql`s.id = ANY(${target.ids}::int[])`];
   return subscriberConditions(targetFilters(target).values);
 }
 
-/**
- * How many subscribers the target names: a count with the list's filters, as costly as the list's
- * own total, so it is bounded like the list's (callers run it within the user's limit, `heavy`).
- * On the app's connections: their statement timeout, one core, a bounded wait for a connection,
- * cancelled with its request; not on the export's few, shared with the worker and imports.
- */
+/** Counts the target's subscribers; as costly as the list's total, so callers bound it with `heavy` (docs/decisions/0010-no-user-can-starve-the-others.md). */
 export async function countTarget(target: BulkTarget): Promise<number> {
   const [row] = await query<{ n: number }>(sql`SELECT count(*)::int AS n FROM subscribers s ${whereClause(targetConditions(target))}`);
   return row?.n ?? 0;
@@ -66,12 +45,7 @@ export async function countTarget(target: BulkTarget): Promise<number> {
 /** A change of a batch: how many rows it went through, and the ids whose values it changed. */
 type BatchResult = { matched: number; changed: number[] };
 
-/**
- * Applies the change to these ids (one batch, in the caller's transaction). A deletion locks the
- * duplicate keys of the deleted rows as creation locks them; with `decideAgain`, the later
- * subscribers that matched them are decided again in the same transaction (a change made at
- * once); a job does that after its last batch instead (clearStaleDuplicates).
- */
+/** Applies the change to one batch in the caller's transaction; `decideAgain` only at once, a job re-decides after its last batch (0015). */
 async function applyBatch(tx: Queryable, ids: number[], change: BulkChange, { decideAgain }: { decideAgain: boolean }): Promise<BatchResult> {
   if (ids.length === 0) return { matched: 0, changed: [] };
   const changedIds = (rows: { id: number }[]) => rows.map((r) => r.id).sort((a, b) => a - b);
@@ -94,23 +68,12 @@ async function applyBatch(tx: Queryable, ids: number[], change: BulkChange, { de
   return { matched: deleted.length, changed: changedIds(deleted) };
 }
 
-/**
- * Rows per transaction when duplicate flags are decided again. Smaller than a deletion's batch:
- * deleting a row leaves its index entries for VACUUM, but changing its flag writes a new version
- * of the row into every index of the table (nineteen, four of them trigram indexes): 2,000 of them
- * held their locks for 1.4–1.9 s on the benchmark's 300,000 subscribers (bench/README.md).
- */
+// Smaller than a deletion's batch: a flag change rewrites every index entry, holding locks longer (bench/README.md).
 const REDECISION_BATCH = 250;
 
 /**
- * After deletions: every subscriber flagged as a duplicate, after id `after`, whose earlier match
- * (same email, case ignored, or same mobile) is gone, is no longer one. A deletion can only take
- * flags away, so the flagged subscribers are all there is to look at (an index on (is_duplicate,
- * id) finds them in order). In batches of REDECISION_BATCH, each its own transaction holding the
- * keys of its rows locked as creation and edits lock them: a concurrent edit that gives an earlier
- * subscriber one of those keys decides the row itself, before or after. A row whose keys changed
- * since they were read (an edit of it) was decided by that edit and is left alone. Returns how
- * many flags it took away.
+ * After deletions, clears the flag of duplicates after `after` whose earlier match is gone, in short
+ * transactions locking keys as edits do; returns how many (docs/decisions/0015-bulk-deletion-decides-duplicates-after.md).
  */
 export async function clearStaleDuplicates(after: number, signal?: AbortSignal, onBatch?: () => void): Promise<number> {
   const conn = await connection();
@@ -120,8 +83,7 @@ export async function clearStaleDuplicates(after: number, signal?: AbortSignal, 
   for (;;) {
     signal?.throwIfAborted();
     const step = await conn.transaction(async (tx) => {
-      // Shared with creations and edits, exclusive to an import's insert: rows an import decided
-      // while the deleted subscribers still existed are committed (and seen) before this reads.
+      // Waits for an import's insert, so rows it decided against the deleted subscribers are seen.
       await lockBesideImports(tx);
       const rows = await tx.query<{ id: number; email: string; mobile: string }>(sql`
         SELECT id, lower(email) AS email, mobile FROM subscribers WHERE is_duplicate AND id > ${cursor} ORDER BY id LIMIT ${size}`);
@@ -143,10 +105,7 @@ export async function clearStaleDuplicates(after: number, signal?: AbortSignal, 
   }
 }
 
-/**
- * Whether a change of `total` rows runs at once (else as a job): a selection always does; a
- * deletion at once decides duplicates again in its own transaction, so it stays as small as one.
- */
+/** Whether the change runs at once rather than as a job; a deletion at once stays within a selection's size. */
 export function runsAtOnce(target: BulkTarget, change: BulkChange, total: number): boolean {
   if ("ids" in target) return true;
   return total <= ("delete" in change ? Math.min(config().BULK_INLINE_MAX, MAX_SELECTION) : config().BULK_INLINE_MAX);
@@ -154,10 +113,7 @@ export function runsAtOnce(target: BulkTarget, change: BulkChange, total: number
 
 export type BulkRequestResult = { kind: "done"; count: number } | { kind: "queued"; id: string; total: number };
 
-/**
- * Runs or queues a bulk change for `user`. The guard of the caller decides who may call it; the
- * deletion is checked here too (administrators only), whatever the caller.
- */
+/** Runs or queues a bulk change; deletion is checked for admins here whatever the caller. */
 export async function requestBulkChange(user: SessionUser, target: BulkTarget, change: BulkChange): Promise<BulkRequestResult> {
   if ("delete" in change && user.role !== "admin") throw new AppError(403, "forbidden", "Only administrators delete subscribers.");
   const total = await heavy(user.id, () => countTarget(target));
@@ -170,8 +126,7 @@ export async function requestBulkChange(user: SessionUser, target: BulkTarget, c
     const count = await conn.transaction(async (tx) => {
       const ids = (await tx.query<{ id: number }>(sql`SELECT s.id FROM subscribers s ${where} ORDER BY s.id`)).map((r) => r.id);
       const { matched, changed } = await applyBatch(tx, ids, change, { decideAgain: true });
-      // A selection records the subscribers whose values it changed (each once; none that did not
-      // exist, so a later subscriber given such an id never shows this change in its history).
+      // Only ids that changed, so a later subscriber given a missing id never shows this in its history.
       const what = "ids" in target ? { ids: changed } : { filters: targetFilters(target).raw };
       await tx.query(await auditStatement({ action: "subscriber.bulk_change", actor: user, entity: "bulk_change", after: { ...what, change, count: matched } }));
       return matched;
@@ -195,7 +150,7 @@ type BulkRow = { id: string; user_id: number; status: string; target: BulkTarget
 export async function runBulkChange(
   bulkId: string,
   signal?: AbortSignal,
-  /** After each transaction is committed (its batches, then a deletion's re-decisions), with the rows done so far. */
+  /** After each committed transaction, with the rows done so far. */
   onBatch?: (processed: number) => void,
 ): Promise<{ processed: number } | { skipped: string }> {
   const conn = await connection();
@@ -227,9 +182,7 @@ export async function runBulkChange(
     firstDeleted ??= done.first;
     onBatch?.(processed);
   }
-  // A deletion's batches only delete (short transactions, whatever the duplicates); then the
-  // subscribers after the first one deleted that lost their earlier match stop being duplicates.
-  // From the start when an attempt before this one may have deleted some.
+  // Then re-decide duplicates after the first deletion; from the start if an earlier attempt may have deleted some.
   if (deleting && (resumed || firstDeleted !== null)) {
     await clearStaleDuplicates(resumed ? 0 : firstDeleted!, signal, () => onBatch?.(processed));
   }
@@ -249,17 +202,11 @@ export async function runBulkChange(
   return { processed };
 }
 
-/**
- * The last attempt failed: the bulk change is failed, with the batches already done kept. The
- * rows those batches changed are audited in the same transaction as the status (the completed
- * job's event is never written): its filters, the change, how many rows it went through, and
- * that it failed, with why.
- */
+/** Marks the job failed, keeping its done batches, and audits what they changed in the same transaction. */
 export async function markBulkFailed(bulkId: string, message: string): Promise<boolean> {
   const conn = await connection();
   const error = message.slice(0, 500);
-  // A deletion that stopped part-way: the subscribers its batches left without their earlier
-  // match stop being duplicates, as when it completes (if the database lets us: it is failing).
+  // Re-decide duplicates after a part-way deletion, as on completion (best effort: the database may be failing).
   const [state] = await conn.query<{ status: string; deleting: boolean }>(sql`SELECT status::text AS status, (change -> 'delete') IS NOT NULL AS deleting FROM bulk_changes WHERE id = ${bulkId}`);
   let decided: boolean | undefined;
   if (state?.deleting && state.status === "running") {

@@ -10,16 +10,10 @@ import { resolveReferences, sheetFor } from "./mutations";
 import { findSubscriber, serializeRecord, type SubscriberDetail } from "./record";
 import { emailKey, type SubscriberInput, type SubscriberValues } from "./schema";
 
-// Correcting a subscriber, and deleting one. The same schema and rules as creation; the
-// duplicate flag is decided again by the server; two people editing one record cannot overwrite
-// each other: an edit names the version it was made on (`updated_at` as read), and a record
-// changed since is a 409 carrying the record as it is now. Each change is audited in its
-// transaction, with the record before and after.
+// Editing and deleting a subscriber: creation's rules, duplicates decided again by the server,
+// and an edit names the version it read, so a record changed since is a 409 rather than overwritten.
 
-/**
- * 409: the record changed since the editor read it. `current` is how it is now (the record
- * answer), `editable` the same as the creation body's fields (what an edit form starts from).
- */
+/** 409 with the record as it is now (`current`) and its fields as an edit starts from (`editable`). */
 function staleRecord(now: SubscriberDetail): AppError {
   return new AppError(
     409,
@@ -50,10 +44,7 @@ export function editableFields(r: SubscriberDetail): SubscriberInput {
 /** Versions are compared to the millisecond (what an ISO 8601 answer carries). */
 const sameVersion = (a: Date, b: Date) => Math.floor(a.getTime()) === Math.floor(b.getTime());
 
-/**
- * Locks the duplicate keys of every email and mobile involved (the creation path locks the
- * same keys): emails first, then mobiles, each in order, so no two transactions wait in a circle.
- */
+/** Locks every key involved as creation does (emails, then mobiles, each sorted), so no deadlock. */
 async function lockKeys(tx: Queryable, emails: string[], mobiles: string[]) {
   await lockBesideImports(tx);
   for (const key of [...new Set(emails.map(emailKey))].sort()) {
@@ -64,11 +55,7 @@ async function lockKeys(tx: Queryable, emails: string[], mobiles: string[]) {
   }
 }
 
-/**
- * The later subscribers whose duplicate flag depends on these keys get it decided again (an
- * edit or a deletion can make or unmake a match). Their version does not move: nobody edited
- * them. Returns the ids whose flag changed.
- */
+/** Decides again the duplicate flag of later subscribers sharing these keys, without moving their version; returns the ids changed. */
 export async function reevaluateLater(tx: Queryable, afterId: number, emails: string[], mobiles: string[]): Promise<number[]> {
   const keys = [...new Set(emails.map(emailKey))];
   const rows = await tx.query<{ id: number }>(sql`

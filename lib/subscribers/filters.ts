@@ -10,8 +10,7 @@ import {
   textParam,
 } from "@/lib/list/params";
 
-// The one parser of subscriber list queries (docs/API.md's names): the page, the JSON API and the
-// export all read filters through it.
+// The one parser of subscriber list queries, for the page, the API and the export.
 
 export const SUBSCRIPTION_STATUSES = ["pending", "active", "expired", "cancelled"] as const;
 export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];

@@ -44,11 +44,7 @@ export async function sheetFor(tx: Tx, name: string | null): Promise<{ id: numbe
   return created ?? null;
 }
 
-/**
- * Creates a subscriber in one transaction: check references, normalise the mobile, lock the
- * email and mobile keys, compute is_duplicate against earlier subscribers, upsert the sheet,
- * insert. Returns the new row as the list shows it.
- */
+/** Creates a subscriber in one transaction, duplicates decided under the key locks; returns the row as the list shows it. */
 export async function createSubscriber(input: SubscriberValues, actor: SessionUser): Promise<SubscriberRow> {
   const db = await prisma();
   try {

@@ -28,8 +28,7 @@ export type SubscriberRow = {
 type SortColumn = SubscriberFilters["sort"]["column"];
 type OwnColumn = Exclude<SortColumn, keyof typeof JOINED_SORTS>;
 
-// The subscriber's own sort columns, each served by a btree on (column, id); see the
-// subscriber_indexes migration.
+// Each served by a btree on (column, id) (the subscriber_indexes migration).
 const OWN_SORTS = {
   id: sql`s.id`,
   first_name: sql`s.first_name`,
@@ -43,9 +42,7 @@ const OWN_SORTS = {
   created_at: sql`s.created_at`,
 } as const satisfies Record<OwnColumn, Statement>;
 
-// Sorting by a joined name, walked in the order of an existing unique index on that name
-// (branches_name_lower_key: branch names sort regardless of case, as on /branches;
-// countries_name_key; sheets_name_key). Unique names make (name, id) a total order.
+// Walked in the order of each name's unique index; unique names make (name, id) a total order.
 const JOINED_SORTS = {
   branch_name: { table: sql`branches`, key: sql`branch_id`, name: sql`lower(j.name)` },
   country_name: { table: sql`countries`, key: sql`country_id`, name: sql`j.name` },
@@ -57,21 +54,8 @@ const COLUMNS = sql`s.id, s.first_name, s.last_name, b.name AS branch_name,
   c.name AS country_name, s.email, s.mobile, s.travel_date, sh.name AS sheet_name,
   s.subscription_status::text AS subscription_status, s.is_duplicate, s.is_mandatory, s.created_at`;
 /**
- * The SQL of one list page and of its total; the benchmark sends these same statements straight
- * to PostgreSQL. Ascending puts empty values last, descending first (the exact reverse), and
- * `s.id` in the same direction makes the order total, so pages never overlap or skip rows.
- *
- * The page is found first by id alone (`p`, often an index-only scan, however deep the page),
- * and only its 10 rows are then read and joined to their names.
- *
- * A sort by branch, country or sheet name reads the rows that have one through an inner join
- * (PostgreSQL walks the names in the order of their unique index and each name's rows by
- * index) and the rows without one separately, each side limited to what the page needs; a
- * plain LEFT JOIN would sort every matching row instead.
- *
- * `window` is the page's place in the order (lib/list/depth.ts; by default the page number's,
- * from the start); a reversed window reads in the reverse order, and the rows come back in it.
- * `only` replaces the filters by the ids already found to match them.
+ * One page's SQL and its total (docs/decisions/0003-raw-sql-for-list-queries.md): the page's ids first, then only its rows
+ * joined; a name sort reads rows with and without a name apart, each limited to the page. `only`: ids already found.
  */
 export function subscriberListSql(
   f: SubscriberFilters,
@@ -116,12 +100,7 @@ export function subscriberListSql(
   return { rows, count };
 }
 
-/**
- * How many subscribers match the filters: the list's total and the export request's count. With
- * no filter but status and flags, a sum over the (at most 16) counts kept by triggers
- * (subscriber_status_counts migration) instead of a count over up to a million index entries
- * (~0.3 ms instead of 30–100 ms at a million rows).
- */
+/** The list's total; with only status and flag filters, a sum of the trigger-kept counts (docs/decisions/0005-trigger-kept-counts.md). */
 export function subscriberCountSql(f: SubscriberFilterValues): Statement {
   const others = subscriberConditions({ ...f, subscription_status: undefined, is_duplicate: undefined, is_mandatory: undefined });
   if (others.length) return sql`SELECT count(*)::int AS total FROM subscribers s ${whereClause(subscriberConditions(f))}`;
@@ -135,13 +114,7 @@ export function subscriberCountSql(f: SubscriberFilterValues): Statement {
 /** Unfiltered pages of the created_at order at least this many rows deep are found by day first. */
 const DAY_SEEK_FROM = 1000;
 
-/**
- * The ids of a deep unfiltered page in created_at order, without walking every row before it:
- * the per-day counts (subscriber_day_counts) give the UTC day the page starts in and how many
- * rows come before that day, so the (created_at, id) index is entered at that day's edge and
- * skips only that day's rows. Exact, as the counts are; past the last row, no day is found and
- * the page is empty.
- */
+/** A deep unfiltered created_at page's ids, entering the index at its day's edge found from the per-day counts. */
 function daySeek(order: Statement, desc: boolean, offset: number, limit: number): Statement {
   const day = desc
     ? sql`SELECT (c.day + 1)::timestamp AT TIME ZONE 'UTC' AS edge, ${offset} - (c.through - c.total) AS skip
@@ -155,18 +128,13 @@ function daySeek(order: Statement, desc: boolean, offset: number, limit: number)
       ORDER BY ${order} LIMIT ${limit} OFFSET (SELECT skip FROM d)`;
 }
 
-/**
- * Whether a list costs the database next to nothing, whatever the data: its total comes from the
- * counts kept by triggers (no filter but status and flags) and its page is near the start (or
- * found by day). Such lists skip the per-user limit of heavy requests (lib/load/user-limit.ts):
- * the first page, a status filter and the deep pages by date stay as concurrent as they were.
- */
+/** Whether a list is cheap whatever the data (trigger-kept total, shallow or by-day page), so it skips the per-user limit. */
 export function isLightList(f: SubscriberFilters): boolean {
   const others = subscriberConditions({ ...f, subscription_status: undefined, is_duplicate: undefined, is_mandatory: undefined });
   return others.length === 0 && (offsetOf(f.page) <= LIGHT_SKIP || seeksByDay(f));
 }
 
-/** Rows a light list may skip (an index walk of at most this many entries, ~10 ms). */
+/** Rows a light list may skip: a short index walk. */
 const LIGHT_SKIP = 1_000;
 
 /** Unfiltered pages in created_at order are found by day (daySeek) at any depth. */
@@ -174,18 +142,7 @@ function seeksByDay(f: SubscriberFilters): boolean {
   return f.sort.column === "created_at" && subscriberConditions(f).length === 0;
 }
 
-/**
- * One page of subscribers and the pagination over all matches. What any page costs is bounded:
- * - a page in the first 100,000 rows (or an unfiltered one by creation date) is read with its
- *   total at the same time, as always;
- * - a deeper page waits for its total: past the end it is empty without being read, near the
- *   end it is read backwards, and in between it is a 400 (lib/list/depth.ts);
- * - a text filter without trigrams (one or two letters, emoji) reads the table once for up to
- *   FEW_MATCHES ids: when that is all of them, they are the total and the page is found among
- *   them (a walk of the sort order would visit every row to find ten rare ones: 600–800 ms on a
- *   million rows, against 90–250 ms for the one read). When there are more, matches are common
- *   and the walk finds its page early; the total is an exact count, one read of the table.
- */
+/** One page and its pagination, bounded (docs/decisions/0010-no-user-can-starve-the-others.md); a filter without trigrams first reads up to FEW_MATCHES ids. */
 export async function listSubscribers(f: SubscriberFilters): Promise<{ data: SubscriberRow[]; pagination: Pagination }> {
   if (readsEveryRow(f)) {
     const probe = await query<{ id: number }>(
@@ -217,11 +174,7 @@ async function pageRows(f: SubscriberFilters, total: number, only?: readonly num
 /** The totals already asked for while rendering this request (React's cache(): one Map per request). */
 const requestTotals = cache(() => new Map<string, Promise<number>>());
 
-/**
- * The total of a count statement, run once per request however many parts of the page need it:
- * /subscribers shows it in the list and in the export panel, which render in parallel. Outside a
- * render (route handlers, scripts) every call runs its statement.
- */
+/** Runs a count once per request: the list and the export panel render in parallel and both need it. */
 function countOnce(count: Statement): Promise<number> {
   const totals = requestTotals();
   const key = `${count.text}\0${JSON.stringify(count.values)}`;

@@ -5,9 +5,8 @@ import { emailKey } from "./schema";
 import { serializeSubscriber, type SubscriberRow } from "./queries";
 import { SUBSCRIBER_JOINS } from "./where";
 
-// One subscriber as its page and the record API show it: every field, its references (for the
-// edit form), `updated_at` (the version an edit must name), the earlier subscribers it is a
-// duplicate of, and its history from the audit log.
+// One subscriber as its page and record API show it: fields, references, `updated_at` (the
+// version an edit names), the earlier subscribers it duplicates, and its history.
 
 export type SubscriberDetail = SubscriberRow & {
   branch_id: number | null;
@@ -42,11 +41,7 @@ export type SubscriberRecordBody = ReturnType<typeof serializeRecord>;
 
 type EarlierMatch = { id: number; first_name: string; last_name: string; created_at: Date; email: boolean; mobile: boolean };
 
-/**
- * The earlier subscribers this one is a duplicate of (the creation rule: an earlier subscriber
- * with the same email, case ignored, or the same E.164 mobile), oldest first, at most `limit`.
- * Served by the (lower(email), id) and (mobile, id) indexes.
- */
+/** The earlier subscribers this one duplicates, oldest first, at most `limit`. */
 export async function earlierMatches(r: Pick<SubscriberDetail, "id" | "email" | "mobile">, limit = 10): Promise<EarlierMatch[]> {
   return query<EarlierMatch>(sql`
     SELECT s.id, s.first_name, s.last_name, s.created_at,
@@ -69,11 +64,8 @@ export type HistoryEntry = {
 };
 
 /**
- * What happened to the subscriber, newest first: its own audit events (creation, edits), and the
- * bulk changes of a selection that changed it. A bulk change of every subscriber matching some
- * filters is one event in the audit log, with its filters and count, and is not listed here
- * (the record page says so): which subscribers it reached depended on their values when it ran,
- * and naming each of up to a million in its event would not be cheap (docs/decisions/0014).
+ * The subscriber's history, newest first: its own events and selections that changed it. A bulk
+ * change by filters is one event without ids, so not listed here (docs/decisions/0014-bulk-changes-in-the-audit-log.md).
  */
 export async function subscriberHistory(id: number, limit = 50): Promise<HistoryEntry[]> {
   return query<HistoryEntry>(sql`

@@ -5,14 +5,9 @@ import { safeText } from "@/lib/validation/text";
 import { SUBSCRIPTION_STATUSES } from "./filters";
 import { MOBILE_CHARACTERS, normaliseMobile } from "./phone";
 
-// The subscriber creation form: react-hook-form validates with it in the browser, the server
-// action and POST /api/v1/subscribers parse it again. Unknown keys are stripped, so an
-// `is_duplicate` sent by a client never reaches the database: the server computes it.
-//
-// Email: stored trimmed, as typed; "the same email" compares trimmed and lower-cased (emailKey).
-// Mobile: the schema checks its characters; the number is normalised to E.164 with the
-// country's ISO code by normaliseMobile, in the browser (subscriberFormSchema) and again, with
-// the country read from the database, by createSubscriber.
+// The creation form's schema, run in the browser and again on the server. Unknown keys are
+// stripped, so a client's `is_duplicate` never reaches the database; mobiles are normalised to
+// E.164 by normaliseMobile, again on the server with the country read from the database.
 
 /** A person's name: the console's rule for typed text (lib/validation/text.ts), then trimmed. */
 const name = (label: string) =>
@@ -70,10 +65,7 @@ export const subscriberInputSchema = z.object({
 export type SubscriberInput = z.input<typeof subscriberInputSchema>;
 export type SubscriberValues = z.output<typeof subscriberInputSchema>;
 
-/**
- * The form's schema: the same fields, plus the mobile number checked against the chosen
- * country (`countryCode` maps a country id to its ISO code, from the form's country list).
- */
+/** The form's schema, plus the mobile checked against the chosen country (`countryCode`: id to ISO code). */
 export function subscriberFormSchema(countryCode: (id: number) => string | undefined) {
   return subscriberInputSchema.superRefine((value, ctx) => {
     const code = value.country_id ? countryCode(value.country_id) : undefined;
@@ -94,11 +86,7 @@ export type DuplicateCheckInput = z.input<typeof duplicateCheckSchema>;
 /** The key under which two emails are "the same": trimmed, lower-cased. */
 export const emailKey = (email: string) => email.trim().toLowerCase();
 
-/**
- * A version as read (`updated_at`): an ISO 8601 time with `Z` or an offset. Without one, the
- * time would be read in the server's own zone, and a stale edit could pass for a fresh one (or a
- * fresh one be refused) wherever the server's zone is not the client's.
- */
+/** An ISO time with `Z` or an offset: without one it would be read in the server's zone, letting a stale edit pass. */
 const versionSchema = (message: string) => z.iso.datetime({ offset: true, message });
 export const VERSION_FORMAT = "an ISO 8601 time with Z or an offset, such as 2026-11-22T09:14:05.123Z";
 
@@ -110,14 +98,9 @@ const NAMED_BY_ID: Record<string, string> = { branch_name: "branch_id", country_
 const PATCH_MEMBERS: ReadonlySet<string> = new Set(["updated_at", ...PATCH_FIELDS, ...SERVER_MEMBERS]);
 const patchVersion = versionSchema("updated_at");
 
-/**
- * PATCH /api/v1/subscribers/{id}: any fields of the creation body, and `updated_at` as read
- * (the version the change is made on). Unknown members are refused by name (a typo must not be
- * an edit that silently changes nothing); the server's own members are ignored.
- */
+/** PATCH /api/v1/subscribers/{id}: unknown members refused by name (a typo must not silently change nothing); server members ignored. */
 export const subscriberPatchSchema = z
-  // The body as sent (not a copy through z.record, which drops a "__proto__" member silently),
-  // so every member it names is checked.
+  // The body as sent, not a z.record copy (which silently drops "__proto__"), so every member is checked.
   .custom<Record<string, unknown>>((body) => body !== null && typeof body === "object" && !Array.isArray(body), { message: "Send the changes as one JSON object." })
   .superRefine((body, ctx) => {
     for (const key of keysNotIn(body, PATCH_MEMBERS)) {

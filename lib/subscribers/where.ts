@@ -4,19 +4,12 @@ import { contains, containsPattern, trigramServes, whereClause } from "@/lib/lis
 import type { SubscriberFilterValues } from "./filters";
 import { join, sql, type Statement } from "@/lib/db/sql";
 
-/**
- * The names a subscriber row shows (branch, country, sheet), joined the same way by every read
- * of rows (the list's page, the export's batches) over `subscribers s`: aliases b, c and sh.
- */
+/** The joins for the names a row shows (aliases b, c, sh), shared by every read of rows over `subscribers s`. */
 export const SUBSCRIBER_JOINS = sql`LEFT JOIN branches b ON b.id = s.branch_id
   LEFT JOIN countries c ON c.id = s.country_id
   LEFT JOIN sheets sh ON sh.id = s.sheet_id`;
 
-/**
- * The WHERE clause of every subscriber read (list, count, export), over `subscribers s`.
- * Branch, country and sheet names are matched in their own small tables first, so the big
- * table is filtered by indexed ids.
- */
+/** The WHERE of every subscriber read; names are matched in their small tables first, so the big one is filtered by indexed ids. */
 export function subscriberWhere(f: SubscriberFilterValues): Statement {
   return whereClause(subscriberConditions(f));
 }
@@ -24,11 +17,7 @@ export function subscriberWhere(f: SubscriberFilterValues): Statement {
 /** Numbers are stored in E.164: "+44 7700-900" matches as "+447700900". */
 const mobileDigits = (mobile: string) => mobile.replace(/[\s().-]/g, "");
 
-/**
- * Whether a text filter on the big table has no trigram to look up (one or two letters, emoji,
- * punctuation), so that finding its rows reads the whole table: lists treat those apart
- * (lib/subscribers/queries.ts). The names of branches, countries and sheets live in small tables.
- */
+/** Whether a text filter has no trigram to look up, so finding its rows reads the whole table (queries.ts treats those apart). */
 export function readsEveryRow(f: SubscriberFilterValues): boolean {
   const texts = [f.first_name, f.last_name, f.email, f.mobile === undefined ? undefined : mobileDigits(f.mobile), ...searchWords(f.q)];
   return texts.some((t) => t !== undefined && !trigramServes(t));
@@ -39,11 +28,7 @@ function searchWords(q: string | undefined): string[] {
   return q ? q.split(/[\s,]+/).filter(Boolean).slice(0, 5) : [];
 }
 
-/**
- * The search (`q`): each word is in the first name, the last name or the email (case ignored),
- * or, when it has digits, in the mobile; "ada lovelace" finds Ada Lovelace. Each word's test is
- * an OR of columns with trigram indexes, so PostgreSQL combines their bitmaps.
- */
+/** Each word in a name, the email or (with digits) the mobile; an OR of trigram-indexed columns, so their bitmaps combine. */
 function searchCondition(q: string): Statement[] {
   return searchWords(q).map((word) => {
     const digits = mobileDigits(word).replace(/^\+/, "");

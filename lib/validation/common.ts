@@ -13,12 +13,7 @@ export function fieldErrors(error: z.ZodError): Record<string, string[]> {
   return Object.fromEntries(out);
 }
 
-/**
- * The own keys of `value` that are not in `allowed`: what a body names that it must not. Own keys
- * only, checked against a Set: `key in object` would take "constructor", "toString" or
- * "__proto__" for known names (they are inherited from Object.prototype), and a filter that
- * passes the check and is then dropped widens a query to every row.
- */
+/** Own keys not in `allowed`. Never `in`: inherited names ("constructor") would pass, be dropped, and widen a query to every row. */
 export function keysNotIn(value: object, allowed: ReadonlySet<string>): string[] {
   return Object.keys(value).filter((key) => !allowed.has(key));
 }
@@ -27,9 +22,7 @@ export function keysNotIn(value: object, allowed: ReadonlySet<string>): string[]
 export const CONTROL_CHARACTERS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
 export const CONTROL_CHARACTERS_MESSAGE = "Remove the control characters from this value.";
 
-// Days (YYYY-MM-DD), in filters and in records. PostgreSQL has no year 0 (JavaScript does) and
-// the two calendars disagree before 1582; no subscriber travels and no record was made outside
-// these years, so a day beyond them is a typing mistake or a probe: a clear 400, never SQL.
+// PostgreSQL has no year 0 and the calendars disagree before 1582; a day outside these years is a mistake or a probe: 400, never SQL.
 const FIRST_DAY = "1900-01-01";
 const LAST_DAY = "2100-12-31";
 export const DAY_FORMAT_MESSAGE = "Use a date as YYYY-MM-DD.";

@@ -1,10 +1,7 @@
 import { z } from "zod";
 
-// The one parser of record ids, for every route, page, filter and action. An id has exactly one
-// spelling: its decimal digits, no sign, no leading zero, no spaces, no exponent or fraction.
-// `Number()` and `z.coerce.number()` also read `0x36`, `0b110110`, `54e0`, `54.0` and ` 54` as
-// 54, so one record had many addresses (and a cache, a log or a rule keyed on the text saw
-// different records). Anything else names no record: routes and pages answer it as an unknown id.
+// The one parser of record ids: only canonical decimal digits, since `Number()` also reads `0x36`,
+// `54e0` or ` 54`, giving a record many addresses (and caches or rules keyed on the text disagree).
 
 /** PostgreSQL's `integer` (the ids' type): nothing above it can name a row. */
 export const MAX_ID = 2_147_483_647;

@@ -1,19 +1,10 @@
 import { z } from "zod";
 import { CONTROL_CHARACTERS_MESSAGE } from "./common";
 
-// The one rule for text people type into the console and others read back (branch names,
-// subscribers' names, sheet names): checked on the value as typed, before it is trimmed.
-//
-// Refused anywhere in the value:
-// - C0 and C1 controls and DEL (tabs and line breaks too: a name is one line), and the Unicode
-//   line and paragraph separators (U+2028, U+2029);
-// - bidirectional embeddings, overrides (U+202A–U+202E) and isolates (U+2066–U+2069): one such
-//   value reverses the text shown after it, in a table row, an audit entry or an export;
-// - a broken character (an unpaired UTF-16 surrogate).
-// Refused at either end: characters that show nothing there (zero-width space, the joiners,
-// left-to-right and right-to-left marks, the Arabic letter mark, word joiner, BOM), so two
-// names that look the same are the same. The zero-width non-joiner and joiner (U+200C, U+200D)
-// stay allowed inside a word: Persian (می‌خواهم), Kurdish, Indic scripts and emoji need them.
+// The one rule for text people type and others read back, checked as typed (docs/security.md):
+// controls, line separators, bidi overrides and isolates (one reverses the text shown after it)
+// and broken characters refused anywhere; invisible characters refused at either end, so
+// look-alike names are equal. ZWNJ/ZWJ stay allowed inside words: Persian, Indic scripts and emoji need them.
 
 const CONTROLS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
 const BIDI_CONTROLS = /[\u202a-\u202e\u2066-\u2069]/;
@@ -37,18 +28,12 @@ export function unsafeTextProblems(value: string): string[] {
   return problems;
 }
 
-/**
- * A name that no one typed here (an uploaded file's) made to pass the rule: what it refuses
- * anywhere is taken out, and spaces and invisible characters at either end. May be empty.
- */
+/** An uploaded name made to pass the rule: what it refuses is taken out. May be empty. */
 export function withoutUnsafeText(value: string): string {
   return value.replace(REFUSED_ANYWHERE, "").replace(AT_THE_ENDS, "");
 }
 
-/**
- * A string typed by a person, checked as typed; chain `.trim()`, `.min()`, `.max()` after it.
- * `message` is the one for a value that is not a string at all.
- */
+/** A typed string checked as typed; chain `.trim()`, `.min()`, `.max()`. `message`: for a non-string. */
 export function safeText(message: string) {
   return z.string({ message }).superRefine((value, ctx) => {
     for (const problem of unsafeTextProblems(value)) ctx.addIssue({ code: "custom", message: problem });
