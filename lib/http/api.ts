@@ -61,10 +61,8 @@ export function toErrorResponse(error: unknown) {
 
 type Handler<C> = (request: Request, context: C) => Promise<Response>;
 
-/**
- * Every route handler goes through this, so errors are answered the same way everywhere; and
- * the statements it runs are cancelled in PostgreSQL when its client goes away (lib/db/scope.ts).
- */
+/** Every route handler goes through this: one error shape, and statements cancelled when the client goes away. */
+
 export function route<C = unknown>(handler: Handler<C>): Handler<C> {
   return async (request, context) => {
     try {

@@ -1,11 +1,7 @@
-// The one decision about where to send a browser back to (after signing in or out): the login
-// page, the login form and next-auth's redirect callback all ask safeReturnPath.
-//
-// The value is resolved against the console's own origin exactly as a browser resolves a
-// Location header (the WHATWG URL parser: tabs and newlines dropped, `\` read as `/`, `//host`
-// naming another host, `..` collapsed), kept only when it stays on that origin, and re-serialised
-// by the same parser, which percent-encodes every control, space and non-ASCII character: the
-// result is a path on the console and always a legal header value.
+// The one decision about where to send a browser back to (docs/decisions/0020-policy-one-place-per-concern.md):
+// resolved as a browser resolves a Location header, kept only on our origin, re-serialised so it
+// is always a legal header value.
+
 
 import { config } from "@/lib/config";
 
