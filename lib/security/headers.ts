@@ -6,7 +6,8 @@
 export type AnswerKind = "page" | "api" | "static";
 
 type Options = {
-  /** The page's nonce (kind "page" only): from createNonce, one per response. */
+  /** The page's nonce (kind "page" only), one per response. */
+
   nonce?: string;
   /** `next dev` needs 'unsafe-eval' in pages' scripts (React rebuilds server stacks with eval). */
   development?: boolean;
