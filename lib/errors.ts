@@ -17,7 +17,6 @@ const ownBrand = (cls: unknown): string | undefined => {
 export class BrandedError extends Error {
   static readonly brand: string = "console.BrandedError";
 
-  /** Whether `value` is an instance of this class, made by any copy of its module. */
   static is<C extends abstract new (...args: never[]) => BrandedError>(this: C, value: unknown): value is InstanceType<C> {
     const brand = ownBrand(this);
     if (brand === undefined) return value instanceof this;

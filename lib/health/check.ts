@@ -70,7 +70,6 @@ type Probe =
   | { up: "busy"; kind: DatabaseHealth["kind"] }
   | { up: false; kind: DatabaseHealth["kind"]; reason: NonNullable<DatabaseHealth["reason"]> };
 
-/** One `SELECT 1` on the process's database, within TIMEOUT_MS. */
 async function probe(): Promise<Probe> {
   let kind: DatabaseHealth["kind"] = config().DATABASE_URL ? "postgres" : "pglite";
   let query: (<T extends Row>(text: string) => Promise<T[]>) | null = null;
@@ -97,12 +96,10 @@ async function probe(): Promise<Probe> {
   return { up: true, kind, latency_ms: Math.round(performance.now() - started), query: query! };
 }
 
-/** The status only: what anyone may know. */
 export async function checkUp(): Promise<PublicHealth> {
   return { status: (await probe()).up === false ? "unavailable" : "ok" };
 }
 
-/** The file storage's health check (lib/storage), within TIMEOUT_MS. */
 async function checkStorage(): Promise<StorageHealth> {
   let kind: StorageHealth["kind"] = "local";
   const started = performance.now();
@@ -118,7 +115,6 @@ async function checkStorage(): Promise<StorageHealth> {
   }
 }
 
-/** The full report: for an administrator or the operator's monitor only. */
 export async function checkHealth(): Promise<HealthReport> {
   const worker: QueueHealth["worker"] = runsWorker() ? "in_process" : "separate";
   const checked_at = new Date().toISOString();

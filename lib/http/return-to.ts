@@ -12,7 +12,6 @@ const MAX_LENGTH = 2048;
 
 const LOCAL_ORIGIN = "http://localhost";
 
-/** The console's public origin (NEXTAUTH_URL), against which return addresses are resolved. */
 export function consoleOrigin(): string {
   return config().NEXTAUTH_URL || LOCAL_ORIGIN;
 }

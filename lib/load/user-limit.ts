@@ -4,8 +4,8 @@ import { AppError } from "@/lib/errors";
 import { ClientGoneError, querySignal, withHeavyUser } from "@/lib/db/scope";
 
 // No user can take the database from the others: a few heavy requests per user run, a few wait,
-// the rest get 429 at once (docs/decisions/0010-no-user-can-starve-the-others.md).
-// Counted per process; the statement timeout bounds what any process can run.
+// the rest get 429 at once; counted per process (docs/decisions/0010-no-user-can-starve-the-others.md).
+
 
 type UserLimitOptions = { running: number; waiting: number; waitMs: number };
 
@@ -59,7 +59,6 @@ export class UserLimit {
     return entry.running >= this.options.running && entry.waiting.length >= this.options.waiting;
   }
 
-  /** Requests of this user running and waiting (for tests and the bench). */
   usage(userId: number): { running: number; waiting: number } {
     const entry = this.entries.get(userId);
     return { running: entry?.running ?? 0, waiting: entry?.waiting.length ?? 0 };
@@ -135,7 +134,6 @@ export function userLimit(): UserLimit {
   return (holder.limit ??= new UserLimit(userLimitOptions()));
 }
 
-/** Tests use a limit of their own settings. */
 export function setUserLimitForTests(limit: UserLimit | undefined) {
   shared().limit = limit;
 }

@@ -5,8 +5,8 @@ import { CLIENT_ADDRESS_HEADER, resolveClientAddress } from "./client-address";
 import { isReadableRouterState } from "./router-state";
 
 // What server.ts does before Next.js sees a request: facts only the socket knows replace what the
-// client claimed, and requests no part of the console may answer are refused
-// (docs/decisions/0008-own-http-server.md). Apart from server.ts to be tested alone.
+// client claimed; requests no part of the console may answer are refused (docs/decisions/0008-own-http-server.md).
+
 
 /** Largest body of a page POST (a server action): Next's own limit, set in next.config.js. */
 export const SERVER_ACTION_BODY_LIMIT = 1024 * 1024;
@@ -26,7 +26,6 @@ export function proxiedPaths(matcher: readonly string[]): (pathname: string) => 
   return (pathname) => proxied.test(pathname);
 }
 
-/** The largest body a POST to `pathname` (behind the proxy) may declare. */
 export function proxiedBodyLimit(pathname: string): number {
   return pathname.startsWith("/api/auth/") ? SIGN_IN_BODY_LIMIT : SERVER_ACTION_BODY_LIMIT;
 }
@@ -67,7 +66,6 @@ function decodablePath(url: string): boolean {
   }
 }
 
-/** The header's single value (Node joins repeated ones with ", "). */
 const headerValue = (value: string | string[] | undefined) => (Array.isArray(value) ? value.join(", ") : value);
 
 /** Sets the caller's address, drops client-written proxy headers unless a proxy is trusted; a refusal when the request must not reach Next. */
