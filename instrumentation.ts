@@ -6,7 +6,6 @@ export async function register() {
   // Frees what React's render-completed abort reasons would otherwise keep (lib/process-wide.ts).
   (await import("./lib/process-wide")).releaseAbortReasonStacks();
   // Never during `next build`; JOB_WORKER=off leaves it to `npm run worker`.
-
   const { runsWorker } = await import("./lib/jobs/queue");
   if (runsWorker() && process.env.NEXT_PHASE !== "phase-production-build") {
     const { startJobWorker } = await import("./lib/jobs/worker");

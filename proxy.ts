@@ -78,6 +78,5 @@ export async function proxy(request: NextRequest) {
 export const config = {
   // The one matcher (server.ts imports it; Next reads this literal as written). /_next/image is in:
   // with the optimizer off it answers the 404 page, which needs the nonce.
-
   matcher: ["/((?!_next/static/|favicon.ico$|api/v1/|api/health$).*)"],
 };

@@ -63,7 +63,6 @@ const server = http.createServer((req, res) => {
     return;
   }
   // Next's own answers get the headers too; the proxy gives pages theirs (docs/decisions/0020-policy-one-place-per-concern.md).
-
   for (const [name, value] of Object.entries(headersBefore(req.url ?? "/"))) res.setHeader(name, value);
   // A statement still running when the client goes away is cancelled (lib/db/scope.ts).
   const gone = new AbortController();
@@ -73,7 +72,6 @@ const server = http.createServer((req, res) => {
   void withQuerySignal(gone.signal, () => handle(req, res));
 });
 // A request Node cannot parse gets Node's answer with the security headers.
-
 server.on("clientError", (error: NodeJS.ErrnoException, socket: Socket) => {
   if (socket.writable && socket.bytesWritten === 0) {
     const status = error.code === "HPE_HEADER_OVERFLOW" ? 431 : error.code === "ERR_HTTP_REQUEST_TIMEOUT" ? 408 : 400;

@@ -9,7 +9,6 @@ export const metadata: Metadata = {
 };
 
 // Sonner's own green and red text are too light for WCAG AA on their backgrounds: the same hues, darker.
-
 const TOAST_COLOURS = { "--success-text": "#166534", "--error-text": "#991b1b" } as CSSProperties;
 
 export default function RootLayout({ children }: { children: React.ReactNode }) {

@@ -5,7 +5,6 @@ import type { Strength } from "@/lib/auth/password-policy";
 
 // The server's own estimate (lib/auth/password-policy.ts), loaded only once the user types: its word lists are large.
 
-
 const LABELS = ["Too easy to guess", "Too easy to guess", "Weak", "Good", "Strong"] as const;
 const COLOURS = ["bg-red-500", "bg-red-500", "bg-amber-500", "bg-emerald-500", "bg-emerald-600"] as const;
 

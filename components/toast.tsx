@@ -6,7 +6,6 @@ import type { ToasterProps } from "sonner";
 // sonner is loaded with the first toast, as most pages show none; <ToastHost> is in the root
 // layout so a toast raised just before a navigation stays on screen.
 
-
 let sonner: Promise<typeof import("sonner")> | null = null;
 const load = () => (sonner ??= import("sonner"));
 const hosts = new Set<() => void>();

@@ -12,7 +12,6 @@ export type ActionResult<T = undefined> =
   | { ok: false; fieldErrors?: Record<string, string[]>; formError?: string; details?: Record<string, unknown> };
 
 /** Every server action: guard first (actions can be called directly), then parse, then run. */
-
 export function action<S extends z.ZodType, T>(
   guard: () => Promise<SessionUser>,
   schema: S,

@@ -246,7 +246,6 @@ export function config(): Config {
 }
 
 /** Fixes a server's settings for its lifetime: called once Next has loaded its env files. */
-
 export function fixConfig(): Config {
   served.value = undefined;
   served.value = config();

@@ -13,7 +13,6 @@ const ownBrand = (cls: unknown): string | undefined => {
 };
 
 /** A subclass names itself with `static readonly brand`; one without is recognised by class identity only. */
-
 export class BrandedError extends Error {
   static readonly brand: string = "console.BrandedError";
 

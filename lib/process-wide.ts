@@ -17,7 +17,6 @@ export function processWide<T>(name: string, make: () => T): T {
 // render alive, and no option of React or Next reaches those controllers. A workaround: remove it
 // when upstream is fixed (docs/decisions/0007-abort-reason-stacks.md says how to check).
 
-
 /** Installs the abort patch, once per process (instrumentation.ts calls it at start). */
 export function releaseAbortReasonStacks() {
   const installed = processWide("abort-reason-stacks", () => ({ done: false }));

@@ -5,7 +5,6 @@ import { processWide } from "@/lib/process-wide";
 // slots of one AsyncLocalStorage per process (lib/process-wide.ts). One storage, not one per value:
 // each storage in use costs a step on every promise the process creates (bench/README.md).
 
-
 type Values = Readonly<Record<string, unknown>>;
 
 const storage = processWide("request-scope", () => new AsyncLocalStorage<Values>());

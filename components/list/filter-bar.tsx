@@ -216,7 +216,6 @@ function TextFilter({
         }}
         onBlur={() => {
           // Apply now: a waiting change would land after the user's next step and undo it.
-
           if (timer.current === undefined) return;
           clearTimeout(timer.current);
           timer.current = undefined;

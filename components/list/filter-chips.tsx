@@ -23,7 +23,6 @@ export function filterChips(fields: FilterField[], params: RawParams): FilterChi
 }
 
 /** One removable chip (a link) per filter in force, so the list says what it shows; no script. */
-
 export function FilterChips({ fields, params, path }: { fields: FilterField[]; params: RawParams; path: string }) {
   const chips = filterChips(fields, params);
   if (chips.length === 0) return null;

@@ -77,7 +77,6 @@ export function InvalidQuery({ fields, path, params }: { fields: Record<string, 
 }
 
 /** A list not shown for a reason the user can act on (lib/list/outcome.ts). */
-
 export function ListProblemNotice({ problem, params, path }: { problem: ListProblem; params: RawParams; path: string }) {
   const length = problem.total === null ? 0 : Math.ceil(problem.total / PER_PAGE);
   return (

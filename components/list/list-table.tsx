@@ -2,7 +2,6 @@
 export function ListTable({ caption, header, children, bodyClassName = "" }: { caption: string; header: React.ReactNode; children: React.ReactNode; bodyClassName?: string }) {
   return (
     // relative: positioned screen-reader text scrolls with the table instead of widening the page.
-
     <div className="relative overflow-x-auto rounded-lg border border-slate-200 bg-white shadow-sm">
       <table className="min-w-full divide-y divide-slate-200 text-sm">
         <caption className="sr-only">{caption}</caption>

@@ -3,7 +3,6 @@ import { FilterBar, type ListFilters } from "./filter-bar";
 import { FilterChips } from "./filter-chips";
 
 /** Every list's toolbar, from its filters as data (docs/decisions/0018-toolbar-every-list-one-toolbar.md). */
-
 export function ListToolbar({ filters, params, path }: { filters: ListFilters; params: RawParams; path: string }) {
   return (
     <div className="space-y-3">

@@ -32,7 +32,6 @@ export function SortHeader({
     </Link>
   );
   // Absent rather than undefined: an undefined value still takes room in the RSC payload.
-
   return (
     <th
       scope="col"

@@ -1,5 +1,4 @@
 /** Inside the page, not a loading.tsx: the guard must run before streaming, so a 403 keeps its status. */
-
 export function TableSkeleton() {
   return (
     <div role="status" aria-live="polite" className="animate-pulse space-y-2">

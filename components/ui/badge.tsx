@@ -1,6 +1,5 @@
 // Colour is never the only signal: the text says it too.
 
-
 // The tones' colours are in app/globals.css (.badge-*): a list page shows dozens of badges.
 export type BadgeTone = "green" | "amber" | "red" | "blue" | "violet" | "slate";
 

@@ -22,7 +22,6 @@ type Props = {
 const MAX_SHOWN = 100;
 
 /** A WAI-ARIA combobox whose value is always an option's id or null: leaving the field resolves the text or reverts it. */
-
 export function Combobox({ options, value, onChange, onBlur, placeholder, listLabel, ...input }: Props) {
   const listId = useId();
   const ref = useRef<HTMLInputElement>(null);

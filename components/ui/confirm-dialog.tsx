@@ -4,7 +4,6 @@ import { useEffect, useId, useRef } from "react";
 import { buttonClass } from "./button-styles";
 
 /** Built on <dialog>, so the browser traps and returns focus. */
-
 export function ConfirmDialog({
   open,
   title,

@@ -5,7 +5,6 @@ import { CLIENT_ADDRESS_HEADER } from "@/lib/server/client-address";
 export type RequestInfo = { ip: string | null; userAgent: string | null };
 
 /** The caller's address as server.ts decided it; X-Forwarded-For is never read here. */
-
 function clientIp(h: Headers): string | null {
   return h.get(CLIENT_ADDRESS_HEADER)?.slice(0, 64) || null;
 }

@@ -62,7 +62,6 @@ export function jobAuditStatement(entry: Omit<AuditEntry, "actor" | "actorEmail"
 export const DENIED_EVENTS_PER_MINUTE = 5;
 
 /** Bounded per user and minute so nobody fills the audit log by asking again; loose by the pool's size under concurrency. */
-
 export async function auditDenied(actor: Pick<SessionUser, "id" | "email">, after: Record<string, Prisma.InputJsonValue>) {
   const minute = sql`action = 'authz.denied' AND actor_id = ${actor.id} AND at >= date_trunc('minute', now())`;
   const counted = await query(sql`UPDATE audit_events

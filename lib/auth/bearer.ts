@@ -52,7 +52,6 @@ type TokenRow = {
 const TOUCH_EVERY_MS = 60_000;
 
 /** 401 for any bad token, 403 outside its scope, 429 past its rate; the user's role is read now, as for sessions. */
-
 export async function authenticateBearer(token: string, request: Request): Promise<TokenPrincipal> {
   if (!isApiTokenShape(token)) throw invalid();
   const [row] = await query<TokenRow>(

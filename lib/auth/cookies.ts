@@ -1,6 +1,5 @@
 // The session cookie's name, by next-auth's own `useSecureCookies`: on https only the `__Secure-`
 // name counts, which a plain-HTTP page or a sibling site cannot set. Own module: the proxy shares it.
-
 import { config } from "@/lib/config";
 
 export function secureCookies(url = config().NEXTAUTH_URL): boolean {

@@ -15,7 +15,6 @@ export class AuthError extends BrandedError {
 }
 
 /** Every protected read and mutation starts here; a bearer request's user is its token's. */
-
 export async function requireUser(): Promise<SessionUser> {
   const user = tokenPrincipal()?.user ?? (await currentUser());
   if (!user) throw new AuthError(401);

@@ -8,7 +8,6 @@ export const throttleSettings = () => {
 };
 
 /** Drops the attempts that left the window (no pause is decided on them); returns how many went. */
-
 export async function purgeLoginAttempts(now = new Date()): Promise<number> {
   const { windowMs } = throttleSettings();
   const { count } = await (await prisma()).loginAttempt.deleteMany({ where: { created_at: { lt: new Date(now.getTime() - windowMs) } } });

@@ -34,7 +34,6 @@ export const authOptions: NextAuthOptions = {
       return token;
     },
     // Every address next-auth sends a browser to is one of the console's own pages.
-
     redirect({ url, baseUrl }) {
       return `${baseUrl}${safeReturnPath(url, baseUrl)}`;
     },

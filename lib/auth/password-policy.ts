@@ -6,7 +6,6 @@ import { PASSWORD_MAX, passwordShape } from "./password-rule";
 // The one password rule, for every way a password is set: long enough and not guessable by
 // zxcvbn's offline estimate (the browser shows the same one while typing, components/password-strength.tsx).
 
-
 const MIN_SCORE = 3;
 
 let factory: ZxcvbnFactory | undefined;

@@ -2,7 +2,6 @@ import { createHash, randomBytes } from "node:crypto";
 
 // Secrets handed out once and kept as a hash: random bytes, so a plain SHA-256 is enough (unlike a password).
 
-
 const TOKEN_PREFIX = "bsc_";
 const TOKEN = /^bsc_[A-Za-z0-9_-]{43}$/;
 const LINK = /^[A-Za-z0-9_-]{43}$/;

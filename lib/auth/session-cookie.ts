@@ -5,7 +5,6 @@ import { config } from "@/lib/config";
 import { SESSION_MAX_AGE_SECONDS, secureCookies, sessionCookieName } from "./cookies";
 
 /** A new session version, the same sign-in time: after a password change only this session goes on. */
-
 export async function reissueSession(sessionVersion: number): Promise<void> {
   const jar = await cookies();
   const name = sessionCookieName();

@@ -23,7 +23,6 @@ function sessionExpired(signedInAt: unknown, now = Date.now()): boolean {
 }
 
 /** The JWT only names the user; role and `active` are read from the database on every request (docs/decisions/0002-sessions-are-checked-against-the-database.md). */
-
 export const currentSession = cache(async (): Promise<{ user: SessionUser; expires: Date } | null> => {
   const raw = (await cookies()).get(sessionCookieName())?.value;
   const secret = config().NEXTAUTH_SECRET;

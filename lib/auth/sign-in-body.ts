@@ -34,7 +34,6 @@ function parseJsonObject(text: string): URLSearchParams {
     out.append(key, field as string);
   }
   // A key written twice shows up as more string literals than the parsed object has entries.
-
   const literals = text.match(/"(?:[^"\\]|\\.)*"/g)?.length ?? 0;
   if (literals !== entries.length * 2) throw invalid("A field is given more than once.");
   return out;

@@ -11,7 +11,6 @@ import type { Role } from "./permissions";
 // pause is decided on that same email before any password is verified
 // (docs/decisions/0009-one-credentials-path.md).
 
-
 export type SignedInUser = { id: string; email: string; name: string; role: Role; sv: number };
 
 type Attempt = { retryAfter: number };

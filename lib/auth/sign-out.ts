@@ -3,7 +3,6 @@ import { audit } from "@/lib/audit/log";
 import { prisma } from "@/lib/db/client";
 
 /** Moves the session version, so a copy of an old cookie is useless too. */
-
 export async function endSessions(userId: number): Promise<void> {
   const db = await prisma();
   await db.$transaction(async (tx) => {

@@ -64,7 +64,6 @@ export async function claimAttempt(email: string, request: RequestInfo): Promise
 }
 
 /** Settles a claimed try and audits it in the same transaction; a current-password check audits only failures. */
-
 export async function settleAttempt(
   claimed: ClaimedAttempt,
   outcome: { email: string; success: boolean; user?: { id: number; email: string } },

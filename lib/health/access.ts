@@ -7,7 +7,6 @@ import type { SessionUser } from "@/lib/auth/permissions";
 // Who sees the health details: an administrator, or a monitor with HEALTH_TOKEN, which works
 // while the database is down and no session can be checked.
 
-
 const canReadHealthDetails = (user: Pick<SessionUser, "role"> | null | undefined) => user?.role === "admin";
 
 const digest = (value: string) => crypto.createHash("sha256").update(value, "utf8").digest();

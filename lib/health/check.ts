@@ -171,7 +171,6 @@ async function checkQueue(query: <T extends Row>(text: string) => Promise<T[]>, 
   }
   const queued = Number(exports?.queued ?? 0);
   // Three missed maintenance rounds while exports wait: nobody is generating them.
-
   const silent = seen === null || seen > jobConfig.maintenanceSeconds * 3 + 30;
   const oldest = num(exports?.oldest);
   return {

@@ -93,7 +93,6 @@ function ping(state: State) {
 }
 
 /** Whether the server at `url` is reachable, as far as the sentinel knows; returns at once, never throws. */
-
 export function databaseReachable(url: string): boolean {
   let state = sentinel.state;
   if (!state || state.url !== url) {

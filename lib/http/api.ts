@@ -61,7 +61,6 @@ export function toErrorResponse(error: unknown) {
 type Handler<C> = (request: Request, context: C) => Promise<Response>;
 
 /** Every route handler goes through this: one error shape, and statements cancelled when the client goes away. */
-
 export function route<C = unknown>(handler: Handler<C>): Handler<C> {
   return async (request, context) => {
     try {

@@ -2,7 +2,6 @@ import { AppError } from "@/lib/errors";
 
 // Bodies are limited while they stream, so memory never holds more than the limit whatever a client sends.
 
-
 const tooLarge = (maxBytes: number) =>
   new AppError(413, "too_large", `The body is too large (at most ${Math.floor(maxBytes / 1024)} KB).`);
 

@@ -2,7 +2,6 @@
 // resolved as a browser resolves a Location header, kept only on our origin, re-serialised so it
 // is always a legal header value.
 
-
 import { config } from "@/lib/config";
 
 export const DEFAULT_RETURN_PATH = "/subscribers";

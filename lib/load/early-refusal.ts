@@ -6,7 +6,6 @@ import { TooManyRequestsError, userLimit } from "./user-limit";
 // A user's excess heavy pages are refused before they render, as a refusal after rendering costs a
 // whole page (docs/decisions/0024-previews-are-heavy-and-refused-early.md). No Node APIs: the proxy imports it.
 
-
 /** The pages whose work counts among their user's heavy requests: subscriber and audit lists, bulk confirmation, imports. */
 const HEAVY_PAGES = /^\/(audit|subscribers(\/bulk|\/import(\/[^/]+)?)?)$/;
 

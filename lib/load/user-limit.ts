@@ -6,7 +6,6 @@ import { ClientGoneError, querySignal, withHeavyUser } from "@/lib/db/scope";
 // No user can take the database from the others: a few heavy requests per user run, a few wait,
 // the rest get 429 at once; counted per process (docs/decisions/0010-no-user-can-starve-the-others.md).
 
-
 type UserLimitOptions = { running: number; waiting: number; waitMs: number };
 
 type Waiter = { grant: () => void; fail: (error: Error) => void };
@@ -149,7 +148,6 @@ export function heavy<T>(userId: number, work: () => Promise<T>, signal: AbortSi
 }
 
 /** An import's preview reads the whole file: one at a time per user, and heavy besides (docs/decisions/0024-previews-are-heavy-and-refused-early.md). */
-
 export function previewWork<T>(userId: number, work: () => Promise<T>, signal: AbortSignal | undefined = querySignal()): Promise<T> {
   const lane = processWide<{ limit?: UserLimit }>("preview-limit", () => ({}));
   lane.limit ??= new UserLimit({ ...userLimitOptions(), running: 1 });

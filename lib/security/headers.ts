@@ -7,7 +7,6 @@ export type AnswerKind = "page" | "api" | "static";
 
 type Options = {
   /** The page's nonce (kind "page" only), one per response. */
-
   nonce?: string;
   /** `next dev` needs 'unsafe-eval' in pages' scripts (React rebuilds server stacks with eval). */
   development?: boolean;
@@ -92,7 +91,6 @@ export function isStaticAsset(pathname: string): boolean {
 }
 
 /** What server.ts sets on every answer before Next sees it (the proxy replaces them on pages). */
-
 export function headersBefore(url: string): Record<string, string> {
   return securityHeaders(isStaticAsset(url.split(/[?#]/)[0]!) ? "static" : "api");
 }

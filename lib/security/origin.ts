@@ -16,7 +16,6 @@ export function crossSiteWrite(request: Pick<Request, "method" | "headers" | "ur
     return true;
   }
   // server.ts drops a client's own X-Forwarded-Host when no proxy is trusted.
-
   const forwardedHost = request.headers.get("x-forwarded-host")?.split(",")[0]?.trim();
   const host = request.headers.get("host") ?? new URL(request.url).host;
   return !originHost || (originHost !== forwardedHost && originHost !== host);

@@ -12,7 +12,6 @@ function dataRoot(): string {
 }
 
 /** Creates or tightens `dir` to 0700, and `.data/` too when it lies inside it. */
-
 export function ensurePrivateDir(dir: string, root = dataRoot()): void {
   fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
   const inRoot = dir === root || dir.startsWith(`${root}${path.sep}`);

@@ -3,7 +3,6 @@ import { RETRY_AFTER_SECONDS } from "@/lib/health/unavailable";
 // The proxy's own 503 and 429 pages: self-contained, as nothing else can be fetched; the 503
 // reloads itself, so the console comes back when the database does.
 
-
 const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 export function unavailablePage(nonce: string): string {

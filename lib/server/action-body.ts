@@ -1,5 +1,5 @@
 // A server action's body, checked before React decodes it (proxy.ts): React's decoder answers
-// 500 to a body it cannot read, and was where the "React2Shell" class of bugs lived. The console's
+// 500 to a body it cannot read, and is where the "React2Shell" class of bugs lives. The console's
 // actions take plain values only, so anything else is a 400 React never sees.
 
 /** The console's actions take one argument; a few more leave room, Next's own cap is 1,000. */
@@ -56,7 +56,6 @@ export async function actionBodyProblem(request: Request): Promise<string | null
   if (fields === null) return "The form's body is not valid multipart/form-data.";
   if (isFetchAction) {
     // The one part plain arguments can be is "0" (multipart is for files and references).
-
     if (fields.length !== 1 || fields[0]![0] !== "0" || typeof fields[0]![1] !== "string") return "The console's actions take plain values only.";
     return replyProblem(fields[0]![1]);
   }

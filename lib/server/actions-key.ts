@@ -5,7 +5,6 @@ import type { Config } from "@/lib/config";
 // A page's actions may post to any instance, so every instance must run a build made with one
 // actions key, and run with that key (docs/decisions/0012-many-machines.md, docs/deployment.md).
 
-
 /** The key `next build` used, from the build's manifest (null: no build, or none recorded). */
 export function builtActionsKey(appDir: string): string | null {
   const file = path.join(appDir, ".next", "server", "server-reference-manifest.json");

@@ -15,7 +15,6 @@ function normalise(address: string): string | null {
 }
 
 /** The hop `trustedHops` from the right of X-Forwarded-For plus the peer: hops further left were written by the client. */
-
 export function resolveClientAddress(socketAddress: string | undefined, forwardedFor: string | string[] | undefined, trustedHops: number): string {
   const peer = (socketAddress && normalise(socketAddress)) || "unknown";
   if (trustedHops <= 0 || forwardedFor === undefined) return peer;

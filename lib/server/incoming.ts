@@ -7,7 +7,6 @@ import { isReadableRouterState } from "./router-state";
 // What server.ts does before Next.js sees a request: facts only the socket knows replace what the
 // client claimed; requests no part of the console may answer are refused (docs/decisions/0008-own-http-server.md).
 
-
 /** Largest body of a page POST (a server action): Next's own limit, set in next.config.js. */
 export const SERVER_ACTION_BODY_LIMIT = 1024 * 1024;
 
@@ -90,7 +89,6 @@ export function prepareIncoming(req: Incoming, trustedProxyHops: number, goesThr
 
   // Behind the proxy Next reads a body whole before anything can refuse it, so a POST is refused
   // here by its declared length. The JSON API and the health check limit their own.
-
   const pathname = (req.url ?? "/").split(/[?#]/)[0]!;
   if (goesThroughProxy(pathname)) {
     if (!PROXIED_METHODS.has(method)) return refusal(405, "method_not_allowed", `${method} is not allowed here.`, { Allow: "GET, HEAD, POST" });

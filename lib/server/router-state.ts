@@ -28,7 +28,6 @@ function isSegment(value: unknown): boolean {
 }
 
 /** [segment, {parallel route: tree}, [url, kind]?, refresh marker?, number?, string?], as Next's schema. */
-
 function isFlightRouterState(value: unknown, depth = 0): boolean {
   if (depth > MAX_ROUTER_STATE_DEPTH) return false;
   if (!Array.isArray(value) || value.length < 2 || value.length > 6) return false;

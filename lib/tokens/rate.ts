@@ -4,7 +4,6 @@ import { processWide } from "@/lib/process-wide";
 // Requests per API token and minute, so a looping script cannot take the server from people.
 // Counted per process, one map for every layer of the build (lib/process-wide.ts).
 
-
 type Window = { start: number; count: number };
 const windows = processWide("tokens.rate-windows", () => new Map<number, Window>());
 const WINDOW_MS = 60_000;

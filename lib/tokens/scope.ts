@@ -1,7 +1,6 @@
 // What an API token may call (docs/API.md): the JSON API only, never the token routes. Never more
 // than its user's role: the route's own guard still runs after this.
 
-
 export const TOKEN_SCOPES = ["read", "export"] as const;
 export type TokenScope = (typeof TOKEN_SCOPES)[number];
 

@@ -59,7 +59,6 @@ export async function revokeToken(user: SessionUser, id: number): Promise<TokenR
 }
 
 /** The audit entry of a token's use for an export, for the caller's transaction; null without a token. */
-
 export function tokenExportEntry(what: "request" | "download", exportId: string): AuditEntry | null {
   const principal = tokenPrincipal();
   if (!principal) return null;

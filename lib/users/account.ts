@@ -11,7 +11,6 @@ import { AppError } from "@/lib/errors";
 // The current password goes through the sign-in throttle, so a stolen session cannot guess it
 // faster; then every other session of the user ends.
 
-
 /** Returns the user's new session version. */
 export async function changeOwnPassword(user: SessionUser, current: string, password: string): Promise<number> {
   const request = await requestInfo();

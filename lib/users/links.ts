@@ -63,7 +63,6 @@ export async function setPasswordWithLink(secret: string, password: string): Pro
   const db = await prisma();
   return db.$transaction(async (tx) => {
     // Only while active: a concurrent deactivation is waited for and then seen.
-
     const changed = await tx.user.updateMany({ where: { id: state.user.id, active: true }, data: { password_hash: hash, session_version: { increment: 1 } } });
     if (changed.count !== 1) throw new AppError(400, "link_inactive", LINK_MESSAGES.inactive);
     // Spent under the update's row lock: of two submissions of one link, one wins.

@@ -105,7 +105,6 @@ export async function updateUser(id: number, changes: UserUpdateInput, actor: Se
 export const SELF_RESET_MESSAGE = "You cannot reset your own password here: change it on your account page (/account), which asks for your current one.";
 
 /** Never for the actor themself: /account requires the current password (409, pointing there). */
-
 export async function resetPassword(id: number, actor: SessionUser): Promise<{ user: UserRow; setPasswordUrl: string }> {
   if (id === actor.id) throw conflict(SELF_RESET_MESSAGE);
   const db = await prisma();

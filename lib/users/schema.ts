@@ -6,7 +6,6 @@ import { safeText } from "@/lib/validation/text";
 // One schema per users' form or API body, shared by browser and server; a password's strength is
 // decided server-side by passwordProblem().
 
-
 export const ROLES = ["admin", "staff"] as const;
 
 const name = safeText("Enter a name.").trim().min(1, "Enter a name.").max(100, "Use at most 100 characters.");

@@ -13,7 +13,6 @@ import { idSchema } from "@/lib/validation/id";
 // Guarded here even though the page is too (actions can be called directly); is_duplicate is never
 // read from the input: the server decides it.
 
-
 export const createSubscriberAction = action(requireUser, subscriberInputSchema, async (input, user) => {
   const row = await createSubscriber(input, user);
   revalidatePath("/subscribers");

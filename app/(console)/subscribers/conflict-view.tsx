@@ -9,7 +9,6 @@ import type { SubscriberInput } from "@/lib/subscribers/schema";
 // Someone else saved first: both versions side by side, so nothing is overwritten silently. On a
 // phone one block per field, as a third column would sit off the screen.
 
-
 export type Conflict = { mine: SubscriberInput; theirs: SubscriberRecordBody; theirsEditable: SubscriberInput };
 
 export const sameValue = (a: unknown, b: unknown) => (a ?? "") === (b ?? "") || JSON.stringify(a ?? "") === JSON.stringify(b ?? "");

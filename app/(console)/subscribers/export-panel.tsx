@@ -6,7 +6,6 @@ import { exportStatus } from "@/lib/export/status";
 import { requestExportAction } from "./export-actions";
 
 /** The page hands it its user, parsed filters and total, so nothing is guarded, parsed or counted twice. */
-
 export async function ExportPanel({
   user,
   filters,

@@ -4,7 +4,6 @@ import { STATUS_OPTIONS, YES_NO_OPTIONS } from "@/lib/subscribers/labels";
 
 // Shared by the list and the bulk confirmation, so both name the filters the same way.
 
-
 /** The toolbar's search (docs/API.md's `q`): every word in a name, the email or the mobile. */
 export const SEARCH = { kind: "text", name: "q", label: "Search", placeholder: "Name, email or mobile (/)" } as const satisfies FilterField;
 

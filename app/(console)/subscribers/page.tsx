@@ -31,7 +31,6 @@ export default async function SubscribersPage({ searchParams }: { searchParams: 
   const user = await requirePageUser(`${PATH}${withParams(params, {})}`);
   const parsed = parseWith(subscriberFiltersSchema, params);
   // The export panel takes its count from this query rather than counting again.
-
   const list = parsed.ok ? listOutcome(() => heavyUnless(isLightList(parsed.value), user.id, () => listSubscribers(parsed.value))) : null;
 
   return (

@@ -38,7 +38,6 @@ const DEFAULTS: SubscriberInput = {
 };
 
 /** A subscriber to edit, with the version its fields were read at. */
-
 export type Editing = { id: number; version: string; values: SubscriberInput; timeZone: string };
 
 /** The form's own spelling of a subscriber's fields (empty strings, not nulls, in text inputs). */

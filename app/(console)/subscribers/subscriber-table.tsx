@@ -60,7 +60,6 @@ function RecordLink({ s, named, children }: { s: SubscriberRow; named: boolean; 
 }
 
 /** Plain elements only, nothing that hydrates; a cell holds only what it shows, as each row is sent twice (HTML and RSC payload). */
-
 function Row({ s, columns, linked, form }: { s: SubscriberRow; columns: readonly Column[]; linked: TableColumn; form: string }) {
   return (
     <tr>

@@ -8,7 +8,6 @@ export type DuplicateWarnings = { email: number | null; mobile: number | null };
 const NONE: DuplicateWarnings = { email: null, mobile: null };
 
 /** Only a warning: the server decides is_duplicate. Answers to an older question are dropped. */
-
 export function useDuplicateCheck() {
   const [warnings, setWarnings] = useState<DuplicateWarnings>(NONE);
   const last = useRef(0);

@@ -5,7 +5,6 @@ import { buttonClass } from "@/components/ui/button-styles";
 import { inputClass } from "@/components/ui/field";
 
 /** Shown once: closing the dialog loses it (only its hash is stored). */
-
 export function LinkDialog({ url, name, onClose }: { url: string | null; name: string; onClose: () => void }) {
   const ref = useRef<HTMLDialogElement>(null);
   const id = useId();

@@ -15,7 +15,6 @@ type Pending = null | "role" | "active" | "reset";
 const small = "rounded-md px-2.5 py-1.5 text-sm font-medium disabled:opacity-50";
 
 /** On your own row, role and deactivation are disabled and the password is /account's. */
-
 export function UserRowActions({ user, self }: { user: Row; self: boolean }) {
   const router = useRouter();
   const id = useId();

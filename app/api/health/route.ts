@@ -6,7 +6,6 @@ import { json } from "@/lib/http/api";
 export const dynamic = "force-dynamic";
 
 /** 200 while the database answers, 503 while not; details only for lib/health/access.ts's callers. */
-
 export async function GET(request: Request) {
   const report = (await mayReadHealthDetails(request)) ? await checkHealth() : await checkUp();
   const response = json(report, report.status === "unavailable" ? 503 : 200);

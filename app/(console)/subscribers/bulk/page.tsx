@@ -54,7 +54,6 @@ export default async function BulkChangePage({ searchParams }: { searchParams: P
       count = await heavy(user.id, () => countTarget(target));
     } catch (error) {
       // Said in place of the summary.
-
       const known = AppError.is(error) ? error : databaseAppError(error);
       if (known) countProblem = known.message;
       else if (isQueryCancelled(error)) countProblem = "The request was cancelled."; // its client has gone: nobody reads it

@@ -8,7 +8,6 @@ import { ColumnForm } from "./column-form";
 export const metadata: Metadata = { title: "Subscriber columns" };
 
 /** A page of its own rather than a menu in the list, so the list stays light. */
-
 export default async function ColumnsPage({ searchParams }: { searchParams: Promise<RawParams> }) {
   const params = await searchParams;
   const back = safeReturnPath(typeof params.back === "string" ? params.back : "/subscribers", consoleOrigin(), "/subscribers");

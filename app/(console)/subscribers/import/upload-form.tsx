@@ -5,7 +5,6 @@ import { useState } from "react";
 import { buttonClass } from "@/components/ui/button-styles";
 
 /** The file goes to the JSON API, streamed to storage, never through a server action. */
-
 export function UploadForm({ maxMb }: { maxMb: number }) {
   const router = useRouter();
   const [busy, setBusy] = useState(false);

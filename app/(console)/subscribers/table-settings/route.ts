@@ -9,7 +9,6 @@ import { settingsFromForm, tableSettings } from "@/lib/subscribers/columns";
 export const dynamic = "force-dynamic";
 
 /** A plain POST, so it works before any script runs; kept with the user, so every device shows the same table. */
-
 export const POST = route(async (request) => {
   const user = await requireUser();
   const type = (request.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();

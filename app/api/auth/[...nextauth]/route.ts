@@ -76,7 +76,6 @@ export async function POST(request: NextRequest, context: Context) {
 }
 
 /** callbackUrl made safe; a callback-url cookie next-auth would not have written (planted by a sibling site) dropped. */
-
 async function safeCallbackInputs(request: NextRequest): Promise<URL> {
   const url = new URL(request.url);
   const origin = new URL(consoleOrigin()).origin;

@@ -24,7 +24,6 @@ export const GET = route<Context>(async (_request, context) => {
 });
 
 /** The given fields over the record, checked by the creation rules; 409 when it changed since `updated_at`. */
-
 export const PATCH = route<Context>(async (request, context) => {
   const user = await requireUser();
   const id = await subscriberId(context);

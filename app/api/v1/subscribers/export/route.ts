@@ -19,7 +19,6 @@ export const POST = route(async (request) => {
   const hasBody = request.headers.get("content-type") !== null || Number(request.headers.get("content-length") ?? 0) > 0;
   const query = new URL(request.url).searchParams;
   // Strict: a misspelt filter is never dropped into an export of everything.
-
   if (hasBody && query.size > 0) {
     const fields = Object.fromEntries([...new Set(query.keys())].map((key) => [key, ["Send the filters in the JSON body or in the query string, not both."]]));
     throw new AppError(400, "invalid_input", "Send the filters in the JSON body or in the query string, not both.", fields);

@@ -12,7 +12,6 @@ export const GET = route(async () => {
 });
 
 /** Multipart upload of a sheet (docs/API.md); 429 past the user's limit before the body is read. */
-
 export const POST = route(async (request) => {
   const user = await requireUser();
   const { status, body } = await previewWork(user.id, () => createImport(user, request));
