@@ -5,6 +5,8 @@ import { processWide } from "@/lib/process-wide";
 
 // The one place settings are read from the environment and validated, so a bad value stops the
 // server at start; docs/configuration.md lists exactly these variables (a test compares them).
+// Runtime-neutral: the proxy, server.ts and scripts read it too.
+
 
 export class ConfigError extends BrandedError {
   static readonly brand: string = "console.ConfigError";
