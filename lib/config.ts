@@ -7,7 +7,6 @@ import { processWide } from "@/lib/process-wide";
 // server at start; docs/configuration.md lists exactly these variables (a test compares them).
 // Runtime-neutral: the proxy, server.ts and scripts read it too.
 
-
 export class ConfigError extends BrandedError {
   static readonly brand: string = "console.ConfigError";
 }

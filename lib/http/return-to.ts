@@ -1,7 +1,6 @@
 // The one decision about where to send a browser back to: resolved as a browser resolves a
 // Location header, kept only on our origin, re-serialised so it is always a legal header value.
 
-
 import { config } from "@/lib/config";
 
 export const DEFAULT_RETURN_PATH = "/subscribers";
