@@ -8,8 +8,7 @@ export const metadata: Metadata = {
   description: "Branch and subscriber administration console",
 };
 
-// Sonner's own green and red text are too light on their tinted backgrounds (WCAG AA asks 4.5:1):
-// the same hues, darker, set on its toaster as its CSS variables.
+// Sonner's own green and red text are too light for WCAG AA on their backgrounds: the same hues, darker.
 const TOAST_COLOURS = { "--success-text": "#166534", "--error-text": "#991b1b" } as CSSProperties;
 
 export default function RootLayout({ children }: { children: React.ReactNode }) {

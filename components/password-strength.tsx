@@ -3,9 +3,7 @@
 import { useEffect, useState } from "react";
 import type { Strength } from "@/lib/auth/password-policy";
 
-// The password rule's estimate as a hint while typing: the same code the server decides with
-// (lib/auth/password-policy.ts), loaded only when the user starts typing a new password (its
-// word lists are large; no other page loads them).
+// The server's own estimate (lib/auth/password-policy.ts), loaded only once the user types: its word lists are large.
 
 const LABELS = ["Too easy to guess", "Too easy to guess", "Weak", "Good", "Strong"] as const;
 const COLOURS = ["bg-red-500", "bg-red-500", "bg-amber-500", "bg-emerald-500", "bg-emerald-600"] as const;

@@ -3,10 +3,8 @@
 import { useEffect, useState, type ComponentType } from "react";
 import type { ToasterProps } from "sonner";
 
-// Toasts (sonner), loaded with the first toast instead of with every page: most page views show
-// none, and the library is a tenth of a list page's JavaScript. <ToastHost> sits in the root
-// layout, so a toast raised just before a navigation (a saved form going back to its list) stays
-// on screen; sonner replays toasts raised before its <Toaster> mounted.
+// sonner is loaded with the first toast, as most pages show none; <ToastHost> is in the root
+// layout so a toast raised just before a navigation stays on screen.
 
 let sonner: Promise<typeof import("sonner")> | null = null;
 const load = () => (sonner ??= import("sonner"));

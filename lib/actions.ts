@@ -11,11 +11,7 @@ export type ActionResult<T = undefined> =
   | { ok: true; data: T; message?: string }
   | { ok: false; fieldErrors?: Record<string, string[]>; formError?: string; details?: Record<string, unknown> };
 
-/**
- * The skeleton of every server action: guard first (401/403 even when the action is called
- * directly, not through our UI), then parse the input with the resource's zod schema, then run.
- * Known failures come back as a typed result the form maps onto its fields.
- */
+/** Every server action: guard first (actions can be called directly), then parse, then run. */
 export function action<S extends z.ZodType, T>(
   guard: () => Promise<SessionUser>,
   schema: S,

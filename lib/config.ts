@@ -3,11 +3,9 @@ import { z } from "zod";
 import { BrandedError } from "@/lib/errors";
 import { processWide } from "@/lib/process-wide";
 
-// The one place the console's settings are read from the environment and validated (zod), with a
-// message that names the variable and says what it must be. The server checks them all at start
-// (lib/server/startup.ts, server.ts, the worker), so a bad value stops it before it serves; the
-// table of docs/configuration.md lists exactly these variables (a test compares the two).
-// Runtime-neutral: the proxy, server.ts, scripts and the app all read settings here.
+// The one place settings are read from the environment and validated, so a bad value stops the
+// server at start; docs/configuration.md lists exactly these variables (a test compares them).
+// Runtime-neutral: the proxy, server.ts and scripts read it too.
 
 export class ConfigError extends BrandedError {
   static readonly brand: string = "console.ConfigError";
@@ -96,13 +94,11 @@ const schema = z.object({
   S3_FORCE_PATH_STYLE: optional(z.enum(["on", "off", "true", "false"], { message: "must be on or off" })).transform((v) =>
     v === undefined ? undefined : v === "on" || v === "true",
   ),
-  // Read by the AWS SDK itself (its default credential chain); checked here so that half a pair
-  // stops the start instead of sending the SDK on to other sources.
+  // Read by the AWS SDK itself; checked here so half a pair stops the start.
   AWS_ACCESS_KEY_ID: optional(z.string()),
   AWS_SECRET_ACCESS_KEY: optional(z.string()),
   AWS_SESSION_TOKEN: optional(z.string()),
-  // Several instances: Next.js encrypts server actions' closed-over values and salts their ids
-  // with this key (read by Next itself, at build and at run time); checked here.
+  // Read by Next itself; shared by every instance (docs/decisions/0012-many-machines.md).
   NEXT_SERVER_ACTIONS_ENCRYPTION_KEY: optional(
     z.string().refine(isActionsKey, "must be the base64 of 16, 24 or 32 random bytes (make one with `openssl rand -base64 32`)"),
   ),
@@ -118,7 +114,6 @@ const schema = z.object({
   IMPORT_LOCK_WAIT_MS: whole(1, 3_000),
   IMPORT_PREVIEW_QUOTA_MB: whole(1, 300),
   IMPORT_PREVIEW_RETENTION_HOURS: whole(1, 2, "a whole number of hours"),
-  // The export
   // Background jobs (exports, imports, bulk changes; lib/jobs)
   JOB_WORKER: onOff("on"),
   JOBS_PER_USER: whole(1, 2),
@@ -216,11 +211,10 @@ export function parseConfig(given: NodeJS.ProcessEnv = process.env): Config {
   const problems = parsed.success ? [] : parsed.error.issues.map((i) => `${label(given, i.path.join("."))} ${i.message}.`);
   const secret = env.NEXTAUTH_SECRET;
   const secretIssue = secretProblem(secret);
-  // Development and tests may run without a secret (no one can sign in then), and so may `next
-  // build` (it loads modules but serves nobody); a production server may not.
+  // Only a serving production process needs a secret (`next build` serves nobody).
   const serving = env.NODE_ENV === "production" && env.NEXT_PHASE !== "phase-production-build";
   if (secretIssue && (serving || secret !== undefined)) problems.push(`NEXTAUTH_SECRET ${secretIssue}. ${SECRET_HELP}`);
-  // A setting that was replaced: refused rather than ignored, so files do not move unnoticed.
+  // A replaced setting is refused rather than ignored, so files do not move unnoticed.
   if (env.EXPORT_DIR !== undefined && env.EXPORT_DIR.trim() !== "") {
     problems.push("EXPORT_DIR was replaced by STORAGE_DIR: export files now live in $STORAGE_DIR/exports (STORAGE_DIR=.data keeps them in .data/exports).");
   }
@@ -237,16 +231,10 @@ export function parseConfig(given: NodeJS.ProcessEnv = process.env): Config {
 
 
 let cached: { key: string; value: Config } | undefined;
-// The served process's settings once it has started (server.ts): process-wide, since every layer
-// of the build has its own copy of this module (lib/process-wide.ts).
+// Process-wide: every layer of the build has its own copy of this module (lib/process-wide.ts).
 const served = processWide("config.served", () => ({ value: undefined as Config | undefined }));
 
-/**
- * The process's settings, parsed once per distinct environment: tests and scripts may change a
- * variable between calls, so until the server has started each call compares the variables
- * (some 40 reads of process.env, each a call into Node's C++, ~10 µs in all). A server's are
- * fixed from then on (see fixConfig): pages call this for every date they format.
- */
+/** Parsed once per distinct environment (tests change it); fixed once the server has started (fixConfig). */
 export function config(): Config {
   if (served.value) return served.value;
   const env = process.env;
@@ -258,10 +246,7 @@ export function config(): Config {
   return cached.value;
 }
 
-/**
- * Fixes the settings of a server process for its lifetime: server.ts calls it once Next has
- * prepared (and loaded any env files it reads), before the first request.
- */
+/** Fixes a server's settings for its lifetime: called once Next has loaded its env files. */
 export function fixConfig(): Config {
   served.value = undefined;
   served.value = config();

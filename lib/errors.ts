@@ -1,14 +1,6 @@
-// The console's own errors, recognised wherever they are caught: with `X.is(error)`, never
-// `instanceof`.
-//
-// Class identity does not hold in the production build: Next compiles a module once per layer
-// that imports it (pages and actions, route handlers, instrumentation, the proxy; server.ts loads
-// its own), so one server process holds several copies of each class here, and an error made by
-// one copy fails `instanceof` against another (the per-user limit's 429 was a 500 on the other
-// surface). So each instance carries the brands of its classes under a Symbol.for key (the same
-// key in every copy), and `X.is()` reads them: any copy of AppError recognises an AppError made by
-// any other (docs/decisions/0016-one-process-many-copies.md). Not "server-only": scripts and the
-// proxy use it.
+// The console's own errors, recognised with `X.is(error)`, never `instanceof`: a process holds
+// several copies of each class, one per layer of the build, so errors carry brands under a
+// Symbol.for key (docs/decisions/0016-one-process-many-copies.md). Scripts and the proxy use it.
 
 const BRANDS = Symbol.for("console.error.brands");
 
@@ -20,15 +12,10 @@ const ownBrand = (cls: unknown): string | undefined => {
   return typeof brand === "string" ? brand : undefined;
 };
 
-/**
- * Base of every error class the console throws in one place and recognises in another. A subclass
- * names itself with `static readonly brand: string = "console.Name"`; one without a brand of its own is
- * recognised by class identity only (never by its parent's brand).
- */
+/** A subclass names itself with `static readonly brand`; one without is recognised by class identity only. */
 export class BrandedError extends Error {
   static readonly brand: string = "console.BrandedError";
 
-  /** Whether `value` is an instance of this class, made by any copy of its module. */
   static is<C extends abstract new (...args: never[]) => BrandedError>(this: C, value: unknown): value is InstanceType<C> {
     const brand = ownBrand(this);
     if (brand === undefined) return value instanceof this;

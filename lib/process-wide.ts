@@ -1,19 +1,10 @@
-// Everything the console makes global to its process, in one module, each with why the framework
-// leaves no other way (docs/decisions/0016-one-process-many-copies.md, 0007-abort-reason-stacks.md).
+// Everything global to the process, in one module, each with why the framework leaves no other way
+// (docs/decisions/0016-one-process-many-copies.md, 0007-abort-reason-stacks.md, 0020-policy-one-place-per-concern.md).
 // Not "server-only": scripts, the proxy and server.ts use it.
 
-// 1. State shared by every copy of a module.
-//
-// Next compiles a module once per layer of the build that imports it (pages and actions, route
-// handlers, instrumentation, the proxy), and server.ts loads its own: state made at a module's top
-// level exists once per copy. Context that one layer sets and another reads (a request's abort
-// signal, the user whose heavy work runs, a bearer token's user), counts meant for the whole
-// process (a token's requests per minute) and the process's one-of-a-kind objects (the database
-// and its connections, the file store, the job queue and its worker, the outage sentinel) live
-// here instead, on globalThis under a Symbol.for key, which is the same key in every copy; no
-// other module keeps state on globalThis itself. What such a value holds must not depend on which
-// copy made it: plain data, Node's or a package's own classes, never a class of the console's
-// (lib/errors.ts says why).
+// 1. State shared by every copy of a module: Next compiles a module once per layer of the build, so
+// top-level state exists once per copy; a Symbol.for key is the same in every copy. Hold plain data
+// or Node's and packages' classes only, never a class of the console's (lib/errors.ts says why).
 
 export function processWide<T>(name: string, make: () => T): T {
   const key = Symbol.for(`console.${name}`);
@@ -22,21 +13,9 @@ export function processWide<T>(name: string, make: () => T): T {
   return holder[key] as T;
 }
 
-// 2. The one patch of a platform method: AbortController.prototype.abort.
-//
-// It works around a memory leak of React Server Components under sustained load (upstream:
-// facebook/react#37288, fix proposed in #37289; vercel/next.js#84648, #97434). At the end of every
-// render React aborts its cache controller with `Error("This render completed successfully…")`,
-// and Next aborts a few controllers of its own. V8 keeps an Error's stack as structured frames
-// until `.stack` is read, and nothing reads these: the frames keep their receivers alive, among
-// them the `Immediate` the abort ran in, whose async-context store is the whole finished render,
-// and through the Immediate queue's links the renders before it. Reading `.stack` once turns the
-// frames into a string and lets them go; this does so for every abort reason, right after the
-// abort. No option of React or Next reaches those controllers, hence a patch.
-//
-// Remove it once the React bundled by Next stops capturing a stack for that reason: check on
-// every Next or React upgrade with `npm run test:load` (resident memory flat after warm-up
-// without it) and tests/unit/abort-stacks.test.ts.
+// 2. The one patch of a platform method: an abort reason's unread stack keeps the finished React
+// render alive, and no option of React or Next reaches those controllers. A workaround: remove it
+// when upstream is fixed (docs/decisions/0007-abort-reason-stacks.md says how to check).
 
 /** Installs the abort patch, once per process (instrumentation.ts calls it at start). */
 export function releaseAbortReasonStacks() {

@@ -1,16 +1,9 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { processWide } from "@/lib/process-wide";
 
-// What the request being served carries from one layer of the build to another, without being
-// passed along: its abort signal (lib/db/scope.ts), the user whose heavy work runs (same), a
-// bearer token's user (lib/auth/bearer.ts), a sign-in's attempt (lib/auth/sign-in.ts). Each is a
-// slot of one AsyncLocalStorage, one per process (lib/process-wide.ts).
-//
-// One storage, not one per value: on Node 20 every storage in use copies its value onto every
-// promise the process creates (async_hooks' init), a step per storage for each of the hundreds of
-// promises of a page render. With four storages of our own beside Next's, that step took about a
-// third more time than with Next's alone in a profile of /subscribers (bench/README.md, "What was
-// changed after the record, bulk and toolbar work").
+// What a request carries from one layer of the build to another without being passed along, as
+// slots of one AsyncLocalStorage per process (lib/process-wide.ts). One storage, not one per value:
+// each storage in use costs a step on every promise the process creates (bench/README.md).
 
 type Values = Readonly<Record<string, unknown>>;
 

@@ -15,31 +15,17 @@ const DEBOUNCE_MS = 300;
 /** The toolbar's search: a text filter shown first, outside the Filters panel. */
 export type SearchField = Extract<FilterField, { kind: "text" }>;
 
-/**
- * A list's filters as data (labels, options, docs/API.md's parameter names), so every list gets
- * the same toolbar: `search` in front, `fields` behind Filters, `keys` every filter the list's
- * parser accepts ("Clear filters", the count of filters in force).
- */
+/** A list's filters as data, so every list gets the same toolbar (docs/decisions/0018-toolbar-every-list-one-toolbar.md). */
 export type ListFilters = { search: SearchField; fields: FilterField[]; keys: readonly string[] };
 
-/**
- * Filters that live in the URL: every change navigates (so Back/Forward, reload and shared
- * links work) and returns to page 1; text waits for a pause in typing. Without JavaScript it is
- * a plain GET form with an Apply button.
- *
- * A toolbar: the search field, and a `Filters` control (a <details>, so it opens without
- * JavaScript too) with the other filters in a panel over the page; `/` focuses the search. The
- * filters in force show as chips under it, with "Clear filters" (ListToolbar, FilterChips).
- */
+/** Filters live in the URL, so Back/Forward, reload and shared links work; without JavaScript, a plain GET form. */
 export function FilterBar({ filters: { search, fields, keys } }: { filters: ListFilters }) {
   const router = useRouter();
   const pathname = usePathname();
   const searchParams = useSearchParams();
   const [pending, startTransition] = useTransition();
 
-  // The query every change builds on: the URL's, or the last one asked for while it is still on
-  // its way, so a debounced text change firing after a select keeps the select (and a timer
-  // set during an earlier render does not bring back that render's query).
+  // The last query asked for, so a debounced text change firing after a select keeps the select.
   const latest = useRef(searchParams.toString());
   useEffect(() => {
     latest.current = searchParams.toString(); // the URL caught up, or Back/Forward moved it
@@ -197,9 +183,7 @@ function TextFilter({
   const input = useRef<HTMLInputElement>(null);
   const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
 
-  // Back/Forward or "Clear filters" changed the URL: show it, unless the user is typing here.
-  // The whole query counts, not only this field's value: text applied on leaving the field and
-  // cleared by the next navigation before it showed leaves the value as it was.
+  // The URL changed elsewhere: show it, unless the user is typing. The whole query counts, not only this field's value.
   const query = useSearchParams().toString();
   useEffect(() => {
     if (document.activeElement !== input.current) setText(value);
@@ -231,8 +215,7 @@ function TextFilter({
           }, DEBOUNCE_MS);
         }}
         onBlur={() => {
-          // Leaving the field applies what it holds now: a change still waiting would otherwise
-          // land after whatever the user did next ("Clear filters", a chip) and undo it.
+          // Apply now: a waiting change would land after the user's next step and undo it.
           if (timer.current === undefined) return;
           clearTimeout(timer.current);
           timer.current = undefined;

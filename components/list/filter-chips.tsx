@@ -4,10 +4,7 @@ import type { FilterField } from "./filter-bar";
 
 export type FilterChip = { key: string; label: string; value: string };
 
-/**
- * The filters in force as people read them: each field's label, and an option's label rather
- * than its value ("Status: Active", not "subscription_status: active"), in the fields' order.
- */
+/** The filters in force as people read them ("Status: Active", not "subscription_status: active"). */
 export function filterChips(fields: FilterField[], params: RawParams): FilterChip[] {
   const chips: FilterChip[] = [];
   const value = (key: string) => (Object.hasOwn(params, key) && typeof params[key] === "string" ? (params[key] as string).trim() : "");
@@ -25,10 +22,7 @@ export function filterChips(fields: FilterField[], params: RawParams): FilterChi
   return chips;
 }
 
-/**
- * The filters in force, one removable chip each (a link to the same list without it), so the
- * list says what it shows without opening the filters. Server-rendered: no script.
- */
+/** One removable chip (a link) per filter in force, so the list says what it shows; no script. */
 export function FilterChips({ fields, params, path }: { fields: FilterField[]; params: RawParams; path: string }) {
   const chips = filterChips(fields, params);
   if (chips.length === 0) return null;

@@ -76,10 +76,7 @@ export function InvalidQuery({ fields, path, params }: { fields: Record<string, 
   );
 }
 
-/**
- * A list that was not shown for a reason the user can act on (lib/list/outcome.ts): too deep a
- * page, too many of their lists at once, a query stopped by the time limit, a busy console.
- */
+/** A list not shown for a reason the user can act on (lib/list/outcome.ts). */
 export function ListProblemNotice({ problem, params, path }: { problem: ListProblem; params: RawParams; path: string }) {
   const length = problem.total === null ? 0 : Math.ceil(problem.total / PER_PAGE);
   return (

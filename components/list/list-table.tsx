@@ -1,11 +1,7 @@
-/**
- * The frame every list's table shares: a bordered card that scrolls sideways on a narrow screen,
- * a caption for screen readers, the header row (SortHeader, PlainHeader) and the rows.
- */
+/** The frame every list's table shares. */
 export function ListTable({ caption, header, children, bodyClassName = "" }: { caption: string; header: React.ReactNode; children: React.ReactNode; bodyClassName?: string }) {
   return (
-    // relative: what is positioned inside (a header's screen-reader text) scrolls with the table
-    // instead of widening the page.
+    // relative: positioned screen-reader text scrolls with the table instead of widening the page.
     <div className="relative overflow-x-auto rounded-lg border border-slate-200 bg-white shadow-sm">
       <table className="min-w-full divide-y divide-slate-200 text-sm">
         <caption className="sr-only">{caption}</caption>

@@ -2,10 +2,7 @@ import type { RawParams } from "@/lib/list/params";
 import { FilterBar, type ListFilters } from "./filter-bar";
 import { FilterChips } from "./filter-chips";
 
-/**
- * Every list's toolbar, from its filters as data: the search and the Filters panel, then the
- * filters in force as chips with "Clear filters".
- */
+/** Every list's toolbar, from its filters as data (docs/decisions/0018-toolbar-every-list-one-toolbar.md). */
 export function ListToolbar({ filters, params, path }: { filters: ListFilters; params: RawParams; path: string }) {
   return (
     <div className="space-y-3">

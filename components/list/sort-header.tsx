@@ -31,8 +31,7 @@ export function SortHeader({
       <span className="sr-only">{active ? `, sorted ${sort.direction === "asc" ? "ascending" : "descending"}` : ", sortable"}</span>
     </Link>
   );
-  // Attributes that are not there are left out rather than set to undefined: each header is
-  // sent in the page's RSC payload too, and an undefined value still takes room there.
+  // Absent rather than undefined: an undefined value still takes room in the RSC payload.
   return (
     <th
       scope="col"

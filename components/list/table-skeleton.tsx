@@ -1,8 +1,4 @@
-/**
- * Shown while a list's rows load. It sits inside the page (a Suspense boundary around the
- * results), not in a route-level loading.tsx: the page's guard must run before anything is
- * streamed, so that a 403 or a redirect keeps its HTTP status.
- */
+/** Inside the page, not a loading.tsx: the guard must run before streaming, so a 403 keeps its status. */
 export function TableSkeleton() {
   return (
     <div role="status" aria-live="polite" className="animate-pulse space-y-2">

@@ -1,5 +1,4 @@
-// A small coloured label for statuses and flags, readable at a glance (colour is never the only
-// signal: the text says it too).
+// Colour is never the only signal: the text says it too.
 
 // The tones' colours are in app/globals.css (.badge-*): a list page shows dozens of badges.
 export type BadgeTone = "green" | "amber" | "red" | "blue" | "violet" | "slate";

@@ -21,12 +21,7 @@ type Props = {
 
 const MAX_SHOWN = 100;
 
-/**
- * A searchable select (WAI-ARIA combobox with a listbox popup): type to filter, arrows to move,
- * Enter to choose, Escape to close. The value is always an option's id or null: on leaving the
- * field, text that names an option exactly (any case) or matches only one option chooses it,
- * empty text clears, anything else goes back to the current choice.
- */
+/** A WAI-ARIA combobox whose value is always an option's id or null: leaving the field resolves the text or reverts it. */
 export function Combobox({ options, value, onChange, onBlur, placeholder, listLabel, ...input }: Props) {
   const listId = useId();
   const ref = useRef<HTMLInputElement>(null);

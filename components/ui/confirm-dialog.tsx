@@ -3,10 +3,7 @@
 import { useEffect, useId, useRef } from "react";
 import { buttonClass } from "./button-styles";
 
-/**
- * A modal confirmation built on <dialog>: the browser traps focus, Escape cancels, and focus
- * returns to the button that opened it.
- */
+/** Built on <dialog>, so the browser traps and returns focus. */
 export function ConfirmDialog({
   open,
   title,

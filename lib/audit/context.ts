@@ -4,11 +4,7 @@ import { CLIENT_ADDRESS_HEADER } from "@/lib/server/client-address";
 
 export type RequestInfo = { ip: string | null; userAgent: string | null };
 
-/**
- * The caller's address, as the console's HTTP server (server.ts) decided it from the socket and
- * the trusted proxies (TRUST_PROXY); X-Forwarded-For and friends are never read here. Unknown
- * when the app is served some other way.
- */
+/** The caller's address as server.ts decided it; X-Forwarded-For is never read here. */
 function clientIp(h: Headers): string | null {
   return h.get(CLIENT_ADDRESS_HEADER)?.slice(0, 64) || null;
 }

@@ -39,11 +39,7 @@ export async function audit(db: Db, entry: AuditEntry) {
   });
 }
 
-/**
- * The same event as one parameterised INSERT, for code that runs raw SQL on its own connection
- * (the export request inserts its row and its job that way) and must write the event in that
- * same transaction.
- */
+/** The same event as one INSERT, for raw SQL that must write it in its own transaction. */
 export async function auditStatement(entry: AuditEntry): Promise<Statement> {
   const request = entry.request ?? (await requestInfo());
   const json = (v: AuditEntry["before"]) => (v === undefined ? null : JSON.stringify(v));
@@ -53,12 +49,7 @@ export async function auditStatement(entry: AuditEntry): Promise<Statement> {
       ${request.ip}, ${request.userAgent})`;
 }
 
-/**
- * The event of a background job (a bulk change, an import) done for the user who asked for it,
- * as one INSERT for the job's own transaction: the actor is read from `users` in the statement
- * itself (none if the account is gone), and the job's name stands where a request's user agent
- * would, with no address.
- */
+/** A background job's event: the actor read in the statement (none if the account is gone), the job's name as user agent. */
 export function jobAuditStatement(entry: Omit<AuditEntry, "actor" | "actorEmail" | "request"> & { userId: number; job: string }): Statement {
   const json = (v: AuditEntry["before"]) => (v === undefined ? null : JSON.stringify(v));
   return sql`INSERT INTO audit_events (action, actor_id, actor_email, entity, entity_id, before, after, ip, user_agent)
@@ -70,12 +61,7 @@ export function jobAuditStatement(entry: Omit<AuditEntry, "actor" | "actorEmail"
 /** `authz.denied` events written per user and minute; the minute's later denials are counted on its last one. */
 export const DENIED_EVENTS_PER_MINUTE = 5;
 
-/**
- * A signed-in user refused by their role: an `authz.denied` event, at most
- * DENIED_EVENTS_PER_MINUTE of them per user and minute, so that nobody fills the audit log by
- * asking again and again. Beyond them the minute's last event counts the rest (`after.repeated`).
- * Concurrent denials may each still write one event: the bound is loose by the pool's size.
- */
+/** Bounded per user and minute so nobody fills the audit log by asking again; loose by the pool's size under concurrency. */
 export async function auditDenied(actor: Pick<SessionUser, "id" | "email">, after: Record<string, Prisma.InputJsonValue>) {
   const minute = sql`action = 'authz.denied' AND actor_id = ${actor.id} AND at >= date_trunc('minute', now())`;
   const counted = await query(sql`UPDATE audit_events

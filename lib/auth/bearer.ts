@@ -7,12 +7,9 @@ import { tokenAllows, type TokenScope } from "@/lib/tokens/scope";
 import type { Role, SessionUser } from "./permissions";
 import { isApiTokenShape, secretHash } from "./secrets";
 
-// `Authorization: Bearer <token>` on the JSON API (docs/API.md "API tokens"), decided once per
-// request by the route wrapper (lib/http/api.ts), which runs the handler with the token's user as
-// the request's user: the guards (lib/auth/guards.ts) answer it before any session cookie, so no
-// route checks tokens itself. A bearer request is judged by its token alone: cookies are not
-// read, and the Origin check is not needed (a browser cannot send this header to another site
-// without a CORS preflight, which the console never allows).
+// Bearer tokens on the JSON API, decided once per request by lib/http/api.ts; judged by the token
+// alone: no Origin check is needed, as a browser cannot send this header cross-site without a CORS
+// preflight, which the console never allows (docs/decisions/0011-people-tokens-and-sessions.md).
 
 type TokenPrincipal = { user: SessionUser; token: { id: number; name: string; scope: TokenScope } };
 
@@ -29,12 +26,7 @@ export function withTokenPrincipal<T>(principal: TokenPrincipal, run: () => Prom
 /** One answer for every bad token: which part was wrong is nobody's business. */
 const invalid = () => new AppError(401, "invalid_token", "The API token is not valid. Make a new one on your account page.");
 
-/**
- * The request's bearer token. Only the Bearer scheme (any case, RFC 9110) is a token: without an
- * Authorization header, or with another scheme (`Basic` from an nginx auth_basic in front of the
- * console, say), null, and the session cookie decides. A Bearer header that is not exactly one
- * token is the same 401 as a wrong token.
- */
+/** Another scheme (`Basic` from a proxy in front, say) is null, and the session cookie decides. */
 export function bearerOf(request: Request): string | null {
   const header = request.headers.get("authorization");
   if (header === null || !/^\s*Bearer(\s|$)/i.test(header)) return null;
@@ -59,11 +51,7 @@ type TokenRow = {
 
 const TOUCH_EVERY_MS = 60_000;
 
-/**
- * The principal of a bearer request: 401 for a token that is malformed, unknown, expired or
- * revoked, or whose user is deactivated; 403 when its scope does not cover this method and path;
- * 429 with Retry-After past its rate. The user's role and `active` are read now, as for sessions.
- */
+/** 401 for any bad token, 403 outside its scope, 429 past its rate; the user's role is read now, as for sessions. */
 export async function authenticateBearer(token: string, request: Request): Promise<TokenPrincipal> {
   if (!isApiTokenShape(token)) throw invalid();
   const [row] = await query<TokenRow>(

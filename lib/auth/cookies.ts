@@ -1,9 +1,5 @@
-// The session cookie, named by the one setting next-auth itself uses (`useSecureCookies` in
-// lib/auth/options.ts): on an https:// console (NEXTAUTH_URL) only the `__Secure-` name, which a
-// browser accepts only over HTTPS and never from a plain-HTTP page or a sibling site, counts as a
-// session; on http:// (development, the embedded demo) only the plain name.
-// Its own module: the proxy, sign-out and the session reader share it, and the proxy must not
-// import server-only code.
+// The session cookie's name, by next-auth's own `useSecureCookies`: on https only the `__Secure-`
+// name counts, which a plain-HTTP page or a sibling site cannot set. Own module: the proxy shares it.
 import { config } from "@/lib/config";
 
 export function secureCookies(url = config().NEXTAUTH_URL): boolean {

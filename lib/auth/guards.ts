@@ -14,10 +14,7 @@ export class AuthError extends BrandedError {
   }
 }
 
-/**
- * Every protected read and every mutation starts here. The user is the API token's, on a bearer
- * request to the JSON API (lib/auth/bearer.ts), else the session's.
- */
+/** Every protected read and mutation starts here; a bearer request's user is its token's. */
 export async function requireUser(): Promise<SessionUser> {
   const user = tokenPrincipal()?.user ?? (await currentUser());
   if (!user) throw new AuthError(401);

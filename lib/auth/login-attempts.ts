@@ -1,5 +1,4 @@
-// The sign-in throttle's settings and its clean-up. No "server-only": the separate worker process
-// (scripts/worker.ts) runs the clean-up too.
+// No "server-only": the separate worker process runs the clean-up too.
 import { config } from "@/lib/config";
 import { prisma } from "@/lib/db/client";
 
@@ -8,10 +7,7 @@ export const throttleSettings = () => {
   return { windowMs: c.LOGIN_WINDOW_MINUTES * 60_000, perAccount: c.LOGIN_MAX_FAILURES, perIp: c.LOGIN_MAX_FAILURES_PER_IP };
 };
 
-/**
- * Drops the attempts that left the window: no pause is ever decided on them (the scheduled
- * clean-up runs this, lib/jobs/worker.ts). Returns how many went.
- */
+/** Drops the attempts that left the window (no pause is decided on them); returns how many went. */
 export async function purgeLoginAttempts(now = new Date()): Promise<number> {
   const { windowMs } = throttleSettings();
   const { count } = await (await prisma()).loginAttempt.deleteMany({ where: { created_at: { lt: new Date(now.getTime() - windowMs) } } });

@@ -6,10 +6,8 @@ import { SESSION_MAX_AGE_SECONDS, secureCookies } from "./cookies";
 import { checkCredentials, type SignedInUser } from "./sign-in";
 import { endSessions } from "./sign-out";
 
-// next-auth signs users in (the credentials callback) and writes the session cookie. Everything
-// else about a session is the console's own: lib/auth/session.ts reads it on every request, and
-// the route (app/api/auth/[...nextauth]/route.ts) answers /api/auth/session from that reading and
-// lets through only the routes the console uses.
+// next-auth signs users in and writes the cookie; the rest of a session is the console's own
+// (docs/decisions/0009-one-credentials-path.md).
 
 export const authOptions: NextAuthOptions = {
   secret: config().NEXTAUTH_SECRET,
@@ -25,8 +23,7 @@ export const authOptions: NextAuthOptions = {
     }),
   ],
   callbacks: {
-    // The token names the user, their session version and when they signed in (sessions end 8
-    // hours later, however busy); their role is read from the database on every request.
+    // Only who and when: the role is read from the database on every request.
     jwt({ token, user }) {
       if (user) {
         const u = user as unknown as SignedInUser;
@@ -36,8 +33,7 @@ export const authOptions: NextAuthOptions = {
       }
       return token;
     },
-    // Every address next-auth sends a browser to (after sign-in or sign-out, from a body, a query
-    // or its callback-url cookie) is one of the console's own pages.
+    // Every address next-auth sends a browser to is one of the console's own pages.
     redirect({ url, baseUrl }) {
       return `${baseUrl}${safeReturnPath(url, baseUrl)}`;
     },

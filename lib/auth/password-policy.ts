@@ -3,14 +3,8 @@ import * as common from "@zxcvbn-ts/language-common";
 import * as en from "@zxcvbn-ts/language-en";
 import { PASSWORD_MAX, passwordShape } from "./password-rule";
 
-// The one password rule, for every way a password is set (the set-password link, /account,
-// `npm run user:create`, an admin's initial password): at least 12 characters, at most 200 (the
-// sign-in form's limit), and not guessable. "Guessable" is zxcvbn's estimate (@zxcvbn-ts, run
-// here, offline): it knows 49,000 common and breached passwords (language-common's
-// passwords-common list, with their l33t, case, reversed and year variations), English words,
-// names, keyboard walks and sequences, and the user's own name and email. A score below 3
-// ("safely unguessable: moderate protection from offline attacks") is refused with its advice.
-// The browser shows the same estimate as a hint while typing (components/password-strength.tsx).
+// The one password rule, for every way a password is set: long enough and not guessable by
+// zxcvbn's offline estimate (the browser shows the same one while typing, components/password-strength.tsx).
 
 const MIN_SCORE = 3;
 

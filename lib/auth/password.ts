@@ -1,7 +1,6 @@
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from "node:crypto";
 
-// scrypt is memory-hard and ships with Node: no native addon to build. N=2^15, r=8 needs 32 MiB
-// per hash and takes ~50-100 ms here: slow for an attacker, fine for a sign-in.
+// scrypt is memory-hard and ships with Node: slow for an attacker, fine for a sign-in.
 const PARAMS = { N: 2 ** 15, r: 8, p: 1 } as const;
 const KEY_LENGTH = 32;
 

@@ -1,8 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
 
-// Secrets the console hands out once (API tokens, set-password links) and keeps only as a hash.
-// They are 32 random bytes, so a plain SHA-256 is enough to store them: there is nothing to
-// guess that a slow hash would protect (unlike a password).
+// Secrets handed out once and kept as a hash: random bytes, so a plain SHA-256 is enough (unlike a password).
 
 const TOKEN_PREFIX = "bsc_";
 const TOKEN = /^bsc_[A-Za-z0-9_-]{43}$/;

@@ -4,11 +4,7 @@ import { decode, encode } from "next-auth/jwt";
 import { config } from "@/lib/config";
 import { SESSION_MAX_AGE_SECONDS, secureCookies, sessionCookieName } from "./cookies";
 
-/**
- * Re-issues this request's session cookie with a new session version, keeping its sign-in time
- * (so it still ends 8 hours after sign-in): after changing their own password, the user's other
- * sessions end while this one goes on. Does nothing without a valid cookie.
- */
+/** A new session version, the same sign-in time: after a password change only this session goes on. */
 export async function reissueSession(sessionVersion: number): Promise<void> {
   const jar = await cookies();
   const name = sessionCookieName();

@@ -22,12 +22,7 @@ function sessionExpired(signedInAt: unknown, now = Date.now()): boolean {
   return at > now + 60_000 || now - at >= SESSION_MAX_AGE_SECONDS * 1000;
 }
 
-/**
- * The signed-in user of this request, or null. The JWT only names the user, its session version
- * and when they signed in: role and `active` are read from the database on every request, a
- * token whose session version is stale (signed out, deactivated) no longer counts, and no token
- * counts 8 hours after its sign-in. Only the cookie name next-auth is configured to write is read.
- */
+/** The JWT only names the user; role and `active` are read from the database on every request (docs/decisions/0002-sessions-are-checked-against-the-database.md). */
 export const currentSession = cache(async (): Promise<{ user: SessionUser; expires: Date } | null> => {
   const raw = (await cookies()).get(sessionCookieName())?.value;
   const secret = config().NEXTAUTH_SECRET;

@@ -1,11 +1,8 @@
 import { AppError } from "@/lib/errors";
 import { readLimitedText } from "@/lib/http/body";
 
-// The body of a POST to next-auth (sign-in and sign-out), read once by the console: a form
-// (`application/x-www-form-urlencoded`, what next-auth's client sends) or a JSON object, each
-// field a string named at most once and known to the console. next-auth is then handed exactly
-// this reading as a form, so nothing downstream can read the request another way (the first of
-// two `email` fields here, the last there).
+// A POST to next-auth, read once by the console and handed on as exactly this reading, so nothing
+// downstream can read the request another way (the first of two `email` fields here, the last there).
 
 const FIELDS = new Set(["email", "password", "csrfToken", "callbackUrl", "json", "redirect"]);
 /** The largest body of a POST to next-auth's routes (server.ts refuses a longer declared one before Next buffers it). */
@@ -36,8 +33,7 @@ function parseJsonObject(text: string): URLSearchParams {
     checkField(seen, key, field);
     out.append(key, field as string);
   }
-  // With every value a string, the string literals of the text are key, value, key, value…: a
-  // key written twice shows up as more literals than the parsed object has entries.
+  // A key written twice shows up as more string literals than the parsed object has entries.
   const literals = text.match(/"(?:[^"\\]|\\.)*"/g)?.length ?? 0;
   if (literals !== entries.length * 2) throw invalid("A field is given more than once.");
   return out;

@@ -7,13 +7,9 @@ import { dummyHash, verifyPassword } from "./password";
 import { claimAttempt, recordLocked, settleAttempt } from "./throttle";
 import type { Role } from "./permissions";
 
-// The one credentials check: next-auth's authorize() (lib/auth/options.ts) calls it with exactly
-// the credentials next-auth read from the request, whatever its shape (form or JSON body, any
-// path next-auth routes to the credentials callback). The pause after repeated failures is
-// decided here, on that same email, before any password is verified, and the try is claimed in
-// the same step (lib/auth/throttle.ts), so requests sent at once get no more tries than requests
-// sent one by one; the route
-// (app/api/auth/[...nextauth]/route.ts) then answers 429 from what this attempt recorded.
+// The one credentials check, called by next-auth's authorize() with exactly what it read; the
+// pause is decided on that same email before any password is verified
+// (docs/decisions/0009-one-credentials-path.md).
 
 export type SignedInUser = { id: string; email: string; name: string; role: Role; sv: number };
 

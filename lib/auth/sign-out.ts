@@ -2,10 +2,7 @@ import "server-only";
 import { audit } from "@/lib/audit/log";
 import { prisma } from "@/lib/db/client";
 
-/**
- * Ends every session of the user: the session version in their cookies no longer matches, so a
- * copy of an old cookie is useless too. Audited in the same transaction.
- */
+/** Moves the session version, so a copy of an old cookie is useless too. */
 export async function endSessions(userId: number): Promise<void> {
   const db = await prisma();
   await db.$transaction(async (tx) => {

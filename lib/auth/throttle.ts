@@ -6,15 +6,9 @@ import { sql, within } from "@/lib/db/sql";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { throttleSettings } from "./login-attempts";
 
-// Sign-in throttling, stored in the database so every process sees the same counts.
-// An account (the email as typed, whether or not it exists, so no answer tells them apart) is
-// paused after LOGIN_MAX_FAILURES failures within the window since its last success; an address
-// after LOGIN_MAX_FAILURES_PER_IP failures within the window, whatever accounts it tried.
-//
-// A try is claimed before its password is checked (claimAttempt): under a lock on the email and
-// on the address, the pause is decided and the try is written down as a failure, then settled
-// (settleAttempt) once the password is known. So concurrent tries see each other: a burst of
-// requests sent at once gets no more password checks than the limit, as if sent one by one.
+// Sign-in throttling in the database, so every process sees the same counts. The email as typed
+// counts whether or not it exists, so no answer tells them apart; a try is claimed under locks
+// before its password is checked, so a burst gets no more checks than the limit.
 
 export { throttleSettings } from "./login-attempts";
 
@@ -55,12 +49,7 @@ export async function throttleWait(email: string, ip: string, now = new Date(), 
 /** A claimed try: its row, already counted as a failure until it is settled. */
 type ClaimedAttempt = { id: bigint };
 
-/**
- * Claims one try of `email` from `request.ip`, or answers how long to wait. The pause is decided
- * and the try written down in one transaction holding advisory locks on the email and on the
- * address (always in that order), so two tries of one account or one address never both see
- * room for one more.
- */
+/** Claims one try, or answers how long to wait; locks the email, then the address (always in that order). */
 export async function claimAttempt(email: string, request: RequestInfo): Promise<{ wait: number; attempt?: ClaimedAttempt }> {
   const ip = request.ip ?? "unknown";
   const db = await prisma();
@@ -74,11 +63,7 @@ export async function claimAttempt(email: string, request: RequestInfo): Promise
   });
 }
 
-/**
- * Settles a claimed try with its outcome, and audits it in the same transaction. A sign-in
- * records the user's last sign-in time; a check of the current password (changing it on
- * /account) audits only its failures.
- */
+/** Settles a claimed try and audits it in the same transaction; a current-password check audits only failures. */
 export async function settleAttempt(
   claimed: ClaimedAttempt,
   outcome: { email: string; success: boolean; user?: { id: number; email: string } },

@@ -4,9 +4,8 @@ import { currentUser } from "@/lib/auth/session";
 import { config } from "@/lib/config";
 import type { SessionUser } from "@/lib/auth/permissions";
 
-// Who sees more of GET /api/health than "up" or "down": a signed-in administrator, or a monitor
-// that sends `Authorization: Bearer <HEALTH_TOKEN>` (a secret the operator configures; it works
-// while the database is down, when no session can be checked). Everyone else gets the status only.
+// Who sees the health details: an administrator, or a monitor with HEALTH_TOKEN, which works
+// while the database is down and no session can be checked.
 
 const canReadHealthDetails = (user: Pick<SessionUser, "role"> | null | undefined) => user?.role === "admin";
 

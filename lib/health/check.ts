@@ -9,50 +9,35 @@ import { storage, StorageUnavailableError, type StorageProblem } from "@/lib/sto
 import { storageProblem } from "@/lib/storage/problems";
 import { isDatabaseUnavailable } from "./unavailable";
 
-// What GET /api/health reports: can this process query its database, reach its file storage,
-// and is the export queue being worked. Anyone gets the status only (`checkUp`, for load balancers); the details
-// (`checkHealth`: latency, queue counts, worker timing) are for an administrator or the
-// operator's monitor (lib/health/access.ts). Never host names or error messages.
+// What GET /api/health reports (docs/API.md): anyone gets the status only; the details are for an
+// administrator or the operator's monitor (lib/health/access.ts). Never host names or error messages.
 
 type DatabaseHealth = {
-  /** busy: the server is there, but this process's connections are all in use and statements wait for one. */
+  /** busy: the server is there, but every connection of this process is in use. */
   status: "up" | "busy" | "down";
   kind: "postgres" | "pglite";
   latency_ms: number | null;
-  /** Why it is down: the server cannot be reached, it did not answer in time, or another error. */
   reason?: "unreachable" | "timeout" | "error";
 };
 
 type QueueHealth = {
-  /**
-   * up: readable, and worked (or nothing waits); stalled: exports wait and no worker has done
-   * the queue's maintenance lately; not_started: the queue was never started on this database;
-   * unknown: the database is down.
-   */
+  /** stalled: exports wait and no worker has done the queue's maintenance lately. */
   status: "up" | "stalled" | "not_started" | "unknown";
-  /** Where exports are generated: this process, or a separate `npm run worker`. */
   worker: "in_process" | "separate";
-  /** Exports waiting or being generated, and the oldest one's age. */
   queued: number;
   running: number;
   oldest_queued_seconds: number | null;
-  /** Seconds since a worker last ran the queue's maintenance (null: never). */
   worker_seen_seconds_ago: number | null;
 };
 
 type StorageHealth = {
-  /** down: downloads answer 503 with Retry-After until it is back (the rest of the console works). */
   status: "up" | "down";
   kind: "local" | "s3";
   latency_ms: number | null;
   reason?: StorageProblem;
 };
 
-/**
- * What anyone may know: the database answers (ok) or not (unavailable). The storage is not part
- * of it: a load balancer that took every instance out while the shared bucket is away would stop
- * the whole console instead of its downloads.
- */
+/** Not the storage: a load balancer taking every instance out for a missing bucket would stop the whole console. */
 type PublicHealth = { status: "ok" | "unavailable" };
 
 export type HealthReport = {
@@ -82,11 +67,9 @@ const EMPTY_QUEUE = { queued: 0, running: 0, oldest_queued_seconds: null, worker
 
 type Probe =
   | { up: true; kind: DatabaseHealth["kind"]; latency_ms: number; query: <T extends Row>(text: string) => Promise<T[]> }
-  /** The server is there, but every connection of this process is in use. */
   | { up: "busy"; kind: DatabaseHealth["kind"] }
   | { up: false; kind: DatabaseHealth["kind"]; reason: NonNullable<DatabaseHealth["reason"]> };
 
-/** One `SELECT 1` on the process's database, within TIMEOUT_MS. */
 async function probe(): Promise<Probe> {
   let kind: DatabaseHealth["kind"] = config().DATABASE_URL ? "postgres" : "pglite";
   let query: (<T extends Row>(text: string) => Promise<T[]>) | null = null;
@@ -104,8 +87,7 @@ async function probe(): Promise<Probe> {
       TIMEOUT_MS,
     );
   } catch (error) {
-    // No free connection in time is not an outage: the pages and the API answer "busy" (503 with
-    // Retry-After) meanwhile, and the error page must not tell users the database is down.
+    // No free connection in time is not an outage: the error page must not say the database is down.
     if ((error instanceof Timeout || isDatabaseBusy(error)) && busy()) return { up: "busy", kind };
     const reason = error instanceof Timeout ? "timeout" : isDatabaseUnavailable(error) ? "unreachable" : "error";
     if (reason === "error") console.error("health check: database query failed", error);
@@ -114,12 +96,10 @@ async function probe(): Promise<Probe> {
   return { up: true, kind, latency_ms: Math.round(performance.now() - started), query: query! };
 }
 
-/** The status only: what anyone may know. */
 export async function checkUp(): Promise<PublicHealth> {
   return { status: (await probe()).up === false ? "unavailable" : "ok" };
 }
 
-/** The file storage's health check (lib/storage), within TIMEOUT_MS. */
 async function checkStorage(): Promise<StorageHealth> {
   let kind: StorageHealth["kind"] = "local";
   const started = performance.now();
@@ -135,7 +115,6 @@ async function checkStorage(): Promise<StorageHealth> {
   }
 }
 
-/** The full report: for an administrator or the operator's monitor only. */
 export async function checkHealth(): Promise<HealthReport> {
   const worker: QueueHealth["worker"] = runsWorker() ? "in_process" : "separate";
   const checked_at = new Date().toISOString();
@@ -191,8 +170,7 @@ async function checkQueue(query: <T extends Row>(text: string) => Promise<T[]>, 
     seen = num(version?.seen);
   }
   const queued = Number(exports?.queued ?? 0);
-  // A working worker runs the queue's maintenance every EXPORT_MAINTENANCE_SECONDS: three missed
-  // rounds (or none ever) while exports wait means nobody is generating them.
+  // Three missed maintenance rounds while exports wait: nobody is generating them.
   const silent = seen === null || seen > jobConfig.maintenanceSeconds * 3 + 30;
   const oldest = num(exports?.oldest);
   return {

@@ -2,20 +2,9 @@ import pg from "pg";
 import { processWide } from "@/lib/process-wide";
 import { isDatabaseUnavailable } from "./unavailable";
 
-// The database sentinel of the proxy: one idle connection to the PostgreSQL server that tells,
-// without a query per request, whether the server is there.
-//
-// - PostgreSQL ends every connection when it stops, restarts or crashes: the sentinel sees its
-//   own connection end at that moment and reports "down" before the pages find out.
-// - A server that vanishes without closing connections (a network cut) is caught by a ping
-//   every PING_MS with a short timeout.
-// - While down it reconnects every RECONNECT_MS; the first success reports "up" again.
-//
-// The proxy turns "down" into a 503 page at once (pages cannot choose their own status code).
-// It only speeds things up: the pages' own error boundary shows the same state, and the JSON
-// API answers 503 from lib/http/api.ts whatever the sentinel says. Unknown (not connected yet)
-// counts as up; so do errors that are not about reachability (a wrong password, too many
-// connections), so that the sentinel cannot take a healthy site down.
+// One idle connection that tells the proxy, without a query per request, whether PostgreSQL is
+// there (docs/decisions/0006-database-outage-sentinel.md). Only a shortcut: unknown and errors not
+// about reachability count as up, so the sentinel cannot take a healthy site down.
 
 const PING_MS = 5_000;
 const PING_TIMEOUT_MS = 2_000;
@@ -103,10 +92,7 @@ function ping(state: State) {
     .catch(() => lost(state, client, new Error("Connection terminated: the sentinel's ping failed")));
 }
 
-/**
- * Whether the PostgreSQL server at `url` is reachable, as far as the sentinel knows (starts it on
- * first use). Returns at once; never throws.
- */
+/** Whether the server at `url` is reachable, as far as the sentinel knows; returns at once, never throws. */
 export function databaseReachable(url: string): boolean {
   let state = sentinel.state;
   if (!state || state.url !== url) {

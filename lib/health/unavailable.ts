@@ -1,17 +1,6 @@
-// Is this error "the database server cannot be reached right now" (a restart, a crash, a network
-// cut), as opposed to a bug or bad input? Those are answered 503 + Retry-After instead of 500,
-// and they go away by themselves: the pg pools open new connections once the server is back.
-// A pool whose connections are all busy is not that (see isDatabaseBusy in lib/db/errors.ts):
-// the server is there, this process is waiting for its own connections.
-//
-// What the errors look like (checked against PostgreSQL 15 with @prisma/adapter-pg 7.10, see
-// tests/unit/health-unavailable.test.ts):
-// - Prisma with the pg adapter: PrismaClientKnownRequestError P1001 / P2010 / P2039 whose
-//   `meta.driverAdapterError.cause` is `{kind: "DatabaseNotReachable"}` (ECONNREFUSED) or
-//   `{kind: "postgres", code: "57P01"}` (terminating connection due to administrator command);
-// - pg directly (the export's pool, pg-boss): Error with code ECONNREFUSED, a DatabaseError with
-//   a SQLSTATE, or a bare "Connection terminated unexpectedly".
-// Runtime-neutral: the proxy's sentinel and lib/http/api.ts both use it.
+// Whether an error means "the database server cannot be reached right now": answered 503 with
+// Retry-After, as it goes away by itself (docs/decisions/0006-database-outage-sentinel.md). Not a
+// busy pool (isDatabaseBusy). The shapes are in tests/unit/health-unavailable.test.ts. No Node APIs: the proxy uses it.
 
 /** Prisma error codes that mean "no connection" (P1001 can't reach, P1017 closed…; not P2024, a pool wait). */
 const PRISMA_CODES = new Set(["P1001", "P1002", "P1008", "P1017", "P2037"]);
@@ -32,10 +21,7 @@ const SOCKET_CODES = new Set([
   "ECONNABORTED",
 ]);
 
-/**
- * SQLSTATEs: class 08 (connection exception), 57P01 admin shutdown, 57P02 crash shutdown,
- * 57P03 cannot connect now (starting up / shutting down), 53300 too many connections.
- */
+/** SQLSTATEs: class 08 (connection exception), 57P01–57P03 shutdown or startup, 53300 too many connections. */
 const isUnavailableSqlState = (code: string) => /^08[0-9A-Z]{3}$/.test(code) || ["57P01", "57P02", "57P03", "53300"].includes(code);
 
 /** pg's own messages for a connection that died or never came (they carry no code). */
@@ -64,7 +50,6 @@ function matches(value: Inspectable): boolean {
   return typeof value.message === "string" && MESSAGES.some((m) => m.test(value.message as string));
 }
 
-/** True when `error` (or what it wraps: cause, the adapter's error, an AggregateError's errors) says the database is unreachable. */
 export function isDatabaseUnavailable(error: unknown): boolean {
   return someError(error, matches);
 }

@@ -22,7 +22,6 @@ export function json(data: unknown, status = 200) {
   return NextResponse.json(data, { status });
 }
 
-/** 503 while the database cannot be reached: the client may retry after a few seconds. */
 function unavailable() {
   const response = apiError(503, "unavailable", UNAVAILABLE_MESSAGE);
   response.headers.set("Retry-After", String(RETRY_AFTER_SECONDS));
@@ -61,15 +60,11 @@ export function toErrorResponse(error: unknown) {
 
 type Handler<C> = (request: Request, context: C) => Promise<Response>;
 
-/**
- * Every route handler goes through this, so errors are answered the same way everywhere; and
- * the statements it runs are cancelled in PostgreSQL when its client goes away (lib/db/scope.ts).
- */
+/** Every route handler goes through this: one error shape, and statements cancelled when the client goes away. */
 export function route<C = unknown>(handler: Handler<C>): Handler<C> {
   return async (request, context) => {
     try {
       return await withQuerySignal(request.signal, async () => {
-        // A bearer request is its token's user (lib/auth/bearer.ts); any other is the session's.
         const token = bearerOf(request);
         if (token === null) {
           // A bearer token is no ambient credential: only a session's writes need their origin checked.

@@ -1,8 +1,6 @@
 import { AppError } from "@/lib/errors";
 
-// Request bodies are limited before they are read: a declared length over the limit is refused
-// at once, and an undeclared (chunked) one is counted while it streams and dropped the moment it
-// passes the limit, so memory never holds more than the limit whatever a client sends.
+// Bodies are limited while they stream, so memory never holds more than the limit whatever a client sends.
 
 const tooLarge = (maxBytes: number) =>
   new AppError(413, "too_large", `The body is too large (at most ${Math.floor(maxBytes / 1024)} KB).`);

@@ -1,11 +1,5 @@
-// The one decision about where to send a browser back to (after signing in or out): the login
-// page, the login form and next-auth's redirect callback all ask safeReturnPath.
-//
-// The value is resolved against the console's own origin exactly as a browser resolves a
-// Location header (the WHATWG URL parser: tabs and newlines dropped, `\` read as `/`, `//host`
-// naming another host, `..` collapsed), kept only when it stays on that origin, and re-serialised
-// by the same parser, which percent-encodes every control, space and non-ASCII character: the
-// result is a path on the console and always a legal header value.
+// The one decision about where to send a browser back to: resolved as a browser resolves a
+// Location header, kept only on our origin, re-serialised so it is always a legal header value.
 
 import { config } from "@/lib/config";
 
@@ -16,7 +10,6 @@ const MAX_LENGTH = 2048;
 
 const LOCAL_ORIGIN = "http://localhost";
 
-/** The console's public origin (NEXTAUTH_URL), against which return addresses are resolved. */
 export function consoleOrigin(): string {
   return config().NEXTAUTH_URL || LOCAL_ORIGIN;
 }

@@ -3,12 +3,8 @@ import { decode } from "next-auth/jwt";
 import { config } from "@/lib/config";
 import { TooManyRequestsError, userLimit } from "./user-limit";
 
-// A user's excess requests are refused before anything of the page renders (docs/decisions/0024-previews-are-heavy-and-refused-early.md): a
-// page refused by the per-user limit once it rendered cost a whole page of CPU, and a burst of
-// them slowed the other users down. The proxy asks here: while every one of the user's heavy
-// requests is taken (running and waiting), a heavy page of theirs answers 429 at once. A request
-// let through that finds the limit full by then is still refused by the limit itself, in place
-// of its table. Runtime-neutral: the proxy imports it.
+// A user's excess heavy pages are refused before they render, as a refusal after rendering costs a
+// whole page (docs/decisions/0024-previews-are-heavy-and-refused-early.md). No Node APIs: the proxy imports it.
 
 /** The pages whose work counts among their user's heavy requests: subscriber and audit lists, bulk confirmation, imports. */
 const HEAVY_PAGES = /^\/(audit|subscribers(\/bulk|\/import(\/[^/]+)?)?)$/;

@@ -3,16 +3,8 @@ import { processWide } from "@/lib/process-wide";
 import { AppError } from "@/lib/errors";
 import { ClientGoneError, querySignal, withHeavyUser } from "@/lib/db/scope";
 
-// No user can take the database from the others: each user runs at most HEAVY_REQUESTS_PER_USER
-// heavy requests at once (subscriber and audit lists, pages and API alike; not the subscriber
-// lists whose cost is bounded by design, isLightList), a few more wait their turn in order, and
-// beyond that the answer is 429 with Retry-After at once. (Export requests have
-// a limit of their own, one at a time per user, decided before they count: lib/export/request.ts.)
-// A list holds up to two connections (its rows and its total run side by side), so with the
-// defaults one user holds at most 4 of the pool's 10 and the others always find one free.
-//
-// In-process: with several web processes each one counts for itself (a user gets this many per
-// process); the statement timeout bounds what any of them can run.
+// No user can take the database from the others: a few heavy requests per user run, a few wait,
+// the rest get 429 at once; counted per process (docs/decisions/0010-no-user-can-starve-the-others.md).
 
 type UserLimitOptions = { running: number; waiting: number; waitMs: number };
 
@@ -50,16 +42,13 @@ export class UserLimit {
     }
   }
 
-  /**
-   * Whether a request of this user would be refused at once now (every slot running, the queue
-   * full): the proxy asks before a page renders anything (lib/load/early-refusal.ts).
-   */
+  /** Whether this user's next request would be refused now: the proxy asks before rendering (lib/load/early-refusal.ts). */
   full(userId: number): boolean {
     const entry = this.entries.get(userId);
     return entry !== undefined && this.entryFull(entry);
   }
 
-  /** Whether any user's requests would be refused at once now (most of the time none is). */
+  /** Whether any user's requests would be refused now. */
   anyFull(): boolean {
     for (const entry of this.entries.values()) if (this.entryFull(entry)) return true;
     return false;
@@ -69,7 +58,6 @@ export class UserLimit {
     return entry.running >= this.options.running && entry.waiting.length >= this.options.waiting;
   }
 
-  /** Requests of this user running and waiting (for tests and the bench). */
   usage(userId: number): { running: number; waiting: number } {
     const entry = this.entries.get(userId);
     return { running: entry?.running ?? 0, waiting: entry?.waiting.length ?? 0 };
@@ -128,7 +116,6 @@ export class UserLimit {
   }
 }
 
-/** HEAVY_REQUESTS_PER_USER (default 2) run at once; HEAVY_REQUESTS_QUEUE (default 8) wait, each at most 10 s. */
 function userLimitOptions(): UserLimitOptions {
   return {
     running: config().HEAVY_REQUESTS_PER_USER,
@@ -137,13 +124,8 @@ function userLimitOptions(): UserLimitOptions {
   };
 }
 
-/**
- * The process's one limit (lib/process-wide.ts): Next compiles this module into each layer of the
- * build (pages, route handlers, the proxy), and the limit must be shared. The copy that makes it
- * first is the one whose code runs for every layer: what crosses layers from it, its errors and
- * the user's scope, is recognised by any copy (branded errors, lib/errors.ts; process-wide
- * storage, lib/db/scope.ts).
- */
+// Process-wide: each layer of the build has its own copy of this module, and the limit must be
+// shared (docs/decisions/0016-one-process-many-copies.md).
 const shared = () => processWide<{ limit?: UserLimit }>("user-limit", () => ({}));
 
 export function userLimit(): UserLimit {
@@ -151,7 +133,6 @@ export function userLimit(): UserLimit {
   return (holder.limit ??= new UserLimit(userLimitOptions()));
 }
 
-/** Tests use a limit of their own settings. */
 export function setUserLimitForTests(limit: UserLimit | undefined) {
   shared().limit = limit;
 }
@@ -161,16 +142,12 @@ export function heavyUnless<T>(light: boolean, userId: number, work: () => Promi
   return light ? work() : heavy(userId, work);
 }
 
-/** A heavy piece of work of this user's request (the request's abort signal, when there is one, ends its wait). */
+/** A heavy piece of work of this user's request; the request's abort ends its wait. */
 export function heavy<T>(userId: number, work: () => Promise<T>, signal: AbortSignal | undefined = querySignal()): Promise<T> {
   return userLimit().run(userId, work, signal);
 }
 
-/**
- * An import's upload and preview: one at a time per user (the next ones wait their turn, as
- * heavy requests do), and heavy work of the user's besides. A preview reads and checks the whole
- * file: two of one user's beside another user's would take two thirds of the process from them.
- */
+/** An import's preview reads the whole file: one at a time per user, and heavy besides (docs/decisions/0024-previews-are-heavy-and-refused-early.md). */
 export function previewWork<T>(userId: number, work: () => Promise<T>, signal: AbortSignal | undefined = querySignal()): Promise<T> {
   const lane = processWide<{ limit?: UserLimit }>("preview-limit", () => ({}));
   lane.limit ??= new UserLimit({ ...userLimitOptions(), running: 1 });

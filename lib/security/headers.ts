@@ -1,16 +1,12 @@
-// The console's one security-header policy: which headers each kind of answer carries. Nothing
-// else names a header value; two layers apply it (docs/decisions/0020-policy-one-place-per-concern.md):
-// - server.ts starts every answer as a non-page one (`headersBefore`), so that what Next writes
-//   outside any route (its 404s and 405s, its redirect of `//x`, the icon) carries it too;
-// - proxy.ts turns a page's answer into a page's (`securityHeaders("page", …)`), with a fresh
-//   nonce Next puts on its own scripts.
-// Runtime-neutral (no Node APIs): the proxy imports it.
+// The one security-header policy (docs/decisions/0020-policy-one-place-per-concern.md): server.ts
+// starts every answer as a non-page one, so what Next writes outside any route carries it too;
+// proxy.ts makes a page's answer a page's, with a fresh nonce. No Node APIs: the proxy imports it.
 
 /** page: HTML with scripts run by nonce; api: JSON, files, redirects, refusals; static: Next's immutable build output. */
 export type AnswerKind = "page" | "api" | "static";
 
 type Options = {
-  /** The page's nonce (kind "page" only): from createNonce, one per response. */
+  /** The page's nonce (kind "page" only), one per response. */
   nonce?: string;
   /** `next dev` needs 'unsafe-eval' in pages' scripts (React rebuilds server stacks with eval). */
   development?: boolean;
@@ -48,11 +44,9 @@ export function cspDirectives({ nonce, development = false }: { nonce: string; d
   if (!NONCE_PATTERN.test(nonce)) throw new Error("A CSP nonce must be at least 16 base64 characters.");
   return {
     "default-src": ["'self'"],
-    // 'strict-dynamic': scripts trusted by the nonce may load Next's chunks; host sources and
-    // 'self' are ignored by browsers that support it and kept as the fallback of those that do not.
+    // 'strict-dynamic' lets nonce-trusted scripts load Next's chunks; 'self' is the older browsers' fallback.
     "script-src": ["'self'", `'nonce-${nonce}'`, "'strict-dynamic'", ...(development ? ["'unsafe-eval'"] : [])],
-    // React writes style="" attributes and the toast library injects a <style> without a nonce:
-    // inline styles stay allowed (styles cannot run code; scripts remain nonce-only).
+    // React and the toast library write inline styles without a nonce; styles cannot run code.
     "style-src": ["'self'", "'unsafe-inline'"],
     "img-src": ["'self'", "data:", "blob:"],
     "font-src": ["'self'"],
@@ -86,8 +80,7 @@ export function securityHeaders(kind: AnswerKind, options: Options = {}): Record
     ...BASE,
     ...(production ? { "Strict-Transport-Security": HSTS } : {}),
     "Content-Security-Policy": csp,
-    // Pages and API answers depend on who asks: never stored. Next gives its build output
-    // `immutable` caching only when no Cache-Control is set yet.
+    // Answers depend on who asks; Next caches its build output only when no Cache-Control is set yet.
     ...(kind === "static" ? {} : { "Cache-Control": "no-store" }),
   };
 }
@@ -97,10 +90,7 @@ export function isStaticAsset(pathname: string): boolean {
   return pathname.startsWith("/_next/static/");
 }
 
-/**
- * The headers server.ts sets on every answer before Next sees the request: a non-page answer's
- * (the proxy replaces them on pages), or a static file's.
- */
+/** What server.ts sets on every answer before Next sees it (the proxy replaces them on pages). */
 export function headersBefore(url: string): Record<string, string> {
   return securityHeaders(isStaticAsset(url.split(/[?#]/)[0]!) ? "static" : "api");
 }

@@ -1,9 +1,6 @@
-// The console's one same-origin rule: a browser's write from another site is refused. A browser
-// always sends Origin on a cross-site POST, PATCH or DELETE (forms and fetch alike), and it must
-// name the host the request was sent to. A request without Origin is not a browser's cross-site
-// one (curl, scripts) and carries no ambient cookie risk. proxy.ts asks it for every page POST
-// (server actions, sign-in), lib/http/api.ts for every session-authenticated API write.
-// Runtime-neutral: the proxy imports it.
+// The one same-origin rule (docs/decisions/0020-policy-one-place-per-concern.md): browsers always
+// send Origin on a cross-site write; a request without one (curl) carries no ambient cookie risk.
+// No Node APIs: the proxy imports it.
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
@@ -18,8 +15,7 @@ export function crossSiteWrite(request: Pick<Request, "method" | "headers" | "ur
   } catch {
     return true;
   }
-  // Behind a trusted reverse proxy the public host is in X-Forwarded-Host (server.ts drops a
-  // client's own when no proxy is trusted), and Host names the hop.
+  // server.ts drops a client's own X-Forwarded-Host when no proxy is trusted.
   const forwardedHost = request.headers.get("x-forwarded-host")?.split(",")[0]?.trim();
   const host = request.headers.get("host") ?? new URL(request.url).host;
   return !originHost || (originHost !== forwardedHost && originHost !== host);

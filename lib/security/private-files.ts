@@ -1,9 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 
-// Data at rest is readable by this account only: the project's data folder `.data/`, the
-// embedded database's folder and the export folder are 0700, the files in them 0600. Folders
-// that exist already (made by an older version, or by hand) are tightened when they are opened.
+// Data at rest is readable by this account only; folders made by hand are tightened when opened.
 
 /** Group and others bits, which no data folder or file keeps. */
 const SHARED_BITS = 0o077;
@@ -13,10 +11,7 @@ function dataRoot(): string {
   return path.resolve(/*turbopackIgnore: true*/ ".data");
 }
 
-/**
- * Creates `dir` (with any missing parents) readable by this account only, or tightens it to 0700
- * when it exists; when it lies inside `.data/` (`root`), that folder is tightened too.
- */
+/** Creates or tightens `dir` to 0700, and `.data/` too when it lies inside it. */
 export function ensurePrivateDir(dir: string, root = dataRoot()): void {
   fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
   const inRoot = dir === root || dir.startsWith(`${root}${path.sep}`);

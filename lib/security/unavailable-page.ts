@@ -1,9 +1,7 @@
 import { RETRY_AFTER_SECONDS } from "@/lib/health/unavailable";
 
-// The pages the proxy answers itself: 503 while the database is unreachable, 429 while the user
-// has too many heavy requests at once. Self-contained (no script, no stylesheet to fetch, its
-// one <style> carries the response's nonce); the 503 reloads itself, so the console comes back
-// on its own when the database does.
+// The proxy's own 503 and 429 pages: self-contained, as nothing else can be fetched; the 503
+// reloads itself, so the console comes back when the database does.
 
 const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 

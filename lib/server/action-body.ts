@@ -1,25 +1,13 @@
-// The body of a server action, checked before Next.js and React decode it (proxy.ts).
-//
-// A POST to a page is a server action when it names one (the `Next-Action` header: the arguments
-// in React's reply format, as text or multipart) or when it is a form posted without JavaScript
-// (multipart with `$ACTION_ID_…` fields, the header's sign-out button). React's decoder throws on
-// a body it cannot read (broken JSON or multipart, a reference to a part that is missing, a root
-// that is not an argument list, a BigInt of letters…) and Next answers every such throw with a
-// 500. The console's actions take plain values only (the filters of a list, a form's fields, an
-// id), so only plain values are let through: JSON whose strings are not references, at most a
-// few arguments, no deeper than a form. Anything else is refused with a 400 that says so; React's
-// decoder, where the "React2Shell" class of bugs lived, never sees it.
+// A server action's body, checked before React decodes it (proxy.ts): React's decoder answers
+// 500 to a body it cannot read, and is where the "React2Shell" class of bugs lives. The console's
+// actions take plain values only, so anything else is a 400 React never sees.
 
 /** The console's actions take one argument; a few more leave room, Next's own cap is 1,000. */
 export const MAX_ACTION_ARGUMENTS = 16;
 /** Forms are an object of fields (some of them lists); deeper is not the console's. */
 const MAX_ACTION_DEPTH = 16;
 
-/**
- * Strings React reads as plain values: `$$…` is a string starting with `$`, `$undefined` and the
- * non-finite numbers are values. Every other `$…` is a reference (a promise, a map, a blob, a
- * server function, another part of the body…) that no action of the console takes.
- */
+/** Strings React reads as plain values; every other `$…` is a reference no action of the console takes. */
 const PLAIN_DOLLAR = /^(\$\$[\s\S]*|\$undefined|\$NaN|\$Infinity|\$-Infinity|\$-0)$/;
 
 function isPlainValue(value: unknown, depth: number): boolean {
@@ -67,8 +55,7 @@ export async function actionBodyProblem(request: Request): Promise<string | null
   const fields = await formFields(request);
   if (fields === null) return "The form's body is not valid multipart/form-data.";
   if (isFetchAction) {
-    // React sends multipart only for values the console's actions never take (files, references):
-    // the one part its plain arguments can be is "0".
+    // The one part plain arguments can be is "0" (multipart is for files and references).
     if (fields.length !== 1 || fields[0]![0] !== "0" || typeof fields[0]![1] !== "string") return "The console's actions take plain values only.";
     return replyProblem(fields[0]![1]);
   }

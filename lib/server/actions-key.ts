@@ -2,13 +2,8 @@ import fs from "node:fs";
 import path from "node:path";
 import type { Config } from "@/lib/config";
 
-// Server actions on several instances. Next.js salts each action's id with the build's key
-// (NEXT_SERVER_ACTIONS_ENCRYPTION_KEY at `next build`, else a random one it keeps in the build)
-// and encrypts the values an action closes over with the key it runs with (the variable, else
-// the build's). A page rendered by one instance posts its actions to whichever instance the load
-// balancer picks, so every instance must run builds made with one key, and run with that key.
-// lib/server/startup.ts checks the second half when the server starts (instrumentation.ts);
-// docs/deployment.md says how to set the first.
+// A page's actions may post to any instance, so every instance must run a build made with one
+// actions key, and run with that key (docs/decisions/0012-many-machines.md, docs/deployment.md).
 
 /** The key `next build` used, from the build's manifest (null: no build, or none recorded). */
 export function builtActionsKey(appDir: string): string | null {

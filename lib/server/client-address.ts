@@ -1,8 +1,6 @@
 import net from "node:net";
 
-// Who is calling: decided once per request by the console's own HTTP server (server.ts), which
-// alone sees the socket, and handed to the app in CLIENT_ADDRESS_HEADER (any copy a client sent
-// is replaced). Nothing else reads X-Forwarded-For.
+// Who is calling: decided once by server.ts, which alone sees the socket; nothing else reads X-Forwarded-For.
 
 /** The request header that carries the caller's address from server.ts to the app. */
 export const CLIENT_ADDRESS_HEADER = "x-console-client-address";
@@ -16,14 +14,7 @@ function normalise(address: string): string | null {
   return net.isIP(ip) ? ip.toLowerCase() : null;
 }
 
-/**
- * The caller's address. With no trusted proxy it is the socket's peer, whatever the headers say.
- * Behind `trustedHops` reverse proxies (each appending the address it received from to
- * X-Forwarded-For), the chain is X-Forwarded-For's hops followed by the socket's peer, and the
- * caller is the hop `trustedHops` places from the right: the hops further left were written by
- * the client and prove nothing. A chain shorter than that, or a hop that is not an address,
- * leaves the right-most address we can vouch for.
- */
+/** The hop `trustedHops` from the right of X-Forwarded-For plus the peer: hops further left were written by the client. */
 export function resolveClientAddress(socketAddress: string | undefined, forwardedFor: string | string[] | undefined, trustedHops: number): string {
   const peer = (socketAddress && normalise(socketAddress)) || "unknown";
   if (trustedHops <= 0 || forwardedFor === undefined) return peer;

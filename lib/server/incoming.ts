@@ -4,9 +4,8 @@ import { securityHeaders } from "@/lib/security/headers";
 import { CLIENT_ADDRESS_HEADER, resolveClientAddress } from "./client-address";
 import { isReadableRouterState } from "./router-state";
 
-// What the console's HTTP server (server.ts) does with a request before Next.js sees it: the
-// facts only the socket knows replace whatever the client claimed, and the few requests no part
-// of the console may answer are refused here. Kept apart from server.ts to be tested alone.
+// What server.ts does before Next.js sees a request: facts only the socket knows replace what the
+// client claimed; requests no part of the console may answer are refused (docs/decisions/0008-own-http-server.md).
 
 /** Largest body of a page POST (a server action): Next's own limit, set in next.config.js. */
 export const SERVER_ACTION_BODY_LIMIT = 1024 * 1024;
@@ -17,21 +16,15 @@ const PROXY_HEADERS = ["x-forwarded-for", "x-forwarded-host", "x-forwarded-proto
 /** Methods no route of the console answers; TRACE would echo the request, cookies included. */
 const REFUSED_METHODS = new Set(["TRACE", "TRACK", "CONNECT"]);
 
-/** What the paths behind the proxy answer: pages (and their server actions), next-auth's routes, the table settings form. */
+/** What the paths behind the proxy answer: pages, server actions, next-auth's routes. */
 const PROXIED_METHODS = new Set(["GET", "HEAD", "POST"]);
 
-/**
- * Whether a request to a path goes through the proxy, from proxy.ts's own `config.matcher` (the
- * one place it is written), as Next matches a path against it: whole, case-sensitive. For those
- * paths Next reads the whole body of anything but a GET or HEAD into memory before the proxy runs
- * (up to experimental.proxyClientMaxBodySize), whatever the page or route would do with it.
- */
+/** Whether a path goes through the proxy, from proxy.ts's own matcher, matched as Next does: whole, case-sensitive. */
 export function proxiedPaths(matcher: readonly string[]): (pathname: string) => boolean {
   const proxied = new RegExp(`^(?:${matcher.join("|")})$`);
   return (pathname) => proxied.test(pathname);
 }
 
-/** The largest body a POST to `pathname` (behind the proxy) may declare. */
 export function proxiedBodyLimit(pathname: string): number {
   return pathname.startsWith("/api/auth/") ? SIGN_IN_BODY_LIMIT : SERVER_ACTION_BODY_LIMIT;
 }
@@ -54,17 +47,14 @@ function refusal(status: number, code: string, message: string, extra: Record<st
   };
 }
 
-/**
- * The answer Node itself gives a request it cannot parse (server.ts's `clientError`), with the
- * headers. No body, as Node's own: the request line may have been a HEAD, which takes none.
- */
+/** Node's own answer to an unparsable request, with our headers; no body, as it may have been a HEAD. */
 export function unparsableRequestAnswer(status: 400 | 408 | 431): string {
   const reasons = { 400: "Bad Request", 408: "Request Timeout", 431: "Request Header Fields Too Large" };
   const headers = { ...securityHeaders("api"), "Content-Length": "0", Connection: "close" };
   return `HTTP/1.1 ${status} ${reasons[status]}\r\n${Object.entries(headers).map(([k, v]) => `${k}: ${v}`).join("\r\n")}\r\n\r\n`;
 }
 
-/** Whether the path's percent-escapes decode as UTF-8 (Next answers 500 to `/branches/%FF/edit`). */
+/** Whether the path's percent-escapes decode as UTF-8 (Next would answer 500). */
 function decodablePath(url: string): boolean {
   const end = url.search(/[?#]/);
   try {
@@ -75,13 +65,9 @@ function decodablePath(url: string): boolean {
   }
 }
 
-/** The header's single value (Node joins repeated ones with ", "). */
 const headerValue = (value: string | string[] | undefined) => (Array.isArray(value) ? value.join(", ") : value);
 
-/**
- * Rewrites the request's headers in place (the caller's address, and no client-written proxy
- * headers unless a proxy is trusted) and returns a refusal when the request must not reach Next.
- */
+/** Sets the caller's address, drops client-written proxy headers unless a proxy is trusted; a refusal when the request must not reach Next. */
 export function prepareIncoming(req: Incoming, trustedProxyHops: number, goesThroughProxy: (pathname: string) => boolean): Refusal | null {
   const address = resolveClientAddress(req.socket.remoteAddress, req.headers["x-forwarded-for"], trustedProxyHops);
   if (trustedProxyHops <= 0) {
@@ -101,10 +87,8 @@ export function prepareIncoming(req: Incoming, trustedProxyHops: number, goesThr
     return refusal(400, "bad_router_state", "The Next-Router-State-Tree header is malformed. Reload the page.");
   }
 
-  // Behind the proxy, Next reads a body whole before anything can refuse it (and a server action's
-  // past its limit answered 500): what those paths do not answer is refused here, and a POST by
-  // its declared length (browsers always declare it), at the limit of what it posts to: a server
-  // action's or next-auth's sign-in form. The JSON API and the health check limit their own.
+  // Behind the proxy Next reads a body whole before anything can refuse it, so a POST is refused
+  // here by its declared length. The JSON API and the health check limit their own.
   const pathname = (req.url ?? "/").split(/[?#]/)[0]!;
   if (goesThroughProxy(pathname)) {
     if (!PROXIED_METHODS.has(method)) return refusal(405, "method_not_allowed", `${method} is not allowed here.`, { Allow: "GET, HEAD, POST" });

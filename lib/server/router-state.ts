@@ -1,18 +1,11 @@
-// The `Next-Router-State-Tree` request header as Next.js 16 reads it (the client router sends
-// the tree of segments it shows, URI-encoded JSON, with every RSC request). Next throws on one it
-// cannot parse and answers 500; lib/server/incoming.ts refuses it first with a 400. This mirrors
-// Next's own check (next/dist/server/app-render/parse-and-validate-flight-router-state.js and the
-// `flightRouterStateSchema` of app-render/types.js); tests/unit/router-state.test.ts holds the two
-// to the same answers, so an upgrade of Next that changes the shape fails there.
+// The `Next-Router-State-Tree` header as Next.js reads it: Next answers 500 to one it cannot parse,
+// so lib/server/incoming.ts refuses it first. tests/unit/router-state.test.ts holds this to Next's
+// own check, so an upgrade that changes the shape fails there.
 
-/** Next refuses a larger header (about 2,000 nested segments). */
+/** Next refuses a larger header. */
 const MAX_ROUTER_STATE_LENGTH = 20 * 2000;
 
-/**
- * Deeper trees are refused here though within that size: Next's validator recurses and runs out
- * of stack somewhere between 1,000 and 2,000 levels (then answers 500). The console's deepest
- * route is a handful of levels; a real client never comes near.
- */
+/** Next's validator recurses and can run out of stack within that size; no real client comes near this depth. */
 export const MAX_ROUTER_STATE_DEPTH = 64;
 
 const DYNAMIC_PARAM_TYPES = new Set(["c", "ci(..)(..)", "ci(.)", "ci(..)", "ci(...)", "oc", "d", "di(..)(..)", "di(.)", "di(..)", "di(...)"]);
@@ -34,10 +27,7 @@ function isSegment(value: unknown): boolean {
   );
 }
 
-/**
- * [segment, {parallel route: tree}, [url, kind]?, refresh marker?, number?, string?]. As in
- * Next's schema, the children may be any object (an array too) and trailing members may be absent.
- */
+/** [segment, {parallel route: tree}, [url, kind]?, refresh marker?, number?, string?], as Next's schema. */
 function isFlightRouterState(value: unknown, depth = 0): boolean {
   if (depth > MAX_ROUTER_STATE_DEPTH) return false;
   if (!Array.isArray(value) || value.length < 2 || value.length > 6) return false;

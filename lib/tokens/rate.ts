@@ -1,10 +1,8 @@
 import { config } from "@/lib/config";
 import { processWide } from "@/lib/process-wide";
 
-// Requests per API token and minute, counted in this process (a fixed one-minute window): a
-// script that loops too fast gets 429 with Retry-After instead of taking the server from the
-// people using it. Behind several instances each counts its own share. The windows are one map per
-// process (lib/process-wide.ts): with one per layer of the build, each route's copy counted apart.
+// Requests per API token and minute, so a looping script cannot take the server from people.
+// Counted per process, one map for every layer of the build (lib/process-wide.ts).
 
 type Window = { start: number; count: number };
 const windows = processWide("tokens.rate-windows", () => new Map<number, Window>());

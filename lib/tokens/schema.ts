@@ -2,12 +2,8 @@ import { z } from "zod";
 import { safeText } from "@/lib/validation/text";
 import { TOKEN_SCOPES } from "./scope";
 
-// A new API token (docs/API.md: `{name, scope, expires_at}`), from /account's form and from
-// POST /api/v1/tokens. It expires at most a year after it is made, in one of two forms:
-// - an ISO 8601 instant: at most exactly MAX_TOKEN_DAYS × 24 hours from now;
-// - a date `YYYY-MM-DD` (what the form's date field sends): at most MAX_TOKEN_DAYS days after
-//   today's date in UTC; the token then works to the end of that day (UTC). A date names a whole
-//   day, so the latest one may end up to a day past now + 365 days: only this form gets that day.
+// A new API token (docs/API.md). It expires within a year: an instant, or a `YYYY-MM-DD` date
+// (the form's) that works to the end of that UTC day, so a date may end up to a day later.
 
 export const MAX_TOKEN_DAYS = 365;
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -26,7 +22,6 @@ function readExpiry(value: string): Expiry | null {
   return Number.isNaN(at.getTime()) ? null : { at, form: "instant" };
 }
 
-/** Whether an expiry is within a year of `now` (see above for each form). */
 function withinAYear({ at, form }: Expiry, now: number): boolean {
   const latest = now + MAX_TOKEN_DAYS * DAY_MS;
   return form === "date" ? utcDate(at.getTime()) <= utcDate(latest) : at.getTime() <= latest;

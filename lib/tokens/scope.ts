@@ -1,8 +1,5 @@
-// What an API token may call (docs/API.md "API tokens"): pure, so the route wrapper and the tests
-// ask the same function. Tokens work on the JSON API only (pages and server actions read the
-// session cookie alone), and never on the token routes themselves (those need a signed-in
-// session). A token never grants more than its user's role: the route's own guard
-// (requireUser/requireAdmin) still runs after this.
+// What an API token may call (docs/API.md): the JSON API only, never the token routes. Never more
+// than its user's role: the route's own guard still runs after this.
 
 export const TOKEN_SCOPES = ["read", "export"] as const;
 export type TokenScope = (typeof TOKEN_SCOPES)[number];

@@ -9,8 +9,7 @@ import type { z } from "zod";
 import type { tokenCreateSchema } from "./schema";
 import type { TokenScope } from "./scope";
 
-// A user's own API tokens: made (the secret is returned this once; only its hash is kept),
-// listed, revoked (at once: the next request with it is a 401). Each change is audited.
+// A user's own API tokens: the secret is shown once, only its hash kept (docs/decisions/0011-people-tokens-and-sessions.md).
 
 export type TokenRow = {
   id: number;
@@ -59,10 +58,7 @@ export async function revokeToken(user: SessionUser, id: number): Promise<TokenR
   });
 }
 
-/**
- * When the request came with an API token, the audit entry saying it was used for the export
- * (`what`): the caller writes it in the transaction of the request or the download. Null otherwise.
- */
+/** The audit entry of a token's use for an export, for the caller's transaction; null without a token. */
 export function tokenExportEntry(what: "request" | "download", exportId: string): AuditEntry | null {
   const principal = tokenPrincipal();
   if (!principal) return null;

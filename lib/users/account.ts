@@ -8,10 +8,8 @@ import { claimAttempt, recordLocked, settleAttempt } from "@/lib/auth/throttle";
 import { prisma } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 
-// Changing your own password on /account. The current password is checked as a sign-in is
-// (the same throttle: a stolen session cannot guess it faster than the sign-in form allows), the
-// new one by the password rule; then every other session of the user ends (the version moves,
-// and the caller re-issues this session's cookie with the new one).
+// The current password goes through the sign-in throttle, so a stolen session cannot guess it
+// faster; then every other session of the user ends.
 
 /** Returns the user's new session version. */
 export async function changeOwnPassword(user: SessionUser, current: string, password: string): Promise<number> {

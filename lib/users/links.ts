@@ -9,12 +9,9 @@ import type { Prisma } from "@/lib/generated/prisma/client";
 import { AppError } from "@/lib/errors";
 import { consoleOrigin } from "@/lib/http/return-to";
 
-// One-time set-password links. There is no e-mail here: the admin sees the link once and passes
-// it on. The link's secret is 32 random bytes; only its SHA-256 is stored. A link works once,
-// for 24 hours; making a new one for a user retires their earlier unused ones, and so does
-// deactivating the user (a trigger, migration 20261127090000); a link of an inactive user is
-// refused whenever it was made. Setting the password ends every session the user has (their
-// session version moves).
+// One-time set-password links, shown once to the admin (no e-mail); only the secret's hash is
+// stored. Deactivating a user retires their links by a trigger, migration 20261127090000
+// (docs/decisions/0011-people-tokens-and-sessions.md).
 
 export const LINK_LIFETIME_MS = 24 * 60 * 60 * 1000;
 
@@ -65,8 +62,7 @@ export async function setPasswordWithLink(secret: string, password: string): Pro
   const hash = await hashPassword(password);
   const db = await prisma();
   return db.$transaction(async (tx) => {
-    // The user's row first, and only while active: a deactivation committing meanwhile is waited
-    // for and then seen, so no password is set on an account being deactivated.
+    // Only while active: a concurrent deactivation is waited for and then seen.
     const changed = await tx.user.updateMany({ where: { id: state.user.id, active: true }, data: { password_hash: hash, session_version: { increment: 1 } } });
     if (changed.count !== 1) throw new AppError(400, "link_inactive", LINK_MESSAGES.inactive);
     // Spent under the update's row lock: of two submissions of one link, one wins.

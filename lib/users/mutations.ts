@@ -12,11 +12,9 @@ import { makePasswordLink } from "./links";
 import { serializeUser, userSelect, type UserRow } from "./queries";
 import type { UserUpdateInput } from "./schema";
 
-// Every change to a user is written with its audit event in one transaction. The rules that
-// keep an administrator in charge are decided inside that transaction, under locks on the
-// active administrators' rows, so two admins demoting each other at once cannot both succeed.
-// The actor's own role is decided there too: the guard (requireAdmin) read it before the
-// transaction began, and an admin demoted or deactivated since must not finish one more change.
+// Each change is written with its audit event in one transaction, under locks on the active
+// admins' rows, so two admins demoting each other at once cannot both succeed; the actor's own
+// role is read again there (docs/decisions/0011-people-tokens-and-sessions.md).
 
 const TAKEN = { email: ["A user with this email already exists."] };
 
@@ -30,10 +28,7 @@ function translate(error: unknown): never {
 
 export type NewUser = { name: string; email: string; role: "admin" | "staff"; password?: string };
 
-/**
- * Creates a user with an initial password, or with none and a one-time set-password link (its
- * URL is returned once). `actor` is null for `npm run user:create` (the first admin).
- */
+/** `actor` is null for `npm run user:create` (the first admin). */
 export async function createUser(input: NewUser, actor: SessionUser | null): Promise<{ user: UserRow; setPasswordUrl: string | null }> {
   if (input.password !== undefined) {
     const problem = await passwordProblem(input.password, [input.name, input.email]);
@@ -68,21 +63,13 @@ async function activeAdmins(tx: Prisma.TransactionClient): Promise<number[]> {
 
 const noLongerAdmin = () => new AppError(403, "forbidden", "You are no longer an active administrator: nothing was changed.");
 
-/**
- * 403 unless the actor is an active administrator now, read under a share lock on their row
- * that lasts to the end of the transaction: a demotion or deactivation of the actor either
- * committed before (and this change is refused) or waits until this change has committed.
- */
+/** 403 unless the actor is an active admin now, under a share lock: a demotion of theirs waits for this change. */
 async function lockActiveAdmin(tx: Prisma.TransactionClient, actor: Pick<SessionUser, "id">): Promise<void> {
   const rows = await within(tx).query(sql`SELECT id FROM users WHERE id = ${actor.id} AND role = 'admin' AND active FOR SHARE`);
   if (rows.length === 0) throw noLongerAdmin();
 }
 
-/**
- * Changes a user's name, role or active flag. 409 when an admin would demote or deactivate
- * themself, or when the change would leave no active administrator; 403 when the actor is no
- * longer an active administrator.
- */
+/** 409 when an admin would demote or deactivate themself, or leave no active administrator. */
 export async function updateUser(id: number, changes: UserUpdateInput, actor: SessionUser): Promise<UserRow> {
   if (id === actor.id && (changes.role === "staff" || changes.active === false)) {
     throw conflict("You cannot demote or deactivate yourself: ask another administrator.");
@@ -97,8 +84,7 @@ export async function updateUser(id: number, changes: UserUpdateInput, actor: Se
       if (losesAdmin && admins.filter((a) => a !== id).length === 0) {
         throw conflict(`${before.name} is the last active administrator: make someone else an administrator first.`);
       }
-      // The actor's row is among those just locked, or they are no longer an active admin. (So
-      // the rule above holds for any actor; it can only fire for one who lost the role meanwhile.)
+      // Only fires for an actor who lost the role meanwhile.
       if (!admins.includes(actor.id)) throw noLongerAdmin();
       const user = await tx.user.update({ where: { id }, data: changes, select: userSelect });
       const entry = { actor, entity: "user", entityId: id } as const;
@@ -118,11 +104,7 @@ export async function updateUser(id: number, changes: UserUpdateInput, actor: Se
 
 export const SELF_RESET_MESSAGE = "You cannot reset your own password here: change it on your account page (/account), which asks for your current one.";
 
-/**
- * "Reset password": a new one-time link for the user (their earlier unused ones stop working).
- * Never for the actor themself: that would set their password without the current one, which
- * /account requires (409, pointing there).
- */
+/** Never for the actor themself: /account requires the current password (409, pointing there). */
 export async function resetPassword(id: number, actor: SessionUser): Promise<{ user: UserRow; setPasswordUrl: string }> {
   if (id === actor.id) throw conflict(SELF_RESET_MESSAGE);
   const db = await prisma();

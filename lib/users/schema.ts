@@ -3,9 +3,8 @@ import { passwordShape } from "@/lib/auth/password-rule";
 import { idSchema } from "@/lib/validation/id";
 import { safeText } from "@/lib/validation/text";
 
-// The users' forms and API bodies (docs/API.md): one schema each, used by react-hook-form in the
-// browser, by the server actions and by /api/v1/users. The password's strength (a dictionary
-// check, server-side) is decided by passwordProblem() where a password is set.
+// One schema per users' form or API body, shared by browser and server; a password's strength is
+// decided server-side by passwordProblem().
 
 export const ROLES = ["admin", "staff"] as const;
 

@@ -10,9 +10,8 @@ import { serializeRecord } from "@/lib/subscribers/record";
 import { duplicateCheckSchema, subscriberEditSchema, subscriberInputSchema } from "@/lib/subscribers/schema";
 import { idSchema } from "@/lib/validation/id";
 
-// Every signed-in user may create and edit subscribers (docs/SPEC.md): the guard is requireUser,
-// checked here even though the page checks it too; deleting is for administrators. is_duplicate
-// is never read from the input: the server decides it.
+// Guarded here even though the page is too (actions can be called directly); is_duplicate is never
+// read from the input: the server decides it.
 
 export const createSubscriberAction = action(requireUser, subscriberInputSchema, async (input, user) => {
   const row = await createSubscriber(input, user);

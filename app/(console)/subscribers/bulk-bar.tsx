@@ -4,16 +4,11 @@ import { SUBSCRIBER_FILTER_KEYS } from "@/lib/subscribers/filters";
 import { STATUS_OPTIONS } from "@/lib/subscribers/labels";
 import type { RawParams } from "@/lib/list/params";
 
-// On a phone the bar has a line of its own: the menu takes what the two buttons leave, and the
-// buttons keep their text on one line (a count of millions included).
+// On a phone the menu takes what the buttons leave, and they keep their text on one line.
 const SELECT = "field-input w-auto min-w-0 flex-1 px-2.5 py-1.5 sm:max-w-[9.5rem] sm:flex-none";
 const BUTTON = `${buttonClass.secondary} shrink-0 whitespace-nowrap px-2.5 py-1.5`;
 
-/**
- * The bulk change bar: what to change, for the rows ticked in the table (their boxes belong to
- * this form) or for every subscriber matching the filters. A plain GET to the confirmation page
- * (/subscribers/bulk), which counts and asks before anything changes: it works without script.
- */
+/** A plain GET to the confirmation page, which counts and asks before anything changes: no script needed. */
 export function BulkBar({ id, params, total, admin }: { id: string; params: RawParams; total: number; admin: boolean }) {
   return (
     <form id={id} method="get" action="/subscribers/bulk" aria-label="Change many subscribers" className="flex items-center gap-2 text-sm">

@@ -6,10 +6,8 @@ import { STATUS_LABEL } from "@/lib/subscribers/labels";
 import type { SubscriberRecordBody } from "@/lib/subscribers/record";
 import type { SubscriberInput } from "@/lib/subscribers/schema";
 
-// What the edit form shows when someone else saved the subscriber first: both versions, field by
-// field, and the two ways on. Nothing is lost and nothing is overwritten silently. From the sm
-// breakpoint up a table of three columns; below it (a phone) one block per field with both
-// values under its name, since a third column would sit off the screen.
+// Someone else saved first: both versions side by side, so nothing is overwritten silently. On a
+// phone one block per field, as a third column would sit off the screen.
 
 export type Conflict = { mine: SubscriberInput; theirs: SubscriberRecordBody; theirsEditable: SubscriberInput };
 

@@ -5,13 +5,7 @@ import type { RawExportFilters } from "@/lib/export/filters";
 import { exportStatus } from "@/lib/export/status";
 import { requestExportAction } from "./export-actions";
 
-/**
- * The export panel of /subscribers: how many rows the current filters export, the state of the
- * user's export (polled while in_queue) and the download of the newest file. The page hands it
- * what it already has: its signed-in user, the filters it parsed (null when they are not valid)
- * and its list's total ("unknown" when the list could not be read), so nothing is guarded,
- * parsed or counted twice.
- */
+/** The page hands it its user, parsed filters and total, so nothing is guarded, parsed or counted twice. */
 export async function ExportPanel({
   user,
   filters,

@@ -2,8 +2,7 @@ import type { FilterField, ListFilters } from "@/components/list/filter-bar";
 import { SUBSCRIBER_FILTER_KEYS } from "@/lib/subscribers/filters";
 import { STATUS_OPTIONS, YES_NO_OPTIONS } from "@/lib/subscribers/labels";
 
-// The subscriber list's filters as the toolbar shows them (labels, options): the list page and
-// the bulk change's confirmation name them the same way (FilterChips, filterChips).
+// Shared by the list and the bulk confirmation, so both name the filters the same way.
 
 /** The toolbar's search (docs/API.md's `q`): every word in a name, the email or the mobile. */
 export const SEARCH = { kind: "text", name: "q", label: "Search", placeholder: "Name, email or mobile (/)" } as const satisfies FilterField;

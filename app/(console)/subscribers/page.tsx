@@ -30,8 +30,7 @@ export default async function SubscribersPage({ searchParams }: { searchParams: 
   const params = await searchParams;
   const user = await requirePageUser(`${PATH}${withParams(params, {})}`);
   const parsed = parseWith(subscriberFiltersSchema, params);
-  // The list's query, within the user's limit of heavy requests (lib/load/user-limit.ts); the
-  // export panel takes its count of matches from it rather than counting again.
+  // The export panel takes its count from this query rather than counting again.
   const list = parsed.ok ? listOutcome(() => heavyUnless(isLightList(parsed.value), user.id, () => listSubscribers(parsed.value))) : null;
 
   return (

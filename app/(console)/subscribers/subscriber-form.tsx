@@ -37,10 +37,7 @@ const DEFAULTS: SubscriberInput = {
   is_mandatory: false,
 };
 
-/**
- * An existing subscriber to edit: its fields as the form holds them, the version they were read
- * at, and the console's time zone (a conflict shows when their version was saved).
- */
+/** A subscriber to edit, with the version its fields were read at. */
 export type Editing = { id: number; version: string; values: SubscriberInput; timeZone: string };
 
 /** The form's own spelling of a subscriber's fields (empty strings, not nulls, in text inputs). */

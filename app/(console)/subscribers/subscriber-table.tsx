@@ -8,21 +8,12 @@ import type { SubscriberFilters } from "@/lib/subscribers/filters";
 import { STATUS_LABEL, STATUS_TONE } from "@/lib/subscribers/labels";
 import type { SubscriberRow } from "@/lib/subscribers/queries";
 
-/**
- * A long value is cut with an ellipsis at its column's width (app/globals.css, .subscriber-table;
- * the whole value in its tooltip), an empty one is a dash. Typed text is isolated (<bdi>): a
- * right-to-left name cannot reorder what is around it.
- */
+/** Typed text is isolated (<bdi>): a right-to-left name cannot reorder what is around it. */
 const text = (value: string | null) => (value === null ? <EmptyValue /> : <bdi title={value}>{value}</bdi>);
 /** Yes is a badge; no is the column's quiet text (its cells are .quiet). */
 const flag = (value: boolean, yes: string, tone: BadgeTone) => (value ? <Badge tone={tone}>{yes}</Badge> : "No");
 
-/**
- * Every field of docs/SPEC.md's subscriber. Identity first, then the status and the two flags (badges,
- * so they read at a glance without scrolling on a laptop), then the rest. The user may hide any
- * (lib/subscribers/columns.ts); on narrow screens the table scrolls inside its frame, with its
- * header and first column held in place.
- */
+/** Every field of docs/SPEC.md's subscriber; the status and flags early, to read without scrolling. */
 export const COLUMNS: { column: TableColumn; label: string; render: (s: SubscriberRow) => React.ReactNode; className?: string }[] = [
   { column: "id", label: "ID", render: (s) => s.id, className: "code" },
   { column: "first_name", label: "First name", render: (s) => text(s.first_name), className: "font-medium" },
@@ -54,12 +45,7 @@ export const COLUMNS: { column: TableColumn; label: string; render: (s: Subscrib
 
 type Column = (typeof COLUMNS)[number];
 
-/**
- * The row's way to its record: a plain link (keyboard, middle-click, no script needed; not a
- * <Link>, a client component in every row), on the first name, or, when that column is hidden,
- * on the first column shown, which then also names the subscriber to screen readers. One link a
- * row, whatever the columns.
- */
+/** One plain link a row (not a <Link>, a client component in every row); named for screen readers when the first name is hidden. */
 function RecordLink({ s, named, children }: { s: SubscriberRow; named: boolean; children: React.ReactNode }) {
   if (named) return <a href={`/subscribers/${s.id}`}>{children}</a>;
   return (
@@ -73,13 +59,7 @@ function RecordLink({ s, named, children }: { s: SubscriberRow; named: boolean; 
   );
 }
 
-/**
- * A subscriber's row: its box first (it belongs to the bulk change form `form`, whose
- * "Selected…" sends the ticked ones), then a cell per column, the linked one holding the record
- * link. Plain elements only: nothing in a row hydrates, and the cells' look is app/globals.css's.
- * A cell holds only what it shows (no empty slots, no class when it has none): each row is sent
- * twice, in the HTML and in the page's RSC payload.
- */
+/** Plain elements only, nothing that hydrates; a cell holds only what it shows, as each row is sent twice (HTML and RSC payload). */
 function Row({ s, columns, linked, form }: { s: SubscriberRow; columns: readonly Column[]; linked: TableColumn; form: string }) {
   return (
     <tr>

@@ -7,11 +7,7 @@ import { checkDuplicateAction } from "./actions";
 export type DuplicateWarnings = { email: number | null; mobile: number | null };
 const NONE: DuplicateWarnings = { email: null, mobile: null };
 
-/**
- * Asks the server whether the email or mobile is already known (on blur, before submitting).
- * Only a warning: the server decides is_duplicate when it creates the row. Answers that arrive
- * after a newer question are dropped.
- */
+/** Only a warning: the server decides is_duplicate. Answers to an older question are dropped. */
 export function useDuplicateCheck() {
   const [warnings, setWarnings] = useState<DuplicateWarnings>(NONE);
   const last = useRef(0);

@@ -4,10 +4,7 @@ import { useEffect, useId, useRef, useState } from "react";
 import { buttonClass } from "@/components/ui/button-styles";
 import { inputClass } from "@/components/ui/field";
 
-/**
- * Shows a one-time set-password link, once: there is no e-mail here, so the admin copies it and
- * passes it on. Closing the dialog loses it (only its hash is stored).
- */
+/** Shown once: closing the dialog loses it (only its hash is stored). */
 export function LinkDialog({ url, name, onClose }: { url: string | null; name: string; onClose: () => void }) {
   const ref = useRef<HTMLDialogElement>(null);
   const id = useId();

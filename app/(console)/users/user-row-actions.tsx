@@ -14,10 +14,7 @@ type Pending = null | "role" | "active" | "reset";
 
 const small = "rounded-md px-2.5 py-1.5 text-sm font-medium disabled:opacity-50";
 
-/**
- * A user's row controls: role, deactivate or reactivate (confirmed), reset password (a link, shown
- * once). On your own row, role and deactivation are disabled and the password is /account's.
- */
+/** On your own row, role and deactivation are disabled and the password is /account's. */
 export function UserRowActions({ user, self }: { user: Row; self: boolean }) {
   const router = useRouter();
   const id = useId();

@@ -5,13 +5,7 @@ import { json } from "@/lib/http/api";
 
 export const dynamic = "force-dynamic";
 
-/**
- * The service's health, for monitors, load balancers and the error page: 200 while the database
- * answers, 503 with Retry-After while it does not. Anyone gets `{"status": "ok" | "unavailable"}`
- * only; a signed-in administrator, or a monitor sending `Authorization: Bearer <HEALTH_TOKEN>`,
- * also gets the latency and the export queue's counts and timing (`degraded` when exports wait
- * with no worker).
- */
+/** 200 while the database answers, 503 while not; details only for lib/health/access.ts's callers. */
 export async function GET(request: Request) {
   const report = (await mayReadHealthDetails(request)) ? await checkHealth() : await checkUp();
   const response = json(report, report.status === "unavailable" ? 503 : 200);

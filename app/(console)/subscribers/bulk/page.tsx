@@ -26,10 +26,7 @@ function listFilters(params: RawParams): Record<string, string> {
   return out;
 }
 
-/**
- * The confirmation of a bulk change (the list's selection form is a plain GET to here, so it works
- * without JavaScript): what changes, for how many subscribers, then Confirm.
- */
+/** The confirmation of a bulk change: a plain GET from the list, so it works without JavaScript. */
 export default async function BulkChangePage({ searchParams }: { searchParams: Promise<RawParams> }) {
   const params = await searchParams;
   const user = await requirePageUser(`/subscribers/bulk${withParams(params, {})}`);
@@ -56,8 +53,7 @@ export default async function BulkChangePage({ searchParams }: { searchParams: P
       // As costly as the list's total: within the user's limit of heavy requests, like the list.
       count = await heavy(user.id, () => countTarget(target));
     } catch (error) {
-      // A bad filter (400), too many of the user's lists at once (429), a count stopped by the
-      // statement timeout or a busy pool (503): said in place of the summary.
+      // Said in place of the summary.
       const known = AppError.is(error) ? error : databaseAppError(error);
       if (known) countProblem = known.message;
       else if (isQueryCancelled(error)) countProblem = "The request was cancelled."; // its client has gone: nobody reads it

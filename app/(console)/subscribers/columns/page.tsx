@@ -7,11 +7,7 @@ import { ColumnForm } from "./column-form";
 
 export const metadata: Metadata = { title: "Subscriber columns" };
 
-/**
- * The subscriber table's columns and density for this user, on every device. A page of its own
- * (linked from the list's toolbar) rather than a menu in the list: the list stays as light as it
- * was (its HTML and timings are measured by the benchmark).
- */
+/** A page of its own rather than a menu in the list, so the list stays light. */
 export default async function ColumnsPage({ searchParams }: { searchParams: Promise<RawParams> }) {
   const params = await searchParams;
   const back = safeReturnPath(typeof params.back === "string" ? params.back : "/subscribers", consoleOrigin(), "/subscribers");

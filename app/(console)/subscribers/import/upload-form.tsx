@@ -4,10 +4,7 @@ import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { buttonClass } from "@/components/ui/button-styles";
 
-/**
- * The upload: the file goes to the JSON API as multipart (streamed to storage there, never
- * through a server action), as a dry run; the answer's preview opens on the import's page.
- */
+/** The file goes to the JSON API, streamed to storage, never through a server action. */
 export function UploadForm({ maxMb }: { maxMb: number }) {
   const router = useRouter();
   const [busy, setBusy] = useState(false);

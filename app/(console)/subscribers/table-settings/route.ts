@@ -8,11 +8,7 @@ import { settingsFromForm, tableSettings } from "@/lib/subscribers/columns";
 
 export const dynamic = "force-dynamic";
 
-/**
- * The column chooser's form (a plain POST: no script on the list page, and it works before the
- * page's script runs): the user's columns and density, kept with the user so that every device
- * shows the same table; then back to the list as it was (303).
- */
+/** A plain POST, so it works before any script runs; kept with the user, so every device shows the same table. */
 export const POST = route(async (request) => {
   const user = await requireUser();
   const type = (request.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();

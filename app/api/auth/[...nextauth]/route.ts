@@ -9,17 +9,9 @@ import { readSignInBody } from "@/lib/auth/sign-in-body";
 import { apiError, json, toErrorResponse } from "@/lib/http/api";
 import { consoleOrigin, safeReturnPath } from "@/lib/http/return-to";
 
-// next-auth's routes, limited to what the console uses:
-// - GET  csrf, providers: next-auth's, for its client's signIn() on /login;
-// - GET  session: the console's own reading of the session (lib/auth/session.ts: the database
-//   decides, nothing is renewed), never a re-issued cookie;
-// - POST callback/credentials: the sign-in. Its body is read here once (lib/auth/sign-in-body.ts)
-//   and handed to next-auth as exactly that reading; the pause after repeated failures is decided
-//   inside authorize() on the email it checks, and answered here as 429;
-// - POST signout: next-auth's, which ends the user's sessions (lib/auth/options.ts).
-// Every other action, method or extra path segment answers 404 or 405. A return address in the
-// query, the body or next-auth's callback-url cookie reaches next-auth only as decided by
-// safeReturnPath (next-auth would answer 500 to one it cannot parse).
+// next-auth's routes, limited to what the console uses (docs/decisions/0009-one-credentials-path.md):
+// csrf, providers, the console's own session reading, sign-in and sign-out; anything else is 404
+// or 405. Return addresses reach next-auth only through safeReturnPath (it answers 500 to bad ones).
 
 const handler = NextAuth(authOptions);
 
@@ -83,10 +75,7 @@ export async function POST(request: NextRequest, context: Context) {
   }
 }
 
-/**
- * The request's URL with its callbackUrl made safe, and next-auth's callback-url cookie dropped
- * when it is not what next-auth itself would have written (planted by a sibling site, say).
- */
+/** callbackUrl made safe; a callback-url cookie next-auth would not have written (planted by a sibling site) dropped. */
 async function safeCallbackInputs(request: NextRequest): Promise<URL> {
   const url = new URL(request.url);
   const origin = new URL(consoleOrigin()).origin;

@@ -23,10 +23,7 @@ export const GET = route<Context>(async (_request, context) => {
   return json(serializeRecord(await getSubscriber(await subscriberId(context))));
 });
 
-/**
- * 200 with the subscriber as saved: the given fields of the creation body over the record as it
- * is, checked by the creation rules; 409 with `error.current` when it changed since `updated_at`.
- */
+/** The given fields over the record, checked by the creation rules; 409 when it changed since `updated_at`. */
 export const PATCH = route<Context>(async (request, context) => {
   const user = await requireUser();
   const id = await subscriberId(context);

@@ -11,14 +11,7 @@ export const GET = route(async () => {
   return json({ data: await recentImports(user.id) });
 });
 
-/**
- * Multipart: `file` (CSV or XLSX), optional `sheet_name`, `worksheet`, `mapping` (JSON
- * `{"file column": "field" | null}`) and `dry_run=true`. 202 and the import status (queued); a
- * dry run answers 200 with the counts and imports nothing. 400 for a file that cannot be imported
- * (with the reason), 413 past IMPORT_MAX_MB or the user's quota of previews, 415 when the body is
- * not multipart. An upload and its preview are heavy work of the user's, one at a time (429 beyond
- * their limit, before the body is read).
- */
+/** Multipart upload of a sheet (docs/API.md); 429 past the user's limit before the body is read. */
 export const POST = route(async (request) => {
   const user = await requireUser();
   const { status, body } = await previewWork(user.id, () => createImport(user, request));
