@@ -12,6 +12,13 @@ const stamp = () => `${Date.now()}${Math.floor(Math.random() * 1000)}`.slice(-9)
 
 /** What axe finds serious or critical on the page as it is now, one readable paragraph per rule. */
 async function violations(page: Page, what: string): Promise<string[]> {
+  // A toast still fading in blends its colours with the page's: axe judges the page once its
+  // finite animations and transitions are over (a spinner's endless one is left running).
+  await page.waitForFunction(
+    () => document.getAnimations().every((a) => a.effect?.getComputedTiming().iterations === Infinity || a.playState !== "running"),
+    undefined,
+    { timeout: 5_000 },
+  );
   const { violations } = await new AxeBuilder({ page })
     .withTags(TAGS)
     // A name that leaves out the visible label (2.5.3, level A) is an experimental rule: asked for by name.
