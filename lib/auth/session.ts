@@ -1,9 +1,7 @@
 import "server-only";
 import { cache } from "react";
 import { cookies } from "next/headers";
-import { decode } from "next-auth/jwt";
-import { config } from "@/lib/config";
-import { SESSION_MAX_AGE_SECONDS, sessionCookieName } from "./cookies";
+import { SESSION_MAX_AGE_SECONDS, decodeSessionCookie, sessionCookieName } from "./cookies";
 import type { Role, SessionUser } from "./permissions";
 import { query, sql, type Statement } from "@/lib/db/sql";
 
@@ -24,11 +22,7 @@ function sessionExpired(signedInAt: unknown, now = Date.now()): boolean {
 
 /** The JWT only names the user; role and `active` are read from the database on every request (docs/decisions/0002-sessions-are-checked-against-the-database.md). */
 export const currentSession = cache(async (): Promise<{ user: SessionUser; expires: Date } | null> => {
-  const raw = (await cookies()).get(sessionCookieName())?.value;
-  const secret = config().NEXTAUTH_SECRET;
-  if (!raw || !secret) return null;
-  // next-auth's own reading of its cookie; a token it refuses (another secret, expired, altered) throws.
-  const token = await decode({ token: raw, secret }).catch(() => null);
+  const token = await decodeSessionCookie((await cookies()).get(sessionCookieName())?.value);
   if (!token || typeof token.uid !== "number" || sessionExpired(token.sat)) return null;
   const [user] = await query<UserRow>(sessionUserSql(token.uid));
   if (!user || !user.active || user.session_version !== token.sv) return null;

@@ -1,6 +1,4 @@
-import { sessionCookieName } from "@/lib/auth/cookies";
-import { decode } from "next-auth/jwt";
-import { config } from "@/lib/config";
+import { decodeSessionCookie, sessionCookieName } from "@/lib/auth/cookies";
 import { TooManyRequestsError, userLimit } from "./user-limit";
 
 // A user's excess heavy pages are refused before they render, as a refusal after rendering costs a
@@ -13,10 +11,7 @@ const HEAVY_PAGES = /^\/(audit|subscribers(\/bulk|\/import(\/[^/]+)?)?)$/;
 export async function refusedBeforeRendering(pathname: string, cookies: { get(name: string): { value: string } | undefined }): Promise<TooManyRequestsError | null> {
   const limit = userLimit();
   if (!HEAVY_PAGES.test(pathname) || !limit.anyFull()) return null;
-  const token = cookies.get(sessionCookieName())?.value;
-  const secret = config().NEXTAUTH_SECRET;
-  if (!token || !secret) return null;
-  const uid = (await decode({ token, secret }).catch(() => null))?.uid;
+  const uid = (await decodeSessionCookie(cookies.get(sessionCookieName())?.value))?.uid;
   const userId = typeof uid === "number" ? uid : null;
   return userId !== null && limit.full(userId) ? new TooManyRequestsError(limit.options.running) : null;
 }
