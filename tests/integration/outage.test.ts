@@ -104,6 +104,14 @@ describe("PostgreSQL outage (real server, real next start)", () => {
     expect(healthy.status).toBe(200);
     expect(await healthy.json()).toMatchObject({ status: "ok", database: { status: "up", kind: "postgres" } });
 
+    // A signed-in browser on the server without the sentinel, showing a page (opened first: the
+    // export below must still be writing when PostgreSQL stops).
+    const context = await browser.newContext();
+    const [name] = cookie.split("=");
+    await context.addCookies([{ name: name!, value: cookie.slice(name!.length + 1), url: fallback.url }]);
+    const tab = await context.newPage();
+    expect((await tab.goto(`${fallback.url}/subscribers`))!.status()).toBe(200);
+
     // An export, caught while its file is being written.
     const requested = await get("/api/v1/subscribers/export", { method: "POST" });
     expect(requested.status).toBe(202);
@@ -111,13 +119,6 @@ describe("PostgreSQL outage (real server, real next start)", () => {
       const s = await exportStatus();
       return s.started_at !== null && Number(s.processed_rows) > 0 && s.downloadable_file_status === "in_queue";
     }, 30_000, "the export to start writing");
-
-    // A signed-in browser on the server without the sentinel, showing a page.
-    const context = await browser.newContext();
-    const [name] = cookie.split("=");
-    await context.addCookies([{ name: name!, value: cookie.slice(name!.length + 1), url: fallback.url }]);
-    const tab = await context.newPage();
-    expect((await tab.goto(`${fallback.url}/subscribers`))!.status()).toBe(200);
 
     const pid = server.pid;
     expect((await exportStatus()).downloadable_file_status).toBe("in_queue");
