@@ -200,3 +200,36 @@ function readSheet(name: string, sheet: Node, formats: string[], shared: string[
 export function fromSerial(serial: number): Date {
   return new Date(Math.round((serial - 25569) * 86_400_000));
 }
+
+/**
+ * One column's values of every worksheet in order, read as events (a whole workbook of many rows
+ * would not fit as a tree): for checking which rows a large export holds.
+ */
+export async function columnValues(file: Buffer, column = "A"): Promise<{ sheets: string[]; values: string[] }> {
+  const parts = await unzip(file);
+  const dataCell = new RegExp(`^${column}(?!1$)\\d+$`); // the column's cells below the header
+  const workbook = parseXml(parts.get("xl/workbook.xml")!.toString("utf8"));
+  const sheets = all(one(workbook, "sheets")!, "sheet").map((s) => s.attrs.name!);
+  const values: string[] = [];
+  for (let i = 1; i <= sheets.length; i++) {
+    const parser = new SaxesParser({ xmlns: false });
+    let inCell = false;
+    let inValue = false;
+    parser.on("opentag", (tag) => {
+      if (tag.name === "c") inCell = dataCell.test(String(tag.attributes.r));
+      if (tag.name === "v" && inCell) inValue = true;
+    });
+    parser.on("closetag", (tag) => {
+      if (tag.name === "v") inValue = false;
+      if (tag.name === "c") inCell = false;
+    });
+    parser.on("text", (t) => {
+      if (inValue) values.push(t);
+    });
+    parser.on("error", (e) => {
+      throw e;
+    });
+    parser.write(parts.get(`xl/worksheets/sheet${i}.xml`)!.toString("utf8")).close();
+  }
+  return { sheets, values };
+}
