@@ -3,7 +3,7 @@ import { finished } from "node:stream/promises";
 import archiver from "archiver";
 import { config } from "@/lib/config";
 import { EXPORT_COLUMNS, type CsvCell } from "./csv";
-import { xlsxText } from "./xlsx-text";
+import { XLSX_CELL_MAX, xlsxText } from "./xlsx-text";
 
 // The export as an Excel workbook (docs/API.md, "Export as XLSX"): the worksheets' XML written
 // row by row from the export's batches and zipped by archiver, which pulls each part as the
@@ -186,8 +186,12 @@ const ENTITIES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;
 /** Whitespace a spreadsheet would drop or fold unless told to keep it. */
 const KEEP_SPACE = /^\s|\s$|[\t\n]| {2}/;
 
+/** Anything that needs one of the steps below; most values need none. */
+const SPECIAL = /[\u0000-\u001F\u007F\uFFFE\uFFFF_&<>]|^\s|\s$| {2}/;
+
 /** An inline string's `<t>`: ST_Xstring escapes first (xlsx-text.ts), then XML's. */
 function textElement(value: string): string {
+  if (value.length <= XLSX_CELL_MAX && !SPECIAL.test(value)) return `<t>${value}</t>`;
   let text = xlsxText(value);
   if (XML_SPECIAL.test(text)) text = text.replace(XML_SPECIAL_ALL, (c) => ENTITIES[c]!);
   return KEEP_SPACE.test(text) ? `<t xml:space="preserve">${text}</t>` : `<t>${text}</t>`;
