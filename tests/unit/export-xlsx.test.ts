@@ -130,6 +130,37 @@ describe("XLSX export writer", () => {
     expect(closed).toBe(true);
   });
 
+  it("reads rows only as fast as the zip is read: a reader that stops stops the rows (memory does not grow with them)", async () => {
+    let read = 0;
+    async function* endless() {
+      for (let i = 0; ; i += 100) {
+        read++;
+        yield Array.from({ length: 100 }, (_, j) => row(i + j + 1));
+      }
+    }
+    const stream = xlsxStream(endless(), { timeZone: "UTC" });
+    let bytes = 0;
+    stream.on("data", (chunk: Buffer) => {
+      bytes += chunk.length;
+      if (bytes > 1 << 20) stream.pause();
+    });
+    await expect.poll(() => stream.isPaused(), { timeout: 20_000 }).toBe(true);
+    // The zip's buffers (archiver's 1 MB each way, deflate's) fill, then nothing more is read.
+    let settled = -1;
+    await expect
+      .poll(async () => {
+        const before = read;
+        await new Promise((r) => setTimeout(r, 300));
+        return (settled = before) === read;
+      }, { timeout: 20_000 })
+      .toBe(true);
+    await new Promise((r) => setTimeout(r, 1000));
+    expect(read).toBe(settled);
+    // Bounded by the buffers' bytes: at this compression, well under a sheet of rows.
+    expect(read * 100).toBeLessThan(100_000);
+    stream.destroy();
+  }, 60_000);
+
   it("stops reading rows when its reader gives up", async () => {
     let read = 0;
     let closed = false;
