@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import { parse } from "csv-parse/sync";
 import { expect, signInByApi, test, toast } from "./fixtures";
+import { readXlsx } from "../tests/helpers/xlsx-read";
 
 // The export panel of /subscribers: request with the current filters, watch the progress,
 // download, open the file and check its rows; the file is its owner's only.
@@ -61,5 +62,44 @@ test.describe("subscriber export", () => {
     await signInByApi(otherPage, "admin");
     expect((await otherPage.request.get(href)).status()).toBe(404);
     await other.close();
+  });
+
+  test("staff chooses Excel, downloads a workbook that opens with typed cells", async ({ asStaff: page }) => {
+    await page.goto("/subscribers?is_mandatory=true");
+    const panel = page.getByRole("region", { name: /Export file/ });
+    const summary = panel.getByText(/subscribers? match(es)? the current filters and will be exported/);
+    const expected = Number((await summary.textContent())!.replace(/[^\d].*$/s, "").replace(/,/g, ""));
+    const format = panel.getByRole("group", { name: "File format" });
+    await expect(format.getByRole("radio", { name: "CSV" })).toBeVisible();
+    await format.getByRole("radio", { name: "Excel" }).check();
+    await panel.screenshot({ path: "test-results/screens/export-panel-excel.png" });
+    await panel.getByRole("button", { name: "Request export" }).click();
+    await expect(toast(page, "Export requested. The file is being prepared.")).toBeVisible();
+    await expect(panel.getByRole("heading", { name: "Export file Completed" })).toBeVisible({ timeout: 30_000 });
+    await expect(panel.getByText(/subscribers-\d{8}-\d{4}\.xlsx/)).toBeVisible();
+    // The choice stays with the latest request.
+    await page.reload();
+    await expect(panel.getByRole("radio", { name: "Excel" })).toBeChecked();
+
+    const [download] = await Promise.all([page.waitForEvent("download"), panel.getByRole("link", { name: "Download" }).click()]);
+    expect(download.suggestedFilename()).toMatch(/^subscribers-\d{8}-\d{4}\.xlsx$/);
+    // Read by the tests' own reader (not the library that wrote it): a valid package, typed cells.
+    const { sheets } = await readXlsx(fs.readFileSync((await download.path())!));
+    expect(sheets.map((s) => s.name)).toEqual(["Subscribers"]);
+    const [header, ...rows] = sheets[0]!.rows;
+    expect(header!.map((c) => (c as { value: string }).value)).toEqual([
+      "id", "first_name", "last_name", "branch_name", "country_name", "email", "mobile", "travel_date", "sheet",
+      "subscription_status", "is_duplicate", "is_mandatory", "created_at",
+    ]);
+    expect(rows).toHaveLength(expected);
+    expect(sheets[0]!.frozenRows).toBe(1);
+    expect(sheets[0]!.formulas).toBe(0);
+    for (const row of rows) {
+      expect(row[0]).toMatchObject({ type: "number" });
+      expect(row[11]).toEqual({ type: "boolean", value: true });
+      // Mobiles are text as they are, "+44…", with no apostrophe: a text cell is never a formula.
+      expect(row[6]).toMatchObject({ type: "inlineStr", value: expect.stringMatching(/^\+\d+$/) });
+      expect(row[12]).toMatchObject({ type: "number", format: "yyyy-mm-dd hh:mm:ss" });
+    }
   });
 });

@@ -1,6 +1,7 @@
 // `npm run bench:export [-- N]`: the export worker's path (keyset batches as COPY text → Papa
-// Parse's CSV → file, fsync, rename) against PostgreSQL's own `COPY (SELECT …) TO STDOUT WITH CSV` of the same rows,
-// side by side on a throwaway database of N subscribers (default 1,000,000, generated set-based).
+// Parse's CSV, or the XLSX writer → file, fsync, rename) against PostgreSQL's own
+// `COPY (SELECT …) TO STDOUT WITH CSV` of the same rows, side by side on a throwaway database of
+// N subscribers (default 1,000,000, generated set-based).
 // Prints a markdown table and writes it to bench/results/export.md. Ratios and medians of runs
 // alternated in one session are what to read: machines here are shared and noisy.
 //
@@ -23,7 +24,7 @@ import { exportQuery } from "@/lib/export/rows";
 import { subscriberFilterOnlySchema } from "@/lib/subscribers/filters";
 import { runScript } from "./script-utils";
 
-type ChildResult = { ms: number; rows: number; idleRss: number; peakRss: number };
+type ChildResult = { ms: number; rows: number; idleRss: number; peakRss: number; bytes?: number };
 
 
 /** One export run in a process of its own, so its memory is its own. */
@@ -72,6 +73,7 @@ async function main() {
 
     const copy: number[] = [];
     const ours: ChildResult[] = [];
+    const xlsx: ChildResult[] = [];
     const copySql = exportQuery(subscriberFilterOnlySchema.parse({})).text; // no filter: no parameters, so COPY can take it as is
     for (let i = 0; i < runs; i++) {
       t = performance.now();
@@ -79,14 +81,17 @@ async function main() {
       if (out.status !== 0) throw new Error(`psql: ${out.stderr.toString()}`);
       copy.push(performance.now() - t);
 
-      const exportId = newJobId();
-      await client.query(`INSERT INTO subscriber_exports (id, user_id, fresh) VALUES ($1, $2, true)`, [exportId, userId]);
-      ours.push(await runChild(exportId, { ...process.env, DATABASE_URL: url, STORAGE_DIR: dir }));
-      console.log(`  run ${i + 1}: COPY ${(copy[i]! / 1000).toFixed(2)} s, worker ${(ours[i]!.ms / 1000).toFixed(2)} s, peak RSS ${mb(ours[i]!.peakRss)}`);
+      for (const [format, results] of [["csv", ours], ["xlsx", xlsx]] as const) {
+        const exportId = newJobId();
+        await client.query(`INSERT INTO subscriber_exports (id, user_id, fresh, format) VALUES ($1, $2, true, $3)`, [exportId, userId, format]);
+        results.push(await runChild(exportId, { ...process.env, DATABASE_URL: url, STORAGE_DIR: dir }));
+        const file = fs.statSync(path.join(dir, "exports", `${exportId}.${format}`)).size;
+        results[i]!.bytes = file;
+      }
+      console.log(`  run ${i + 1}: COPY ${(copy[i]! / 1000).toFixed(2)} s, CSV ${(ours[i]!.ms / 1000).toFixed(2)} s (peak RSS ${mb(ours[i]!.peakRss)}), XLSX ${(xlsx[i]!.ms / 1000).toFixed(2)} s (peak RSS ${mb(xlsx[i]!.peakRss)})`);
     }
-    const rows = ours[0]!.rows;
-    if (rows !== n) throw new Error(`the export wrote ${rows} rows, expected ${n}`);
-    const table = report(n, runs, copy, ours, fs.statSync(path.join(dir, "copy.csv")).size);
+    for (const r of [...ours, ...xlsx]) if (r.rows !== n) throw new Error(`an export wrote ${r.rows} rows, expected ${n}`);
+    const table = report(n, runs, copy, ours, xlsx, fs.statSync(path.join(dir, "copy.csv")).size);
     console.log(`\n${table}`);
     fs.mkdirSync("bench/results", { recursive: true });
     fs.writeFileSync("bench/results/export.md", table);
@@ -111,20 +116,27 @@ function runChild(exportId: string, env: NodeJS.ProcessEnv): Promise<ChildResult
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
 
-function report(n: number, runs: number, copy: number[], ours: ChildResult[], bytes: number) {
+function report(n: number, runs: number, copy: number[], ours: ChildResult[], xlsx: ChildResult[], bytes: number) {
   const c = median(copy);
-  const o = median(ours.map((r) => r.ms));
-  const idle = median(ours.map((r) => r.idleRss));
-  const peak = Math.max(...ours.map((r) => r.peakRss));
+  const line = (label: string, results: ChildResult[], base?: number) => {
+    const o = median(results.map((r) => r.ms));
+    const idle = median(results.map((r) => r.idleRss));
+    const peak = Math.max(...results.map((r) => r.peakRss));
+    const size = `${(median(results.map((r) => r.bytes ?? 0)) / 1024 / 1024).toFixed(0)} MB`;
+    const toCsv = base ? ` (${(o / base).toFixed(2)}× the CSV)` : "";
+    return `| ${label} | ${(o / 1000).toFixed(2)} s | ${Math.round(n / (o / 1000)).toLocaleString("en-GB")} | ${(o / c).toFixed(2)}${toCsv} | ${size} | ${mb(idle)} → ${mb(peak)} (+${mb(peak - idle)}) |`;
+  };
+  const csvMedian = median(ours.map((r) => r.ms));
   return [
     `# Subscriber export benchmark`,
     ``,
     `${n.toLocaleString("en-GB")} subscribers (no filter, ${(bytes / 1024 / 1024).toFixed(0)} MB of CSV), median of ${runs} alternated runs, ${new Date().toISOString().slice(0, 10)}, ${os.cpus().length} CPU(s), Node ${process.version}.`,
     ``,
-    `| path | median time | rows/s | ratio to COPY | worker RSS idle → peak |`,
-    `|---|---|---|---|---|`,
-    `| PostgreSQL \`COPY (SELECT …) TO STDOUT WITH CSV\` (psql, to a file) | ${(c / 1000).toFixed(2)} s | ${Math.round(n / (c / 1000)).toLocaleString("en-GB")} | 1.00 | – |`,
-    `| export worker (keyset batches of ${exportConfig.batchSize.toLocaleString("en-GB")} as COPY text, Papa Parse, fsync + rename) | ${(o / 1000).toFixed(2)} s | ${Math.round(n / (o / 1000)).toLocaleString("en-GB")} | ${(o / c).toFixed(2)} | ${mb(idle)} → ${mb(peak)} (+${mb(peak - idle)}) |`,
+    `| path | median time | rows/s | ratio to COPY | file | worker RSS idle → peak |`,
+    `|---|---|---|---|---|---|`,
+    `| PostgreSQL \`COPY (SELECT …) TO STDOUT WITH CSV\` (psql, to a file) | ${(c / 1000).toFixed(2)} s | ${Math.round(n / (c / 1000)).toLocaleString("en-GB")} | 1.00 | ${(bytes / 1024 / 1024).toFixed(0)} MB | – |`,
+    line(`export worker, CSV (keyset batches of ${exportConfig.batchSize.toLocaleString("en-GB")} as COPY text, Papa Parse, fsync + rename)`, ours),
+    line("export worker, XLSX (the same batches, the sheet's XML zipped by archiver at level 1, fsync + rename)", xlsx, csvMedian),
     ``,
   ].join("\n");
 }

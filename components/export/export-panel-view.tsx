@@ -4,6 +4,7 @@ import { useEffect, useRef, useState, useTransition } from "react";
 import { notify } from "@/components/toast";
 import { buttonClass } from "@/components/ui/button-styles";
 import type { ActionResult } from "@/lib/actions";
+import type { ExportFormat } from "@/lib/export/format";
 import type { ExportStatusBody } from "@/lib/export/status";
 import { ExportProgress, FileSummary, StatusBadge } from "./export-parts";
 
@@ -21,6 +22,7 @@ type Props = {
 /** `Request export`, the state of the user's export (polled while in_queue) and `Download`. */
 export function ExportPanelView({ initial, filters, matching, request, timeZone }: Props) {
   const [status, setStatus] = useState(initial);
+  const [format, setFormat] = useState<ExportFormat>(initial.format);
   const [pending, startTransition] = useTransition();
   const state = status.downloadable_file_status;
   const inQueue = state === "in_queue";
@@ -52,7 +54,7 @@ export function ExportPanelView({ initial, filters, matching, request, timeZone 
   const requestExport = () =>
     startTransition(async () => {
       try {
-        const result = await request(filters);
+        const result = await request({ ...filters, format });
         if (result.ok) {
           setStatus(result.data);
           notify("success", result.message ?? "Export requested.");
@@ -87,7 +89,8 @@ export function ExportPanelView({ initial, filters, matching, request, timeZone 
                 : `${matching.toLocaleString("en-GB")} subscriber${matching === 1 ? "" : "s"}${Object.keys(filters).length ? (matching === 1 ? " matches the current filters and" : " match the current filters and") : ""} will be exported.`}
           </p>
         </div>
-        <div className="flex flex-wrap gap-2">
+        <div className="flex flex-wrap items-center gap-2">
+          <FormatChoice value={format} onChange={setFormat} disabled={pending || reason !== null} />
           <button
             type="button"
             className={buttonClass.primary}
@@ -117,5 +120,25 @@ export function ExportPanelView({ initial, filters, matching, request, timeZone 
       ) : null}
       {status.file ? <FileSummary file={status.file} timeZone={timeZone} replacing={inQueue} /> : null}
     </section>
+  );
+}
+
+const FORMATS: { value: ExportFormat; label: string }[] = [
+  { value: "csv", label: "CSV" },
+  { value: "xlsx", label: "Excel" },
+];
+
+/** CSV or Excel (.xlsx): the same rows, the format only chooses the file. */
+function FormatChoice({ value, onChange, disabled }: { value: ExportFormat; onChange: (f: ExportFormat) => void; disabled: boolean }) {
+  return (
+    <fieldset className="flex items-center gap-3 text-sm text-slate-700" disabled={disabled}>
+      <legend className="sr-only">File format</legend>
+      {FORMATS.map((f) => (
+        <label key={f.value} className="flex items-center gap-1.5">
+          <input type="radio" name="export-format" value={f.value} checked={value === f.value} onChange={() => onChange(f.value)} />
+          {f.label}
+        </label>
+      ))}
+    </fieldset>
   );
 }

@@ -7,6 +7,7 @@ import { notFound } from "@/lib/errors";
 import { storage } from "@/lib/storage";
 import { tokenExportEntry } from "@/lib/tokens/tokens";
 import { exportKey } from "./files";
+import { CONTENT_TYPES } from "./format";
 import { isJobId } from "@/lib/jobs/ids";
 import { exportFilename } from "./status";
 
@@ -20,10 +21,10 @@ export async function downloadResponse(user: Pick<SessionUser, "id" | "email">, 
   const db = await prisma();
   const row = await db.subscriberExport.findFirst({
     where: { id, user_id: userId, status: "completed" },
-    select: { id: true, completed_at: true },
+    select: { id: true, completed_at: true, format: true },
   });
   if (!row?.completed_at) throw notFound("The export file");
-  const file = await storage().get(exportKey(row.id));
+  const file = await storage().get(exportKey(row.id, row.format));
   if (!file) throw notFound("The export file");
   try {
     await db.$transaction(async (tx) => {
@@ -38,8 +39,8 @@ export async function downloadResponse(user: Pick<SessionUser, "id" | "email">, 
   }
   const body = Readable.toWeb(file.body) as ReadableStream<Uint8Array>;
   const headers = new Headers();
-  headers.set("Content-Type", "text/csv; charset=utf-8");
-  headers.set("Content-Disposition", `attachment; filename="${exportFilename(row.completed_at)}"`);
+  headers.set("Content-Type", CONTENT_TYPES[row.format]);
+  headers.set("Content-Disposition", `attachment; filename="${exportFilename(row.completed_at, undefined, row.format)}"`);
   headers.set("Content-Length", String(file.size));
   return new Response(body, { headers });
 }

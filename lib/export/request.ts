@@ -6,6 +6,7 @@ import type { SessionUser } from "@/lib/auth/permissions";
 import { parallelWorkers, statementTimeoutMs } from "@/lib/db/config";
 import { alreadyQueued, isUniqueViolation } from "./errors";
 import type { ParsedExportFilters } from "./filters";
+import type { ExportFormat } from "./format";
 import { newJobId } from "@/lib/jobs/ids";
 import { queue, sendJob } from "@/lib/jobs/queue";
 import { subscriberCountSql } from "@/lib/subscribers/queries";
@@ -19,7 +20,11 @@ const REQUEST_LOCK = 0x45585054; // "EXPT"
  * Requests an export: its row and job inserted in one transaction (docs/decisions/0004-export-queue-in-postgresql.md).
  * The user's lock is tried first (409 at once if held), so concurrent requests do not each count the rows.
  */
-export async function requestExport(user: Pick<SessionUser, "id" | "email">, filters: ParsedExportFilters): Promise<ExportStatusBody> {
+export async function requestExport(
+  user: Pick<SessionUser, "id" | "email">,
+  filters: ParsedExportFilters,
+  format: ExportFormat = "csv",
+): Promise<ExportStatusBody> {
   const userId = user.id;
   const conn = await connection();
   await queue(); // started outside the transaction: on PGlite that holds the only connection
@@ -41,11 +46,11 @@ export async function requestExport(user: Pick<SessionUser, "id" | "email">, fil
       const total = counted?.total ?? 0;
       const jobId = crypto.randomUUID();
       await tx.query(
-        sql`INSERT INTO subscriber_exports (id, user_id, status, filters, fresh, total_rows, job_id)
-         VALUES (${id}, ${userId}, 'in_queue', ${JSON.stringify(filters.raw)}::jsonb,
+        sql`INSERT INTO subscriber_exports (id, user_id, status, format, filters, fresh, total_rows, job_id)
+         VALUES (${id}, ${userId}, 'in_queue', ${format}::"ExportFormat", ${JSON.stringify(filters.raw)}::jsonb,
            NOT EXISTS (SELECT 1 FROM subscriber_exports WHERE user_id = ${userId} AND status = 'completed'), ${total}, ${jobId})`);
       await sendJob(tx, { kind: "export", id, userId }, jobId);
-      await tx.query(await auditStatement({ action: "export.request", actor: user, entity: "export", entityId: id, after: { filters: filters.raw, total_rows: total } }));
+      await tx.query(await auditStatement({ action: "export.request", actor: user, entity: "export", entityId: id, after: { filters: filters.raw, format, total_rows: total } }));
       const viaToken = tokenExportEntry("request", id);
       if (viaToken) await tx.query(await auditStatement(viaToken));
     });

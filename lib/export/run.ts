@@ -1,5 +1,6 @@
 import { exportConfig } from "./config";
-import { deleteExportFiles, writeCsvFile } from "./files";
+import { deleteExportFiles, writeExportFile } from "./files";
+import type { ExportFormat } from "./format";
 import { storedFilters } from "./filters";
 import { countRows, exportRows } from "./rows";
 import { connection, sql } from "@/lib/db/sql";
@@ -13,8 +14,8 @@ type RunResult = { exportId: string; rows: number } | { exportId: string; skippe
 
 export async function runExport(exportId: string, signal?: AbortSignal): Promise<RunResult> {
   const conn = await connection();
-  const [row] = await conn.query<{ status: string; filters: unknown }>(
-    sql`SELECT status::text AS status, filters FROM subscriber_exports WHERE id = ${exportId}`);
+  const [row] = await conn.query<{ status: string; format: ExportFormat; filters: unknown }>(
+    sql`SELECT status::text AS status, format::text AS format, filters FROM subscriber_exports WHERE id = ${exportId}`);
   if (!row) return { exportId, skipped: "the export no longer exists" };
   if (row.status !== "in_queue") return { exportId, skipped: `the export is ${row.status}` };
 
@@ -32,7 +33,8 @@ export async function runExport(exportId: string, signal?: AbortSignal): Promise
     await conn.query(
       sql`UPDATE subscriber_exports SET started_at = now(), total_rows = ${total}, processed_rows = 0
        WHERE id = ${exportId} AND status = 'in_queue'`);
-    return writeCsvFile(exportId, exportRows(reader, filters, exportConfig.batchSize), progress, signal);
+    // One query path for every format: the format only chooses the writer.
+    return writeExportFile(row.format, exportId, exportRows(reader, filters, exportConfig.batchSize), progress, signal);
   });
 
   // Publish: this export completed; the user's older exports (and their files) are replaced.

@@ -1,6 +1,7 @@
 import "server-only";
 import { config } from "@/lib/config";
 import { query, sql, type Statement } from "@/lib/db/sql";
+import type { ExportFormat } from "./format";
 
 // A user's export status: the latest request, and the newest completed file, downloadable meanwhile and after a failure.
 
@@ -14,6 +15,8 @@ export type ExportStatusBody = {
   downloadable_file: string | null;
   /** State of the latest request; null when the user never requested an export. */
   downloadable_file_status: ExportState | null;
+  /** The latest request's file format (`csv` before any request). */
+  format: ExportFormat;
   /** True when no file existed when the latest request was made (and before any request). */
   fresh_download_file: boolean;
   /** 0–100; 100 once completed. */
@@ -27,13 +30,14 @@ export type ExportStatusBody = {
   /** The filters the latest request captured, as query strings. */
   filters: Record<string, string>;
   /** The downloadable file: its row count, time, filters and the name it downloads as. */
-  file: { rows: number; completed_at: string; filename: string; filters: Record<string, string> } | null;
+  file: { rows: number; completed_at: string; filename: string; format: ExportFormat; filters: Record<string, string> } | null;
 };
 
 type ExportRow = {
   which: "latest" | "file";
   id: string;
   status: ExportState;
+  format: ExportFormat;
   filters: unknown;
   fresh: boolean;
   total_rows: number;
@@ -44,7 +48,7 @@ type ExportRow = {
   completed_at: Date | null;
 };
 
-const COLUMNS = sql`id, status::text AS status, filters, fresh, total_rows, processed_rows, error,
+const COLUMNS = sql`id, status::text AS status, format::text AS format, filters, fresh, total_rows, processed_rows, error,
   created_at, started_at, completed_at`;
 
 /** Every /subscribers page shows this: the latest request and the newest file in one statement. */
@@ -66,6 +70,7 @@ export async function exportStatus(userId: number): Promise<ExportStatusBody> {
   return {
     downloadable_file: file ? downloadPath(file.id) : null,
     downloadable_file_status: latest?.status ?? null,
+    format: latest?.format ?? "csv",
     fresh_download_file: latest ? latest.fresh : true,
     progress,
     total_rows: latest?.total_rows ?? 0,
@@ -80,7 +85,8 @@ export async function exportStatus(userId: number): Promise<ExportStatusBody> {
         ? {
             rows: file.total_rows,
             completed_at: file.completed_at.toISOString(),
-            filename: exportFilename(file.completed_at),
+            filename: exportFilename(file.completed_at, undefined, file.format),
+            format: file.format,
             filters: asStrings(file.filters),
           }
         : null,
@@ -92,8 +98,8 @@ function asStrings(json: unknown): Record<string, string> {
   return Object.fromEntries(Object.entries(json).filter((e): e is [string, string] => typeof e[1] === "string"));
 }
 
-/** subscribers-YYYYMMDD-HHMM.csv, from the completion time in the console's time zone. */
-export function exportFilename(completedAt: Date, timeZone = config().CONSOLE_TIME_ZONE): string {
+/** subscribers-YYYYMMDD-HHMM.csv (or .xlsx), from the completion time in the console's time zone. */
+export function exportFilename(completedAt: Date, timeZone = config().CONSOLE_TIME_ZONE, format: ExportFormat = "csv"): string {
   const parts = new Intl.DateTimeFormat("en-GB", {
     timeZone,
     year: "numeric",
@@ -104,5 +110,5 @@ export function exportFilename(completedAt: Date, timeZone = config().CONSOLE_TI
     hourCycle: "h23",
   }).formatToParts(completedAt);
   const get = (type: Intl.DateTimeFormatPartTypes) => parts.find((p) => p.type === type)?.value ?? "00";
-  return `subscribers-${get("year")}${get("month")}${get("day")}-${get("hour")}${get("minute")}.csv`;
+  return `subscribers-${get("year")}${get("month")}${get("day")}-${get("hour")}${get("minute")}.${format}`;
 }

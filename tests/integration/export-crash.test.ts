@@ -7,6 +7,7 @@ import { startJobWorker } from "@/lib/jobs/worker";
 import { actAs, createUsers, testDatabase } from "../helpers/db";
 import { seedSubscribers } from "../helpers/export-data";
 import { spawnWorker, until, type WorkerProcess } from "../helpers/export-process";
+import { columnValues } from "../helpers/xlsx-read";
 import {
   closeExportSuite, exportTestEnv, openExportSuite, parseCsv, postExport, waitForStatus, type ExportSuite,
 } from "../helpers/export-test";
@@ -81,8 +82,8 @@ if (process.env.TEST_DATABASE_URL) {
     const row = async (id: string) =>
       (await (await connection()).query<{ status: string; processed_rows: number; total_rows: number; error: string | null }>(
         sql`SELECT status::text AS status, processed_rows, total_rows, error FROM subscriber_exports WHERE id = ${id}`))[0]!;
-    const request = async () => {
-      const { status } = await postExport(user);
+    const request = async (format: "csv" | "xlsx" = "csv") => {
+      const { status } = await postExport(user, { format });
       expect(status).toBe(202);
       const [r] = await (await connection()).query<{ id: string }>(
         sql`SELECT id FROM subscriber_exports WHERE user_id = ${user.id} AND status = 'in_queue'`);
@@ -95,7 +96,7 @@ if (process.env.TEST_DATABASE_URL) {
       const after = await row(id);
       expect(after.status).toBe("in_queue");
       expect(after.processed_rows).toBeLessThan(ROWS);
-      expect(fs.existsSync(path.join(env.STORAGE_DIR!, "exports", `${id}.csv`))).toBe(false);
+      for (const ext of ["csv", "xlsx"]) expect(fs.existsSync(path.join(env.STORAGE_DIR!, "exports", `${id}.${ext}`))).toBe(false);
     };
 
     it("completes with exactly the right rows after the worker is killed mid-job and restarted", async () => {
@@ -115,6 +116,19 @@ if (process.env.TEST_DATABASE_URL) {
       second.child.kill("SIGTERM");
       expect(await second.exited).toBe(0);
       expect((await row(next)).status).toBe("completed");
+    }, 360_000);
+
+    it("completes an Excel export after the worker is killed mid-job: one whole workbook with exactly the right rows", async () => {
+      const id = await request("xlsx");
+      await killMidJob(id, start());
+      const second = start();
+      await until(async () => (await row(id)).status === "completed", 240_000, `completion\n${second.output()}`);
+      expect(await row(id)).toMatchObject({ processed_rows: ROWS, total_rows: ROWS });
+      const { sheets, values } = await columnValues(fs.readFileSync(path.join(env.STORAGE_DIR!, "exports", `${id}.xlsx`)));
+      expect(sheets).toEqual(["Subscribers"]);
+      expect(values.map(Number)).toEqual(Array.from({ length: ROWS }, (_, i) => i + 1));
+      second.child.kill("SIGTERM");
+      expect(await second.exited).toBe(0);
     }, 360_000);
 
     it("fails the export with a message when a crash leaves no retry, and allows a new request", async () => {

@@ -4,6 +4,7 @@ import { z } from "zod";
 import { action } from "@/lib/actions";
 import { requireUser } from "@/lib/auth/guards";
 import { parseExportBody } from "@/lib/export/filters";
+import { splitExportFormat } from "@/lib/export/format";
 import { requestExport } from "@/lib/export/request";
 import type { ExportStatusBody } from "@/lib/export/status";
 
@@ -13,9 +14,12 @@ import type { ExportStatusBody } from "@/lib/export/status";
 
 const input = z.record(z.string(), z.string());
 
+/** The filters, and `format` beside them as in the API's body. */
 export const requestExportAction = action(requireUser, input, async (raw, user) => {
-  const filters = parseExportBody(raw);
+  const split = splitExportFormat(new URLSearchParams(), raw);
+  if (!split.ok) return { ok: false, fieldErrors: split.fields, formError: split.message };
+  const filters = parseExportBody(split.value.body);
   if (!filters.ok) return { ok: false, fieldErrors: filters.fields, formError: filters.message };
-  const status: ExportStatusBody = await requestExport(user, filters.value);
+  const status: ExportStatusBody = await requestExport(user, filters.value, split.value.format);
   return { ok: true, data: status, message: "Export requested. The file is being prepared." };
 });

@@ -1,6 +1,7 @@
 import { requireUser } from "@/lib/auth/guards";
 import { AppError } from "@/lib/errors";
 import { parseExportBody, parseExportQuery } from "@/lib/export/filters";
+import { splitExportFormat } from "@/lib/export/format";
 import { requestExport } from "@/lib/export/request";
 import { exportStatus } from "@/lib/export/status";
 import { json, readJson, route } from "@/lib/http/api";
@@ -13,17 +14,20 @@ export const GET = route(async () => {
   return json(await exportStatus(user.id));
 });
 
-/** 202: exports the subscribers matching the body's filters or, with no body, the query's (docs/API.md). */
+/** 202: exports the subscribers matching the body's filters or, with no body, the query's, as `format` (docs/API.md). */
 export const POST = route(async (request) => {
   const user = await requireUser();
   const hasBody = request.headers.get("content-type") !== null || Number(request.headers.get("content-length") ?? 0) > 0;
-  const query = new URL(request.url).searchParams;
+  // `format` is not a filter: it may sit in the query string beside a body's filters.
+  const split = splitExportFormat(new URL(request.url).searchParams, hasBody ? await readJson(request) : undefined);
+  if (!split.ok) throw new AppError(400, "invalid_input", split.message, split.fields);
+  const { format, query, body } = split.value;
   // Strict: a misspelt filter is never dropped into an export of everything.
   if (hasBody && query.size > 0) {
     const fields = Object.fromEntries([...new Set(query.keys())].map((key) => [key, ["Send the filters in the JSON body or in the query string, not both."]]));
     throw new AppError(400, "invalid_input", "Send the filters in the JSON body or in the query string, not both.", fields);
   }
-  const filters = hasBody ? parseExportBody(await readJson(request)) : parseExportQuery(query);
+  const filters = hasBody ? parseExportBody(body) : parseExportQuery(query);
   if (!filters.ok) throw new AppError(400, "invalid_input", filters.message, filters.fields);
-  return json(await requestExport(user, filters.value), 202);
+  return json(await requestExport(user, filters.value, format), 202);
 });
