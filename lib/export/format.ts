@@ -2,7 +2,7 @@ import type { ParseResult } from "@/lib/list/params";
 
 // The export's file format: chosen beside the filters (it is not one), stored on the export, and
 // used only to pick the writer, the file's key and its download headers
-// (docs/decisions/XXXX-xlsx-export.md).
+// (docs/decisions/0025-xlsx-export.md).
 
 export const EXPORT_FORMATS = ["csv", "xlsx"] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];

@@ -2,7 +2,7 @@
 // XML cannot carry, or would change (control characters, CR, DEL, U+FFFE/U+FFFF), is written as
 // `_xHHHH_`, which Excel and LibreOffice read back as that character; a text that itself looks
 // like such an escape gets its `_` escaped (`_x005F_`) so it reads back as typed. Excel keeps at
-// most 32,767 characters in a cell: a longer one is cut there (docs/decisions/XXXX-xlsx-export.md).
+// most 32,767 characters in a cell: a longer one is cut there (docs/decisions/0025-xlsx-export.md).
 
 export const XLSX_CELL_MAX = 32_767;
 

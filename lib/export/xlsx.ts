@@ -9,7 +9,7 @@ import { XLSX_CELL_MAX, xlsxText } from "./xlsx-text";
 // row by row from the export's batches and zipped by archiver, which pulls each part as the
 // storage reads the zip, so memory does not grow with the rows. Typed cells, every text an inline
 // string (never a formula, never a shared-strings table that grows with the rows), further sheets
-// past Excel's row limit. Why not ExcelJS's writer: docs/decisions/XXXX-xlsx-export.md.
+// past Excel's row limit. Why not ExcelJS's writer: docs/decisions/0025-xlsx-export.md.
 
 /** Excel's rows per worksheet, less the header row. */
 export const SHEET_DATA_ROWS = 1_048_575;
