@@ -1,7 +1,8 @@
 import { Writable } from "node:stream";
 import pino from "pino";
-import { afterEach, describe, expect, it } from "vitest";
-import { REDACTED_PATHS } from "@/lib/telemetry/log";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { jobProgress, withJobLog } from "@/lib/jobs/progress";
+import { log, REDACTED_PATHS } from "@/lib/telemetry/log";
 import { requestIdFrom } from "@/lib/telemetry/request";
 import { routeMatcher, UNMATCHED_ROUTE, type RoutesManifest } from "@/lib/telemetry/routes";
 import { scrapeMetrics } from "@/lib/telemetry/scrape";
@@ -91,5 +92,30 @@ describe("scrapeMetrics", () => {
     for (const header of [null, "", "Bearer", "Bearer the-metrics-tokenx", "Basic the-metrics-token", "Bearer the-metrics-toke"]) {
       expect(await scrapeMetrics(header), String(header)).toEqual({ status: 401 });
     }
+  });
+});
+
+describe("a job's progress lines", () => {
+  afterEach(() => {
+    vi.useRealTimers();
+    vi.restoreAllMocks();
+  });
+
+  it("carry the job's ids, at most one every few seconds, and none outside a job", async () => {
+    vi.useFakeTimers();
+    const info = vi.spyOn(log, "info").mockImplementation(() => {});
+    jobProgress({ processed_rows: 1 });
+    await withJobLog({ job: "export", job_id: "j-1", attempt: 1 }, async () => {
+      jobProgress({ processed_rows: 10 });
+      vi.advanceTimersByTime(5_001);
+      jobProgress({ processed_rows: 20 });
+      jobProgress({ processed_rows: 30 });
+      vi.advanceTimersByTime(5_001);
+      jobProgress({ processed_rows: 40 });
+    });
+    expect(info.mock.calls).toEqual([
+      [{ job: "export", job_id: "j-1", attempt: 1, processed_rows: 20 }, "job progress"],
+      [{ job: "export", job_id: "j-1", attempt: 1, processed_rows: 40 }, "job progress"],
+    ]);
   });
 });
