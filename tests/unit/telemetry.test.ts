@@ -119,3 +119,26 @@ describe("a job's progress lines", () => {
     ]);
   });
 });
+
+describe("onRequestError (instrumentation.ts)", () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  it("ties the digest Next shows to the request's id and route, without the stack or the path", async () => {
+    const runtime = process.env.NEXT_RUNTIME;
+    process.env.NEXT_RUNTIME = "nodejs";
+    try {
+      const error = vi.spyOn(log, "error").mockImplementation(() => {});
+      const { onRequestError } = await import("@/instrumentation");
+      const failure = Object.assign(new Error("boom"), { digest: "12345" });
+      const request = { path: "/subscribers/7?q=secret-filter", method: "GET", headers: { "x-request-id": "req-9", cookie: "session=abc" } };
+      await onRequestError(failure, request, { routerKind: "App Router", routePath: "/(console)/subscribers/[id]", routeType: "render", revalidateReason: undefined });
+      expect(error).toHaveBeenCalledTimes(1);
+      const [fields] = error.mock.calls[0]! as unknown as [Record<string, unknown>];
+      expect(fields).toEqual({ request_id: "req-9", route_file: "/(console)/subscribers/[id]", kind: "render", digest: "12345" });
+      expect(JSON.stringify(error.mock.calls)).not.toMatch(/secret-filter|session=abc|boom/);
+    } finally {
+      if (runtime === undefined) delete process.env.NEXT_RUNTIME;
+      else process.env.NEXT_RUNTIME = runtime;
+    }
+  });
+});
