@@ -1,3 +1,5 @@
+import type { Instrumentation } from "next";
+
 // Node-only work lives in lib/server/startup.ts so the Edge bundle of this file stays free of Node APIs.
 export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
@@ -12,3 +14,18 @@ export async function register() {
     startJobWorker().catch(() => {}); // logged by the worker; the site keeps serving
   }
 }
+
+/**
+ * Next prints the stack of an error it catches while rendering (a page's error boundary shows its
+ * digest); this line ties that digest to the request's id and route, without the stack again.
+ */
+export const onRequestError: Instrumentation.onRequestError = async (error, request, context) => {
+  if (process.env.NEXT_RUNTIME !== "nodejs") return;
+  const { log } = await import("./lib/telemetry/log");
+  const digest = (error as { digest?: unknown } | null)?.digest;
+  const id = request.headers["x-request-id"];
+  log.error(
+    { request_id: typeof id === "string" ? id : undefined, route_file: context.routePath, kind: context.routeType, digest: typeof digest === "string" ? digest : undefined },
+    "request failed in Next (its stack is Next's line with this digest)",
+  );
+};

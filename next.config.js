@@ -17,7 +17,9 @@ const nextConfig = {
   // migration runner's schema engine is tooling (tools/migrate/), never loaded by the app.
   // The AWS SDK (the S3 file store, loaded only when STORAGE_URL names a bucket) likewise: Next
   // keeps @aws-sdk/client-s3 external already, and lib-storage must use that same copy.
-  serverExternalPackages: ["@electric-sql/pglite", "pglite-prisma-adapter", "pg-boss", "@aws-sdk/client-s3", "@aws-sdk/lib-storage"],
+  // prom-client likewise, so server.ts and the app count into one copy's registry (lib/telemetry/metrics.ts);
+  // Next keeps pino and pino-pretty external already.
+  serverExternalPackages: ["@electric-sql/pglite", "pglite-prisma-adapter", "pg-boss", "@aws-sdk/client-s3", "@aws-sdk/lib-storage", "prom-client"],
   // The console shows no `next/image`: no optimizer, so /_next/image answers the 404 page instead
   // of fetching (and failing on) whatever `url` a caller names.
   images: { unoptimized: true },

@@ -23,6 +23,8 @@ export async function proxy(request: NextRequest) {
   const headers = securityHeaders("page", { nonce, development: process.env.NODE_ENV === "development" });
   const isApi = pathname.startsWith("/api/");
   const isRead = request.method === "GET" || request.method === "HEAD";
+  // server.ts chose it (lib/telemetry/request.ts); the JSON refusals below quote it.
+  const requestId = request.headers.get("x-request-id") ?? undefined;
 
   const finish = (response: NextResponse) => {
     for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
@@ -30,7 +32,7 @@ export async function proxy(request: NextRequest) {
   };
 
   if (crossSiteWrite(request)) {
-    return finish(NextResponse.json({ error: { code: "cross_site_request", message: "Forms are accepted from the console's own pages only." } }, { status: 403 }));
+    return finish(NextResponse.json({ error: { code: "cross_site_request", message: "Forms are accepted from the console's own pages only.", request_id: requestId } }, { status: 403 }));
   }
 
   // DATABASE_SENTINEL=off leaves outages to the pages' own error boundary (status 500 then).
@@ -47,7 +49,7 @@ export async function proxy(request: NextRequest) {
   // Every path: an unknown one renders the 404 page, which runs actions too.
   if (request.method === "POST") {
     const problem = await actionBodyProblem(request);
-    if (problem) return finish(NextResponse.json({ error: { code: "invalid_action_body", message: problem } }, { status: 400 }));
+    if (problem) return finish(NextResponse.json({ error: { code: "invalid_action_body", message: problem, request_id: requestId } }, { status: 400 }));
   }
 
   const isNavigation = isRead && !request.headers.has("rsc") && !request.headers.has("next-router-prefetch");
@@ -78,5 +80,6 @@ export async function proxy(request: NextRequest) {
 export const config = {
   // The one matcher (server.ts imports it; Next reads this literal as written). /_next/image is in:
   // with the optimizer off it answers the 404 page, which needs the nonce.
-  matcher: ["/((?!_next/static/|favicon.ico$|api/v1/|api/health$).*)"],
+  // /metrics answers during an outage too, and takes no session: like the health check, not behind it.
+  matcher: ["/((?!_next/static/|favicon.ico$|api/v1/|api/health$|metrics$).*)"],
 };

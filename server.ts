@@ -3,12 +3,17 @@
 // would put every require of Next's server through tsx's resolver.
 import http from "node:http";
 import type { Socket } from "node:net";
+import path from "node:path";
 import next from "next";
 import { ConfigError, config, fixConfig } from "@/lib/config";
 import { withQuerySignal } from "@/lib/db/scope";
 import { headersBefore } from "@/lib/security/headers";
 import { prepareIncoming, proxiedPaths, unparsableRequestAnswer } from "@/lib/server/incoming";
 import { SERVED_BY_CONSOLE } from "@/lib/server/startup";
+import { log } from "@/lib/telemetry/log";
+import { REQUEST_ID_HEADER, withRequestFacts } from "@/lib/telemetry/request";
+import { buildRoutes } from "@/lib/telemetry/routes";
+import { observeAnswer } from "@/lib/telemetry/served";
 
 const dev = process.argv.includes("--dev");
 // tsx turns source maps on, and every abort reason's stack is formatted (lib/process-wide.ts):
@@ -23,7 +28,7 @@ function settingsOrExit(read: () => ReturnType<typeof config>) {
     return read();
   } catch (error) {
     if (!ConfigError.is(error)) throw error;
-    console.error(`Refusing to start:\n${error.message}`);
+    log.fatal(`Refusing to start:\n${error.message}`);
     process.exit(1);
   }
 }
@@ -39,9 +44,15 @@ await app.prepare();
 if (!dev) settingsOrExit(fixConfig);
 // Imported once Next has set up the runtime that next/server (in proxy.ts) needs.
 const goesThroughProxy = proxiedPaths((await import("./proxy")).config.matcher);
+// Route patterns for the logs and metrics, from the build Next serves (lib/telemetry/routes.ts).
+const routeOf = buildRoutes(path.join(process.cwd(), dev ? ".next/dev" : ".next"), { development: dev });
 
 const server = http.createServer((req, res) => {
   const refused = prepareIncoming(req, trustedProxyHops, goesThroughProxy);
+  // Chosen by prepareIncoming: the client's own id when it is a good one.
+  const facts = { id: req.headers[REQUEST_ID_HEADER] as string };
+  res.setHeader("X-Request-Id", facts.id);
+  observeAnswer(req, res, facts, routeOf);
   if (refused) {
     const answer = () => {
       if (!res.headersSent) res.writeHead(refused.status, refused.headers).end(refused.body);
@@ -69,7 +80,7 @@ const server = http.createServer((req, res) => {
   res.once("close", () => {
     if (!res.writableFinished) gone.abort();
   });
-  void withQuerySignal(gone.signal, () => handle(req, res));
+  void withRequestFacts(facts, () => withQuerySignal(gone.signal, () => handle(req, res)));
 });
 // A request Node cannot parse gets Node's answer with the security headers.
 server.on("clientError", (error: NodeJS.ErrnoException, socket: Socket) => {
@@ -84,7 +95,7 @@ if (dev) server.on("upgrade", app.getUpgradeHandler());
 
 server.listen(port, host || undefined, () => {
   const shown = host && host !== "0.0.0.0" && host !== "::" ? host : "localhost";
-  console.log(`› Ready on http://${shown.includes(":") ? `[${shown}]` : shown}:${port}${dev ? " (development)" : ""}`);
+  log.info(`› Ready on http://${shown.includes(":") ? `[${shown}]` : shown}:${port}${dev ? " (development)" : ""}`);
 });
 
 for (const signal of ["SIGINT", "SIGTERM"] as const) {

@@ -5,6 +5,7 @@ import { AuthError } from "@/lib/auth/guards";
 import type { SessionUser } from "@/lib/auth/permissions";
 import { databaseAppError, isQueryCancelled } from "@/lib/db/errors";
 import { AppError } from "@/lib/errors";
+import { logError } from "@/lib/telemetry/log";
 import { fieldErrors } from "@/lib/validation/common";
 
 export type ActionResult<T = undefined> =
@@ -37,7 +38,7 @@ export function action<S extends z.ZodType, T>(
       if (known) return { ok: false, fieldErrors: known.fields, formError: known.message, ...(known.details ? { details: known.details } : {}) };
       // The client went away and the statement was cancelled (server.ts): nobody reads this.
       if (isQueryCancelled(error)) return { ok: false, formError: "The request was cancelled." };
-      console.error(error);
+      logError(error, "action failed");
       return { ok: false, formError: "Something went wrong on our side. Try again." };
     }
   };

@@ -51,6 +51,18 @@ const timeZone = optional(
   }, "must be a time zone, e.g. Europe/London"),
 ).transform((zone) => zone ?? "UTC");
 
+export const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
+const logLevelSetting = optional(z.enum(LOG_LEVELS, { message: `must be one of ${LOG_LEVELS.join(", ")}` })).transform((level) => level ?? "info");
+
+/**
+ * LOG_LEVEL alone, never throwing: the logger must work while the other settings are wrong (to say
+ * why the server refuses to start); config() still refuses a bad value.
+ */
+export function logLevel(): (typeof LOG_LEVELS)[number] {
+  const parsed = logLevelSetting.safeParse(process.env.LOG_LEVEL);
+  return parsed.success ? parsed.data : "info";
+}
+
 const schema = z.object({
   // Database
   DATABASE_URL: optional(z.string().regex(/^postgres(ql)?:\/\//, "must be a postgres:// or postgresql:// URL")),
@@ -79,6 +91,11 @@ const schema = z.object({
       .transform(Number),
   ).transform((n) => n ?? 0),
   HEALTH_TOKEN: optional(z.string()),
+  // Operating it: logs and metrics (lib/telemetry)
+  LOG_LEVEL: logLevelSetting,
+  METRICS_TOKEN: optional(z.string()),
+  // The separate job worker's own /metrics listener (scripts/worker.ts); 0 or unset: none.
+  METRICS_PORT: whole(0, 0, "a port number").refine((n) => n < 65536, "must be a port number (1–65535)"),
   TOKEN_REQUESTS_PER_MINUTE: whole(1, 120),
   HEAVY_REQUESTS_PER_USER: whole(1, 2),
   HEAVY_REQUESTS_QUEUE: whole(0, 8),
@@ -192,6 +209,7 @@ function withRenamed(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
     if (used) result = { ...result, [name]: env[old] };
     if (!warnedRenamed.has(old)) {
       warnedRenamed.add(old);
+      // Not the logger (lib/telemetry/log.ts): it reads its level from this module.
       console.warn(used ? `${old} is now called ${name}: set ${name} instead (${old} is still read).` : `${old} is now called ${name}: ${old} is ignored, ${name} is set.`);
     }
   }

@@ -10,47 +10,51 @@ import { db } from "@/lib/db/client";
 import { databaseTarget } from "@/lib/db/config";
 import { closeConnection } from "@/lib/db/sql";
 import { startJobWorker, stopJobWorker } from "@/lib/jobs/worker";
+import { log, logError } from "@/lib/telemetry/log";
+import { serveWorkerMetrics } from "@/lib/telemetry/worker-metrics";
 
 async function main() {
   try {
     config(); // every setting checked before anything starts
   } catch (error) {
     if (!ConfigError.is(error)) throw error;
-    console.error(`job worker: refusing to start:\n${error.message}`);
+    log.fatal(`job worker: refusing to start:\n${error.message}`);
     process.exit(1);
   }
   if (databaseTarget().kind !== "postgres") {
-    console.error("The separate job worker needs DATABASE_URL (PostgreSQL); on the embedded database the server runs it.");
+    log.fatal("The separate job worker needs DATABASE_URL (PostgreSQL); on the embedded database the server runs it.");
     process.exit(1);
   }
   process.env.JOB_WORKER = "on"; // this process works the queue whatever the web's setting
   await startJobWorker();
-  console.log(`job worker: started (pid ${process.pid})`);
+  log.info("job worker: started");
+  const metricsServer = serveWorkerMetrics();
 
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    console.log(`job worker: ${signal}, stopping…`);
+    log.info(`job worker: ${signal}, stopping…`);
+    metricsServer?.close();
     try {
       await stopJobWorker();
       await closeConnection();
       await (await db()).close();
-      console.log("job worker: stopped");
+      log.info("job worker: stopped");
       process.exit(0);
     } catch (error) {
-      console.error("job worker: could not stop cleanly", error);
+      logError(error, "job worker: could not stop cleanly");
       process.exit(1);
     }
   };
   // pg-boss 10 does not await its own fail()/complete() calls: while the database is away one of
   // them can reject with nobody listening. Log it and keep working; the job expires and is retried.
-  process.on("unhandledRejection", (reason) => console.error("job worker: unhandled rejection", reason));
+  process.on("unhandledRejection", (reason) => logError(reason, "job worker: unhandled rejection"));
   process.on("SIGTERM", () => void stop("SIGTERM"));
   process.on("SIGINT", () => void stop("SIGINT"));
 }
 
 main().catch((error: unknown) => {
-  console.error("job worker: could not start", error);
+  logError(error, "job worker: could not start");
   process.exit(1);
 });

@@ -4,6 +4,7 @@ import { BrandedError } from "@/lib/errors";
 import { canManageBranches, type SessionUser } from "./permissions";
 import { tokenPrincipal } from "./bearer";
 import { currentUser } from "./session";
+import { logError } from "@/lib/telemetry/log";
 
 /** Thrown by the guards; the page, action and API wrappers turn it into the right answer. */
 export class AuthError extends BrandedError {
@@ -26,7 +27,7 @@ export async function requireAdmin(): Promise<SessionUser> {
   if (!canManageBranches(user)) {
     // A signed-in user tried something their role does not allow: worth a line in the audit log.
     await auditDenied(user, { required: "admin", role: user.role }).catch(
-      (error: unknown) => console.error("audit failed", error),
+      (error: unknown) => logError(error, "audit failed"),
     );
     throw new AuthError(403);
   }

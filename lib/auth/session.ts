@@ -4,6 +4,7 @@ import { cookies } from "next/headers";
 import { SESSION_MAX_AGE_SECONDS, decodeSessionCookie, sessionCookieName } from "./cookies";
 import type { Role, SessionUser } from "./permissions";
 import { query, sql, type Statement } from "@/lib/db/sql";
+import { noteCaller } from "@/lib/telemetry/request";
 
 type UserRow = { id: number; name: string; email: string; role: Role; active: boolean; session_version: number; preferences: unknown };
 
@@ -26,6 +27,7 @@ export const currentSession = cache(async (): Promise<{ user: SessionUser; expir
   if (!token || typeof token.uid !== "number" || sessionExpired(token.sat)) return null;
   const [user] = await query<UserRow>(sessionUserSql(token.uid));
   if (!user || !user.active || user.session_version !== token.sv) return null;
+  noteCaller(user.id);
   return {
     user: { id: user.id, name: user.name, email: user.email, role: user.role, preferences: user.preferences },
     expires: new Date((token.sat as number) * 1000 + SESSION_MAX_AGE_SECONDS * 1000),

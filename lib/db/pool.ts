@@ -1,6 +1,8 @@
 import pg from "pg";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { ClientGoneError, querySignal } from "./scope";
+import { log } from "@/lib/telemetry/log";
+import { watchPool } from "@/lib/telemetry/metrics";
 
 // Raw statements on pg's own pool and values (docs/decisions/0023-raw-reads-on-the-driver.md). A
 // gone request's statement is stopped by closing its connection, which PostgreSQL notices mid-statement.
@@ -17,7 +19,8 @@ export function openPool(config: pg.PoolConfig & { name: string }): pg.Pool {
   const check = `-c client_connection_check_interval=${CLIENT_CHECK_INTERVAL_MS}`;
   const pool = new pg.Pool({ ...rest, application_name: name, options: options ? `${options} ${check}` : check });
   // Without a listener, an idle connection's "error" event would end the process.
-  pool.on("error", (error) => console.warn(`${name}: idle connection lost: ${error.message}`));
+  pool.on("error", (error) => log.warn(`${name}: idle connection lost: ${error.message}`));
+  watchPool(pool, name);
   return pool;
 }
 

@@ -4,6 +4,7 @@ import type { ExportFormat } from "./format";
 import { storedFilters } from "./filters";
 import { countRows, exportRows } from "./rows";
 import { connection, sql } from "@/lib/db/sql";
+import { jobProgress } from "@/lib/jobs/progress";
 
 // One attempt at one export: safe to rerun after a crash (rebuilt under a new temporary name), a no-op once not in_queue.
 
@@ -22,6 +23,7 @@ export async function runExport(exportId: string, signal?: AbortSignal): Promise
   const filters = storedFilters(row.filters);
   let lastUpdate = Date.now();
   const progress = async (rows: number) => {
+    jobProgress({ processed_rows: rows });
     if (Date.now() - lastUpdate < PROGRESS_EVERY_MS) return;
     lastUpdate = Date.now();
     // On PGlite (no snapshot) rows added since the count are exported too.

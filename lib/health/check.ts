@@ -8,6 +8,7 @@ import { isDatabaseBusy } from "@/lib/db/errors";
 import { storage, StorageUnavailableError, type StorageProblem } from "@/lib/storage";
 import { storageProblem } from "@/lib/storage/problems";
 import { isDatabaseUnavailable } from "./unavailable";
+import { logError } from "@/lib/telemetry/log";
 
 // What GET /api/health reports (docs/API.md): anyone gets the status only; the details are for an
 // administrator or the operator's monitor (lib/health/access.ts). Never host names or error messages.
@@ -90,7 +91,7 @@ async function probe(): Promise<Probe> {
     // No free connection in time is not an outage: the error page must not say the database is down.
     if ((error instanceof Timeout || isDatabaseBusy(error)) && busy()) return { up: "busy", kind };
     const reason = error instanceof Timeout ? "timeout" : isDatabaseUnavailable(error) ? "unreachable" : "error";
-    if (reason === "error") console.error("health check: database query failed", error);
+    if (reason === "error") logError(error, "health check: database query failed");
     return { up: false, kind, reason };
   }
   return { up: true, kind, latency_ms: Math.round(performance.now() - started), query: query! };
@@ -110,7 +111,7 @@ async function checkStorage(): Promise<StorageHealth> {
     return { status: "up", kind, latency_ms: Math.round(performance.now() - started) };
   } catch (error) {
     const reason = error instanceof Timeout ? "timeout" : StorageUnavailableError.is(error) ? error.reason : storageProblem(error);
-    if (reason === "error") console.error("health check: storage check failed", error);
+    if (reason === "error") logError(error, "health check: storage check failed");
     return { status: "down", kind, latency_ms: null, reason };
   }
 }
@@ -143,7 +144,7 @@ export async function checkHealth(): Promise<HealthReport> {
   try {
     queue = await withTimeout(checkQueue(query, worker), TIMEOUT_MS);
   } catch (error) {
-    console.error("health check: queue query failed", error);
+    logError(error, "health check: queue query failed");
     queue = { status: "unknown", worker, ...EMPTY_QUEUE };
   }
   const queueOk = queue.status === "up" || queue.status === "not_started";

@@ -1,6 +1,7 @@
 import pg from "pg";
 import { processWide } from "@/lib/process-wide";
 import { isDatabaseUnavailable } from "./unavailable";
+import { log } from "@/lib/telemetry/log";
 
 // One idle connection that tells the proxy, without a query per request, whether PostgreSQL is
 // there (docs/decisions/0006-database-outage-sentinel.md). Only a shortcut: unknown and errors not
@@ -36,8 +37,8 @@ function setUp(state: State, up: boolean) {
   if (state.up === up) return;
   state.up = up;
   state.since = Date.now();
-  if (up) console.info("database sentinel: the database is reachable again");
-  else console.warn("database sentinel: the database is unreachable; pages answer 503 until it is back");
+  if (up) log.info("database sentinel: the database is reachable again");
+  else log.warn("database sentinel: the database is unreachable; pages answer 503 until it is back");
 }
 
 function lost(state: State, client: pg.Client, error: unknown) {

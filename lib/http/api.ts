@@ -8,13 +8,17 @@ import { withQuerySignal } from "@/lib/db/scope";
 import { AppError } from "@/lib/errors";
 import { isDatabaseUnavailable, RETRY_AFTER_SECONDS, UNAVAILABLE_MESSAGE } from "@/lib/health/unavailable";
 import { crossSiteWrite } from "@/lib/security/origin";
+import { logError, log } from "@/lib/telemetry/log";
+import { currentRequestId, noteCaller } from "@/lib/telemetry/request";
 import { fieldErrors } from "@/lib/validation/common";
 import { readLimitedText } from "./body";
 
-type ApiErrorBody = { error: { code: string; message: string; fields?: Record<string, string[]> } & Record<string, unknown> };
+type ApiErrorBody = { error: { code: string; message: string; fields?: Record<string, string[]>; request_id?: string } & Record<string, unknown> };
 
+/** docs/API.md's error shape, with the request's id (the X-Request-Id of the answer) to quote to an operator. */
 export function apiError(status: number, code: string, message: string, fields?: Record<string, string[]>, details?: Record<string, unknown>) {
-  const body: ApiErrorBody = { error: { ...details, code, message, ...(fields ? { fields } : {}) } };
+  const requestId = currentRequestId();
+  const body: ApiErrorBody = { error: { ...details, code, message, ...(fields ? { fields } : {}), ...(requestId ? { request_id: requestId } : {}) } };
   return NextResponse.json(body, { status });
 }
 
@@ -51,10 +55,10 @@ export function toErrorResponse(error: unknown) {
   // The client went away and its statement was cancelled: nobody reads this answer.
   if (isQueryCancelled(error)) return apiError(499, "client_closed_request", "The request was cancelled by the client.");
   if (isDatabaseUnavailable(error)) {
-    console.warn(`database unavailable: ${error instanceof Error ? error.message.trim().split("\n").at(-1) : String(error)}`);
+    log.warn(`database unavailable: ${error instanceof Error ? error.message.trim().split("\n").at(-1) : String(error)}`);
     return unavailable();
   }
-  console.error(error);
+  logError(error, "request failed");
   return apiError(500, "internal_error", "Something went wrong on our side. Try again later.");
 }
 
@@ -72,6 +76,7 @@ export function route<C = unknown>(handler: Handler<C>): Handler<C> {
           return handler(request, context);
         }
         const principal = await authenticateBearer(token, request);
+        noteCaller(principal.user.id, principal.token.id);
         return withTokenPrincipal(principal, () => handler(request, context));
       });
     } catch (error) {

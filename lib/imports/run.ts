@@ -12,6 +12,7 @@ import { cellText, checkRow, excelSerialDay, reasonOf, type Cell, type CheckedRo
 import { headerProblems, type ImportField } from "./fields";
 import { ImportFileError, lineOf, MAX_CELL } from "./read";
 import { openSource, rejectedKey, type ImportSource } from "./source";
+import { jobProgress } from "@/lib/jobs/progress";
 
 // Running an import or its dry run: rows are checked by the creation form's rules and staged, then
 // one transaction under the import lock decides duplicates in SQL and inserts them all, so an
@@ -144,6 +145,7 @@ export async function runImport(id: string, signal?: AbortSignal): Promise<RunRe
   const flush = async () => {
     await stage(conn, id, attempt, batch);
     batch = [];
+    jobProgress({ processed_rows: total });
     await conn.query(sql`UPDATE subscriber_imports SET processed_rows = ${total} WHERE id = ${id} AND attempt = ${attempt}`);
   };
   try {

@@ -4,6 +4,7 @@ import { outsideRequest } from "@/lib/db/scope";
 import { connection, sql, type Queryable, type SqlConnection } from "@/lib/db/sql";
 import { AppError } from "@/lib/errors";
 import { processWide } from "@/lib/process-wide";
+import { logError } from "@/lib/telemetry/log";
 import { jobConfig } from "./config";
 
 // One pg-boss queue for exports, imports and bulk changes (schema "pgboss", created by boss.start()),
@@ -57,7 +58,7 @@ async function start(conn: SqlConnection): Promise<PgBoss> {
     schedule: worker,
     maintenanceIntervalSeconds: jobConfig.maintenanceSeconds,
   });
-  boss.on("error", (error) => console.error("job queue:", error));
+  boss.on("error", (error) => logError(error, "job queue: error"));
   // pg-boss creates queues without a lock: processes starting at once deadlock on a fresh database.
   await conn.exclusive(START_LOCK, async () => {
     await boss.start();
@@ -115,4 +116,12 @@ export async function stopQueue(timeoutSeconds = jobConfig.stopTimeoutSeconds): 
   if (!stopping) return;
   const boss = await stopping.boss.catch(() => null);
   await boss?.stop({ graceful: true, wait: true, close: false, timeout: timeoutSeconds * 1000 });
+}
+
+/** Jobs by queue and state, for the metrics; none before pg-boss has made its schema. */
+export async function countJobs(): Promise<{ queue: string; state: string; n: number }[]> {
+  const conn = await connection();
+  const [made] = await conn.query<{ made: boolean }>(sql`SELECT to_regclass('pgboss.job') IS NOT NULL AS made`);
+  if (!made?.made) return [];
+  return conn.query(sql`SELECT name AS queue, state::text AS state, count(*)::int AS n FROM pgboss.job GROUP BY name, state`);
 }

@@ -8,7 +8,10 @@ import { ImportFileError } from "@/lib/imports/read";
 import { markImportFailed, runImport } from "@/lib/imports/run";
 import { processWide } from "@/lib/process-wide";
 import { markBulkFailed, runBulkChange } from "@/lib/subscribers/bulk";
+import { log, logError } from "@/lib/telemetry/log";
+import { metrics } from "@/lib/telemetry/metrics";
 import { jobConfig } from "./config";
+import { jobProgress, withJobLog } from "./progress";
 import { JOB_FAILED_QUEUE, JOB_QUEUE, LEGACY_QUEUES, PURGE_QUEUE, queue, stopQueue, type JobData, type JobKind } from "./queue";
 
 // The job worker, in the web process (unless JOB_WORKER=off) or its own (scripts/worker.ts). More
@@ -30,12 +33,12 @@ const KINDS: Record<JobKind, Kind> = {
     },
     async failed(id, attempts, reason) {
       const message = `The export could not be completed after ${attempts} attempt${attempts === 1 ? "" : "s"} (${reason}). Request it again.`;
-      if (await markExportFailed(id, message)) console.warn(`export ${id}: failed, ${reason}`);
+      if (await markExportFailed(id, message)) log.warn({ job: "export", job_id: id, reason }, "job failed");
     },
   },
   bulk: {
     async run(id, signal) {
-      const result = await runBulkChange(id, signal);
+      const result = await runBulkChange(id, signal, (processed) => jobProgress({ processed_rows: processed }));
       return "processed" in result ? `${result.processed} rows` : `skipped, ${result.skipped}`;
     },
     failed: (id, attempts, reason) => markBulkFailed(id, `The bulk change stopped after ${attempts} attempts (${reason}). The batches done are kept.`),
@@ -71,12 +74,17 @@ async function onJobs(jobs: Job[], running: Set<AbortController>) {
     running.add(controller);
     // Give up a little before pg-boss expires the job, so no attempt writes after it.
     const deadline = AbortSignal.timeout(Math.max(1, job.expireInSeconds - 2) * 1000);
-    const attempt = `attempt ${job.retryCount + 1} of ${job.retryLimit + 1}`;
-    console.info(`${kind} ${id}: ${attempt} started (pid ${process.pid})`);
+    const fields = { job: kind, job_id: id, attempt: job.retryCount + 1, attempts: job.retryLimit + 1 };
+    const started = performance.now();
+    const seconds = () => (performance.now() - started) / 1000;
+    log.info(fields, "job started");
     try {
-      console.info(`${kind} ${id}: ${await KINDS[kind].run(id, AbortSignal.any([controller.signal, deadline]))}`);
+      const outcome = await withJobLog(fields, () => KINDS[kind].run(id, AbortSignal.any([controller.signal, deadline])));
+      metrics.jobSeconds.observe({ kind, outcome: "done" }, seconds());
+      log.info({ ...fields, outcome, duration_ms: Math.round(seconds() * 1000) }, "job ended");
     } catch (error) {
-      console.error(`${kind} ${id}: ${attempt} failed`, error);
+      metrics.jobSeconds.observe({ kind, outcome: "failed" }, seconds());
+      logError(error, "job attempt failed", { ...fields, duration_ms: Math.round(seconds() * 1000) });
       throw error;
     } finally {
       running.delete(controller);
@@ -103,7 +111,7 @@ async function recoverOrphans(boss: PgBoss) {
   const rows = await conn.query<{ id: string; name: string }>(sql`SELECT id, name FROM pgboss.job WHERE name = ANY(${names}) AND state = 'active'`);
   if (rows.length === 0) return;
   for (const { id, name } of rows) await boss.fail(name, id, { message: "the server stopped during the job" });
-  console.warn(`job worker: ${rows.length} interrupted job(s) handed back to the queue`);
+  log.warn({ jobs: rows.map((r) => r.id) }, "job worker: interrupted jobs handed back to the queue");
 }
 
 const current = processWide("jobs.worker", () => ({ worker: undefined as { running: Set<AbortController>; started: Promise<void> } | undefined }));
@@ -136,7 +144,7 @@ export function startJobWorker(): Promise<void> {
     })();
     current.worker = { running, started };
     started.catch((error) => {
-      console.error("job worker: could not start", error);
+      logError(error, "job worker: could not start");
       if (current.worker?.started === started) current.worker = undefined;
     });
   }

@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders } from "node:http";
 import { SIGN_IN_BODY_LIMIT } from "@/lib/auth/sign-in-body";
 import { securityHeaders } from "@/lib/security/headers";
+import { REQUEST_ID_HEADER, requestIdFrom } from "@/lib/telemetry/request";
 import { CLIENT_ADDRESS_HEADER, resolveClientAddress } from "./client-address";
 import { isReadableRouterState } from "./router-state";
 
@@ -38,11 +39,11 @@ export type Incoming = {
 
 type Refusal = { status: number; headers: Record<string, string>; body: string };
 
-function refusal(status: number, code: string, message: string, extra: Record<string, string> = {}): Refusal {
-  const body = JSON.stringify({ error: { code, message } });
+function refusal(requestId: string, status: number, code: string, message: string, extra: Record<string, string> = {}): Refusal {
+  const body = JSON.stringify({ error: { code, message, request_id: requestId } });
   return {
     status,
-    headers: { ...securityHeaders("api"), "Content-Type": "application/json", ...extra },
+    headers: { ...securityHeaders("api"), "Content-Type": "application/json", "X-Request-Id": requestId, ...extra },
     body,
   };
 }
@@ -67,8 +68,13 @@ function decodablePath(url: string): boolean {
 
 const headerValue = (value: string | string[] | undefined) => (Array.isArray(value) ? value.join(", ") : value);
 
-/** Sets the caller's address, drops client-written proxy headers unless a proxy is trusted; a refusal when the request must not reach Next. */
+/**
+ * Sets the caller's address and the request's id (the client's own when it is a good one), drops
+ * client-written proxy headers unless a proxy is trusted; a refusal when the request must not reach Next.
+ */
 export function prepareIncoming(req: Incoming, trustedProxyHops: number, goesThroughProxy: (pathname: string) => boolean): Refusal | null {
+  const requestId = requestIdFrom(req.headers[REQUEST_ID_HEADER]);
+  req.headers[REQUEST_ID_HEADER] = requestId;
   const address = resolveClientAddress(req.socket.remoteAddress, req.headers["x-forwarded-for"], trustedProxyHops);
   if (trustedProxyHops <= 0) {
     for (const name of PROXY_HEADERS) delete req.headers[name];
@@ -79,25 +85,25 @@ export function prepareIncoming(req: Incoming, trustedProxyHops: number, goesThr
   req.headers[CLIENT_ADDRESS_HEADER] = address;
 
   const method = (req.method ?? "GET").toUpperCase();
-  if (REFUSED_METHODS.has(method)) return refusal(405, "method_not_allowed", `${method} is not allowed.`, { Allow: "GET, HEAD, POST, PATCH, DELETE" });
+  if (REFUSED_METHODS.has(method)) return refusal(requestId, 405, "method_not_allowed", `${method} is not allowed.`, { Allow: "GET, HEAD, POST, PATCH, DELETE" });
 
   // Requests Next.js would answer with a 500: refused with a 4xx here.
-  if (!decodablePath(req.url ?? "/")) return refusal(400, "bad_path", "The address has a malformed %-escape (it must decode as UTF-8).");
+  if (!decodablePath(req.url ?? "/")) return refusal(requestId, 400, "bad_path", "The address has a malformed %-escape (it must decode as UTF-8).");
   if (!isReadableRouterState(headerValue(req.headers["next-router-state-tree"]))) {
-    return refusal(400, "bad_router_state", "The Next-Router-State-Tree header is malformed. Reload the page.");
+    return refusal(requestId, 400, "bad_router_state", "The Next-Router-State-Tree header is malformed. Reload the page.");
   }
 
   // Behind the proxy Next reads a body whole before anything can refuse it, so a POST is refused
   // here by its declared length. The JSON API and the health check limit their own.
   const pathname = (req.url ?? "/").split(/[?#]/)[0]!;
   if (goesThroughProxy(pathname)) {
-    if (!PROXIED_METHODS.has(method)) return refusal(405, "method_not_allowed", `${method} is not allowed here.`, { Allow: "GET, HEAD, POST" });
+    if (!PROXIED_METHODS.has(method)) return refusal(requestId, 405, "method_not_allowed", `${method} is not allowed here.`, { Allow: "GET, HEAD, POST" });
     if (method === "POST") {
       const declared = req.headers["content-length"];
       if (declared === undefined) {
-        if (req.headers["transfer-encoding"]) return refusal(411, "length_required", "Send the form with a Content-Length.");
+        if (req.headers["transfer-encoding"]) return refusal(requestId, 411, "length_required", "Send the form with a Content-Length.");
       } else if (!/^\d+$/.test(declared) || Number(declared) > proxiedBodyLimit(pathname)) {
-        return refusal(413, "too_large", "The form is too large.");
+        return refusal(requestId, 413, "too_large", "The form is too large.");
       }
     }
   }

@@ -1,6 +1,7 @@
 // Node-only start-up work, imported by instrumentation.ts when the server boots.
 import { ConfigError, config } from "@/lib/config";
 import { actionsKeyNotice, actionsKeyProblem } from "./actions-key";
+import { log } from "@/lib/telemetry/log";
 
 /** Set by server.ts: the console's own HTTP server decides the caller's address. */
 export const SERVED_BY_CONSOLE = "CONSOLE_HTTP_SERVER";
@@ -22,11 +23,11 @@ export function checkEnvironment() {
       const problem = actionsKeyProblem(process.cwd(), settings);
       if (problem) problems.push(problem);
       const notice = actionsKeyNotice(settings);
-      if (notice) console.warn(notice);
+      if (notice) log.warn(notice);
     }
   }
   if (problems.length) {
-    console.error(`Refusing to start:\n${problems.join("\n")}`);
+    log.fatal(`Refusing to start:\n${problems.join("\n")}`);
     process.exit(1);
   }
 }

@@ -6,6 +6,7 @@ import { pipeline } from "node:stream/promises";
 import { ensurePrivateDir } from "@/lib/security/private-files";
 import { storageProblem } from "./problems";
 import { checkKey, StorageUnavailableError, type FileStore, type PutOptions, type StoreBody, type StoredEntry } from "./types";
+import { log } from "@/lib/telemetry/log";
 
 // Files in a local folder (STORAGE_DIR): written under a temporary name, fsynced and renamed, so a
 // reader sees none or a whole one. Folders 0700, files 0600.
@@ -106,7 +107,7 @@ export function localStore(root: string): FileStore {
 const STORE_FOLDERS = new Set(["exports", "imports"]);
 
 function unavailable(error: unknown): StorageUnavailableError {
-  console.warn(`storage unavailable: ${(error as Error).message}`);
+  log.warn(`storage unavailable: ${(error as Error).message}`);
   return new StorageUnavailableError(storageProblem(error), error);
 }
 

@@ -2,6 +2,7 @@ import { PassThrough, Readable, addAbortSignal } from "node:stream";
 import type { S3Client } from "@aws-sdk/client-s3";
 import { checkKey, StorageUnavailableError, type FileStore, type PutOptions, type StoreBody, type StoredEntry } from "./types";
 import { storageProblem } from "./problems";
+import { log } from "@/lib/telemetry/log";
 
 // Files in an S3-compatible bucket, so every machine sees the same files (docs/decisions/0012-many-machines.md).
 // Uploads are streamed multipart and visible only once complete; storage failures, including a
@@ -86,7 +87,7 @@ export function s3Store(settings: S3Settings, timeouts: S3Timeouts = S3_TIMEOUTS
         if (upload.uploadId) {
           await s3.send(new AbortMultipartUploadCommand({ Bucket: bucket, Key, UploadId: upload.uploadId }), small).catch((abortError: unknown) => {
             // The parts stay until the sweep (or the bucket's lifecycle rule) removes them; nobody sees them.
-            console.warn(`storage: could not abort the upload of ${key}: ${describe(abortError)}`);
+            log.warn(`storage: could not abort the upload of ${key}: ${describe(abortError)}`);
           });
         }
         if (options.signal?.aborted) throw options.signal.reason ?? error;
@@ -162,7 +163,7 @@ export function s3Store(settings: S3Settings, timeouts: S3Timeouts = S3_TIMEOUTS
         }
       } catch (error) {
         if ((error as { name?: string }).name === "NotImplemented") {
-          console.warn("storage: this S3 server cannot list unfinished uploads; give the bucket a lifecycle rule that aborts them.");
+          log.warn("storage: this S3 server cannot list unfinished uploads; give the bucket a lifecycle rule that aborts them.");
           return removed;
         }
         throw unavailable(error, "sweeping unfinished uploads");
@@ -220,9 +221,9 @@ function describe(error: unknown): string {
   return [e?.name, e?.code, e?.message?.split("\n")[0]].filter(Boolean).join(": ") || String(error);
 }
 
-function unavailable(error: unknown, what: string, log = true): StorageUnavailableError {
+function unavailable(error: unknown, what: string, report = true): StorageUnavailableError {
   if (StorageUnavailableError.is(error)) return error;
   const reason = storageProblem(error);
-  if (log) console.warn(`storage unavailable (${reason}) ${what}: ${describe(error)}`);
+  if (report) log.warn(`storage unavailable (${reason}) ${what}: ${describe(error)}`);
   return new StorageUnavailableError(reason, error);
 }

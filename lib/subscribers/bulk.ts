@@ -16,6 +16,7 @@ import { lockBesideImports, lockKeySets } from "./duplicates";
 import { reevaluateLater } from "./edit";
 import { subscriberFilterOnlySchema } from "./filters";
 import { subscriberConditions } from "./where";
+import { logError } from "@/lib/telemetry/log";
 
 // Bulk changes of status, mandatory flag or (admins) deletion: small ones at once in one
 // transaction, larger ones as a resumable job in id-ordered batches, one audit event either way
@@ -213,7 +214,7 @@ export async function markBulkFailed(bulkId: string, message: string): Promise<b
     decided = await clearStaleDuplicates(0).then(
       () => true,
       (cause: unknown) => {
-        console.error(`bulk change ${bulkId}: duplicate flags not decided again after the failure`, cause);
+        logError(cause, "bulk change: duplicate flags not decided again after the failure", { job: "bulk", job_id: bulkId });
         return false;
       },
     );

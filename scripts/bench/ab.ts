@@ -7,7 +7,7 @@
 //
 //   npx tsx --conditions=react-server scripts/bench/ab.ts [--seconds 2] [--rounds 5] [--warmup 1]
 //       [--connections 1,10] [--paths /subscribers,/branches,/api/v1/subscribers] [--env NAME=VALUE]…
-//       [--as staff|admin]
+//       [--as staff|admin] [--database console_bench]
 //       DIR[::NODE-FLAGS]…
 //
 // Besides the medians, each build after the first gets the median of its round-by-round ratios to
@@ -38,6 +38,8 @@ const { values: args, positionals: dirs } = parseArgs({
     paths: { type: "string", default: "/subscribers,/branches,/api/v1/subscribers" },
     env: { type: "string", multiple: true, default: [] },
     as: { type: "string", default: "staff" }, // the bench user whose session asks: /users and /audit are the admin's
+    // A copy of the bench database (`CREATE DATABASE x TEMPLATE console_bench`): the run resets the bench user's password.
+    database: { type: "string", default: "console_bench" },
   },
 });
 if (dirs.length === 0) throw new Error("Name at least one folder holding a production build.");
@@ -66,7 +68,7 @@ function cpuOfTree(pid: number): number {
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
-const target = bulkTarget({ subscribers: 1_000_000 });
+const target = bulkTarget({ subscribers: 1_000_000, database: args.database });
 if (target.kind !== "postgres") throw new Error("The A/B runs on the PostgreSQL bench database.");
 const database = await openDatabase(target);
 const benchUser = BENCH_USERS.find((u) => u.role === args.as);

@@ -84,6 +84,8 @@ const ROUTES: Record<string, Call[] | "next-auth"> = {
     { method: "GET", path: "/api/health", expect: ALL(200) },
     { method: "HEAD", path: "/api/health", expect: ALL(200) },
   ],
+  // Prometheus's, with METRICS_TOKEN alone: unset here, so nobody (tests/http/logs-and-metrics.test.ts has it set).
+  "metrics/route.ts": [{ method: "GET", path: "/metrics", expect: ALL(404) }],
   "api/v1/branches/route.ts": [
     { method: "GET", path: "/api/v1/branches", expect: r({ anonymous: 401, staff: 200, admin: 200 }, 200) },
     { method: "POST", path: "/api/v1/branches", json: { name: "Matrix {who}" }, expect: r({ anonymous: 401, staff: 403, admin: 201 }, 403) },

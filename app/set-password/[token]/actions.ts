@@ -7,6 +7,7 @@ import { AppError } from "@/lib/errors";
 import { fieldErrors } from "@/lib/validation/common";
 import { setPasswordWithLink } from "@/lib/users/links";
 import { passwordSetSchema, type PasswordSetInput } from "@/lib/users/schema";
+import { logError } from "@/lib/telemetry/log";
 
 // Open to anyone who holds a link: the link's secret is the credential (single use, 24 hours,
 // stored as a hash). Setting the password ends every session of its user.
@@ -20,7 +21,7 @@ export async function setPasswordAction(input: PasswordSetInput): Promise<Action
   } catch (error) {
     const known = AppError.is(error) ? error : databaseAppError(error);
     if (known) return { ok: false, fieldErrors: known.fields, formError: known.message };
-    console.error(error);
+    logError(error, "set-password failed");
     return { ok: false, formError: "Something went wrong on our side. Try again." };
   }
 }
