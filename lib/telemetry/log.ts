@@ -6,7 +6,7 @@ import { currentRequestId } from "./request";
 
 // The console's one logger: JSON lines on standard output, a readable form in development. Every
 // line written while a request is served carries its id. Secrets are never passed to it; the paths
-// below are redacted in case an object that holds one is (docs/decisions/XXXX-logs-and-metrics.md).
+// below are redacted in case an object that holds one is (docs/decisions/0026-logs-and-metrics.md).
 
 const SECRETS = [
   ...["password", "new_password", "password_hash", "passwordHash", "token", "token_hash", "tokenHash", "secret", "authorization", "cookie"],

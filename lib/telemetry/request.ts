@@ -3,7 +3,7 @@ import { scopeSlot } from "@/lib/request-scope";
 
 // What the logs and metrics know of the request being served: its id (chosen by server.ts, which
 // sees every request first) and who it turned out to be (noted by the session and token checks).
-// Not "server-only": server.ts reads it too (docs/decisions/XXXX-logs-and-metrics.md).
+// Not "server-only": server.ts reads it too (docs/decisions/0026-logs-and-metrics.md).
 
 /** The request header that carries the request's id, from the client and from server.ts to the app. */
 export const REQUEST_ID_HEADER = "x-request-id";
