@@ -52,8 +52,10 @@ export function shownColumns(user: SessionUser, params: RawParams): string[] {
 export async function viewsState(user: SessionUser, resource: ViewResource, params: RawParams): Promise<ViewsState> {
   const [rows, defaultId] = await Promise.all([listViews(user, resource), defaultViewId(user, resource)]);
   const here = filtersKey(resource, params);
-  const views = rows.map((row): MenuView & { key: string | null } => {
+  const keys = new Map<number, string | null>();
+  const views = rows.map((row): MenuView => {
     const problem = viewProblem(row);
+    keys.set(row.id, problem ? null : filtersKey(resource, new URLSearchParams(row.query)));
     return {
       id: row.id,
       name: row.name,
@@ -64,10 +66,9 @@ export async function viewsState(user: SessionUser, resource: ViewResource, para
       own: row.owner_id === user.id,
       changeable: canChangeView(user, row),
       isDefault: row.id === defaultId,
-      key: problem ? null : filtersKey(resource, new URLSearchParams(row.query)),
     };
   });
-  const matching = here === null ? [] : views.filter((v) => v.key === here);
+  const matching = here === null ? [] : views.filter((v) => keys.get(v.id) === here);
   const current = matching.find((v) => v.own) ?? matching[0] ?? null;
   const picked = new URLSearchParams();
   for (const key of VIEW_LISTS[resource].keys) {
@@ -75,11 +76,10 @@ export async function viewsState(user: SessionUser, resource: ViewResource, para
     if (typeof value === "string") picked.set(key, value);
   }
   const query = here === null ? null : checkViewQuery(resource, picked.toString());
-  const strip = ({ key: _key, ...view }: MenuView & { key: string | null }): MenuView => view;
   return {
     resource,
-    views: views.map(strip),
-    current: current ? strip(current) : null,
+    views,
+    current,
     query: query?.ok ? query.value : null,
     columns: VIEW_LISTS[resource].columns ? shownColumns(user, params) : null,
     allHref: allHref(resource),
