@@ -77,9 +77,9 @@ function ViewList({ title, views, current, empty }: { title: string; views: Menu
               {v.href ? (
                 <a href={v.href} className={linkClass} aria-current={current?.id === v.id ? "page" : undefined}>
                   <bdi>{v.name}</bdi>
-                  {v.isDefault ? <span className="ml-1.5 text-xs text-slate-500">(default)</span> : null}
-                  {!v.own ? <span className="ml-1.5 text-xs text-slate-500">by <bdi>{v.owner}</bdi></span> : null}
-                  {v.own && v.shared ? <span className="ml-1.5 text-xs text-slate-500">(shared)</span> : null}
+                  {v.isDefault ? <> <span className="text-xs text-slate-500">(default)</span></> : null}
+                  {!v.own ? <> <span className="text-xs text-slate-500">by <bdi>{v.owner}</bdi></span></> : null}
+                  {v.own && v.shared ? <> <span className="text-xs text-slate-500">(shared)</span></> : null}
                 </a>
               ) : (
                 <div className="px-2 py-1">
