@@ -41,12 +41,13 @@ function refused(fields: Record<string, string[]>): ParseResult<never> {
 export function checkViewQuery(resource: ViewResource, query: string): ParseResult<string> {
   const list = VIEW_LISTS[resource];
   const params = new URLSearchParams(query.replace(/^\?/, ""));
-  const problems: Record<string, string[]> = {};
+  // A Map, then own keys: an assignment to `problems["__proto__"]` would set the prototype.
+  const problems = new Map<string, string[]>();
   for (const key of new Set(params.keys())) {
-    if (Object.hasOwn(NOT_IN_A_QUERY, key)) problems[key] = [NOT_IN_A_QUERY[key]!];
-    else if (!list.keys.includes(key)) problems[key] = [`The ${resource} list has no filter ${JSON.stringify(key)}. Its filters are: ${list.keys.join(", ")}.`];
+    if (Object.hasOwn(NOT_IN_A_QUERY, key)) problems.set(key, [NOT_IN_A_QUERY[key]!]);
+    else if (!list.keys.includes(key)) problems.set(key, [`The ${resource} list has no filter ${JSON.stringify(key)}. Its filters are: ${list.keys.join(", ")}.`]);
   }
-  if (Object.keys(problems).length) return refused(problems);
+  if (problems.size) return refused(Object.fromEntries(problems));
   const parsed = parseWith(list.schema, params);
   if (!parsed.ok) return parsed;
   const stored = new URLSearchParams();
