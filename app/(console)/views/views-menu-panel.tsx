@@ -31,7 +31,10 @@ export function ViewsMenuPanel({ state, manageHref }: { state: ViewsState; manag
         }
       }}
     >
-      <summary className={`${buttonClass.secondary} max-w-[16rem] cursor-pointer list-none [&::-webkit-details-marker]:hidden`}>
+      <summary
+        title={state.current ? `Views: ${state.current.name}` : undefined}
+        className={`${buttonClass.secondary} max-w-[16rem] cursor-pointer list-none [&::-webkit-details-marker]:hidden`}
+      >
         <span className="truncate">
           Views{state.current ? <>: <bdi>{state.current.name}</bdi></> : null}
         </span>
@@ -108,7 +111,10 @@ function DefaultToggle({ state, view }: { state: ViewsState; view: MenuView }) {
     });
   return (
     <button type="button" onClick={toggle} disabled={pending} className={`${buttonClass.ghost} w-full justify-start py-1 text-xs`}>
-      {view.isDefault ? <>Stop opening the list with “<bdi>{view.name}</bdi>”</> : <>Open the list with “<bdi>{view.name}</bdi>” by default</>}
+      {/* One span: the button lays out its children as flex items. */}
+      <span className="text-left">
+        {view.isDefault ? <>Stop opening the list with “<bdi>{view.name}</bdi>”</> : <>Open the list with “<bdi>{view.name}</bdi>” by default</>}
+      </span>
     </button>
   );
 }
