@@ -36,6 +36,7 @@ const uniq = (ids: number[]) => [...new Set(ids)];
 
 test.describe("saved views", () => {
   test("save from the filters, open from a clean list, share, a second user opens it and makes it their default", async ({ asAdmin: admin, browser }) => {
+    test.setTimeout(180_000); // three users' sessions and a dozen pages, on a shared machine
     const stamp = Date.now();
     const vera = await signedIn(browser, await newUser(admin, `Vera Views ${stamp}`));
     const walt = await signedIn(browser, await newUser(admin, `Walt Views ${stamp}`));
