@@ -99,6 +99,7 @@ test.describe("saved views", () => {
     await expect(walt.getByRole("heading", { name })).toBeVisible();
     await expect(walt.getByRole("button", { name: `Delete ${name}` })).toHaveCount(0);
     await vera.goto("/views?resource=subscribers");
+    await vera.screenshot({ path: `${SCREENS}/views-page.png`, fullPage: true });
     await vera.getByRole("textbox", { name: `Name of ${name}` }).fill(`${name} (renamed)`);
     await vera.getByRole("button", { name: `Rename ${name}` }).click();
     await expect(toast(vera, `View “${name} (renamed)” saved.`)).toBeVisible();
@@ -140,6 +141,11 @@ test.describe("saved views", () => {
     await page.keyboard.press("Enter");
     await expect(page).toHaveURL(/\/branches\?sort=name$/);
     await expect(viewsButton(page)).toHaveText(new RegExp(`^Views: Keyed ${stamp}`));
+    // At phone width the menu stays on screen beside the filters.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await viewsButton(page).click();
+    await expect(menu(page).getByRole("link", { name: `Keyed ${stamp}` })).toBeInViewport();
+    await page.screenshot({ path: `${SCREENS}/views-menu-phone.png` });
     await page.context().close();
   });
 });

@@ -23,11 +23,12 @@ export function ListToolbar({
   return (
     <div className="space-y-3">
       {views ? (
-        <div className="flex items-start gap-2">
+        // On a phone the Views button goes under the filters, so the search keeps the width.
+        <div className="flex flex-col gap-2 sm:flex-row sm:items-start">
           <div className="min-w-0 flex-1">
             <FilterBar filters={filters} emptyQuery={emptyQuery} />
           </div>
-          <div className="pt-3">{views}</div>
+          <div className="self-end sm:self-auto sm:pt-3">{views}</div>
         </div>
       ) : (
         <FilterBar filters={filters} emptyQuery={emptyQuery} />

@@ -13,6 +13,8 @@ import { defaultViewId, getVisibleView, listViews, viewProblem } from "./queries
 export type MenuView = {
   id: number;
   name: string;
+  /** Its query as stored. */
+  query: string;
   /** The list's address that opens it; null when it no longer opens (see `problem`). */
   href: string | null;
   problem: string | null;
@@ -59,6 +61,7 @@ export async function viewsState(user: SessionUser, resource: ViewResource, para
     return {
       id: row.id,
       name: row.name,
+      query: row.query,
       href: problem ? null : viewHref(resource, row.query, asColumns(row.columns)),
       problem,
       shared: row.shared,

@@ -26,7 +26,8 @@ export default async function ViewsPage({ searchParams }: { searchParams: Promis
   const backUrl = new URL(back, "http://localhost");
   const from = backUrl.pathname === path ? rawParams(backUrl.searchParams) : {};
   const state = await viewsState(user, resource, from);
-  const update = state.query === null ? null : { query: state.query, columns: state.columns, href: `${path}${withParams(from, {})}` };
+  // Only when the user came from the list: opened on its own, the page has no filters to offer.
+  const update = state.query === null || typeof params.back !== "string" ? null : { query: state.query, columns: state.columns, href: `${path}${withParams(from, {})}` };
 
   return (
     <div className="mx-auto max-w-3xl space-y-5">
@@ -40,6 +41,12 @@ export default async function ViewsPage({ searchParams }: { searchParams: Promis
         Your views and the views shared with everyone. You change your own; administrators also change shared ones. A view that no longer opens (the
         list&rsquo;s filters changed since it was saved) says why: update it to the list&rsquo;s filters or delete it.
       </p>
+      {update ? (
+        <p className="text-sm text-slate-600">
+          The list you came from: <code className="break-all">{update.query || "every row"}</code>. &ldquo;Update&rdquo; gives a view these filters and sort
+          {update.columns ? " and its columns" : ""}.
+        </p>
+      ) : null}
       {state.views.length === 0 ? (
         <p className="rounded-lg border border-dashed border-slate-300 bg-white p-6 text-center text-sm text-slate-600">
           No saved views yet. Use <strong>Views → Save view</strong> on the list to keep its filters.
@@ -65,6 +72,15 @@ export default async function ViewsPage({ searchParams }: { searchParams: Promis
                   by <bdi>{view.own ? "you" : view.owner}</bdi>
                 </span>
               </div>
+              <p className="text-xs text-slate-600">
+                {view.query ? (
+                  <>
+                    Filters and sort: <code className="break-all">{view.query}</code>
+                  </>
+                ) : (
+                  "Every row, in the list's own order."
+                )}
+              </p>
               {view.problem ? (
                 <p className="rounded-md bg-red-50 px-3 py-2 text-red-800">This view no longer opens: {view.problem}</p>
               ) : null}
