@@ -114,6 +114,35 @@ const PAGES: Visit[] = [
   { name: "record not found", roles: BOTH, run: (page, check) => visit(page, check, "/subscribers/999999999") },
   { name: "columns", roles: BOTH, run: (page, check) => visit(page, check, "/subscribers/columns") },
   {
+    name: "subscriber list, Views menu open on a saved view, and the views page",
+    roles: BOTH,
+    run: async (page, check) => {
+      const name = `Axe view ${stamp()}`;
+      const made = await page.request.post("/api/v1/views", { data: { resource: "subscribers", name, query: "subscription_status=active" } });
+      expect(made.status()).toBe(201);
+      await visit(page, check, "/subscribers?subscription_status=active", "subscriber list on a view");
+      await page.locator("summary", { hasText: /^Views/ }).click();
+      await expect(page.getByRole("navigation", { name: "Saved views" }).getByRole("link", { name })).toBeVisible();
+      await check("Views menu open");
+      await visit(page, check, "/views?resource=subscribers", "views page");
+      await page.getByRole("button", { name: `Delete ${name}` }).click();
+      await expect(page.getByRole("dialog", { name: `Delete the view “${name}”?` })).toBeVisible();
+      await check("view delete confirmation");
+      await page.getByRole("button", { name: "Delete view" }).click();
+      await expect(page.getByRole("heading", { name })).toHaveCount(0);
+    },
+  },
+  {
+    name: "branch list, Views menu open",
+    roles: BOTH,
+    run: async (page, check) => {
+      await visit(page, check, "/branches?view=all", "branch list, all");
+      await page.locator("summary", { hasText: /^Views/ }).click();
+      await expect(page.getByRole("navigation", { name: "Saved views" })).toBeVisible();
+      await check("branch Views menu open");
+    },
+  },
+  {
     name: "bulk change confirmation",
     roles: BOTH,
     run: async (page, check) => visit(page, check, `/subscribers/bulk?select=${(await newSubscriber(page)).id}&change=status:active`),

@@ -8,10 +8,15 @@ export type RoleName = keyof typeof USERS;
 
 /** Signs in through next-auth's credentials endpoint (not the form): the cookie lands in the page's context. */
 export async function signInByApi(page: Page, role: RoleName) {
+  await signInWith(page, USERS[role]);
+}
+
+/** The same, as any user (one a test made itself, say). */
+export async function signInWith(page: Page, user: { email: string; password: string }) {
   const request = page.context().request;
   const { csrfToken } = (await (await request.get("/api/auth/csrf")).json()) as { csrfToken: string };
   const response = await request.post("/api/auth/callback/credentials", {
-    form: { email: USERS[role].email, password: USERS[role].password, csrfToken, json: "true" },
+    form: { email: user.email, password: user.password, csrfToken, json: "true" },
     maxRedirects: 0,
   });
   expect(response.status(), "sign-in by API").toBeLessThan(400);

@@ -14,13 +14,15 @@ type Props = {
   initial: ExportStatusBody;
   /** The current list filters (query strings); null count when they are not valid, "unknown" when it could not be counted. */
   filters: Record<string, string>;
+  /** The saved view whose filters these are, if any. */
+  view?: string | null;
   matching: number | null | "unknown";
   request: (filters: Record<string, string>) => Promise<ActionResult<ExportStatusBody>>;
   timeZone: string;
 };
 
 /** `Request export`, the state of the user's export (polled while in_queue) and `Download`. */
-export function ExportPanelView({ initial, filters, matching, request, timeZone }: Props) {
+export function ExportPanelView({ initial, filters, view, matching, request, timeZone }: Props) {
   const [status, setStatus] = useState(initial);
   const [format, setFormat] = useState<ExportFormat>(initial.format);
   const [pending, startTransition] = useTransition();
@@ -88,6 +90,11 @@ export function ExportPanelView({ initial, filters, matching, request, timeZone 
                 ? "The subscribers matching the current filters could not be counted just now; they will be exported."
                 : `${matching.toLocaleString("en-GB")} subscriber${matching === 1 ? "" : "s"}${Object.keys(filters).length ? (matching === 1 ? " matches the current filters and" : " match the current filters and") : ""} will be exported.`}
           </p>
+          {view ? (
+            <p className="text-sm text-slate-600">
+              The view “<bdi className="font-medium text-slate-800">{view}</bdi>”: exactly its filters.
+            </p>
+          ) : null}
         </div>
         <div className="flex flex-wrap items-center gap-2">
           <FormatChoice value={format} onChange={setFormat} disabled={pending || reason !== null} />

@@ -19,7 +19,7 @@ export type SearchField = Extract<FilterField, { kind: "text" }>;
 export type ListFilters = { search: SearchField; fields: FilterField[]; keys: readonly string[] };
 
 /** Filters live in the URL, so Back/Forward, reload and shared links work; without JavaScript, a plain GET form. */
-export function FilterBar({ filters: { search, fields, keys } }: { filters: ListFilters }) {
+export function FilterBar({ filters: { search, fields, keys }, emptyQuery }: { filters: ListFilters; emptyQuery?: string }) {
   const router = useRouter();
   const pathname = usePathname();
   const searchParams = useSearchParams();
@@ -38,7 +38,7 @@ export function FilterBar({ filters: { search, fields, keys } }: { filters: List
       else next.delete(key);
     }
     next.delete("page");
-    const query = next.toString();
+    const query = next.toString() || (emptyQuery ?? "");
     latest.current = query;
     startTransition(() => router.push(query ? `${pathname}?${query}` : pathname, { scroll: false }));
   };
@@ -151,7 +151,9 @@ export function FilterBar({ filters: { search, fields, keys } }: { filters: List
           <div className="absolute inset-x-0 z-30 mt-2 max-h-[70vh] overflow-y-auto rounded-lg border border-slate-200 bg-white p-4 shadow-lg">{grid}</div>
         </details>
       </div>
-      {searchParams.get("sort") ? <input type="hidden" name="sort" value={searchParams.get("sort")!} /> : null}
+      {["sort", "columns", "view"].map((key) =>
+        searchParams.get(key) ? <input key={key} type="hidden" name={key} value={searchParams.get(key)!} /> : null,
+      )}
       <div className="sr-only">
         <noscript>
           <button type="submit" className={buttonClass.primary}>

@@ -23,16 +23,18 @@ export function filterChips(fields: FilterField[], params: RawParams): FilterChi
 }
 
 /** One removable chip (a link) per filter in force, so the list says what it shows; no script. */
-export function FilterChips({ fields, params, path }: { fields: FilterField[]; params: RawParams; path: string }) {
+export function FilterChips({ fields, params, path, emptyQuery }: { fields: FilterField[]; params: RawParams; path: string; emptyQuery?: string }) {
   const chips = filterChips(fields, params);
   if (chips.length === 0) return null;
   const sort = typeof params.sort === "string" ? params.sort : undefined;
+  // With a default view, a bare address would open it: "nothing left" says so (emptyQuery).
+  const href = (query: string) => `${path}${query || (emptyQuery ? `?${emptyQuery}` : "")}`;
   return (
     <ul aria-label="Filters in force" className="flex flex-wrap items-center gap-2">
       {chips.map((chip) => (
         <li key={chip.key}>
           <Link
-            href={`${path}${withParams(params, { [chip.key]: undefined, page: undefined })}`}
+            href={href(withParams(params, { [chip.key]: undefined, page: undefined }))}
             className="inline-flex max-w-[18rem] items-center gap-1.5 rounded-full border border-brand-200 bg-brand-50 px-3 py-1 text-xs text-brand-900 hover:bg-brand-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600"
             aria-label={`Remove the filter ${chip.label}: ${chip.value}`}
           >
@@ -46,7 +48,7 @@ export function FilterChips({ fields, params, path }: { fields: FilterField[]; p
         </li>
       ))}
       <li>
-        <Link href={`${path}${withParams({}, { sort })}`} className="px-2 py-1 text-xs font-medium text-slate-600 underline-offset-2 hover:text-slate-900 hover:underline">
+        <Link href={href(withParams({}, { sort }))} className="px-2 py-1 text-xs font-medium text-slate-600 underline-offset-2 hover:text-slate-900 hover:underline">
           Clear filters
         </Link>
       </li>

@@ -15,3 +15,10 @@ export const canManageBranches = (user: Pick<SessionUser, "role"> | null | undef
 export const canCreateSubscribers = (user: SessionUser | null | undefined) => Boolean(user);
 export const canReadAudit = (user: Pick<SessionUser, "role"> | null | undefined) => user?.role === "admin";
 export const canManageUsers = (user: Pick<SessionUser, "role"> | null | undefined) => user?.role === "admin";
+
+/** A saved view: its owner's, and everyone's to open once shared (docs/decisions/XXXX-saved-views.md). */
+type ViewAccess = { owner_id: number; shared: boolean };
+export const canSeeView = (user: Pick<SessionUser, "id">, view: ViewAccess) => view.owner_id === user.id || view.shared;
+/** Its owner changes it; an administrator also changes or deletes a shared one. */
+export const canChangeView = (user: Pick<SessionUser, "id" | "role">, view: ViewAccess) =>
+  view.owner_id === user.id || (view.shared && user.role === "admin");

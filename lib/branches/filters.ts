@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { checkRange, dateParam, idParam, pageParam, sortParam, textParam } from "@/lib/list/params";
+import { checkRange, dateParam, idParam, pageParam, sortParam, textParam, viewMarkerParam } from "@/lib/list/params";
 
 // The one parser of branch list queries (docs/API.md's names): the page, the JSON API and tests
 // read filters through it.
@@ -19,7 +19,7 @@ const filterShape = {
 export const BRANCH_FILTER_KEYS = Object.keys(filterShape) as (keyof typeof filterShape)[];
 
 export const branchFiltersSchema = z
-  .object({ page: pageParam, sort: sortParam(BRANCH_SORT_COLUMNS, "-created_at"), ...filterShape })
+  .object({ page: pageParam, sort: sortParam(BRANCH_SORT_COLUMNS, "-created_at"), view: viewMarkerParam, ...filterShape })
   .superRefine((value, ctx) => {
     checkRange(value, ctx, "created_from", "created_to");
     checkRange(value, ctx, "updated_from", "updated_to");

@@ -90,6 +90,28 @@ export function sortParam<const C extends readonly [string, ...string[]]>(column
     }));
 }
 
+/**
+ * `view=all`: the list as it is without a default view (docs/decisions/XXXX-saved-views.md).
+ * Read, not dropped, so any other value is refused as every bad parameter is.
+ */
+export const viewMarkerParam = optionParam(["all"], "view");
+
+/** `columns=id,email`: the table's shown columns in order (a saved view's link carries them). */
+export function columnsParam<const C extends readonly [string, ...string[]]>(columns: C) {
+  const known = new Set<string>(columns);
+  return param(
+    z
+      .string()
+      .transform((s) => s.split(",").map((c) => c.trim()))
+      .superRefine((list, ctx) => {
+        const unknown = list.filter((c) => !known.has(c));
+        if (unknown.length) ctx.addIssue({ code: "custom", message: `columns must be among: ${columns.join(", ")} (not ${unknown.join(", ")}).` });
+        else if (new Set(list).size !== list.length) ctx.addIssue({ code: "custom", message: "Name each column only once." });
+      })
+      .transform((list) => list as C[number][]),
+  );
+}
+
 /** A `_from`/`_to` pair must not run backwards. */
 export function checkRange(
   value: Record<string, unknown>,

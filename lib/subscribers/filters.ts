@@ -2,12 +2,14 @@ import { z } from "zod";
 import {
   booleanParam,
   checkRange,
+  columnsParam,
   dateParam,
   idParam,
   optionParam,
   pageParam,
   sortParam,
   textParam,
+  viewMarkerParam,
 } from "@/lib/list/params";
 
 // The one parser of subscriber list queries, for the page, the API and the export.
@@ -64,7 +66,13 @@ function ranges(value: Record<string, unknown>, ctx: z.RefinementCtx) {
 }
 
 export const subscriberFiltersSchema = z
-  .object({ page: pageParam, sort: sortParam(SUBSCRIBER_SORT_COLUMNS, "-created_at"), ...filterShape })
+  .object({
+    page: pageParam,
+    sort: sortParam(SUBSCRIBER_SORT_COLUMNS, "-created_at"),
+    view: viewMarkerParam,
+    columns: columnsParam(SUBSCRIBER_FIELDS),
+    ...filterShape,
+  })
   .superRefine(ranges);
 
 /** Only the filters (no page, no sort): what an export request captures. */

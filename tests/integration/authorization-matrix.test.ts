@@ -69,6 +69,8 @@ const PAGES: Record<string, Expect> = {
   "(console)/users/page.tsx": ADMIN_PAGE,
   "(console)/users/new/page.tsx": ADMIN_PAGE,
   "(console)/account/page.tsx": SIGNED_IN,
+  // A list's saved views: the caller's own and the shared ones.
+  "(console)/views/page.tsx": SIGNED_IN,
   // Whoever holds the link (an unknown link here: the page says so).
   "set-password/[token]/page.tsx": EVERYONE("ok"),
 };
@@ -161,6 +163,21 @@ const ROUTES: Record<string, Call[] | "next-auth"> = {
     { method: "GET", path: "/api/v1/tokens", expect: r({ anonymous: 401, staff: 200, admin: 200 }, 403) },
     { method: "POST", path: "/api/v1/tokens", json: { name: "Matrix {who}", scope: "read", expires_at: "{tomorrow}" }, expect: r({ anonymous: 401, staff: 201, admin: 201 }, 403) },
   ],
+  // Saved views: anyone signed in keeps their own (a token reads them, never writes). Another
+  // user's private view is the same 404 as none to everyone, admins included; another user's
+  // shared view is read by all and changed or deleted by administrators only.
+  "api/v1/views/route.ts": [
+    { method: "GET", path: "/api/v1/views?resource=subscribers", expect: r({ anonymous: 401, staff: 200, admin: 200 }, 200) },
+    { method: "POST", path: "/api/v1/views", json: { resource: "subscribers", name: "Matrix {who}", query: "subscription_status=active" }, expect: r({ anonymous: 401, staff: 201, admin: 201 }, 403) },
+  ],
+  "api/v1/views/[id]/route.ts": [
+    { method: "GET", path: "/api/v1/views/{private-view}", expect: r({ anonymous: 401, staff: 404, admin: 404 }, 404) },
+    { method: "PATCH", path: "/api/v1/views/{private-view}", json: { name: "Matrix {who}" }, expect: r({ anonymous: 401, staff: 404, admin: 404 }, 403) },
+    { method: "DELETE", path: "/api/v1/views/{private-view}", expect: r({ anonymous: 401, staff: 404, admin: 404 }, 403) },
+    { method: "GET", path: "/api/v1/views/{shared-view}", expect: r({ anonymous: 401, staff: 200, admin: 200 }, 200) },
+    { method: "PATCH", path: "/api/v1/views/{shared-view}", json: { name: "Matrix {who}" }, expect: r({ anonymous: 401, staff: 403, admin: 200 }, 403) },
+    { method: "DELETE", path: "/api/v1/views/{shared-view}", expect: r({ anonymous: 401, staff: 403, admin: 204 }, 403) },
+  ],
   "api/v1/tokens/[id]/route.ts": [
     { method: "DELETE", path: "/api/v1/tokens/{admin-token}", expect: r({ anonymous: 401, staff: 404, admin: 204 }, 403) },
   ],
@@ -195,6 +212,13 @@ const ACTIONS: Record<string, Record<string, Expect>> = {
     changeRoleAction: { anonymous: 401, staff: 403, admin: "ok" },
     setActiveAction: { anonymous: 401, staff: 403, admin: "ok" },
     resetPasswordAction: { anonymous: 401, staff: 403, admin: "ok" },
+  },
+  // Views: anyone signed in; which view they may change is decided past the guard (the routes above).
+  "(console)/views/actions.ts": {
+    saveViewAction: { anonymous: 401, staff: "ok", admin: "ok" },
+    updateViewAction: { anonymous: 401, staff: "ok", admin: "ok" },
+    deleteViewAction: { anonymous: 401, staff: "ok", admin: "ok" },
+    setDefaultViewAction: { anonymous: 401, staff: "ok", admin: "ok" },
   },
   "(console)/account/actions.ts": {
     changePasswordAction: { anonymous: 401, staff: "ok", admin: "ok" },
@@ -247,6 +271,8 @@ describe("authorization matrix", () => {
   let n = 0;
   /** Another user's imports: a completed one with rejected rows, and a preview (a dry run) not started. */
   let otherImport = { owner: null as unknown as SessionUser, completed: "", preview: "" };
+  /** Views of a user who is none of the callers: one private, some shared (each DELETE takes one). */
+  const otherViews = { private: 0, shared: [] as number[] };
 
   beforeAll(async () => {
     suite = await openExportSuite("pglite", 30);
@@ -286,6 +312,10 @@ describe("authorization matrix", () => {
       return ((await response.json()) as { id: string }).id;
     };
     otherImport = { owner: importOwner, completed: await upload({}), preview: await upload({ dry_run: "true" }) };
+    const view = (name: string, shared: boolean) =>
+      suite.database.prisma.savedView.create({ data: { owner_id: importOwner.id, resource: "subscribers", name, query: "is_mandatory=true", shared }, select: { id: true } });
+    otherViews.private = (await view("Matrix private", false)).id;
+    for (let i = 0; i < 20; i++) otherViews.shared.push((await view(`Matrix shared ${i}`, true)).id);
     expect(await runImport(otherImport.completed)).toMatchObject({ imported: 1, rejected: 1 });
     // Its owner gets both: the 404s below are about who asks, not about what is there.
     actAs(importOwner);
@@ -309,7 +339,9 @@ describe("authorization matrix", () => {
       .replaceAll("{admin-token}", () => String(adminTokenIds.pop()))
       .replaceAll("{tomorrow}", new Date(Date.now() + 86_400_000).toISOString().slice(0, 10))
       .replaceAll("{export}", "AAAAAAAAAAAAAAAAAAAAAA")
-      .replaceAll("{import}", () => otherImport.completed);
+      .replaceAll("{import}", () => otherImport.completed)
+      .replaceAll("{private-view}", String(otherViews.private))
+      .replaceAll("{shared-view}", () => String(otherViews.shared.pop()));
 
   /**
    * Who the guards see: a person's session, or (for a token caller) none, with the token on the
@@ -348,7 +380,7 @@ describe("authorization matrix", () => {
           const mod = (await import(/* @vite-ignore */ path.join(APP, file))) as Record<string, (r: Request, c: unknown) => Promise<Response>>;
           const url = fill(call.path, who);
           // The route's [id]: named by the call, else the path's segment after the resource.
-          const id = call.params?.id !== undefined ? fill(call.params.id, who) : /\/(?:branches|exports|users|tokens|subscribers)\/([^/]+)/.exec(url)?.[1];
+          const id = call.params?.id !== undefined ? fill(call.params.id, who) : /\/(?:branches|exports|users|tokens|subscribers|views)\/([^/?]+)/.exec(url)?.[1];
           const body = call.json === undefined ? undefined : JSON.parse(fill(JSON.stringify(call.json), who));
           const init = call.form === undefined ? { json: body, headers } : { body: call.form, headers: { ...headers, "content-type": "application/x-www-form-urlencoded" } };
           const response = await mod[call.method]!(apiRequest(url, { method: call.method, ...init }), { params: Promise.resolve({ id }) });

@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import { Suspense } from "react";
 import Link from "next/link";
+import { redirect } from "next/navigation";
 import { EmptyState, InvalidQuery, ListProblemNotice, PastLastPage, ResultSummary } from "@/components/list/list-states";
 import { ListToolbar } from "@/components/list/list-toolbar";
 import { Pager } from "@/components/list/pager";
@@ -12,6 +13,8 @@ import { BRANCH_FILTER_KEYS, branchFiltersSchema } from "@/lib/branches/filters"
 import { listBranches } from "@/lib/branches/queries";
 import { listOutcome } from "@/lib/list/outcome";
 import { parseWith, withParams, type RawParams } from "@/lib/list/params";
+import { defaultViewHref, viewsState } from "@/lib/views/menu";
+import { ViewsMenu } from "../views/views-menu";
 import { BranchTable } from "./branch-table";
 import { BRANCH_TOOLBAR } from "./filter-fields";
 
@@ -23,7 +26,10 @@ export default async function BranchesPage({ searchParams }: { searchParams: Pro
   const params = await searchParams;
   const user = await requirePageUser(`${PATH}${withParams(params, {})}`);
   const admin = canManageBranches(user);
+  const defaultView = await defaultViewHref(user, "branches", params);
+  if (defaultView) redirect(defaultView);
   const parsed = parseWith(branchFiltersSchema, params);
+  const views = await viewsState(user, "branches", params);
 
   return (
     <div className="space-y-5">
@@ -35,7 +41,13 @@ export default async function BranchesPage({ searchParams }: { searchParams: Pro
           </Link>
         ) : null}
       </div>
-      <ListToolbar filters={BRANCH_TOOLBAR} params={params} path={PATH} />
+      <ListToolbar
+        filters={BRANCH_TOOLBAR}
+        params={params}
+        path={PATH}
+        views={<ViewsMenu state={views} params={params} />}
+        emptyQuery={views.hasDefault ? "view=all" : undefined}
+      />
       {parsed.ok ? (
         <Suspense fallback={<TableSkeleton />}>
           <Results filters={parsed.value} params={params} admin={admin} />

@@ -9,10 +9,13 @@ import { requestExportAction } from "./export-actions";
 export async function ExportPanel({
   user,
   filters,
+  view,
   matching,
 }: {
   user: SessionUser;
   filters: RawExportFilters | null;
+  /** The saved view the address is, named so people see whose filters they export. */
+  view: string | null;
   matching: Promise<number | "unknown"> | null;
 }) {
   const [status, total] = await Promise.all([exportStatus(user.id), matching]);
@@ -20,6 +23,7 @@ export async function ExportPanel({
     <ExportPanelView
       initial={status}
       filters={filters ?? {}}
+      view={view}
       matching={filters ? total : null}
       request={requestExportAction}
       timeZone={config().CONSOLE_TIME_ZONE}

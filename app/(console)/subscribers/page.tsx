@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import { Suspense } from "react";
 import Link from "next/link";
+import { redirect } from "next/navigation";
 import { EmptyState, InvalidQuery, ListProblemNotice, PastLastPage, ResultSummary } from "@/components/list/list-states";
 import { ListToolbar } from "@/components/list/list-toolbar";
 import { Pager } from "@/components/list/pager";
@@ -15,6 +16,8 @@ import { heavyUnless } from "@/lib/load/user-limit";
 import { SUBSCRIBER_FIELDS, SUBSCRIBER_FILTER_KEYS, subscriberFiltersSchema, type SubscriberFilters } from "@/lib/subscribers/filters";
 import { isLightList, listSubscribers } from "@/lib/subscribers/queries";
 import { tableSettings } from "@/lib/subscribers/columns";
+import { defaultViewHref, shownColumns, viewsState } from "@/lib/views/menu";
+import { ViewsMenu } from "../views/views-menu";
 import { BulkBar } from "./bulk-bar";
 import { SUBSCRIBER_TOOLBAR } from "./filter-fields";
 import { ExportPanel } from "./export-panel";
@@ -29,9 +32,12 @@ const COLUMN_COUNT = SUBSCRIBER_FIELDS.length;
 export default async function SubscribersPage({ searchParams }: { searchParams: Promise<RawParams> }) {
   const params = await searchParams;
   const user = await requirePageUser(`${PATH}${withParams(params, {})}`);
+  const defaultView = await defaultViewHref(user, "subscribers", params);
+  if (defaultView) redirect(defaultView);
   const parsed = parseWith(subscriberFiltersSchema, params);
   // The export panel takes its count from this query rather than counting again.
   const list = parsed.ok ? listOutcome(() => heavyUnless(isLightList(parsed.value), user.id, () => listSubscribers(parsed.value))) : null;
+  const views = await viewsState(user, "subscribers", params);
 
   return (
     <div className="space-y-5">
@@ -48,10 +54,17 @@ export default async function SubscribersPage({ searchParams }: { searchParams: 
           </div>
         ) : null}
       </div>
-      <ListToolbar filters={SUBSCRIBER_TOOLBAR} params={params} path={PATH} />
+      <ListToolbar
+        filters={SUBSCRIBER_TOOLBAR}
+        params={params}
+        path={PATH}
+        views={<ViewsMenu state={views} params={params} />}
+        emptyQuery={views.hasDefault ? "view=all" : undefined}
+      />
       <ExportPanel
         user={user}
         filters={parsed.ok ? rawExportFilters(params) : null}
+        view={views.current?.name ?? null}
         matching={list?.then((l) => (l.ok ? l.value.pagination.total : (l.problem.total ?? "unknown"))) ?? null}
       />
       {parsed.ok ? (
@@ -83,6 +96,7 @@ async function Results({ list, filters, params, user }: { list: Promise<ListOutc
   if (data.length === 0) return <PastLastPage pagination={pagination} params={params} path={PATH} />;
 
   const settings = tableSettings(user.preferences);
+  const shown = shownColumns(user, params);
   return (
     <div className="space-y-3">
       {/* On a phone: the summary and Columns on one line, the bulk bar under them. */}
@@ -92,12 +106,13 @@ async function Results({ list, filters, params, user }: { list: Promise<ListOutc
           <BulkBar id={BULK_FORM} params={params} total={pagination.total} admin={canManageBranches(user)} />
         </div>
         <div className="ml-auto sm:ml-0">
-          <a href={`/subscribers/columns?back=${encodeURIComponent(`${PATH}${withParams(params, {})}`)}`} className={`${buttonClass.secondary} py-1.5`}>
-            {settings.hidden.length ? `Columns · ${COLUMN_COUNT - settings.hidden.length} of ${COLUMN_COUNT}` : "Columns"}
+          {/* Back without the address's columns (a view's), so the columns just chosen show. */}
+          <a href={`/subscribers/columns?back=${encodeURIComponent(`${PATH}${withParams(params, { columns: undefined })}`)}`} className={`${buttonClass.secondary} py-1.5`}>
+            {shown.length < COLUMN_COUNT ? `Columns · ${shown.length} of ${COLUMN_COUNT}` : "Columns"}
           </a>
         </div>
       </div>
-      <SubscriberTable rows={data} sort={filters.sort} params={params} path={PATH} settings={settings} selectForm={BULK_FORM} />
+      <SubscriberTable rows={data} sort={filters.sort} params={params} path={PATH} settings={settings} shown={shown} selectForm={BULK_FORM} />
       <Pager pagination={pagination} params={params} path={PATH} />
     </div>
   );

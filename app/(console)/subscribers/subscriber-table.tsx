@@ -96,6 +96,7 @@ export function SubscriberTable({
   params,
   path,
   settings,
+  shown,
   selectForm,
 }: {
   rows: SubscriberRow[];
@@ -103,12 +104,14 @@ export function SubscriberTable({
   params: RawParams;
   path: string;
   settings: TableSettings;
+  /** The columns shown, in order: the address's `columns` (a saved view's), else the user's choice. */
+  shown?: readonly string[];
   /** The bulk change form the row boxes belong to. */
   selectForm: string;
 }) {
-  const hidden = new Set(settings.hidden);
-  const columns = COLUMNS.filter((c) => !hidden.has(c.column));
-  const linked = hidden.has("first_name") ? columns[0]!.column : "first_name";
+  const hidden = new Set<string>(settings.hidden);
+  const columns = shown ? shown.flatMap((name) => COLUMNS.filter((c) => c.column === name)) : COLUMNS.filter((c) => !hidden.has(c.column));
+  const linked = columns.some((c) => c.column === "first_name") ? "first_name" : columns[0]!.column;
   return (
     <div role="region" aria-label="Subscribers table" tabIndex={0} className="relative max-h-[75vh] overflow-auto rounded-lg border border-slate-200 bg-white shadow-sm">
       {/* The cells' padding, colour and the sticky first column: app/globals.css (.subscriber-table). */}

@@ -1,0 +1,99 @@
+import "server-only";
+import { canChangeView, canSeeView, type SessionUser } from "@/lib/auth/permissions";
+import { prisma } from "@/lib/db/client";
+import { Prisma } from "@/lib/generated/prisma/client";
+import { AppError, badRequest, conflict, notFound } from "@/lib/errors";
+import { checkViewColumns, checkViewQuery, type ViewResource } from "./resources";
+import { viewSelect, type ViewRow } from "./queries";
+import type { ViewCreate, ViewPatch } from "./schema";
+
+// Views are the user's own working tools, not records of the business: not in the audit log.
+
+const TAKEN = "You already have a view of this list with this name.";
+
+function translate(error: unknown): never {
+  if (error instanceof Prisma.PrismaClientKnownRequestError) {
+    if (error.code === "P2002") throw conflict(TAKEN, { name: [TAKEN] });
+    if (error.code === "P2025") throw notFound("The view");
+  }
+  throw error;
+}
+
+/** The query and columns as stored, or a 400 naming the bad key or value. */
+function checked(resource: ViewResource, input: { query?: string; columns?: string[] | null }) {
+  const out: { query?: string; columns?: string[] | typeof Prisma.DbNull } = {};
+  if (input.query !== undefined) {
+    const query = checkViewQuery(resource, input.query);
+    if (!query.ok) throw badRequest(`The ${resource} list refuses this query: ${query.message}`, { query: [query.message] });
+    out.query = query.value;
+  }
+  if (input.columns !== undefined) {
+    const columns = checkViewColumns(resource, input.columns);
+    if (!columns.ok) throw badRequest(columns.message, columns.fields);
+    out.columns = columns.value ?? Prisma.DbNull;
+  }
+  return out;
+}
+
+export async function createView(user: SessionUser, input: ViewCreate): Promise<ViewRow> {
+  const data = checked(input.resource, input);
+  const db = await prisma();
+  return db.savedView
+    .create({
+      data: { owner_id: user.id, resource: input.resource, name: input.name, shared: input.shared, query: data.query!, columns: data.columns! },
+      select: viewSelect,
+    })
+    .catch(translate);
+}
+
+/** A view the user may change: 404 when they may not see it, 403 when they may only open it. */
+async function changeable(tx: Prisma.TransactionClient, user: SessionUser, id: number) {
+  const view = await tx.savedView.findUnique({ where: { id }, select: { owner_id: true, shared: true, resource: true, name: true } });
+  if (!view || !canSeeView(user, view)) throw notFound("The view");
+  if (!canChangeView(user, view)) throw new AppError(403, "forbidden", "Only its owner and administrators change a shared view.");
+  return view;
+}
+
+export async function updateView(user: SessionUser, id: number, patch: ViewPatch): Promise<ViewRow> {
+  const db = await prisma();
+  return db
+    .$transaction(async (tx) => {
+      const view = await changeable(tx, user, id);
+      const data = checked(view.resource as ViewResource, patch);
+      return tx.savedView.update({
+        where: { id },
+        data: { ...data, ...(patch.name !== undefined ? { name: patch.name } : {}), ...(patch.shared !== undefined ? { shared: patch.shared } : {}) },
+        select: viewSelect,
+      });
+    })
+    .catch(translate);
+}
+
+export async function deleteView(user: SessionUser, id: number): Promise<{ name: string }> {
+  const db = await prisma();
+  return db
+    .$transaction(async (tx) => {
+      const view = await changeable(tx, user, id);
+      await tx.savedView.delete({ where: { id } });
+      return { name: view.name };
+    })
+    .catch(translate);
+}
+
+/** The view the user's list opens with when opened without a query; null: none (the whole list). */
+export async function setDefaultView(user: SessionUser, resource: ViewResource, id: number | null): Promise<void> {
+  const db = await prisma();
+  if (id === null) {
+    await db.savedViewDefault.deleteMany({ where: { user_id: user.id, resource } });
+    return;
+  }
+  await db.$transaction(async (tx) => {
+    const view = await tx.savedView.findUnique({ where: { id }, select: { owner_id: true, shared: true, resource: true } });
+    if (!view || !canSeeView(user, view) || view.resource !== resource) throw notFound("The view");
+    await tx.savedViewDefault.upsert({
+      where: { user_id_resource: { user_id: user.id, resource } },
+      create: { user_id: user.id, resource, view_id: id },
+      update: { view_id: id },
+    });
+  });
+}

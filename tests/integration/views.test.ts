@@ -1,0 +1,279 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import * as viewsApi from "@/app/api/v1/views/route";
+import * as viewApi from "@/app/api/v1/views/[id]/route";
+import SubscribersPage from "@/app/(console)/subscribers/page";
+import BranchesPage from "@/app/(console)/branches/page";
+import type { SessionUser } from "@/lib/auth/permissions";
+import type { Database } from "@/lib/db/client";
+import { rawExportFilters } from "@/lib/export/filters";
+import { parseWith, rawParams } from "@/lib/list/params";
+import { subscriberFiltersSchema } from "@/lib/subscribers/filters";
+import { listSubscribers } from "@/lib/subscribers/queries";
+import { defaultViewHref, viewsState } from "@/lib/views/menu";
+import { setDefaultView } from "@/lib/views/mutations";
+import { actAs, createUsers, testDatabase, testDbKinds } from "../helpers/db";
+import { apiRequest, routeContext } from "../helpers/http";
+
+// Saved views through the API and the list pages, on PGlite and PostgreSQL: the query checked by
+// the list's own parser, who sees and changes which view, broken views, default views, and the
+// rows a view's link opens.
+
+type ViewBody = { id: number; name: string; resource: string; query: string; columns: string[] | null; shared: boolean; owner: { id: number; name: string }; problem: string | null };
+type ErrorBody = { error: { code: string; message: string; fields?: Record<string, string[]> } };
+
+const post = (json: unknown) => viewsApi.POST(apiRequest("/api/v1/views", { method: "POST", json }), {});
+const patch = (id: number, json: unknown) => viewApi.PATCH(apiRequest(`/api/v1/views/${id}`, { method: "PATCH", json }), routeContext({ id: String(id) }));
+const remove = (id: number) => viewApi.DELETE(apiRequest(`/api/v1/views/${id}`, { method: "DELETE" }), routeContext({ id: String(id) }));
+const list = async (resource = "subscribers") => ((await (await viewsApi.GET(apiRequest(`/api/v1/views?resource=${resource}`), {})).json()) as { data: ViewBody[] }).data;
+const create = async (json: Record<string, unknown>) => {
+  const response = await post({ resource: "subscribers", ...json });
+  expect(response.status, await response.clone().text()).toBe(201);
+  return (await response.json()) as ViewBody;
+};
+
+/** What a page's redirect() throws: its target, or null when the page rendered. */
+async function redirectOf(render: () => Promise<unknown>): Promise<string | null> {
+  try {
+    await render();
+    return null;
+  } catch (error) {
+    const digest = String((error as { digest?: string }).digest ?? "");
+    if (!digest.startsWith("NEXT_REDIRECT")) throw error;
+    return digest.split(";")[2]!;
+  }
+}
+
+for (const kind of testDbKinds()) {
+  describe(`saved views on ${kind}`, () => {
+    let database: Database;
+    let users: { admin: SessionUser; staff: SessionUser };
+    let other: SessionUser;
+
+    beforeAll(async () => {
+      database = await testDatabase(kind);
+      users = await createUsers(database);
+      other = (await database.prisma.user.create({
+        data: { email: `other-${Date.now()}@test.local`, name: "Other Staff", role: "staff", password_hash: "x" },
+        select: { id: true, email: true, name: true, role: true },
+      })) as SessionUser;
+      const statuses = ["pending", "active", "expired", "cancelled"] as const;
+      await database.prisma.subscriber.createMany({
+        data: Array.from({ length: 30 }, (_, i) => ({
+          first_name: `First${i}`,
+          last_name: i % 3 === 0 ? "Lisbon" : "Porto",
+          email: `v${i}@example.com`,
+          mobile: `+44740055${String(i).padStart(4, "0")}`,
+          subscription_status: statuses[i % 4]!,
+          is_mandatory: i % 2 === 0,
+          created_at: new Date(Date.UTC(2026, 0, 1 + i)),
+        })),
+      });
+    });
+    afterAll(async () => {
+      await database?.close();
+    });
+    beforeEach(() => actAs(users.staff));
+
+    it("saves a view: 201, the list's query as stored, its columns, the owner", async () => {
+      const view = await create({ name: "Pending mandatory", query: "?subscription_status=pending&is_mandatory=true&q=  lis  &sort=-created_at", columns: ["last_name", "email"] });
+      expect(view).toMatchObject({
+        name: "Pending mandatory",
+        resource: "subscribers",
+        query: "subscription_status=pending&is_mandatory=true&q=lis&sort=-created_at",
+        columns: ["last_name", "email"],
+        shared: false,
+        owner: { id: users.staff.id, name: users.staff.name },
+        problem: null,
+      });
+      expect(Object.keys(view).sort()).toEqual(["columns", "created_at", "id", "name", "owner", "problem", "query", "resource", "shared", "updated_at"]);
+    });
+
+    it("refuses a query its list would refuse, with a 400 naming the key or the value", async () => {
+      const cases: [string, string, RegExp][] = [
+        ["subscription_status=archived", "subscription_status", /must be one of: pending, active, expired, cancelled/],
+        ["region=north", "region", /has no filter "region"/],
+        ["page=2", "page", /does not keep the page/],
+        ["columns=id", "columns", /columns/],
+        ["view=all", "view", /view=all/],
+        ["sort=favourite", "sort", /sort must be one of/],
+        ["travel_date_from=2026-05-01&travel_date_to=2026-04-01", "travel_date_to", /on or after/],
+        ["q=a&q=b", "q", /only once/],
+        ["created_from=2026-02-30", "created_from", /does not exist/],
+      ];
+      for (const [query, key, message] of cases) {
+        const response = await post({ resource: "subscribers", name: `Bad ${key}`, query });
+        expect(response.status, query).toBe(400);
+        const body = (await response.json()) as ErrorBody;
+        expect(body.error.fields?.query?.join(" "), query).toMatch(new RegExp(`${key}: `));
+        expect(body.error.fields?.query?.join(" "), query).toMatch(message);
+      }
+      // A branch view by the branch list's parser: the subscriber list's filters are not its own.
+      const branch = await post({ resource: "branches", name: "Wrong list", query: "subscription_status=active" });
+      expect(branch.status).toBe(400);
+      expect(((await branch.json()) as ErrorBody).error.message).toMatch(/branches list has no filter "subscription_status"/);
+      expect((await list()).map((v) => v.name)).not.toContain("Bad region");
+    });
+
+    it("refuses bad names, columns, resources and unknown fields", async () => {
+      const bad: [unknown, string][] = [
+        [{ resource: "subscribers", name: "" }, "name"],
+        [{ resource: "subscribers", name: "x".repeat(61) }, "name"],
+        [{ resource: "subscribers", name: "Cols", columns: ["id", "favourite"] }, "columns"],
+        [{ resource: "subscribers", name: "Cols", columns: ["id", "id"] }, "columns"],
+        [{ resource: "subscribers", name: "Cols", columns: [] }, "columns"],
+        [{ resource: "branches", name: "Cols", columns: ["name"] }, "columns"],
+        [{ resource: "audit", name: "Audit" }, "resource"],
+        [{ resource: "subscribers", name: "Owner", owner_id: users.admin.id }, "owner_id"],
+      ];
+      for (const [json, field] of bad) {
+        const response = await post(json);
+        expect(response.status, JSON.stringify(json)).toBe(400);
+        const body = (await response.json()) as ErrorBody;
+        expect(JSON.stringify(body.error), JSON.stringify(json)).toContain(field);
+      }
+      expect((await create({ name: "x".repeat(60), query: "" })).name).toHaveLength(60);
+    });
+
+    it("keeps names unique per owner and list (409), not across lists or owners", async () => {
+      await create({ name: "Lisbon", query: "q=lisbon" });
+      const again = await post({ resource: "subscribers", name: "Lisbon", query: "q=porto" });
+      expect(again.status).toBe(409);
+      expect(((await again.json()) as ErrorBody).error.fields?.name).toBeDefined();
+      expect((await post({ resource: "branches", name: "Lisbon", query: "name=lisbon" })).status).toBe(201);
+      actAs(other);
+      expect((await post({ resource: "subscribers", name: "Lisbon", query: "q=lisbon" })).status).toBe(201);
+      // A rename onto a taken name is the same 409.
+      actAs(users.staff);
+      const mine = await create({ name: "To rename", query: "" });
+      expect((await patch(mine.id, { name: "Lisbon" })).status).toBe(409);
+    });
+
+    it("lists the caller's own views and the shared ones, by name; someone else's private view is a 404 to everyone else", async () => {
+      actAs(other);
+      const hidden = await create({ name: "Other private", query: "is_mandatory=false" });
+      const shared = await create({ name: "Aaa shared by other", query: "subscription_status=active", shared: true });
+      for (const who of [users.staff, users.admin]) {
+        actAs(who);
+        const names = (await list()).map((v) => v.name);
+        expect(names).not.toContain("Other private");
+        expect(names).toContain("Aaa shared by other");
+        expect(names).toEqual([...names].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)));
+        const get = await viewApi.GET(apiRequest(`/api/v1/views/${hidden.id}`), routeContext({ id: String(hidden.id) }));
+        expect(get.status).toBe(404);
+        expect((await patch(hidden.id, { name: "Taken over" })).status).toBe(404);
+        expect((await remove(hidden.id)).status).toBe(404);
+      }
+      // Staff open a shared view but do not change it; an administrator does.
+      actAs(users.staff);
+      expect((await patch(shared.id, { query: "" })).status).toBe(403);
+      expect((await remove(shared.id)).status).toBe(403);
+      actAs(users.admin);
+      const changed = await patch(shared.id, { name: "Aaa shared, renamed by an admin" });
+      expect(changed.status).toBe(200);
+      expect(((await changed.json()) as ViewBody).owner.id).toBe(other.id);
+      actAs(other);
+      const still = await database.prisma.savedView.findUniqueOrThrow({ where: { id: hidden.id } });
+      expect(still.name).toBe("Other private");
+      // Its owner changes everything, and deletes it (204).
+      const updated = await patch(hidden.id, { name: "Other, now shared", query: "subscription_status=expired&sort=id", columns: null, shared: true });
+      expect(updated.status).toBe(200);
+      expect(await updated.json()).toMatchObject({ name: "Other, now shared", query: "subscription_status=expired&sort=id", columns: null, shared: true });
+      expect((await patch(hidden.id, { query: "subscription_status=gone" })).status).toBe(400);
+      expect((await remove(hidden.id)).status).toBe(204);
+      expect((await remove(hidden.id)).status).toBe(404);
+    });
+
+    it("shows a view its list no longer accepts as broken, with the reason, rather than dropping it", async () => {
+      // As if the list's filters changed after the view was saved: a value and a key it no longer reads.
+      await database.prisma.savedView.createMany({
+        data: [
+          { owner_id: users.staff.id, resource: "subscribers", name: "Old status", query: "subscription_status=archived" },
+          { owner_id: users.staff.id, resource: "subscribers", name: "Old filter", query: "region=north" },
+          { owner_id: users.staff.id, resource: "subscribers", name: "Old column", query: "", columns: ["id", "region"] },
+        ],
+      });
+      const views = await list();
+      expect(views.find((v) => v.name === "Old status")?.problem).toMatch(/subscription_status: subscription_status must be one of/);
+      expect(views.find((v) => v.name === "Old filter")?.problem).toMatch(/region: The subscribers list has no filter "region"/);
+      expect(views.find((v) => v.name === "Old column")?.problem).toMatch(/Not a column of the subscribers list: region/);
+      const state = await viewsState(users.staff, "subscribers", {});
+      const broken = state.views.find((v) => v.name === "Old status")!;
+      expect(broken).toMatchObject({ href: null, problem: expect.stringMatching(/must be one of/) });
+      // A broken view is updated back into shape through the same parser.
+      const fixed = await patch(broken.id, { query: "subscription_status=cancelled" });
+      expect(((await fixed.json()) as ViewBody).problem).toBeNull();
+    });
+
+    it("a view's link opens exactly its rows; the export and bulk changes from it take exactly its filters", async () => {
+      const view = await create({ name: "Active Lisbon", query: "subscription_status=active&last_name=lisbon&sort=first_name", columns: ["first_name", "last_name"] });
+      const state = await viewsState(users.staff, "subscribers", {});
+      const href = state.views.find((v) => v.id === view.id)!.href!;
+      expect(href).toBe("/subscribers?subscription_status=active&last_name=lisbon&sort=first_name&columns=first_name%2Clast_name");
+      const address = rawParams(new URL(href, "http://localhost").searchParams);
+      const viaLink = parseWith(subscriberFiltersSchema, address);
+      const viaQuery = parseWith(subscriberFiltersSchema, new URLSearchParams(view.query));
+      if (!viaLink.ok || !viaQuery.ok) throw new Error("the view's link does not parse");
+      const rows = (await listSubscribers(viaLink.value)).data.map((r) => r.id);
+      expect(rows.length).toBeGreaterThan(0);
+      expect(rows).toEqual((await listSubscribers(viaQuery.value)).data.map((r) => r.id));
+      const statuses = await database.prisma.subscriber.findMany({ where: { id: { in: rows } }, select: { subscription_status: true, last_name: true } });
+      expect(statuses.every((s) => s.subscription_status === "active" && s.last_name === "Lisbon")).toBe(true);
+      // The export panel's filters on that address: the view's filters, no more, no less.
+      expect(rawExportFilters(address)).toEqual({ subscription_status: "active", last_name: "lisbon" });
+      // On that address the menu names the view, and the export panel gets its name.
+      const here = await viewsState(users.staff, "subscribers", address);
+      expect(here.current?.name).toBe("Active Lisbon");
+      // The same filters in another order, with the page and default spelling, are the same view.
+      const same = await viewsState(users.staff, "subscribers", { sort: "first_name", page: "2", last_name: " lisbon ", subscription_status: "active" });
+      expect(same.current?.id).toBe(view.id);
+      expect((await viewsState(users.staff, "subscribers", { subscription_status: "active" })).current?.id).not.toBe(view.id);
+    });
+
+    it("names the caller's own view before a shared one with the same filters", async () => {
+      actAs(other);
+      await create({ name: "Shared expired", query: "subscription_status=expired", shared: true });
+      actAs(users.staff);
+      const mine = await create({ name: "Zzz my expired", query: "subscription_status=expired&sort=-created_at" });
+      expect((await viewsState(users.staff, "subscribers", { subscription_status: "expired" })).current?.id).toBe(mine.id);
+      expect((await viewsState(users.admin, "subscribers", { subscription_status: "expired" })).current?.name).toBe("Shared expired");
+    });
+
+    it("opens the default view when the list is opened without a query; view=all and any query open the list as asked", async () => {
+      const view = await create({ name: "My default", query: "is_mandatory=true&sort=last_name" });
+      await setDefaultView(users.staff, "subscribers", view.id);
+      const page = (searchParams: Record<string, string>) => redirectOf(() => SubscribersPage({ searchParams: Promise.resolve(searchParams) }));
+      expect(await page({})).toBe("/subscribers?is_mandatory=true&sort=last_name");
+      // (What the page asks; rendering it would start the list's query, left running past the test.)
+      expect(await defaultViewHref(users.staff, "subscribers", { view: "all" })).toBeNull();
+      expect(await defaultViewHref(users.staff, "subscribers", { q: "lisbon" })).toBeNull();
+      expect((await viewsState(users.staff, "subscribers", {})).hasDefault).toBe(true);
+      // Another user, and another list, are not affected.
+      expect(await defaultViewHref(users.admin, "subscribers", {})).toBeNull();
+      expect(await redirectOf(() => BranchesPage({ searchParams: Promise.resolve({}) }))).toBeNull();
+      // A default view that stops opening (broken), or goes, leaves the list whole.
+      await database.prisma.savedView.update({ where: { id: view.id }, data: { query: "is_mandatory=perhaps" } });
+      expect(await defaultViewHref(users.staff, "subscribers", {})).toBeNull();
+      await remove(view.id);
+      expect(await database.prisma.savedViewDefault.count({ where: { user_id: users.staff.id } })).toBe(0);
+    });
+
+    it("a shared view as a default stops being one when its owner makes it private", async () => {
+      actAs(other);
+      const view = await create({ name: "Shared default", query: "subscription_status=pending", shared: true });
+      actAs(users.staff);
+      await setDefaultView(users.staff, "subscribers", view.id);
+      expect(await defaultViewHref(users.staff, "subscribers", {})).toBe("/subscribers?subscription_status=pending");
+      actAs(other);
+      expect((await patch(view.id, { shared: false })).status).toBe(200);
+      expect(await defaultViewHref(users.staff, "subscribers", {})).toBeNull();
+      // Nor can one pick someone else's private view as a default.
+      await expect(setDefaultView(users.staff, "subscribers", view.id)).rejects.toMatchObject({ status: 404 });
+    });
+
+    it("the list parsers read view=all and refuse any other value", () => {
+      expect(parseWith(subscriberFiltersSchema, { view: "all" }).ok).toBe(true);
+      const refused = parseWith(subscriberFiltersSchema, { view: "mine" });
+      expect(refused.ok ? "" : refused.message).toMatch(/view must be one of: all/);
+    });
+  });
+}
