@@ -5,7 +5,7 @@ import { FilterChips } from "./filter-chips";
 /**
  * Every list's toolbar, from its filters as data (docs/decisions/0018-toolbar-every-list-one-toolbar.md).
  * `views`: the list's Views menu, when it has saved views; `emptyQuery`: what an address with no
- * filter left says when a bare address would open a default view (docs/decisions/XXXX-saved-views.md).
+ * filter left says when a bare address would open a default view (docs/decisions/0027-saved-views.md).
  */
 export function ListToolbar({
   filters,

@@ -16,7 +16,7 @@ export const canCreateSubscribers = (user: SessionUser | null | undefined) => Bo
 export const canReadAudit = (user: Pick<SessionUser, "role"> | null | undefined) => user?.role === "admin";
 export const canManageUsers = (user: Pick<SessionUser, "role"> | null | undefined) => user?.role === "admin";
 
-/** A saved view: its owner's, and everyone's to open once shared (docs/decisions/XXXX-saved-views.md). */
+/** A saved view: its owner's, and everyone's to open once shared (docs/decisions/0027-saved-views.md). */
 type ViewAccess = { owner_id: number; shared: boolean };
 export const canSeeView = (user: Pick<SessionUser, "id">, view: ViewAccess) => view.owner_id === user.id || view.shared;
 /** Its owner changes it; an administrator also changes or deletes a shared one. */

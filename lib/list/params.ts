@@ -91,7 +91,7 @@ export function sortParam<const C extends readonly [string, ...string[]]>(column
 }
 
 /**
- * `view=all`: the list as it is without a default view (docs/decisions/XXXX-saved-views.md).
+ * `view=all`: the list as it is without a default view (docs/decisions/0027-saved-views.md).
  * Read, not dropped, so any other value is refused as every bad parameter is.
  */
 export const viewMarkerParam = optionParam(["all"], "view");

@@ -8,7 +8,7 @@ import { allHref, checkViewQuery, filtersKey, VIEW_LISTS, viewHref, type ViewRes
 import { defaultViewId, getVisibleView, listViews, viewProblem } from "./queries";
 
 // What a list page needs of saved views: the menu's entries, the view the address is, and the
-// default view a bare list opens with (docs/decisions/XXXX-saved-views.md).
+// default view a bare list opens with (docs/decisions/0027-saved-views.md).
 
 export type MenuView = {
   id: number;

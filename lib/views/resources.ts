@@ -4,7 +4,7 @@ import { parseWith, rawParams, type ParseResult, type RawParams } from "@/lib/li
 import { SUBSCRIBER_FIELDS, SUBSCRIBER_FILTER_KEYS, subscriberFiltersSchema } from "@/lib/subscribers/filters";
 
 // The lists that have saved views, each with its own parser: a view's query is checked by the
-// very schema the list page, its API and its export use (docs/decisions/XXXX-saved-views.md).
+// very schema the list page, its API and its export use (docs/decisions/0027-saved-views.md).
 
 export const VIEW_RESOURCES = ["subscribers", "branches"] as const;
 export type ViewResource = (typeof VIEW_RESOURCES)[number];

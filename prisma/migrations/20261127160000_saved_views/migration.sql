@@ -1,4 +1,4 @@
--- Saved views and each user's default view of a list (docs/decisions/XXXX-saved-views.md).
+-- Saved views and each user's default view of a list (docs/decisions/0027-saved-views.md).
 -- CreateTable
 CREATE TABLE "saved_views" (
     "id" SERIAL NOT NULL,
