@@ -1,3 +1,4 @@
+import { branchScopeOfUser } from "@/lib/auth/scope";
 import { exportConfig } from "./config";
 import { deleteExportFiles, writeCsvFile } from "./files";
 import { storedFilters } from "./filters";
@@ -13,12 +14,14 @@ type RunResult = { exportId: string; rows: number } | { exportId: string; skippe
 
 export async function runExport(exportId: string, signal?: AbortSignal): Promise<RunResult> {
   const conn = await connection();
-  const [row] = await conn.query<{ status: string; filters: unknown }>(
-    sql`SELECT status::text AS status, filters FROM subscriber_exports WHERE id = ${exportId}`);
+  const [row] = await conn.query<{ status: string; filters: unknown; user_id: number }>(
+    sql`SELECT status::text AS status, filters, user_id FROM subscriber_exports WHERE id = ${exportId}`);
   if (!row) return { exportId, skipped: "the export no longer exists" };
   if (row.status !== "in_queue") return { exportId, skipped: `the export is ${row.status}` };
 
   const filters = storedFilters(row.filters);
+  // The user's scope as it is when the file is written (docs/decisions/XXXX-branch-scope.md).
+  const scope = await branchScopeOfUser(row.user_id);
   let lastUpdate = Date.now();
   const progress = async (rows: number) => {
     if (Date.now() - lastUpdate < PROGRESS_EVERY_MS) return;
@@ -28,11 +31,11 @@ export async function runExport(exportId: string, signal?: AbortSignal): Promise
   };
   // The count and the rows in one snapshot (PostgreSQL), so the file holds exactly `total` rows.
   const rows = await conn.read(async (reader) => {
-    const total = await countRows(reader, filters);
+    const total = await countRows(reader, scope, filters);
     await conn.query(
       sql`UPDATE subscriber_exports SET started_at = now(), total_rows = ${total}, processed_rows = 0
        WHERE id = ${exportId} AND status = 'in_queue'`);
-    return writeCsvFile(exportId, exportRows(reader, filters, exportConfig.batchSize), progress, signal);
+    return writeCsvFile(exportId, exportRows(reader, scope, filters, exportConfig.batchSize), progress, signal);
   });
 
   // Publish: this export completed; the user's older exports (and their files) are replaced.

@@ -1,6 +1,7 @@
 "use server";
 
 import { z } from "zod";
+import { branchScope } from "@/lib/auth/scope";
 import { action } from "@/lib/actions";
 import { requireUser } from "@/lib/auth/guards";
 import { parseExportBody } from "@/lib/export/filters";
@@ -16,6 +17,6 @@ const input = z.record(z.string(), z.string());
 export const requestExportAction = action(requireUser, input, async (raw, user) => {
   const filters = parseExportBody(raw);
   if (!filters.ok) return { ok: false, fieldErrors: filters.fields, formError: filters.message };
-  const status: ExportStatusBody = await requestExport(user, filters.value);
+  const status: ExportStatusBody = await requestExport(branchScope(user), user, filters.value);
   return { ok: true, data: status, message: "Export requested. The file is being prepared." };
 });

@@ -6,6 +6,7 @@ import { ListToolbar } from "@/components/list/list-toolbar";
 import { Pager } from "@/components/list/pager";
 import { TableSkeleton } from "@/components/list/table-skeleton";
 import { buttonClass } from "@/components/ui/button-styles";
+import { branchScope } from "@/lib/auth/scope";
 import { requirePageUser } from "@/lib/auth/page-guards";
 import { canCreateSubscribers, canManageBranches, type SessionUser } from "@/lib/auth/permissions";
 import { rawExportFilters } from "@/lib/export/filters";
@@ -31,7 +32,8 @@ export default async function SubscribersPage({ searchParams }: { searchParams: 
   const user = await requirePageUser(`${PATH}${withParams(params, {})}`);
   const parsed = parseWith(subscriberFiltersSchema, params);
   // The export panel takes its count from this query rather than counting again.
-  const list = parsed.ok ? listOutcome(() => heavyUnless(isLightList(parsed.value), user.id, () => listSubscribers(parsed.value))) : null;
+  const scope = branchScope(user);
+  const list = parsed.ok ? listOutcome(() => heavyUnless(isLightList(scope, parsed.value), user.id, () => listSubscribers(scope, parsed.value))) : null;
 
   return (
     <div className="space-y-5">

@@ -1,4 +1,5 @@
 import { requireUser } from "@/lib/auth/guards";
+import { branchScope } from "@/lib/auth/scope";
 import { AppError } from "@/lib/errors";
 import { parseExportBody, parseExportQuery } from "@/lib/export/filters";
 import { requestExport } from "@/lib/export/request";
@@ -25,5 +26,5 @@ export const POST = route(async (request) => {
   }
   const filters = hasBody ? parseExportBody(await readJson(request)) : parseExportQuery(query);
   if (!filters.ok) throw new AppError(400, "invalid_input", filters.message, filters.fields);
-  return json(await requestExport(user, filters.value), 202);
+  return json(await requestExport(branchScope(user), user, filters.value), 202);
 });
