@@ -60,6 +60,9 @@ export type UserUpdateInput = z.output<typeof userUpdateSchema>;
 
 export const userIdSchema = idSchema("The user id must be a whole number of 1 or more.");
 
+/** /users' "Branches…" dialog: a staff member's branches (null: every branch). */
+export const userBranchesSchema = z.object({ id: userIdSchema, branch_ids: branchIds }).strict();
+
 /** /account: change your own password. */
 export const passwordChangeSchema = z
   .object({

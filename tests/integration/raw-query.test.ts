@@ -30,7 +30,7 @@ for (const kind of testDbKinds()) {
       // The setup mocks the session module (tests/setup/next-request.ts); its statement is the real one.
       const { sessionUserSql } = await vi.importActual<typeof import("@/lib/auth/session")>("@/lib/auth/session");
       expect(await query(sessionUserSql(user.id))).toEqual([
-        { id: user.id, name: "Raw", email: "raw@test.local", role: "staff", active: true, session_version: 0, preferences: { subscriberTable: { density: "compact" } } },
+        { id: user.id, name: "Raw", email: "raw@test.local", role: "staff", branch_ids: null, active: true, session_version: 0, preferences: { subscriberTable: { density: "compact" } } },
       ]);
 
       const branch = await database.prisma.branch.create({ data: { name: "Raw branch" } });
