@@ -23,6 +23,9 @@ CREATE TABLE "subscriber_branch_counts" (
 -- CreateIndex
 CREATE INDEX "user_branches_branch_id_idx" ON "user_branches"("branch_id");
 
+-- CreateIndex
+CREATE INDEX "subscribers_branch_id_country_id_last_name_id_idx" ON "subscribers"("branch_id", "country_id", "last_name", "id");
+
 -- AddForeignKey
 ALTER TABLE "user_branches" ADD CONSTRAINT "user_branches_user_id_fkey" FOREIGN KEY ("user_id") REFERENCES "users"("id") ON DELETE CASCADE ON UPDATE CASCADE;
 
