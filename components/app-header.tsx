@@ -3,8 +3,8 @@ import { canManageUsers, canReadAudit, type SessionUser } from "@/lib/auth/permi
 import { NavLink } from "./nav-link";
 import { SignOutButton } from "./sign-out-button";
 
-/** `signOut` is the server action the header's "Sign out" form posts to. */
-export function AppHeader({ user, signOut }: { user: SessionUser; signOut: () => Promise<void> }) {
+/** `signOut` is the server action the header's "Sign out" form posts to; `branches`: a scoped user's branches, named on every page. */
+export function AppHeader({ user, signOut, branches }: { user: SessionUser; signOut: () => Promise<void>; branches: string[] | null }) {
   return (
     <header className="border-b border-slate-200 bg-white">
       <div className="mx-auto flex max-w-7xl flex-wrap items-center gap-x-6 gap-y-2 px-4 py-3 sm:px-6 lg:px-8">
@@ -25,6 +25,11 @@ export function AppHeader({ user, signOut }: { user: SessionUser; signOut: () =>
             <span className="block text-xs text-slate-500" data-testid="user-role">
               {user.role === "admin" ? "Administrator" : "Staff"}
             </span>
+            {branches ? (
+              <span className="block max-w-xs truncate text-xs text-slate-600" data-testid="user-branches" title={branches.join(", ")}>
+                {branches.length ? <>Your branches: <bdi>{branches.join(", ")}</bdi></> : "No branches: ask an administrator"}
+              </span>
+            ) : null}
           </span>
           <form action={signOut}>
             <SignOutButton />

@@ -166,6 +166,18 @@ const PAGES: Visit[] = [
   { name: "edit branch", roles: BOTH, run: async (page, check) => visit(page, check, `/branches/${await branchId(page)}/edit`) },
   { name: "user list", roles: BOTH, run: (page, check) => visit(page, check, "/users") },
   { name: "new user", roles: ADMIN, run: (page, check) => visit(page, check, "/users/new") },
+  {
+    name: "a staff member's branches",
+    roles: ADMIN,
+    run: async (page, check) => {
+      await visit(page, check, "/users?role=staff", "staff users");
+      await page.getByRole("button", { name: /^Branches of / }).first().click();
+      const dialog = page.getByRole("dialog", { name: /^Branches of / });
+      await dialog.getByLabel("Only the branches ticked below").check();
+      await expect(dialog.getByLabel("Search branches")).toBeVisible();
+      await check("branches dialog");
+    },
+  },
   { name: "audit log", roles: BOTH, run: (page, check) => visit(page, check, "/audit") },
   { name: "account", roles: BOTH, run: (page, check) => visit(page, check, "/account") },
 ];

@@ -23,6 +23,9 @@ import { benchDatabaseUrl, bulkLoad } from "@/tools/seed/bulk";
 import { progressPrinter } from "./bench/progress";
 import { DEFAULT_SERVER } from "./bulk-load";
 import { runScript } from "./script-utils";
+import { branchScope } from "@/lib/auth/scope";
+/** These measure or check everything: an unscoped reader (lib/auth/scope.ts). */
+const EVERY_BRANCH = branchScope({ role: "admin", branch_ids: null });
 
 const quantile = (xs: number[], q: number) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -87,7 +90,7 @@ async function measure({ n, url, deleting, filters }: { n: number; url: string; 
   const to = state!.s === "expired" ? "active" : "expired";
   const change = deleting ? { delete: true } : { subscription_status: to };
   const target = { filters: deleting ? filters : {} };
-  const total = deleting ? await countTarget(target) : n;
+  const total = deleting ? await countTarget(EVERY_BRANCH, target) : n;
   const id = `bench${Date.now().toString(36)}`.padEnd(22, "x").slice(0, 22);
   await conn.query(sql`INSERT INTO bulk_changes (id, user_id, target, change, total_rows)
     VALUES (${id}, ${user!.id}, ${JSON.stringify(target)}::jsonb, ${JSON.stringify(change)}::jsonb, ${total})`);

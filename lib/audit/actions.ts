@@ -20,6 +20,7 @@ export const AUDIT_ACTIONS = [
   "user.create",
   "user.update",
   "user.role_change",
+  "user.scope_change",
   "user.deactivate",
   "user.reactivate",
   "user.password_reset",

@@ -5,6 +5,7 @@ import { scopeSlot } from "@/lib/request-scope";
 import { tokenRateWait } from "@/lib/tokens/rate";
 import { tokenAllows, type TokenScope } from "@/lib/tokens/scope";
 import type { Role, SessionUser } from "./permissions";
+import { USER_BRANCH_IDS } from "./scope";
 import { isApiTokenShape, secretHash } from "./secrets";
 
 // Bearer tokens on the JSON API, decided once per request by lib/http/api.ts; judged by the token
@@ -46,6 +47,7 @@ type TokenRow = {
   user_name: string;
   email: string;
   role: Role;
+  branch_ids: number[] | null;
   active: boolean;
 };
 
@@ -56,7 +58,7 @@ export async function authenticateBearer(token: string, request: Request): Promi
   if (!isApiTokenShape(token)) throw invalid();
   const [row] = await query<TokenRow>(
     sql`SELECT t.id, t.name, t.scope::text AS scope, t.expires_at, t.revoked_at, t.last_used_at,
-           u.id AS user_id, u.name AS user_name, u.email, u.role::text AS role, u.active
+           u.id AS user_id, u.name AS user_name, u.email, u.role::text AS role, ${USER_BRANCH_IDS}, u.active
          FROM api_tokens t JOIN users u ON u.id = t.user_id
         WHERE t.token_hash = ${secretHash(token)}`);
   if (!row || row.revoked_at || row.expires_at.getTime() <= Date.now() || !row.active) throw invalid();
@@ -71,7 +73,7 @@ export async function authenticateBearer(token: string, request: Request): Promi
     await query(sql`UPDATE api_tokens SET last_used_at = now() WHERE id = ${row.id}`);
   }
   return {
-    user: { id: row.user_id, name: row.user_name, email: row.email, role: row.role },
+    user: { id: row.user_id, name: row.user_name, email: row.email, role: row.role, branch_ids: row.branch_ids },
     token: { id: row.id, name: row.name, scope: row.scope },
   };
 }

@@ -7,6 +7,8 @@ export type SessionUser = {
   name: string;
   email: string;
   role: Role;
+  /** The branches a staff member is limited to; null: every branch (always for admins). Turned into a BranchScope by lib/auth/scope.ts only. */
+  branch_ids: readonly number[] | null;
   /** The user's display settings (read with the session, so pages need no query of their own). */
   preferences?: unknown;
 };

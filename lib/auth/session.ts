@@ -3,14 +3,16 @@ import { cache } from "react";
 import { cookies } from "next/headers";
 import { SESSION_MAX_AGE_SECONDS, decodeSessionCookie, sessionCookieName } from "./cookies";
 import type { Role, SessionUser } from "./permissions";
+import { USER_BRANCH_IDS } from "./scope";
 import { query, sql, type Statement } from "@/lib/db/sql";
 import { noteCaller } from "@/lib/telemetry/request";
 
-type UserRow = { id: number; name: string; email: string; role: Role; active: boolean; session_version: number; preferences: unknown };
+type UserRow = { id: number; name: string; email: string; role: Role; branch_ids: number[] | null; active: boolean; session_version: number; preferences: unknown };
 
 /** The session's user, read on every request: one primary-key lookup. */
 export function sessionUserSql(userId: number): Statement {
-  return sql`SELECT id, name, email, role::text AS role, active, session_version, preferences FROM users WHERE id = ${userId}`;
+  return sql`SELECT u.id, u.name, u.email, u.role::text AS role, ${USER_BRANCH_IDS}, u.active, u.session_version, u.preferences
+    FROM users u WHERE u.id = ${userId}`;
 }
 
 /** Whether a session signed in at `signedInAt` (seconds since the epoch) has run its course. */
@@ -29,7 +31,7 @@ export const currentSession = cache(async (): Promise<{ user: SessionUser; expir
   if (!user || !user.active || user.session_version !== token.sv) return null;
   noteCaller(user.id);
   return {
-    user: { id: user.id, name: user.name, email: user.email, role: user.role, preferences: user.preferences },
+    user: { id: user.id, name: user.name, email: user.email, role: user.role, branch_ids: user.branch_ids, preferences: user.preferences },
     expires: new Date((token.sat as number) * 1000 + SESSION_MAX_AGE_SECONDS * 1000),
   };
 });

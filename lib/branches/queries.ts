@@ -1,11 +1,13 @@
 import "server-only";
-import { prisma } from "@/lib/db/client";
+import type { BranchScope } from "@/lib/auth/scope";
 import { notFound } from "@/lib/errors";
 import { offsetOf, readDirection, readPage, type PageWindow } from "@/lib/list/depth";
 import { PER_PAGE, pagination, type Pagination } from "@/lib/list/pagination";
 import { direction } from "@/lib/list/sql";
 import type { BranchFilters } from "./filters";
 import { branchWhere } from "./where";
+import { whereClause } from "@/lib/list/sql";
+import { subscriberScope } from "@/lib/subscribers/where";
 import { query, sql } from "@/lib/db/sql";
 
 export type BranchRow = { id: number; name: string; created_at: Date; updated_at: Date };
@@ -22,8 +24,8 @@ const SORT_SQL = {
  * The SQL of one list page; the benchmark sends the same statements straight to PostgreSQL.
  * `window`: the page's place in the order (lib/list/depth.ts), by default the page number's.
  */
-export function branchListSql(f: BranchFilters, window: PageWindow = { offset: offsetOf(f.page), limit: PER_PAGE, reverse: false }) {
-  const where = branchWhere(f);
+export function branchListSql(scope: BranchScope, f: BranchFilters, window: PageWindow = { offset: offsetOf(f.page), limit: PER_PAGE, reverse: false }) {
+  const where = branchWhere(scope, f);
   const dir = direction(readDirection(f.sort.direction, window));
   return {
     rows: sql`SELECT b.id, b.name, b.created_at, b.updated_at FROM branches b ${where}
@@ -34,30 +36,37 @@ export function branchListSql(f: BranchFilters, window: PageWindow = { offset: o
 }
 
 /** One page of branches and the pagination over all matches (its cost bounded: lib/list/depth.ts). */
-export async function listBranches(f: BranchFilters): Promise<{ data: BranchRow[]; pagination: Pagination }> {
+export async function listBranches(scope: BranchScope, f: BranchFilters): Promise<{ data: BranchRow[]; pagination: Pagination }> {
   const { data, total } = await readPage(
     f.page,
-    (window) => query<BranchRow>(branchListSql(f, window).rows),
-    async () => (await query<{ total: number }>(branchListSql(f).count))[0]?.total ?? 0,
+    (window) => query<BranchRow>(branchListSql(scope, f, window).rows),
+    async () => (await query<{ total: number }>(branchListSql(scope, f).count))[0]?.total ?? 0,
   );
   return { data, pagination: pagination(total, f.page) };
 }
 
-export async function getBranch(id: number): Promise<BranchRow> {
-  const branch = await (await prisma()).branch.findUnique({
-    where: { id },
-    select: { id: true, name: true, created_at: true, updated_at: true },
-  });
+/** The branch; one outside the scope is the same 404 as an unknown id. */
+export async function getBranch(scope: BranchScope, id: number): Promise<BranchRow> {
+  const [branch] = await query<BranchRow>(sql`SELECT b.id, b.name, b.created_at, b.updated_at FROM branches b ${branchWhere(scope, { id })}`);
   if (!branch) throw notFound("The branch");
   return branch;
 }
 
+/** The scope's branches by name, for a scoped user's headings ("Your branches: …"); empty when unscoped. */
+export async function scopeBranchNames(scope: BranchScope): Promise<string[]> {
+  if (scope.branchIds === null) return [];
+  const rows = await query<{ name: string }>(sql`SELECT b.name FROM branches b ${branchWhere(scope, {})} ORDER BY lower(b.name), b.id`);
+  return rows.map((r) => r.name);
+}
+
 /**
- * How many subscribers a branch has, for the delete confirmation: asked when the dialog opens,
+ * How many subscribers of the scope a branch has, for the delete confirmation: asked when the dialog opens,
  * not for every branch on every view (an index-only count on subscribers (branch_id, …)).
  */
-export async function branchSubscriberCount(id: number): Promise<number> {
-  return (await prisma()).subscriber.count({ where: { branch_id: id } });
+export async function branchSubscriberCount(scope: BranchScope, id: number): Promise<number> {
+  const [row] = await query<{ n: number }>(sql`SELECT count(*)::int AS n FROM subscribers s
+    ${whereClause([sql`s.branch_id = ${id}`, ...subscriberScope(scope)])}`);
+  return row?.n ?? 0;
 }
 
 export function serializeBranch(b: BranchRow) {

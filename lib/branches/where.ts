@@ -1,13 +1,17 @@
+import { scopeConditions, type BranchScope } from "@/lib/auth/scope";
 import { config } from "@/lib/config";
 import { sql, type Statement } from "@/lib/db/sql";
 import { endOfDayExclusive, startOfDay } from "@/lib/list/params";
 import { contains, whereClause } from "@/lib/list/sql";
 import type { BranchFilters } from "./filters";
 
+/** The user's scope over `branches b`: the one predicate every read of branches starts with (lib/auth/scope.ts). */
+export const branchScopeConditions = (scope: BranchScope): Statement[] => scopeConditions(scope, sql`b.id`);
+
 /** The WHERE clause of every branch list read (rows and count), over `branches b`. */
-export function branchWhere(f: Omit<BranchFilters, "page" | "sort">): Statement {
+export function branchWhere(scope: BranchScope, f: Partial<Omit<BranchFilters, "page" | "sort">>): Statement {
   const tz = config().CONSOLE_TIME_ZONE;
-  const c: Statement[] = [];
+  const c: Statement[] = branchScopeConditions(scope);
   if (f.id !== undefined) c.push(sql`b.id = ${f.id}`);
   if (f.name) c.push(contains(sql`b.name`, f.name));
   if (f.created_from) c.push(sql`b.created_at >= ${startOfDay(f.created_from, tz)}`);

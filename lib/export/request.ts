@@ -3,6 +3,7 @@ import crypto from "node:crypto";
 import { auditStatement } from "@/lib/audit/log";
 import { tokenExportEntry } from "@/lib/tokens/tokens";
 import type { SessionUser } from "@/lib/auth/permissions";
+import type { BranchScope } from "@/lib/auth/scope";
 import { parallelWorkers, statementTimeoutMs } from "@/lib/db/config";
 import { alreadyQueued, isUniqueViolation } from "./errors";
 import type { ParsedExportFilters } from "./filters";
@@ -21,6 +22,7 @@ const REQUEST_LOCK = 0x45585054; // "EXPT"
  * The user's lock is tried first (409 at once if held), so concurrent requests do not each count the rows.
  */
 export async function requestExport(
+  scope: BranchScope,
   user: Pick<SessionUser, "id" | "email">,
   filters: ParsedExportFilters,
   format: ExportFormat = "csv",
@@ -42,7 +44,7 @@ export async function requestExport(
         await tx.query(`SET LOCAL max_parallel_workers_per_gather = ${parallelWorkers()}`);
       }
       // The list's own count statement, with its fast paths (trigger-kept totals when unfiltered).
-      const [counted] = await tx.query<{ total: number }>(subscriberCountSql(filters.values));
+      const [counted] = await tx.query<{ total: number }>(subscriberCountSql(scope, filters.values));
       const total = counted?.total ?? 0;
       const jobId = crypto.randomUUID();
       await tx.query(

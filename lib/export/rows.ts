@@ -2,6 +2,7 @@ import pg from "pg";
 import type { SubscriberFilterValues } from "@/lib/subscribers/filters";
 import { SUBSCRIBER_JOINS, subscriberConditions, subscriberWhere } from "@/lib/subscribers/where";
 import { whereClause } from "@/lib/list/sql";
+import type { BranchScope } from "@/lib/auth/scope";
 import { CopyTextRows } from "./copy-text";
 import { sql, type Queryable, type Reader, type Statement } from "@/lib/db/sql";
 
@@ -16,19 +17,19 @@ const COLUMNS = sql`s.id::text, s.first_name, s.last_name, b.name, c.name, s.ema
 
 
 /** Every matching row in id order, as one statement (what the benchmark COPYs). */
-export function exportQuery(filters: SubscriberFilterValues): Statement {
-  return sql`SELECT ${COLUMNS} FROM subscribers s ${SUBSCRIBER_JOINS} ${subscriberWhere(filters)} ORDER BY s.id`;
+export function exportQuery(scope: BranchScope, filters: SubscriberFilterValues): Statement {
+  return sql`SELECT ${COLUMNS} FROM subscribers s ${SUBSCRIBER_JOINS} ${subscriberWhere(scope, filters)} ORDER BY s.id`;
 }
 
 /** How many rows the file of these filters holds (in the reader's snapshot, when it has one). */
-export async function countRows(on: Queryable, filters: SubscriberFilterValues): Promise<number> {
-  const [row] = await on.query<{ total: number }>(sql`SELECT count(*)::int AS total FROM subscribers s ${subscriberWhere(filters)}`);
+export async function countRows(on: Queryable, scope: BranchScope, filters: SubscriberFilterValues): Promise<number> {
+  const [row] = await on.query<{ total: number }>(sql`SELECT count(*)::int AS total FROM subscribers s ${subscriberWhere(scope, filters)}`);
   return row?.total ?? 0;
 }
 
 /** At most `limit` rows after id `after`: their ids first, then the joins for those rows only. */
-function batchQuery(filters: SubscriberFilterValues, after: number | null, limit: number): Statement {
-  const conditions = subscriberConditions(filters);
+function batchQuery(scope: BranchScope, filters: SubscriberFilterValues, after: number | null, limit: number): Statement {
+  const conditions = subscriberConditions(scope, filters);
   if (after !== null) conditions.push(sql`s.id > ${after}`);
   return sql`SELECT ${COLUMNS} FROM (SELECT * FROM subscribers s ${whereClause(conditions)}
     ORDER BY s.id LIMIT ${limit}) s ${SUBSCRIBER_JOINS} ORDER BY s.id`;
@@ -54,11 +55,11 @@ function literal(value: unknown): string {
 type Batch = string[][];
 
 /** Every row, batch by batch as COPY chunks complete them; the caller's pace paces the database. */
-export async function* exportRows(reader: Reader, filters: SubscriberFilterValues, batchSize: number): AsyncGenerator<Batch> {
+export async function* exportRows(reader: Reader, scope: BranchScope, filters: SubscriberFilterValues, batchSize: number): AsyncGenerator<Batch> {
   for (let after: number | null = null; ; ) {
     const rows = new CopyTextRows();
     let count = 0;
-    for await (const chunk of reader.copyOut(inlineValues(batchQuery(filters, after, batchSize)))) {
+    for await (const chunk of reader.copyOut(inlineValues(batchQuery(scope, filters, after, batchSize)))) {
       const batch = rows.push(chunk);
       if (batch.length === 0) continue;
       count += batch.length;

@@ -1,3 +1,4 @@
+import { branchScopeOfUser } from "@/lib/auth/scope";
 import { exportConfig } from "./config";
 import { deleteExportFiles, writeExportFile } from "./files";
 import type { ExportFormat } from "./format";
@@ -15,12 +16,14 @@ type RunResult = { exportId: string; rows: number } | { exportId: string; skippe
 
 export async function runExport(exportId: string, signal?: AbortSignal): Promise<RunResult> {
   const conn = await connection();
-  const [row] = await conn.query<{ status: string; format: ExportFormat; filters: unknown }>(
-    sql`SELECT status::text AS status, format::text AS format, filters FROM subscriber_exports WHERE id = ${exportId}`);
+  const [row] = await conn.query<{ status: string; format: ExportFormat; filters: unknown; user_id: number }>(
+    sql`SELECT status::text AS status, format::text AS format, filters, user_id FROM subscriber_exports WHERE id = ${exportId}`);
   if (!row) return { exportId, skipped: "the export no longer exists" };
   if (row.status !== "in_queue") return { exportId, skipped: `the export is ${row.status}` };
 
   const filters = storedFilters(row.filters);
+  // The user's scope as it is when the file is written (docs/decisions/XXXX-branch-scope.md).
+  const scope = await branchScopeOfUser(row.user_id);
   let lastUpdate = Date.now();
   const progress = async (rows: number) => {
     jobProgress({ processed_rows: rows });
@@ -31,12 +34,12 @@ export async function runExport(exportId: string, signal?: AbortSignal): Promise
   };
   // The count and the rows in one snapshot (PostgreSQL), so the file holds exactly `total` rows.
   const rows = await conn.read(async (reader) => {
-    const total = await countRows(reader, filters);
+    const total = await countRows(reader, scope, filters);
     await conn.query(
       sql`UPDATE subscriber_exports SET started_at = now(), total_rows = ${total}, processed_rows = 0
        WHERE id = ${exportId} AND status = 'in_queue'`);
     // One query path for every format: the format only chooses the writer.
-    return writeExportFile(row.format, exportId, exportRows(reader, filters, exportConfig.batchSize), progress, signal);
+    return writeExportFile(row.format, exportId, exportRows(reader, scope, filters, exportConfig.batchSize), progress, signal);
   });
 
   // Publish: this export completed; the user's older exports (and their files) are replaced.

@@ -10,8 +10,10 @@ import type { ImportField } from "./fields";
 export type Cell = string | number | boolean | Date | null;
 
 export type Lookups = {
-  /** lower(branch name) → id */
+  /** lower(branch name) → id, of the importing user's scope only */
   branches: Map<string, number>;
+  /** Whether the user is limited to some branches: then every row needs one of `branches`. */
+  scoped?: boolean;
   /** lower(country name) and lower(code) → { id, code } */
   countries: Map<string, { id: number; code: string }>;
 };
@@ -28,6 +30,9 @@ export type CheckedRow = {
   subscription_status: SubscriptionStatus;
   is_mandatory: boolean;
 };
+
+/** The reason of a row outside the importing user's branches (docs/API.md). */
+export const BRANCH_OUT_OF_SCOPE = "branch_out_of_scope";
 
 export type CellError = { field: ImportField; message: string };
 export type RowResult = { ok: true; row: CheckedRow } | { ok: false; errors: CellError[] };
@@ -131,10 +136,10 @@ export function checkRow(values: Partial<Record<ImportField, Cell>>, lookups: Lo
 
   let branch: number | null = null;
   const branchText = text("branch_name");
-  if (branchText) {
-    branch = lookups.branches.get(branchText.toLowerCase()) ?? null;
-    if (branch === null) fail("branch_name", `No branch is called "${branchText.slice(0, 60)}".`);
-  }
+  if (branchText) branch = lookups.branches.get(branchText.toLowerCase()) ?? null;
+  // A scoped user learns nothing of other branches: unknown or another's, the same answer.
+  if (lookups.scoped && branch === null) fail("branch_name", `${BRANCH_OUT_OF_SCOPE}: name one of your branches.`);
+  else if (branchText && branch === null) fail("branch_name", `No branch is called "${branchText.slice(0, 60)}".`);
 
   let travel: string | null = null;
   if (values.travel_date !== undefined && cellText(values.travel_date) !== "") {

@@ -7,6 +7,8 @@ import { connection, sql, type Queryable } from "@/lib/db/sql";
 import { csvLines, unneutralised } from "@/lib/export/csv";
 import { storage } from "@/lib/storage";
 import { LOCK_IMPORT } from "@/lib/subscribers/duplicates";
+import { branchScopeOfUser, isScoped, type BranchScope } from "@/lib/auth/scope";
+import { branchWhere } from "@/lib/branches/where";
 import { withoutUnsafeText } from "@/lib/validation/text";
 import { cellText, checkRow, excelSerialDay, reasonOf, type Cell, type CheckedRow, type Lookups } from "./cells";
 import { headerProblems, type ImportField } from "./fields";
@@ -50,15 +52,15 @@ export function sheetOfFile(fileName: string): string {
   return withoutUnsafeText(base.slice(0, 100)) || "Import";
 }
 
-async function lookups(conn: Queryable): Promise<Lookups> {
+async function lookups(conn: Queryable, scope: BranchScope): Promise<Lookups> {
   const branches = new Map<string, number>();
-  for (const b of await conn.query<{ id: number; name: string }>(`SELECT id, name FROM branches`)) branches.set(b.name.trim().toLowerCase(), b.id);
+  for (const b of await conn.query<{ id: number; name: string }>(sql`SELECT b.id, b.name FROM branches b ${branchWhere(scope, {})}`)) branches.set(b.name.trim().toLowerCase(), b.id);
   const countries = new Map<string, { id: number; code: string }>();
   for (const c of await conn.query<{ id: number; name: string; code: string }>(`SELECT id, name, code FROM countries`)) {
     countries.set(c.name.trim().toLowerCase(), { id: c.id, code: c.code });
     countries.set(c.code.toLowerCase(), { id: c.id, code: c.code });
   }
-  return { branches, countries };
+  return { branches, countries, scoped: isScoped(scope) };
 }
 
 type Staged = CheckedRow & { line: number; sheet: string };
@@ -121,7 +123,8 @@ export async function runImport(id: string, signal?: AbortSignal): Promise<RunRe
   // Earlier attempts' staging rows go first: this attempt starts again from the file's first row.
   await conn.query(sql`DELETE FROM import_rows WHERE import_id = ${id} AND attempt < ${attempt}`);
 
-  const known = await lookups(conn);
+  // The user's scope as it is when the rows are checked (docs/decisions/XXXX-branch-scope.md).
+  const known = await lookups(conn, await branchScopeOfUser(imp.user_id));
   const opened = await openSource(id, imp.source, imp.worksheet);
   const problems = headerProblems(opened.headers, imp.mapping);
   if (problems.length) {

@@ -15,7 +15,8 @@ import { BULK_FILTER_NAMES, MAX_SELECTION, type BulkChange, type BulkTarget } fr
 import { lockBesideImports, lockKeySets } from "./duplicates";
 import { reevaluateLater } from "./edit";
 import { subscriberFilterOnlySchema } from "./filters";
-import { subscriberConditions } from "./where";
+import { subscriberConditions, subscriberScope } from "./where";
+import { branchScopeOfUser, type BranchScope } from "@/lib/auth/scope";
 import { logError } from "@/lib/telemetry/log";
 
 // Bulk changes of status, mandatory flag or (admins) deletion: small ones at once in one
@@ -32,14 +33,15 @@ function targetFilters(target: Extract<BulkTarget, { filters: unknown }>) {
   return { raw: known, values: parsed.value };
 }
 
-function targetConditions(target: BulkTarget): Statement[] {
-  if ("ids" in target) return [sql`s.id = ANY(${target.ids}::int[])`];
-  return subscriberConditions(targetFilters(target).values);
+/** The target's subscribers in the scope: ids of other branches are left out as unknown ids are. */
+function targetConditions(scope: BranchScope, target: BulkTarget): Statement[] {
+  if ("ids" in target) return [...subscriberScope(scope), sql`s.id = ANY(${target.ids}::int[])`];
+  return subscriberConditions(scope, targetFilters(target).values);
 }
 
 /** Counts the target's subscribers; as costly as the list's total, so callers bound it with `heavy` (docs/decisions/0010-no-user-can-starve-the-others.md). */
-export async function countTarget(target: BulkTarget): Promise<number> {
-  const [row] = await query<{ n: number }>(sql`SELECT count(*)::int AS n FROM subscribers s ${whereClause(targetConditions(target))}`);
+export async function countTarget(scope: BranchScope, target: BulkTarget): Promise<number> {
+  const [row] = await query<{ n: number }>(sql`SELECT count(*)::int AS n FROM subscribers s ${whereClause(targetConditions(scope, target))}`);
   return row?.n ?? 0;
 }
 
@@ -114,13 +116,13 @@ export function runsAtOnce(target: BulkTarget, change: BulkChange, total: number
 
 export type BulkRequestResult = { kind: "done"; count: number } | { kind: "queued"; id: string; total: number };
 
-/** Runs or queues a bulk change; deletion is checked for admins here whatever the caller. */
-export async function requestBulkChange(user: SessionUser, target: BulkTarget, change: BulkChange): Promise<BulkRequestResult> {
+/** Runs or queues a bulk change of the scope's subscribers; deletion is checked for admins here whatever the caller. */
+export async function requestBulkChange(scope: BranchScope, user: SessionUser, target: BulkTarget, change: BulkChange): Promise<BulkRequestResult> {
   if ("delete" in change && user.role !== "admin") throw new AppError(403, "forbidden", "Only administrators delete subscribers.");
-  const total = await heavy(user.id, () => countTarget(target));
+  const total = await heavy(user.id, () => countTarget(scope, target));
   if (total === 0) throw new AppError(400, "nothing_matches", "No subscriber matches: nothing would change.");
   const conn = await connection();
-  const where = whereClause(targetConditions(target));
+  const where = whereClause(targetConditions(scope, target));
 
   // A selection (at most MAX_SELECTION rows) always runs at once: its event names the subscribers.
   if ("ids" in target || runsAtOnce(target, change, total)) {
@@ -160,7 +162,8 @@ export async function runBulkChange(
   if (!row) return { skipped: "the bulk change no longer exists" };
   if (row.status !== "in_queue" && row.status !== "running") return { skipped: `the bulk change is ${row.status}` };
   await conn.query(sql`UPDATE bulk_changes SET status = 'running' WHERE id = ${bulkId} AND status = 'in_queue'`);
-  const where = targetConditions(row.target);
+  // The user's scope as it is when the job runs (a scope narrowed since the request narrows the change).
+  const where = targetConditions(await branchScopeOfUser(row.user_id), row.target);
   const size = config().BULK_BATCH_SIZE;
   const deleting = "delete" in row.change;
   // An earlier attempt may have deleted rows whose later duplicates it never decided again.

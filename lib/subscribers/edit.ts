@@ -4,6 +4,7 @@ import type { SessionUser } from "@/lib/auth/permissions";
 import { prisma } from "@/lib/db/client";
 import { sql, within, type Queryable } from "@/lib/db/sql";
 import { AppError, notFound } from "@/lib/errors";
+import type { BranchScope } from "@/lib/auth/scope";
 import { isoDay } from "@/lib/format";
 import { LOCK_EMAIL, LOCK_MOBILE, lockBesideImports } from "./duplicates";
 import { resolveReferences, sheetFor } from "./mutations";
@@ -70,15 +71,16 @@ export async function reevaluateLater(tx: Queryable, afterId: number, emails: st
   return rows.map((r) => r.id).sort((a, b) => a - b);
 }
 
-export async function updateSubscriber(id: number, input: SubscriberValues, version: Date, actor: SessionUser): Promise<SubscriberDetail> {
+/** An edit within the scope: a subscriber outside it is a 404, a branch outside it a 400 on branch_id. */
+export async function updateSubscriber(scope: BranchScope, id: number, input: SubscriberValues, version: Date, actor: SessionUser): Promise<SubscriberDetail> {
   const db = await prisma();
   return db.$transaction(
     async (tx) => {
       const q = within(tx);
-      const before = await findSubscriber(id, q, true);
+      const before = await findSubscriber(scope, id, q, true);
       if (!before) throw notFound("The subscriber");
       if (!sameVersion(before.updated_at, version)) throw staleRecord(before);
-      const { branch, country, mobile } = await resolveReferences(tx, input);
+      const { branch, country, mobile } = await resolveReferences(tx, scope, input);
       await lockKeys(q, [before.email, input.email], [before.mobile, mobile]);
       const [earlier] = await q.query<{ duplicate: boolean }>(sql`SELECT
           EXISTS (SELECT 1 FROM subscribers WHERE lower(email) = ${emailKey(input.email)} AND id < ${id})
@@ -91,7 +93,7 @@ export async function updateSubscriber(id: number, input: SubscriberValues, vers
           is_duplicate = ${earlier?.duplicate ?? false}, updated_at = now()
         WHERE id = ${id}`);
       const reevaluated = await reevaluateLater(q, id, [before.email, input.email], [before.mobile, mobile]);
-      const after = (await findSubscriber(id, q))!;
+      const after = (await findSubscriber(scope, id, q))!;
       await audit(tx, {
         action: "subscriber.update",
         actor,
@@ -107,12 +109,12 @@ export async function updateSubscriber(id: number, input: SubscriberValues, vers
 }
 
 /** Deletes a subscriber (admins: the caller's guard); later subscribers it matched are decided again. */
-export async function deleteSubscriber(id: number, actor: SessionUser): Promise<SubscriberDetail> {
+export async function deleteSubscriber(scope: BranchScope, id: number, actor: SessionUser): Promise<SubscriberDetail> {
   const db = await prisma();
   return db.$transaction(
     async (tx) => {
       const q = within(tx);
-      const before = await findSubscriber(id, q, true);
+      const before = await findSubscriber(scope, id, q, true);
       if (!before) throw notFound("The subscriber");
       await lockKeys(q, [before.email], [before.mobile]);
       await q.query(sql`DELETE FROM subscribers WHERE id = ${id}`);

@@ -4,24 +4,32 @@ import type { SessionUser } from "@/lib/auth/permissions";
 import { prisma } from "@/lib/db/client";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { badRequest } from "@/lib/errors";
-import { findDuplicates, isDuplicate, lockDuplicateKeys, type DuplicateMatch } from "./duplicates";
+import { findDuplicates, isDuplicate, lockDuplicateKeys } from "./duplicates";
+import { isScoped, type BranchScope } from "@/lib/auth/scope";
+import { branchWhere } from "@/lib/branches/where";
+import { whereClause } from "@/lib/list/sql";
+import { subscriberScope } from "./where";
 import { normaliseMobile } from "./phone";
 import { serializeSubscriber, type SubscriberRow } from "./queries";
 import type { SubscriberValues } from "./schema";
-import { sql, within } from "@/lib/db/sql";
+import { query, sql, within } from "@/lib/db/sql";
 
 type Tx = Prisma.TransactionClient;
 type Fields = Record<string, string[]>;
 
 const CHECK_FIELDS = "Check the highlighted fields.";
 
-/** Branch and country must exist; the mobile must be a valid number of the chosen country. */
-export async function resolveReferences(tx: Tx, input: SubscriberValues) {
+/** A scoped user's subscribers need one of their branches; another branch is refused as an unknown one is. */
+const OUT_OF_SCOPE = "Choose one of your branches.";
+
+/** Branch and country must exist, the branch in the user's scope; the mobile must be a valid number of the chosen country. */
+export async function resolveReferences(tx: Tx, scope: BranchScope, input: SubscriberValues) {
   const fields: Fields = {};
-  const branch = input.branch_id
-    ? await tx.branch.findUnique({ where: { id: input.branch_id }, select: { id: true, name: true } })
-    : null;
-  if (input.branch_id && !branch) fields.branch_id = ["This branch does not exist (any more). Choose another."];
+  const [branch] = input.branch_id
+    ? await within(tx).query<{ id: number; name: string }>(sql`SELECT b.id, b.name FROM branches b ${branchWhere(scope, { id: input.branch_id })}`)
+    : [];
+  if (input.branch_id && !branch) fields.branch_id = [isScoped(scope) ? OUT_OF_SCOPE : "This branch does not exist (any more). Choose another."];
+  else if (!input.branch_id && isScoped(scope)) fields.branch_id = [OUT_OF_SCOPE];
   const country = input.country_id
     ? await tx.country.findUnique({ where: { id: input.country_id }, select: { id: true, name: true, code: true } })
     : null;
@@ -45,12 +53,12 @@ export async function sheetFor(tx: Tx, name: string | null): Promise<{ id: numbe
 }
 
 /** Creates a subscriber in one transaction, duplicates decided under the key locks; returns the row as the list shows it. */
-export async function createSubscriber(input: SubscriberValues, actor: SessionUser): Promise<SubscriberRow> {
+export async function createSubscriber(scope: BranchScope, input: SubscriberValues, actor: SessionUser): Promise<SubscriberRow> {
   const db = await prisma();
   try {
     return await db.$transaction(
       async (tx) => {
-        const { branch, country, mobile } = await resolveReferences(tx, input);
+        const { branch, country, mobile } = await resolveReferences(tx, scope, input);
         await lockDuplicateKeys(within(tx), input.email, mobile);
         const duplicate = isDuplicate(await findDuplicates(within(tx), input.email, mobile));
         const sheet = await sheetFor(tx, input.sheet_name);
@@ -96,14 +104,17 @@ export async function createSubscriber(input: SubscriberValues, actor: SessionUs
   }
 }
 
+/** The form's warning for one key: the match's id, "elsewhere" for one outside the user's scope (never its id), or null. */
+export type DuplicateWarning = number | "elsewhere" | null;
+
 /** The form's early warning: the earliest subscriber with this email and with this mobile. */
-export async function checkDuplicates(input: {
+export async function checkDuplicates(scope: BranchScope, input: {
   email?: string;
   mobile?: string;
   country_id?: number | null;
   /** When editing: only subscribers before this one count. */
   before_id?: number | null;
-}): Promise<DuplicateMatch> {
+}): Promise<{ email: DuplicateWarning; mobile: DuplicateWarning }> {
   const db = await prisma();
   const email = input.email?.trim() || null;
   let mobile: string | null = null;
@@ -115,5 +126,11 @@ export async function checkDuplicates(input: {
     mobile = parsed.ok ? parsed.e164 : null;
   }
   if (!email && !mobile) return { email: null, mobile: null };
-  return findDuplicates(within(db), email, mobile, input.before_id ?? undefined);
+  const match = await findDuplicates(within(db), email, mobile, input.before_id ?? undefined);
+  if (!isScoped(scope)) return match;
+  const ids = [match.email, match.mobile].filter((id) => id !== null);
+  const seen = new Set(ids.length ? (await query<{ id: number }>(sql`SELECT s.id FROM subscribers s
+    ${whereClause([sql`s.id = ANY(${ids}::int[])`, ...subscriberScope(scope)])}`)).map((r) => r.id) : []);
+  const shown = (id: number | null): DuplicateWarning => (id === null ? null : seen.has(id) ? id : "elsewhere");
+  return { email: shown(match.email), mobile: shown(match.mobile) };
 }

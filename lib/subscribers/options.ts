@@ -1,13 +1,17 @@
 import "server-only";
+import type { BranchScope } from "@/lib/auth/scope";
+import { branchWhere } from "@/lib/branches/where";
 import { prisma } from "@/lib/db/client";
+import { query, sql } from "@/lib/db/sql";
 
 // The choices the creation form offers. Hundreds of branches and sheets are fine to send whole;
 // the form's combobox filters them as the user types.
 
 type Option = { id: number; name: string };
 
-export async function branchOptions(): Promise<Option[]> {
-  return (await prisma()).branch.findMany({ select: { id: true, name: true }, orderBy: [{ name: "asc" }, { id: "asc" }] });
+/** The branches the user may choose: their scope's. */
+export async function branchOptions(scope: BranchScope): Promise<Option[]> {
+  return query<Option>(sql`SELECT b.id, b.name FROM branches b ${branchWhere(scope, {})} ORDER BY b.name, b.id`);
 }
 
 export async function sheetNames(limit = 500): Promise<string[]> {

@@ -5,7 +5,8 @@ import { fewMatchesLimit, offsetOf, shallowWindow, windowFor, type PageWindow } 
 import { PER_PAGE, pagination, type Pagination } from "@/lib/list/pagination";
 import { whereClause } from "@/lib/list/sql";
 import type { SubscriberFilters, SubscriberFilterValues, SubscriptionStatus } from "./filters";
-import { readsEveryRow, SUBSCRIBER_JOINS, subscriberConditions, subscriberWhere } from "./where";
+import { readsEveryRow, isFiltered, SUBSCRIBER_JOINS, subscriberConditions, subscriberScope, subscriberWhere } from "./where";
+import { isScoped, scopeConditions, type BranchScope } from "@/lib/auth/scope";
 import { empty, query, sql, type Statement } from "@/lib/db/sql";
 
 /** One row of the list: exactly the columns the table and the API show. */
@@ -58,19 +59,20 @@ const COLUMNS = sql`s.id, s.first_name, s.last_name, b.name AS branch_name,
  * joined; a name sort reads rows with and without a name apart, each limited to the page. `only`: ids already found.
  */
 export function subscriberListSql(
+  scope: BranchScope,
   f: SubscriberFilters,
   window: PageWindow = { offset: offsetOf(f.page), limit: PER_PAGE, reverse: false },
   only?: readonly number[],
 ): { rows: Statement; count: Statement } {
-  const filters = subscriberConditions(f);
-  const conditions = only ? [sql`s.id = ANY(${[...only]}::int[])`] : filters;
+  const filters = subscriberConditions(scope, f);
+  const conditions = only ? [...subscriberScope(scope), sql`s.id = ANY(${[...only]}::int[])`] : filters;
   const where = whereClause(conditions);
   const desc = (f.sort.direction === "desc") !== window.reverse;
   const dir = desc ? sql`DESC NULLS FIRST` : sql`ASC NULLS LAST`;
   const idDir = desc ? sql`DESC` : sql`ASC`;
   const offset = window.offset;
   const page = sql`LIMIT ${window.limit} OFFSET ${offset}`;
-  const count = subscriberCountSql(f);
+  const count = subscriberCountSql(scope, f);
   const column = f.sort.column;
 
   if (column === "branch_name" || column === "country_name" || column === "sheet") {
@@ -100,15 +102,18 @@ export function subscriberListSql(
   return { rows, count };
 }
 
-/** The list's total; with only status and flag filters, a sum of the trigger-kept counts (docs/decisions/0005-trigger-kept-counts.md). */
-export function subscriberCountSql(f: SubscriberFilterValues): Statement {
-  const others = subscriberConditions({ ...f, subscription_status: undefined, is_duplicate: undefined, is_mandatory: undefined });
-  if (others.length) return sql`SELECT count(*)::int AS total FROM subscribers s ${whereClause(subscriberConditions(f))}`;
-  const c: Statement[] = [];
+/**
+ * The list's total; with only status and flag filters, a sum of the trigger-kept counts: of every
+ * subscriber, or of the scope's branches (docs/decisions/0005-trigger-kept-counts.md, XXXX-branch-scope.md).
+ */
+export function subscriberCountSql(scope: BranchScope, f: SubscriberFilterValues): Statement {
+  if (isFiltered(f, { beyondCounts: true })) return sql`SELECT count(*)::int AS total FROM subscribers s ${subscriberWhere(scope, f)}`;
+  const c: Statement[] = scopeConditions(scope, sql`t.branch_id`);
   if (f.subscription_status) c.push(sql`t.subscription_status = ${f.subscription_status}::"SubscriptionStatus"`);
   if (f.is_duplicate !== undefined) c.push(sql`t.is_duplicate = ${f.is_duplicate}`);
   if (f.is_mandatory !== undefined) c.push(sql`t.is_mandatory = ${f.is_mandatory}`);
-  return sql`SELECT coalesce(sum(t.total), 0)::int AS total FROM subscriber_status_counts t ${whereClause(c)}`;
+  const counts = isScoped(scope) ? sql`subscriber_branch_counts` : sql`subscriber_status_counts`;
+  return sql`SELECT coalesce(sum(t.total), 0)::int AS total FROM ${counts} t ${whereClause(c)}`;
 }
 
 /** Unfiltered pages of the created_at order at least this many rows deep are found by day first. */
@@ -129,45 +134,44 @@ function daySeek(order: Statement, desc: boolean, offset: number, limit: number)
 }
 
 /** Whether a list is cheap whatever the data (trigger-kept total, shallow or by-day page), so it skips the per-user limit. */
-export function isLightList(f: SubscriberFilters): boolean {
-  const others = subscriberConditions({ ...f, subscription_status: undefined, is_duplicate: undefined, is_mandatory: undefined });
-  return others.length === 0 && (offsetOf(f.page) <= LIGHT_SKIP || seeksByDay(f));
+export function isLightList(scope: BranchScope, f: SubscriberFilters): boolean {
+  return !isFiltered(f, { beyondCounts: true }) && (offsetOf(f.page) <= LIGHT_SKIP || seeksByDay(scope, f));
 }
 
 /** Rows a light list may skip: a short index walk. */
 const LIGHT_SKIP = 1_000;
 
-/** Unfiltered pages in created_at order are found by day (daySeek) at any depth. */
-function seeksByDay(f: SubscriberFilters): boolean {
-  return f.sort.column === "created_at" && subscriberConditions(f).length === 0;
+/** Unfiltered, unscoped pages in created_at order are found by day (daySeek) at any depth. */
+function seeksByDay(scope: BranchScope, f: SubscriberFilters): boolean {
+  return f.sort.column === "created_at" && subscriberConditions(scope, f).length === 0;
 }
 
 /** One page and its pagination, bounded (docs/decisions/0010-no-user-can-starve-the-others.md); a filter without trigrams first reads up to FEW_MATCHES ids. */
-export async function listSubscribers(f: SubscriberFilters): Promise<{ data: SubscriberRow[]; pagination: Pagination }> {
+export async function listSubscribers(scope: BranchScope, f: SubscriberFilters): Promise<{ data: SubscriberRow[]; pagination: Pagination }> {
   if (readsEveryRow(f)) {
     const probe = await query<{ id: number }>(
-      sql`SELECT s.id FROM subscribers s ${subscriberWhere(f)} LIMIT ${fewMatchesLimit() + 1}`,
+      sql`SELECT s.id FROM subscribers s ${subscriberWhere(scope, f)} LIMIT ${fewMatchesLimit() + 1}`,
     );
     if (probe.length <= fewMatchesLimit()) {
       const ids = probe.map((r) => r.id);
-      return { data: await pageRows(f, ids.length, ids), pagination: pagination(ids.length, f.page) };
+      return { data: await pageRows(scope, f, ids.length, ids), pagination: pagination(ids.length, f.page) };
     }
   }
-  const window = shallowWindow(f.page) ?? (seeksByDay(f) ? { offset: offsetOf(f.page), limit: PER_PAGE, reverse: false } : null);
+  const window = shallowWindow(f.page) ?? (seeksByDay(scope, f) ? { offset: offsetOf(f.page), limit: PER_PAGE, reverse: false } : null);
   if (window) {
-    const statements = subscriberListSql(f, window);
+    const statements = subscriberListSql(scope, f, window);
     const [data, total] = await Promise.all([query<SubscriberRow>(statements.rows), countOnce(statements.count)]);
     return { data, pagination: pagination(total, f.page) };
   }
-  const total = await countOnce(subscriberListSql(f).count);
-  return { data: await pageRows(f, total), pagination: pagination(total, f.page) };
+  const total = await countOnce(subscriberListSql(scope, f).count);
+  return { data: await pageRows(scope, f, total), pagination: pagination(total, f.page) };
 }
 
 /** The rows of page `f.page` of `total` (read backwards near the end; none past it). */
-async function pageRows(f: SubscriberFilters, total: number, only?: readonly number[]): Promise<SubscriberRow[]> {
+async function pageRows(scope: BranchScope, f: SubscriberFilters, total: number, only?: readonly number[]): Promise<SubscriberRow[]> {
   const window = windowFor(f.page, total);
   if (!window) return [];
-  const rows = await query<SubscriberRow>(subscriberListSql(f, window, only).rows);
+  const rows = await query<SubscriberRow>(subscriberListSql(scope, f, window, only).rows);
   return window.reverse ? rows.reverse() : rows;
 }
 

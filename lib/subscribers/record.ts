@@ -1,9 +1,11 @@
 import "server-only";
-import { query, sql, type Queryable } from "@/lib/db/sql";
+import { query, sql, type Queryable, type Statement } from "@/lib/db/sql";
 import { notFound } from "@/lib/errors";
 import { emailKey } from "./schema";
 import { serializeSubscriber, type SubscriberRow } from "./queries";
-import { SUBSCRIBER_JOINS } from "./where";
+import { SUBSCRIBER_JOINS, subscriberScope } from "./where";
+import { whereClause } from "@/lib/list/sql";
+import { scopeCondition, type BranchScope } from "@/lib/auth/scope";
 
 // One subscriber as its page and record API show it: fields, references, `updated_at` (the
 // version an edit names), the earlier subscribers it duplicates, and its history.
@@ -20,15 +22,18 @@ const RECORD_COLUMNS = sql`s.id, s.first_name, s.last_name, b.name AS branch_nam
   s.is_duplicate, s.is_mandatory, s.created_at, coalesce(s.updated_at, s.created_at) AS updated_at,
   s.branch_id, s.country_id`;
 
-/** The subscriber, read with `db` (a transaction's, to read under its lock), or null. */
-export async function findSubscriber(id: number, db: Queryable = { query }, lock = false): Promise<SubscriberDetail | null> {
+/**
+ * The subscriber, read with `db` (a transaction's, to read under its lock), or null; one outside the
+ * scope is null as an unknown id is, by the same one-row index read.
+ */
+export async function findSubscriber(scope: BranchScope, id: number, db: Queryable = { query }, lock = false): Promise<SubscriberDetail | null> {
   const [row] = await db.query<SubscriberDetail>(
-    sql`SELECT ${RECORD_COLUMNS} FROM subscribers s ${SUBSCRIBER_JOINS} WHERE s.id = ${id} ${lock ? sql`FOR UPDATE OF s` : sql``}`);
+    sql`SELECT ${RECORD_COLUMNS} FROM subscribers s ${SUBSCRIBER_JOINS} ${whereClause([sql`s.id = ${id}`, ...subscriberScope(scope)])} ${lock ? sql`FOR UPDATE OF s` : sql``}`);
   return row ?? null;
 }
 
-export async function getSubscriber(id: number): Promise<SubscriberDetail> {
-  const row = await findSubscriber(id);
+export async function getSubscriber(scope: BranchScope, id: number): Promise<SubscriberDetail> {
+  const row = await findSubscriber(scope, id);
   if (!row) throw notFound("The subscriber");
   return row;
 }
@@ -41,17 +46,29 @@ export type SubscriberRecordBody = ReturnType<typeof serializeRecord>;
 
 type EarlierMatch = { id: number; first_name: string; last_name: string; created_at: Date; email: boolean; mobile: boolean };
 
-/** The earlier subscribers this one duplicates, oldest first, at most `limit`. */
-export async function earlierMatches(r: Pick<SubscriberDetail, "id" | "email" | "mobile">, limit = 10): Promise<EarlierMatch[]> {
-  return query<EarlierMatch>(sql`
+/**
+ * The earlier subscribers this one duplicates, oldest first, at most `limit`, in the scope; `elsewhere`:
+ * whether it also matches some outside the scope (told, never shown).
+ */
+export async function earlierMatches(
+  scope: BranchScope,
+  r: Pick<SubscriberDetail, "id" | "email" | "mobile">,
+  limit = 10,
+): Promise<{ matches: EarlierMatch[]; elsewhere: boolean }> {
+  const earlier = (where: Statement[]) => sql`
+       (SELECT s.id FROM subscribers s ${whereClause([sql`lower(s.email) = ${emailKey(r.email)}`, sql`s.id < ${r.id}`, ...where])} ORDER BY s.id LIMIT ${limit})
+       UNION
+       (SELECT s.id FROM subscribers s ${whereClause([sql`s.mobile = ${r.mobile}`, sql`s.id < ${r.id}`, ...where])} ORDER BY s.id LIMIT ${limit})`;
+  const matches = await query<EarlierMatch>(sql`
     SELECT s.id, s.first_name, s.last_name, s.created_at,
            lower(s.email) = ${emailKey(r.email)} AS email, s.mobile = ${r.mobile} AS mobile
       FROM subscribers s
-     WHERE s.id IN (
-       (SELECT id FROM subscribers WHERE lower(email) = ${emailKey(r.email)} AND id < ${r.id} ORDER BY id LIMIT ${limit})
-       UNION
-       (SELECT id FROM subscribers WHERE mobile = ${r.mobile} AND id < ${r.id} ORDER BY id LIMIT ${limit}))
+     WHERE s.id IN (${earlier(subscriberScope(scope))})
      ORDER BY s.id LIMIT ${limit}`);
+  const inside = scopeCondition(scope, sql`s.branch_id`);
+  if (!inside) return { matches, elsewhere: false };
+  const [outside] = await query<{ n: number }>(sql`SELECT count(*)::int AS n FROM (${earlier([sql`NOT coalesce(${inside}, false)`])}) e`);
+  return { matches, elsewhere: (outside?.n ?? 0) > 0 };
 }
 
 export type HistoryEntry = {
@@ -67,7 +84,9 @@ export type HistoryEntry = {
  * The subscriber's history, newest first: its own events and selections that changed it. A bulk
  * change by filters is one event without ids, so not listed here (docs/decisions/0014-bulk-changes-in-the-audit-log.md).
  */
-export async function subscriberHistory(id: number, limit = 50): Promise<HistoryEntry[]> {
+export async function subscriberHistory(scope: BranchScope, id: number, limit = 50): Promise<HistoryEntry[]> {
+  // Nothing for a subscriber outside the scope, as for an unknown one.
+  if (!(await findSubscriber(scope, id))) return [];
   return query<HistoryEntry>(sql`
     (SELECT id::text, at, action, actor_email, before, after FROM audit_events
       WHERE entity = 'subscriber' AND entity_id = ${String(id)} ORDER BY at DESC LIMIT ${limit})

@@ -1,3 +1,4 @@
+import { scopeConditions, type BranchScope } from "@/lib/auth/scope";
 import { config } from "@/lib/config";
 import { endOfDayExclusive, startOfDay } from "@/lib/list/params";
 import { contains, containsPattern, trigramServes, whereClause } from "@/lib/list/sql";
@@ -10,9 +11,12 @@ export const SUBSCRIBER_JOINS = sql`LEFT JOIN branches b ON b.id = s.branch_id
   LEFT JOIN sheets sh ON sh.id = s.sheet_id`;
 
 /** The WHERE of every subscriber read; names are matched in their small tables first, so the big one is filtered by indexed ids. */
-export function subscriberWhere(f: SubscriberFilterValues): Statement {
-  return whereClause(subscriberConditions(f));
+export function subscriberWhere(scope: BranchScope, f: SubscriberFilterValues): Statement {
+  return whereClause(subscriberConditions(scope, f));
 }
+
+/** The user's scope over `subscribers s`: the one predicate every read of subscribers starts with (lib/auth/scope.ts). */
+export const subscriberScope = (scope: BranchScope): Statement[] => scopeConditions(scope, sql`s.branch_id`);
 
 /** Numbers are stored in E.164: "+44 7700-900" matches as "+447700900". */
 const mobileDigits = (mobile: string) => mobile.replace(/[\s().-]/g, "");
@@ -38,8 +42,19 @@ function searchCondition(q: string): Statement[] {
   });
 }
 
-/** The filters' conditions, one per filter given (ANDed by subscriberWhere). */
-export function subscriberConditions(f: SubscriberFilterValues): Statement[] {
+/** The scope's and the filters' conditions, one per filter given (ANDed by subscriberWhere). */
+export function subscriberConditions(scope: BranchScope, f: SubscriberFilterValues): Statement[] {
+  return [...subscriberScope(scope), ...filterConditions(f)];
+}
+
+/** Whether any filter is given; `beyondCounts`: any but status and flags (whose totals are kept by triggers). */
+export function isFiltered(f: SubscriberFilterValues, { beyondCounts = false } = {}): boolean {
+  const rest = beyondCounts ? { ...f, subscription_status: undefined, is_duplicate: undefined, is_mandatory: undefined } : f;
+  return filterConditions(rest).length > 0;
+}
+
+/** The filters' conditions alone (private: a WHERE always starts with the scope). */
+function filterConditions(f: SubscriberFilterValues): Statement[] {
   const tz = config().CONSOLE_TIME_ZONE;
   const c: Statement[] = [];
   if (f.q) c.push(...searchCondition(f.q));

@@ -9,8 +9,8 @@ import { sql, within } from "@/lib/db/sql";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { AppError, conflict, notFound } from "@/lib/errors";
 import { makePasswordLink } from "./links";
-import { serializeUser, userSelect, type UserRow } from "./queries";
-import type { UserUpdateInput } from "./schema";
+import { readUser, serializeUser, type UserRow } from "./queries";
+import { ADMIN_SCOPE, type UserUpdateInput } from "./schema";
 
 // Each change is written with its audit event in one transaction, under locks on the active
 // admins' rows, so two admins demoting each other at once cannot both succeed; the actor's own
@@ -26,7 +26,32 @@ function translate(error: unknown): never {
   throw error;
 }
 
-export type NewUser = { name: string; email: string; role: "admin" | "staff"; password?: string };
+export type NewUser = { name: string; email: string; role: "admin" | "staff"; password?: string; branch_ids?: number[] | null };
+
+/** 400 unless every id names a branch (the caller is an admin: nothing is hidden from them). */
+async function checkBranches(tx: Prisma.TransactionClient, ids: number[]) {
+  const found = new Set((await within(tx).query<{ id: number }>(sql`SELECT id FROM branches WHERE id = ANY(${ids}::int[])`)).map((r) => r.id));
+  const missing = ids.filter((id) => !found.has(id));
+  if (missing.length) {
+    const message = `No branch has the id ${missing.slice(0, 10).join(", ")}${missing.length > 10 ? ", …" : ""}.`;
+    throw new AppError(400, "invalid_input", message, { branch_ids: [message] });
+  }
+}
+
+/** Sets a user's branch scope (null: every branch); checked against the branches first. */
+async function writeScope(tx: Prisma.TransactionClient, id: number, ids: number[] | null) {
+  if (ids) await checkBranches(tx, ids);
+  const q = within(tx);
+  await q.query(sql`DELETE FROM user_branches WHERE user_id = ${id}`);
+  if (ids?.length) await q.query(sql`INSERT INTO user_branches (user_id, branch_id) SELECT ${id}, unnest(${ids}::int[])`);
+  await q.query(sql`UPDATE users SET branch_scoped = ${ids !== null} WHERE id = ${id}`);
+}
+
+const userRow = async (tx: Prisma.TransactionClient, id: number): Promise<UserRow> => {
+  const row = await readUser(within(tx), id);
+  if (!row) throw notFound("The user");
+  return row;
+};
 
 /** `actor` is null for `npm run user:create` (the first admin). */
 export async function createUser(input: NewUser, actor: SessionUser | null): Promise<{ user: UserRow; setPasswordUrl: string | null }> {
@@ -40,7 +65,12 @@ export async function createUser(input: NewUser, actor: SessionUser | null): Pro
   return db
     .$transaction(async (tx) => {
       if (actor) await lockActiveAdmin(tx, actor);
-      const user = await tx.user.create({ data: { name: input.name, email: input.email, role: input.role, password_hash: hash }, select: userSelect });
+      const created = await tx.user.create({ data: { name: input.name, email: input.email, role: input.role, password_hash: hash }, select: { id: true } });
+      if (input.branch_ids !== undefined) {
+        if (input.role === "admin") throw new AppError(400, "invalid_input", ADMIN_SCOPE, { branch_ids: [ADMIN_SCOPE] });
+        await writeScope(tx, created.id, input.branch_ids);
+      }
+      const user = await userRow(tx, created.id);
       const setPasswordUrl = input.password === undefined ? await makePasswordLink(tx, user.id, actor) : null;
       await audit(tx, {
         action: "user.create",
@@ -78,15 +108,21 @@ export async function updateUser(id: number, changes: UserUpdateInput, actor: Se
   return db
     .$transaction(async (tx) => {
       const admins = await activeAdmins(tx);
-      const before = await tx.user.findUnique({ where: { id }, select: userSelect });
+      const before = await readUser(within(tx), id);
       if (!before) throw notFound("The user");
+      const { branch_ids: scope, ...fields } = changes;
+      const role = changes.role ?? before.role;
+      if (scope !== undefined && role === "admin") throw new AppError(400, "invalid_input", ADMIN_SCOPE, { branch_ids: [ADMIN_SCOPE] });
       const losesAdmin = before.role === "admin" && before.active && (changes.role === "staff" || changes.active === false);
       if (losesAdmin && admins.filter((a) => a !== id).length === 0) {
         throw conflict(`${before.name} is the last active administrator: make someone else an administrator first.`);
       }
       // Only fires for an actor who lost the role meanwhile.
       if (!admins.includes(actor.id)) throw noLongerAdmin();
-      const user = await tx.user.update({ where: { id }, data: changes, select: userSelect });
+      if (Object.keys(fields).length) await tx.user.update({ where: { id }, data: fields, select: { id: true } });
+      // An administrator sees every branch: a promotion drops the scope (a demotion leaves every branch until one is set).
+      if (scope !== undefined || (role === "admin" && before.branch_ids !== null)) await writeScope(tx, id, scope ?? null);
+      const user = await userRow(tx, id);
       const entry = { actor, entity: "user", entityId: id } as const;
       if (changes.name !== undefined && changes.name !== before.name) {
         await audit(tx, { ...entry, action: "user.update", before: { name: before.name }, after: { name: user.name } });
@@ -96,6 +132,9 @@ export async function updateUser(id: number, changes: UserUpdateInput, actor: Se
       }
       if (changes.active !== undefined && changes.active !== before.active) {
         await audit(tx, { ...entry, action: user.active ? "user.reactivate" : "user.deactivate", before: { active: before.active }, after: { active: user.active } });
+      }
+      if (JSON.stringify(user.branch_ids) !== JSON.stringify(before.branch_ids)) {
+        await audit(tx, { ...entry, action: "user.scope_change", before: { branch_ids: before.branch_ids }, after: { branch_ids: user.branch_ids } });
       }
       return user;
     })
@@ -111,8 +150,7 @@ export async function resetPassword(id: number, actor: SessionUser): Promise<{ u
   return db
     .$transaction(async (tx) => {
       await lockActiveAdmin(tx, actor);
-      const user = await tx.user.findUnique({ where: { id }, select: userSelect });
-      if (!user) throw notFound("The user");
+      const user = await userRow(tx, id);
       const setPasswordUrl = await makePasswordLink(tx, id, actor);
       await audit(tx, { action: "user.password_reset", actor, entity: "user", entityId: id, after: { link_expires_in_hours: 24 } });
       return { user, setPasswordUrl };

@@ -1,5 +1,6 @@
 import "server-only";
-import { query, sql } from "@/lib/db/sql";
+import { USER_BRANCH_IDS } from "@/lib/auth/scope";
+import { query, sql, type Queryable } from "@/lib/db/sql";
 import { offsetOf, readDirection, readPage, type PageWindow } from "@/lib/list/depth";
 import { PER_PAGE, pagination, type Pagination } from "@/lib/list/pagination";
 import { direction } from "@/lib/list/sql";
@@ -12,6 +13,8 @@ export type UserRow = {
   name: string;
   email: string;
   role: Role;
+  /** null: every branch (always for admins); else the branches a staff member is limited to. */
+  branch_ids: number[] | null;
   active: boolean;
   created_at: Date;
   last_sign_in_at: Date | null;
@@ -27,7 +30,13 @@ const SORT_SQL = {
   last_sign_in_at: sql`u.last_sign_in_at`,
 } as const;
 
-const COLUMNS = sql`u.id, u.name, u.email, u.role::text AS role, u.active, u.created_at, u.last_sign_in_at`;
+const COLUMNS = sql`u.id, u.name, u.email, u.role::text AS role, ${USER_BRANCH_IDS}, u.active, u.created_at, u.last_sign_in_at`;
+
+/** One user as the list shows it, read with `db` (a transaction's, to see its own changes). */
+export async function readUser(db: Queryable, id: number): Promise<UserRow | null> {
+  const [row] = await db.query<UserRow>(sql`SELECT ${COLUMNS} FROM users u WHERE u.id = ${id}`);
+  return row ?? null;
+}
 
 export function userListSql(f: UserFilters, window: PageWindow = { offset: offsetOf(f.page), limit: PER_PAGE, reverse: false }) {
   const where = userWhere(f);
@@ -50,8 +59,6 @@ export async function listUsers(f: UserFilters): Promise<{ data: UserRow[]; pagi
   return { data, pagination: pagination(total, f.page) };
 }
 
-export const userSelect = { id: true, name: true, email: true, role: true, active: true, created_at: true, last_sign_in_at: true } as const;
-
 /** docs/API.md's user: never a password or its hash. */
 export function serializeUser(u: UserRow) {
   return {
@@ -59,6 +66,7 @@ export function serializeUser(u: UserRow) {
     name: u.name,
     email: u.email,
     role: u.role,
+    branch_ids: u.branch_ids,
     active: u.active,
     created_at: u.created_at.toISOString(),
     last_sign_in_at: u.last_sign_in_at?.toISOString() ?? null,

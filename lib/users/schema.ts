@@ -12,6 +12,21 @@ const name = safeText("Enter a name.").trim().min(1, "Enter a name.").max(100, "
 const email = z.string({ message: "Enter an email address." }).trim().toLowerCase().max(254).email("Enter a valid email address.");
 const role = z.enum(ROLES, { message: "Choose admin or staff." });
 
+/** The most branches one user may be limited to. */
+export const MAX_USER_BRANCHES = 1000;
+
+/** null: every branch; else 1–1000 branch ids (their existence is checked by the mutation). */
+const branchIds = z
+  .array(z.number({ message: "Give branch ids as numbers." }).int("Give branch ids as whole numbers.").positive("Give branch ids as whole numbers of 1 or more."), {
+    message: "Give branch_ids as null (every branch) or a list of branch ids.",
+  })
+  .min(1, "Give at least one branch, or null for every branch.")
+  .max(MAX_USER_BRANCHES, `Give at most ${MAX_USER_BRANCHES} branches.`)
+  .transform((ids) => [...new Set(ids)].sort((a, b) => a - b))
+  .nullable();
+
+const ADMIN_SCOPE = "Administrators always see every branch: give branch_ids for staff only.";
+
 /** New user: an initial password, or none (a one-time set-password link is made instead). */
 export const userCreateSchema = z
   .object({
@@ -22,18 +37,31 @@ export const userCreateSchema = z
       .union([z.literal(""), passwordShape])
       .optional()
       .transform((v) => v || undefined),
+    branch_ids: branchIds.optional(),
   })
-  .strict();
+  .strict()
+  .refine((v) => v.role !== "admin" || v.branch_ids === undefined, { path: ["branch_ids"], message: ADMIN_SCOPE });
 export type UserCreateInput = z.input<typeof userCreateSchema>;
 
-/** PATCH /api/v1/users/{id}: any of name, role, active. */
+/** PATCH /api/v1/users/{id}: any of name, role, active, branch_ids (for staff; the mutation checks the user's role). */
 export const userUpdateSchema = z
-  .object({ name: name.optional(), role: role.optional(), active: z.boolean({ message: "active must be true or false." }).optional() })
+  .object({
+    name: name.optional(),
+    role: role.optional(),
+    active: z.boolean({ message: "active must be true or false." }).optional(),
+    branch_ids: branchIds.optional(),
+  })
   .strict()
-  .refine((v) => v.name !== undefined || v.role !== undefined || v.active !== undefined, "Give name, role or active.");
+  .refine((v) => v.name !== undefined || v.role !== undefined || v.active !== undefined || v.branch_ids !== undefined, "Give name, role, active or branch_ids.")
+  .refine((v) => v.role !== "admin" || v.branch_ids === undefined, { path: ["branch_ids"], message: ADMIN_SCOPE });
+
+export { ADMIN_SCOPE };
 export type UserUpdateInput = z.output<typeof userUpdateSchema>;
 
 export const userIdSchema = idSchema("The user id must be a whole number of 1 or more.");
+
+/** /users' "Branches…" dialog: a staff member's branches (null: every branch). */
+export const userBranchesSchema = z.object({ id: userIdSchema, branch_ids: branchIds }).strict();
 
 /** /account: change your own password. */
 export const passwordChangeSchema = z

@@ -11,6 +11,7 @@ import pg from "pg";
 import type { PGlite } from "@electric-sql/pglite";
 import { branchFiltersSchema } from "@/lib/branches/filters";
 import { sessionUserSql } from "@/lib/auth/session";
+import { branchScope, type BranchScope } from "@/lib/auth/scope";
 import { branchListSql } from "@/lib/branches/queries";
 import { exportStatusSql } from "@/lib/export/status";
 import type { Statement as SqlStatement } from "@/lib/db/sql";
@@ -23,9 +24,10 @@ export type Statement = { text: string; values: unknown[] };
 
 const statement = (q: SqlStatement): Statement => ({ text: q.text, values: q.values.map(asAdapterArg) });
 
-export function scenarioSql(s: Scenario): { rows: Statement; count: Statement } {
+/** `scope`: the bench user's (every branch unless given). */
+export function scenarioSql(s: Scenario, scope: BranchScope = branchScope({ role: "admin", branch_ids: null })): { rows: Statement; count: Statement } {
   const params = Object.fromEntries(new URLSearchParams(s.query));
-  const sql = s.resource === "subscribers" ? subscriberListSql(subscriberFiltersSchema.parse(params)) : branchListSql(branchFiltersSchema.parse(params));
+  const sql = s.resource === "subscribers" ? subscriberListSql(scope, subscriberFiltersSchema.parse(params)) : branchListSql(scope, branchFiltersSchema.parse(params));
   return { rows: statement(sql.rows), count: statement(sql.count) };
 }
 

@@ -29,7 +29,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { openDatabase } from "@/lib/db/client";
 import type { DatabaseTarget } from "@/lib/db/config";
-import { BENCH_USERS, bulkLoad, resetBenchPassword } from "@/tools/seed/bulk";
+import { BENCH_SCOPED, BENCH_USERS, bulkLoad, ensureScopedBenchUser, resetBenchPassword } from "@/tools/seed/bulk";
 import { bulkTarget } from "../bulk-load";
 import { ensureBuild } from "./build";
 import { pageHasOwnFloor, postgresFloor, pgliteFloor, requestSql, writeExplain, type FloorDb } from "./floor";
@@ -119,6 +119,8 @@ async function main() {
   const database = await openDatabase(target);
   const password = await resetBenchPassword(database, BENCH_USERS[1]!.email);
   const adminPassword = await resetBenchPassword(database, BENCH_USERS[0]!.email);
+  await ensureScopedBenchUser(database);
+  scopedPassword = await resetBenchPassword(database, BENCH_SCOPED.email);
   const serverEnv: Record<string, string> =
     target.kind === "postgres"
       ? { DATABASE_URL: target.url, DATABASE_POOL_SIZE: String(POOL_SIZE) }
@@ -355,16 +357,20 @@ async function instancesReport(dir: string, env: Record<string, string>, passwor
  * roles.md and, for a run of the sources as they are, bench/README.md's block between the
  * bench:roles-<kind> markers.
  */
+/** The scoped bench user's password of this run (set with the others'). */
+let scopedPassword = "";
+
 async function measureRolesReport(server: Server, staffCookie: string, adminPassword: string) {
   const adminCookie = await signIn(server.url, BENCH_USERS[0]!.email, adminPassword);
-  console.log(`› Roles: every scenario as staff and as admin, 1 connection (${rounds} × ${seconds} s each)…`);
+  const scopedCookie = await signIn(server.url, BENCH_SCOPED.email, scopedPassword);
+  console.log(`› Roles: every scenario as staff, as admin and as staff scoped to one branch, 1 connection (${rounds} × ${seconds} s each)…`);
   const loadStart = loadAverage();
-  const rows = await measureRoles({ url: server.url, staffCookie, adminCookie, scenarios, rounds, seconds, warmup });
+  const rows = await measureRoles({ url: server.url, staffCookie, adminCookie, scopedCookie, scenarios, rounds, seconds, warmup });
   const { table, met, total } = rolesMarkdown(rows);
-  console.log(`› Roles: ${met}/${total} pages cost an admin what they cost staff.`);
+  console.log(`› Roles: ${met}/${total} pages cost an admin and a scoped staff member what they cost staff.`);
   const m = machine(embedded ? "PGlite (embedded)" : "PostgreSQL (the bench database)", loadStart);
   const report = [
-    `# The same pages as staff and as an admin: ${embedded ? "PGlite" : "PostgreSQL"}, ${subscribers.toLocaleString("en-GB")} subscribers`,
+    `# The same pages as staff, as an admin and as staff scoped to one branch: ${embedded ? "PGlite" : "PostgreSQL"}, ${subscribers.toLocaleString("en-GB")} subscribers`,
     "",
     `Produced by \`npm run bench${embedded ? " -- --embedded" : ""}${args.roles ? `${embedded ? "" : " --"} --roles` : ""}\` on ${new Date().toISOString()}.`,
     "",

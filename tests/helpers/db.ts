@@ -39,7 +39,8 @@ export async function testDatabase(kind: TestDbKind): Promise<Database> {
 
 /** Users to act as; created in the test database by `createUsers`. */
 export async function createUsers(database: Database) {
-  const make = (email: string, name: string, role: "admin" | "staff") =>
+  const make = async (email: string, name: string, role: "admin" | "staff") => ({ ...(await makeRow(email, name, role)), branch_ids: null });
+  const makeRow = (email: string, name: string, role: "admin" | "staff") =>
     database.prisma.user.create({
       data: { email, name, role, password_hash: "scrypt$1$1$1$x$y" },
       select: { id: true, email: true, name: true, role: true },

@@ -28,14 +28,18 @@ vi.mock("next/headers", () => ({ cookies: async () => ({ has: () => false, get: 
 // actions are the anonymous column; tests/http/bearer-elsewhere.test.ts checks that the built
 // server answers them so (every page as to an anonymous visitor, every action 401).
 
-type Person = "anonymous" | "staff" | "admin";
+// "scoped" is a staff member limited to one branch of their own: every {subscriber} and {branch}
+// they are given is another branch's, so what staff get for it, they get as a 404 (an unknown id),
+// and what they may do anyway is the same as staff (`scoped` is staff's answer unless named).
+type Person = "anonymous" | "staff" | "scoped" | "admin";
 type TokenCaller = "read token" | "export token";
 type Who = Person | TokenCaller;
 type Outcome = "ok" | "login" | "redirect" | 401 | 403 | number;
-type Expect = Record<Person, Outcome>;
-type RouteExpect = Record<Who, Outcome>;
+type Expect = Record<Exclude<Person, "scoped">, Outcome> & { scoped?: Outcome };
+type RouteExpect = Record<Exclude<Who, "scoped">, Outcome> & { scoped?: Outcome };
+const answerOf = (e: Expect | RouteExpect, who: Who): Outcome => (who === "scoped" ? (e.scoped ?? e.staff) : (e as Record<string, Outcome>)[who]!);
 
-const PEOPLE = ["anonymous", "staff", "admin"] as const;
+const PEOPLE = ["anonymous", "staff", "scoped", "admin"] as const;
 const CALLERS = [...PEOPLE, "read token", "export token"] as const;
 
 const EVERYONE = (o: Outcome): Expect => ({ anonymous: o, staff: o, admin: o });
@@ -51,8 +55,8 @@ const PAGES: Record<string, Expect> = {
   "login/page.tsx": { anonymous: "ok", staff: "redirect", admin: "redirect" },
   "(console)/subscribers/page.tsx": SIGNED_IN,
   "(console)/subscribers/new/page.tsx": SIGNED_IN,
-  "(console)/subscribers/[id]/page.tsx": SIGNED_IN,
-  "(console)/subscribers/[id]/edit/page.tsx": SIGNED_IN,
+  "(console)/subscribers/[id]/page.tsx": { ...SIGNED_IN, scoped: 404 },
+  "(console)/subscribers/[id]/edit/page.tsx": { ...SIGNED_IN, scoped: 404 },
   // The bulk change's confirmation (it explains what is missing when nothing is chosen), and a
   // bulk change job's progress: its owner's only (anyone else, and a bad id: the 404 page).
   "(console)/subscribers/bulk/page.tsx": SIGNED_IN,
@@ -93,7 +97,7 @@ const ROUTES: Record<string, Call[] | "next-auth"> = {
     { method: "POST", path: "/api/v1/branches", json: { name: "Matrix {who}" }, expect: r({ anonymous: 401, staff: 403, admin: 201 }, 403) },
   ],
   "api/v1/branches/[id]/route.ts": [
-    { method: "GET", path: "/api/v1/branches/{branch}", expect: r({ anonymous: 401, staff: 200, admin: 200 }, 200) },
+    { method: "GET", path: "/api/v1/branches/{branch}", expect: r({ anonymous: 401, staff: 200, scoped: 404, admin: 200 }, 200) },
     { method: "PATCH", path: "/api/v1/branches/{branch}", json: { name: "Matrix renamed" }, expect: r({ anonymous: 401, staff: 403, admin: 200 }, 403) },
     { method: "DELETE", path: "/api/v1/branches/{branch}", expect: r({ anonymous: 401, staff: 403, admin: 204 }, 403) },
   ],
@@ -104,13 +108,14 @@ const ROUTES: Record<string, Call[] | "next-auth"> = {
       method: "POST",
       path: "/api/v1/subscribers",
       json: { first_name: "Mat", last_name: "Rix", email: "matrix-{who}@example.com", mobile: "+447400555{n}", subscription_status: "active", is_mandatory: false },
-      expect: r({ anonymous: 401, staff: 201, admin: 201 }, 403),
+      // Without a branch: a scoped user's subscriber needs one of theirs.
+      expect: r({ anonymous: 401, staff: 201, scoped: 400, admin: 201 }, 403),
     },
   ],
   // One subscriber: read by anyone signed in (and read tokens), edited by anyone signed in, deleted by admins.
   "api/v1/subscribers/[id]/route.ts": [
-    { method: "GET", path: "/api/v1/subscribers/{subscriber}", expect: r({ anonymous: 401, staff: 200, admin: 200 }, 200) },
-    { method: "PATCH", path: "/api/v1/subscribers/{subscriber}", json: { last_name: "Matrix {who}", updated_at: "{subscriber-version}" }, expect: r({ anonymous: 401, staff: 200, admin: 200 }, 403) },
+    { method: "GET", path: "/api/v1/subscribers/{subscriber}", expect: r({ anonymous: 401, staff: 200, scoped: 404, admin: 200 }, 200) },
+    { method: "PATCH", path: "/api/v1/subscribers/{subscriber}", json: { last_name: "Matrix {who}", updated_at: "{subscriber-version}" }, expect: r({ anonymous: 401, staff: 200, scoped: 404, admin: 200 }, 403) },
     { method: "DELETE", path: "/api/v1/subscribers/{subscriber}", expect: r({ anonymous: 401, staff: 403, admin: 204 }, 403) },
   ],
   // The column chooser's form: the signed-in user's own table settings, then back to the list.
@@ -209,6 +214,7 @@ const ACTIONS: Record<string, Record<string, Expect>> = {
   },
   "(console)/users/actions.ts": {
     createUserAction: { anonymous: 401, staff: 403, admin: "ok" },
+    setBranchesAction: { anonymous: 401, staff: 403, admin: "ok" },
     changeRoleAction: { anonymous: 401, staff: 403, admin: "ok" },
     setActiveAction: { anonymous: 401, staff: 403, admin: "ok" },
     resetPasswordAction: { anonymous: 401, staff: 403, admin: "ok" },
@@ -277,7 +283,13 @@ describe("authorization matrix", () => {
   beforeAll(async () => {
     suite = await openExportSuite("pglite", 30);
     await syncCountries(suite.database.prisma);
-    users = { anonymous: null, staff: suite.staff, admin: suite.admin };
+    // The scoped staff member's own branch, with none of the subscribers the calls are given.
+    const home = await suite.database.prisma.branch.create({ data: { name: "Matrix scoped home" }, select: { id: true } });
+    const scoped = await suite.database.prisma.user.create({
+      data: { email: "scoped@test.local", name: "Scoped Staff", role: "staff", password_hash: "x", branch_scoped: true, branches: { create: [{ branch_id: home.id }] } },
+      select: { id: true, email: true, name: true, role: true },
+    });
+    users = { anonymous: null, staff: suite.staff, scoped: { ...scoped, branch_ids: [home.id] }, admin: suite.admin };
     const branches = await suite.database.prisma.branch.createManyAndReturn({
       data: Array.from({ length: 30 }, (_, i) => ({ name: `Matrix branch ${i}` })),
       select: { id: true },
@@ -289,18 +301,18 @@ describe("authorization matrix", () => {
     }));
     const expires_at = new Date(Date.now() + 7 * 86_400_000);
     // The tokens' user: an administrator of their own (their export requests are theirs alone).
-    const owner = (await suite.database.prisma.user.create({
+    const owner = { ...(await suite.database.prisma.user.create({
       data: { email: "token-owner@test.local", name: "Token Owner", role: "admin", password_hash: "x" },
       select: { id: true, email: true, name: true, role: true },
-    })) as SessionUser;
+    })), branch_ids: null } as SessionUser;
     const token = async (scope: "read" | "export", name: string) => (await createToken(owner, { name, scope, expires_at })).token;
     bearer = { "read token": await token("read", "Matrix read"), "export token": await token("export", "Matrix export") };
     for (let i = 0; i < 8; i++) adminTokenIds.push((await createToken(suite.admin, { name: `Matrix to revoke ${i}`, scope: "read", expires_at })).row.id);
     // Imports of a user who is none of the callers (nor the tokens' user).
-    const importOwner = (await suite.database.prisma.user.create({
+    const importOwner = { ...(await suite.database.prisma.user.create({
       data: { email: "import-owner@test.local", name: "Import Owner", role: "staff", password_hash: "x" },
       select: { id: true, email: true, name: true, role: true },
-    })) as SessionUser;
+    })), branch_ids: null } as SessionUser;
     const upload = async (fields: Record<string, string>) => {
       actAs(importOwner);
       request.headers = new Headers();
@@ -360,13 +372,13 @@ describe("authorization matrix", () => {
 
   for (const [file, expected] of Object.entries(PAGES)) {
     for (const who of CALLERS) {
-      it(`page ${file} as ${who} → ${expected[personOf(who)]}`, async () => {
+      it(`page ${file} as ${who} → ${answerOf(expected, personOf(who))}`, async () => {
         const { headers } = as(who);
         expect(await nextHeaders()).toEqual(headers);
         const mod = (await import(/* @vite-ignore */ path.join(APP, file))) as { default: (props: unknown) => Promise<unknown> | unknown };
         const id = file.includes("subscribers/[id]") ? subscribers[0]!.id : file.includes("subscribers/import/[id]") ? otherImport.preview : branchIds[0];
         const props = { params: Promise.resolve({ id: String(id), token: "not-a-link" }), searchParams: Promise.resolve({}) };
-        expect(await outcome(async () => mod.default(props))).toBe(expected[personOf(who)]);
+        expect(await outcome(async () => mod.default(props))).toBe(answerOf(expected, personOf(who)));
       });
     }
   }
@@ -375,7 +387,7 @@ describe("authorization matrix", () => {
     if (calls === "next-auth") continue;
     for (const call of calls) {
       for (const who of CALLERS) {
-        it(`${call.method} ${call.path} as ${who} → ${call.expect[who]}`, async () => {
+        it(`${call.method} ${call.path} as ${who} → ${answerOf(call.expect, who)}`, async () => {
           const { headers } = as(who);
           const mod = (await import(/* @vite-ignore */ path.join(APP, file))) as Record<string, (r: Request, c: unknown) => Promise<Response>>;
           const url = fill(call.path, who);
@@ -384,7 +396,7 @@ describe("authorization matrix", () => {
           const body = call.json === undefined ? undefined : JSON.parse(fill(JSON.stringify(call.json), who));
           const init = call.form === undefined ? { json: body, headers } : { body: call.form, headers: { ...headers, "content-type": "application/x-www-form-urlencoded" } };
           const response = await mod[call.method]!(apiRequest(url, { method: call.method, ...init }), { params: Promise.resolve({ id }) });
-          expect(response.status, `${url} ${await response.clone().text()}`).toBe(call.expect[who]);
+          expect(response.status, `${url} ${await response.clone().text()}`).toBe(answerOf(call.expect, who));
         });
       }
     }
@@ -393,14 +405,14 @@ describe("authorization matrix", () => {
   for (const [file, actions] of Object.entries(ACTIONS)) {
     for (const [name, expected] of Object.entries(actions)) {
       for (const who of CALLERS) {
-        it(`action ${name} as ${who} → ${expected[personOf(who)]}`, async () => {
+        it(`action ${name} as ${who} → ${answerOf(expected, personOf(who))}`, async () => {
           const { headers } = as(who);
           expect(await nextHeaders()).toEqual(headers);
           const mod = (await import(/* @vite-ignore */ path.join(APP, file))) as Record<string, (input: unknown) => Promise<{ ok: boolean }>>;
           const input = /^(delete|update|count)/.test(name) ? { id: branchIds.pop(), name: `Matrix action ${who}` } : { name: `Matrix action ${who} ${name}` };
           const before = await Promise.all([suite.database.prisma.branch.count(), suite.database.prisma.user.count(), suite.database.prisma.apiToken.count()]);
           const result = await outcome(() => mod[name]!(input));
-          expect(result).toBe(expected[personOf(who)]);
+          expect(result).toBe(answerOf(expected, personOf(who)));
           // Refused: nothing changed.
           if (result !== "ok") {
             expect(await Promise.all([suite.database.prisma.branch.count(), suite.database.prisma.user.count(), suite.database.prisma.apiToken.count()])).toEqual(before);

@@ -8,8 +8,11 @@ import { listBranches } from "@/lib/branches/queries";
 import type { Database } from "@/lib/db/client";
 import { actAs, createUsers, testDatabase, testDbKinds } from "../helpers/db";
 import { apiRequest, expectRefused, routeContext } from "../helpers/http";
+import { branchScope } from "@/lib/auth/scope";
 
-const list = (query: string) => listBranches(branchFiltersSchema.parse(Object.fromEntries(new URLSearchParams(query))));
+const EVERY = branchScope({ role: "admin", branch_ids: null });
+
+const list = (query: string) => listBranches(EVERY, branchFiltersSchema.parse(Object.fromEntries(new URLSearchParams(query))));
 const names = async (query: string) => (await list(query)).data.map((b) => b.name);
 
 for (const kind of testDbKinds()) {

@@ -10,6 +10,9 @@ import { subscriberInputSchema } from "@/lib/subscribers/schema";
 import { actAs } from "../helpers/db";
 import { closeExportSuite, openExportSuite, type ExportSuite } from "../helpers/export-test";
 import { testDbKinds } from "../helpers/db";
+import { branchScope } from "@/lib/auth/scope";
+
+const EVERY = branchScope({ role: "admin", branch_ids: null });
 
 // Bulk changes: a selection or every subscriber matching the list's filters;
 // status and mandatory for anyone signed in, deletion for administrators; at once up to
@@ -89,7 +92,7 @@ for (const kind of testDbKinds()) {
       const events = await s.database.prisma.auditEvent.findMany({ where: { action: "subscriber.bulk_change" } });
       expect(events).toHaveLength(1);
       expect(events[0]).toMatchObject({ actor_id: s.staff.id, after: { ids: [1, 2, 3], change: { subscription_status: "cancelled" }, count: 3 } });
-      expect((await subscriberHistory(2)).map((h) => h.action)).toContain("subscriber.bulk_change");
+      expect((await subscriberHistory(EVERY, 2)).map((h) => h.action)).toContain("subscriber.bulk_change");
       await countsExact();
     });
 
@@ -100,34 +103,34 @@ for (const kind of testDbKinds()) {
       expect(result).toMatchObject({ ok: true, data: { kind: "done", count: 3 } });
       const [event] = await s.database.prisma.auditEvent.findMany({ where: { action: "subscriber.bulk_change" }, orderBy: { id: "desc" }, take: 1 });
       expect(event!.after).toEqual({ ids: [6, 7], change: { is_mandatory: true }, count: 3 });
-      expect((await subscriberHistory(8)).map((h) => h.action)).not.toContain("subscriber.bulk_change");
+      expect((await subscriberHistory(EVERY, 8)).map((h) => h.action)).not.toContain("subscriber.bulk_change");
       // The id that did not exist then is the next subscriber's: the old change is not in its history.
-      const created = await createSubscriber(
+      const created = await createSubscriber(EVERY, 
         subscriberInputSchema.parse({ first_name: "Nia", last_name: "Later", email: "nia.later@bulk.test", mobile: "+44 7400 555123", subscription_status: "pending", is_mandatory: false }),
         s.staff,
       );
       expect(created.id).toBe(next);
-      expect((await subscriberHistory(next)).map((h) => h.action)).toEqual(["subscriber.create"]);
+      expect((await subscriberHistory(EVERY, next)).map((h) => h.action)).toEqual(["subscriber.create"]);
       // A selection larger than BULK_INLINE_MAX (10 here) still runs at once: it is never a job.
       const twelve = Array.from({ length: 12 }, (_, i) => 10 + i);
-      expect(await requestBulkChange(s.staff, { ids: twelve }, { is_mandatory: true })).toEqual({ kind: "done", count: 12 });
+      expect(await requestBulkChange(EVERY, s.staff, { ids: twelve }, { is_mandatory: true })).toEqual({ kind: "done", count: 12 });
       await countsExact();
     });
 
     it("refuses deletion to staff, whoever calls, and bad filters by name", async () => {
       expect(await bulkChangeAction({ target: { ids: [4] }, change: { delete: true } })).toMatchObject({ ok: false, formError: expect.stringMatching(/administrators/) });
-      await expect(requestBulkChange(s.staff, { ids: [4] }, { delete: true })).rejects.toMatchObject({ status: 403 });
+      await expect(requestBulkChange(EVERY, s.staff, { ids: [4] }, { delete: true })).rejects.toMatchObject({ status: 403 });
       expect(await q(`SELECT id FROM subscribers WHERE id = 4`)).toHaveLength(1);
-      await expect(requestBulkChange(s.staff, { filters: { emial: "x" } }, { is_mandatory: true })).rejects.toMatchObject({ status: 400 });
-      await expect(requestBulkChange(s.staff, { filters: { created_from: "0000-01-01" } }, { is_mandatory: true })).rejects.toMatchObject({ status: 400 });
-      await expect(requestBulkChange(s.staff, { filters: { first_name: "nobody-at-all" } }, { is_mandatory: true })).rejects.toMatchObject({ code: "nothing_matches" });
+      await expect(requestBulkChange(EVERY, s.staff, { filters: { emial: "x" } }, { is_mandatory: true })).rejects.toMatchObject({ status: 400 });
+      await expect(requestBulkChange(EVERY, s.staff, { filters: { created_from: "0000-01-01" } }, { is_mandatory: true })).rejects.toMatchObject({ status: 400 });
+      await expect(requestBulkChange(EVERY, s.staff, { filters: { first_name: "nobody-at-all" } }, { is_mandatory: true })).rejects.toMatchObject({ code: "nothing_matches" });
       // Names Object.prototype has ("__proto__" as JSON sends it: an own key) are no filters either:
       // taken for known names and then dropped, they made the change reach every subscriber.
       const before = await q<{ n: number }>(`SELECT count(*)::int AS n FROM subscribers WHERE is_mandatory`);
       for (const name of ["constructor", "toString", "valueOf", "hasOwnProperty", "__proto__"]) {
         for (const value of ['"x"', '{"is_mandatory": "false"}']) {
           const filters = JSON.parse(`{${JSON.stringify(name)}: ${value}}`) as Record<string, string>;
-          await expect(requestBulkChange(s.staff, { filters }, { is_mandatory: true }), name).rejects.toMatchObject({ status: 400, message: expect.stringContaining(name) });
+          await expect(requestBulkChange(EVERY, s.staff, { filters }, { is_mandatory: true }), name).rejects.toMatchObject({ status: 400, message: expect.stringContaining(name) });
           const answer = await bulkChangeAction({ target: { filters }, change: { is_mandatory: true } });
           expect(answer, name).toMatchObject({ ok: false });
           expect(Object.keys((answer as { fieldErrors: object }).fieldErrors).join(), name).toContain(name);
@@ -140,7 +143,7 @@ for (const kind of testDbKinds()) {
     it("lets an admin delete a selection; later duplicates of the deleted are decided again", async () => {
       // Subscriber 30 takes 5's email: a duplicate of 5. Deleting 5 frees it.
       await q(`UPDATE subscribers SET email = (SELECT email FROM subscribers WHERE id = 5), is_duplicate = true WHERE id = 30`);
-      const result = await requestBulkChange(s.admin, { ids: [5] }, { delete: true });
+      const result = await requestBulkChange(EVERY, s.admin, { ids: [5] }, { delete: true });
       expect(result).toEqual({ kind: "done", count: 1 });
       const [after] = await q<{ is_duplicate: boolean }>(`SELECT is_duplicate FROM subscribers WHERE id = 30`);
       expect(after!.is_duplicate).toBe(false);
@@ -150,7 +153,7 @@ for (const kind of testDbKinds()) {
     it("runs a large change as a job in batches: every matching row once, one audit event, counts exact", async () => {
       await startJobWorker();
       const [{ n }] = (await q<{ n: number }>(`SELECT count(*)::int AS n FROM subscribers WHERE is_mandatory = false`)) as [{ n: number }];
-      const result = await requestBulkChange(s.staff, { filters: { is_mandatory: "false" } }, { is_mandatory: true });
+      const result = await requestBulkChange(EVERY, s.staff, { filters: { is_mandatory: "false" } }, { is_mandatory: true });
       expect(result).toMatchObject({ kind: "queued", total: n });
       const id = (result as { id: string }).id;
       const end = Date.now() + 45_000;
@@ -196,7 +199,7 @@ for (const kind of testDbKinds()) {
     it("deletes as a job: batches that only delete, then every subscriber left has the rule's duplicate flag", async () => {
       await startJobWorker();
       const copies = await seedPairs("Del", 12, 1000);
-      const result = await requestBulkChange(s.admin, { filters: { last_name: "DelOrig" } }, { delete: true });
+      const result = await requestBulkChange(EVERY, s.admin, { filters: { last_name: "DelOrig" } }, { delete: true });
       expect(result).toMatchObject({ kind: "queued", total: 12 });
       const id = (result as { id: string }).id;
       expect(await waitFor(id, s.admin, "completed")).toMatchObject({ processed_rows: 12 });
@@ -234,8 +237,8 @@ for (const kind of testDbKinds()) {
         SELECT 'K' || g, 'CapOrig', 'cap' || g || '@pairs.test', '+1777' || (3000 + g), 'active' FROM generate_series(1, 110) g`);
       process.env.BULK_INLINE_MAX = "2000";
       try {
-        expect(await requestBulkChange(s.admin, { filters: { last_name: "CapOrig" } }, { subscription_status: "expired" })).toEqual({ kind: "done", count: 110 });
-        const result = await requestBulkChange(s.admin, { filters: { last_name: "CapOrig" } }, { delete: true });
+        expect(await requestBulkChange(EVERY, s.admin, { filters: { last_name: "CapOrig" } }, { subscription_status: "expired" })).toEqual({ kind: "done", count: 110 });
+        const result = await requestBulkChange(EVERY, s.admin, { filters: { last_name: "CapOrig" } }, { delete: true });
         expect(result).toMatchObject({ kind: "queued", total: 110 });
         await waitFor((result as { id: string }).id, s.admin, "completed");
       } finally {
@@ -254,7 +257,7 @@ for (const kind of testDbKinds()) {
       await q(`CREATE TRIGGER fail_bulk_test BEFORE UPDATE ON subscribers FOR EACH ROW WHEN (OLD.id = ${stop}) EXECUTE FUNCTION fail_bulk_test()`);
       process.env.EXPORT_RETRY_LIMIT = "1";
       try {
-        const result = await requestBulkChange(s.staff, { filters: { sort: "id" } }, { subscription_status: "cancelled" });
+        const result = await requestBulkChange(EVERY, s.staff, { filters: { sort: "id" } }, { subscription_status: "cancelled" });
         const id = (result as { id: string }).id;
         const end = Date.now() + 45_000;
         let status = await bulkStatus(s.staff.id, id);
@@ -289,7 +292,7 @@ for (const kind of testDbKinds()) {
       await q(`CREATE TRIGGER fail_bulk_test BEFORE DELETE ON subscribers FOR EACH ROW WHEN (OLD.id = ${stop}) EXECUTE FUNCTION fail_bulk_test()`);
       process.env.EXPORT_RETRY_LIMIT = "1";
       try {
-        const result = await requestBulkChange(s.admin, { filters: { last_name: "FailOrig" } }, { delete: true });
+        const result = await requestBulkChange(EVERY, s.admin, { filters: { last_name: "FailOrig" } }, { delete: true });
         const id = (result as { id: string }).id;
         expect(await waitFor(id, s.admin, "failed")).toMatchObject({ processed_rows: 7 });
         // The first batch's seven are gone; the copies that matched only them are no longer duplicates.

@@ -11,6 +11,9 @@ import { actAs } from "../helpers/db";
 import { until } from "../helpers/export-process";
 import { closeExportSuite, openExportSuite, type ExportSuite } from "../helpers/export-test";
 import { apiRequest } from "../helpers/http";
+import { branchScope } from "@/lib/auth/scope";
+
+const EVERY = branchScope({ role: "admin", branch_ids: null });
 
 // Two imports at the same time, and an import beside the creation form, never miss a duplicate,
 // shown with the attempts really overlapping on PostgreSQL: the first import
@@ -91,7 +94,7 @@ if (process.env.TEST_DATABASE_URL) {
       expect(staged).toEqual(expect.arrayContaining([{ import_id: second, n: 7 }]));
 
       // The creation form, for the person of shared0: waits for the import too (shared lock).
-      const created = createSubscriber(
+      const created = createSubscriber(EVERY, 
         { first_name: "Form", last_name: "Shared", email: "SHARED0@example.com", mobile: "+447911250001", country_id: null, branch_id: null, sheet_name: null, travel_date: null, subscription_status: "pending", is_mandatory: false },
         s.staff,
       );

@@ -15,6 +15,9 @@ import { actAs, testDbKinds } from "../helpers/db";
 import { closeExportSuite, download, FILES_KINDS, openExportSuite, parseCsv, postExport, waitForStatus, type ExportSuite } from "../helpers/export-test";
 import { routeContext } from "../helpers/http";
 import { buildZip, lyingXlsx, sharedStringsXml, sheetXml, workbookParts } from "../helpers/zip";
+import { branchScope } from "@/lib/auth/scope";
+
+const EVERY = branchScope({ role: "admin", branch_ids: null });
 
 // Imports end to end through the API's handlers, on PGlite and PostgreSQL, with the
 // files in a folder and in a bucket (s3rver over HTTP, the real AWS SDK): CSV and XLSX, counts,
@@ -400,7 +403,7 @@ for (const [kind, files] of testDbKinds().flatMap((k) => FILES_KINDS.map((f) => 
     it("never misses a duplicate between two imports at once, or an import and the creation form", async () => {
       const rows = (tag: string) => [HEADER, ...Array.from({ length: 9 }, (_, i) => `${tag}${i},Z,both${i}@example.com,07911 1006${String(i).padStart(2, "0")},,GB,,,`)].join("\n");
       const [a, b] = await Promise.all([post(s.staff, form(rows("A"), "A.csv")), post(s.admin, form(rows("B"), "B.csv"))]);
-      const created = createSubscriber(
+      const created = createSubscriber(EVERY, 
         { first_name: "Form", last_name: "User", email: "both0@example.com", mobile: "+447911100699", country_id: null, branch_id: null, sheet_name: null, travel_date: null, subscription_status: "pending", is_mandatory: false },
         s.staff,
       );

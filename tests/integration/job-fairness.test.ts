@@ -10,6 +10,9 @@ import { bulkStatus, requestBulkChange } from "@/lib/subscribers/bulk";
 import { actAs, testDbKinds } from "../helpers/db";
 import { closeExportSuite, openExportSuite, postExport, waitForStatus, type ExportSuite } from "../helpers/export-test";
 import { apiRequest } from "../helpers/http";
+import { branchScope } from "@/lib/auth/scope";
+
+const EVERY = branchScope({ role: "admin", branch_ids: null });
 
 // One user's background work must not hold everyone else's (docs/decisions/0022-jobs-fair-per-user.md): a user has at
 // most JOBS_PER_USER jobs queued or running (429 with Retry-After beyond, decided in the database),
@@ -46,7 +49,7 @@ for (const kind of testDbKinds()) {
       // as six web instances would send them: the user's lock and count in the database decide.
       const results = await Promise.allSettled(
         Array.from({ length: 6 }, (_, i) =>
-          requestBulkChange(s.staff, { filters: { is_mandatory: "false" } }, i % 2 === 0 ? { is_mandatory: true } : { subscription_status: "expired" }),
+          requestBulkChange(EVERY, s.staff, { filters: { is_mandatory: "false" } }, i % 2 === 0 ? { is_mandatory: true } : { subscription_status: "expired" }),
         ),
       );
       const queued = results.filter((r) => r.status === "fulfilled");
@@ -72,7 +75,7 @@ for (const kind of testDbKinds()) {
     });
 
     it("finishes another user's small job within seconds while one user's large jobs run", async () => {
-      const small = await requestBulkChange(s.admin, { filters: { last_name: "Fairsmall" } }, { subscription_status: "pending" });
+      const small = await requestBulkChange(EVERY, s.admin, { filters: { last_name: "Fairsmall" } }, { subscription_status: "pending" });
       expect(small).toMatchObject({ kind: "queued", total: SMALL });
       const [large1, large2] = (await q<{ id: string }>(`SELECT id FROM bulk_changes WHERE user_id = ${s.staff.id} ORDER BY created_at`)).map((r) => r.id);
       // The small job was queued last, behind the two large ones (and the admin's export).

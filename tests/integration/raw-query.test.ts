@@ -5,6 +5,9 @@ import { query, sql } from "@/lib/db/sql";
 import { subscriberListSql } from "@/lib/subscribers/queries";
 import { subscriberFiltersSchema } from "@/lib/subscribers/filters";
 import { testDatabase, testDbKinds } from "../helpers/db";
+import { branchScope } from "@/lib/auth/scope";
+
+const EVERY = branchScope({ role: "admin", branch_ids: null });
 
 // `query()` runs on the driver Prisma's adapter uses (pg's pool, PGlite), its rows as that driver
 // gives them: what the console's statements read must come out the same on both.
@@ -27,7 +30,7 @@ for (const kind of testDbKinds()) {
       // The setup mocks the session module (tests/setup/next-request.ts); its statement is the real one.
       const { sessionUserSql } = await vi.importActual<typeof import("@/lib/auth/session")>("@/lib/auth/session");
       expect(await query(sessionUserSql(user.id))).toEqual([
-        { id: user.id, name: "Raw", email: "raw@test.local", role: "staff", active: true, session_version: 0, preferences: { subscriberTable: { density: "compact" } } },
+        { id: user.id, name: "Raw", email: "raw@test.local", role: "staff", branch_ids: null, active: true, session_version: 0, preferences: { subscriberTable: { density: "compact" } } },
       ]);
 
       const branch = await database.prisma.branch.create({ data: { name: "Raw branch" } });
@@ -35,7 +38,7 @@ for (const kind of testDbKinds()) {
       const created = await database.prisma.subscriber.create({
         data: { first_name: "Ada", last_name: "Raw", email: "ada@raw.test", mobile: "+15550000001", branch_id: branch.id, country_id: country.id, travel_date: new Date("2027-03-03T00:00:00Z") },
       });
-      const { rows, count } = subscriberListSql(subscriberFiltersSchema.parse({ last_name: "Raw" }));
+      const { rows, count } = subscriberListSql(EVERY, subscriberFiltersSchema.parse({ last_name: "Raw" }));
       const [row] = await query<Record<string, unknown>>(rows);
       expect(row).toMatchObject({ id: created.id, first_name: "Ada", branch_name: "Raw branch", travel_date: new Date("2027-03-03T00:00:00Z"), created_at: created.created_at, is_mandatory: false });
       expect(await query(count)).toEqual([{ total: 1 }]);

@@ -10,6 +10,9 @@ import { listSubscribers } from "@/lib/subscribers/queries";
 import { subscriberInputSchema, type SubscriberInput } from "@/lib/subscribers/schema";
 import { actAs, createUsers, testDatabase, testDbKinds } from "../helpers/db";
 import { apiRequest, expectRefused } from "../helpers/http";
+import { branchScope } from "@/lib/auth/scope";
+
+const EVERY = branchScope({ role: "admin", branch_ids: null });
 
 type Users = Awaited<ReturnType<typeof createUsers>>;
 
@@ -27,8 +30,8 @@ function body(change: Partial<SubscriberInput> = {}): SubscriberInput {
     ...change,
   };
 }
-const actor = { id: 0, email: "system@test.local", name: "Test", role: "staff" as const };
-const create = (change: Partial<SubscriberInput> = {}) => createSubscriber(subscriberInputSchema.parse(body(change)), actor);
+const actor = { id: 0, email: "system@test.local", name: "Test", role: "staff" as const, branch_ids: null };
+const create = (change: Partial<SubscriberInput> = {}) => createSubscriber(EVERY, subscriberInputSchema.parse(body(change)), actor);
 
 for (const kind of testDbKinds()) {
   describe(`subscriber creation (${kind})`, () => {
@@ -57,7 +60,7 @@ for (const kind of testDbKinds()) {
     it("staff create a subscriber; it is first in the default list, mobile in E.164", async () => {
       const result = await createSubscriberAction(body({ mobile: "07400 222333", country_id: gb, branch_id: branch, travel_date: "2027-05-01", sheet_name: "Brand new sheet" }));
       expect(result).toMatchObject({ ok: true, data: { is_duplicate: false } });
-      const list = await listSubscribers(subscriberFiltersSchema.parse({}));
+      const list = await listSubscribers(EVERY, subscriberFiltersSchema.parse({}));
       expect(list.data[0]).toMatchObject({
         mobile: "+447400222333",
         branch_name: "Harbour",

@@ -10,6 +10,9 @@ import { subscriberInputSchema, type SubscriberInput } from "@/lib/subscribers/s
 import { syncCountries } from "@/tools/seed/demo";
 import { actAs, createUsers, testDatabase, testDbKinds } from "../helpers/db";
 import { apiRequest, expectRefused } from "../helpers/http";
+import { branchScope } from "@/lib/auth/scope";
+
+const EVERY = branchScope({ role: "admin", branch_ids: null });
 
 // Correcting a subscriber: the creation rules, the duplicate flag decided again (for
 // it and for the later subscribers that matched it), no silent overwrite (a stale version is a
@@ -27,8 +30,8 @@ for (const kind of testDbKinds()) {
   describe(`subscriber edits on ${kind}`, () => {
     let database: Database;
     let users: { admin: SessionUser; staff: SessionUser };
-    const make = (change: Partial<SubscriberInput> = {}) => createSubscriber(subscriberInputSchema.parse(body(change)), users.staff);
-    const record = async (id: number) => (await findSubscriber(id))!;
+    const make = (change: Partial<SubscriberInput> = {}) => createSubscriber(EVERY, subscriberInputSchema.parse(body(change)), users.staff);
+    const record = async (id: number) => (await findSubscriber(EVERY, id))!;
     /** The trigger-kept totals agree with a plain count. */
     const countsExact = async () => {
       const [kept] = await database.prisma.$queryRawUnsafe<{ n: bigint | number }[]>(`SELECT coalesce(sum(total), 0) AS n FROM subscriber_status_counts`);
@@ -63,7 +66,7 @@ for (const kind of testDbKinds()) {
       expect(after.updated_at.getTime()).toBeGreaterThanOrEqual(before.updated_at.getTime());
       const bad = await updateSubscriberAction({ ...editableFields(after), id: s.id, version: after.updated_at.toISOString(), email: "not an email" });
       expect(bad).toMatchObject({ ok: false, fieldErrors: { email: expect.any(Array) } });
-      const [event] = await subscriberHistory(s.id, 1);
+      const [event] = await subscriberHistory(EVERY, s.id, 1);
       expect(event).toMatchObject({ action: "subscriber.update", before: { last_name: before.last_name }, after: { last_name: "Edited" } });
       await countsExact();
     });
@@ -90,7 +93,7 @@ for (const kind of testDbKinds()) {
       // Concurrent saves of one version: exactly one wins.
       const latest = await record(s.id);
       const saves = await Promise.allSettled(
-        ["A", "B", "C"].map((x) => updateSubscriber(s.id, subscriberInputSchema.parse({ ...editableFields(latest), last_name: x }), latest.updated_at, users.staff)),
+        ["A", "B", "C"].map((x) => updateSubscriber(EVERY, s.id, subscriberInputSchema.parse({ ...editableFields(latest), last_name: x }), latest.updated_at, users.staff)),
       );
       expect(saves.filter((r) => r.status === "fulfilled")).toHaveLength(1);
     });
@@ -102,11 +105,11 @@ for (const kind of testDbKinds()) {
       expect([(await record(a.id)).is_duplicate, (await record(b.id)).is_duplicate, (await record(c.id)).is_duplicate]).toEqual([false, true, false]);
       // c takes a's mobile: c becomes a duplicate (the form's flag, if any, is never read).
       const rc = await record(c.id);
-      await updateSubscriber(c.id, subscriberInputSchema.parse({ ...editableFields(rc), mobile: (await record(a.id)).mobile }), rc.updated_at, users.staff);
+      await updateSubscriber(EVERY, c.id, subscriberInputSchema.parse({ ...editableFields(rc), mobile: (await record(a.id)).mobile }), rc.updated_at, users.staff);
       expect((await record(c.id)).is_duplicate).toBe(true);
       // a changes its email: b no longer matches anything earlier.
       const ra = await record(a.id);
-      await updateSubscriber(a.id, subscriberInputSchema.parse({ ...editableFields(ra), email: "moved@edit.test" }), ra.updated_at, users.staff);
+      await updateSubscriber(EVERY, a.id, subscriberInputSchema.parse({ ...editableFields(ra), email: "moved@edit.test" }), ra.updated_at, users.staff);
       expect((await record(b.id)).is_duplicate).toBe(false);
       expect((await record(a.id)).is_duplicate).toBe(false); // a is the earliest: never a duplicate
       await countsExact();
@@ -155,7 +158,7 @@ for (const kind of testDbKinds()) {
       expect((await DELETE(apiRequest(`/api/v1/subscribers/${a.id}`, { method: "DELETE" }), ctx(a.id))).status).toBe(403);
       actAs(users.admin);
       expect(await deleteSubscriberAction({ id: a.id })).toMatchObject({ ok: true });
-      expect(await findSubscriber(a.id)).toBeNull();
+      expect(await findSubscriber(EVERY, a.id)).toBeNull();
       expect((await record(b.id)).is_duplicate).toBe(false);
       const event = await database.prisma.auditEvent.findFirst({ where: { action: "subscriber.delete", entity_id: String(a.id) } });
       expect(event).toMatchObject({ actor_id: users.admin.id, before: expect.objectContaining({ id: a.id }) });

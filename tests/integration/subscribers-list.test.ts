@@ -5,6 +5,9 @@ import { subscriberFiltersSchema, SUBSCRIBER_SORT_COLUMNS } from "@/lib/subscrib
 import { listSubscribers, type SubscriberRecord } from "@/lib/subscribers/queries";
 import { actAs, createUsers, testDatabase, testDbKinds } from "../helpers/db";
 import { apiRequest } from "../helpers/http";
+import { branchScope } from "@/lib/auth/scope";
+
+const EVERY = branchScope({ role: "admin", branch_ids: null });
 
 // A small data set whose every row is known, so each filter and sort is checked against the same
 // rule computed in JavaScript (expected ids), on PGlite and on PostgreSQL.
@@ -123,7 +126,7 @@ async function allPages(query: string): Promise<{ ids: number[]; total: number; 
   let page = 1;
   let first: Awaited<ReturnType<typeof listSubscribers>> | null = null;
   for (;;) {
-    const result = await listSubscribers(subscriberFiltersSchema.parse(Object.fromEntries(new URLSearchParams(`${query}&page=${page}`))));
+    const result = await listSubscribers(EVERY, subscriberFiltersSchema.parse(Object.fromEntries(new URLSearchParams(`${query}&page=${page}`))));
     first ??= result;
     ids.push(...result.data.map((r) => r.id));
     if (result.data.length < 10) break;
@@ -150,12 +153,12 @@ for (const kind of testDbKinds()) {
     });
 
     it("pages by 10, newest first, with the true totals", async () => {
-      const page1 = await listSubscribers(subscriberFiltersSchema.parse({}));
+      const page1 = await listSubscribers(EVERY, subscriberFiltersSchema.parse({}));
       expect(page1.pagination).toEqual({ total: COUNT, length: 3, page: 1, per_page: 10 });
       expect(page1.data.map((r) => r.id)).toEqual(newestFirst(rows).slice(0, 10));
-      const page3 = await listSubscribers(subscriberFiltersSchema.parse({ page: "3" }));
+      const page3 = await listSubscribers(EVERY, subscriberFiltersSchema.parse({ page: "3" }));
       expect(page3.data.map((r) => r.id)).toEqual(newestFirst(rows).slice(20));
-      const beyond = await listSubscribers(subscriberFiltersSchema.parse({ page: "9" }));
+      const beyond = await listSubscribers(EVERY, subscriberFiltersSchema.parse({ page: "9" }));
       expect(beyond).toEqual({ data: [], pagination: { total: COUNT, length: 3, page: 9, per_page: 10 } });
     });
 

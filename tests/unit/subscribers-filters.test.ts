@@ -2,6 +2,9 @@ import { describe, expect, it } from "vitest";
 import { parseWith } from "@/lib/list/params";
 import { SUBSCRIBER_FILTER_KEYS, SUBSCRIBER_SORT_COLUMNS, subscriberFiltersSchema } from "@/lib/subscribers/filters";
 import { subscriberListSql } from "@/lib/subscribers/queries";
+import { branchScope } from "@/lib/auth/scope";
+
+const EVERY = branchScope({ role: "admin", branch_ids: null });
 
 const parse = (query: string) => parseWith(subscriberFiltersSchema, new URLSearchParams(query));
 const filters = (query: string) => {
@@ -77,7 +80,7 @@ describe("subscriber filters", () => {
 });
 
 describe("subscriberListSql", () => {
-  const text = (query: string) => subscriberListSql(filters(query));
+  const text = (query: string) => subscriberListSql(EVERY, filters(query));
 
   it("pages by 10 with a stable, newest-first order", () => {
     const sql = text("page=3");

@@ -25,6 +25,8 @@ export const BENCH_USERS = [
   { email: "bench-staff@bench.invalid", name: "Bench Staff", role: "staff" as const },
 ];
 export const BENCH_BRANCHES = 35;
+/** A staff member limited to one branch (about 1/35 of the subscribers): the benchmark measures them beside staff. */
+export const BENCH_SCOPED = { email: "bench-scoped@bench.invalid", name: "Bench Scoped", role: "staff" as const };
 const MARK = "console-bench:";
 const BATCH = 10_000;
 
@@ -242,7 +244,21 @@ async function referenceData(database: Database): Promise<ReferenceIds> {
     const password_hash = await hashPassword(crypto.randomBytes(24).toString("base64url"));
     await prisma.user.upsert({ where: { email: user.email }, create: { ...user, password_hash }, update: {} });
   }
-  return seedBranchesAndSheets(prisma, BENCH_BRANCHES);
+  const reference = await seedBranchesAndSheets(prisma, BENCH_BRANCHES);
+  await ensureScopedBenchUser(database);
+  return reference;
+}
+
+/** The scoped bench user, limited to the bench's first branch (made on a database loaded before they existed too). */
+export async function ensureScopedBenchUser(database: Database): Promise<void> {
+  const prisma = database.prisma;
+  const [first] = await prisma.branch.findMany({ select: { id: true }, orderBy: { id: "asc" }, take: 1 });
+  if (!first) throw new Error("The bench database has no branch to scope its user to.");
+  const password_hash = await hashPassword(crypto.randomBytes(24).toString("base64url"));
+  const scope = { branch_scoped: true, branches: { create: [{ branch_id: first.id }] } };
+  const user = await prisma.user.upsert({ where: { email: BENCH_SCOPED.email }, create: { ...BENCH_SCOPED, password_hash }, update: {}, select: { id: true } });
+  await prisma.userBranch.deleteMany({ where: { user_id: user.id } });
+  await prisma.user.update({ where: { id: user.id }, data: scope });
 }
 
 type Dropped = { indexes: { name: string; def: string }[]; constraints: { name: string; def: string }[] };

@@ -11,6 +11,7 @@ import { requirePageUser } from "@/lib/auth/page-guards";
 import { canManageBranches } from "@/lib/auth/permissions";
 import { BRANCH_FILTER_KEYS, branchFiltersSchema } from "@/lib/branches/filters";
 import { listBranches } from "@/lib/branches/queries";
+import { branchScope, type BranchScope } from "@/lib/auth/scope";
 import { listOutcome } from "@/lib/list/outcome";
 import { parseWith, withParams, type RawParams } from "@/lib/list/params";
 import { defaultViewHref, viewsState } from "@/lib/views/menu";
@@ -50,7 +51,7 @@ export default async function BranchesPage({ searchParams }: { searchParams: Pro
       />
       {parsed.ok ? (
         <Suspense fallback={<TableSkeleton />}>
-          <Results filters={parsed.value} params={params} admin={admin} />
+          <Results scope={branchScope(user)} filters={parsed.value} params={params} admin={admin} />
         </Suspense>
       ) : <InvalidQuery fields={parsed.fields} params={params} path={PATH} />}
     </div>
@@ -58,15 +59,17 @@ export default async function BranchesPage({ searchParams }: { searchParams: Pro
 }
 
 async function Results({
+  scope,
   filters,
   params,
   admin,
 }: {
-  filters: Parameters<typeof listBranches>[0];
+  scope: BranchScope;
+  filters: Parameters<typeof listBranches>[1];
   params: RawParams;
   admin: boolean;
 }) {
-  const outcome = await listOutcome(() => listBranches(filters));
+  const outcome = await listOutcome(() => listBranches(scope, filters));
   if (!outcome.ok) return <ListProblemNotice problem={outcome.problem} params={params} path={PATH} />;
   const { data, pagination } = outcome.value;
   const filtered = BRANCH_FILTER_KEYS.some((key) => params[key]);

@@ -7,6 +7,7 @@ import { ListToolbar } from "@/components/list/list-toolbar";
 import { Pager } from "@/components/list/pager";
 import { TableSkeleton } from "@/components/list/table-skeleton";
 import { buttonClass } from "@/components/ui/button-styles";
+import { branchScope } from "@/lib/auth/scope";
 import { requirePageUser } from "@/lib/auth/page-guards";
 import { canCreateSubscribers, canManageBranches, type SessionUser } from "@/lib/auth/permissions";
 import { rawExportFilters } from "@/lib/export/filters";
@@ -36,7 +37,8 @@ export default async function SubscribersPage({ searchParams }: { searchParams: 
   if (defaultView) redirect(defaultView);
   const parsed = parseWith(subscriberFiltersSchema, params);
   // The export panel takes its count from this query rather than counting again.
-  const list = parsed.ok ? listOutcome(() => heavyUnless(isLightList(parsed.value), user.id, () => listSubscribers(parsed.value))) : null;
+  const scope = branchScope(user);
+  const list = parsed.ok ? listOutcome(() => heavyUnless(isLightList(scope, parsed.value), user.id, () => listSubscribers(scope, parsed.value))) : null;
   const views = await viewsState(user, "subscribers", params);
 
   return (

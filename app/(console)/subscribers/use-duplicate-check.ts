@@ -2,9 +2,10 @@
 
 import { useCallback, useRef, useState } from "react";
 import type { DuplicateCheckInput } from "@/lib/subscribers/schema";
+import type { DuplicateWarning } from "@/lib/subscribers/mutations";
 import { checkDuplicateAction } from "./actions";
 
-export type DuplicateWarnings = { email: number | null; mobile: number | null };
+export type DuplicateWarnings = { email: DuplicateWarning; mobile: DuplicateWarning };
 const NONE: DuplicateWarnings = { email: null, mobile: null };
 
 /** Only a warning: the server decides is_duplicate. Answers to an older question are dropped. */

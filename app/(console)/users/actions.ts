@@ -5,7 +5,7 @@ import { z } from "zod";
 import { action } from "@/lib/actions";
 import { requireAdmin } from "@/lib/auth/guards";
 import { createUser, resetPassword, updateUser } from "@/lib/users/mutations";
-import { ROLES, userCreateSchema, userIdSchema } from "@/lib/users/schema";
+import { ROLES, userBranchesSchema, userCreateSchema, userIdSchema } from "@/lib/users/schema";
 
 // Administrators only: each action checks the role itself (requireAdmin), whatever the page shows.
 
@@ -13,6 +13,13 @@ export const createUserAction = action(requireAdmin, userCreateSchema, async (in
   const { user, setPasswordUrl } = await createUser(input, admin);
   revalidatePath("/users");
   return { ok: true, data: { id: user.id, setPasswordUrl }, message: `User ${user.email} created.` };
+});
+
+export const setBranchesAction = action(requireAdmin, userBranchesSchema, async ({ id, branch_ids }, admin) => {
+  const user = await updateUser(id, { branch_ids }, admin);
+  revalidatePath("/users");
+  const what = user.branch_ids === null ? "every branch" : `${user.branch_ids.length} branch${user.branch_ids.length === 1 ? "" : "es"}`;
+  return { ok: true, data: undefined, message: `${user.name} sees ${what} from their next request on.` };
 });
 
 export const changeRoleAction = action(requireAdmin, z.object({ id: userIdSchema, role: z.enum(ROLES) }), async ({ id, role }, admin) => {

@@ -12,6 +12,8 @@ import { listOutcome } from "@/lib/list/outcome";
 import { parseWith, withParams, type RawParams } from "@/lib/list/params";
 import { userFiltersSchema, type UserFilters } from "@/lib/users/filters";
 import { listUsers } from "@/lib/users/queries";
+import { branchScope } from "@/lib/auth/scope";
+import { branchOptions } from "@/lib/subscribers/options";
 import { UserTable } from "./user-table";
 import { USER_TOOLBAR } from "./filter-fields";
 
@@ -44,7 +46,8 @@ export default async function UsersPage({ searchParams }: { searchParams: Promis
 }
 
 async function Results({ filters, params, me }: { filters: UserFilters; params: RawParams; me: SessionUser }) {
-  const outcome = await listOutcome(() => listUsers(filters));
+  // The admin's own scope (every branch): the choices of the "Branches…" dialog and the names in the table.
+  const [outcome, branches] = await Promise.all([listOutcome(() => listUsers(filters)), branchOptions(branchScope(me))]);
   if (!outcome.ok) return <ListProblemNotice problem={outcome.problem} params={params} path={PATH} />;
   const { data, pagination } = outcome.value;
   if (pagination.total === 0) {
@@ -54,7 +57,7 @@ async function Results({ filters, params, me }: { filters: UserFilters; params: 
   return (
     <div className="space-y-4">
       <ResultSummary pagination={pagination} rows={data.length} noun={["user", "users"]} />
-      <UserTable rows={data} sort={filters.sort} params={params} path={PATH} me={me} />
+      <UserTable rows={data} sort={filters.sort} params={params} path={PATH} me={me} branches={branches} />
       <Pager pagination={pagination} params={params} path={PATH} />
     </div>
   );

@@ -7,15 +7,16 @@ import { notify } from "@/components/toast";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import type { Role } from "@/lib/auth/permissions";
 import { changeRoleAction, resetPasswordAction, setActiveAction } from "./actions";
+import { BranchScopeDialog, type BranchChoice } from "./branch-scope-dialog";
 import { LinkDialog } from "./link-dialog";
 
-type Row = { id: number; name: string; role: Role; active: boolean };
-type Pending = null | "role" | "active" | "reset";
+type Row = { id: number; name: string; role: Role; active: boolean; branch_ids: number[] | null };
+type Pending = null | "role" | "active" | "reset" | "branches";
 
 const small = "rounded-md px-2.5 py-1.5 text-sm font-medium disabled:opacity-50";
 
 /** On your own row, role and deactivation are disabled and the password is /account's. */
-export function UserRowActions({ user, self }: { user: Row; self: boolean }) {
+export function UserRowActions({ user, self, branches }: { user: Row; self: boolean; branches: BranchChoice[] }) {
   const router = useRouter();
   const id = useId();
   const [pending, start] = useTransition();
@@ -54,6 +55,17 @@ export function UserRowActions({ user, self }: { user: Row; self: boolean }) {
 
   return (
     <div className="inline-flex flex-wrap justify-end gap-1">
+      {user.role === "staff" ? (
+        <button
+          type="button"
+          className={`${small} text-brand-700 hover:bg-brand-50`}
+          disabled={pending}
+          onClick={() => setConfirming("branches")}
+          aria-label={`Branches of ${user.name}`}
+        >
+          Branches…
+        </button>
+      ) : null}
       <button
         type="button"
         className={`${small} text-brand-700 hover:bg-brand-50`}
@@ -129,6 +141,7 @@ export function UserRowActions({ user, self }: { user: Row; self: boolean }) {
         </span>
       </ConfirmDialog>
       <LinkDialog url={link} name={user.name} onClose={() => setLink(null)} />
+      {user.role === "staff" ? <BranchScopeDialog user={user} branches={branches} open={confirming === "branches"} onClose={() => setConfirming(null)} /> : null}
     </div>
   );
 }

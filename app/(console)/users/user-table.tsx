@@ -5,12 +5,36 @@ import type { SessionUser } from "@/lib/auth/permissions";
 import { formatDateTime } from "@/lib/format";
 import type { RawParams } from "@/lib/list/params";
 import type { UserRow } from "@/lib/users/queries";
+import type { BranchChoice } from "./branch-scope-dialog";
 import { UserRowActions } from "./user-row-actions";
 
 type Sort = { column: string; direction: "asc" | "desc" };
 
-export function UserTable({ rows, sort, params, path, me }: { rows: UserRow[]; sort: Sort; params: RawParams; path: string; me: SessionUser }) {
+/** A user's branches as the table shows them: "Every branch", or the names (the first few, then how many more). */
+function branchesText(ids: number[] | null, names: Map<number, string>): string {
+  if (ids === null) return "Every branch";
+  if (ids.length === 0) return "No branch";
+  const shown = ids.slice(0, 3).map((id) => names.get(id) ?? `#${id}`);
+  return ids.length > 3 ? `${shown.join(", ")} and ${ids.length - 3} more` : shown.join(", ");
+}
+
+export function UserTable({
+  rows,
+  sort,
+  params,
+  path,
+  me,
+  branches,
+}: {
+  rows: UserRow[];
+  sort: Sort;
+  params: RawParams;
+  path: string;
+  me: SessionUser;
+  branches: BranchChoice[];
+}) {
   const header = { sort, params, path };
+  const names = new Map(branches.map((b) => [b.id, b.name]));
   return (
     <ListTable
       caption="Users"
@@ -19,6 +43,7 @@ export function UserTable({ rows, sort, params, path, me }: { rows: UserRow[]; s
           <SortHeader column="name" label="Name" {...header} />
           <SortHeader column="email" label="Email" {...header} />
           <SortHeader column="role" label="Role" {...header} />
+          <PlainHeader label="Branches" />
           <SortHeader column="active" label="Active" {...header} />
           <SortHeader column="last_sign_in_at" label="Last sign-in" {...header} />
           <SortHeader column="created_at" label="Created" {...header} />
@@ -38,6 +63,9 @@ export function UserTable({ rows, sort, params, path, me }: { rows: UserRow[]; s
           <td className="px-3 py-2.5">
             <Badge tone={u.role === "admin" ? "violet" : "slate"}>{u.role === "admin" ? "Administrator" : "Staff"}</Badge>
           </td>
+          <td className="max-w-56 px-3 py-2.5 text-slate-700">
+            <bdi>{branchesText(u.branch_ids, names)}</bdi>
+          </td>
           <td className="px-3 py-2.5">
             <Badge tone={u.active ? "green" : "red"}>{u.active ? "Active" : "Deactivated"}</Badge>
           </td>
@@ -48,7 +76,7 @@ export function UserTable({ rows, sort, params, path, me }: { rows: UserRow[]; s
             <time dateTime={u.created_at.toISOString()}>{formatDateTime(u.created_at)}</time>
           </td>
           <td className="whitespace-nowrap px-3 py-1.5 text-right">
-            <UserRowActions user={{ id: u.id, name: u.name, role: u.role, active: u.active }} self={u.id === me.id} />
+            <UserRowActions user={{ id: u.id, name: u.name, role: u.role, active: u.active, branch_ids: u.branch_ids }} self={u.id === me.id} branches={branches} />
           </td>
         </tr>
       ))}

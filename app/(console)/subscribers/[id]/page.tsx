@@ -5,6 +5,7 @@ import { Badge, EmptyValue } from "@/components/ui/badge";
 import { buttonClass } from "@/components/ui/button-styles";
 import { requirePageUser } from "@/lib/auth/page-guards";
 import { canManageBranches } from "@/lib/auth/permissions";
+import { branchScope } from "@/lib/auth/scope";
 import { formatDateTime, formatDay, isoDay } from "@/lib/format";
 import { STATUS_LABEL, STATUS_TONE } from "@/lib/subscribers/labels";
 import { earlierMatches, findSubscriber, subscriberHistory } from "@/lib/subscribers/record";
@@ -23,9 +24,13 @@ export default async function SubscriberPage({ params }: Props) {
   const raw = (await params).id;
   const user = await requirePageUser(`/subscribers/${encodeURIComponent(raw)}`);
   const id = parseId(raw);
-  const s = id === null ? null : await findSubscriber(id);
+  const scope = branchScope(user);
+  const s = id === null ? null : await findSubscriber(scope, id);
   if (!s) notFound();
-  const [matches, history] = await Promise.all([s.is_duplicate ? earlierMatches(s) : Promise.resolve([]), subscriberHistory(s.id)]);
+  const [{ matches, elsewhere }, history] = await Promise.all([
+    s.is_duplicate ? earlierMatches(scope, s) : Promise.resolve({ matches: [], elsewhere: false }),
+    subscriberHistory(scope, s.id),
+  ]);
   const name = `${s.first_name} ${s.last_name}`;
 
   const fields: [string, React.ReactNode][] = [
@@ -94,6 +99,7 @@ export default async function SubscriberPage({ params }: Props) {
             A duplicate of {matches.length === 1 ? "an earlier subscriber" : "earlier subscribers"}
           </h2>
           <p className="mt-1 text-sm text-amber-900">The rule: an earlier subscriber has the same email (case ignored) or the same mobile number.</p>
+          {elsewhere ? <p className="mt-3 text-sm text-slate-700">It matches a subscriber in another branch (not one of yours).</p> : null}
           {matches.length ? (
             <ul className="mt-3 space-y-1 text-sm">
               {matches.map((m) => (
@@ -107,7 +113,7 @@ export default async function SubscriberPage({ params }: Props) {
                 </li>
               ))}
             </ul>
-          ) : (
+          ) : elsewhere ? null : (
             <p className="mt-3 text-sm text-slate-700">The earlier subscribers it matched no longer exist.</p>
           )}
         </section>

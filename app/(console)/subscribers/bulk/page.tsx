@@ -7,6 +7,7 @@ import { databaseAppError, isQueryCancelled } from "@/lib/db/errors";
 import { AppError } from "@/lib/errors";
 import { withParams, type RawParams } from "@/lib/list/params";
 import { heavy } from "@/lib/load/user-limit";
+import { branchScope } from "@/lib/auth/scope";
 import { countTarget, runsAtOnce } from "@/lib/subscribers/bulk";
 import { MAX_SELECTION, changeFromChoice, describeChange, type BulkTarget } from "@/lib/subscribers/bulk-schema";
 import { SUBSCRIBER_FILTER_KEYS } from "@/lib/subscribers/filters";
@@ -51,7 +52,7 @@ export default async function BulkChangePage({ searchParams }: { searchParams: P
   if (!problem) {
     try {
       // As costly as the list's total: within the user's limit of heavy requests, like the list.
-      count = await heavy(user.id, () => countTarget(target));
+      count = await heavy(user.id, () => countTarget(branchScope(user), target));
     } catch (error) {
       // Said in place of the summary.
       const known = AppError.is(error) ? error : databaseAppError(error);

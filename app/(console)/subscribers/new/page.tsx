@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import { requirePageUser } from "@/lib/auth/page-guards";
+import { branchScope } from "@/lib/auth/scope";
 import { listCountries } from "@/lib/countries/queries";
 import { branchOptions, sheetNames } from "@/lib/subscribers/options";
 import { SubscriberForm } from "../subscriber-form";
@@ -8,8 +9,8 @@ export const metadata: Metadata = { title: "New subscriber" };
 
 /** Every signed-in user may create subscribers (docs/SPEC.md: no administrator check). */
 export default async function NewSubscriberPage() {
-  await requirePageUser("/subscribers/new");
-  const [branches, countries, sheets] = await Promise.all([branchOptions(), listCountries(), sheetNames()]);
+  const scope = branchScope(await requirePageUser("/subscribers/new"));
+  const [branches, countries, sheets] = await Promise.all([branchOptions(scope), listCountries(), sheetNames()]);
   return (
     <div className="mx-auto max-w-2xl">
       <h1 className="text-2xl font-semibold tracking-tight">New subscriber</h1>

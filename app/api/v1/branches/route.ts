@@ -1,4 +1,5 @@
 import { requireAdmin, requireUser } from "@/lib/auth/guards";
+import { branchScope } from "@/lib/auth/scope";
 import { branchFiltersSchema } from "@/lib/branches/filters";
 import { createBranch } from "@/lib/branches/mutations";
 import { listBranches, serializeBranch } from "@/lib/branches/queries";
@@ -9,9 +10,9 @@ import { rawParams } from "@/lib/list/params";
 export const dynamic = "force-dynamic";
 
 export const GET = route(async (request) => {
-  await requireUser();
+  const user = await requireUser();
   const filters = branchFiltersSchema.parse(rawParams(new URL(request.url).searchParams));
-  const { data, pagination } = await listBranches(filters);
+  const { data, pagination } = await listBranches(branchScope(user), filters);
   return json({ data: data.map(serializeBranch), pagination });
 });
 

@@ -1,4 +1,5 @@
 import { requireUser } from "@/lib/auth/guards";
+import { branchScope } from "@/lib/auth/scope";
 import { json, readJson, route } from "@/lib/http/api";
 import { heavyUnless } from "@/lib/load/user-limit";
 import { rawParams } from "@/lib/list/params";
@@ -14,7 +15,8 @@ export const dynamic = "force-dynamic";
 export const GET = route(async (request) => {
   const user = await requireUser();
   const filters = subscriberFiltersSchema.parse(rawParams(new URL(request.url).searchParams));
-  const { data, pagination } = await heavyUnless(isLightList(filters), user.id, () => listSubscribers(filters));
+  const scope = branchScope(user);
+  const { data, pagination } = await heavyUnless(isLightList(scope, filters), user.id, () => listSubscribers(scope, filters));
   return json({ data: data.map(serializeSubscriber), pagination });
 });
 
@@ -22,5 +24,5 @@ export const GET = route(async (request) => {
 export const POST = route(async (request) => {
   const user = await requireUser();
   const input = subscriberInputSchema.parse(await readJson(request));
-  return json(serializeSubscriber(await createSubscriber(input, user)), 201);
+  return json(serializeSubscriber(await createSubscriber(branchScope(user), input, user)), 201);
 });

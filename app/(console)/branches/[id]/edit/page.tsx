@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { requirePageAdmin } from "@/lib/auth/page-guards";
 import { getBranch } from "@/lib/branches/queries";
+import { branchScope } from "@/lib/auth/scope";
 import { AppError } from "@/lib/errors";
 import { parseId } from "@/lib/validation/id";
 import { BranchForm } from "../../branch-form";
@@ -10,11 +11,11 @@ export const metadata: Metadata = { title: "Edit branch" };
 
 export default async function EditBranchPage({ params }: { params: Promise<{ id: string }> }) {
   const { id: rawId } = await params;
-  await requirePageAdmin(`/branches/${encodeURIComponent(rawId)}/edit`);
+  const user = await requirePageAdmin(`/branches/${encodeURIComponent(rawId)}/edit`);
   // The one spelling of an id (digits, no leading zero): any other names no branch.
   const id = parseId(rawId);
   if (id === null) notFound();
-  const branch = await getBranch(id).catch((error: unknown) => {
+  const branch = await getBranch(branchScope(user), id).catch((error: unknown) => {
     if (AppError.is(error) && error.status === 404) notFound();
     throw error;
   });

@@ -7,6 +7,7 @@ import { listCountries } from "@/lib/countries/queries";
 import { editableFields } from "@/lib/subscribers/edit";
 import { branchOptions, sheetNames } from "@/lib/subscribers/options";
 import { findSubscriber } from "@/lib/subscribers/record";
+import { branchScope } from "@/lib/auth/scope";
 import { parseId } from "@/lib/validation/id";
 import { SubscriberForm } from "../../subscriber-form";
 
@@ -15,11 +16,11 @@ export const metadata: Metadata = { title: "Edit subscriber" };
 /** Anyone signed in may correct a subscriber (the creation form's rules); the server decides the duplicate flag again. */
 export default async function EditSubscriberPage({ params }: { params: Promise<{ id: string }> }) {
   const raw = (await params).id;
-  await requirePageUser(`/subscribers/${encodeURIComponent(raw)}/edit`);
+  const scope = branchScope(await requirePageUser(`/subscribers/${encodeURIComponent(raw)}/edit`));
   const id = parseId(raw);
-  const s = id === null ? null : await findSubscriber(id);
+  const s = id === null ? null : await findSubscriber(scope, id);
   if (!s) notFound();
-  const [branches, countries, sheets] = await Promise.all([branchOptions(), listCountries(), sheetNames()]);
+  const [branches, countries, sheets] = await Promise.all([branchOptions(scope), listCountries(), sheetNames()]);
   return (
     <div className="mx-auto max-w-2xl">
       <nav aria-label="Breadcrumb" className="text-sm">

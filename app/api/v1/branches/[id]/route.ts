@@ -1,4 +1,5 @@
 import { requireAdmin, requireUser } from "@/lib/auth/guards";
+import { branchScope } from "@/lib/auth/scope";
 import { deleteBranch, updateBranch } from "@/lib/branches/mutations";
 import { getBranch, serializeBranch } from "@/lib/branches/queries";
 import { branchInputSchema } from "@/lib/branches/schema";
@@ -18,8 +19,8 @@ async function branchId(context: Context) {
 }
 
 export const GET = route<Context>(async (_request, context) => {
-  await requireUser();
-  return json(serializeBranch(await getBranch(await branchId(context))));
+  const user = await requireUser();
+  return json(serializeBranch(await getBranch(branchScope(user), await branchId(context))));
 });
 
 export const PATCH = route<Context>(async (request, context) => {

@@ -1,4 +1,5 @@
 import { requireAdmin, requireUser } from "@/lib/auth/guards";
+import { branchScope } from "@/lib/auth/scope";
 import { notFound } from "@/lib/errors";
 import { json, readJson, route } from "@/lib/http/api";
 import { deleteSubscriber, editableFields, updateSubscriber } from "@/lib/subscribers/edit";
@@ -19,8 +20,8 @@ async function subscriberId(context: Context) {
 
 /** 200: the subscriber, with `updated_at` (the version a PATCH names). */
 export const GET = route<Context>(async (_request, context) => {
-  await requireUser();
-  return json(serializeRecord(await getSubscriber(await subscriberId(context))));
+  const user = await requireUser();
+  return json(serializeRecord(await getSubscriber(branchScope(user), await subscriberId(context))));
 });
 
 /** The given fields over the record, checked by the creation rules; 409 when it changed since `updated_at`. */
@@ -28,14 +29,15 @@ export const PATCH = route<Context>(async (request, context) => {
   const user = await requireUser();
   const id = await subscriberId(context);
   const { version, changes } = subscriberPatchSchema.parse(await readJson(request));
-  const current = await getSubscriber(id);
+  const scope = branchScope(user);
+  const current = await getSubscriber(scope, id);
   const input = subscriberInputSchema.parse({ ...editableFields(current), ...changes });
-  return json(serializeRecord(await updateSubscriber(id, input, version, user)));
+  return json(serializeRecord(await updateSubscriber(scope, id, input, version, user)));
 });
 
 /** 204: deleted (administrators). */
 export const DELETE = route<Context>(async (_request, context) => {
   const user = await requireAdmin();
-  await deleteSubscriber(await subscriberId(context), user);
+  await deleteSubscriber(branchScope(user), await subscriberId(context), user);
   return new Response(null, { status: 204 });
 });

@@ -1,0 +1,54 @@
+import { query, sql, type Statement } from "@/lib/db/sql";
+import type { SessionUser } from "./permissions";
+
+// The one place that decides which branches a user sees (docs/decisions/XXXX-branch-scope.md).
+// Every query function of subscribers and branches takes a BranchScope, and only branchScope()
+// makes one, so a new query cannot forget the scope: it does not compile without it.
+
+declare const branded: unique symbol;
+
+/** Which branches a user's reads and writes are limited to: `null`, every branch (and subscribers without one). */
+export type BranchScope = { readonly [branded]: true; readonly branchIds: readonly number[] | null };
+
+/** The scope of this user: admins always every branch; staff their `branch_ids`, or every branch when null. */
+export function branchScope(user: Pick<SessionUser, "role" | "branch_ids">): BranchScope {
+  if (user.role === "admin") return Object.freeze({ branchIds: null }) as BranchScope;
+  // Read with the user on every request (session, token, job); a user without it is a bug, never "everything".
+  if (user.branch_ids === undefined) throw new Error("The user's branch scope was not read.");
+  const ids = user.branch_ids === null ? null : Object.freeze([...new Set(user.branch_ids)].sort((a, b) => a - b));
+  return Object.freeze({ branchIds: ids }) as BranchScope;
+}
+
+/** The user's `branch_ids` as every read of a user selects it (over `users u`): NULL unless a scoped staff member. */
+export const USER_BRANCH_IDS = sql`CASE WHEN u.role = 'admin' OR NOT u.branch_scoped THEN NULL
+  ELSE ARRAY(SELECT ub.branch_id FROM user_branches ub WHERE ub.user_id = u.id ORDER BY ub.branch_id) END AS branch_ids`;
+
+/** The scope of a job's user, read when the job runs; a user who is gone or inactive sees nothing. */
+export async function branchScopeOfUser(userId: number): Promise<BranchScope> {
+  const [user] = await query<Pick<SessionUser, "role" | "branch_ids"> & { active: boolean }>(
+    sql`SELECT u.role::text AS role, u.active, ${USER_BRANCH_IDS} FROM users u WHERE u.id = ${userId}`);
+  if (!user || !user.active) return branchScope({ role: "staff", branch_ids: [] });
+  return branchScope(user);
+}
+
+/** The scope's predicate on a branch id column (`s.branch_id`, `b.id`, …); null when the scope is everything. */
+export function scopeCondition(scope: BranchScope, column: Statement): Statement | null {
+  const ids = scope.branchIds;
+  if (ids === null) return null;
+  if (ids.length === 0) return sql`false`;
+  // One branch as an equality, so the planner walks the (branch_id, …) indexes in order.
+  if (ids.length === 1) return sql`${column} = ${ids[0]!}`;
+  return sql`${column} = ANY(${[...ids]}::int[])`;
+}
+
+/** The scope's predicates as a list to spread into a WHERE's conditions. */
+export const scopeConditions = (scope: BranchScope, column: Statement): Statement[] => {
+  const c = scopeCondition(scope, column);
+  return c ? [c] : [];
+};
+
+/** Whether a subscriber of this branch (null: none) is in the scope. */
+export const inScope = (scope: BranchScope, branchId: number | null | undefined): boolean =>
+  scope.branchIds === null || (branchId != null && scope.branchIds.includes(branchId));
+
+export const isScoped = (scope: BranchScope): boolean => scope.branchIds !== null;
