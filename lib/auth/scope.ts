@@ -1,7 +1,7 @@
 import { query, sql, type Statement } from "@/lib/db/sql";
 import type { SessionUser } from "./permissions";
 
-// The one place that decides which branches a user sees (docs/decisions/XXXX-branch-scope.md).
+// The one place that decides which branches a user sees (docs/decisions/0028-branch-scope.md).
 // Every query function of subscribers and branches takes a BranchScope, and only branchScope()
 // makes one, so a new query cannot forget the scope: it does not compile without it.
 

@@ -22,7 +22,7 @@ export async function runExport(exportId: string, signal?: AbortSignal): Promise
   if (row.status !== "in_queue") return { exportId, skipped: `the export is ${row.status}` };
 
   const filters = storedFilters(row.filters);
-  // The user's scope as it is when the file is written (docs/decisions/XXXX-branch-scope.md).
+  // The user's scope as it is when the file is written (docs/decisions/0028-branch-scope.md).
   const scope = await branchScopeOfUser(row.user_id);
   let lastUpdate = Date.now();
   const progress = async (rows: number) => {

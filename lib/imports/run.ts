@@ -123,7 +123,7 @@ export async function runImport(id: string, signal?: AbortSignal): Promise<RunRe
   // Earlier attempts' staging rows go first: this attempt starts again from the file's first row.
   await conn.query(sql`DELETE FROM import_rows WHERE import_id = ${id} AND attempt < ${attempt}`);
 
-  // The user's scope as it is when the rows are checked (docs/decisions/XXXX-branch-scope.md).
+  // The user's scope as it is when the rows are checked (docs/decisions/0028-branch-scope.md).
   const known = await lookups(conn, await branchScopeOfUser(imp.user_id));
   const opened = await openSource(id, imp.source, imp.worksheet);
   const problems = headerProblems(opened.headers, imp.mapping);

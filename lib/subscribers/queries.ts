@@ -104,7 +104,7 @@ export function subscriberListSql(
 
 /**
  * The list's total; with only status and flag filters, a sum of the trigger-kept counts: of every
- * subscriber, or of the scope's branches (docs/decisions/0005-trigger-kept-counts.md, XXXX-branch-scope.md).
+ * subscriber, or of the scope's branches (docs/decisions/0005-trigger-kept-counts.md, 0028-branch-scope.md).
  */
 export function subscriberCountSql(scope: BranchScope, f: SubscriberFilterValues): Statement {
   if (isFiltered(f, { beyondCounts: true })) return sql`SELECT count(*)::int AS total FROM subscribers s ${subscriberWhere(scope, f)}`;

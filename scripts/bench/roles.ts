@@ -5,7 +5,7 @@ import { loadHttp } from "./load";
 import { targetPath, type Scenario, type Target } from "./scenarios";
 import { fmt, median, type Sample } from "./stats";
 
-/** `scoped`: the same as a staff member limited to one branch (docs/decisions/XXXX-branch-scope.md). */
+/** `scoped`: the same as a staff member limited to one branch (docs/decisions/0028-branch-scope.md). */
 export type RoleRow = { scenario: string; target: Target; staff: Sample[]; admin: Sample[]; scoped: Sample[] };
 
 /** Admins may pay at most this much more than staff for the same page: 20% and 2 ms of noise. */

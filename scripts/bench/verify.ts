@@ -33,7 +33,7 @@ export async function verifyFastPaths(db: FloorDb): Promise<string> {
     if (kept !== counted) throw new Error(`${new URLSearchParams(filters)}: total ${kept} from the kept counts, count(*) says ${counted}.`);
   }
 
-  // Per branch: the kept counts a scoped user's totals are summed from (docs/decisions/XXXX-branch-scope.md).
+  // Per branch: the kept counts a scoped user's totals are summed from (docs/decisions/0028-branch-scope.md).
   const branchMismatch = (await db.query(`SELECT coalesce(k.branch_id, c.branch_id) AS branch_id FROM
       (SELECT branch_id, sum(total)::int AS n FROM subscriber_branch_counts GROUP BY 1) k
       FULL JOIN (SELECT branch_id, count(*)::int AS n FROM subscribers WHERE branch_id IS NOT NULL GROUP BY 1) c USING (branch_id)

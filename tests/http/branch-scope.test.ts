@@ -7,7 +7,7 @@ import { testDbKinds } from "../helpers/db";
 // tries every way across the boundary (another branch's id in the path, the body, the filters, an
 // import file, a bulk change's `ids`, an export's filters, their API token) and gets what an
 // unknown id gets; a scope set or removed takes effect on the next request, sessions and tokens
-// alike (docs/decisions/XXXX-branch-scope.md).
+// alike (docs/decisions/0028-branch-scope.md).
 
 const PASSWORD = "scope-http-password-1";
 const ADMIN = { email: "admin@scope.test", password: PASSWORD, role: "admin" as const };

@@ -23,7 +23,7 @@ import { apiRequest, routeContext } from "../helpers/http";
 // Branch scope on PGlite and PostgreSQL, through the API's handlers and the actions: a staff
 // member limited to branch A sees, exports, imports and changes A's subscribers only; anything of
 // branch B (or without a branch) is what an unknown id is; the totals come from the per-branch
-// kept counts and stay exact as subscribers move (docs/decisions/XXXX-branch-scope.md).
+// kept counts and stay exact as subscribers move (docs/decisions/0028-branch-scope.md).
 
 type Json = Record<string, unknown>;
 

@@ -36,7 +36,7 @@ ALTER TABLE "user_branches" ADD CONSTRAINT "user_branches_branch_id_fkey" FOREIG
 -- is subscriber_status_counts per branch (subscribers without a branch are left out: only unscoped
 -- users see them, and they read subscriber_status_counts). A scoped user's total, unfiltered or
 -- filtered by status and flags only, is a sum over their branches' rows instead of a count over
--- their subscribers (docs/decisions/XXXX-branch-scope.md). No foreign key to branches: deleting a
+-- their subscribers (docs/decisions/0028-branch-scope.md). No foreign key to branches: deleting a
 -- branch sets its subscribers' branch_id to NULL, which this trigger counts after the branch is gone.
 -- \073 stands for a semicolon in the function bodies (see the subscriber_day_counts migration).
 CREATE FUNCTION "subscriber_branch_counts_change"() RETURNS trigger LANGUAGE plpgsql AS E'
