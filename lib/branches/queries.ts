@@ -5,6 +5,7 @@ import { offsetOf, readDirection, readPage, type PageWindow } from "@/lib/list/d
 import { PER_PAGE, pagination, type Pagination } from "@/lib/list/pagination";
 import { direction } from "@/lib/list/sql";
 import type { BranchFilters } from "./filters";
+import type { BranchBody } from "./schema";
 import { branchWhere } from "./where";
 import { query, sql } from "@/lib/db/sql";
 
@@ -60,6 +61,6 @@ export async function branchSubscriberCount(id: number): Promise<number> {
   return (await prisma()).subscriber.count({ where: { branch_id: id } });
 }
 
-export function serializeBranch(b: BranchRow) {
+export function serializeBranch(b: BranchRow): BranchBody {
   return { id: b.id, name: b.name, created_at: b.created_at.toISOString(), updated_at: b.updated_at.toISOString() };
 }

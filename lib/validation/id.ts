@@ -18,6 +18,11 @@ export function parseId(value: unknown): number | null {
   return id <= MAX_ID ? id : null;
 }
 
+/** A record's `{id}` in an API path, for the OpenAPI document; routes read it with parseId (any other spelling: 404). */
+export const idPathParams = z.object({
+  id: z.string().regex(DIGITS).meta({ description: "The record's id: digits, no leading zero." }),
+});
+
 /** parseId as a zod schema (action inputs, query values), with a message of the caller's. */
 export function idSchema(message = ID_MESSAGE) {
   return z.union([z.string(), z.number()], { message }).transform((value, ctx) => {
