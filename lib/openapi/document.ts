@@ -62,6 +62,7 @@ function toOpenApi(op: ApiOperation): ZodOpenApiOperationObject {
     summary: op.summary,
     description: [`**Who:** ${ACCESS[op.access]}${scope}`, op.description].filter(Boolean).join("\n\n"),
     security: security(op),
+    "x-access": op.access,
     ...(op.params || op.query ? { requestParams: { ...(op.params ? { path: op.params } : {}), ...(op.query ? { query: op.query } : {}) } } : {}),
     ...(op.body ? { requestBody: { required: !op.query, content: { "application/json": { schema: op.body } } } } : {}),
     ...(op.multipart ? { requestBody: { required: true, content: { "multipart/form-data": { schema: op.multipart } } } } : {}),
