@@ -96,7 +96,11 @@ for (const kind of testDbKinds()) {
     }
 
     beforeAll(async () => {
-      server = await startConsole(kind, { users: [ADMIN, STAFF], env: { EXPORT_POLL_SECONDS: "1" } });
+      server = await startConsole(kind, {
+        users: [ADMIN, STAFF],
+        env: { EXPORT_POLL_SECONDS: "1" },
+        seed: async (run) => void (await run(`INSERT INTO countries (code, name) VALUES ('GB', 'United Kingdom'), ('FR', 'France')`)),
+      });
       admin = new Browser(server.url, "127.0.0.61");
       staff = new Browser(server.url, "127.0.0.62");
       expect((await admin.signIn(ADMIN.email, PASSWORD)).status).toBe(200);
@@ -111,6 +115,16 @@ for (const kind of testDbKinds()) {
 
     it("serves the document the code generates, with no session", () => {
       expect(document).toEqual(JSON.parse(JSON.stringify(apiDocument())));
+    });
+
+    it("checks with a validator that refuses what the document does not allow", () => {
+      const branch = ajv.getSchema(`openapi.json#/${pointer("paths", "/api/v1/branches/{id}", "get", "responses", "200", "content", "application/json", "schema")}`)!;
+      const good = { id: 1, name: "A", created_at: "2026-11-27T10:00:00.000Z", updated_at: "2026-11-27T10:00:00.000Z" };
+      expect(branch(good)).toBe(true);
+      for (const bad of [{ ...good, id: "1" }, { ...good, created_at: "yesterday" }, { ...good, password_hash: "x" }, { name: "A" }]) expect(branch(bad), JSON.stringify(bad)).toBe(false);
+      const error = ajv.getSchema(`openapi.json#/${pointer("components", "responses", "Error404", "content", "application/json", "schema")}`)!;
+      expect(error({ error: { code: "not_found", message: "No.", request_id: "abc" } })).toBe(true);
+      expect(error({ code: "not_found" })).toBe(false);
     });
 
     it("answers branches, countries and subscribers as documented", async () => {

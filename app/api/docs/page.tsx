@@ -32,7 +32,7 @@ type Document = {
   info: { title: string; description?: string };
   tags?: { name: string }[];
   paths?: Record<string, Partial<Record<(typeof METHODS)[number], Operation>>>;
-  components?: { schemas?: Record<string, Schema>; securitySchemes?: Record<string, { description?: string }> };
+  components?: { schemas?: Record<string, Schema>; responses?: Responses; securitySchemes?: Record<string, { description?: string }> };
 };
 type Entry = { method: string; path: string; op: Operation };
 
@@ -47,7 +47,7 @@ function entries(document: Document): Entry[] {
   );
 }
 
-function Answers({ responses }: { responses: Responses }) {
+function Answers({ responses, shared }: { responses: Responses; shared: Responses }) {
   return (
     <dl className="space-y-2">
       {Object.entries(responses).map(([status, response]) => {
@@ -58,9 +58,12 @@ function Answers({ responses }: { responses: Responses }) {
             <dt className="w-12 shrink-0 font-mono text-sm font-semibold">{status}</dt>
             <dd className="min-w-0 flex-1 text-sm">
               {ref ? (
-                <a href="#schema-Error" className="text-sky-800 underline">
-                  Error
-                </a>
+                <>
+                  {shared[ref.split("/").at(-1)!]?.description}{" "}
+                  <a href="#schema-Error" className="text-sky-800 underline">
+                    Error
+                  </a>
+                </>
               ) : (
                 <>
                   {body?.description}
@@ -80,7 +83,7 @@ function Answers({ responses }: { responses: Responses }) {
   );
 }
 
-function OperationView({ entry }: { entry: Entry }) {
+function OperationView({ entry, shared }: { entry: Entry; shared: Responses }) {
   const { op, method, path } = entry;
   const parameters = op.parameters ?? [];
   const body = op.requestBody;
@@ -137,7 +140,7 @@ function OperationView({ entry }: { entry: Entry }) {
       )}
       <div className="mt-3">
         <h4 className="text-xs font-semibold uppercase tracking-wide text-slate-600">Answers</h4>
-        <Answers responses={op.responses ?? {}} />
+        <Answers responses={op.responses ?? {}} shared={shared} />
       </div>
     </section>
   );
@@ -152,7 +155,7 @@ export default function ApiDocsPage() {
     <main className="mx-auto max-w-5xl px-4 py-8">
       <h1 className="text-2xl font-semibold tracking-tight">{document.info.title}</h1>
       <p className="mt-2 text-sm text-slate-700">
-        {document.info.description} The machine-readable document:{" "}
+        <Prose text={document.info.description ?? ""} /> The machine-readable document:{" "}
         <a href="/api/v1/openapi.json" className="text-sky-800 underline">
           /api/v1/openapi.json
         </a>{" "}
@@ -189,7 +192,7 @@ export default function ApiDocsPage() {
             {all
               .filter((e) => e.op.tags?.includes(tag))
               .map((e) => (
-                <OperationView key={anchor(e)} entry={e} />
+                <OperationView key={anchor(e)} entry={e} shared={document.components?.responses ?? {}} />
               ))}
           </div>
         </section>

@@ -39,8 +39,9 @@ function constraints(s: JsonSchema): string[] {
   if (s.const !== undefined) out.push(`exactly ${JSON.stringify(s.const)}`);
   if (s.minLength !== undefined) out.push(`at least ${s.minLength} characters`);
   if (s.maxLength !== undefined) out.push(`at most ${s.maxLength} characters`);
-  if (s.minimum !== undefined) out.push(`≥ ${s.minimum}`);
-  if (s.maximum !== undefined) out.push(`≤ ${s.maximum}`);
+  // zod states every integer's safe range: true, and noise to a reader.
+  if (s.minimum !== undefined && s.minimum > Number.MIN_SAFE_INTEGER) out.push(`≥ ${s.minimum}`);
+  if (s.maximum !== undefined && s.maximum < Number.MAX_SAFE_INTEGER) out.push(`≤ ${s.maximum}`);
   if (s.pattern && !s.format) out.push(`matches ${s.pattern}`);
   return out;
 }
@@ -73,6 +74,10 @@ export function TypeLabel({ schema }: { schema: Schema }) {
             <>
               array of <TypeLabel schema={schema.items} />
             </>
+          ) : t === "object" && typeof schema.additionalProperties === "object" && !schema.properties ? (
+            <>
+              <span className="font-mono">object</span>, each value <TypeLabel schema={schema.additionalProperties} />
+            </>
           ) : (
             <span className="font-mono">{t}</span>
           )}
@@ -83,6 +88,14 @@ export function TypeLabel({ schema }: { schema: Schema }) {
   );
 }
 
+/** The object whose members a member's line shows beneath it: its own, or its array items'. */
+function nested(member: Schema): JsonSchema | null {
+  if (typeof member !== "object" || isRef(member)) return null;
+  if (member.properties) return member;
+  const items = member.items;
+  return typeof items === "object" && !isRef(items) && items.properties ? items : null;
+}
+
 /** A schema: its type, its description, and an object's members one per line, nested. */
 export function SchemaView({ schema }: { schema: Schema }) {
   if (typeof schema === "boolean" || isRef(schema) || !schema.properties) {
@@ -90,12 +103,6 @@ export function SchemaView({ schema }: { schema: Schema }) {
       <p className="text-sm">
         <TypeLabel schema={schema} />
         {typeof schema === "object" && !isRef(schema) && schema.description && <span className="text-slate-700"> — {schema.description}</span>}
-        {typeof schema === "object" && !isRef(schema) && typeof schema.additionalProperties === "object" && (
-          <span>
-            {" "}
-            with values: <TypeLabel schema={schema.additionalProperties} />
-          </span>
-        )}
       </p>
     );
   }
@@ -107,9 +114,9 @@ export function SchemaView({ schema }: { schema: Schema }) {
           <code className="font-semibold">{name}</code>
           {required.has(name) ? "" : <span className="text-slate-600"> (optional)</span>}: <TypeLabel schema={member} />
           {typeof member === "object" && !isRef(member) && member.description && <span className="text-slate-700"> — {member.description}</span>}
-          {typeof member === "object" && !isRef(member) && member.properties && (
+          {nested(member) && (
             <div className="ml-5 mt-1 border-l border-slate-200 pl-3">
-              <SchemaView schema={member} />
+              <SchemaView schema={nested(member)!} />
             </div>
           )}
         </li>
