@@ -680,7 +680,7 @@ export interface operations {
             query?: {
                 page?: string;
                 sort?: "id" | "-id" | "name" | "-name" | "created_at" | "-created_at" | "updated_at" | "-updated_at";
-                id?: string | number;
+                id?: string;
                 name?: string;
                 created_from?: string;
                 created_to?: string;
@@ -841,7 +841,7 @@ export interface operations {
                 page?: string;
                 sort?: "id" | "-id" | "first_name" | "-first_name" | "last_name" | "-last_name" | "branch_name" | "-branch_name" | "country_name" | "-country_name" | "email" | "-email" | "mobile" | "-mobile" | "travel_date" | "-travel_date" | "sheet" | "-sheet" | "subscription_status" | "-subscription_status" | "is_duplicate" | "-is_duplicate" | "is_mandatory" | "-is_mandatory" | "created_at" | "-created_at";
                 q?: string;
-                id?: string | number;
+                id?: string;
                 first_name?: string;
                 last_name?: string;
                 branch_name?: string;
@@ -1060,7 +1060,7 @@ export interface operations {
         parameters: {
             query?: {
                 q?: string;
-                id?: string | number;
+                id?: string;
                 first_name?: string;
                 last_name?: string;
                 branch_name?: string;
@@ -1084,7 +1084,7 @@ export interface operations {
             content: {
                 "application/json": {
                     q?: string;
-                    id?: string | number;
+                    id?: string;
                     first_name?: string;
                     last_name?: string;
                     branch_name?: string;
@@ -1338,7 +1338,7 @@ export interface operations {
             query?: {
                 page?: string;
                 sort?: "id" | "-id" | "name" | "-name" | "email" | "-email" | "role" | "-role" | "active" | "-active" | "created_at" | "-created_at" | "last_sign_in_at" | "-last_sign_in_at";
-                id?: string | number;
+                id?: string;
                 name?: string;
                 email?: string;
                 role?: "admin" | "staff";
