@@ -59,7 +59,7 @@ function Answers({ responses, shared }: { responses: Responses; shared: Response
             <dd className="min-w-0 flex-1 text-sm">
               {ref ? (
                 <>
-                  {shared[ref.split("/").at(-1)!]?.description}{" "}
+                  <Prose text={shared[ref.split("/").at(-1)!]?.description ?? ""} />{" "}
                   <a href="#schema-Error" className="text-sky-800 underline">
                     Error
                   </a>
@@ -104,7 +104,8 @@ function OperationView({ entry, shared }: { entry: Entry; shared: Responses }) {
         </div>
       )}
       {parameters.length > 0 && (
-        <table className="mt-3 min-w-full divide-y divide-slate-200 text-sm">
+        <div className="mt-3 overflow-x-auto">
+        <table className="min-w-full divide-y divide-slate-200 text-sm">
           <caption className="text-left text-xs font-semibold uppercase tracking-wide text-slate-600">Parameters</caption>
           <thead className="text-left text-xs text-slate-600">
             <tr>
@@ -121,11 +122,12 @@ function OperationView({ entry, shared }: { entry: Entry; shared: Responses }) {
                   {p.required && <span className="text-slate-600"> (required)</span>}
                 </td>
                 <td className="py-1 pr-3">{p.in}</td>
-                <td className="py-1">{p.schema && <TypeLabel schema={p.schema} />}</td>
+                <td className="py-1 [overflow-wrap:anywhere]">{p.schema && <TypeLabel schema={p.schema} />}</td>
               </tr>
             ))}
           </tbody>
         </table>
+        </div>
       )}
       {body && (
         <div className="mt-3">
