@@ -194,7 +194,7 @@ for (const [screen, viewport] of Object.entries(VIEWPORTS)) {
     // axe reads the whole page: a list of a hundred rows takes it a while on a busy machine.
     test.describe.configure({ timeout: 120_000 });
 
-    test("signed out: sign-in and set-password pages", async ({ browser }) => {
+    test("signed out: sign-in, set-password and API documentation pages", async ({ browser }) => {
       const admin = await contextFor(browser, viewport, "admin");
       const made = await admin.page.request.post("/api/v1/users", { data: { name: "Axe Newcomer", email: `axe.${stamp()}@example.com`, role: "staff" } });
       expect(made.status()).toBe(201);
@@ -210,6 +210,7 @@ for (const [screen, viewport] of Object.entries(VIEWPORTS)) {
       await check("sign-in with errors");
       await visit(page, check, new URL(set_password_url).pathname, "set password");
       await visit(page, check, "/set-password/not-a-real-link-0000000000000000000000000000", "set password, unknown link");
+      await visit(page, check, "/api/docs", "API documentation");
       await context.close();
       expect(found, found.join("\n\n")).toEqual([]);
     });

@@ -5,6 +5,7 @@ import { offsetOf, readDirection, readPage, type PageWindow } from "@/lib/list/d
 import { PER_PAGE, pagination, type Pagination } from "@/lib/list/pagination";
 import { direction } from "@/lib/list/sql";
 import type { BranchFilters } from "./filters";
+import type { BranchBody } from "./schema";
 import { branchWhere } from "./where";
 import { whereClause } from "@/lib/list/sql";
 import { subscriberScope } from "@/lib/subscribers/where";
@@ -69,6 +70,6 @@ export async function branchSubscriberCount(scope: BranchScope, id: number): Pro
   return row?.n ?? 0;
 }
 
-export function serializeBranch(b: BranchRow) {
+export function serializeBranch(b: BranchRow): BranchBody {
   return { id: b.id, name: b.name, created_at: b.created_at.toISOString(), updated_at: b.updated_at.toISOString() };
 }

@@ -10,3 +10,9 @@ export type BranchInput = z.input<typeof branchInputSchema>;
 
 /** A branch id in an action's input: the one id parser (lib/validation/id.ts). */
 export const branchIdSchema = idSchema("The branch id must be a whole number of 1 or more.");
+
+/** A branch as the API answers it (docs/API.md). */
+export const branchSchema = z
+  .object({ id: z.number().int(), name: z.string(), created_at: z.iso.datetime(), updated_at: z.iso.datetime() })
+  .meta({ id: "Branch" });
+export type BranchBody = z.output<typeof branchSchema>;

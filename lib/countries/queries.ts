@@ -1,5 +1,6 @@
 import "server-only";
 import { prisma } from "@/lib/db/client";
+import type { CountryBody } from "./schema";
 
 type CountryOption = { id: number; name: string; code: string };
 
@@ -15,4 +16,4 @@ export async function listCountries(): Promise<CountryOption[]> {
 }
 
 /** docs/API.md's country record. */
-export const serializeCountry = (c: CountryOption) => ({ id: c.id, name: c.name });
+export const serializeCountry = (c: CountryOption): CountryBody => ({ id: c.id, name: c.name });

@@ -2,6 +2,7 @@ import "server-only";
 import { config } from "@/lib/config";
 import { query, sql, type Statement } from "@/lib/db/sql";
 import type { ExportFormat } from "./format";
+import type { ExportStatusBody } from "./schema";
 
 // A user's export status: the latest request, and the newest completed file, downloadable meanwhile and after a failure.
 
@@ -10,28 +11,7 @@ export const downloadPath = (id: string) => `/api/v1/exports/${id}/download`;
 
 type ExportState = "in_queue" | "completed" | "failed";
 
-export type ExportStatusBody = {
-  /** Path of the newest completed file, or null while none exists. */
-  downloadable_file: string | null;
-  /** State of the latest request; null when the user never requested an export. */
-  downloadable_file_status: ExportState | null;
-  /** The latest request's file format (`csv` before any request). */
-  format: ExportFormat;
-  /** True when no file existed when the latest request was made (and before any request). */
-  fresh_download_file: boolean;
-  /** 0–100; 100 once completed. */
-  progress: number;
-  total_rows: number;
-  processed_rows: number;
-  requested_at: string | null;
-  started_at: string | null;
-  completed_at: string | null;
-  error: string | null;
-  /** The filters the latest request captured, as query strings. */
-  filters: Record<string, string>;
-  /** The downloadable file: its row count, time, filters and the name it downloads as. */
-  file: { rows: number; completed_at: string; filename: string; format: ExportFormat; filters: Record<string, string> } | null;
-};
+export type { ExportStatusBody };
 
 type ExportRow = {
   which: "latest" | "file";

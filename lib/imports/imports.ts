@@ -1,5 +1,6 @@
 import "server-only";
 import crypto from "node:crypto";
+import type { z } from "zod";
 import { auditStatement } from "@/lib/audit/log";
 import type { SessionUser } from "@/lib/auth/permissions";
 import { config } from "@/lib/config";
@@ -11,37 +12,15 @@ import { storage } from "@/lib/storage";
 import { applyMapping, headerProblems, headerWarnings, IMPORT_FIELDS, remapForHeaders, unmappableHeader, type ImportField } from "./fields";
 import { ImportFileError } from "./read";
 import { markImportFailed, runImport, sheetOfFile, type ImportRecord, type PreviewRow } from "./run";
-import { importFieldsSchema } from "./schema";
+import { importFieldsSchema, type importStatusSchema } from "./schema";
 import { inspectXlsxObject, openSource, rejectedKey, sourceKey, type ImportSource } from "./source";
 import { receiveUpload } from "./upload";
 
 // The imports' API, page and actions; another user's import is the same 404 as none.
 
-export type ImportStatus = {
-  id: string;
-  status: ImportRecord["status"];
-  dry_run: boolean;
-  file_name: string;
-  format: "csv" | "xlsx";
-  worksheet: string | null;
-  worksheets: string[];
-  sheet_name: string;
-  /** The sheet given with the import (null: each row's own, else the file's name). */
-  chosen_sheet_name: string | null;
-  headers: string[];
-  mapping: Record<string, ImportField | null>;
-  problems: string[];
-  /** What the import leaves out without being blocked by it: columns not imported. */
-  warnings: string[];
-  total_rows: number;
-  processed_rows: number;
-  imported_rows: number;
-  rejected_rows: number;
-  duplicate_rows: number;
-  rejected_by_reason: Record<string, number>;
+/** The API's import status (lib/imports/schema.ts), with its times as dates until they are sent. */
+export type ImportStatus = Omit<z.output<typeof importStatusSchema>, "created_at" | "completed_at" | "preview"> & {
   preview: PreviewRow[];
-  rejected_file: string | null;
-  error: string | null;
   created_at: Date;
   completed_at: Date | null;
 };

@@ -1,10 +1,18 @@
+import { z } from "zod";
+
 // The pager's arithmetic, in one pure function (docs/SPEC.md: 10 rows a page, a pager only when there
 // are more than 10 matches, at most 7 page buttons at once).
 
 export const PER_PAGE = 10;
 export const MAX_PAGE_BUTTONS = 7;
 
-export type Pagination = { total: number; length: number; page: number; per_page: number };
+export const paginationSchema = z
+  .object({ total: z.number().int(), length: z.number().int(), page: z.number().int(), per_page: z.number().int() })
+  .meta({ id: "Pagination" });
+export type Pagination = z.output<typeof paginationSchema>;
+
+/** A list answer (docs/API.md): one page of records and the pager's numbers. */
+export const listAnswer = <T extends z.ZodType>(record: T) => z.object({ data: z.array(record), pagination: paginationSchema });
 
 export function pagination(total: number, page: number): Pagination {
   return { total, length: Math.ceil(total / PER_PAGE), page, per_page: PER_PAGE };

@@ -1,6 +1,6 @@
 import { TZDate } from "@date-fns/tz";
 import { z } from "zod";
-import { idSchema } from "@/lib/validation/id";
+import { ID_DIGITS, idSchema } from "@/lib/validation/id";
 import {
   CONTROL_CHARACTERS,
   CONTROL_CHARACTERS_MESSAGE,
@@ -58,7 +58,13 @@ export const pageParam = param(
 ).transform((n) => n ?? 1);
 
 /** An id filter: the one spelling of an id (lib/validation/id.ts). */
-export const idParam = param(idSchema("id must be a whole number of 1 or more, in digits only (no leading zero)."));
+export const idParam = param(idSchema("id must be a whole number of 1 or more, in digits only (no leading zero).")).meta({
+  // A query value is text: the document shows the one spelling an id takes.
+  override: ({ jsonSchema }: { jsonSchema: Record<string, unknown> }) => {
+    for (const key of Object.keys(jsonSchema)) delete jsonSchema[key];
+    Object.assign(jsonSchema, { type: "string", pattern: ID_DIGITS.source });
+  },
+});
 
 export const textParam = param(z.string().max(100, "Use at most 100 characters."));
 

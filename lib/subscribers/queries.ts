@@ -5,6 +5,7 @@ import { fewMatchesLimit, offsetOf, shallowWindow, windowFor, type PageWindow } 
 import { PER_PAGE, pagination, type Pagination } from "@/lib/list/pagination";
 import { whereClause } from "@/lib/list/sql";
 import type { SubscriberFilters, SubscriberFilterValues, SubscriptionStatus } from "./filters";
+import type { SubscriberBody } from "./schema";
 import { readsEveryRow, isFiltered, SUBSCRIBER_JOINS, subscriberConditions, subscriberScope, subscriberWhere } from "./where";
 import { isScoped, scopeConditions, type BranchScope } from "@/lib/auth/scope";
 import { empty, query, sql, type Statement } from "@/lib/db/sql";
@@ -192,7 +193,7 @@ function countOnce(count: Statement): Promise<number> {
 }
 
 /** docs/API.md's subscriber record. */
-export function serializeSubscriber(r: SubscriberRow) {
+export function serializeSubscriber(r: SubscriberRow): SubscriberBody {
   return {
     id: r.id,
     first_name: r.first_name,

@@ -1,7 +1,8 @@
 import "server-only";
 import { query, sql, type Queryable, type Statement } from "@/lib/db/sql";
 import { notFound } from "@/lib/errors";
-import { emailKey } from "./schema";
+import { emailKey, type SubscriberRecordBody } from "./schema";
+export type { SubscriberRecordBody };
 import { serializeSubscriber, type SubscriberRow } from "./queries";
 import { SUBSCRIBER_JOINS, subscriberScope } from "./where";
 import { whereClause } from "@/lib/list/sql";
@@ -39,10 +40,9 @@ export async function getSubscriber(scope: BranchScope, id: number): Promise<Sub
 }
 
 /** The record answer of docs/API.md: the list's subscriber plus `updated_at`. */
-export function serializeRecord(r: SubscriberDetail) {
+export function serializeRecord(r: SubscriberDetail): SubscriberRecordBody {
   return { ...serializeSubscriber(r), updated_at: r.updated_at.toISOString() };
 }
-export type SubscriberRecordBody = ReturnType<typeof serializeRecord>;
 
 type EarlierMatch = { id: number; first_name: string; last_name: string; created_at: Date; email: boolean; mobile: boolean };
 

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { isCalendarDay, isDayInRange, keysNotIn } from "@/lib/validation/common";
 import { MAX_ID } from "@/lib/validation/id";
+import { documentedAs } from "@/lib/validation/documented";
 import { safeText } from "@/lib/validation/text";
 import { SUBSCRIPTION_STATUSES } from "./filters";
 import { MOBILE_CHARACTERS, normaliseMobile } from "./phone";
@@ -98,10 +99,23 @@ const NAMED_BY_ID: Record<string, string> = { branch_name: "branch_id", country_
 const PATCH_MEMBERS: ReadonlySet<string> = new Set(["updated_at", ...PATCH_FIELDS, ...SERVER_MEMBERS]);
 const patchVersion = versionSchema("updated_at");
 
+/** What a PATCH may send, for the API's document: the creation fields, each optional, and `updated_at` (required). */
+const subscriberPatchShape = subscriberInputSchema
+  .partial()
+  .extend({
+    updated_at: patchVersion,
+    id: z.unknown().optional().meta({ description: "Accepted and ignored: the server's to decide." }),
+    is_duplicate: z.unknown().optional().meta({ description: "Accepted and ignored: the server computes it." }),
+    created_at: z.unknown().optional().meta({ description: "Accepted and ignored." }),
+  })
+  .strict();
+
 /** PATCH /api/v1/subscribers/{id}: unknown members refused by name (a typo must not silently change nothing); server members ignored. */
-export const subscriberPatchSchema = z
+export const subscriberPatchSchema = documentedAs(
+  subscriberPatchShape,
   // The body as sent, not a z.record copy (which silently drops "__proto__"), so every member is checked.
-  .custom<Record<string, unknown>>((body) => body !== null && typeof body === "object" && !Array.isArray(body), { message: "Send the changes as one JSON object." })
+  z.custom<Record<string, unknown>>((body) => body !== null && typeof body === "object" && !Array.isArray(body), { message: "Send the changes as one JSON object." }),
+)
   .superRefine((body, ctx) => {
     for (const key of keysNotIn(body, PATCH_MEMBERS)) {
       const hint = Object.hasOwn(NAMED_BY_ID, key) ? ` Use ${NAMED_BY_ID[key]}.` : "";
@@ -122,3 +136,27 @@ export const subscriberEditSchema = subscriberInputSchema.extend({
   id: z.number().int().min(1).max(MAX_ID),
   version: versionSchema(`The version must be ${VERSION_FORMAT}.`),
 });
+
+/** A subscriber as the API lists it (docs/API.md). */
+export const subscriberSchema = z
+  .object({
+    id: z.number().int(),
+    first_name: z.string(),
+    last_name: z.string(),
+    branch_name: z.string().nullable(),
+    country_name: z.string().nullable(),
+    email: z.string(),
+    mobile: z.string(),
+    travel_date: z.iso.date().nullable(),
+    sheet: z.object({ name: z.string() }).nullable(),
+    subscription_status: z.enum(SUBSCRIPTION_STATUSES),
+    is_duplicate: z.boolean(),
+    is_mandatory: z.boolean(),
+    created_at: z.iso.datetime(),
+  })
+  .meta({ id: "Subscriber" });
+export type SubscriberBody = z.output<typeof subscriberSchema>;
+
+/** A subscriber's record answer: with `updated_at`, the version a PATCH names. */
+export const subscriberRecordSchema = subscriberSchema.extend({ updated_at: z.iso.datetime() }).meta({ id: "SubscriberRecord" });
+export type SubscriberRecordBody = z.output<typeof subscriberRecordSchema>;

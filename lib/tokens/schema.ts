@@ -53,3 +53,20 @@ export const tokenCreateSchema = z
   })
   .strict();
 export type TokenCreateInput = z.input<typeof tokenCreateSchema>;
+
+/** A token as the API lists it (docs/API.md); the secret itself only in the 201. */
+export const tokenSchema = z
+  .object({
+    id: z.number().int(),
+    name: z.string(),
+    scope: z.enum(TOKEN_SCOPES),
+    created_at: z.iso.datetime(),
+    expires_at: z.iso.datetime(),
+    last_used_at: z.iso.datetime().nullable(),
+    revoked_at: z.iso.datetime().nullable(),
+    state: z.enum(["active", "revoked", "expired"]),
+  })
+  .meta({ id: "Token" });
+export type TokenBody = z.output<typeof tokenSchema>;
+
+export const createdTokenSchema = tokenSchema.extend({ token: z.string().meta({ description: "The token, shown this once." }) }).meta({ id: "CreatedToken" });

@@ -6,7 +6,7 @@ import { newApiToken, secretHash } from "@/lib/auth/secrets";
 import { prisma } from "@/lib/db/client";
 import { notFound } from "@/lib/errors";
 import type { z } from "zod";
-import type { tokenCreateSchema } from "./schema";
+import type { TokenBody, tokenCreateSchema } from "./schema";
 import type { TokenScope } from "./scope";
 
 // A user's own API tokens: the secret is shown once, only its hash kept (docs/decisions/0011-people-tokens-and-sessions.md).
@@ -75,7 +75,7 @@ export type TokenState = "active" | "revoked" | "expired";
 export const tokenState = (t: Pick<TokenRow, "revoked_at" | "expires_at">, now = Date.now()): TokenState =>
   t.revoked_at ? "revoked" : t.expires_at.getTime() <= now ? "expired" : "active";
 
-export function serializeToken(t: TokenRow) {
+export function serializeToken(t: TokenRow): TokenBody {
   return {
     id: t.id,
     name: t.name,

@@ -6,6 +6,7 @@ import { PER_PAGE, pagination, type Pagination } from "@/lib/list/pagination";
 import { direction } from "@/lib/list/sql";
 import type { Role } from "@/lib/auth/permissions";
 import type { UserFilters } from "./filters";
+import type { UserBody } from "./schema";
 import { userWhere } from "./where";
 
 export type UserRow = {
@@ -60,7 +61,7 @@ export async function listUsers(f: UserFilters): Promise<{ data: UserRow[]; pagi
 }
 
 /** docs/API.md's user: never a password or its hash. */
-export function serializeUser(u: UserRow) {
+export function serializeUser(u: UserRow): UserBody {
   return {
     id: u.id,
     name: u.name,

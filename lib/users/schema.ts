@@ -78,3 +78,21 @@ export const passwordSetSchema = z
   .object({ token: z.string().max(100), password: passwordShape, confirm: z.string() })
   .refine((v) => v.password === v.confirm, { path: ["confirm"], message: "The two passwords differ." });
 export type PasswordSetInput = z.input<typeof passwordSetSchema>;
+
+/** A user as the API answers it (docs/API.md): never a password or its hash. */
+export const userSchema = z
+  .object({
+    id: z.number().int(),
+    name: z.string(),
+    email: z.string(),
+    role: z.enum(ROLES),
+    branch_ids: z.array(z.number().int()).nullable().meta({ description: "null: every branch (always for admins); else the branches a staff member is limited to." }),
+    active: z.boolean(),
+    created_at: z.iso.datetime(),
+    last_sign_in_at: z.iso.datetime().nullable(),
+  })
+  .meta({ id: "User" });
+export type UserBody = z.output<typeof userSchema>;
+
+/** The 201 of a new user: without a password, the one-time set-password link, shown this once. */
+export const createdUserSchema = userSchema.extend({ set_password_url: z.string().optional() }).meta({ id: "CreatedUser" });

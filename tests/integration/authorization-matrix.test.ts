@@ -77,6 +77,8 @@ const PAGES: Record<string, Expect> = {
   "(console)/views/page.tsx": SIGNED_IN,
   // Whoever holds the link (an unknown link here: the page says so).
   "set-password/[token]/page.tsx": EVERYONE("ok"),
+  // The OpenAPI document as a page: it needs no session, as the document does not.
+  "api/docs/page.tsx": EVERYONE("ok"),
 };
 
 type Call = { method: string; path: string; params?: Record<string, string>; json?: unknown; form?: string; expect: RouteExpect };
@@ -151,6 +153,8 @@ const ROUTES: Record<string, Call[] | "next-auth"> = {
     path: "/api/v1/no-such-path",
     expect: ALL(404),
   })),
+  // The OpenAPI document: no session needed, whoever asks.
+  "api/v1/openapi.json/route.ts": [{ method: "GET", path: "/api/v1/openapi.json", expect: ALL(200) }],
   // Nobody but the owner gets a file: an export that is not yours is the same 404 as no export.
   "api/v1/exports/[id]/download/route.ts": [
     { method: "GET", path: "/api/v1/exports/{export}/download", params: { id: "{export}" }, expect: r({ anonymous: 401, staff: 404, admin: 404 }, 403, 404) },

@@ -1,23 +1,22 @@
 import { requireAdmin, requireUser } from "@/lib/auth/guards";
 import { branchScope } from "@/lib/auth/scope";
-import { branchFiltersSchema } from "@/lib/branches/filters";
 import { createBranch } from "@/lib/branches/mutations";
 import { listBranches, serializeBranch } from "@/lib/branches/queries";
-import { branchInputSchema } from "@/lib/branches/schema";
 import { json, readJson, route } from "@/lib/http/api";
 import { rawParams } from "@/lib/list/params";
+import { branchesApi } from "@/lib/openapi/operations/branches";
 
 export const dynamic = "force-dynamic";
 
 export const GET = route(async (request) => {
   const user = await requireUser();
-  const filters = branchFiltersSchema.parse(rawParams(new URL(request.url).searchParams));
+  const filters = branchesApi.list.query.parse(rawParams(new URL(request.url).searchParams));
   const { data, pagination } = await listBranches(branchScope(user), filters);
   return json({ data: data.map(serializeBranch), pagination });
 });
 
 export const POST = route(async (request) => {
   const user = await requireAdmin();
-  const input = branchInputSchema.parse(await readJson(request));
+  const input = branchesApi.create.body.parse(await readJson(request));
   return json(serializeBranch(await createBranch(input.name, user)), 201);
 });

@@ -3,10 +3,9 @@ import { branchScope } from "@/lib/auth/scope";
 import { json, readJson, route } from "@/lib/http/api";
 import { heavyUnless } from "@/lib/load/user-limit";
 import { rawParams } from "@/lib/list/params";
-import { subscriberFiltersSchema } from "@/lib/subscribers/filters";
+import { subscribersApi } from "@/lib/openapi/operations/subscribers";
 import { createSubscriber } from "@/lib/subscribers/mutations";
 import { isLightList, listSubscribers, serializeSubscriber } from "@/lib/subscribers/queries";
-import { subscriberInputSchema } from "@/lib/subscribers/schema";
 
 export const dynamic = "force-dynamic";
 
@@ -14,7 +13,7 @@ export const dynamic = "force-dynamic";
 
 export const GET = route(async (request) => {
   const user = await requireUser();
-  const filters = subscriberFiltersSchema.parse(rawParams(new URL(request.url).searchParams));
+  const filters = subscribersApi.list.query.parse(rawParams(new URL(request.url).searchParams));
   const scope = branchScope(user);
   const { data, pagination } = await heavyUnless(isLightList(scope, filters), user.id, () => listSubscribers(scope, filters));
   return json({ data: data.map(serializeSubscriber), pagination });
@@ -23,6 +22,6 @@ export const GET = route(async (request) => {
 /** 201 with the new subscriber; `is_duplicate` in the body is ignored (the server computes it). */
 export const POST = route(async (request) => {
   const user = await requireUser();
-  const input = subscriberInputSchema.parse(await readJson(request));
+  const input = subscribersApi.create.body.parse(await readJson(request));
   return json(serializeSubscriber(await createSubscriber(branchScope(user), input, user)), 201);
 });

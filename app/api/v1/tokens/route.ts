@@ -1,6 +1,6 @@
 import { requireUser } from "@/lib/auth/guards";
 import { json, readJson, route } from "@/lib/http/api";
-import { tokenCreateSchema } from "@/lib/tokens/schema";
+import { tokensApi } from "@/lib/openapi/operations/people";
 import { createToken, listTokens, serializeToken } from "@/lib/tokens/tokens";
 
 export const dynamic = "force-dynamic";
@@ -16,7 +16,7 @@ export const GET = route(async () => {
 /** 201 with `token`, shown this once (only its hash is kept). */
 export const POST = route(async (request) => {
   const user = await requireUser();
-  const input = tokenCreateSchema.parse(await readJson(request));
+  const input = tokensApi.create.body.parse(await readJson(request));
   const { token, row } = await createToken(user, input);
   return json({ ...serializeToken(row), token }, 201);
 });

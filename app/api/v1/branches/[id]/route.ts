@@ -2,9 +2,9 @@ import { requireAdmin, requireUser } from "@/lib/auth/guards";
 import { branchScope } from "@/lib/auth/scope";
 import { deleteBranch, updateBranch } from "@/lib/branches/mutations";
 import { getBranch, serializeBranch } from "@/lib/branches/queries";
-import { branchInputSchema } from "@/lib/branches/schema";
 import { json, readJson, route } from "@/lib/http/api";
 import { notFound } from "@/lib/errors";
+import { branchesApi } from "@/lib/openapi/operations/branches";
 import { parseId } from "@/lib/validation/id";
 
 export const dynamic = "force-dynamic";
@@ -26,7 +26,7 @@ export const GET = route<Context>(async (_request, context) => {
 export const PATCH = route<Context>(async (request, context) => {
   const user = await requireAdmin();
   const id = await branchId(context);
-  const input = branchInputSchema.parse(await readJson(request));
+  const input = branchesApi.update.body.parse(await readJson(request));
   return json(serializeBranch(await updateBranch(id, input.name, user)));
 });
 

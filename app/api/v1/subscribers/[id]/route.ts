@@ -2,9 +2,10 @@ import { requireAdmin, requireUser } from "@/lib/auth/guards";
 import { branchScope } from "@/lib/auth/scope";
 import { notFound } from "@/lib/errors";
 import { json, readJson, route } from "@/lib/http/api";
+import { subscribersApi } from "@/lib/openapi/operations/subscribers";
 import { deleteSubscriber, editableFields, updateSubscriber } from "@/lib/subscribers/edit";
 import { getSubscriber, serializeRecord } from "@/lib/subscribers/record";
-import { subscriberInputSchema, subscriberPatchSchema } from "@/lib/subscribers/schema";
+import { subscriberInputSchema } from "@/lib/subscribers/schema";
 import { parseId } from "@/lib/validation/id";
 
 export const dynamic = "force-dynamic";
@@ -28,7 +29,7 @@ export const GET = route<Context>(async (_request, context) => {
 export const PATCH = route<Context>(async (request, context) => {
   const user = await requireUser();
   const id = await subscriberId(context);
-  const { version, changes } = subscriberPatchSchema.parse(await readJson(request));
+  const { version, changes } = subscribersApi.update.body.parse(await readJson(request));
   const scope = branchScope(user);
   const current = await getSubscriber(scope, id);
   const input = subscriberInputSchema.parse({ ...editableFields(current), ...changes });

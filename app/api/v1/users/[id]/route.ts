@@ -1,9 +1,9 @@
 import { requireAdmin } from "@/lib/auth/guards";
 import { notFound } from "@/lib/errors";
 import { json, readJson, route } from "@/lib/http/api";
+import { usersApi } from "@/lib/openapi/operations/people";
 import { updateUser } from "@/lib/users/mutations";
 import { serializeUser } from "@/lib/users/queries";
-import { userUpdateSchema } from "@/lib/users/schema";
 import { parseId } from "@/lib/validation/id";
 
 export const dynamic = "force-dynamic";
@@ -15,6 +15,6 @@ export const PATCH = route<Context>(async (request, context) => {
   const admin = await requireAdmin();
   const id = parseId((await context.params).id);
   if (id === null) throw notFound("The user");
-  const changes = userUpdateSchema.parse(await readJson(request));
+  const changes = usersApi.update.body.parse(await readJson(request));
   return json(serializeUser(await updateUser(id, changes, admin)));
 });

@@ -1,0 +1,23 @@
+import type { ApiOperation } from "../operation";
+import { branchesApi } from "./branches";
+import { documentApi } from "./document";
+import { exportsApi } from "./exports";
+import { importsApi } from "./imports";
+import { countriesApi, tokensApi, usersApi } from "./people";
+import { subscribersApi } from "./subscribers";
+
+/**
+ * Every /api/v1 operation, in the document's order. A new route: define its operation beside
+ * these, parse with its schemas in the route, and list its group here (docs/development.md,
+ * "Adding an API route"); tests/unit/openapi-coverage.test.ts fails until then.
+ */
+export const API_OPERATIONS: readonly ApiOperation[] = [
+  ...Object.values(branchesApi),
+  ...Object.values(subscribersApi),
+  ...Object.values(exportsApi),
+  ...Object.values(importsApi),
+  ...Object.values(countriesApi),
+  ...Object.values(usersApi),
+  ...Object.values(tokensApi),
+  ...Object.values(documentApi),
+];

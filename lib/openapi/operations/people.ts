@@ -1,0 +1,56 @@
+import { countrySchema } from "@/lib/countries/schema";
+import { listAnswer } from "@/lib/list/pagination";
+import { createdTokenSchema, tokenCreateSchema, tokenSchema } from "@/lib/tokens/schema";
+import { userFiltersSchema } from "@/lib/users/filters";
+import { createdUserSchema, userCreateSchema, userSchema, userUpdateSchema } from "@/lib/users/schema";
+import { idPathParams } from "@/lib/validation/id";
+import { z } from "zod";
+import { operation } from "../operation";
+
+export const countriesApi = {
+  list: operation({
+    method: "get", path: "/api/v1/countries", tag: "Countries", summary: "Every country, by name", access: "signed_in", tokenScope: "read",
+    answers: { 200: z.object({ data: z.array(countrySchema) }) },
+  }),
+};
+
+export const usersApi = {
+  list: operation({
+    method: "get", path: "/api/v1/users", tag: "Users", summary: "List users", access: "admin", tokenScope: "read",
+    query: userFiltersSchema,
+    answers: { 200: listAnswer(userSchema) },
+  }),
+  create: operation({
+    method: "post", path: "/api/v1/users", tag: "Users", summary: "Create a user", access: "admin",
+    description: "Without `password` the answer carries `set_password_url`, a one-time link shown this once.",
+    body: userCreateSchema,
+    answers: { 201: createdUserSchema },
+    errors: [409],
+  }),
+  update: operation({
+    method: "patch", path: "/api/v1/users/{id}", tag: "Users", summary: "Change a user's name, role or active", access: "admin",
+    description: "409 for yourself (demote, deactivate) or the last active administrator.",
+    params: idPathParams,
+    body: userUpdateSchema,
+    answers: { 200: userSchema },
+    errors: [409],
+  }),
+};
+
+export const tokensApi = {
+  list: operation({
+    method: "get", path: "/api/v1/tokens", tag: "Tokens", summary: "Your API tokens, newest first", access: "session",
+    answers: { 200: z.object({ data: z.array(tokenSchema) }) },
+  }),
+  create: operation({
+    method: "post", path: "/api/v1/tokens", tag: "Tokens", summary: "Make an API token", access: "session",
+    description: "`expires_at`: a date YYYY-MM-DD (the token works to the end of that UTC day) or an ISO 8601 instant, at most 365 days ahead. The token is in this answer only.",
+    body: tokenCreateSchema,
+    answers: { 201: createdTokenSchema },
+  }),
+  revoke: operation({
+    method: "delete", path: "/api/v1/tokens/{id}", tag: "Tokens", summary: "Revoke one of your tokens, at once", access: "session",
+    params: idPathParams,
+    answers: { 204: null },
+  }),
+};

@@ -1,0 +1,1568 @@
+// Generated from /api/v1/openapi.json by `npm run openapi:types`; do not edit.
+
+export interface paths {
+    "/api/v1/branches": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List branches
+         * @description **Who:** Signed in. API tokens with the `read` scope (or `export`) too.
+         */
+        get: operations["getBranches"];
+        put?: never;
+        /**
+         * Create a branch
+         * @description **Who:** Administrators.
+         */
+        post: operations["postBranches"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/branches/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a branch
+         * @description **Who:** Signed in. API tokens with the `read` scope (or `export`) too.
+         */
+        get: operations["getBranchesId"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a branch
+         * @description **Who:** Administrators.
+         */
+        delete: operations["deleteBranchesId"];
+        options?: never;
+        head?: never;
+        /**
+         * Rename a branch
+         * @description **Who:** Administrators.
+         */
+        patch: operations["patchBranchesId"];
+        trace?: never;
+    };
+    "/api/v1/subscribers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List subscribers
+         * @description **Who:** Signed in. API tokens with the `read` scope (or `export`) too.
+         *
+         *     The list's filters, sort and page (docs/API.md, Filters); 429 when the caller already has too many heavy lists loading.
+         */
+        get: operations["getSubscribers"];
+        put?: never;
+        /**
+         * Create a subscriber
+         * @description **Who:** Signed in.
+         *
+         *     `is_duplicate` is computed by the server, never taken from the body. The mobile is normalised to E.164 with the country's rules.
+         */
+        post: operations["postSubscribers"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/subscribers/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a subscriber
+         * @description **Who:** Signed in. API tokens with the `read` scope (or `export`) too.
+         */
+        get: operations["getSubscribersId"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a subscriber
+         * @description **Who:** Administrators.
+         */
+        delete: operations["deleteSubscribersId"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a subscriber
+         * @description **Who:** Signed in.
+         *
+         *     The given fields over the record, checked by the creation rules. `updated_at` as read says which version you changed: 409 when someone changed it since.
+         */
+        patch: operations["patchSubscribersId"];
+        trace?: never;
+    };
+    "/api/v1/subscribers/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read your export's status
+         * @description **Who:** Signed in. API tokens with the `export` scope too.
+         */
+        get: operations["getSubscribersExport"];
+        put?: never;
+        /**
+         * Request an export of the subscribers matching the filters
+         * @description **Who:** Signed in. API tokens with the `export` scope too.
+         *
+         *     The list's filters as a JSON object of strings, or in the query string of a POST without a body (not both). 400 naming a key that is not a filter or a value that is not one string; 409 while your export is in the queue.
+         */
+        post: operations["postSubscribersExport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/exports/{id}/download": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download an export's file (its owner only)
+         * @description **Who:** Signed in. API tokens with the `export` scope too.
+         *
+         *     The `downloadable_file` path of the export status. Another user's export is a 404.
+         */
+        get: operations["getExportsIdDownload"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/subscribers/imports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your ten most recent imports
+         * @description **Who:** Signed in. API tokens with the `read` scope (or `export`) too.
+         */
+        get: operations["getSubscribersImports"];
+        put?: never;
+        /**
+         * Upload a CSV or XLSX file to import (or preview, with dry_run=true)
+         * @description **Who:** Signed in.
+         *
+         *     Multipart, each part once. A dry run answers 200 with the counts and the preview and imports nothing; an import is queued (202). Bad files: 400 `invalid_file`; a mapping that cannot be used: 400 `invalid_mapping`; not multipart: 415; past IMPORT_MAX_MB: 413.
+         */
+        post: operations["postSubscribersImports"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/subscribers/imports/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read an import's status (its owner only)
+         * @description **Who:** Signed in. API tokens with the `read` scope (or `export`) too.
+         */
+        get: operations["getSubscribersImportsId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/subscribers/imports/template": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A CSV with the header an import reads
+         * @description **Who:** Signed in. API tokens with the `read` scope (or `export`) too.
+         */
+        get: operations["getSubscribersImportsTemplate"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/subscribers/imports/{id}/rejected": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The rejected rows of a completed import, with an `error` column
+         * @description **Who:** Signed in. API tokens with the `read` scope (or `export`) too.
+         */
+        get: operations["getSubscribersImportsIdRejected"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/countries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every country, by name
+         * @description **Who:** Signed in. API tokens with the `read` scope (or `export`) too.
+         */
+        get: operations["getCountries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/users": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List users
+         * @description **Who:** Administrators. API tokens with the `read` scope (or `export`) too.
+         */
+        get: operations["getUsers"];
+        put?: never;
+        /**
+         * Create a user
+         * @description **Who:** Administrators.
+         *
+         *     Without `password` the answer carries `set_password_url`, a one-time link shown this once.
+         */
+        post: operations["postUsers"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/users/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change a user's name, role or active
+         * @description **Who:** Administrators.
+         *
+         *     409 for yourself (demote, deactivate) or the last active administrator.
+         */
+        patch: operations["patchUsersId"];
+        trace?: never;
+    };
+    "/api/v1/tokens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your API tokens, newest first
+         * @description **Who:** Signed in with a session (not with a token); your own tokens only.
+         */
+        get: operations["getTokens"];
+        put?: never;
+        /**
+         * Make an API token
+         * @description **Who:** Signed in with a session (not with a token); your own tokens only.
+         *
+         *     `expires_at`: a date YYYY-MM-DD (the token works to the end of that UTC day) or an ISO 8601 instant, at most 365 days ahead. The token is in this answer only.
+         */
+        post: operations["postTokens"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/tokens/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke one of your tokens, at once
+         * @description **Who:** Signed in with a session (not with a token); your own tokens only.
+         */
+        delete: operations["deleteTokensId"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/openapi.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * This document (OpenAPI 3.1)
+         * @description **Who:** Anyone, no session needed.
+         *
+         *     Generated from the schemas the routes parse with; no session needed. Read it as a page at /api/docs.
+         */
+        get: operations["getOpenapiJson"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
+export type webhooks = Record<string, never>;
+export interface components {
+    schemas: {
+        Error: {
+            error: {
+                /** @description A stable code: invalid_input, unauthorized, forbidden, not_found, conflict, … */
+                code: string;
+                /** @description What went wrong and what to do, for a person. */
+                message: string;
+                /** @description Messages by field or parameter name (`_` for the whole input). */
+                fields?: {
+                    [key: string]: string[];
+                };
+                /** @description The request's id (its X-Request-Id), to quote when asking for help. */
+                request_id?: string;
+            } & {
+                [key: string]: unknown;
+            };
+        };
+        Branch: {
+            id: number;
+            name: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        Pagination: {
+            total: number;
+            length: number;
+            page: number;
+            per_page: number;
+        };
+        Subscriber: {
+            id: number;
+            first_name: string;
+            last_name: string;
+            branch_name: string | null;
+            country_name: string | null;
+            email: string;
+            mobile: string;
+            travel_date: string | null;
+            sheet: {
+                name: string;
+            } | null;
+            /** @enum {string} */
+            subscription_status: "pending" | "active" | "expired" | "cancelled";
+            is_duplicate: boolean;
+            is_mandatory: boolean;
+            /** Format: date-time */
+            created_at: string;
+        };
+        SubscriberRecord: {
+            id: number;
+            first_name: string;
+            last_name: string;
+            branch_name: string | null;
+            country_name: string | null;
+            email: string;
+            mobile: string;
+            travel_date: string | null;
+            sheet: {
+                name: string;
+            } | null;
+            /** @enum {string} */
+            subscription_status: "pending" | "active" | "expired" | "cancelled";
+            is_duplicate: boolean;
+            is_mandatory: boolean;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        ExportStatus: {
+            /** @description Path of the newest completed file, or null while none exists. */
+            downloadable_file: string | null;
+            /** @description State of the latest request; null when the user never requested an export. */
+            downloadable_file_status: ("in_queue" | "completed" | "failed") | null;
+            /** @description True when no file existed when the latest request was made (and before any request). */
+            fresh_download_file: boolean;
+            progress: number;
+            total_rows: number;
+            processed_rows: number;
+            requested_at: string | null;
+            started_at: string | null;
+            completed_at: string | null;
+            error: string | null;
+            /** @description The filters the latest request captured, as query strings. */
+            filters: {
+                [key: string]: string;
+            };
+            /** @description The downloadable file: its row count, time, filters and the name it downloads as. */
+            file: {
+                rows: number;
+                /** Format: date-time */
+                completed_at: string;
+                filename: string;
+                filters: {
+                    [key: string]: string;
+                };
+            } | null;
+        };
+        ImportStatus: {
+            id: string;
+            /** @enum {string} */
+            status: "in_queue" | "running" | "completed" | "failed";
+            dry_run: boolean;
+            file_name: string;
+            /** @enum {string} */
+            format: "csv" | "xlsx";
+            worksheet: string | null;
+            worksheets: string[];
+            sheet_name: string;
+            /** @description The sheet given with the import (null: each row's own, else the file's name). */
+            chosen_sheet_name: string | null;
+            headers: string[];
+            mapping: {
+                [key: string]: ("first_name" | "last_name" | "email" | "mobile" | "branch_name" | "country_name" | "travel_date" | "sheet" | "subscription_status" | "is_mandatory") | null;
+            };
+            /** @description What blocks the import. */
+            problems: string[];
+            /** @description What the import leaves out without being blocked by it: columns not imported. */
+            warnings: string[];
+            total_rows: number;
+            processed_rows: number;
+            imported_rows: number;
+            rejected_rows: number;
+            duplicate_rows: number;
+            rejected_by_reason: {
+                [key: string]: number;
+            };
+            preview: {
+                line: number;
+                cells: string[];
+                /** @description Messages by column index; -1 for the whole row. */
+                errors: {
+                    [key: string]: string;
+                };
+            }[];
+            rejected_file: string | null;
+            error: string | null;
+            /** Format: date-time */
+            created_at: string;
+            completed_at: string | null;
+        };
+        Country: {
+            id: number;
+            name: string;
+        };
+        User: {
+            id: number;
+            name: string;
+            email: string;
+            /** @enum {string} */
+            role: "admin" | "staff";
+            active: boolean;
+            /** Format: date-time */
+            created_at: string;
+            last_sign_in_at: string | null;
+        };
+        CreatedUser: {
+            id: number;
+            name: string;
+            email: string;
+            /** @enum {string} */
+            role: "admin" | "staff";
+            active: boolean;
+            /** Format: date-time */
+            created_at: string;
+            last_sign_in_at: string | null;
+            set_password_url?: string;
+        };
+        Token: {
+            id: number;
+            name: string;
+            /** @enum {string} */
+            scope: "read" | "export";
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            expires_at: string;
+            last_used_at: string | null;
+            revoked_at: string | null;
+            /** @enum {string} */
+            state: "active" | "revoked" | "expired";
+        };
+        CreatedToken: {
+            id: number;
+            name: string;
+            /** @enum {string} */
+            scope: "read" | "export";
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            expires_at: string;
+            last_used_at: string | null;
+            revoked_at: string | null;
+            /** @enum {string} */
+            state: "active" | "revoked" | "expired";
+            /** @description The token, shown this once. */
+            token: string;
+        };
+    };
+    responses: {
+        /** @description Bad input: `fields` names each bad value. */
+        Error400: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Not signed in, or a token that is unknown, expired or revoked (`invalid_token`, with WWW-Authenticate). */
+        Error401: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Not allowed: the role, the token's scope, or a session's write from another site. */
+        Error403: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description No such record (or not yours). */
+        Error404: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Conflict with the record as it is now. */
+        Error409: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The body is too large. */
+        Error413: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The body is not of the type this operation reads. */
+        Error415: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Too many requests: see Retry-After. */
+        Error429: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The database or the file storage cannot be reached, or an import holds the rows: see Retry-After. */
+        Error503: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+    };
+    parameters: never;
+    requestBodies: never;
+    headers: never;
+    pathItems: never;
+}
+export type $defs = Record<string, never>;
+export interface operations {
+    getBranches: {
+        parameters: {
+            query?: {
+                page?: string;
+                sort?: "id" | "-id" | "name" | "-name" | "created_at" | "-created_at" | "updated_at" | "-updated_at";
+                id?: string;
+                name?: string;
+                created_from?: string;
+                created_to?: string;
+                updated_from?: string;
+                updated_to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Branch"][];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    postBranches: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Branch"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    getBranchesId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The record's id: digits, no leading zero. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Branch"];
+                };
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    deleteBranchesId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The record's id: digits, no leading zero. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no body. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    patchBranchesId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The record's id: digits, no leading zero. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Branch"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    getSubscribers: {
+        parameters: {
+            query?: {
+                page?: string;
+                sort?: "id" | "-id" | "first_name" | "-first_name" | "last_name" | "-last_name" | "branch_name" | "-branch_name" | "country_name" | "-country_name" | "email" | "-email" | "mobile" | "-mobile" | "travel_date" | "-travel_date" | "sheet" | "-sheet" | "subscription_status" | "-subscription_status" | "is_duplicate" | "-is_duplicate" | "is_mandatory" | "-is_mandatory" | "created_at" | "-created_at";
+                q?: string;
+                id?: string;
+                first_name?: string;
+                last_name?: string;
+                branch_name?: string;
+                country_name?: string;
+                email?: string;
+                mobile?: string;
+                sheet?: string;
+                subscription_status?: "pending" | "active" | "expired" | "cancelled";
+                is_duplicate?: "true" | "false";
+                is_mandatory?: "true" | "false";
+                travel_date_from?: string;
+                travel_date_to?: string;
+                created_from?: string;
+                created_to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Subscriber"][];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    postSubscribers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    first_name: string;
+                    last_name: string;
+                    email: string;
+                    mobile: string;
+                    branch_id?: number | null;
+                    country_id?: number | null;
+                    travel_date?: string | null;
+                    sheet_name?: string | null;
+                    /** @enum {string} */
+                    subscription_status: "pending" | "active" | "expired" | "cancelled";
+                    is_mandatory: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Subscriber"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    getSubscribersId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The record's id: digits, no leading zero. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SubscriberRecord"];
+                };
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    deleteSubscribersId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The record's id: digits, no leading zero. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no body. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    patchSubscribersId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The record's id: digits, no leading zero. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    first_name?: string;
+                    last_name?: string;
+                    email?: string;
+                    mobile?: string;
+                    branch_id?: number | null;
+                    country_id?: number | null;
+                    travel_date?: string | null;
+                    sheet_name?: string | null;
+                    /** @enum {string} */
+                    subscription_status?: "pending" | "active" | "expired" | "cancelled";
+                    is_mandatory?: boolean;
+                    /** Format: date-time */
+                    updated_at: string;
+                    /** @description Accepted and ignored: the server's to decide. */
+                    id?: unknown;
+                    /** @description Accepted and ignored: the server computes it. */
+                    is_duplicate?: unknown;
+                    /** @description Accepted and ignored. */
+                    created_at?: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SubscriberRecord"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    getSubscribersExport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExportStatus"];
+                };
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    postSubscribersExport: {
+        parameters: {
+            query?: {
+                q?: string;
+                id?: string;
+                first_name?: string;
+                last_name?: string;
+                branch_name?: string;
+                country_name?: string;
+                email?: string;
+                mobile?: string;
+                sheet?: string;
+                subscription_status?: "pending" | "active" | "expired" | "cancelled";
+                is_duplicate?: "true" | "false";
+                is_mandatory?: "true" | "false";
+                travel_date_from?: string;
+                travel_date_to?: string;
+                created_from?: string;
+                created_to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    q?: string;
+                    id?: string;
+                    first_name?: string;
+                    last_name?: string;
+                    branch_name?: string;
+                    country_name?: string;
+                    email?: string;
+                    mobile?: string;
+                    sheet?: string;
+                    /** @enum {string} */
+                    subscription_status?: "pending" | "active" | "expired" | "cancelled";
+                    /** @enum {string} */
+                    is_duplicate?: "true" | "false";
+                    /** @enum {string} */
+                    is_mandatory?: "true" | "false";
+                    travel_date_from?: string;
+                    travel_date_to?: string;
+                    created_from?: string;
+                    created_to?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExportStatus"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    getExportsIdDownload: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The job's id, as its status names it. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file, as an attachment. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    getSubscribersImports: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ImportStatus"][];
+                    };
+                };
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    postSubscribersImports: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    sheet_name?: string;
+                    worksheet?: string;
+                    mapping?: string;
+                    /** @enum {string} */
+                    dry_run?: "true" | "false";
+                    /** @description The CSV or XLSX file. */
+                    file: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportStatus"];
+                };
+            };
+            /** @description OK */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportStatus"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    getSubscribersImportsId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The job's id, as its status names it. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportStatus"];
+                };
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    getSubscribersImportsTemplate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file, as an attachment. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    getSubscribersImportsIdRejected: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The job's id, as its status names it. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file, as an attachment. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    getCountries: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Country"][];
+                    };
+                };
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    getUsers: {
+        parameters: {
+            query?: {
+                page?: string;
+                sort?: "id" | "-id" | "name" | "-name" | "email" | "-email" | "role" | "-role" | "active" | "-active" | "created_at" | "-created_at" | "last_sign_in_at" | "-last_sign_in_at";
+                id?: string;
+                name?: string;
+                email?: string;
+                role?: "admin" | "staff";
+                active?: "true" | "false";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["User"][];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    postUsers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    /** Format: email */
+                    email: string;
+                    /** @enum {string} */
+                    role: "admin" | "staff";
+                    password?: "" | string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedUser"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    patchUsersId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The record's id: digits, no leading zero. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    /** @enum {string} */
+                    role?: "admin" | "staff";
+                    active?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["User"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    getTokens: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Token"][];
+                    };
+                };
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    postTokens: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    /** @enum {string} */
+                    scope: "read" | "export";
+                    expires_at: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedToken"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    deleteTokensId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The record's id: digits, no leading zero. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no body. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    getOpenapiJson: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        openapi: string;
+                        info: {
+                            title: string;
+                            version: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        paths: {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+}

@@ -1,0 +1,220 @@
+import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
+import addFormats from "ajv-formats";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { apiDocument } from "@/lib/openapi/document";
+import { Browser, rawRequest, startConsole, type ConsoleServer, type RawResponse } from "../helpers/console-server";
+import { testDbKinds } from "../helpers/db";
+
+// The OpenAPI document against the production build: it is served as generated, every documented
+// operation is called (its answers, and the refusals its security, parameters and body imply), and
+// every answer is checked against the document by a JSON Schema validator (ajv), never by
+// expectations written here. An operation with no call fails the last test.
+
+const PASSWORD = "contract-password-123456";
+const ADMIN = { email: "admin@contract.test", password: PASSWORD, role: "admin" as const };
+const STAFF = { email: "staff@contract.test", password: PASSWORD, role: "staff" as const };
+const METHODS = ["get", "post", "patch", "delete"] as const;
+type Method = (typeof METHODS)[number];
+
+type Json = Record<string, unknown>;
+type Operation = { security?: Json[]; parameters?: { name: string; in: string; schema?: Json }[]; requestBody?: { content: Json }; responses: Record<string, { $ref?: string; content?: Record<string, unknown> }>; "x-access": string };
+type Document = { paths: Record<string, Partial<Record<Method, Operation>>>; components: { responses: Record<string, { content?: Record<string, unknown> }> } };
+
+const pointer = (...parts: string[]) => parts.map((p) => p.replaceAll("~", "~0").replaceAll("/", "~1")).join("/");
+const ANY_ID = "2147483647";
+const ANY_JOB = "AAAAAAAAAAAAAAAAAAAAAA";
+
+for (const kind of testDbKinds()) {
+  describe(`the OpenAPI document against the build on ${kind}`, () => {
+    let server: ConsoleServer;
+    let admin: Browser;
+    let staff: Browser;
+    let document: Document;
+    const ajv = new Ajv2020({ strict: false, allErrors: true });
+    addFormats(ajv);
+    const validators = new Map<string, ValidateFunction>();
+    /** "METHOD path status" of every answer checked. */
+    const seen = new Set<string>();
+
+    /** Checks an answer against the document: a documented status, its media type, its schema. */
+    function check(method: Method, path: string, answer: RawResponse) {
+      const op = document.paths[path]?.[method];
+      expect(op, `${method} ${path} is documented`).toBeDefined();
+      const status = String(answer.status);
+      let response = op!.responses[status];
+      expect(response, `${method.toUpperCase()} ${path} answered ${status}, which it does not document: ${answer.body.slice(0, 300)}`).toBeDefined();
+      let base = pointer("paths", path, method, "responses", status);
+      if (response!.$ref) {
+        const name = response!.$ref.split("/").at(-1)!;
+        response = document.components.responses[name]!;
+        base = pointer("components", "responses", name);
+      }
+      seen.add(`${method} ${path} ${status}`);
+      if (!response!.content) {
+        expect(answer.body, `${method} ${path} ${status} has no body`).toBe("");
+        return;
+      }
+      const type = String(answer.headers["content-type"] ?? "").split(";")[0]!.trim();
+      expect(Object.keys(response!.content), `${method} ${path} ${status}: content type`).toContain(type);
+      const key = `${base}/${pointer("content", type, "schema")}`;
+      let validate = validators.get(key);
+      if (!validate) {
+        validate = ajv.getSchema(`openapi.json#/${key}`);
+        validators.set(key, validate!);
+      }
+      const body = type === "application/json" ? JSON.parse(answer.body) : answer.body;
+      const valid = validate!(body);
+      expect(valid, `${method.toUpperCase()} ${path} ${status}: ${ajv.errorsText(validate!.errors)}\n${answer.body.slice(0, 500)}`).toBe(true);
+      return body;
+    }
+
+    /** Sends a request as `who` (a Browser, a bearer token or nobody) and checks its answer. */
+    async function call(who: Browser | string | null, method: Method, path: string, init: { ids?: Record<string, string | number>; query?: string; json?: unknown; body?: Buffer; headers?: Record<string, string> } = {}) {
+      const target = path.replace(/\{(\w+)\}/g, (_, name: string) => String(init.ids?.[name] ?? (path.startsWith("/api/v1/subscribers/imports") || path.startsWith("/api/v1/exports") ? ANY_JOB : ANY_ID))) + (init.query ? `?${init.query}` : "");
+      const headers: Record<string, string> = { ...(init.json !== undefined ? { "content-type": "application/json" } : {}), ...init.headers };
+      const body = init.json !== undefined ? JSON.stringify(init.json) : init.body;
+      const request = { method: method.toUpperCase(), headers, body };
+      const answer =
+        who instanceof Browser ? await who.request(target, request) : await rawRequest(server.url, target, { ...request, headers: { ...headers, ...(who ? { authorization: `Bearer ${who}` } : {}) } });
+      return { answer, body: check(method, path, answer) as Json & { id: number | string } };
+    }
+
+    const operations = () => Object.entries(document.paths).flatMap(([path, item]) => METHODS.filter((m) => item[m]).map((m) => ({ path, method: m, op: item[m]! })));
+
+    async function poll<T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
+      for (let i = 0; i < 120; i++) {
+        const value = await read();
+        if (done(value)) return value;
+        await new Promise((r) => setTimeout(r, 1_000));
+      }
+      throw new Error("timed out");
+    }
+
+    async function newToken(scope: "read" | "export") {
+      const { body } = await call(admin, "post", "/api/v1/tokens", { json: { name: `contract ${scope}`, scope, expires_at: new Date(Date.now() + 86_400_000).toISOString() } });
+      return body.token as string;
+    }
+
+    beforeAll(async () => {
+      server = await startConsole(kind, {
+        users: [ADMIN, STAFF],
+        env: { EXPORT_POLL_SECONDS: "1" },
+        seed: async (run) => void (await run(`INSERT INTO countries (code, name) VALUES ('GB', 'United Kingdom'), ('FR', 'France')`)),
+      });
+      admin = new Browser(server.url, "127.0.0.61");
+      staff = new Browser(server.url, "127.0.0.62");
+      expect((await admin.signIn(ADMIN.email, PASSWORD)).status).toBe(200);
+      expect((await staff.signIn(STAFF.email, PASSWORD)).status).toBe(200);
+      const served = await rawRequest(server.url, "/api/v1/openapi.json");
+      expect(served.status).toBe(200);
+      document = JSON.parse(served.body) as Document;
+      ajv.addSchema(document, "openapi.json");
+      check("get", "/api/v1/openapi.json", served);
+    });
+    afterAll(async () => server?.close());
+
+    it("serves the document the code generates, with no session", () => {
+      expect(document).toEqual(JSON.parse(JSON.stringify(apiDocument())));
+    });
+
+    it("checks with a validator that refuses what the document does not allow", () => {
+      const branch = ajv.getSchema(`openapi.json#/${pointer("paths", "/api/v1/branches/{id}", "get", "responses", "200", "content", "application/json", "schema")}`)!;
+      const good = { id: 1, name: "A", created_at: "2026-11-27T10:00:00.000Z", updated_at: "2026-11-27T10:00:00.000Z" };
+      expect(branch(good)).toBe(true);
+      for (const bad of [{ ...good, id: "1" }, { ...good, created_at: "yesterday" }, { ...good, password_hash: "x" }, { name: "A" }]) expect(branch(bad), JSON.stringify(bad)).toBe(false);
+      const error = ajv.getSchema(`openapi.json#/${pointer("components", "responses", "Error404", "content", "application/json", "schema")}`)!;
+      expect(error({ error: { code: "not_found", message: "No.", request_id: "abc" } })).toBe(true);
+      expect(error({ code: "not_found" })).toBe(false);
+    });
+
+    it("answers branches, countries and subscribers as documented", async () => {
+      const branch = (await call(admin, "post", "/api/v1/branches", { json: { name: "Contract branch" } })).body;
+      await call(admin, "post", "/api/v1/branches", { json: { name: "Contract branch" } }); // 409, taken
+      await call(staff, "get", "/api/v1/branches", { query: "name=contract&sort=-name" });
+      await call(staff, "get", "/api/v1/branches/{id}", { ids: { id: branch.id } });
+      await call(admin, "patch", "/api/v1/branches/{id}", { ids: { id: branch.id }, json: { name: "Contract branch, renamed" } });
+      const countries = (await call(staff, "get", "/api/v1/countries")).body.data as { id: number; name: string }[];
+      const gb = countries.find((c) => c.name === "United Kingdom")!;
+
+      const full = { first_name: "Ada", last_name: "Contract", email: "ada@contract.test", mobile: "07911 123456", branch_id: branch.id, country_id: gb.id, travel_date: "2027-03-01", sheet_name: "Spring", subscription_status: "active", is_mandatory: true };
+      const ada = (await call(staff, "post", "/api/v1/subscribers", { json: full })).body;
+      const bare = (await call(staff, "post", "/api/v1/subscribers", { json: { first_name: "Bo", last_name: "Contract", email: "ada@contract.test", mobile: "+447911123457", subscription_status: "pending", is_mandatory: false } })).body;
+      await call(staff, "get", "/api/v1/subscribers", { query: "q=contract&sort=-created_at" });
+      await call(staff, "get", "/api/v1/subscribers", { query: "is_duplicate=true&page=2" });
+      const record = (await call(staff, "get", "/api/v1/subscribers/{id}", { ids: { id: ada.id } })).body;
+      await call(staff, "patch", "/api/v1/subscribers/{id}", { ids: { id: ada.id }, json: { updated_at: record.updated_at, first_name: "Ada Lovelace", is_duplicate: true } });
+      await call(staff, "patch", "/api/v1/subscribers/{id}", { ids: { id: ada.id }, json: { updated_at: record.updated_at, first_name: "Stale" } }); // 409
+      await call(admin, "delete", "/api/v1/subscribers/{id}", { ids: { id: bare.id } });
+      await call(admin, "delete", "/api/v1/branches/{id}", { ids: { id: (await call(admin, "post", "/api/v1/branches", { json: { name: "Contract, to delete" } })).body.id } });
+      for (const status of ["201 post /api/v1/branches", "409 post /api/v1/branches", "409 patch /api/v1/subscribers/{id}", "204 delete /api/v1/subscribers/{id}"]) {
+        const [code, method, path] = status.split(" ");
+        expect(seen, status).toContain(`${method} ${path} ${code}`);
+      }
+    });
+
+    it("answers the export, from its request to its file, as documented", async () => {
+      const token = await newToken("export");
+      await call(token, "post", "/api/v1/subscribers/export", { json: { subscription_status: "active" } });
+      await call(token, "post", "/api/v1/subscribers/export", { query: "subscription_status=active" }); // 409 while queued, or 202 when done already
+      const status = await poll(async () => (await call(token, "get", "/api/v1/subscribers/export")).body, (s) => s.downloadable_file_status === "completed");
+      const id = /^\/api\/v1\/exports\/([^/]+)\/download$/.exec(status.downloadable_file as string)![1]!;
+      await call(token, "get", "/api/v1/exports/{id}/download", { ids: { id } });
+    });
+
+    it("answers imports, from a preview to the rejected rows, as documented", async () => {
+      const upload = async (fields: Record<string, string>) => {
+        const form = new FormData();
+        form.set("file", new Blob(["first_name,last_name,email,mobile,subscription_status,is_mandatory\r\nIda,Import,ida@contract.test,+447911123458,active,false\r\nBad,Row,not-an-email,+447911123459,active,false\r\n"]), "contract.csv");
+        for (const [k, v] of Object.entries(fields)) form.set(k, v);
+        const encoded = new Request("http://localhost/", { method: "POST", body: form });
+        return call(staff, "post", "/api/v1/subscribers/imports", { body: Buffer.from(await encoded.arrayBuffer()), headers: { "content-type": encoded.headers.get("content-type")! } });
+      };
+      expect((await upload({ dry_run: "true" })).answer.status).toBe(200);
+      const started = (await upload({ sheet_name: "Contract" })).body;
+      const done = await poll(async () => (await call(staff, "get", "/api/v1/subscribers/imports/{id}", { ids: { id: started.id } })).body, (s) => s.status === "completed" || s.status === "failed");
+      expect(done.status).toBe("completed");
+      await call(staff, "get", "/api/v1/subscribers/imports");
+      await call(staff, "get", "/api/v1/subscribers/imports/template");
+      await call(staff, "get", "/api/v1/subscribers/imports/{id}/rejected", { ids: { id: started.id } });
+    });
+
+    it("answers users and tokens as documented", async () => {
+      const made = (await call(admin, "post", "/api/v1/users", { json: { name: "Cleo Contract", email: "cleo@contract.test", role: "staff" } })).body;
+      expect(made.set_password_url).toBeTruthy();
+      await call(admin, "post", "/api/v1/users", { json: { name: "Cleo again", email: "cleo@contract.test", role: "staff" } }); // 409
+      await call(admin, "get", "/api/v1/users", { query: "role=staff&active=true" });
+      await call(admin, "patch", "/api/v1/users/{id}", { ids: { id: made.id }, json: { name: "Cleo C.", active: false } });
+      const token = (await call(staff, "post", "/api/v1/tokens", { json: { name: "contract", scope: "read", expires_at: new Date(Date.now() + 86_400_000).toISOString().slice(0, 10) } })).body;
+      await call(staff, "get", "/api/v1/tokens");
+      await call(staff, "delete", "/api/v1/tokens/{id}", { ids: { id: token.id } });
+      await call(token.token as string, "get", "/api/v1/branches"); // 401, revoked
+    });
+
+    it("answers the refusals each operation's security, parameters and body imply, as documented", async () => {
+      const read = await newToken("read");
+      for (const { path, method, op } of operations()) {
+        const secured = (op.security ?? []).length > 0;
+        const byToken = (op.security ?? []).find((s) => "bearer" in s)?.bearer as string[] | undefined;
+        if (secured) expect((await call(null, method, path)).answer.status, `${method} ${path} anonymous`).toBe(401);
+        if (secured && !byToken?.includes("read")) expect((await call(read, method, path)).answer.status, `${method} ${path} read token`).toBe(403);
+        if (op["x-access"] === "admin") expect((await call(staff, method, path)).answer.status, `${method} ${path} staff`).toBe(403);
+        if (op.requestBody && "application/json" in op.requestBody.content) {
+          expect((await call(admin, method, path, { json: ["not", "an", "object"] })).answer.status, `${method} ${path} array body`).toBe(400);
+        }
+        const option = (op.parameters ?? []).find((p) => p.in === "query" && Array.isArray(p.schema?.enum));
+        if (option && method === "get") expect((await call(admin, method, path, { query: `${option.name}=not-an-option` })).answer.status, `${method} ${path} ${option.name}`).toBe(400);
+        if ((op.parameters ?? []).some((p) => p.in === "path") && (method === "get" || method === "delete")) {
+          expect((await call(admin, method, path)).answer.status, `${method} ${path} unknown id`).toBe(404);
+        }
+      }
+    });
+
+    it("called every documented operation with a success and with an error", () => {
+      for (const { path, method, op } of operations()) {
+        const statuses = [...seen].filter((s) => s.startsWith(`${method} ${path} `)).map((s) => s.split(" ")[2]!);
+        expect(statuses.filter((s) => s.startsWith("2")), `${method.toUpperCase()} ${path}: a success`).not.toEqual([]);
+        if (op.security?.length) expect(statuses.filter((s) => s.startsWith("4")), `${method.toUpperCase()} ${path}: a refusal`).not.toEqual([]);
+      }
+    });
+  });
+}
