@@ -4,7 +4,7 @@ import type { ApiOperation, ErrorStatus } from "./operation";
 import { API_OPERATIONS } from "./operations";
 
 // The OpenAPI 3.1 document of /api/v1, generated from the operations' zod schemas
-// (docs/decisions/XXXX-openapi-from-zod.md): served at /api/v1/openapi.json, shown at /api/docs.
+// (docs/decisions/0029-openapi-from-zod.md): served at /api/v1/openapi.json, shown at /api/docs.
 
 const ERROR_MEANING: Record<ErrorStatus, string> = {
   400: "Bad input: `fields` names each bad value.",

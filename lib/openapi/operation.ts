@@ -2,7 +2,7 @@ import type { z } from "zod";
 
 // One /api/v1 operation as the route handler and the OpenAPI document both read it: the route
 // parses with these schema objects, the document is generated from them (lib/openapi/document.ts),
-// so the two cannot tell different stories (docs/decisions/XXXX-openapi-from-zod.md).
+// so the two cannot tell different stories (docs/decisions/0029-openapi-from-zod.md).
 
 /** Who may call: anyone; a signed-in user (session or token); an administrator; a session only (no token). */
 export type Access = "anyone" | "signed_in" | "admin" | "session";

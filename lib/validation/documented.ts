@@ -3,7 +3,7 @@ import { z } from "zod";
 /**
  * A schema the OpenAPI document cannot read from its own definition (a `z.custom` that keeps
  * every key of a body as sent, say), documented by a schema built from the same pieces: parsing
- * is `parser`'s, the document shows `shape`'s input (docs/decisions/XXXX-openapi-from-zod.md).
+ * is `parser`'s, the document shows `shape`'s input (docs/decisions/0029-openapi-from-zod.md).
  */
 export function documentedAs<T extends z.ZodType>(shape: z.ZodType, parser: T): T {
   return parser.meta({
