@@ -73,6 +73,7 @@ const PAGES: Record<string, Expect> = {
   "(console)/users/page.tsx": ADMIN_PAGE,
   "(console)/users/new/page.tsx": ADMIN_PAGE,
   "(console)/account/page.tsx": SIGNED_IN,
+  "(console)/account/two-factor/page.tsx": SIGNED_IN,
   // Whoever holds the link (an unknown link here: the page says so).
   "set-password/[token]/page.tsx": EVERYONE("ok"),
 };
@@ -159,6 +160,9 @@ const ROUTES: Record<string, Call[] | "next-auth"> = {
   "api/v1/users/[id]/route.ts": [
     { method: "PATCH", path: "/api/v1/users/{user}", json: { name: "Matrix renamed" }, expect: r({ anonymous: 401, staff: 403, admin: 200 }, 403) },
   ],
+  "api/v1/users/[id]/two-factor/route.ts": [
+    { method: "DELETE", path: "/api/v1/users/{user}/two-factor", expect: r({ anonymous: 401, staff: 403, admin: 204 }, 403) },
+  ],
   // Tokens: your own, with a session only (a token cannot make or revoke tokens).
   "api/v1/tokens/route.ts": [
     { method: "GET", path: "/api/v1/tokens", expect: r({ anonymous: 401, staff: 200, admin: 200 }, 403) },
@@ -199,6 +203,12 @@ const ACTIONS: Record<string, Record<string, Expect>> = {
     changeRoleAction: { anonymous: 401, staff: 403, admin: "ok" },
     setActiveAction: { anonymous: 401, staff: 403, admin: "ok" },
     resetPasswordAction: { anonymous: 401, staff: 403, admin: "ok" },
+    resetTwoFactorAction: { anonymous: 401, staff: 403, admin: "ok" },
+  },
+  "(console)/account/two-factor/actions.ts": {
+    startTwoFactorAction: { anonymous: 401, staff: "ok", admin: "ok" },
+    confirmTwoFactorAction: { anonymous: 401, staff: "ok", admin: "ok" },
+    turnOffTwoFactorAction: { anonymous: 401, staff: "ok", admin: "ok" },
   },
   "(console)/account/actions.ts": {
     changePasswordAction: { anonymous: 401, staff: "ok", admin: "ok" },
