@@ -30,9 +30,10 @@ export function LoginForm({ callbackUrl }: { callbackUrl: string }) {
       return;
     }
     if (result?.error === TWO_FACTOR_REQUIRED) {
+      // The field appears focused (autoFocus on mount); asked again, it is focused again.
+      if (askCode) setFocus("code");
       setAskCode(true);
       setFormError(askCode ? "Enter the code from your authenticator app." : null);
-      setTimeout(() => setFocus("code"), 0);
       return;
     }
     setFormError(
@@ -54,7 +55,7 @@ export function LoginForm({ callbackUrl }: { callbackUrl: string }) {
       </Field>
       {askCode ? (
         <Field label="Two-factor code" error={errors.code?.message} hint="The 6 digits your authenticator app shows, or a recovery code.">
-          {(props) => <input {...props} autoComplete="one-time-code" maxLength={40} {...register("code")} />}
+          {(props) => <input {...props} autoComplete="one-time-code" autoFocus maxLength={40} {...register("code")} />}
         </Field>
       ) : null}
       <p role="alert" aria-live="assertive" className="min-h-5 text-sm text-red-700">

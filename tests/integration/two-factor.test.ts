@@ -83,6 +83,7 @@ for (const kind of testDbKinds()) {
       expect(await attempt({ email: ada.email, password: PASSWORD })).toBe("two_factor_required");
       expect(await attempt({ email: ada.email, password: "wrong" })).toBe("refused");
       await database.prisma.user.update({ where: { id: ada.id }, data: { two_factor_last_step: null } });
+      await database.prisma.loginAttempt.deleteMany(); // five tries in flight count as five until settled
       const code = currentTotp(secret);
       const results = await Promise.all(Array.from({ length: 5 }, (_, i) => attempt({ email: ada.email, password: PASSWORD, code }, `198.51.100.${i}`)));
       expect(results.filter((r) => r === "ok")).toHaveLength(1);
