@@ -189,3 +189,43 @@ for (const kind of testDbKinds()) {
     });
   });
 }
+
+describe("REQUIRE_TWO_FACTOR=admins, over HTTP", () => {
+  let server: ConsoleServer;
+  beforeAll(async () => {
+    server = await startConsole("pglite", {
+      users: [
+        { email: email("boss"), password: PASSWORD, role: "admin" },
+        { email: email("enrolled-boss"), password: PASSWORD, role: "admin" },
+        { email: email("clerk"), password: PASSWORD, role: "staff" },
+      ],
+      env: { REQUIRE_TWO_FACTOR: "admins" },
+      seed: async (run) => {
+        await run(`UPDATE users SET two_factor_secret = '${secrets.plain}', two_factor_enabled_at = now() WHERE email = '${email("enrolled-boss")}'`);
+      },
+    });
+  });
+  afterAll(async () => server?.close());
+
+  it("sends an administrator without codes to set them up before any other page; staff and enrolled admins go on", async () => {
+    const boss = new Browser(server.url, "127.0.3.1");
+    expect((await boss.signIn(email("boss"), PASSWORD)).status).toBe(200);
+    for (const page of ["/subscribers", "/users", "/account"]) {
+      const response = await boss.request(page);
+      expect(response.status, page).toBeGreaterThanOrEqual(300);
+      expect(response.status, page).toBeLessThan(400);
+      expect(response.headers.location, page).toMatch(/\/account\/two-factor\?required=1$/);
+    }
+    const setUp = await boss.request("/account/two-factor?required=1");
+    expect(setUp.status).toBe(200);
+    expect(setUp.body).toContain("requires two-factor sign-in");
+
+    const clerk = new Browser(server.url, "127.0.3.2");
+    expect((await clerk.signIn(email("clerk"), PASSWORD)).status).toBe(200);
+    expect((await clerk.request("/subscribers")).status).toBe(200);
+
+    const enrolled = new Browser(server.url, "127.0.3.3");
+    expect((await enrolled.signIn(email("enrolled-boss"), PASSWORD, { code: currentTotp(secrets.plain) })).status).toBe(200);
+    expect((await enrolled.request("/users")).status).toBe(200);
+  });
+});
