@@ -180,6 +180,18 @@ const PAGES: Visit[] = [
   },
   { name: "audit log", roles: BOTH, run: (page, check) => visit(page, check, "/audit") },
   { name: "account", roles: BOTH, run: (page, check) => visit(page, check, "/account") },
+  {
+    // Starting the set-up enrolls nobody: the secret is used only once confirmed with a code.
+    name: "two-factor set-up",
+    roles: BOTH,
+    run: async (page, check) => {
+      await visit(page, check, "/account/two-factor", "two-factor");
+      const start = page.getByRole("button", { name: "Set up two-factor" });
+      if (await start.isVisible()) await start.click();
+      await expect(page.getByRole("img", { name: "QR code of your two-factor secret" })).toBeVisible();
+      await check("two-factor, QR code and secret");
+    },
+  },
 ];
 
 async function contextFor(browser: Browser, viewport: { width: number; height: number }, role: RoleName | null) {

@@ -77,6 +77,7 @@ const schema = z.object({
   LOGIN_MAX_FAILURES: whole(1, 5),
   LOGIN_MAX_FAILURES_PER_IP: whole(1, 30),
   LOGIN_WINDOW_MINUTES: whole(1, 15, "a whole number of minutes"),
+  REQUIRE_TWO_FACTOR: optional(z.enum(["off", "admins", "everyone"], { message: "must be off, admins or everyone" })).transform((v) => v ?? "off"),
   // The HTTP server
   HOST: optional(z.string()),
   PORT: whole(1, 3000, "a port number").refine((n) => n < 65536, "must be a port number (1–65535)"),

@@ -7,29 +7,41 @@ import { useState } from "react";
 import { useForm } from "react-hook-form";
 import { Field } from "@/components/ui/field";
 import { buttonClass } from "@/components/ui/button-styles";
-import { loginSchema, type LoginInput } from "@/lib/validation/auth";
+import { TWO_FACTOR_REQUIRED, loginSchema, type LoginInput } from "@/lib/validation/auth";
 
 export function LoginForm({ callbackUrl }: { callbackUrl: string }) {
   const router = useRouter();
   const [formError, setFormError] = useState<string | null>(null);
+  // Set once the server answers that this account needs a code: email and password stay as typed.
+  const [askCode, setAskCode] = useState(false);
   const {
     register,
     handleSubmit,
+    setFocus,
     formState: { errors, isSubmitting },
-  } = useForm<LoginInput>({ resolver: zodResolver(loginSchema), defaultValues: { email: "", password: "" } });
+  } = useForm<LoginInput>({ resolver: zodResolver(loginSchema), defaultValues: { email: "", password: "", code: "" } });
 
-  const onSubmit = handleSubmit(async (values) => {
+  const onSubmit = handleSubmit(async ({ code, ...values }) => {
     setFormError(null);
-    const result = await signIn("credentials", { ...values, callbackUrl, redirect: false });
+    const result = await signIn("credentials", { ...values, ...(askCode && code ? { code } : {}), callbackUrl, redirect: false });
     if (result?.ok && !result.error) {
       router.replace(callbackUrl);
       router.refresh();
       return;
     }
+    if (result?.error === TWO_FACTOR_REQUIRED) {
+      // The field appears focused (autoFocus on mount); asked again, it is focused again.
+      if (askCode) setFocus("code");
+      setAskCode(true);
+      setFormError(askCode ? "Enter the code from your authenticator app." : null);
+      return;
+    }
     setFormError(
       result?.status === 429
         ? "Too many sign-in attempts. Wait a few minutes and try again."
-        : "Invalid email or password.",
+        : askCode
+          ? "Invalid email, password or code (each code works once)."
+          : "Invalid email or password.",
     );
   });
 
@@ -41,6 +53,11 @@ export function LoginForm({ callbackUrl }: { callbackUrl: string }) {
       <Field label="Password" error={errors.password?.message}>
         {(props) => <input {...props} type="password" autoComplete="current-password" {...register("password")} />}
       </Field>
+      {askCode ? (
+        <Field label="Two-factor code" error={errors.code?.message} hint="The 6 digits your authenticator app shows, or a recovery code.">
+          {(props) => <input {...props} autoComplete="one-time-code" autoFocus maxLength={40} {...register("code")} />}
+        </Field>
+      ) : null}
       <p role="alert" aria-live="assertive" className="min-h-5 text-sm text-red-700">
         {formError}
       </p>

@@ -18,14 +18,15 @@ export const authOptions: NextAuthOptions = {
   providers: [
     CredentialsProvider({
       name: "Email and password",
-      credentials: { email: { label: "Email", type: "email" }, password: { label: "Password", type: "password" } },
+      credentials: { email: { label: "Email", type: "email" }, password: { label: "Password", type: "password" }, code: { label: "Code", type: "text" } },
       authorize: (credentials, req) => checkCredentials(credentials, new Headers(req.headers as Record<string, string>)),
     }),
   ],
   callbacks: {
     // Only who and when: the role is read from the database on every request.
-    jwt({ token, user }) {
+    jwt({ token, user, account }) {
       if (user) {
+        token.via = account?.provider === "credentials" ? "password" : "sso";
         const u = user as unknown as SignedInUser;
         token.uid = Number(u.id);
         token.sv = u.sv;
@@ -53,5 +54,7 @@ declare module "next-auth/jwt" {
     sv?: number;
     /** Signed in at, in seconds since the epoch. */
     sat?: number;
+    /** How: a password (and a code, for an enrolled user) or the single sign-on provider. */
+    via?: "password" | "sso";
   }
 }

@@ -24,7 +24,7 @@ function sessionExpired(signedInAt: unknown, now = Date.now()): boolean {
 }
 
 /** The JWT only names the user; role and `active` are read from the database on every request (docs/decisions/0002-sessions-are-checked-against-the-database.md). */
-export const currentSession = cache(async (): Promise<{ user: SessionUser; expires: Date } | null> => {
+export const currentSession = cache(async (): Promise<{ user: SessionUser; expires: Date; signedInWith: "password" | "sso" } | null> => {
   const token = await decodeSessionCookie((await cookies()).get(sessionCookieName())?.value);
   if (!token || typeof token.uid !== "number" || sessionExpired(token.sat)) return null;
   const [user] = await query<UserRow>(sessionUserSql(token.uid));
@@ -33,6 +33,7 @@ export const currentSession = cache(async (): Promise<{ user: SessionUser; expir
   return {
     user: { id: user.id, name: user.name, email: user.email, role: user.role, branch_ids: user.branch_ids, preferences: user.preferences },
     expires: new Date((token.sat as number) * 1000 + SESSION_MAX_AGE_SECONDS * 1000),
+    signedInWith: token.via === "sso" ? "sso" : "password",
   };
 });
 

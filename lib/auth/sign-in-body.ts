@@ -4,7 +4,7 @@ import { readLimitedText } from "@/lib/http/body";
 // A POST to next-auth, read once by the console and handed on as exactly this reading, so nothing
 // downstream can read the request another way (the first of two `email` fields here, the last there).
 
-const FIELDS = new Set(["email", "password", "csrfToken", "callbackUrl", "json", "redirect"]);
+const FIELDS = new Set(["email", "password", "code", "csrfToken", "callbackUrl", "json", "redirect"]);
 /** The largest body of a POST to next-auth's routes (server.ts refuses a longer declared one before Next buffers it). */
 export const SIGN_IN_BODY_LIMIT = 8 * 1024;
 

@@ -1,10 +1,12 @@
 import "server-only";
 import { requestInfoFrom } from "@/lib/audit/context";
+import { audit } from "@/lib/audit/log";
 import { prisma } from "@/lib/db/client";
 import { scopeSlot } from "@/lib/request-scope";
-import { loginSchema } from "@/lib/validation/auth";
+import { TWO_FACTOR_REQUIRED, loginSchema } from "@/lib/validation/auth";
 import { dummyHash, verifyPassword } from "./password";
-import { claimAttempt, recordLocked, settleAttempt } from "./throttle";
+import { claimAttempt, dropAttempt, recordLocked, settleAttempt } from "./throttle";
+import { spendSecondFactor } from "./two-factor";
 import type { Role } from "./permissions";
 
 // The one credentials check, called by next-auth's authorize() with exactly what it read; the
@@ -27,7 +29,7 @@ export async function duringSignIn<T>(run: () => Promise<T>): Promise<{ result: 
 export async function checkCredentials(credentials: unknown, headers: Headers): Promise<SignedInUser | null> {
   const parsed = loginSchema.safeParse(credentials ?? {});
   if (!parsed.success) return null;
-  const { email, password } = parsed.data;
+  const { email, password, code } = parsed.data;
   const request = requestInfoFrom(headers);
   const { wait, attempt: claimed } = await claimAttempt(email, request);
   if (!claimed) {
@@ -38,13 +40,29 @@ export async function checkCredentials(credentials: unknown, headers: Headers): 
   }
   const user = await (await prisma()).user.findUnique({
     where: { email },
-    select: { id: true, email: true, name: true, role: true, active: true, password_hash: true, session_version: true },
+    select: {
+      id: true, email: true, name: true, role: true, active: true, password_hash: true, session_version: true,
+      two_factor_secret: true, two_factor_enabled_at: true,
+    },
   });
   // Same work whether or not the email exists: no timing tells them apart.
   const ok = await verifyPassword(password, user?.password_hash ?? (await dummyHash()));
   if (!user || !ok || !user.active) {
     await settleAttempt(claimed, { email, success: false }, request);
     return null;
+  }
+  if (user.two_factor_enabled_at) {
+    // The right password alone neither counts against the lock nor clears it: the code decides.
+    if (!code) {
+      await dropAttempt(claimed);
+      throw new Error(TWO_FACTOR_REQUIRED);
+    }
+    const spent = await spendSecondFactor(await prisma(), user, code);
+    if (!spent) {
+      await settleAttempt(claimed, { email, success: false }, request);
+      return null;
+    }
+    if (spent === "recovery") await audit(await prisma(), { action: "user.recovery_code_use", actor: user, entity: "user", entityId: user.id, request });
   }
   await settleAttempt(claimed, { email, success: true, user }, request);
   return { id: String(user.id), email: user.email, name: user.name, role: user.role, sv: user.session_version };

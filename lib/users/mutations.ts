@@ -3,6 +3,7 @@ import { randomBytes } from "node:crypto";
 import { audit } from "@/lib/audit/log";
 import type { SessionUser } from "@/lib/auth/permissions";
 import { hashPassword } from "@/lib/auth/password";
+import { clearTwoFactor } from "@/lib/auth/two-factor";
 import { passwordProblem } from "@/lib/auth/password-policy";
 import { prisma } from "@/lib/db/client";
 import { sql, within } from "@/lib/db/sql";
@@ -154,6 +155,24 @@ export async function resetPassword(id: number, actor: SessionUser): Promise<{ u
       const setPasswordUrl = await makePasswordLink(tx, id, actor);
       await audit(tx, { action: "user.password_reset", actor, entity: "user", entityId: id, after: { link_expires_in_hours: 24 } });
       return { user, setPasswordUrl };
+    })
+    .catch(translate);
+}
+
+export const SELF_TWO_FACTOR_MESSAGE = "You cannot reset your own two-factor sign-in here: turn it off on your account page (/account/two-factor), with your password and a code.";
+
+/** Clears another user's two-factor codes (a lost phone) and ends their sessions: they sign in again with the password alone. */
+export async function resetTwoFactor(id: number, actor: SessionUser): Promise<UserRow> {
+  if (id === actor.id) throw conflict(SELF_TWO_FACTOR_MESSAGE);
+  const db = await prisma();
+  return db
+    .$transaction(async (tx) => {
+      await lockActiveAdmin(tx, actor);
+      const before = await userRow(tx, id);
+      await clearTwoFactor(tx, id);
+      await tx.user.update({ where: { id }, data: { session_version: { increment: 1 } }, select: { id: true } });
+      await audit(tx, { action: "user.two_factor_reset", actor, entity: "user", entityId: id, before: { two_factor: before.two_factor }, after: { two_factor: false } });
+      return userRow(tx, id);
     })
     .catch(translate);
 }

@@ -17,6 +17,8 @@ export type UserRow = {
   /** null: every branch (always for admins); else the branches a staff member is limited to. */
   branch_ids: number[] | null;
   active: boolean;
+  /** Whether two-factor codes are set up (password sign-ins then need one). */
+  two_factor: boolean;
   created_at: Date;
   last_sign_in_at: Date | null;
 };
@@ -31,7 +33,7 @@ const SORT_SQL = {
   last_sign_in_at: sql`u.last_sign_in_at`,
 } as const;
 
-const COLUMNS = sql`u.id, u.name, u.email, u.role::text AS role, ${USER_BRANCH_IDS}, u.active, u.created_at, u.last_sign_in_at`;
+const COLUMNS = sql`u.id, u.name, u.email, u.role::text AS role, ${USER_BRANCH_IDS}, u.active, u.two_factor_enabled_at IS NOT NULL AS two_factor, u.created_at, u.last_sign_in_at`;
 
 /** One user as the list shows it, read with `db` (a transaction's, to see its own changes). */
 export async function readUser(db: Queryable, id: number): Promise<UserRow | null> {
@@ -69,6 +71,7 @@ export function serializeUser(u: UserRow): UserBody {
     role: u.role,
     branch_ids: u.branch_ids,
     active: u.active,
+    two_factor: u.two_factor,
     created_at: u.created_at.toISOString(),
     last_sign_in_at: u.last_sign_in_at?.toISOString() ?? null,
   };

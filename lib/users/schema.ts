@@ -88,6 +88,7 @@ export const userSchema = z
     role: z.enum(ROLES),
     branch_ids: z.array(z.number().int()).nullable().meta({ description: "null: every branch (always for admins); else the branches a staff member is limited to." }),
     active: z.boolean(),
+    two_factor: z.boolean().meta({ description: "Whether the user has set up two-factor codes." }),
     created_at: z.iso.datetime(),
     last_sign_in_at: z.iso.datetime().nullable(),
   })

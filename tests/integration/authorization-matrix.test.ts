@@ -75,6 +75,7 @@ const PAGES: Record<string, Expect> = {
   "(console)/account/page.tsx": SIGNED_IN,
   // A list's saved views: the caller's own and the shared ones.
   "(console)/views/page.tsx": SIGNED_IN,
+  "(console)/account/two-factor/page.tsx": SIGNED_IN,
   // Whoever holds the link (an unknown link here: the page says so).
   "set-password/[token]/page.tsx": EVERYONE("ok"),
   // The OpenAPI document as a page: it needs no session, as the document does not.
@@ -167,6 +168,9 @@ const ROUTES: Record<string, Call[] | "next-auth"> = {
   "api/v1/users/[id]/route.ts": [
     { method: "PATCH", path: "/api/v1/users/{user}", json: { name: "Matrix renamed" }, expect: r({ anonymous: 401, staff: 403, admin: 200 }, 403) },
   ],
+  "api/v1/users/[id]/two-factor/route.ts": [
+    { method: "DELETE", path: "/api/v1/users/{user}/two-factor", expect: r({ anonymous: 401, staff: 403, admin: 204 }, 403) },
+  ],
   // Tokens: your own, with a session only (a token cannot make or revoke tokens).
   "api/v1/tokens/route.ts": [
     { method: "GET", path: "/api/v1/tokens", expect: r({ anonymous: 401, staff: 200, admin: 200 }, 403) },
@@ -222,6 +226,12 @@ const ACTIONS: Record<string, Record<string, Expect>> = {
     changeRoleAction: { anonymous: 401, staff: 403, admin: "ok" },
     setActiveAction: { anonymous: 401, staff: 403, admin: "ok" },
     resetPasswordAction: { anonymous: 401, staff: 403, admin: "ok" },
+    resetTwoFactorAction: { anonymous: 401, staff: 403, admin: "ok" },
+  },
+  "(console)/account/two-factor/actions.ts": {
+    startTwoFactorAction: { anonymous: 401, staff: "ok", admin: "ok" },
+    confirmTwoFactorAction: { anonymous: 401, staff: "ok", admin: "ok" },
+    turnOffTwoFactorAction: { anonymous: 401, staff: "ok", admin: "ok" },
   },
   // Views: anyone signed in; which view they may change is decided past the guard (the routes above).
   "(console)/views/actions.ts": {

@@ -1,6 +1,9 @@
 import type { Metadata } from "next";
+import Link from "next/link";
 import { Badge, EmptyValue } from "@/components/ui/badge";
 import { requirePageUser } from "@/lib/auth/page-guards";
+import { twoFactorState } from "@/lib/auth/two-factor";
+import { buttonClass } from "@/components/ui/button-styles";
 import { formatDateTime } from "@/lib/format";
 import { listTokens, tokenState } from "@/lib/tokens/tokens";
 import { PasswordChangeForm } from "./password-change-form";
@@ -13,7 +16,7 @@ const STATE = { active: { tone: "green", label: "Active" }, revoked: { tone: "re
 
 export default async function AccountPage() {
   const user = await requirePageUser("/account");
-  const tokens = await listTokens(user.id);
+  const [tokens, twoFactor] = await Promise.all([listTokens(user.id), twoFactorState(user)]);
   const cell = "whitespace-nowrap px-3 py-2.5 text-slate-600";
   return (
     <div className="mx-auto max-w-4xl space-y-8">
@@ -30,6 +33,18 @@ export default async function AccountPage() {
         <div className="mt-4 max-w-md">
           <PasswordChangeForm userInputs={[user.name, user.email]} />
         </div>
+      </section>
+
+      <section aria-labelledby="two-factor-heading" className="rounded-lg border border-slate-200 bg-white p-6 shadow-sm">
+        <h2 id="two-factor-heading" className="text-lg font-semibold">Two-factor sign-in</h2>
+        <p className="mt-1 text-sm text-slate-600">
+          {twoFactor.state === "on"
+            ? "On: signing in with your password also asks for a code from your authenticator app."
+            : "Off: signing in with your password asks for nothing else."}
+        </p>
+        <Link href="/account/two-factor" className={`${buttonClass.secondary} mt-4`}>
+          {twoFactor.state === "on" ? "Manage two-factor" : "Set up two-factor"}
+        </Link>
       </section>
 
       <section aria-labelledby="tokens-heading" className="rounded-lg border border-slate-200 bg-white p-6 shadow-sm">

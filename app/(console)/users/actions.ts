@@ -4,7 +4,7 @@ import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { action } from "@/lib/actions";
 import { requireAdmin } from "@/lib/auth/guards";
-import { createUser, resetPassword, updateUser } from "@/lib/users/mutations";
+import { createUser, resetPassword, resetTwoFactor, updateUser } from "@/lib/users/mutations";
 import { ROLES, userBranchesSchema, userCreateSchema, userIdSchema } from "@/lib/users/schema";
 
 // Administrators only: each action checks the role itself (requireAdmin), whatever the page shows.
@@ -41,4 +41,10 @@ export const setActiveAction = action(requireAdmin, z.object({ id: userIdSchema,
 export const resetPasswordAction = action(requireAdmin, z.object({ id: userIdSchema }), async ({ id }, admin) => {
   const { user, setPasswordUrl } = await resetPassword(id, admin);
   return { ok: true, data: { setPasswordUrl, name: user.name }, message: `A set-password link for ${user.name} was made.` };
+});
+
+export const resetTwoFactorAction = action(requireAdmin, z.object({ id: userIdSchema }), async ({ id }, admin) => {
+  const user = await resetTwoFactor(id, admin);
+  revalidatePath("/users");
+  return { ok: true, data: undefined, message: `${user.name}'s two-factor sign-in is off and their sessions ended: they sign in with their password alone.` };
 });

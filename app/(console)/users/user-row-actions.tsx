@@ -6,12 +6,12 @@ import { useId, useState, useTransition } from "react";
 import { notify } from "@/components/toast";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import type { Role } from "@/lib/auth/permissions";
-import { changeRoleAction, resetPasswordAction, setActiveAction } from "./actions";
+import { changeRoleAction, resetPasswordAction, resetTwoFactorAction, setActiveAction } from "./actions";
 import { BranchScopeDialog, type BranchChoice } from "./branch-scope-dialog";
 import { LinkDialog } from "./link-dialog";
 
-type Row = { id: number; name: string; role: Role; active: boolean; branch_ids: number[] | null };
-type Pending = null | "role" | "active" | "reset" | "branches";
+type Row = { id: number; name: string; role: Role; active: boolean; branch_ids: number[] | null; two_factor: boolean };
+type Pending = null | "role" | "active" | "reset" | "branches" | "two-factor";
 
 const small = "rounded-md px-2.5 py-1.5 text-sm font-medium disabled:opacity-50";
 
@@ -102,7 +102,29 @@ export function UserRowActions({ user, self, branches }: { user: Row; self: bool
           Reset password
         </button>
       )}
+      {user.two_factor && !self ? (
+        <button
+          type="button"
+          className={`${small} text-slate-700 hover:bg-slate-100`}
+          disabled={pending}
+          onClick={() => setConfirming("two-factor")}
+          aria-label={`Reset two-factor of ${user.name}`}
+        >
+          Reset two-factor
+        </button>
+      ) : null}
 
+      <ConfirmDialog
+        open={confirming === "two-factor"}
+        title={`Reset the two-factor sign-in of ${user.name}?`}
+        confirmLabel="Reset two-factor"
+        pending={pending}
+        onConfirm={() => run(() => resetTwoFactorAction({ id: user.id }), "Two-factor could not be reset.")}
+        onClose={() => setConfirming(null)}
+      >
+        Their codes and recovery codes stop working and they are signed out everywhere. They then sign in with their password alone
+        and can set two-factor up again (or are asked to, when it is required).
+      </ConfirmDialog>
       <ConfirmDialog
         open={confirming === "role"}
         title={otherRole === "admin" ? `Make ${user.name} an administrator?` : `Make ${user.name} staff?`}

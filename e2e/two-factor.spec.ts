@@ -1,0 +1,93 @@
+import AxeBuilder from "@axe-core/playwright";
+import { Secret, TOTP } from "otpauth";
+import { expect, test } from "./fixtures";
+
+// Two-factor codes in the browser: a user sets them up by reading the secret from the page (as
+// an authenticator app scans it), keeps the recovery codes, and signs in again through the
+// form, which asks for the code after the password and keeps the return address; an
+// administrator resets them on /users.
+
+const PASSWORD = "copper lantern meadow 58";
+/** What an authenticator app shows (RFC 6238's defaults: SHA-1, 6 digits, 30 s). */
+const codeOf = (secret: string, at = Date.now()) => new TOTP({ secret: Secret.fromBase32(secret) }).generate({ timestamp: at });
+
+test("set up with the page's secret, sign in with a code, admin resets it", async ({ asAdmin: admin, browser }) => {
+  const email = `totp.${Date.now()}@example.com`;
+  const made = await admin.request.post("/api/v1/users", { data: { name: "Tess Totp", email, role: "staff", password: PASSWORD } });
+  expect(made.status()).toBe(201);
+
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.goto("/login");
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill(PASSWORD);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page).toHaveURL(/\/subscribers/);
+
+  await page.goto("/account");
+  await page.getByRole("link", { name: "Set up two-factor" }).click();
+  await page.getByRole("button", { name: "Set up two-factor" }).click();
+  await expect(page.getByRole("img", { name: "QR code of your two-factor secret" })).toBeVisible();
+  const secret = (await page.getByTestId("two-factor-secret").textContent())!.trim();
+  expect(secret).toMatch(/^[A-Z2-7]{32}$/);
+  await page.screenshot({ path: "test-results/screens/two-factor-set-up.png", fullPage: true });
+  await page.getByLabel("Code from the app").fill("000000" === codeOf(secret) ? "111111" : "000000");
+  await page.getByRole("button", { name: "Turn on" }).click();
+  await expect(page.getByText("That code is not right")).toBeVisible();
+  const confirmedAt = Date.now();
+  await page.getByLabel("Code from the app").fill(codeOf(secret, confirmedAt));
+  await page.getByRole("button", { name: "Turn on" }).click();
+  const codes = page.getByRole("list", { name: "Recovery codes" }).getByRole("listitem");
+  await expect(codes).toHaveCount(10);
+  await page.screenshot({ path: "test-results/screens/two-factor-recovery-codes.png", fullPage: true });
+  const recovery = (await codes.first().textContent())!;
+  const { violations } = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
+  expect(violations.filter((v) => v.impact === "serious" || v.impact === "critical")).toEqual([]);
+  await context.close();
+
+  // Signing in again, to a page deep in the console: the code is asked for after the password.
+  const again = await browser.newContext();
+  const tab = await again.newPage();
+  await tab.goto("/branches?sort=name");
+  await expect(tab).toHaveURL(/\/login\?callbackUrl=/);
+  await tab.getByLabel("Email").fill(email);
+  await tab.getByLabel("Password").fill(PASSWORD);
+  await tab.getByRole("button", { name: "Sign in" }).click();
+  const code = tab.getByLabel("Two-factor code");
+  await expect(code).toBeVisible();
+  await expect(code).toBeFocused();
+  await tab.screenshot({ path: "test-results/screens/login-two-factor.png", fullPage: true });
+  const { violations: loginViolations } = await new AxeBuilder({ page: tab }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
+  expect(loginViolations.filter((v) => v.impact === "serious" || v.impact === "critical")).toEqual([]);
+  // The code that turned it on is spent: wait for the next one.
+  const next = Math.floor(confirmedAt / 30_000 + 1) * 30_000;
+  await tab.waitForTimeout(Math.max(0, next - Date.now() + 200));
+  await code.fill(codeOf(secret));
+  await tab.getByRole("button", { name: "Sign in" }).click();
+  await expect(tab).toHaveURL(/\/branches\?sort=name$/);
+  await again.close();
+
+  // A recovery code works once.
+  const third = await browser.newContext();
+  const other = await third.newPage();
+  await other.goto("/login");
+  await other.getByLabel("Email").fill(email);
+  await other.getByLabel("Password").fill(PASSWORD);
+  await other.getByRole("button", { name: "Sign in" }).click();
+  await other.getByLabel("Two-factor code").fill(recovery);
+  await other.getByRole("button", { name: "Sign in" }).click();
+  await expect(other).toHaveURL(/\/subscribers/);
+
+  // The administrator resets it: that session ends, and the password alone signs in again.
+  await admin.goto(`/users?email=${encodeURIComponent(email)}`);
+  await admin.getByRole("button", { name: "Reset two-factor of Tess Totp" }).click();
+  await admin.getByRole("dialog").getByRole("button", { name: "Reset two-factor" }).click();
+  await expect(admin.getByRole("button", { name: "Reset two-factor of Tess Totp" })).toHaveCount(0);
+  await other.goto("/account");
+  await expect(other).toHaveURL(/\/login/);
+  await other.getByLabel("Email").fill(email);
+  await other.getByLabel("Password").fill(PASSWORD);
+  await other.getByRole("button", { name: "Sign in" }).click();
+  await expect(other).toHaveURL(/\/account/);
+  await third.close();
+});

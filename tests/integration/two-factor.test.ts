@@ -1,0 +1,123 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { DELETE as twoFactorDELETE } from "@/app/api/v1/users/[id]/two-factor/route";
+import { authOptions } from "@/lib/auth/options";
+import { hashPassword } from "@/lib/auth/password";
+import type { SessionUser } from "@/lib/auth/permissions";
+import { duringSignIn } from "@/lib/auth/sign-in";
+import { currentTotp, RECOVERY_CODE_COUNT, recoveryCodeHash } from "@/lib/auth/totp";
+import { confirmTwoFactor, startTwoFactorSetup, turnOffTwoFactor, twoFactorState } from "@/lib/auth/two-factor";
+import type { Database } from "@/lib/db/client";
+import { CLIENT_ADDRESS_HEADER } from "@/lib/server/client-address";
+import { resetTwoFactor, SELF_TWO_FACTOR_MESSAGE } from "@/lib/users/mutations";
+import { actAs, testDatabase, testDbKinds } from "../helpers/db";
+import { apiRequest, routeContext } from "../helpers/http";
+
+// Two-factor codes: set-up (QR and secret, confirmed by a code, ten hashed recovery codes), the
+// credentials check (the code is spent once, even by requests at once), turning off with the
+// password and a code, and an administrator's reset ending the user's sessions. The same over
+// real HTTP with every body shape: tests/http/two-factor.test.ts.
+
+type Authorize = (credentials: Record<string, string>, req: { headers: Record<string, string> }) => Promise<unknown>;
+const authorize = (authOptions.providers[0] as unknown as { options: { authorize: Authorize } }).options.authorize;
+const PASSWORD = "right-password";
+
+async function attempt(credentials: Record<string, string>, ip = "203.0.113.9") {
+  try {
+    const { result, retryAfter } = await duringSignIn(() => authorize(credentials, { headers: { [CLIENT_ADDRESS_HEADER]: ip } }));
+    if (retryAfter > 0) return "paused";
+    return result ? "ok" : "refused";
+  } catch (error) {
+    return (error as Error).message;
+  }
+}
+
+for (const kind of testDbKinds()) {
+  describe(`two-factor codes on ${kind}`, () => {
+    let database: Database;
+    let ada: SessionUser;
+    let admin: SessionUser;
+
+    beforeAll(async () => {
+      database = await testDatabase(kind);
+      const hash = await hashPassword(PASSWORD);
+      const made = await database.prisma.user.create({ data: { email: "ada@2fa.test", name: "Ada", role: "staff", password_hash: hash }, select: { id: true, email: true, name: true, role: true } });
+      ada = { ...made, branch_ids: null };
+      const boss = await database.prisma.user.create({ data: { email: "boss@2fa.test", name: "Boss", role: "admin", password_hash: hash }, select: { id: true, email: true, name: true, role: true } });
+      admin = { ...boss, branch_ids: null };
+    });
+    afterAll(async () => database?.close());
+    beforeEach(async () => {
+      await database.prisma.loginAttempt.deleteMany();
+    });
+
+    const secretOf = async () => (await database.prisma.user.findUniqueOrThrow({ where: { id: ada.id }, select: { two_factor_secret: true } })).two_factor_secret!;
+
+    it("sets up: a QR code and secret, confirmed only by a current code, then ten recovery codes stored as hashes", async () => {
+      expect(await twoFactorState(ada)).toEqual({ state: "off" });
+      await startTwoFactorSetup(ada);
+      const shown = await twoFactorState(ada);
+      expect(shown.state).toBe("setting-up");
+      if (shown.state !== "setting-up") return;
+      expect(shown.qr).toMatch(/^data:image\/svg\+xml;base64,/);
+      expect(Buffer.from(shown.qr.split(",")[1]!, "base64").toString()).toContain("<svg");
+      expect(shown.secret).toMatch(/^[A-Z2-7]{32}$/);
+      // Not on yet: the password alone still signs in.
+      expect(await attempt({ email: ada.email, password: PASSWORD })).toBe("ok");
+
+      await expect(confirmTwoFactor(ada, "000000" === currentTotp(shown.secret) ? "111111" : "000000")).rejects.toMatchObject({ status: 400 });
+      const codes = await confirmTwoFactor(ada, currentTotp(shown.secret));
+      expect(codes).toHaveLength(RECOVERY_CODE_COUNT);
+      expect(new Set(codes).size).toBe(RECOVERY_CODE_COUNT);
+      const stored = await database.prisma.recoveryCode.findMany({ where: { user_id: ada.id } });
+      expect(stored.map((r) => r.code_hash).sort()).toEqual(codes.map(recoveryCodeHash).sort());
+      expect(stored.some((r) => codes.some((c) => r.code_hash.includes(c.replace("-", ""))))).toBe(false);
+      expect(await twoFactorState(ada)).toMatchObject({ state: "on", recoveryCodesLeft: RECOVERY_CODE_COUNT });
+      expect(await database.prisma.auditEvent.count({ where: { action: "user.two_factor_enable", entity_id: String(ada.id) } })).toBe(1);
+      await expect(startTwoFactorSetup(ada)).rejects.toMatchObject({ status: 409 });
+      // The code that confirmed the set-up is spent too.
+      expect(await attempt({ email: ada.email, password: PASSWORD, code: currentTotp(shown.secret) })).toBe("refused");
+    });
+
+    it("signs in only with the password and an unused code; a code sent many times at once is spent once", async () => {
+      const secret = await secretOf();
+      expect(await attempt({ email: ada.email, password: PASSWORD })).toBe("two_factor_required");
+      expect(await attempt({ email: ada.email, password: "wrong" })).toBe("refused");
+      await database.prisma.user.update({ where: { id: ada.id }, data: { two_factor_last_step: null } });
+      await database.prisma.loginAttempt.deleteMany(); // five tries in flight count as five until settled
+      const code = currentTotp(secret);
+      const results = await Promise.all(Array.from({ length: 5 }, (_, i) => attempt({ email: ada.email, password: PASSWORD, code }, `198.51.100.${i}`)));
+      expect(results.filter((r) => r === "ok")).toHaveLength(1);
+      expect(results.filter((r) => r === "refused")).toHaveLength(4);
+    });
+
+    it("turns off only with the password and a code", async () => {
+      const secret = await secretOf();
+      await database.prisma.user.update({ where: { id: ada.id }, data: { two_factor_last_step: null } });
+      await expect(turnOffTwoFactor(ada, "wrong", currentTotp(secret))).rejects.toMatchObject({ status: 400, fields: { password: expect.any(Array) } });
+      await expect(turnOffTwoFactor(ada, PASSWORD, "12345x")).rejects.toMatchObject({ status: 400, fields: { code: expect.any(Array) } });
+      await turnOffTwoFactor(ada, PASSWORD, currentTotp(secret));
+      expect(await twoFactorState(ada)).toEqual({ state: "off" });
+      expect(await database.prisma.recoveryCode.count({ where: { user_id: ada.id } })).toBe(0);
+      expect(await attempt({ email: ada.email, password: PASSWORD })).toBe("ok");
+    });
+
+    it("lets an administrator reset it through the API: 204, audited, the user's sessions end", async () => {
+      await startTwoFactorSetup(ada);
+      await confirmTwoFactor(ada, currentTotp(await secretOf()));
+      const before = await database.prisma.user.findUniqueOrThrow({ where: { id: ada.id }, select: { session_version: true } });
+      actAs(ada);
+      const denied = await twoFactorDELETE(apiRequest(`/api/v1/users/${admin.id}/two-factor`, { method: "DELETE" }), routeContext({ id: String(admin.id) }));
+      expect(denied.status).toBe(403);
+      actAs(admin);
+      const response = await twoFactorDELETE(apiRequest(`/api/v1/users/${ada.id}/two-factor`, { method: "DELETE" }), routeContext({ id: String(ada.id) }));
+      expect(response.status).toBe(204);
+      const after = await database.prisma.user.findUniqueOrThrow({ where: { id: ada.id }, select: { session_version: true, two_factor_secret: true } });
+      expect(after).toEqual({ session_version: before.session_version + 1, two_factor_secret: null });
+      expect(await database.prisma.auditEvent.count({ where: { action: "user.two_factor_reset", entity_id: String(ada.id), actor_id: admin.id } })).toBe(1);
+      const missing = await twoFactorDELETE(apiRequest(`/api/v1/users/999999/two-factor`, { method: "DELETE" }), routeContext({ id: "999999" }));
+      expect(missing.status).toBe(404);
+      await expect(resetTwoFactor(admin.id, admin)).rejects.toMatchObject({ status: 409, message: SELF_TWO_FACTOR_MESSAGE });
+      actAs(null);
+    });
+  });
+}
