@@ -3,7 +3,7 @@ import { Secret, TOTP } from "otpauth";
 import { secretHash } from "./secrets";
 
 // RFC 6238 codes (30 s, 6 digits, SHA-1: what every authenticator app reads) and recovery codes
-// (docs/decisions/XXXX-sign-in-two-factor-and-sso.md).
+// (docs/decisions/0030-sign-in-two-factor-and-sso.md).
 
 const ISSUER = "Console";
 const PERIOD = 30;

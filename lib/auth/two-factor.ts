@@ -12,7 +12,7 @@ import { isTotpShape, newRecoveryCodes, newTotpSecret, recoveryCodeHash, totpSte
 
 // Two-factor codes of password sign-ins: set up and turned off by the user on /account, checked by
 // the one credentials path (sign-in.ts), reset by administrators (lib/users/mutations.ts).
-// docs/decisions/XXXX-sign-in-two-factor-and-sso.md
+// docs/decisions/0030-sign-in-two-factor-and-sso.md
 
 type Db = Prisma.TransactionClient | Awaited<ReturnType<typeof prisma>>;
 
