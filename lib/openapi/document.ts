@@ -42,13 +42,16 @@ function security(op: ApiOperation): Record<string, string[]>[] {
   return op.tokenScope ? [{ session: [] }, { bearer: [op.tokenScope] }] : [{ session: [] }];
 }
 
+/** server.ts gives every answer, errors included, the request's id. */
+const requestIdHeader = { "X-Request-Id": { $ref: "#/components/headers/RequestId" } };
+
 function answers(op: ApiOperation): ZodOpenApiResponsesObject {
   const out: ZodOpenApiResponsesObject = {};
   for (const [status, answer] of Object.entries(op.answers)) {
     if (answer === undefined) continue;
-    if (answer === null) out[status as `${1 | 2 | 3 | 4 | 5}${string}`] = { description: "Done; no body." };
-    else if ("file" in answer) out[status as "200"] = { description: "The file, as an attachment.", content: { [answer.file]: { schema: { type: "string" } } } };
-    else out[status as "200"] = { description: "OK", content: { "application/json": { schema: answer } } };
+    if (answer === null) out[status as `${1 | 2 | 3 | 4 | 5}${string}`] = { description: "Done; no body.", headers: requestIdHeader };
+    else if ("file" in answer) out[status as "200"] = { description: "The file, as an attachment.", headers: requestIdHeader, content: Object.fromEntries(answer.file.map((type) => [type, { schema: { type: "string" } }])) };
+    else out[status as "200"] = { description: "OK", headers: requestIdHeader, content: { "application/json": { schema: answer } } };
   }
   for (const status of errorStatuses(op)) out[String(status) as "400"] = { $ref: `#/components/responses/Error${status}` };
   return out;
@@ -102,8 +105,11 @@ export function apiDocument(operations: readonly ApiOperation[] = API_OPERATIONS
           description: "An API token made on /account. The listed scope is the one needed: `read` (every GET list and record) or `export` (read, and the subscriber export). A token acts as its user.",
         },
       },
+      headers: {
+        RequestId: { description: "The request's id, as the error's `request_id`: quote it when asking for help.", schema: { type: "string" } },
+      },
       responses: Object.fromEntries(
-        statuses.map((status) => [`Error${status}`, { description: ERROR_MEANING[status], content: { "application/json": { schema: apiErrorSchema } } }]),
+        statuses.map((status) => [`Error${status}`, { description: ERROR_MEANING[status], headers: requestIdHeader, content: { "application/json": { schema: apiErrorSchema } } }]),
       ),
     },
     paths,

@@ -7,8 +7,8 @@ import type { z } from "zod";
 /** Who may call: anyone; a signed-in user (session or token); an administrator; a session only (no token). */
 export type Access = "anyone" | "signed_in" | "admin" | "session";
 
-/** A JSON answer's schema, a file's media type, or no body (204). */
-export type Answer = z.ZodType | { file: "text/csv" } | null;
+/** A JSON answer's schema, a file's media types (without parameters: `text/csv`), or no body (204). */
+export type Answer = z.ZodType | { file: readonly [string, ...string[]] } | null;
 
 export type ApiOperation = {
   method: "get" | "post" | "patch" | "delete";

@@ -4,6 +4,7 @@ import { canSeeView } from "@/lib/auth/permissions";
 import { prisma } from "@/lib/db/client";
 import { notFound } from "@/lib/errors";
 import { checkViewColumns, checkViewQuery, type ViewResource } from "./resources";
+import type { View } from "./schema";
 
 export const viewSelect = {
   id: true,
@@ -46,11 +47,11 @@ export function viewProblem(view: Pick<ViewRow, "resource" | "query" | "columns"
 }
 
 /** docs/API.md's view, with `problem`: null, or why it no longer opens. */
-export function serializeView(view: ViewRow) {
+export function serializeView(view: ViewRow): View {
   return {
     id: view.id,
     name: view.name,
-    resource: view.resource,
+    resource: view.resource as ViewResource,
     query: view.query,
     columns: Array.isArray(view.columns) ? (view.columns as string[]) : null,
     shared: view.shared,
@@ -60,7 +61,6 @@ export function serializeView(view: ViewRow) {
     problem: viewProblem(view),
   };
 }
-export type View = ReturnType<typeof serializeView>;
 
 /** The caller's own views and the shared ones (of one list, or of all), by name. */
 export async function listViews(user: Pick<SessionUser, "id">, resource?: ViewResource): Promise<ViewRow[]> {

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { safeText } from "@/lib/validation/text";
 import { idSchema } from "@/lib/validation/id";
+import { optionParam } from "@/lib/list/params";
 import { VIEW_RESOURCES } from "./resources";
 
 // The one parser of a view's fields, for the API, the menu's forms and their actions. The query
@@ -11,6 +12,9 @@ const query = z.string({ message: "Give the query as a string, as in the list's 
 const columns = z.array(z.string({ message: "Name each column as a string." }), { message: "Give the columns as a list, or null." }).nullable();
 
 export const viewResourceSchema = z.enum(VIEW_RESOURCES, { message: `resource must be one of: ${VIEW_RESOURCES.join(", ")}.` });
+
+/** GET /api/v1/views: `resource` picks one list's views; absent, every list's. */
+export const viewListQuerySchema = z.object({ resource: optionParam(VIEW_RESOURCES, "resource") });
 
 export const viewCreateSchema = z.strictObject({
   resource: viewResourceSchema,
@@ -30,3 +34,20 @@ export const viewPatchSchema = z.strictObject({
 export type ViewPatch = z.output<typeof viewPatchSchema>;
 
 export const viewIdSchema = idSchema("The view id must be a whole number of 1 or more.");
+
+/** A view as the API answers it (docs/API.md, Saved views); serializeView's type. */
+export const viewSchema = z
+  .object({
+    id: z.number().int(),
+    name: z.string(),
+    resource: z.enum(VIEW_RESOURCES),
+    query: z.string().meta({ description: "The list's query string, without `page`." }),
+    columns: z.array(z.string()).nullable().meta({ description: "null, or the shown columns in order." }),
+    shared: z.boolean(),
+    owner: z.object({ id: z.number().int(), name: z.string() }),
+    created_at: z.iso.datetime(),
+    updated_at: z.iso.datetime(),
+    problem: z.string().nullable().meta({ description: "null, or why its list now refuses its query or columns (the view is kept, shown as broken)." }),
+  })
+  .meta({ id: "View" });
+export type View = z.output<typeof viewSchema>;

@@ -128,7 +128,7 @@ export interface paths {
          * Request an export of the subscribers matching the filters
          * @description **Who:** Signed in. API tokens with the `export` scope too.
          *
-         *     The list's filters as a JSON object of strings, or in the query string of a POST without a body (not both). 400 naming a key that is not a filter or a value that is not one string; 409 while your export is in the queue.
+         *     The list's filters as a JSON object of strings, or in the query string of a POST without a body (not both). `format` (`csv`, the default, or `xlsx`) in the body or the query string, once. 400 naming a key that is not a filter or a value that is not one string; 409 while your export is in the queue.
          */
         post: operations["postSubscribersExport"];
         delete?: never;
@@ -148,7 +148,7 @@ export interface paths {
          * Download an export's file (its owner only)
          * @description **Who:** Signed in. API tokens with the `export` scope too.
          *
-         *     The `downloadable_file` path of the export status. Another user's export is a 404.
+         *     The `downloadable_file` path of the export status. Another user's export is a 404. CSV or XLSX, as the export's `format`.
          */
         get: operations["getExportsIdDownload"];
         put?: never;
@@ -313,6 +313,88 @@ export interface paths {
         patch: operations["patchUsersId"];
         trace?: never;
     };
+    "/api/v1/users/{id}/two-factor": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Reset a user's two-factor codes
+         * @description **Who:** Administrators.
+         *
+         *     Removes the user's two-factor codes and ends their sessions (audited). 409 for yourself.
+         */
+        delete: operations["deleteUsersIdTwoFactor"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/views": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your views and the shared ones, by name
+         * @description **Who:** Signed in. API tokens with the `read` scope (or `export`) too.
+         */
+        get: operations["getViews"];
+        put?: never;
+        /**
+         * Save a view
+         * @description **Who:** Signed in.
+         *
+         *     The query is checked by its list's own filter parser: 400 naming a bad key or value. 409 when you already have a view of that name for that list.
+         */
+        post: operations["postViews"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/views/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a view
+         * @description **Who:** Signed in. API tokens with the `read` scope (or `export`) too.
+         *
+         *     Someone else's private view is a 404.
+         */
+        get: operations["getViewsId"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a view
+         * @description **Who:** Signed in.
+         *
+         *     Its owner, or an administrator for a shared view (403 for staff).
+         */
+        delete: operations["deleteViewsId"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a view
+         * @description **Who:** Signed in.
+         *
+         *     Its owner, or an administrator for a shared view (403 for staff). 409 when the new name is taken.
+         */
+        patch: operations["patchViewsId"];
+        trace?: never;
+    };
     "/api/v1/tokens": {
         parameters: {
             query?: never;
@@ -460,6 +542,11 @@ export interface components {
             downloadable_file: string | null;
             /** @description State of the latest request; null when the user never requested an export. */
             downloadable_file_status: ("in_queue" | "completed" | "failed") | null;
+            /**
+             * @description The latest request's file format (`csv` before any request).
+             * @enum {string}
+             */
+            format: "csv" | "xlsx";
             /** @description True when no file existed when the latest request was made (and before any request). */
             fresh_download_file: boolean;
             progress: number;
@@ -479,6 +566,8 @@ export interface components {
                 /** Format: date-time */
                 completed_at: string;
                 filename: string;
+                /** @enum {string} */
+                format: "csv" | "xlsx";
                 filters: {
                     [key: string]: string;
                 };
@@ -537,7 +626,11 @@ export interface components {
             email: string;
             /** @enum {string} */
             role: "admin" | "staff";
+            /** @description null: every branch (always for admins); else the branches a staff member is limited to. */
+            branch_ids: number[] | null;
             active: boolean;
+            /** @description Whether the user has set up two-factor codes. */
+            two_factor: boolean;
             /** Format: date-time */
             created_at: string;
             last_sign_in_at: string | null;
@@ -548,11 +641,36 @@ export interface components {
             email: string;
             /** @enum {string} */
             role: "admin" | "staff";
+            /** @description null: every branch (always for admins); else the branches a staff member is limited to. */
+            branch_ids: number[] | null;
             active: boolean;
+            /** @description Whether the user has set up two-factor codes. */
+            two_factor: boolean;
             /** Format: date-time */
             created_at: string;
             last_sign_in_at: string | null;
             set_password_url?: string;
+        };
+        View: {
+            id: number;
+            name: string;
+            /** @enum {string} */
+            resource: "subscribers" | "branches";
+            /** @description The list's query string, without `page`. */
+            query: string;
+            /** @description null, or the shown columns in order. */
+            columns: string[] | null;
+            shared: boolean;
+            owner: {
+                id: number;
+                name: string;
+            };
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            /** @description null, or why its list now refuses its query or columns (the view is kept, shown as broken). */
+            problem: string | null;
         };
         Token: {
             id: number;
@@ -589,6 +707,7 @@ export interface components {
         /** @description Bad input: `fields` names each bad value. */
         Error400: {
             headers: {
+                "X-Request-Id": components["headers"]["RequestId"];
                 [name: string]: unknown;
             };
             content: {
@@ -598,6 +717,7 @@ export interface components {
         /** @description Not signed in, or a token that is unknown, expired or revoked (`invalid_token`, with WWW-Authenticate). */
         Error401: {
             headers: {
+                "X-Request-Id": components["headers"]["RequestId"];
                 [name: string]: unknown;
             };
             content: {
@@ -607,6 +727,7 @@ export interface components {
         /** @description Not allowed: the role, the token's scope, or a session's write from another site. */
         Error403: {
             headers: {
+                "X-Request-Id": components["headers"]["RequestId"];
                 [name: string]: unknown;
             };
             content: {
@@ -616,6 +737,7 @@ export interface components {
         /** @description No such record (or not yours). */
         Error404: {
             headers: {
+                "X-Request-Id": components["headers"]["RequestId"];
                 [name: string]: unknown;
             };
             content: {
@@ -625,6 +747,7 @@ export interface components {
         /** @description Conflict with the record as it is now. */
         Error409: {
             headers: {
+                "X-Request-Id": components["headers"]["RequestId"];
                 [name: string]: unknown;
             };
             content: {
@@ -634,6 +757,7 @@ export interface components {
         /** @description The body is too large. */
         Error413: {
             headers: {
+                "X-Request-Id": components["headers"]["RequestId"];
                 [name: string]: unknown;
             };
             content: {
@@ -643,6 +767,7 @@ export interface components {
         /** @description The body is not of the type this operation reads. */
         Error415: {
             headers: {
+                "X-Request-Id": components["headers"]["RequestId"];
                 [name: string]: unknown;
             };
             content: {
@@ -652,6 +777,7 @@ export interface components {
         /** @description Too many requests: see Retry-After. */
         Error429: {
             headers: {
+                "X-Request-Id": components["headers"]["RequestId"];
                 [name: string]: unknown;
             };
             content: {
@@ -661,6 +787,7 @@ export interface components {
         /** @description The database or the file storage cannot be reached, or an import holds the rows: see Retry-After. */
         Error503: {
             headers: {
+                "X-Request-Id": components["headers"]["RequestId"];
                 [name: string]: unknown;
             };
             content: {
@@ -670,7 +797,10 @@ export interface components {
     };
     parameters: never;
     requestBodies: never;
-    headers: never;
+    headers: {
+        /** @description The request's id, as the error's `request_id`: quote it when asking for help. */
+        RequestId: string;
+    };
     pathItems: never;
 }
 export type $defs = Record<string, never>;
@@ -680,6 +810,7 @@ export interface operations {
             query?: {
                 page?: string;
                 sort?: "id" | "-id" | "name" | "-name" | "created_at" | "-created_at" | "updated_at" | "-updated_at";
+                view?: "all";
                 id?: string;
                 name?: string;
                 created_from?: string;
@@ -696,6 +827,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -730,6 +862,7 @@ export interface operations {
             /** @description OK */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -760,6 +893,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -788,6 +922,7 @@ export interface operations {
             /** @description Done; no body. */
             204: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -819,6 +954,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -840,6 +976,8 @@ export interface operations {
             query?: {
                 page?: string;
                 sort?: "id" | "-id" | "first_name" | "-first_name" | "last_name" | "-last_name" | "branch_name" | "-branch_name" | "country_name" | "-country_name" | "email" | "-email" | "mobile" | "-mobile" | "travel_date" | "-travel_date" | "sheet" | "-sheet" | "subscription_status" | "-subscription_status" | "is_duplicate" | "-is_duplicate" | "is_mandatory" | "-is_mandatory" | "created_at" | "-created_at";
+                view?: "all";
+                columns?: string;
                 q?: string;
                 id?: string;
                 first_name?: string;
@@ -866,6 +1004,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -910,6 +1049,7 @@ export interface operations {
             /** @description OK */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -939,6 +1079,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -967,6 +1108,7 @@ export interface operations {
             /** @description Done; no body. */
             204: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -1016,6 +1158,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1044,6 +1187,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1075,6 +1219,8 @@ export interface operations {
                 travel_date_to?: string;
                 created_from?: string;
                 created_to?: string;
+                /** @description The file's format; csv when absent. It may sit in the query string beside a body's filters. */
+                format?: "csv" | "xlsx";
             };
             header?: never;
             path?: never;
@@ -1102,6 +1248,11 @@ export interface operations {
                     travel_date_to?: string;
                     created_from?: string;
                     created_to?: string;
+                    /**
+                     * @description The file's format; csv when absent. It may sit in the query string beside a body's filters.
+                     * @enum {string}
+                     */
+                    format?: "csv" | "xlsx";
                 };
             };
         };
@@ -1109,6 +1260,7 @@ export interface operations {
             /** @description OK */
             202: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1140,10 +1292,12 @@ export interface operations {
             /** @description The file, as an attachment. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "text/csv": string;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
                 };
             };
             401: components["responses"]["Error401"];
@@ -1165,6 +1319,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1203,6 +1358,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1212,6 +1368,7 @@ export interface operations {
             /** @description OK */
             202: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1242,6 +1399,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1267,6 +1425,7 @@ export interface operations {
             /** @description The file, as an attachment. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1294,6 +1453,7 @@ export interface operations {
             /** @description The file, as an attachment. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1319,6 +1479,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1353,6 +1514,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1385,6 +1547,7 @@ export interface operations {
                     /** @enum {string} */
                     role: "admin" | "staff";
                     password?: "" | string;
+                    branch_ids?: number[] | null;
                 };
             };
         };
@@ -1392,6 +1555,7 @@ export interface operations {
             /** @description OK */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1424,6 +1588,7 @@ export interface operations {
                     /** @enum {string} */
                     role?: "admin" | "staff";
                     active?: boolean;
+                    branch_ids?: number[] | null;
                 };
             };
         };
@@ -1431,10 +1596,206 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["User"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    deleteUsersIdTwoFactor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The record's id: digits, no leading zero. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no body. */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    getViews: {
+        parameters: {
+            query?: {
+                resource?: "subscribers" | "branches";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["View"][];
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    postViews: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    resource: "subscribers" | "branches";
+                    name: string;
+                    /** @default  */
+                    query?: string;
+                    /** @default null */
+                    columns?: string[] | null;
+                    /** @default false */
+                    shared?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["View"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    getViewsId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The record's id: digits, no leading zero. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["View"];
+                };
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    deleteViewsId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The record's id: digits, no leading zero. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no body. */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    patchViewsId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The record's id: digits, no leading zero. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    query?: string;
+                    columns?: string[] | null;
+                    shared?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["View"];
                 };
             };
             400: components["responses"]["Error400"];
@@ -1459,6 +1820,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1493,6 +1855,7 @@ export interface operations {
             /** @description OK */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1522,6 +1885,7 @@ export interface operations {
             /** @description Done; no body. */
             204: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -1544,6 +1908,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {

@@ -159,6 +159,13 @@ for (const kind of testDbKinds()) {
       const status = await poll(async () => (await call(token, "get", "/api/v1/subscribers/export")).body, (s) => s.downloadable_file_status === "completed");
       const id = /^\/api\/v1\/exports\/([^/]+)\/download$/.exec(status.downloadable_file as string)![1]!;
       await call(token, "get", "/api/v1/exports/{id}/download", { ids: { id } });
+      // `format` beside a body's filters, in the query string: the file is a workbook.
+      await call(token, "post", "/api/v1/subscribers/export", { query: "format=xlsx", json: { subscription_status: "active" } });
+      const xlsx = await poll(async () => (await call(token, "get", "/api/v1/subscribers/export")).body, (s) => s.downloadable_file_status === "completed" && (s.file as Json | null)?.format === "xlsx");
+      const xlsxId = /^\/api\/v1\/exports\/([^/]+)\/download$/.exec(xlsx.downloadable_file as string)![1]!;
+      const download = await call(token, "get", "/api/v1/exports/{id}/download", { ids: { id: xlsxId } });
+      expect(download.answer.headers["content-type"]).toBe("application/vnd.openxmlformats-officedocument.spreadsheetml.sheet");
+      await call(token, "post", "/api/v1/subscribers/export", { json: { subscription_status: "active", format: "pdf" } }); // 400
     });
 
     it("answers imports, from a preview to the rejected rows, as documented", async () => {
@@ -188,6 +195,32 @@ for (const kind of testDbKinds()) {
       await call(staff, "get", "/api/v1/tokens");
       await call(staff, "delete", "/api/v1/tokens/{id}", { ids: { id: token.id } });
       await call(token.token as string, "get", "/api/v1/branches"); // 401, revoked
+      await call(admin, "delete", "/api/v1/users/{id}/two-factor", { ids: { id: made.id } });
+      const me = ((await call(admin, "get", "/api/v1/users", { query: "role=admin" })).body.data as { id: number; email: string }[]).find((u) => u.email === ADMIN.email)!;
+      await call(admin, "delete", "/api/v1/users/{id}/two-factor", { ids: { id: me.id } }); // 409, yourself
+      for (const status of ["204 delete /api/v1/users/{id}/two-factor", "409 delete /api/v1/users/{id}/two-factor"]) {
+        const [code, method, path] = status.split(" ");
+        expect(seen, status).toContain(`${method} ${path} ${code}`);
+      }
+    });
+
+    it("answers saved views as documented", async () => {
+      const view = (await call(staff, "post", "/api/v1/views", { json: { resource: "subscribers", name: "Contract view", query: "subscription_status=active&sort=-created_at", columns: ["id", "email"] } })).body;
+      await call(staff, "post", "/api/v1/views", { json: { resource: "subscribers", name: "Contract view" } }); // 409, taken
+      await call(staff, "post", "/api/v1/views", { json: { resource: "subscribers", name: "Bad query", query: "page=2" } }); // 400
+      const shared = (await call(admin, "post", "/api/v1/views", { json: { resource: "branches", name: "Contract shared", query: "sort=name", shared: true } })).body;
+      await call(staff, "get", "/api/v1/views");
+      await call(staff, "get", "/api/v1/views", { query: "resource=branches" });
+      await call(staff, "get", "/api/v1/views/{id}", { ids: { id: view.id } });
+      await call(staff, "patch", "/api/v1/views/{id}", { ids: { id: view.id }, json: { name: "Contract view, renamed", shared: true } });
+      await call(staff, "patch", "/api/v1/views/{id}", { ids: { id: shared.id }, json: { name: "Not mine" } }); // 403
+      await call(staff, "delete", "/api/v1/views/{id}", { ids: { id: shared.id } }); // 403
+      await call(staff, "delete", "/api/v1/views/{id}", { ids: { id: view.id } });
+      await call(admin, "delete", "/api/v1/views/{id}", { ids: { id: shared.id } });
+      for (const status of ["201 post /api/v1/views", "409 post /api/v1/views", "403 patch /api/v1/views/{id}", "204 delete /api/v1/views/{id}"]) {
+        const [code, method, path] = status.split(" ");
+        expect(seen, status).toContain(`${method} ${path} ${code}`);
+      }
     });
 
     it("answers the refusals each operation's security, parameters and body imply, as documented", async () => {

@@ -26,11 +26,11 @@ export const importsApi = {
   }),
   template: operation({
     method: "get", path: "/api/v1/subscribers/imports/template", tag, summary: "A CSV with the header an import reads", access: "signed_in", tokenScope: "read",
-    answers: { 200: { file: "text/csv" } },
+    answers: { 200: { file: ["text/csv"] } },
   }),
   rejected: operation({
     method: "get", path: "/api/v1/subscribers/imports/{id}/rejected", tag, summary: "The rejected rows of a completed import, with an `error` column", access: "signed_in", tokenScope: "read",
     params: jobIdPathParams,
-    answers: { 200: { file: "text/csv" } },
+    answers: { 200: { file: ["text/csv"] } },
   }),
 };

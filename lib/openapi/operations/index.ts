@@ -5,6 +5,7 @@ import { exportsApi } from "./exports";
 import { importsApi } from "./imports";
 import { countriesApi, tokensApi, usersApi } from "./people";
 import { subscribersApi } from "./subscribers";
+import { viewsApi } from "./views";
 
 /**
  * Every /api/v1 operation, in the document's order. A new route: define its operation beside
@@ -18,6 +19,7 @@ export const API_OPERATIONS: readonly ApiOperation[] = [
   ...Object.values(importsApi),
   ...Object.values(countriesApi),
   ...Object.values(usersApi),
+  ...Object.values(viewsApi),
   ...Object.values(tokensApi),
   ...Object.values(documentApi),
 ];

@@ -35,6 +35,13 @@ export const usersApi = {
     answers: { 200: userSchema },
     errors: [409],
   }),
+  resetTwoFactor: operation({
+    method: "delete", path: "/api/v1/users/{id}/two-factor", tag: "Users", summary: "Reset a user's two-factor codes", access: "admin",
+    description: "Removes the user's two-factor codes and ends their sessions (audited). 409 for yourself.",
+    params: idPathParams,
+    answers: { 204: null },
+    errors: [409],
+  }),
 };
 
 export const tokensApi = {

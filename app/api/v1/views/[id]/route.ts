@@ -1,9 +1,9 @@
 import { requireUser } from "@/lib/auth/guards";
 import { notFound } from "@/lib/errors";
 import { json, readJson, route } from "@/lib/http/api";
+import { viewsApi } from "@/lib/openapi/operations/views";
 import { deleteView, updateView } from "@/lib/views/mutations";
 import { getVisibleView, serializeView } from "@/lib/views/queries";
-import { viewPatchSchema } from "@/lib/views/schema";
 import { parseId } from "@/lib/validation/id";
 
 export const dynamic = "force-dynamic";
@@ -24,7 +24,7 @@ export const GET = route<Context>(async (_request, context) => {
 export const PATCH = route<Context>(async (request, context) => {
   const user = await requireUser();
   const id = await viewId(context);
-  const patch = viewPatchSchema.parse(await readJson(request));
+  const patch = viewsApi.update.body.parse(await readJson(request));
   return json(serializeView(await updateView(user, id, patch)));
 });
 

@@ -1,0 +1,43 @@
+import { idPathParams } from "@/lib/validation/id";
+import { viewCreateSchema, viewListQuerySchema, viewPatchSchema, viewSchema } from "@/lib/views/schema";
+import { z } from "zod";
+import { operation } from "../operation";
+
+const tag = "Views";
+
+// Saved views (docs/decisions/0027-saved-views.md): API tokens read them and never change them.
+
+export const viewsApi = {
+  list: operation({
+    method: "get", path: "/api/v1/views", tag, summary: "Your views and the shared ones, by name", access: "signed_in", tokenScope: "read",
+    query: viewListQuerySchema,
+    answers: { 200: z.object({ data: z.array(viewSchema) }) },
+  }),
+  create: operation({
+    method: "post", path: "/api/v1/views", tag, summary: "Save a view", access: "signed_in",
+    description: "The query is checked by its list's own filter parser: 400 naming a bad key or value. 409 when you already have a view of that name for that list.",
+    body: viewCreateSchema,
+    answers: { 201: viewSchema },
+    errors: [409],
+  }),
+  get: operation({
+    method: "get", path: "/api/v1/views/{id}", tag, summary: "Read a view", access: "signed_in", tokenScope: "read",
+    description: "Someone else's private view is a 404.",
+    params: idPathParams,
+    answers: { 200: viewSchema },
+  }),
+  update: operation({
+    method: "patch", path: "/api/v1/views/{id}", tag, summary: "Change a view", access: "signed_in",
+    description: "Its owner, or an administrator for a shared view (403 for staff). 409 when the new name is taken.",
+    params: idPathParams,
+    body: viewPatchSchema,
+    answers: { 200: viewSchema },
+    errors: [409],
+  }),
+  delete: operation({
+    method: "delete", path: "/api/v1/views/{id}", tag, summary: "Delete a view", access: "signed_in",
+    description: "Its owner, or an administrator for a shared view (403 for staff).",
+    params: idPathParams,
+    answers: { 204: null },
+  }),
+};
