@@ -3,6 +3,8 @@ import * as viewsApi from "@/app/api/v1/views/route";
 import * as viewApi from "@/app/api/v1/views/[id]/route";
 import SubscribersPage from "@/app/(console)/subscribers/page";
 import BranchesPage from "@/app/(console)/branches/page";
+import BulkChangePage from "@/app/(console)/subscribers/bulk/page";
+import * as usersApi from "@/app/api/v1/users/route";
 import type { SessionUser } from "@/lib/auth/permissions";
 import { branchScope } from "@/lib/auth/scope";
 import type { Database } from "@/lib/db/client";
@@ -10,10 +12,12 @@ import { rawExportFilters } from "@/lib/export/filters";
 import { parseWith, rawParams } from "@/lib/list/params";
 import { subscriberFiltersSchema } from "@/lib/subscribers/filters";
 import { listSubscribers } from "@/lib/subscribers/queries";
+import { requestBulkChange } from "@/lib/subscribers/bulk";
 import { defaultViewHref, viewsState } from "@/lib/views/menu";
 import { setDefaultView } from "@/lib/views/mutations";
 import { actAs, createUsers, testDatabase, testDbKinds } from "../helpers/db";
 import { apiRequest, routeContext } from "../helpers/http";
+import { renderPage } from "../helpers/render-page";
 
 // Saved views through the API and the list pages, on PGlite and PostgreSQL: the query checked by
 // the list's own parser, who sees and changes which view, broken views, default views, and the
@@ -228,6 +232,45 @@ for (const kind of testDbKinds()) {
       const same = await viewsState(users.staff, "subscribers", { sort: "first_name", page: "2", last_name: " lisbon ", subscription_status: "active" });
       expect(same.current?.id).toBe(view.id);
       expect((await viewsState(users.staff, "subscribers", { subscription_status: "active" })).current?.id).not.toBe(view.id);
+    });
+
+    it("a bulk change from a view counts and changes exactly its rows; a shared view shows a scoped user their branches only", async () => {
+      const view = await create({ name: "Shared pending Porto", query: "subscription_status=pending&last_name=porto", shared: true });
+      const href = (await viewsState(users.staff, "subscribers", {})).views.find((v) => v.id === view.id)!.href!;
+      const parsed = parseWith(subscriberFiltersSchema, rawParams(new URL(href, "http://localhost").searchParams));
+      if (!parsed.ok) throw new Error("the view's link does not parse");
+      const expected = (await listSubscribers(branchScope(users.staff), parsed.value)).data.map((r) => r.id).sort((x, y) => x - y);
+      expect(expected.length).toBeGreaterThan(1);
+
+      // The confirmation opened from the view's address counts its rows and names its filters, no more.
+      const query = new URL(href, "http://localhost").search.slice(1);
+      const html = await renderPage(BulkChangePage, `/subscribers/bulk?${query}&scope=all&change=mandatory:true`);
+      expect(html.replaceAll("<!-- -->", "")).toContain(`${expected.length} subscribers will change`);
+      expect(html.match(/<li class="rounded-full[^"]*">/g)?.length).toBe(2);
+
+      // The change takes the view's filters: exactly its rows change, and no other.
+      const before = await database.prisma.subscriber.findMany({ select: { id: true, is_mandatory: true }, orderBy: { id: "asc" } });
+      const result = await requestBulkChange(branchScope(users.staff), users.staff, { filters: { subscription_status: "pending", last_name: "porto" } }, { is_mandatory: true });
+      expect(result).toMatchObject({ kind: "done", count: expected.length });
+      const after = await database.prisma.subscriber.findMany({ select: { id: true, is_mandatory: true }, orderBy: { id: "asc" } });
+      for (const row of after) {
+        const was = before.find((b) => b.id === row.id)!;
+        expect(row.is_mandatory, `subscriber ${row.id}`).toBe(expected.includes(row.id) ? true : was.is_mandatory);
+      }
+
+      // A staff member scoped to one branch opens the same shared view: its rows in their branch only.
+      const branch = await database.prisma.branch.create({ data: { name: `Views branch ${Date.now()}` }, select: { id: true } });
+      const inBranch = expected.slice(0, 1);
+      await database.prisma.subscriber.updateMany({ where: { id: { in: inBranch } }, data: { branch_id: branch.id } });
+      actAs(users.admin);
+      const made = await usersApi.POST(apiRequest("/api/v1/users", { method: "POST", json: { name: "Scoped Viewer", email: `scoped-viewer-${Date.now()}@test.local`, role: "staff", branch_ids: [branch.id] } }), {});
+      expect(made.status, await made.clone().text()).toBe(201);
+      const scoped = { ...((await made.json()) as { id: number; name: string; email: string }), role: "staff", branch_ids: [branch.id] } as SessionUser;
+      actAs(scoped);
+      const seen = (await list()).find((v) => v.id === view.id);
+      expect(seen?.shared).toBe(true);
+      const rows = (await listSubscribers(branchScope(scoped), parsed.value)).data.map((r) => r.id);
+      expect(rows).toEqual(inBranch);
     });
 
     it("names the caller's own view before a shared one with the same filters", async () => {
