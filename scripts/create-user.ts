@@ -5,10 +5,10 @@ import { parseArgs } from "node:util";
 import { db } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import { createUser } from "@/lib/users/mutations";
-import { userCreateSchema } from "@/lib/users/schema";
+import { userIdentitySchema } from "@/lib/users/schema";
 import { runScript } from "./script-utils";
 
-const schema = userCreateSchema.pick({ email: true, name: true, role: true });
+const schema = userIdentitySchema;
 
 async function askHidden(prompt: string): Promise<string> {
   const { stdin, stdout } = process;

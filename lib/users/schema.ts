@@ -27,12 +27,12 @@ const branchIds = z
 
 const ADMIN_SCOPE = "Administrators always see every branch: give branch_ids for staff only.";
 
+/** Who a user is: the fields every way of making one asks for (the API, /users, `npm run user:create`). */
+export const userIdentitySchema = z.object({ name, email, role });
+
 /** New user: an initial password, or none (a one-time set-password link is made instead). */
-export const userCreateSchema = z
-  .object({
-    name,
-    email,
-    role,
+export const userCreateSchema = userIdentitySchema
+  .extend({
     password: z
       .union([z.literal(""), passwordShape])
       .optional()

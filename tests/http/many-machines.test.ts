@@ -83,7 +83,26 @@ if (!process.env.TEST_DATABASE_URL) {
         `SELECT state::text AS state, retry_count FROM pgboss.job WHERE id::text = (SELECT job_id FROM subscriber_exports WHERE id = $1)`, [id]))[0]!;
     const latestExport = async (email: string) =>
       (await sql<{ id: string }>(`SELECT e.id FROM subscriber_exports e JOIN users u ON u.id = e.user_id WHERE u.email = $1 ORDER BY e.created_at DESC LIMIT 1`, [email]))[0]!.id;
-    const workerLines = (pattern: RegExp) => workers.flatMap((w, i) => w.output().split("\n").filter((l) => pattern.test(l)).map((line) => ({ worker: i, line })));
+    // The workers' job lines (JSON, lib/jobs/worker.ts) that match: which worker wrote each.
+    type JobLine = { job?: string; job_id?: string; attempt?: number; msg?: string; outcome?: string };
+    const jobLine = (text: string): JobLine | null => {
+      try {
+        return JSON.parse(text) as JobLine;
+      } catch {
+        return null;
+      }
+    };
+    const workerLines = (match: Partial<JobLine>) =>
+      workers.flatMap((w, i) =>
+        w
+          .output()
+          .split("\n")
+          .filter((text) => {
+            const line = jobLine(text);
+            return line !== null && Object.entries(match).every(([key, value]) => line[key as keyof JobLine] === value);
+          })
+          .map((line) => ({ worker: i, line })),
+      );
     const objectKeys = async (prefix = "console/exports/") => {
       const s3 = new S3Client({ endpoint: bucket.endpoint, region: "us-east-1", forcePathStyle: true, credentials: { accessKeyId: "S3RVER", secretAccessKey: "S3RVER" } });
       const listed = await s3.send(new ListObjectsV2Command({ Bucket: bucket.bucket, Prefix: prefix }));
@@ -206,8 +225,8 @@ if (!process.env.TEST_DATABASE_URL) {
       expect(await exportRow(id)).toMatchObject({ status: "completed", processed_rows: ROWS, total_rows: ROWS });
       expect(await job(id)).toEqual({ state: "completed", retry_count: 0 });
       // One worker took it, once; one completion; one file.
-      expect(workerLines(new RegExp(`export ${id}: attempt \\d+ of \\d+ started`))).toHaveLength(1);
-      expect(workerLines(new RegExp(`export ${id}: ${ROWS} rows`))).toHaveLength(1);
+      expect(workerLines({ job: "export", job_id: id, msg: "job started" })).toHaveLength(1);
+      expect(workerLines({ job: "export", job_id: id, msg: "job ended", outcome: `${ROWS} rows` })).toHaveLength(1);
       expect((await objectKeys()).filter((k) => k.includes(id))).toEqual([`console/exports/${id}.csv`]);
       expect(await downloadRows(staffA, id)).toEqual(Array.from({ length: ROWS }, (_, i) => i + 1));
     }, 120_000);
@@ -228,8 +247,7 @@ if (!process.env.TEST_DATABASE_URL) {
       const requested = await adminA.request("/api/v1/subscribers/export", { method: "POST" });
       expect(requested.status, requested.body).toBe(202);
       const id = await latestExport("admin@many.test");
-      const startedLine = new RegExp(`export ${id}: attempt 1 of \\d+ started`);
-      const { worker } = await until(async () => workerLines(startedLine)[0], 30_000, "the job to start");
+      const { worker } = await until(async () => workerLines({ job: "export", job_id: id, attempt: 1, msg: "job started" })[0], 30_000, "the job to start");
       await until(async () => (await exportRow(id)).processed_rows > 0, 30_000, "progress");
       const victim = workers[worker]!;
       victim.child.kill("SIGKILL");
@@ -242,7 +260,7 @@ if (!process.env.TEST_DATABASE_URL) {
       // The job expires (EXPORT_JOB_EXPIRE_SECONDS), the survivor's maintenance retries it, and it runs it.
       const survivor = 1 - worker;
       await until(async () => (await job(id)).state === "completed", 90_000, `takeover\n${workers[survivor]!.output()}`);
-      expect(workerLines(new RegExp(`export ${id}: attempt 2 of \\d+ started`)).map((l) => l.worker)).toEqual([survivor]);
+      expect(workerLines({ job: "export", job_id: id, attempt: 2, msg: "job started" }).map((l) => l.worker)).toEqual([survivor]);
       expect(await job(id)).toEqual({ state: "completed", retry_count: 1 });
       expect(await exportRow(id)).toMatchObject({ status: "completed", processed_rows: ROWS, total_rows: ROWS });
       expect(await downloadRows(on(b, adminA), id)).toEqual(Array.from({ length: ROWS }, (_, i) => i + 1));
@@ -354,7 +372,7 @@ if (!process.env.TEST_DATABASE_URL) {
         return status.status === "completed" || status.status === "failed" ? status : null;
       }, 90_000, `the import to finish\n${workers.map((w) => w.output()).join("\n")}`);
       expect(done).toMatchObject({ status: "completed", imported_rows: ROWS_IN - rejected, rejected_rows: rejected, rejected_file: `/api/v1/subscribers/imports/${preview.id}/rejected` });
-      expect(workerLines(new RegExp(`import ${preview.id}: ${ROWS_IN - rejected} of ${ROWS_IN} rows imported`))).toHaveLength(1);
+      expect(workerLines({ job: "import", job_id: preview.id, msg: "job ended", outcome: `${ROWS_IN - rejected} of ${ROWS_IN} rows imported` })).toHaveLength(1);
       const [{ n }] = (await sql<{ n: number }>(
         `SELECT count(*)::int AS n FROM subscribers s JOIN sheets sh ON sh.id = s.sheet_id WHERE sh.name = 'Many machines import'`)) as [{ n: number }];
       expect(n).toBe(ROWS_IN - rejected);

@@ -132,7 +132,7 @@ describe("PostgreSQL outage (real server, real next start)", () => {
       expect(response.status, `${p}: ${text}`).toBe(503);
       expect(response.headers.get("retry-after")).toMatch(/^\d+$/);
       expect(response.headers.get("cache-control")).toContain("no-store");
-      expect(JSON.parse(text)).toEqual({ error: { code: "unavailable", message: expect.stringMatching(/database is unavailable/i) } });
+      expect(JSON.parse(text)).toEqual({ error: { code: "unavailable", message: expect.stringMatching(/database is unavailable/i), request_id: response.headers.get("x-request-id") } });
       expect(text).not.toMatch(STACK);
     }
     // Health: the details for the operator's token (no session can be checked now), the status
