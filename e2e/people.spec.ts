@@ -197,7 +197,7 @@ test.describe("people and access", () => {
     await page.goto("/users?name=Rowan");
     const row = page.getByRole("row", { name: /Rowan Roles/ });
     const roleCell = row.getByRole("cell").nth(2);
-    const activeCell = row.getByRole("cell").nth(3);
+    const activeCell = row.getByRole("cell").nth(4);
     await expect(roleCell).toHaveText("Staff");
 
     // Make admin: confirmed in a dialog, then the row and Rowan's next request both know it.

@@ -114,7 +114,7 @@ async function Results({ list, filters, params, user }: { list: Promise<ListOutc
           </a>
         </div>
       </div>
-      <SubscriberTable rows={data} sort={filters.sort} params={params} path={PATH} settings={settings} shown={shown} selectForm={BULK_FORM} />
+      <SubscriberTable rows={data} sort={filters.sort} params={params} path={PATH} settings={settings} shown={typeof params.columns === "string" ? shown : undefined} selectForm={BULK_FORM} />
       <Pager pagination={pagination} params={params} path={PATH} />
     </div>
   );
