@@ -70,7 +70,8 @@ async function importSheet(page: Page, check: Check, rows: number) {
   await expect(page.getByRole("button", { name: "Start import" })).toBeEnabled();
   await check("import preview");
   await page.getByRole("button", { name: "Start import" }).click();
-  await expect(page.getByText("Completed")).toBeVisible({ timeout: 30_000 });
+  // Exact: Next's route announcer also reads out the page title, which names the status.
+  await expect(page.getByText("Completed", { exact: true })).toBeVisible({ timeout: 30_000 });
   await check("import finished");
   return sheet;
 }

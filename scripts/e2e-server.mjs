@@ -14,6 +14,8 @@ const env = {
   NEXTAUTH_SECRET: "e2e-secret-not-for-production-0123456789",
   NEXTAUTH_URL: `http://localhost:${port}`,
   NODE_ENV: "production",
+  // One JSON line per request would bury the test report; warnings and errors still show.
+  LOG_LEVEL: process.env.LOG_LEVEL ?? "warn",
 };
 const prep = spawnSync(process.execPath, ["node_modules/tsx/dist/cli.mjs", "scripts/prepare-db.ts"], { stdio: "inherit", env });
 if (prep.status !== 0) process.exit(prep.status ?? 1);
