@@ -7,6 +7,8 @@ import { PasswordStrength } from "@/components/password-strength";
 import { notify } from "@/components/toast";
 import { buttonClass } from "@/components/ui/button-styles";
 import { Field } from "@/components/ui/field";
+import { FormAlert } from "@/components/ui/form-alert";
+import { placeFieldErrors } from "@/components/ui/place-field-errors";
 import { passwordChangeSchema, type PasswordChangeInput } from "@/lib/users/schema";
 import { changePasswordAction } from "./actions";
 
@@ -34,14 +36,7 @@ export function PasswordChangeForm({ userInputs }: { userInputs: string[] }) {
         reset();
         return;
       }
-      let placed = false;
-      for (const [field, messages] of Object.entries(result.fieldErrors ?? {})) {
-        const name = FIELDS.find((f) => f === field);
-        if (name) {
-          setError(name, { message: messages[0] }, { shouldFocus: !placed });
-          placed = true;
-        }
-      }
+      const placed = placeFieldErrors(result.fieldErrors, FIELDS, setError);
       setFormError(placed ? null : (result.formError ?? "The password could not be changed."));
     } catch {
       setFormError("The password could not be changed. Check your connection and try again.");
@@ -62,11 +57,7 @@ export function PasswordChangeForm({ userInputs }: { userInputs: string[] }) {
       <Field label="Repeat the new password" error={errors.confirm?.message}>
         {(props) => <input {...props} type="password" autoComplete="new-password" maxLength={200} {...register("confirm")} />}
       </Field>
-      {formError ? (
-        <p role="alert" className="text-sm text-red-700">
-          {formError}
-        </p>
-      ) : null}
+      <FormAlert message={formError} />
       <button type="submit" className={buttonClass.primary} disabled={isSubmitting}>
         {isSubmitting ? "Changing…" : "Change password"}
       </button>

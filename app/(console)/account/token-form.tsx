@@ -7,6 +7,8 @@ import { useForm } from "react-hook-form";
 import { notify } from "@/components/toast";
 import { buttonClass } from "@/components/ui/button-styles";
 import { Field, inputClass } from "@/components/ui/field";
+import { FormAlert } from "@/components/ui/form-alert";
+import { placeFieldErrors } from "@/components/ui/place-field-errors";
 import { MAX_TOKEN_DAYS, tokenCreateSchema, type TokenCreateInput } from "@/lib/tokens/schema";
 import { createTokenAction } from "./actions";
 
@@ -38,14 +40,7 @@ export function TokenForm() {
         router.refresh();
         return;
       }
-      let placed = false;
-      for (const [field, messages] of Object.entries(result.fieldErrors ?? {})) {
-        const name = FIELDS.find((f) => f === field);
-        if (name) {
-          setError(name, { message: messages[0] }, { shouldFocus: !placed });
-          placed = true;
-        }
-      }
+      const placed = placeFieldErrors(result.fieldErrors, FIELDS, setError);
       setFormError(placed ? null : (result.formError ?? "The token could not be made."));
     } catch {
       setFormError("The token could not be made. Check your connection and try again.");
@@ -107,11 +102,7 @@ export function TokenForm() {
           </button>
         </div>
       </form>
-      {formError ? (
-        <p role="alert" className="text-sm text-red-700">
-          {formError}
-        </p>
-      ) : null}
+      <FormAlert message={formError} />
     </div>
   );
 }

@@ -7,6 +7,7 @@ import { useState } from "react";
 import { useForm } from "react-hook-form";
 import { notify } from "@/components/toast";
 import { Field } from "@/components/ui/field";
+import { FormAlert } from "@/components/ui/form-alert";
 import { buttonClass } from "@/components/ui/button-styles";
 import { branchInputSchema, type BranchInput } from "@/lib/branches/schema";
 import { createBranchAction, updateBranchAction } from "./actions";
@@ -44,11 +45,7 @@ export function BranchForm({ branch }: { branch?: { id: number; name: string } }
       <Field label="Name" error={errors.name?.message} hint="1–100 characters; unique, whatever the case.">
         {(props) => <input {...props} autoFocus maxLength={100} {...register("name")} />}
       </Field>
-      {formError ? (
-        <p role="alert" className="text-sm text-red-700">
-          {formError}
-        </p>
-      ) : null}
+      <FormAlert message={formError} />
       <div className="flex gap-3">
         <button type="submit" className={buttonClass.primary} disabled={isSubmitting}>
           {isSubmitting ? "Saving…" : branch ? "Save changes" : "Create branch"}

@@ -4,6 +4,7 @@ import { useRouter } from "next/navigation";
 import { useEffect, useId, useMemo, useRef, useState, useTransition } from "react";
 import { notify } from "@/components/toast";
 import { buttonClass } from "@/components/ui/button-styles";
+import { FormAlert } from "@/components/ui/form-alert";
 import { setBranchesAction } from "./actions";
 
 export type BranchChoice = { id: number; name: string };
@@ -129,11 +130,7 @@ export function BranchScopeDialog({
             </p>
           </div>
         )}
-        {error ? (
-          <p role="alert" className="text-sm text-red-700">
-            {error}
-          </p>
-        ) : null}
+        <FormAlert message={error} />
       </div>
       <div className="flex justify-end gap-3 border-t border-slate-100 bg-slate-50 px-6 py-4">
         <button type="button" className={buttonClass.secondary} onClick={onClose}>

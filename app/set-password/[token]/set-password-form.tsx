@@ -8,6 +8,7 @@ import { PasswordStrength } from "@/components/password-strength";
 import { notify } from "@/components/toast";
 import { buttonClass } from "@/components/ui/button-styles";
 import { Field } from "@/components/ui/field";
+import { FormAlert } from "@/components/ui/form-alert";
 import { passwordSetSchema, type PasswordSetInput } from "@/lib/users/schema";
 import { setPasswordAction } from "./actions";
 
@@ -53,11 +54,7 @@ export function SetPasswordForm({ token, userInputs }: { token: string; userInpu
       <Field label="Repeat the password" error={errors.confirm?.message}>
         {(props) => <input {...props} type="password" autoComplete="new-password" maxLength={200} {...register("confirm")} />}
       </Field>
-      {formError ? (
-        <p role="alert" className="text-sm text-red-700">
-          {formError}
-        </p>
-      ) : null}
+      <FormAlert message={formError} />
       <button type="submit" className={`${buttonClass.primary} w-full`} disabled={isSubmitting}>
         {isSubmitting ? "Setting…" : "Set password"}
       </button>

@@ -8,6 +8,8 @@ import { useForm } from "react-hook-form";
 import { notify } from "@/components/toast";
 import { buttonClass } from "@/components/ui/button-styles";
 import { Field } from "@/components/ui/field";
+import { FormAlert } from "@/components/ui/form-alert";
+import { placeFieldErrors } from "@/components/ui/place-field-errors";
 import { twoFactorConfirmSchema, twoFactorOffSchema, type TwoFactorConfirmInput, type TwoFactorOffInput } from "@/lib/validation/auth";
 import { confirmTwoFactorAction, startTwoFactorAction, turnOffTwoFactorAction } from "./actions";
 
@@ -32,11 +34,7 @@ export function StartTwoFactorButton() {
       <button type="button" className={buttonClass.primary} disabled={pending} onClick={run}>
         Set up two-factor
       </button>
-      {error ? (
-        <p role="alert" className="mt-2 text-sm text-red-700">
-          {error}
-        </p>
-      ) : null}
+      <FormAlert message={error} className="mt-2" />
     </div>
   );
 }
@@ -90,11 +88,7 @@ export function ConfirmTwoFactorForm() {
       <Field label="Code from the app" error={errors.code?.message}>
         {(props) => <input {...props} inputMode="numeric" autoComplete="one-time-code" maxLength={6} {...register("code")} />}
       </Field>
-      {formError ? (
-        <p role="alert" className="text-sm text-red-700">
-          {formError}
-        </p>
-      ) : null}
+      <FormAlert message={formError} />
       <button type="submit" className={buttonClass.primary} disabled={isSubmitting}>
         {isSubmitting ? "Confirming…" : "Turn on"}
       </button>
@@ -121,14 +115,7 @@ export function TurnOffTwoFactorForm() {
         router.refresh();
         return;
       }
-      let placed = false;
-      for (const name of ["password", "code"] as const) {
-        const message = result.fieldErrors?.[name]?.[0];
-        if (message) {
-          setError(name, { message }, { shouldFocus: !placed });
-          placed = true;
-        }
-      }
+      const placed = placeFieldErrors(result.fieldErrors, ["password", "code"] as const, setError);
       setFormError(placed ? null : (result.formError ?? "Two-factor sign-in could not be turned off."));
     } catch {
       setFormError(`Two-factor sign-in could not be turned off. ${OFFLINE}`);
@@ -143,11 +130,7 @@ export function TurnOffTwoFactorForm() {
       <Field label="Code from the app, or a recovery code" error={errors.code?.message}>
         {(props) => <input {...props} autoComplete="one-time-code" maxLength={40} {...register("code")} />}
       </Field>
-      {formError ? (
-        <p role="alert" className="text-sm text-red-700">
-          {formError}
-        </p>
-      ) : null}
+      <FormAlert message={formError} />
       <button type="submit" className={buttonClass.danger} disabled={isSubmitting}>
         {isSubmitting ? "Turning off…" : "Turn off"}
       </button>

@@ -4,6 +4,7 @@ import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
 import { notify } from "@/components/toast";
 import { buttonClass } from "@/components/ui/button-styles";
+import { FormAlert } from "@/components/ui/form-alert";
 import type { BulkChange, BulkTarget } from "@/lib/subscribers/bulk-schema";
 import { bulkChangeAction } from "../bulk-actions";
 
@@ -33,11 +34,7 @@ export function BulkConfirm({ target, change, count, back }: { target: BulkTarge
     });
   return (
     <div className="space-y-3">
-      {error ? (
-        <p role="alert" className="text-sm text-red-700">
-          {error}
-        </p>
-      ) : null}
+      <FormAlert message={error} />
       <button type="button" className={del ? buttonClass.danger : buttonClass.primary} onClick={confirm} disabled={pending}>
         {pending ? "Working…" : `${del ? "Delete" : "Change"} ${count.toLocaleString("en-GB")} subscriber${count === 1 ? "" : "s"}`}
       </button>

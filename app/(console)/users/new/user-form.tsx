@@ -9,6 +9,8 @@ import { PasswordStrength } from "@/components/password-strength";
 import { notify } from "@/components/toast";
 import { buttonClass } from "@/components/ui/button-styles";
 import { Field } from "@/components/ui/field";
+import { FormAlert } from "@/components/ui/form-alert";
+import { placeFieldErrors } from "@/components/ui/place-field-errors";
 import { userCreateSchema, type UserCreateInput } from "@/lib/users/schema";
 import { createUserAction } from "../actions";
 import { LinkDialog } from "../link-dialog";
@@ -45,14 +47,7 @@ export function UserForm() {
         else router.push("/users");
         return;
       }
-      let placed = false;
-      for (const [field, messages] of Object.entries(result.fieldErrors ?? {})) {
-        const name = FIELDS.find((f) => f === field);
-        if (name) {
-          setError(name, { message: messages[0] }, { shouldFocus: !placed });
-          placed = true;
-        }
-      }
+      const placed = placeFieldErrors(result.fieldErrors, FIELDS, setError);
       setFormError(placed ? null : (result.formError ?? "The user could not be created."));
     } catch {
       setFormError("The user could not be created. Check your connection and try again.");
@@ -97,11 +92,7 @@ export function UserForm() {
             <PasswordStrength password={password ?? ""} userInputs={[name, email]} />
           </div>
         ) : null}
-        {formError ? (
-          <p role="alert" className="text-sm text-red-700">
-            {formError}
-          </p>
-        ) : null}
+        <FormAlert message={formError} />
         <div className="flex gap-3">
           <button type="submit" className={buttonClass.primary} disabled={isSubmitting}>
             {isSubmitting ? "Creating…" : "Create user"}
