@@ -1,10 +1,11 @@
 import Link from "next/link";
 import { canManageUsers, canReadAudit, type SessionUser } from "@/lib/auth/permissions";
+import { nameList } from "@/lib/format";
 import { NavLink } from "./nav-link";
 import { SignOutButton } from "./sign-out-button";
 
 /** `signOut` is the server action the header's "Sign out" form posts to; `branches`: a scoped user's branches, named on every page. */
-export function AppHeader({ user, signOut, branches }: { user: SessionUser; signOut: () => Promise<void>; branches: string[] | null }) {
+export function AppHeader({ user, signOut, branches }: { user: SessionUser; signOut: () => Promise<void>; branches: readonly string[] | null }) {
   return (
     <header className="border-b border-slate-200 bg-white">
       <div className="mx-auto flex max-w-7xl flex-wrap items-center gap-x-6 gap-y-2 px-4 py-3 sm:px-6 lg:px-8">
@@ -26,9 +27,10 @@ export function AppHeader({ user, signOut, branches }: { user: SessionUser; sign
               {user.role === "admin" ? "Administrator" : "Staff"}
             </span>
             {branches ? (
-              <span className="block max-w-xs truncate text-xs text-slate-600" data-testid="user-branches" title={branches.join(", ")}>
-                {branches.length ? <>Your branches: <bdi>{branches.join(", ")}</bdi></> : "No branches: ask an administrator"}
-              </span>
+              // The first few names; the whole list is /branches, which shows a scoped user theirs only.
+              <Link href="/branches" className="block max-w-xs text-xs text-slate-600 hover:text-brand-700" data-testid="user-branches" title={branches.join(", ")}>
+                {branches.length ? <>Your branches: <bdi>{nameList(branches)}</bdi></> : "No branches: ask an administrator"}
+              </Link>
             ) : null}
           </span>
           <form action={signOut}>

@@ -50,3 +50,32 @@ test("an admin scopes a staff member to one branch, who then sees that branch on
   expect((await bea.request.get(`/api/v1/branches/${other.id}`)).status()).toBe(404);
   await context.close();
 });
+
+test("an admin gives a new staff member their branches on /users/new", async ({ asAdmin: admin }) => {
+  const branches = (await (await admin.request.get("/api/v1/branches?sort=name")).json()) as { data: { id: number; name: string }[] };
+  const home = branches.data[2]!;
+  const user = { name: "Nell Newbranch", email: "nell.newbranch@example.com" };
+
+  await admin.goto("/users/new");
+  await admin.getByLabel("Name").fill(user.name);
+  await admin.getByLabel("Email").fill(user.email);
+  await admin.getByLabel("Only the branches ticked below").check();
+  await admin.getByLabel("Choose their first password myself").check();
+  await admin.getByLabel("Initial password").fill("harbour lantern quiet 91");
+  // None ticked: the form says so rather than sending an empty scope.
+  await admin.getByRole("button", { name: "Create user" }).click();
+  await expect(admin.getByRole("alert").filter({ hasText: "Tick at least one branch, or choose every branch." })).toBeVisible();
+  await admin.getByLabel("Search branches").fill(home.name);
+  await expect(admin.getByRole("list", { name: "Branches" }).getByRole("checkbox")).toHaveCount(1);
+  await admin.getByRole("checkbox", { name: home.name }).check();
+  await admin.screenshot({ path: "test-results/screens/users-new-branches.png", fullPage: true });
+  await admin.getByRole("button", { name: "Create user" }).click();
+  await expect(admin).toHaveURL(/\/users$/);
+
+  await admin.goto(`/users?email=${encodeURIComponent(user.email)}`);
+  await expect(admin.getByRole("row", { name: new RegExp(user.name) })).toContainText(home.name);
+  // An administrator has every branch: the choice is not offered.
+  await admin.goto("/users/new");
+  await admin.getByLabel("Role").selectOption("admin");
+  await expect(admin.getByText("Which branches they see")).toHaveCount(0);
+});

@@ -15,3 +15,9 @@ export function formatDay(value: Date): string {
 
 export const isoDay = (value: Date) => value.toISOString().slice(0, 10);
 export const formatCount = (n: number) => n.toLocaleString("en-GB");
+
+/** Names as a short line: the first `shown`, then how many more ("A, B, C and 2 more"). */
+export function nameList(names: readonly string[], shown = 3): string {
+  const first = names.slice(0, shown).join(", ");
+  return names.length > shown ? `${first} and ${formatCount(names.length - shown)} more` : first;
+}

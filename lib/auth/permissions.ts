@@ -9,6 +9,8 @@ export type SessionUser = {
   role: Role;
   /** The branches a staff member is limited to; null: every branch (always for admins). Turned into a BranchScope by lib/auth/scope.ts only. */
   branch_ids: readonly number[] | null;
+  /** A scoped staff member's branch names, read with the session for the header (null: every branch; absent for a token's user). */
+  branch_names?: readonly string[] | null;
   /** The user's display settings (read with the session, so pages need no query of their own). */
   preferences?: unknown;
 };

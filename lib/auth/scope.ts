@@ -1,4 +1,4 @@
-import { query, sql, type Statement } from "@/lib/db/sql";
+import { query, sql, type Queryable, type Statement } from "@/lib/db/sql";
 import type { SessionUser } from "./permissions";
 
 // The one place that decides which branches a user sees (docs/decisions/0028-branch-scope.md).
@@ -23,9 +23,17 @@ export function branchScope(user: Pick<SessionUser, "role" | "branch_ids">): Bra
 export const USER_BRANCH_IDS = sql`CASE WHEN u.role = 'admin' OR NOT u.branch_scoped THEN NULL
   ELSE ARRAY(SELECT ub.branch_id FROM user_branches ub WHERE ub.user_id = u.id ORDER BY ub.branch_id) END AS branch_ids`;
 
-/** The scope of a job's user, read when the job runs; a user who is gone or inactive sees nothing. */
-export async function branchScopeOfUser(userId: number): Promise<BranchScope> {
-  const [user] = await query<Pick<SessionUser, "role" | "branch_ids"> & { active: boolean }>(
+/**
+ * A scoped user's branch names, by name, as the session reads them (NULL unless scoped): the header
+ * names them on every page with no query of its own.
+ */
+export const USER_BRANCH_NAMES = sql`CASE WHEN u.role = 'admin' OR NOT u.branch_scoped THEN NULL
+  ELSE ARRAY(SELECT b.name FROM user_branches ub JOIN branches b ON b.id = ub.branch_id
+    WHERE ub.user_id = u.id ORDER BY lower(b.name), b.id) END AS branch_names`;
+
+/** The scope of a job's user, read when the job runs (with `db`: inside its transaction); a user who is gone or inactive sees nothing. */
+export async function branchScopeOfUser(userId: number, db: Queryable = { query }): Promise<BranchScope> {
+  const [user] = await db.query<Pick<SessionUser, "role" | "branch_ids"> & { active: boolean }>(
     sql`SELECT u.role::text AS role, u.active, ${USER_BRANCH_IDS} FROM users u WHERE u.id = ${userId}`);
   if (!user || !user.active) return branchScope({ role: "staff", branch_ids: [] });
   return branchScope(user);
@@ -52,3 +60,7 @@ export const inScope = (scope: BranchScope, branchId: number | null | undefined)
   scope.branchIds === null || (branchId != null && scope.branchIds.includes(branchId));
 
 export const isScoped = (scope: BranchScope): boolean => scope.branchIds !== null;
+
+/** Whether every row `inner` lets through, `outer` lets through too: a job's work made under `inner` may be shown under `outer`. */
+export const covers = (outer: BranchScope, inner: BranchScope): boolean =>
+  outer.branchIds === null || (inner.branchIds !== null && inner.branchIds.every((id) => outer.branchIds!.includes(id)));

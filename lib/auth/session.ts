@@ -3,15 +3,15 @@ import { cache } from "react";
 import { cookies } from "next/headers";
 import { SESSION_MAX_AGE_SECONDS, decodeSessionCookie, sessionCookieName } from "./cookies";
 import type { Role, SessionUser } from "./permissions";
-import { USER_BRANCH_IDS } from "./scope";
+import { USER_BRANCH_IDS, USER_BRANCH_NAMES } from "./scope";
 import { query, sql, type Statement } from "@/lib/db/sql";
 import { noteCaller } from "@/lib/telemetry/request";
 
-type UserRow = { id: number; name: string; email: string; role: Role; branch_ids: number[] | null; active: boolean; session_version: number; preferences: unknown };
+type UserRow = { id: number; name: string; email: string; role: Role; branch_ids: number[] | null; branch_names: string[] | null; active: boolean; session_version: number; preferences: unknown };
 
-/** The session's user, read on every request: one primary-key lookup. */
+/** The session's user, read on every request: one primary-key lookup (a scoped user's branch names with it, for the header). */
 export function sessionUserSql(userId: number): Statement {
-  return sql`SELECT u.id, u.name, u.email, u.role::text AS role, ${USER_BRANCH_IDS}, u.active, u.session_version, u.preferences
+  return sql`SELECT u.id, u.name, u.email, u.role::text AS role, ${USER_BRANCH_IDS}, ${USER_BRANCH_NAMES}, u.active, u.session_version, u.preferences
     FROM users u WHERE u.id = ${userId}`;
 }
 
@@ -31,7 +31,7 @@ export const currentSession = cache(async (): Promise<{ user: SessionUser; expir
   if (!user || !user.active || user.session_version !== token.sv) return null;
   noteCaller(user.id);
   return {
-    user: { id: user.id, name: user.name, email: user.email, role: user.role, branch_ids: user.branch_ids, preferences: user.preferences },
+    user: { id: user.id, name: user.name, email: user.email, role: user.role, branch_ids: user.branch_ids, branch_names: user.branch_names, preferences: user.preferences },
     expires: new Date((token.sat as number) * 1000 + SESSION_MAX_AGE_SECONDS * 1000),
     signedInWith: token.via === "sso" ? "sso" : "password",
   };

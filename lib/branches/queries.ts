@@ -53,13 +53,6 @@ export async function getBranch(scope: BranchScope, id: number): Promise<BranchR
   return branch;
 }
 
-/** The scope's branches by name, for a scoped user's headings ("Your branches: …"); empty when unscoped. */
-export async function scopeBranchNames(scope: BranchScope): Promise<string[]> {
-  if (scope.branchIds === null) return [];
-  const rows = await query<{ name: string }>(sql`SELECT b.name FROM branches b ${branchWhere(scope, {})} ORDER BY lower(b.name), b.id`);
-  return rows.map((r) => r.name);
-}
-
 /**
  * How many subscribers of the scope a branch has, for the delete confirmation: asked when the dialog opens,
  * not for every branch on every view (an index-only count on subscribers (branch_id, …)).

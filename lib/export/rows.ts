@@ -37,7 +37,8 @@ function batchQuery(scope: BranchScope, filters: SubscriberFilterValues, after: 
 
 /**
  * The statement with its values inlined, since COPY takes no parameters. Strings go through
- * escapeLiteral; anything but integers, booleans and dates is refused.
+ * escapeLiteral; arrays of integers (a scope of several branches) become array literals; anything
+ * but integers, booleans and dates is refused.
  */
 export function inlineValues(q: Statement): string {
   return q.text.replace(/\$(\d+)/g, (_, n: string) => literal(q.values[Number(n) - 1]));
@@ -48,6 +49,7 @@ function literal(value: unknown): string {
   if (typeof value === "boolean") return value ? "TRUE" : "FALSE";
   if (typeof value === "string") return pg.escapeLiteral(value);
   if (value instanceof Date && !Number.isNaN(value.getTime())) return `${pg.escapeLiteral(value.toISOString())}::timestamptz`;
+  if (Array.isArray(value) && value.every((v) => typeof v === "number" && Number.isSafeInteger(v))) return `'{${value.join(",")}}'`;
   throw new Error(`A ${typeof value} cannot be written into an export's statement.`);
 }
 

@@ -1,4 +1,4 @@
-import { branchScopeOfUser } from "@/lib/auth/scope";
+import { branchScopeOfUser, covers } from "@/lib/auth/scope";
 import { exportConfig } from "./config";
 import { deleteExportFiles, writeExportFile } from "./files";
 import type { ExportFormat } from "./format";
@@ -13,6 +13,9 @@ import { jobProgress } from "@/lib/jobs/progress";
 const PROGRESS_EVERY_MS = 1000;
 
 type RunResult = { exportId: string; rows: number } | { exportId: string; skipped: string };
+
+/** The error of an export whose user lost branches while its file was written. */
+export const SCOPE_CHANGED = "Your branches changed while the file was written, so it was not kept. Request the export again.";
 
 export async function runExport(exportId: string, signal?: AbortSignal): Promise<RunResult> {
   const conn = await connection();
@@ -44,6 +47,11 @@ export async function runExport(exportId: string, signal?: AbortSignal): Promise
 
   // Publish: this export completed; the user's older exports (and their files) are replaced.
   const replaced = await conn.transaction(async (tx) => {
+    // A scope narrowed meanwhile: the file may hold rows the user no longer sees, so it is not published.
+    if (!covers(await branchScopeOfUser(row.user_id, tx), scope)) {
+      await tx.query(sql`UPDATE subscriber_exports SET status = 'failed', error = ${SCOPE_CHANGED} WHERE id = ${exportId} AND status = 'in_queue'`);
+      return null;
+    }
     const done = await tx.query<{ user_id: number }>(
       sql`UPDATE subscriber_exports SET status = 'completed', completed_at = now(), total_rows = ${rows},
          processed_rows = ${rows}, error = NULL
@@ -54,7 +62,7 @@ export async function runExport(exportId: string, signal?: AbortSignal): Promise
     return older.map((r) => r.id);
   });
   if (replaced === null) {
-    // Removed or finished meanwhile (a purge, a parallel attempt): our file has no row.
+    // Removed, finished or failed meanwhile (a purge, a parallel attempt, a narrowed scope): our file has no row.
     await deleteExportFiles([exportId]);
     return { exportId, skipped: "the export changed while its file was written" };
   }

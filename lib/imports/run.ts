@@ -7,7 +7,7 @@ import { connection, sql, type Queryable } from "@/lib/db/sql";
 import { csvLines, unneutralised } from "@/lib/export/csv";
 import { storage } from "@/lib/storage";
 import { LOCK_IMPORT } from "@/lib/subscribers/duplicates";
-import { branchScopeOfUser, isScoped, type BranchScope } from "@/lib/auth/scope";
+import { branchScopeOfUser, isScoped, scopeCondition, type BranchScope } from "@/lib/auth/scope";
 import { branchWhere } from "@/lib/branches/where";
 import { withoutUnsafeText } from "@/lib/validation/text";
 import { cellText, checkRow, excelSerialDay, reasonOf, type Cell, type CheckedRow, type Lookups } from "./cells";
@@ -106,6 +106,23 @@ export type RunResult = { total: number; imported: number; rejected: number; dup
 
 /** Thrown inside the inserting transaction when a newer attempt owns the import (rolled back). */
 class Superseded extends Error {}
+
+/**
+ * The rows were checked against the user's branches when the file was read; a scope narrowed since
+ * (an administrator's change while a long file was read) fails the import rather than insert, or
+ * count, rows the user no longer sees (docs/decisions/0028-branch-scope.md).
+ */
+async function refuseRowsOutOfScope(tx: Queryable, userId: number, id: string, attempt: number) {
+  const inside = scopeCondition(await branchScopeOfUser(userId, tx), sql`r.branch_id`);
+  if (!inside) return;
+  const [outside] = await tx.query<{ n: number }>(sql`SELECT count(*)::int AS n FROM import_rows r
+    WHERE r.import_id = ${id} AND r.attempt = ${attempt} AND NOT coalesce(${inside}, false)`);
+  if (outside && outside.n > 0) {
+    throw new ImportFileError(
+      `Your branches changed while the file was read: ${outside.n.toLocaleString("en-GB")} of its rows name a branch that is no longer yours. Nothing was imported: import the file again.`,
+    );
+  }
+}
 
 /** One attempt of an import (or its dry run). Throws ImportFileError when the file cannot be imported at all. */
 export async function runImport(id: string, signal?: AbortSignal): Promise<RunResult> {
@@ -215,6 +232,7 @@ export async function runImport(id: string, signal?: AbortSignal): Promise<RunRe
     // Still this attempt's (the row lock keeps a newer attempt from starting before commit).
     const [current] = await tx.query<{ attempt: number; status: string }>(sql`SELECT attempt, status::text AS status FROM subscriber_imports WHERE id = ${id} FOR UPDATE`);
     if (!current || current.attempt !== attempt || (!imp.dry_run && current.status !== "running")) throw new Superseded();
+    await refuseRowsOutOfScope(tx, imp.user_id, id, attempt);
     const decided = sql`SELECT r.*, (
         row_number() OVER (PARTITION BY lower(r.email) ORDER BY r.line) > 1
         OR row_number() OVER (PARTITION BY r.mobile ORDER BY r.line) > 1

@@ -162,8 +162,6 @@ export async function runBulkChange(
   if (!row) return { skipped: "the bulk change no longer exists" };
   if (row.status !== "in_queue" && row.status !== "running") return { skipped: `the bulk change is ${row.status}` };
   await conn.query(sql`UPDATE bulk_changes SET status = 'running' WHERE id = ${bulkId} AND status = 'in_queue'`);
-  // The user's scope as it is when the job runs (a scope narrowed since the request narrows the change).
-  const where = targetConditions(await branchScopeOfUser(row.user_id), row.target);
   const size = config().BULK_BATCH_SIZE;
   const deleting = "delete" in row.change;
   // An earlier attempt may have deleted rows whose later duplicates it never decided again.
@@ -173,6 +171,8 @@ export async function runBulkChange(
   for (;;) {
     signal?.throwIfAborted();
     const done = await conn.transaction(async (tx) => {
+      // The user's scope as it is at each batch: a scope narrowed since the request, or during the job, narrows the change.
+      const where = targetConditions(await branchScopeOfUser(row.user_id, tx), row.target);
       const ids = (await tx.query<{ id: number }>(sql`SELECT s.id FROM subscribers s ${whereClause([...where, sql`s.id > ${last}`])} ORDER BY s.id LIMIT ${size}`)).map((r) => r.id);
       if (ids.length === 0) return null;
       const { matched, changed } = await applyBatch(tx, ids, row.change, { decideAgain: false });

@@ -1,12 +1,13 @@
 import "server-only";
 import { query, sql, type Queryable, type Statement } from "@/lib/db/sql";
 import { notFound } from "@/lib/errors";
-import { emailKey, type SubscriberRecordBody } from "./schema";
+import { emailKey, subscriberRecordSchema, type SubscriberRecordBody } from "./schema";
 export type { SubscriberRecordBody };
 import { serializeSubscriber, type SubscriberRow } from "./queries";
 import { SUBSCRIBER_JOINS, subscriberScope } from "./where";
 import { whereClause } from "@/lib/list/sql";
-import { scopeCondition, type BranchScope } from "@/lib/auth/scope";
+import { isScoped, scopeCondition, type BranchScope } from "@/lib/auth/scope";
+import { branchWhere } from "@/lib/branches/where";
 
 // One subscriber as its page and record API show it: fields, references, `updated_at` (the
 // version an edit names), the earlier subscribers it duplicates, and its history.
@@ -80,20 +81,48 @@ export type HistoryEntry = {
   after: Record<string, unknown> | null;
 };
 
+/** What a history shows of an audit snapshot: the record's own fields (not, say, the ids an edit decided again). */
+const RECORD_FIELDS = new Set(Object.keys(subscriberRecordSchema.shape));
+
+/** Said in a scoped reader's history in place of a branch that is not theirs. */
+export const ANOTHER_BRANCH = "another branch";
+
+function shownSnapshot(snapshot: Record<string, unknown> | null, ownBranch: (name: string) => boolean): Record<string, unknown> | null {
+  if (!snapshot) return null;
+  const shown: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(snapshot)) {
+    if (!RECORD_FIELDS.has(key)) continue;
+    shown[key] = key === "branch_name" && typeof value === "string" && !ownBranch(value) ? ANOTHER_BRANCH : value;
+  }
+  return shown;
+}
+
 /**
  * The subscriber's history, newest first: its own events and selections that changed it. A bulk
  * change by filters is one event without ids, so not listed here (docs/decisions/0014-bulk-changes-in-the-audit-log.md).
+ * A scoped reader sees the record's fields only, and "another branch" for a branch not theirs
+ * (a subscriber moved in from one, say): the history names no branch the list would not.
  */
 export async function subscriberHistory(scope: BranchScope, id: number, limit = 50): Promise<HistoryEntry[]> {
   // Nothing for a subscriber outside the scope, as for an unknown one.
   if (!(await findSubscriber(scope, id))) return [];
-  return query<HistoryEntry>(sql`
-    (SELECT id::text, at, action, actor_email, before, after FROM audit_events
-      WHERE entity = 'subscriber' AND entity_id = ${String(id)} ORDER BY at DESC LIMIT ${limit})
-    UNION ALL
-    (SELECT id::text, at, action, actor_email, before, after FROM audit_events
-      WHERE action = 'subscriber.bulk_change' AND after -> 'ids' @> to_jsonb(${id}::int) ORDER BY at DESC LIMIT ${limit})
-    ORDER BY at DESC LIMIT ${limit}`);
+  const [entries, own] = await Promise.all([
+    query<HistoryEntry>(sql`
+      (SELECT id::text, at, action, actor_email, before, after FROM audit_events
+        WHERE entity = 'subscriber' AND entity_id = ${String(id)} ORDER BY at DESC LIMIT ${limit})
+      UNION ALL
+      (SELECT id::text, at, action, actor_email, before, after FROM audit_events
+        WHERE action = 'subscriber.bulk_change' AND after -> 'ids' @> to_jsonb(${id}::int) ORDER BY at DESC LIMIT ${limit})
+      ORDER BY at DESC LIMIT ${limit}`),
+    isScoped(scope) ? query<{ name: string }>(sql`SELECT lower(b.name) AS name FROM branches b ${branchWhere(scope, {})}`) : null,
+  ]);
+  const names = own && new Set(own.map((b) => b.name));
+  const ownBranch = (name: string) => names === null || names.has(name.toLowerCase());
+  return entries.map((e) =>
+    e.action === "subscriber.bulk_change"
+      ? { ...e, before: null, after: { change: e.after?.change ?? {} } }
+      : { ...e, before: shownSnapshot(e.before, ownBranch), after: shownSnapshot(e.after, ownBranch) },
+  );
 }
 
 /** The fields that differ between two record answers (for the history and the conflict view). */

@@ -44,7 +44,7 @@ function searchCondition(q: string): Statement[] {
 
 /** The scope's and the filters' conditions, one per filter given (ANDed by subscriberWhere). */
 export function subscriberConditions(scope: BranchScope, f: SubscriberFilterValues): Statement[] {
-  return [...subscriberScope(scope), ...filterConditions(f)];
+  return [...subscriberScope(scope), ...filterConditions(f, scope)];
 }
 
 /** Whether any filter is given; `beyondCounts`: any but status and flags (whose totals are kept by triggers). */
@@ -54,7 +54,7 @@ export function isFiltered(f: SubscriberFilterValues, { beyondCounts = false } =
 }
 
 /** The filters' conditions alone (private: a WHERE always starts with the scope). */
-function filterConditions(f: SubscriberFilterValues): Statement[] {
+function filterConditions(f: SubscriberFilterValues, scope?: BranchScope): Statement[] {
   const tz = config().CONSOLE_TIME_ZONE;
   const c: Statement[] = [];
   if (f.q) c.push(...searchCondition(f.q));
@@ -63,7 +63,11 @@ function filterConditions(f: SubscriberFilterValues): Statement[] {
   if (f.last_name) c.push(contains(sql`s.last_name`, f.last_name));
   if (f.email) c.push(contains(sql`s.email`, f.email));
   if (f.mobile) c.push(sql`s.mobile LIKE ${containsPattern(mobileDigits(f.mobile))}`);
-  if (f.branch_name) c.push(sql`s.branch_id IN (SELECT id FROM branches WHERE ${contains(sql`name`, f.branch_name)})`);
+  // The scope's branches only: another branch's name finds no branch, as a name no branch has, in the same time.
+  if (f.branch_name) {
+    const named = [contains(sql`fb.name`, f.branch_name), ...(scope ? scopeConditions(scope, sql`fb.id`) : [])];
+    c.push(sql`s.branch_id IN (SELECT fb.id FROM branches fb ${whereClause(named)})`);
+  }
   if (f.country_name) c.push(sql`s.country_id IN (SELECT id FROM countries WHERE ${contains(sql`name`, f.country_name)})`);
   if (f.sheet) c.push(sql`s.sheet_id IN (SELECT id FROM sheets WHERE ${contains(sql`name`, f.sheet)})`);
   if (f.subscription_status) {

@@ -4,6 +4,8 @@ import { audit } from "@/lib/audit/log";
 import type { SessionUser } from "@/lib/auth/permissions";
 import { hashPassword } from "@/lib/auth/password";
 import { clearTwoFactor } from "@/lib/auth/two-factor";
+import { branchScope, covers } from "@/lib/auth/scope";
+import { deleteExportFiles } from "@/lib/export/files";
 import { passwordProblem } from "@/lib/auth/password-policy";
 import { prisma } from "@/lib/db/client";
 import { sql, within } from "@/lib/db/sql";
@@ -106,7 +108,8 @@ export async function updateUser(id: number, changes: UserUpdateInput, actor: Se
     throw conflict("You cannot demote or deactivate yourself: ask another administrator.");
   }
   const db = await prisma();
-  return db
+  let withdrawn: string[] = [];
+  const updated = await db
     .$transaction(async (tx) => {
       const admins = await activeAdmins(tx);
       const before = await readUser(within(tx), id);
@@ -136,10 +139,18 @@ export async function updateUser(id: number, changes: UserUpdateInput, actor: Se
       }
       if (JSON.stringify(user.branch_ids) !== JSON.stringify(before.branch_ids)) {
         await audit(tx, { ...entry, action: "user.scope_change", before: { branch_ids: before.branch_ids }, after: { branch_ids: user.branch_ids } });
+        // Their export files were made under the wider scope: withdrawn, so none shows what they no longer see.
+        if (!covers(branchScope(user), branchScope(before))) {
+          const rows = await within(tx).query<{ id: string }>(sql`DELETE FROM subscriber_exports WHERE user_id = ${id} AND status <> 'in_queue' RETURNING id`);
+          withdrawn = rows.map((r) => r.id);
+        }
       }
       return user;
     })
     .catch(translate);
+  // After the commit; a file left behind by a failure here has no row and is purged as a stray.
+  await deleteExportFiles(withdrawn);
+  return updated;
 }
 
 export const SELF_RESET_MESSAGE = "You cannot reset your own password here: change it on your account page (/account), which asks for your current one.";

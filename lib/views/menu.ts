@@ -1,4 +1,5 @@
 import "server-only";
+import { cache } from "react";
 import type { SessionUser } from "@/lib/auth/permissions";
 import { canChangeView } from "@/lib/auth/permissions";
 import type { RawParams } from "@/lib/list/params";
@@ -41,6 +42,9 @@ export type ViewsState = {
   hasDefault: boolean;
 };
 
+/** The user's default view of a list, read once per request: a bare list address asks it twice (the redirect, then the menu). */
+const defaultOf = cache(defaultViewId);
+
 const asColumns = (value: unknown) => (Array.isArray(value) ? (value as string[]) : null);
 
 /** The columns the subscriber table shows for this address and user (one rule for the page and the menu). */
@@ -52,7 +56,7 @@ export function shownColumns(user: SessionUser, params: RawParams): string[] {
 }
 
 export async function viewsState(user: SessionUser, resource: ViewResource, params: RawParams): Promise<ViewsState> {
-  const [rows, defaultId] = await Promise.all([listViews(user, resource), defaultViewId(user, resource)]);
+  const [rows, defaultId] = await Promise.all([listViews(user, resource), defaultOf(user, resource)]);
   const here = filtersKey(resource, params);
   const keys = new Map<number, string | null>();
   const views = rows.map((row): MenuView => {
@@ -94,7 +98,7 @@ export async function viewsState(user: SessionUser, resource: ViewResource, para
 /** Where a list opened without any query goes: the user's default view, when it still opens. */
 export async function defaultViewHref(user: SessionUser, resource: ViewResource, params: RawParams): Promise<string | null> {
   if (Object.keys(params).length > 0) return null;
-  const id = await defaultViewId(user, resource);
+  const id = await defaultOf(user, resource);
   if (id === null) return null;
   const view = await getVisibleView(user, id);
   return viewProblem(view) ? null : viewHref(resource, view.query, asColumns(view.columns));

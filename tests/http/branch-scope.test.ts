@@ -151,7 +151,9 @@ for (const kind of testDbKinds()) {
       // The confirmation counts the scope's rows only: of a selection, and of every subscriber.
       const selection = [subscriber.a[0], ...subscriber.b, subscriber.none].map((id) => `select=${id}`).join("&");
       expect((await staff.request(`/subscribers/bulk?change=status:expired&${selection}`)).body).toMatch(/>1<!-- --> subscriber<!-- --> will change/);
-      expect((await staff.request(`/subscribers/bulk?change=status:expired&scope=all`)).body).toMatch(/>2<!-- --> subscriber<!-- -->s<!-- --> will change/);
+      const all = (await staff.request(`/subscribers/bulk?change=status:expired&scope=all`)).body;
+      expect(all).toMatch(/>2<!-- --> subscriber<!-- -->s<!-- --> will change/);
+      expect(all).toContain("Every subscriber of your branches: no filter is set.");
     });
 
     it("exports the scope's rows only, whatever the export's filters say", async () => {
@@ -216,6 +218,54 @@ for (const kind of testDbKinds()) {
       await setScope(null);
       expect(await total(token)).toBeGreaterThan(scopedTotal);
       await setScope([branch.a]);
+    });
+
+    it("makes a staff member with their branches on /users/new, as the table's dialog does", async () => {
+      const page = await admin.request("/users/new");
+      expect(page.status).toBe(200);
+      expect(page.body).toContain("Which branches they see");
+      const action = builtServerActions().find((x) => x.name === "createUserAction")!;
+      expect(action.page).toBe("/users/new");
+      const email = "made-with-branches@scope.test";
+      const answer = await admin.request(action.page, {
+        method: "POST",
+        headers: { "next-action": action.id, "content-type": "text/plain;charset=UTF-8", accept: "text/x-component", origin: server.url },
+        body: JSON.stringify([{ name: "Made Scoped", email, role: "staff", branch_ids: [branch.b, branch.a] }]),
+      });
+      expect(answer.status, answer.body.slice(0, 300)).toBe(200);
+      expect(answer.body).toContain(`User ${email} created.`);
+      const users = parse((await admin.request(`/api/v1/users?email=${encodeURIComponent(email)}`)).body).data as { email: string; branch_ids: number[] | null }[];
+      expect(users.find((u) => u.email === email)?.branch_ids).toEqual([branch.a, branch.b].sort((x, y) => x - y));
+      const table = await admin.request(`/users?email=${encodeURIComponent(email)}`);
+      expect(table.body).toMatch(/<bdi>Scope A, Scope B<\/bdi>/);
+    });
+
+    it("names no other branch in the history of a subscriber moved in from one", async () => {
+      const id = subscriber.b[1]!;
+      const current = parse((await admin.request(`/api/v1/subscribers/${id}`)).body);
+      const moved = await admin.request(`/api/v1/subscribers/${id}`, json("PATCH", { branch_id: branch.a, updated_at: current.updated_at }));
+      expect(moved.status, moved.body).toBe(200);
+      const page = await staff.request(`/subscribers/${id}`);
+      expect(page.status).toBe(200);
+      expect(page.body).toContain("another branch");
+      expect(page.body).not.toContain("Scope B");
+      expect((await admin.request(`/subscribers/${id}`)).body).toContain("Scope B");
+    });
+
+    it("withdraws the staff member's export file when their scope narrows, not when it widens", async () => {
+      expect((await staff.request("/api/v1/subscribers/export", { method: "POST" })).status).toBe(202);
+      let status: Json = {};
+      for (let i = 0; i < 120 && status.downloadable_file_status !== "completed"; i++) {
+        await new Promise((r) => setTimeout(r, 250));
+        status = parse((await staff.request("/api/v1/subscribers/export")).body);
+      }
+      const file = status.downloadable_file as string;
+      expect(file).toEqual(expect.any(String));
+      await setScope([branch.a, branch.b]);
+      expect((await staff.request(file)).status).toBe(200);
+      await setScope([branch.a]);
+      expect((await staff.request(file)).status).toBe(404);
+      expect(parse((await staff.request("/api/v1/subscribers/export")).body)).toMatchObject({ downloadable_file: null });
     });
   });
 }

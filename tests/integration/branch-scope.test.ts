@@ -15,7 +15,13 @@ import { connection, sql } from "@/lib/db/sql";
 import { runExport } from "@/lib/export/run";
 import { runImport } from "@/lib/imports/run";
 import { countTarget, runBulkChange } from "@/lib/subscribers/bulk";
-import { earlierMatches, subscriberHistory } from "@/lib/subscribers/record";
+import { ANOTHER_BRANCH, earlierMatches, getSubscriber, subscriberHistory } from "@/lib/subscribers/record";
+import { editableFields, updateSubscriber } from "@/lib/subscribers/edit";
+import { subscriberCountSql } from "@/lib/subscribers/queries";
+import { subscriberFiltersSchema } from "@/lib/subscribers/filters";
+import { subscriberInputSchema } from "@/lib/subscribers/schema";
+import { exportKey } from "@/lib/export/files";
+import { storage } from "@/lib/storage";
 import { actAs, testDbKinds } from "../helpers/db";
 import { closeExportSuite, download, openExportSuite, parseCsv, postExport, type ExportSuite } from "../helpers/export-test";
 import { apiRequest, routeContext } from "../helpers/http";
@@ -47,6 +53,8 @@ for (const kind of testDbKinds()) {
     const list = async (user: SessionUser, query = "") => call(user, () => subscribersGET(apiRequest(`/api/v1/subscribers${query}`), {}));
     const record = async (user: SessionUser, id: number) => call(user, () => subscriberGET(apiRequest(`/api/v1/subscribers/${id}`), routeContext({ id: String(id) })));
 
+    /** How many subscribers branch A has now. */
+    const inScopeCount = async () => (await q<{ n: number }>(`SELECT count(*)::int AS n FROM subscribers WHERE branch_id = ${a}`))[0]!.n;
     /** The per-branch kept counts agree with count(*), branch by branch and flag by flag. */
     const branchCountsExact = async () =>
       expect(
@@ -306,6 +314,66 @@ for (const kind of testDbKinds()) {
       const dee: SessionUser = { id: made.body.id as number, name: "Dee", email: `dee-${kind}@scope.test`, role: "staff", branch_ids: [] };
       expect((await list(dee)).body.pagination).toMatchObject({ total: 0 });
       expect((await call(dee, () => branchesGET(apiRequest("/api/v1/branches"), {}))).body.pagination).toMatchObject({ total: 0 });
+    });
+
+    it("names no other branch in a subscriber's history, nor the ids an edit decided again", async () => {
+      // An admin moves one of B's subscribers to A, giving it a later subscriber's email (which that edit flags again).
+      const moved = ids.b[10]!;
+      const every = branchScope(s.admin);
+      const [later] = (await q<{ id: number; email: string }>(`SELECT id, email FROM subscribers WHERE id > ${moved} AND NOT is_duplicate ORDER BY id LIMIT 1`)) as [{ id: number; email: string }];
+      const email = later.email;
+      const before = await getSubscriber(every, moved);
+      actAs(s.admin);
+      await updateSubscriber(every, moved, subscriberInputSchema.parse({ ...editableFields(before), branch_id: a, email }), before.updated_at, s.admin);
+      const [{ after }] = (await q<{ after: Json }>(`SELECT after FROM audit_events WHERE action = 'subscriber.update' AND entity_id = '${moved}'`)) as [{ after: Json }];
+      expect(after.duplicates_reevaluated).toContain(later.id);
+
+      const [mine] = await subscriberHistory(branchScope(scoped), moved);
+      expect(mine).toMatchObject({ action: "subscriber.update", before: { branch_name: ANOTHER_BRANCH }, after: { branch_name: "Scope A", email } });
+      expect(Object.keys(mine!.after!)).not.toContain("duplicates_reevaluated");
+      expect(JSON.stringify(mine)).not.toContain("Scope B");
+      // An unscoped reader sees the branch it came from.
+      const [theirs] = await subscriberHistory(every, moved);
+      expect(theirs).toMatchObject({ before: { branch_name: "Scope B" }, after: { branch_name: "Scope A" } });
+    });
+
+    it("looks a branch-name filter up among the scope's branches: another branch's name does what no branch's name does", async () => {
+      // The work each count does, row for row (the names themselves left out), for one branch and for several.
+      const [north] = await q<{ id: number }>(`SELECT id FROM branches WHERE name = 'Northgate'`);
+      const work = async (branch_ids: number[], name: string) => {
+        const count = subscriberCountSql(branchScope({ role: "staff", branch_ids }), subscriberFiltersSchema.parse({ branch_name: name }));
+        const plan = await (await connection()).query<Record<string, string>>(sql`EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) ${count}`);
+        return plan.map((row) => Object.values(row)[0]!.replace(/'[^']*'/g, "'…'").replace(/Heap Fetches: \d+/, "Heap Fetches: n")).join("\n");
+      };
+      for (const branch_ids of [[a], [a, north!.id]]) {
+        expect(await work(branch_ids, "Scope B"), JSON.stringify(branch_ids)).toEqual(await work(branch_ids, "No branch is called this"));
+      }
+      expect((await list(scoped, "?branch_name=Scope%20B")).body.pagination).toMatchObject({ total: 0 });
+      expect((await list(scoped, "?branch_name=scope")).body.pagination).toMatchObject({ total: await inScopeCount() });
+    });
+
+    it("withdraws a user's finished export files when their scope narrows, not when it widens", async () => {
+      const patch = (branch_ids: number[] | null) =>
+        call(s.admin, () => userPATCH(apiRequest(`/api/v1/users/${scoped.id}`, { method: "PATCH", json: { branch_ids } }), routeContext({ id: String(scoped.id) })));
+      const requested = await postExport(scoped);
+      expect(requested.status).toBe(202);
+      const [{ id }] = (await q<{ id: string }>(`SELECT id FROM subscriber_exports WHERE user_id = ${scoped.id} AND status = 'in_queue'`)) as [{ id: string }];
+      expect(await runExport(id)).toMatchObject({ exportId: id });
+      await jobsDone();
+      const file = async () => {
+        const object = await storage().get(exportKey(id));
+        object?.body.destroy();
+        return object !== null;
+      };
+      expect(await file()).toBe(true);
+      expect((await patch([a, b])).status).toBe(200);
+      const kept = await download(scoped, `/api/v1/exports/${id}/download`);
+      expect(kept.status).toBe(200);
+      await kept.body?.cancel();
+      expect((await patch([a])).status).toBe(200);
+      expect(await q(`SELECT id FROM subscriber_exports WHERE id = '${id}'`)).toEqual([]);
+      expect(await file()).toBe(false);
+      expect((await download(scoped, `/api/v1/exports/${id}/download`)).status).toBe(404);
     });
   });
 }

@@ -1,11 +1,12 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import BranchesPage from "@/app/(console)/branches/page";
+import ConsoleLayout from "@/app/(console)/layout";
 import SubscribersPage from "@/app/(console)/subscribers/page";
 import type { SessionUser } from "@/lib/auth/permissions";
 import type { Database } from "@/lib/db/client";
 import { subscriberFiltersSchema } from "@/lib/subscribers/filters";
-import { within } from "@/lib/db/sql";
+import { sql, within } from "@/lib/db/sql";
 import { subscriberCountSql } from "@/lib/subscribers/queries";
 import { actAs, createUsers, testDatabase, testDbKinds } from "../helpers/db";
 import { seedSubscribers } from "../helpers/export-data";
@@ -91,6 +92,29 @@ for (const kind of testDbKinds()) {
         expect(statements.filter((s) => /\bsubscribers\b/i.test(s)), who.role).toEqual([]);
         expect(html.includes('aria-label="Delete Northgate"'), who.role).toBe(who.role === "admin");
       }
+    });
+
+    it("/branches with its header costs an admin and a scoped staff member the statements it costs staff", async () => {
+      const [northgate] = await within(database.prisma).query<{ id: number; name: string }>(sql`SELECT id, name FROM branches WHERE name = 'Northgate'`);
+      // A scoped user's branch names come with the session's one read (lib/auth/session.ts), as the guards see it here.
+      const scoped: SessionUser = { ...users.staff, id: users.staff.id, branch_ids: [northgate!.id], branch_names: [northgate!.name] };
+      const withHeader = async ({ searchParams }: { searchParams: Promise<Record<string, string>> }) => ConsoleLayout({ children: await BranchesPage({ searchParams }) });
+      const cost: Record<string, { statements: number; html: string }> = {};
+      for (const [name, who] of [["staff", users.staff], ["admin", users.admin], ["scoped", scoped]] as const) {
+        actAs(who);
+        let html = "";
+        const statements = await statementsOf(database, async () => {
+          html = await renderPage(withHeader, "/branches");
+        });
+        cost[name] = { statements: statements.length, html };
+      }
+      expect(cost.admin!.statements).toBe(cost.staff!.statements);
+      expect(cost.scoped!.statements).toBe(cost.staff!.statements);
+      expect(cost.scoped!.html).toMatch(/Your branches: (<!-- -->)?<bdi>Northgate<\/bdi>/);
+      expect(cost.staff!.html).not.toContain("Your branches");
+      // The admin's per-row delete dialogs are rendered when opened, not closed on every row.
+      expect(cost.admin!.html.includes('aria-label="Delete Northgate"')).toBe(true);
+      expect(cost.admin!.html).not.toContain("Delete branch");
     });
   });
 }

@@ -30,8 +30,13 @@ for (const kind of testDbKinds()) {
       // The setup mocks the session module (tests/setup/next-request.ts); its statement is the real one.
       const { sessionUserSql } = await vi.importActual<typeof import("@/lib/auth/session")>("@/lib/auth/session");
       expect(await query(sessionUserSql(user.id))).toEqual([
-        { id: user.id, name: "Raw", email: "raw@test.local", role: "staff", branch_ids: null, active: true, session_version: 0, preferences: { subscriberTable: { density: "compact" } } },
+        { id: user.id, name: "Raw", email: "raw@test.local", role: "staff", branch_ids: null, branch_names: null, active: true, session_version: 0, preferences: { subscriberTable: { density: "compact" } } },
       ]);
+      // A scoped staff member's branch names come with it, by name (the header's), ids by id.
+      const [north, east] = await database.prisma.branch.createManyAndReturn({ data: [{ name: "Raw North" }, { name: "raw East" }], select: { id: true } });
+      await database.prisma.user.update({ where: { id: user.id }, data: { branch_scoped: true, branches: { create: [{ branch_id: north!.id }, { branch_id: east!.id }] } } });
+      expect(await query(sessionUserSql(user.id))).toMatchObject([{ branch_ids: [north!.id, east!.id], branch_names: ["raw East", "Raw North"] }]);
+      await database.prisma.user.update({ where: { id: user.id }, data: { branch_scoped: false, branches: { deleteMany: {} } } });
 
       const branch = await database.prisma.branch.create({ data: { name: "Raw branch" } });
       const country = await database.prisma.country.create({ data: { code: "ZZ", name: "Rawland" } });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { branchScope, inScope, isScoped, scopeCondition } from "@/lib/auth/scope";
+import { branchScope, covers, inScope, isScoped, scopeCondition } from "@/lib/auth/scope";
+import { nameList } from "@/lib/format";
 import { sql } from "@/lib/db/sql";
 
 // The one decision of a user's branches (lib/auth/scope.ts) and the one predicate it writes.
@@ -43,5 +44,28 @@ describe("scopeCondition", () => {
     expect([inScope(scoped, 1), inScope(scoped, 2), inScope(scoped, null)]).toEqual([true, false, false]);
     expect([inScope(every, 2), inScope(every, null)]).toEqual([true, true]);
     expect([isScoped(scoped), isScoped(every)]).toEqual([true, false]);
+  });
+});
+
+describe("covers", () => {
+  const of = (branch_ids: number[] | null) => branchScope({ role: "staff", branch_ids });
+  it("says whether work made under one scope may be shown under another (a job's file under the user's scope now)", () => {
+    expect(covers(of(null), of([1, 2]))).toBe(true);
+    expect(covers(of([1, 2]), of([2]))).toBe(true);
+    expect(covers(of([1, 2]), of([1, 2]))).toBe(true);
+    expect(covers(of([1]), of([1, 2]))).toBe(false); // narrowed
+    expect(covers(of([1]), of(null))).toBe(false); // every branch, then one
+    expect(covers(of([]), of([1]))).toBe(false); // the last branch taken away
+    expect(covers(of([3]), of([]))).toBe(true);
+  });
+});
+
+describe("nameList", () => {
+  it("names the first three, then how many more (the header's branches, the users table)", () => {
+    expect(nameList([])).toBe("");
+    expect(nameList(["North"])).toBe("North");
+    expect(nameList(["A", "B", "C"])).toBe("A, B, C");
+    expect(nameList(["A", "B", "C", "D", "E"])).toBe("A, B, C and 2 more");
+    expect(nameList(Array.from({ length: 1203 }, (_, i) => `B${i}`))).toBe("B0, B1, B2 and 1,200 more");
   });
 });

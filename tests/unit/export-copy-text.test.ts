@@ -68,8 +68,13 @@ describe("values written into an export's COPY statement", () => {
     );
   });
 
+  it("writes a list of integers as an array literal (a scope of several branches)", () => {
+    expect(inlineValues(Prisma.sql`SELECT 1 WHERE s.branch_id = ANY(${[3, 12]}::int[])`)).toBe("SELECT 1 WHERE s.branch_id = ANY('{3,12}'::int[])");
+    expect(inlineValues(Prisma.sql`SELECT ${[]}::int[]`)).toBe("SELECT '{}'::int[]");
+  });
+
   it("refuses anything else", () => {
-    for (const bad of [1.5, Number.NaN, 2 ** 60, null, undefined, {}, [1], new Date(Number.NaN), 1n]) {
+    for (const bad of [1.5, Number.NaN, 2 ** 60, null, undefined, {}, [1.5], ["1"], [1, null], [[1]], new Date(Number.NaN), 1n]) {
       expect(() => inlineValues(Prisma.sql`SELECT ${bad}`)).toThrow(/cannot be written/);
     }
   });

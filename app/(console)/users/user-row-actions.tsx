@@ -7,7 +7,8 @@ import { notify } from "@/components/toast";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import type { Role } from "@/lib/auth/permissions";
 import { changeRoleAction, resetPasswordAction, resetTwoFactorAction, setActiveAction } from "./actions";
-import { BranchScopeDialog, type BranchChoice } from "./branch-scope-dialog";
+import type { BranchChoice } from "./branch-picker";
+import { BranchScopeDialog } from "./branch-scope-dialog";
 import { LinkDialog } from "./link-dialog";
 
 type Row = { id: number; name: string; role: Role; active: boolean; branch_ids: number[] | null; two_factor: boolean };

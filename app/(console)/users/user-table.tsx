@@ -2,10 +2,10 @@ import { ListTable } from "@/components/list/list-table";
 import { PlainHeader, SortHeader } from "@/components/list/sort-header";
 import { Badge, EmptyValue } from "@/components/ui/badge";
 import type { SessionUser } from "@/lib/auth/permissions";
-import { formatDateTime } from "@/lib/format";
+import { formatDateTime, nameList } from "@/lib/format";
 import type { RawParams } from "@/lib/list/params";
 import type { UserRow } from "@/lib/users/queries";
-import type { BranchChoice } from "./branch-scope-dialog";
+import type { BranchChoice } from "./branch-picker";
 import { UserRowActions } from "./user-row-actions";
 
 type Sort = { column: string; direction: "asc" | "desc" };
@@ -14,8 +14,7 @@ type Sort = { column: string; direction: "asc" | "desc" };
 function branchesText(ids: number[] | null, names: Map<number, string>): string {
   if (ids === null) return "Every branch";
   if (ids.length === 0) return "No branch";
-  const shown = ids.slice(0, 3).map((id) => names.get(id) ?? `#${id}`);
-  return ids.length > 3 ? `${shown.join(", ")} and ${ids.length - 3} more` : shown.join(", ");
+  return nameList(ids.map((id) => names.get(id) ?? `#${id}`));
 }
 
 export function UserTable({

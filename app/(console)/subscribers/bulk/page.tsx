@@ -7,7 +7,7 @@ import { databaseAppError, isQueryCancelled } from "@/lib/db/errors";
 import { AppError } from "@/lib/errors";
 import { withParams, type RawParams } from "@/lib/list/params";
 import { heavy } from "@/lib/load/user-limit";
-import { branchScope } from "@/lib/auth/scope";
+import { branchScope, isScoped } from "@/lib/auth/scope";
 import { countTarget, runsAtOnce } from "@/lib/subscribers/bulk";
 import { MAX_SELECTION, changeFromChoice, describeChange, type BulkTarget } from "@/lib/subscribers/bulk-schema";
 import { SUBSCRIBER_FILTER_KEYS } from "@/lib/subscribers/filters";
@@ -47,12 +47,13 @@ export default async function BulkChangePage({ searchParams }: { searchParams: P
           ? `Select at most ${MAX_SELECTION} subscribers, or change all that match the filters.`
           : null;
   const target: BulkTarget = all ? { filters } : { ids: [...new Set(selected)] };
+  const scope = branchScope(user);
   let count = 0;
   let countProblem: string | null = null;
   if (!problem) {
     try {
       // As costly as the list's total: within the user's limit of heavy requests, like the list.
-      count = await heavy(user.id, () => countTarget(branchScope(user), target));
+      count = await heavy(user.id, () => countTarget(scope, target));
     } catch (error) {
       // Said in place of the summary.
       const known = AppError.is(error) ? error : databaseAppError(error);
@@ -84,8 +85,10 @@ export default async function BulkChangePage({ searchParams }: { searchParams: P
           <p className="text-sm text-slate-600">
             {all
               ? filterList.length
-                ? "Every subscriber matching these filters (as they match when the change runs):"
-                : "Every subscriber: no filter is set."
+                ? `Every subscriber${isScoped(scope) ? " of your branches" : ""} matching these filters (as they match when the change runs):`
+                : isScoped(scope)
+                  ? "Every subscriber of your branches: no filter is set."
+                  : "Every subscriber: no filter is set."
               : `The ${count === 1 ? "subscriber" : "subscribers"} you selected.`}
           </p>
           {all && filterList.length ? (

@@ -1,16 +1,20 @@
 import type { Metadata } from "next";
 import { requirePageAdmin } from "@/lib/auth/page-guards";
+import { branchScope } from "@/lib/auth/scope";
+import { branchOptions } from "@/lib/subscribers/options";
 import { UserForm } from "./user-form";
 
 export const metadata: Metadata = { title: "New user" };
 
 export default async function NewUserPage() {
-  await requirePageAdmin("/users/new");
+  const admin = await requirePageAdmin("/users/new");
+  // The admin's own scope (every branch): the choices of a new staff member's branches.
+  const branches = await branchOptions(branchScope(admin));
   return (
     <div className="mx-auto max-w-lg">
       <h1 className="text-2xl font-semibold tracking-tight">New user</h1>
       <div className="mt-6 rounded-lg border border-slate-200 bg-white p-6 shadow-sm">
-        <UserForm />
+        <UserForm branches={branches} />
       </div>
     </div>
   );

@@ -4,7 +4,7 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
-import { useForm, useWatch } from "react-hook-form";
+import { Controller, useForm, useWatch } from "react-hook-form";
 import { PasswordStrength } from "@/components/password-strength";
 import { notify } from "@/components/toast";
 import { buttonClass } from "@/components/ui/button-styles";
@@ -13,12 +13,14 @@ import { FormAlert } from "@/components/ui/form-alert";
 import { placeFieldErrors } from "@/components/ui/place-field-errors";
 import { userCreateSchema, type UserCreateInput } from "@/lib/users/schema";
 import { createUserAction } from "../actions";
+import { BranchPicker, type BranchChoice } from "../branch-picker";
 import { LinkDialog } from "../link-dialog";
 
 type Values = UserCreateInput;
-const FIELDS = ["name", "email", "role", "password"] as const;
+const FIELDS = ["name", "email", "role", "password", "branch_ids"] as const;
 
-export function UserForm() {
+/** `branches`: the choices of a staff member's branches (an administrator always sees every branch). */
+export function UserForm({ branches }: { branches: BranchChoice[] }) {
   const router = useRouter();
   const [how, setHow] = useState<"link" | "password">("link");
   const [formError, setFormError] = useState<string | null>(null);
@@ -31,11 +33,11 @@ export function UserForm() {
     formState: { errors, isSubmitting },
   } = useForm<Values>({
     resolver: zodResolver(userCreateSchema),
-    defaultValues: { name: "", email: "", role: "staff", password: "" },
-    shouldUnregister: true, // a password typed, then "link" chosen, is not sent nor checked
+    defaultValues: { name: "", email: "", role: "staff", password: "", branch_ids: null },
+    shouldUnregister: true, // a password typed, then "link" chosen, is not sent nor checked; nor branches once "Administrator" is chosen
   });
 
-  const [password, name, email] = useWatch({ control, name: ["password", "name", "email"] });
+  const [password, name, email, role] = useWatch({ control, name: ["password", "name", "email", "role"] });
 
   const onSubmit = handleSubmit(async (values) => {
     setFormError(null);
@@ -71,6 +73,20 @@ export function UserForm() {
             </select>
           )}
         </Field>
+        {role === "staff" ? (
+          <Controller
+            control={control}
+            name="branch_ids"
+            render={({ field, fieldState }) => (
+              <BranchPicker
+                branches={branches}
+                value={field.value ?? null}
+                onChange={field.onChange}
+                error={fieldState.error?.type === "too_small" ? "Tick at least one branch, or choose every branch." : fieldState.error?.message}
+              />
+            )}
+          />
+        ) : null}
         <fieldset>
           <legend className="block text-sm font-medium text-slate-700">Password</legend>
           <div className="mt-2 space-y-2 text-sm">
