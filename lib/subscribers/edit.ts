@@ -6,7 +6,7 @@ import { sql, within, type Queryable } from "@/lib/db/sql";
 import { AppError, notFound } from "@/lib/errors";
 import type { BranchScope } from "@/lib/auth/scope";
 import { isoDay } from "@/lib/format";
-import { LOCK_EMAIL, LOCK_MOBILE, lockBesideImports } from "./duplicates";
+import { LOCK_EMAIL, LOCK_MOBILE, lockBesideImports, reevaluateLater } from "./duplicates";
 import { resolveReferences, sheetFor } from "./mutations";
 import { findSubscriber, serializeRecord, type SubscriberDetail } from "./record";
 import { emailKey, type SubscriberInput, type SubscriberValues } from "./schema";
@@ -54,21 +54,6 @@ async function lockKeys(tx: Queryable, emails: string[], mobiles: string[]) {
   for (const key of [...new Set(mobiles)].sort()) {
     await tx.query(sql`SELECT 1 AS locked FROM pg_advisory_xact_lock(${LOCK_MOBILE}::int, hashtext(${key}))`);
   }
-}
-
-/** Decides again the duplicate flag of later subscribers sharing these keys, without moving their version; returns the ids changed. */
-export async function reevaluateLater(tx: Queryable, afterId: number, emails: string[], mobiles: string[]): Promise<number[]> {
-  const keys = [...new Set(emails.map(emailKey))];
-  const rows = await tx.query<{ id: number }>(sql`
-    WITH candidates AS (
-      SELECT t.id, (EXISTS (SELECT 1 FROM subscribers e WHERE lower(e.email) = lower(t.email) AND e.id < t.id)
-                 OR EXISTS (SELECT 1 FROM subscribers e WHERE e.mobile = t.mobile AND e.id < t.id)) AS duplicate
-        FROM subscribers t
-       WHERE t.id > ${afterId} AND (lower(t.email) = ANY(${keys}::text[]) OR t.mobile = ANY(${[...new Set(mobiles)]}::text[])))
-    UPDATE subscribers s SET is_duplicate = c.duplicate
-      FROM candidates c WHERE s.id = c.id AND s.is_duplicate <> c.duplicate
-    RETURNING s.id`);
-  return rows.map((r) => r.id).sort((a, b) => a - b);
 }
 
 /** An edit within the scope: a subscriber outside it is a 404, a branch outside it a 400 on branch_id. */
