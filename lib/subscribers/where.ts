@@ -5,8 +5,11 @@ import { contains, containsPattern, trigramServes, whereClause } from "@/lib/lis
 import type { SubscriberFilterValues } from "./filters";
 import { join, sql, type Statement } from "@/lib/db/sql";
 
-/** The joins for the names a row shows (aliases b, c, sh), shared by every read of rows over `subscribers s`. */
-export const SUBSCRIBER_JOINS = sql`LEFT JOIN branches b ON b.id = s.branch_id
+/**
+ * The joins for the names a row shows (aliases b, c, sh), shared by every read of rows over `subscribers s`;
+ * a branch in the trash is no branch (docs/decisions/XXXX-trash.md).
+ */
+export const SUBSCRIBER_JOINS = sql`LEFT JOIN branches b ON b.id = s.branch_id AND b.deleted_at IS NULL
   LEFT JOIN countries c ON c.id = s.country_id
   LEFT JOIN sheets sh ON sh.id = s.sheet_id`;
 
@@ -63,7 +66,7 @@ function filterConditions(f: SubscriberFilterValues): Statement[] {
   if (f.last_name) c.push(contains(sql`s.last_name`, f.last_name));
   if (f.email) c.push(contains(sql`s.email`, f.email));
   if (f.mobile) c.push(sql`s.mobile LIKE ${containsPattern(mobileDigits(f.mobile))}`);
-  if (f.branch_name) c.push(sql`s.branch_id IN (SELECT id FROM branches WHERE ${contains(sql`name`, f.branch_name)})`);
+  if (f.branch_name) c.push(sql`s.branch_id IN (SELECT id FROM branches WHERE ${contains(sql`name`, f.branch_name)} AND deleted_at IS NULL)`);
   if (f.country_name) c.push(sql`s.country_id IN (SELECT id FROM countries WHERE ${contains(sql`name`, f.country_name)})`);
   if (f.sheet) c.push(sql`s.sheet_id IN (SELECT id FROM sheets WHERE ${contains(sql`name`, f.sheet)})`);
   if (f.subscription_status) {
