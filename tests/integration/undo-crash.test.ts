@@ -37,7 +37,7 @@ if (process.env.TEST_DATABASE_URL) {
       env = {
         DATABASE_URL: database.target.kind === "postgres" ? database.target.url : "",
         STORAGE_DIR: process.env.STORAGE_DIR!,
-        BULK_BATCH_SIZE: "20",
+        BULK_BATCH_SIZE: "100",
         EXPORT_POLL_SECONDS: "1",
         EXPORT_MAINTENANCE_SECONDS: "1",
         EXPORT_JOB_EXPIRE_SECONDS: "20",
@@ -92,7 +92,8 @@ if (process.env.TEST_DATABASE_URL) {
       expect(await state(undo.id)).toMatchObject({ processed_rows: changed, changed_rows: changed, skipped_rows: 0, undo_of: change.id });
       expect(await q(sql`SELECT count(*)::int AS n FROM subscribers WHERE subscription_status = 'pending'`)).toEqual([{ n: changed }]);
       expect(await q(sql`SELECT count(*)::int AS n FROM subscribers WHERE subscription_status = 'cancelled'`)).toEqual([{ n: ROWS / 4 }]);
-      expect(await jobRetries(undo.id)).toBe(1);
+      // The killed attempt's job expired and was tried again (more than once if the machine is slow).
+      expect(await jobRetries(undo.id)).toBeGreaterThanOrEqual(1);
       const [counts] = await q<{ kept: number }>(sql`SELECT total AS kept FROM (SELECT sum(total)::int AS total FROM subscriber_status_counts WHERE subscription_status = 'pending') t`);
       expect(counts!.kept).toBe(changed);
       await kill(second);
@@ -106,7 +107,7 @@ if (process.env.TEST_DATABASE_URL) {
       const undo = await requestUndo(admin, change.id);
       const first = spawnWorker(env);
       workers.push(first);
-      await until(async () => (await state(undo.id)).processed_rows >= 200, 60_000, `progress\n${first.output()}`);
+      await until(async () => (await state(undo.id)).processed_rows >= 300, 60_000, `progress\n${first.output()}`);
       await kill(first);
       const killed = await state(undo.id);
       const [half] = await q<{ live: number; trash: number }>(sql`SELECT
