@@ -85,14 +85,14 @@ export default async function BulkChangeProgressPage({ params }: { params: Promi
         {bulk.undone_by && bulk.undone_at ? (
           <p className="text-sm text-slate-700">
             Undone by <bdi>{bulk.undone_by.name}</bdi> on <time dateTime={bulk.undone_at.toISOString()}>{formatDateTime(bulk.undone_at)}</time>.{" "}
-            <Link href={`/subscribers/bulk/${bulk.undo_id}`} className="text-brand-700 hover:underline">
+            <Link href={`/subscribers/bulk/${bulk.undo_id}`} className="text-brand-700 underline hover:no-underline">
               See the undo
             </Link>
           </p>
         ) : bulk.undo_id ? (
           <p className="text-sm text-slate-700">
             Being undone.{" "}
-            <Link href={`/subscribers/bulk/${bulk.undo_id}`} className="text-brand-700 hover:underline">
+            <Link href={`/subscribers/bulk/${bulk.undo_id}`} className="text-brand-700 underline hover:no-underline">
               See the undo
             </Link>
           </p>
