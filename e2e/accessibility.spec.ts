@@ -174,7 +174,7 @@ const PAGES: Visit[] = [
       }
       await visit(page, check, "/trash", "trash");
       if (!admin) return;
-      await page.getByRole("button", { name: /^Restore / }).first().click();
+      await page.getByRole("table").getByRole("button", { name: /^Restore / }).first().click();
       await expect(page.getByRole("dialog", { name: /^Restore / })).toBeVisible();
       await check("trash, restore confirmation");
     },

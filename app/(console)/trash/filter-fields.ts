@@ -1,20 +1,12 @@
 import type { ListFilters } from "@/components/list/filter-bar";
 import { TRASH_FILTER_KEYS } from "@/lib/trash/filters";
 
-/** The trash's toolbar: the name in front; the kind and the deletion days behind Filters. */
+/**
+ * The trash's toolbar: the name in front, the deletion days behind Filters. The kind (`kind`,
+ * subscribers by default) is chosen by the page's tabs above it, which keep these filters.
+ */
 export const TRASH_TOOLBAR: ListFilters = {
   search: { kind: "text", name: "name", label: "Name", placeholder: "Search names and emails (/)" },
-  fields: [
-    {
-      kind: "select",
-      name: "kind",
-      label: "Kind",
-      options: [
-        { value: "subscribers", label: "Subscribers" },
-        { value: "branches", label: "Branches" },
-      ],
-    },
-    { kind: "dateRange", label: "Deleted", from: "deleted_from", to: "deleted_to" },
-  ],
-  keys: ["kind", ...TRASH_FILTER_KEYS],
+  fields: [{ kind: "dateRange", label: "Deleted", from: "deleted_from", to: "deleted_to" }],
+  keys: TRASH_FILTER_KEYS,
 };
