@@ -1,5 +1,5 @@
 import Link from "next/link";
-import { canManageUsers, canReadAudit, type SessionUser } from "@/lib/auth/permissions";
+import { canManageTrash, canManageUsers, canReadAudit, type SessionUser } from "@/lib/auth/permissions";
 import { nameList } from "@/lib/format";
 import { NavLink } from "./nav-link";
 import { SignOutButton } from "./sign-out-button";
@@ -17,6 +17,7 @@ export function AppHeader({ user, signOut, branches }: { user: SessionUser; sign
           <NavLink href="/branches">Branches</NavLink>
           {canManageUsers(user) ? <NavLink href="/users">Users</NavLink> : null}
           {canReadAudit(user) ? <NavLink href="/audit">Audit log</NavLink> : null}
+          {canManageTrash(user) ? <NavLink href="/trash">Trash</NavLink> : null}
         </nav>
         <div className="ml-auto flex items-center gap-3 text-sm">
           <span className="text-right leading-tight">

@@ -162,6 +162,39 @@ const PAGES: Visit[] = [
       await check("progress");
     },
   },
+  {
+    // A deleted subscriber in the trash, with its restore confirmation open; staff get the 403 page.
+    name: "trash",
+    roles: BOTH,
+    run: async (page, check) => {
+      const admin = (await page.request.get("/api/v1/users?role=admin")).status() === 200;
+      if (admin) {
+        const s = await newSubscriber(page);
+        expect((await page.request.delete(`/api/v1/subscribers/${s.id}`)).status()).toBe(204);
+      }
+      await visit(page, check, "/trash", "trash");
+      if (!admin) return;
+      await page.getByRole("table").getByRole("button", { name: /^Restore / }).first().click();
+      await expect(page.getByRole("dialog", { name: /^Restore / })).toBeVisible();
+      await check("trash, restore confirmation");
+    },
+  },
+  {
+    // A change made at once, on its page with Undo, then undone.
+    name: "bulk change: undo",
+    roles: BOTH,
+    run: async (page, check) => {
+      const made = await page.request.post("/api/v1/subscribers/bulk", { data: { ids: [(await newSubscriber(page)).id], change: { subscription_status: "active" } } });
+      expect(made.status()).toBe(200);
+      const { id } = (await made.json()) as { id: string };
+      await visit(page, check, `/subscribers/bulk/${id}`, "bulk change with Undo");
+      await page.getByRole("button", { name: "Undo", exact: true }).click();
+      await check("undo confirmation");
+      await page.getByRole("button", { name: "Undo the change" }).click();
+      await expect(page.getByRole("heading", { name: "Undo of a bulk change" })).toBeVisible();
+      await check("undo done");
+    },
+  },
   { name: "branch list", roles: BOTH, run: (page, check) => visit(page, check, "/branches") },
   { name: "new branch", roles: ADMIN, run: (page, check) => visit(page, check, "/branches/new") },
   { name: "edit branch", roles: BOTH, run: async (page, check) => visit(page, check, `/branches/${await branchId(page)}/edit`) },

@@ -123,6 +123,8 @@ const schema = z.object({
   // Bulk changes of subscribers
   BULK_INLINE_MAX: whole(1, 2_000),
   BULK_BATCH_SIZE: whole(1, 2_000),
+  // The trash: days a deleted subscriber or branch (and a bulk change's undo) is kept before the clean-up erases it.
+  TRASH_RETENTION_DAYS: whole(1, 30, "a whole number of days"),
   // Imports of subscribers' sheets
   IMPORT_MAX_MB: whole(1, 100),
   IMPORT_XLSX_MAX_UNPACKED_MB: whole(1, 1_000),

@@ -19,6 +19,8 @@ export const canManageBranches = (user: Pick<SessionUser, "role"> | null | undef
 export const canCreateSubscribers = (user: SessionUser | null | undefined) => Boolean(user);
 export const canReadAudit = (user: Pick<SessionUser, "role"> | null | undefined) => user?.role === "admin";
 export const canManageUsers = (user: Pick<SessionUser, "role"> | null | undefined) => user?.role === "admin";
+/** The trash: seeing, restoring and erasing deleted records (docs/decisions/XXXX-trash.md). */
+export const canManageTrash = (user: Pick<SessionUser, "role"> | null | undefined) => user?.role === "admin";
 
 /** A saved view: its owner's, and everyone's to open once shared (docs/decisions/0027-saved-views.md). */
 type ViewAccess = { owner_id: number; shared: boolean };

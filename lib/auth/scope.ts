@@ -19,9 +19,10 @@ export function branchScope(user: Pick<SessionUser, "role" | "branch_ids">): Bra
   return Object.freeze({ branchIds: ids }) as BranchScope;
 }
 
-/** The user's `branch_ids` as every read of a user selects it (over `users u`): NULL unless a scoped staff member. */
+/** The user's `branch_ids` as every read of a user selects it (over `users u`): NULL unless a scoped staff member; branches in the trash left out. */
 export const USER_BRANCH_IDS = sql`CASE WHEN u.role = 'admin' OR NOT u.branch_scoped THEN NULL
-  ELSE ARRAY(SELECT ub.branch_id FROM user_branches ub WHERE ub.user_id = u.id ORDER BY ub.branch_id) END AS branch_ids`;
+  ELSE ARRAY(SELECT ub.branch_id FROM user_branches ub JOIN branches tb ON tb.id = ub.branch_id AND tb.deleted_at IS NULL
+              WHERE ub.user_id = u.id ORDER BY ub.branch_id) END AS branch_ids`;
 
 /**
  * A scoped user's branch names, by name, as the session reads them (NULL unless scoped): the header

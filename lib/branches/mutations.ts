@@ -35,7 +35,7 @@ export async function updateBranch(id: number, name: string, actor: SessionUser)
   const db = await prisma();
   return db
     .$transaction(async (tx) => {
-      const before = await tx.branch.findUnique({ where: { id }, select });
+      const before = await tx.branch.findUnique({ where: { id, deleted_at: null }, select });
       if (!before) throw notFound("The branch");
       const branch = await tx.branch.update({ where: { id }, data: { name }, select });
       await audit(tx, {
@@ -51,15 +51,20 @@ export async function updateBranch(id: number, name: string, actor: SessionUser)
     .catch(translate);
 }
 
-/** Deletes a branch; its subscribers keep existing with an empty branch (ON DELETE SET NULL). */
+/**
+ * Moves a branch to the trash: one row changes; its subscribers keep their link and show no branch
+ * while it is there (docs/decisions/XXXX-trash.md).
+ */
 export async function deleteBranch(id: number, actor: SessionUser): Promise<{ name: string; detached: number }> {
   const db = await prisma();
   return db
     .$transaction(async (tx) => {
-      const before = await tx.branch.findUnique({ where: { id }, select });
+      const before = await tx.branch.findUnique({ where: { id, deleted_at: null }, select });
       if (!before) throw notFound("The branch");
       const detached = await tx.subscriber.count({ where: { branch_id: id } });
-      await tx.branch.delete({ where: { id } });
+      // Conditional, so two deletions at once trash it once.
+      const moved = await tx.branch.updateMany({ where: { id, deleted_at: null }, data: { deleted_at: new Date(), deleted_by: actor.id } });
+      if (moved.count === 0) throw notFound("The branch");
       await audit(tx, {
         action: "branch.delete",
         actor,

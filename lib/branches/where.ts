@@ -5,8 +5,11 @@ import { endOfDayExclusive, startOfDay } from "@/lib/list/params";
 import { contains, whereClause } from "@/lib/list/sql";
 import type { BranchFilters } from "./filters";
 
-/** The user's scope over `branches b`: the one predicate every read of branches starts with (lib/auth/scope.ts). */
-export const branchScopeConditions = (scope: BranchScope): Statement[] => scopeConditions(scope, sql`b.id`);
+/**
+ * The user's scope over `branches b`: the one predicate every read of branches starts with (lib/auth/scope.ts);
+ * branches in the trash are no one's (docs/decisions/XXXX-trash.md).
+ */
+export const branchScopeConditions = (scope: BranchScope): Statement[] => [sql`b.deleted_at IS NULL`, ...scopeConditions(scope, sql`b.id`)];
 
 /** The WHERE clause of every branch list read (rows and count), over `branches b`. */
 export function branchWhere(scope: BranchScope, f: Partial<Omit<BranchFilters, "page" | "sort">>): Statement {

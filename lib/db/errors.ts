@@ -42,3 +42,8 @@ export function databaseAppError(error: unknown): AppError | null {
   }
   return null;
 }
+
+/** A unique index refused the row (SQLSTATE 23505, or Prisma's P2002). */
+export function isUniqueViolation(error: unknown): boolean {
+  return someError(error, (v) => sqlState(v) === "23505" || v.code === "P2002");
+}

@@ -247,11 +247,11 @@ export async function runImport(id: string, signal?: AbortSignal): Promise<RunRe
       duplicates = c?.d ?? 0;
     } else {
       await tx.query(sql`INSERT INTO sheets (name) SELECT DISTINCT sheet FROM import_rows WHERE import_id = ${id} AND attempt = ${attempt} ON CONFLICT (name) DO NOTHING`);
-      // A branch deleted since the row was checked leaves the row without one, as deleting a branch does.
+      // A branch deleted (or trashed) since the row was checked leaves the row without one.
       const [c] = await tx.query<{ n: number; d: number }>(sql`WITH inserted AS (
           INSERT INTO subscribers (first_name, last_name, email, mobile, branch_id, country_id, travel_date, sheet_id, subscription_status, is_duplicate, is_mandatory)
           SELECT d.first_name, d.last_name, d.email, d.mobile, b.id, d.country_id, d.travel_date, sh.id, d.subscription_status, d.is_duplicate, d.is_mandatory
-          FROM (${decided}) d JOIN sheets sh ON sh.name = d.sheet LEFT JOIN branches b ON b.id = d.branch_id
+          FROM (${decided}) d JOIN sheets sh ON sh.name = d.sheet LEFT JOIN branches b ON b.id = d.branch_id AND b.deleted_at IS NULL
           ORDER BY d.line
           RETURNING is_duplicate)
         SELECT count(*)::int AS n, count(*) FILTER (WHERE is_duplicate)::int AS d FROM inserted`);

@@ -43,6 +43,44 @@ export type BulkChange = z.output<typeof bulkChangeSchema>;
 export const bulkRequestSchema = z.object({ target: bulkTargetSchema, change: bulkChangeSchema });
 export type BulkRequest = z.input<typeof bulkRequestSchema>;
 
+/** POST /api/v1/subscribers/bulk: `{filters | ids, change}`, read as the page's request. */
+export const bulkApiBodySchema = z
+  .object({
+    ids: z.array(z.number().int().min(1).max(MAX_ID)).min(1, "Give at least one id.").max(MAX_SELECTION).optional()
+      .meta({ description: `At most ${MAX_SELECTION} subscriber ids.` }),
+    filters: filtersSchema.optional().meta({ description: "The list's filters as strings; `{}` means every subscriber." }),
+    change: bulkChangeSchema,
+  })
+  .strict()
+  .superRefine((b, ctx) => {
+    if ((b.ids === undefined) === (b.filters === undefined)) ctx.addIssue({ code: "custom", path: ["filters"], message: "Give exactly one of filters and ids." });
+  })
+  .transform((b): { target: BulkTarget; change: BulkChange } => ({ target: b.ids ? { ids: b.ids } : { filters: b.filters ?? {} }, change: b.change }));
+
+const BULK_STATUSES = ["in_queue", "running", "completed", "failed"] as const;
+
+/** A bulk change as the API answers it (docs/API.md, Bulk changes through the API, and undo). */
+export const bulkChangeRecordSchema = z
+  .object({
+    id: z.string(),
+    status: z.enum(BULK_STATUSES),
+    change: bulkChangeSchema.meta({ description: "What it changes; an undo names the change it puts back." }),
+    target: z.union([z.object({ ids: z.array(z.number().int()) }), z.object({ filters: z.record(z.string(), z.string()) }), z.object({ undo_of: z.string() })]),
+    matched_rows: z.number().int().meta({ description: "The rows it was aimed at when it was requested." }),
+    processed_rows: z.number().int(),
+    changed_rows: z.number().int(),
+    skipped_rows: z.number().int().meta({ description: "An undo's rows left as they are: someone changed them after the change it undoes." }),
+    error: z.string().nullable(),
+    created_at: z.iso.datetime(),
+    completed_at: z.iso.datetime().nullable(),
+    undo_of: z.string().nullable(),
+    undone_by: z.object({ id: z.number().int(), name: z.string() }).nullable(),
+    undone_at: z.iso.datetime().nullable(),
+    undo_id: z.string().nullable().meta({ description: "The undo of this change (running or done), if any." }),
+  })
+  .meta({ id: "BulkChange" });
+export type BulkChangeRecord = z.output<typeof bulkChangeRecordSchema>;
+
 /** The change menu's values (`change=status:active`, `mandatory:true`, `delete`) as a change. */
 export function changeFromChoice(choice: string | undefined): BulkChange | null {
   if (!choice) return null;

@@ -4,24 +4,29 @@ import { auditStatement, jobAuditStatement } from "@/lib/audit/log";
 import type { SessionUser } from "@/lib/auth/permissions";
 import { config } from "@/lib/config";
 import { connection, query, sql, type Queryable, type Statement } from "@/lib/db/sql";
-import { AppError, notFound } from "@/lib/errors";
+import { AppError, conflict, notFound } from "@/lib/errors";
+import type { Prisma } from "@/lib/generated/prisma/client";
+import { retryingDeadlocks } from "@/lib/db/retry";
+import { isUniqueViolation } from "@/lib/db/errors";
+import { restoreSubscribers, trashSubscribers } from "@/lib/trash/subscribers";
 import { newJobId } from "@/lib/jobs/ids";
 import { queue, sendJob } from "@/lib/jobs/queue";
 import { parseWith } from "@/lib/list/params";
 import { heavy } from "@/lib/load/user-limit";
 import { whereClause } from "@/lib/list/sql";
 import { keysNotIn } from "@/lib/validation/common";
-import { BULK_FILTER_NAMES, MAX_SELECTION, type BulkChange, type BulkTarget } from "./bulk-schema";
+import { BULK_FILTER_NAMES, MAX_SELECTION, type BulkChange, type BulkChangeRecord, type BulkTarget } from "./bulk-schema";
 import { lockBesideImports, lockKeySets } from "./duplicates";
-import { reevaluateLater } from "./edit";
 import { subscriberFilterOnlySchema } from "./filters";
 import { subscriberConditions, subscriberScope } from "./where";
-import { branchScopeOfUser, type BranchScope } from "@/lib/auth/scope";
+import { branchScope, branchScopeOfUser, type BranchScope } from "@/lib/auth/scope";
 import { logError } from "@/lib/telemetry/log";
 
-// Bulk changes of status, mandatory flag or (admins) deletion: small ones at once in one
-// transaction, larger ones as a resumable job in id-ordered batches, one audit event either way
-// (docs/decisions/0014-bulk-changes-in-the-audit-log.md, 0015-bulk-deletion-decides-duplicates-after.md).
+// Bulk changes of status, mandatory flag or (admins) deletion to the trash: small ones at once in
+// one transaction, larger ones as a resumable job in id-ordered batches, one audit event either way
+// (docs/decisions/0014-bulk-changes-in-the-audit-log.md, 0015-bulk-deletion-decides-duplicates-after.md);
+// each batch records the values it changed, for the undo (docs/decisions/XXXX-trash.md). The page's
+// action and POST /api/v1/subscribers/bulk both call requestBulkChange.
 
 /** The target's filters, by the list's parser; unknown names refused by own keys, never `in` (an inherited name would widen the change to everyone). */
 function targetFilters(target: Extract<BulkTarget, { filters: unknown }>) {
@@ -48,27 +53,41 @@ export async function countTarget(scope: BranchScope, target: BulkTarget): Promi
 /** A change of a batch: how many rows it went through, and the ids whose values it changed. */
 type BatchResult = { matched: number; changed: number[] };
 
-/** Applies the change to one batch in the caller's transaction; `decideAgain` only at once, a job re-decides after its last batch (0015). */
-async function applyBatch(tx: Queryable, ids: number[], change: BulkChange, { decideAgain }: { decideAgain: boolean }): Promise<BatchResult> {
+/** The bulk change a batch belongs to: its values before are recorded under its id, its deletions name it. */
+type BatchOf = { bulkId: string; userId: number | null };
+
+/**
+ * Applies the change to one batch in the caller's transaction, recording each changed row's value
+ * before (and its version after) in the same transaction, for the undo; rows are locked in id
+ * order first. `decideAgain` only at once: a job re-decides after its last batch (0015).
+ */
+async function applyBatch(tx: Queryable, ids: number[], change: BulkChange, of: BatchOf, { decideAgain }: { decideAgain: boolean }): Promise<BatchResult> {
   if (ids.length === 0) return { matched: 0, changed: [] };
   const changedIds = (rows: { id: number }[]) => rows.map((r) => r.id).sort((a, b) => a - b);
-  if ("subscription_status" in change) {
-    const rows = await tx.query<{ id: number }>(sql`UPDATE subscribers SET subscription_status = ${change.subscription_status}::"SubscriptionStatus", updated_at = now()
-      WHERE id = ANY(${ids}::int[]) AND subscription_status <> ${change.subscription_status}::"SubscriptionStatus" RETURNING id`);
-    return { matched: ids.length, changed: changedIds(rows) };
+  if ("delete" in change) {
+    const moved = await trashSubscribers(tx, ids, { deletedBy: of.userId, bulkChangeId: of.bulkId, decideAgain });
+    return { matched: moved.length, changed: moved };
   }
-  if ("is_mandatory" in change) {
-    const rows = await tx.query<{ id: number }>(sql`UPDATE subscribers SET is_mandatory = ${change.is_mandatory}, updated_at = now()
-      WHERE id = ANY(${ids}::int[]) AND is_mandatory <> ${change.is_mandatory} RETURNING id`);
-    return { matched: ids.length, changed: changedIds(rows) };
-  }
-  const keys = await tx.query<{ email: string; mobile: string }>(sql`SELECT lower(email) AS email, mobile FROM subscribers WHERE id = ANY(${ids}::int[])`);
-  const emails = keys.map((k) => k.email);
-  const mobiles = keys.map((k) => k.mobile);
-  await lockKeySets(tx, emails, mobiles);
-  const deleted = await tx.query<{ id: number }>(sql`DELETE FROM subscribers WHERE id = ANY(${ids}::int[]) RETURNING id`);
-  if (decideAgain && deleted.length) await reevaluateLater(tx, Math.min(...ids), emails, mobiles);
-  return { matched: deleted.length, changed: changedIds(deleted) };
+  const [set, differs, old] =
+    "subscription_status" in change
+      ? [
+          sql`subscription_status = ${change.subscription_status}::"SubscriptionStatus"`,
+          sql`subscription_status <> ${change.subscription_status}::"SubscriptionStatus"`,
+          sql`old.subscription_status AS old_status, NULL::boolean AS old_mandatory`,
+        ]
+      : [
+          sql`is_mandatory = ${change.is_mandatory}`,
+          sql`is_mandatory <> ${change.is_mandatory}`,
+          sql`NULL::"SubscriptionStatus" AS old_status, old.is_mandatory AS old_mandatory`,
+        ];
+  const rows = await tx.query<{ id: number }>(sql`
+    WITH old AS (SELECT id, subscription_status, is_mandatory FROM subscribers WHERE id = ANY(${ids}::int[]) AND ${differs} ORDER BY id FOR UPDATE),
+    changed AS (UPDATE subscribers s SET ${set}, updated_at = now() FROM old WHERE s.id = old.id
+      RETURNING s.id, ${old}, s.updated_at)
+    INSERT INTO bulk_change_rows (bulk_change_id, subscriber_id, old_status, old_mandatory, changed_at)
+    SELECT ${of.bulkId}, c.id, c.old_status, c.old_mandatory, c.updated_at FROM changed c
+    RETURNING subscriber_id AS id`);
+  return { matched: ids.length, changed: changedIds(rows) };
 }
 
 // Smaller than a deletion's batch: a flag change rewrites every index entry, holding locks longer (bench/README.md).
@@ -85,11 +104,12 @@ export async function clearStaleDuplicates(after: number, signal?: AbortSignal, 
   let cleared = 0;
   for (;;) {
     signal?.throwIfAborted();
-    const step = await conn.transaction(async (tx) => {
+    const step = await retryingDeadlocks(() => conn.transaction(async (tx) => {
       // Waits for an import's insert, so rows it decided against the deleted subscribers are seen.
       await lockBesideImports(tx);
+      // Rows before keys, in id order, as edits and batches lock them.
       const rows = await tx.query<{ id: number; email: string; mobile: string }>(sql`
-        SELECT id, lower(email) AS email, mobile FROM subscribers WHERE is_duplicate AND id > ${cursor} ORDER BY id LIMIT ${size}`);
+        SELECT id, lower(email) AS email, mobile FROM subscribers WHERE is_duplicate AND id > ${cursor} ORDER BY id LIMIT ${size} FOR UPDATE`);
       if (rows.length === 0) return null;
       await lockKeySets(tx, rows.map((r) => r.email), rows.map((r) => r.mobile));
       const done = await tx.query<{ id: number }>(sql`
@@ -100,7 +120,7 @@ export async function clearStaleDuplicates(after: number, signal?: AbortSignal, 
            AND NOT EXISTS (SELECT 1 FROM subscribers e WHERE e.mobile = k.mobile AND e.id < k.id)
         RETURNING s.id`);
       return { next: rows[rows.length - 1]!.id, cleared: done.length };
-    });
+    }));
     if (!step) return cleared;
     cursor = step.next;
     cleared += step.cleared;
@@ -108,13 +128,17 @@ export async function clearStaleDuplicates(after: number, signal?: AbortSignal, 
   }
 }
 
+/** The most rows a change (or an undo) runs at once; a deletion's stays within a selection's size. */
+const atOnceMax = (change: BulkChange) => ("delete" in change ? Math.min(config().BULK_INLINE_MAX, MAX_SELECTION) : config().BULK_INLINE_MAX);
+
 /** Whether the change runs at once rather than as a job; a deletion at once stays within a selection's size. */
 export function runsAtOnce(target: BulkTarget, change: BulkChange, total: number): boolean {
   if ("ids" in target) return true;
-  return total <= ("delete" in change ? Math.min(config().BULK_INLINE_MAX, MAX_SELECTION) : config().BULK_INLINE_MAX);
+  return total <= atOnceMax(change);
 }
 
-export type BulkRequestResult = { kind: "done"; count: number } | { kind: "queued"; id: string; total: number };
+/** Every bulk change has an id (its page, its undo); `count`: the rows a change made at once went through. */
+export type BulkRequestResult = { kind: "done"; id: string; count: number } | { kind: "queued"; id: string; total: number };
 
 /** Runs or queues a bulk change of the scope's subscribers; deletion is checked for admins here whatever the caller. */
 export async function requestBulkChange(scope: BranchScope, user: SessionUser, target: BulkTarget, change: BulkChange): Promise<BulkRequestResult> {
@@ -123,21 +147,28 @@ export async function requestBulkChange(scope: BranchScope, user: SessionUser, t
   if (total === 0) throw new AppError(400, "nothing_matches", "No subscriber matches: nothing would change.");
   const conn = await connection();
   const where = whereClause(targetConditions(scope, target));
+  const id = newJobId();
 
   // A selection (at most MAX_SELECTION rows) always runs at once: its event names the subscribers.
   if ("ids" in target || runsAtOnce(target, change, total)) {
-    const count = await conn.transaction(async (tx) => {
-      const ids = (await tx.query<{ id: number }>(sql`SELECT s.id FROM subscribers s ${where} ORDER BY s.id`)).map((r) => r.id);
-      const { matched, changed } = await applyBatch(tx, ids, change, { decideAgain: true });
-      // Only ids that changed, so a later subscriber given a missing id never shows this in its history.
-      const what = "ids" in target ? { ids: changed } : { filters: targetFilters(target).raw };
-      await tx.query(await auditStatement({ action: "subscriber.bulk_change", actor: user, entity: "bulk_change", after: { ...what, change, count: matched } }));
-      return matched;
-    });
-    return { kind: "done", count };
+    const count = await retryingDeadlocks(() =>
+      conn.transaction(async (tx) => {
+        await tx.query(sql`INSERT INTO bulk_changes (id, user_id, status, target, change, total_rows)
+          VALUES (${id}, ${user.id}, 'running', '{}'::jsonb, ${JSON.stringify(change)}::jsonb, ${total})`);
+        const ids = (await tx.query<{ id: number }>(sql`SELECT s.id FROM subscribers s ${where} ORDER BY s.id`)).map((r) => r.id);
+        const { matched, changed } = await applyBatch(tx, ids, change, { bulkId: id, userId: user.id }, { decideAgain: true });
+        // Only ids that changed, so a later subscriber given a missing id never shows this in its history.
+        const what = "ids" in target ? { ids: changed } : { filters: targetFilters(target).raw };
+        await tx.query(sql`UPDATE bulk_changes SET status = 'completed', completed_at = now(), target = ${JSON.stringify(what)}::jsonb,
+            total_rows = ${ids.length}, processed_rows = ${matched}, changed_rows = ${changed.length}
+          WHERE id = ${id}`);
+        await tx.query(await auditStatement({ action: "subscriber.bulk_change", actor: user, entity: "bulk_change", entityId: id, after: { ...what, change, count: matched } }));
+        return matched;
+      }),
+    );
+    return { kind: "done", id, count };
   }
   await queue(); // started outside the transaction: on PGlite that holds the only connection
-  const id = newJobId();
   const jobId = crypto.randomUUID();
   await conn.transaction(async (tx) => {
     await tx.query(sql`INSERT INTO bulk_changes (id, user_id, target, change, total_rows, job_id)
@@ -147,9 +178,21 @@ export async function requestBulkChange(scope: BranchScope, user: SessionUser, t
   return { kind: "queued", id, total };
 }
 
-type BulkRow = { id: string; user_id: number; status: string; target: BulkTarget; change: BulkChange; total_rows: number; processed_rows: number; last_id: number };
+type BulkRow = {
+  id: string;
+  user_id: number;
+  status: string;
+  target: BulkTarget;
+  change: BulkChange;
+  total_rows: number;
+  processed_rows: number;
+  last_id: number;
+  undo_of: string | null;
+};
 
-/** One attempt of a bulk change job: batches in id order from where the last attempt stopped. */
+const BULK_ROW = sql`id, user_id, status::text AS status, target, change, total_rows, processed_rows, last_id, undo_of`;
+
+/** One attempt of a bulk change job (or of an undo): batches in id order from where the last attempt stopped. */
 export async function runBulkChange(
   bulkId: string,
   signal?: AbortSignal,
@@ -157,11 +200,12 @@ export async function runBulkChange(
   onBatch?: (processed: number) => void,
 ): Promise<{ processed: number } | { skipped: string }> {
   const conn = await connection();
-  const [row] = await conn.query<BulkRow>(sql`SELECT id, user_id, status::text AS status, target, change, total_rows, processed_rows, last_id
-    FROM bulk_changes WHERE id = ${bulkId}`);
+  const [row] = await conn.query<BulkRow>(sql`SELECT ${BULK_ROW} FROM bulk_changes WHERE id = ${bulkId}`);
   if (!row) return { skipped: "the bulk change no longer exists" };
   if (row.status !== "in_queue" && row.status !== "running") return { skipped: `the bulk change is ${row.status}` };
   await conn.query(sql`UPDATE bulk_changes SET status = 'running' WHERE id = ${bulkId} AND status = 'in_queue'`);
+  // An undo puts back what its change changed, within the user's scope as the job starts.
+  if (row.undo_of) return runUndo(row, await branchScopeOfUser(row.user_id), signal, onBatch);
   const size = config().BULK_BATCH_SIZE;
   const deleting = "delete" in row.change;
   // An earlier attempt may have deleted rows whose later duplicates it never decided again.
@@ -170,16 +214,19 @@ export async function runBulkChange(
   let { last_id: last, processed_rows: processed } = row;
   for (;;) {
     signal?.throwIfAborted();
-    const done = await conn.transaction(async (tx) => {
-      // The user's scope as it is at each batch: a scope narrowed since the request, or during the job, narrows the change.
-      const where = targetConditions(await branchScopeOfUser(row.user_id, tx), row.target);
-      const ids = (await tx.query<{ id: number }>(sql`SELECT s.id FROM subscribers s ${whereClause([...where, sql`s.id > ${last}`])} ORDER BY s.id LIMIT ${size}`)).map((r) => r.id);
-      if (ids.length === 0) return null;
-      const { matched, changed } = await applyBatch(tx, ids, row.change, { decideAgain: false });
-      const next = ids[ids.length - 1]!;
-      await tx.query(sql`UPDATE bulk_changes SET last_id = ${next}, processed_rows = processed_rows + ${matched} WHERE id = ${bulkId}`);
-      return { next, matched, first: changed[0] ?? null };
-    });
+    const done = await retryingDeadlocks(() =>
+      conn.transaction(async (tx) => {
+        // The user's scope as it is at each batch: a scope narrowed since the request, or during the job, narrows the change.
+        const where = targetConditions(await branchScopeOfUser(row.user_id, tx), row.target);
+        const ids = (await tx.query<{ id: number }>(sql`SELECT s.id FROM subscribers s ${whereClause([...where, sql`s.id > ${last}`])} ORDER BY s.id LIMIT ${size}`)).map((r) => r.id);
+        if (ids.length === 0) return null;
+        const { matched, changed } = await applyBatch(tx, ids, row.change, { bulkId, userId: row.user_id }, { decideAgain: false });
+        const next = ids[ids.length - 1]!;
+        await tx.query(sql`UPDATE bulk_changes SET last_id = ${next}, processed_rows = processed_rows + ${matched}, changed_rows = changed_rows + ${changed.length}
+          WHERE id = ${bulkId}`);
+        return { next, matched, first: changed[0] ?? null };
+      }),
+    );
     if (!done) break;
     last = done.next;
     processed += done.matched;
@@ -211,7 +258,8 @@ export async function markBulkFailed(bulkId: string, message: string): Promise<b
   const conn = await connection();
   const error = message.slice(0, 500);
   // Re-decide duplicates after a part-way deletion, as on completion (best effort: the database may be failing).
-  const [state] = await conn.query<{ status: string; deleting: boolean }>(sql`SELECT status::text AS status, (change -> 'delete') IS NOT NULL AS deleting FROM bulk_changes WHERE id = ${bulkId}`);
+  const [state] = await conn.query<{ status: string; deleting: boolean }>(sql`SELECT status::text AS status,
+      (change -> 'delete') IS NOT NULL AND undo_of IS NULL AS deleting FROM bulk_changes WHERE id = ${bulkId}`);
   let decided: boolean | undefined;
   if (state?.deleting && state.status === "running") {
     decided = await clearStaleDuplicates(0).then(
@@ -223,20 +271,20 @@ export async function markBulkFailed(bulkId: string, message: string): Promise<b
     );
   }
   return conn.transaction(async (tx) => {
-    const [row] = await tx.query<Pick<BulkRow, "user_id" | "target" | "change" | "processed_rows" | "total_rows">>(sql`
+    const [row] = await tx.query<Pick<BulkRow, "user_id" | "target" | "change" | "processed_rows" | "total_rows" | "undo_of">>(sql`
       UPDATE bulk_changes SET status = 'failed', error = ${error}
        WHERE id = ${bulkId} AND status IN ('in_queue', 'running')
-      RETURNING user_id, target, change, processed_rows, total_rows`);
+      RETURNING user_id, target, change, processed_rows, total_rows, undo_of`);
     if (!row) return false;
     await tx.query(
       jobAuditStatement({
-        action: "subscriber.bulk_change",
+        action: row.undo_of ? "subscriber.bulk_undo" : "subscriber.bulk_change",
         userId: row.user_id,
         job: "bulk change job",
         entity: "bulk_change",
         entityId: bulkId,
         after: {
-          ...row.target,
+          ...(row.undo_of ? { undo_of: row.undo_of } : row.target),
           change: row.change,
           count: row.processed_rows,
           total: row.total_rows,
@@ -250,23 +298,201 @@ export async function markBulkFailed(bulkId: string, message: string): Promise<b
   });
 }
 
+// Undo (docs/decisions/XXXX-trash.md): the values before were recorded per row in the transaction
+// of each batch (bulk_change_rows; a deletion's rows wait in the trash under its id). An undo puts
+// back, batch by batch, the rows whose version is still the one the change left, and forgets each
+// batch's records in the same transaction: a killed attempt's retry goes on with the rest.
+
+/** Rows a deletion's undo restores per transaction: each decides duplicate flags again, as a deletion at once does (0015). */
+const RESTORE_BATCH = 500;
+
+type UndoBatch = { matched: number; changed: number; skipped: number };
+
+/** Puts back one batch of the change `original` made, in the caller's transaction; null when nothing is left. */
+async function undoBatch(tx: Queryable, original: string, change: BulkChange, scope: BranchScope): Promise<UndoBatch | null> {
+  if ("delete" in change) {
+    const ids = (await tx.query<{ id: number }>(sql`SELECT id FROM subscriber_trash WHERE bulk_change_id = ${original}
+      ORDER BY id LIMIT ${Math.min(config().BULK_BATCH_SIZE, RESTORE_BATCH)}`)).map((r) => r.id);
+    if (ids.length === 0) return null;
+    const restored = await restoreSubscribers(tx, ids);
+    return { matched: ids.length, changed: restored.length, skipped: 0 };
+  }
+  const batch = await tx.query<{ id: number }>(sql`SELECT subscriber_id AS id FROM bulk_change_rows WHERE bulk_change_id = ${original}
+    ORDER BY subscriber_id LIMIT ${config().BULK_BATCH_SIZE} FOR UPDATE`);
+  if (batch.length === 0) return null;
+  const ids = batch.map((r) => r.id);
+  // Rows first, in id order, as a change's batch and an edit lock them.
+  await tx.query(sql`SELECT id FROM subscribers WHERE id = ANY(${ids}::int[]) ORDER BY id FOR UPDATE`);
+  const [set, still] =
+    "subscription_status" in change
+      ? [sql`subscription_status = r.old_status`, sql`s.subscription_status = ${change.subscription_status}::"SubscriptionStatus"`]
+      : [sql`is_mandatory = r.old_mandatory`, sql`s.is_mandatory = ${change.is_mandatory}`];
+  // Unchanged since: still the change's value and still the version it left (any edit or change moves it).
+  const put = await tx.query<{ id: number }>(sql`UPDATE subscribers s SET ${set}, updated_at = now()
+      FROM bulk_change_rows r
+    ${whereClause([sql`r.bulk_change_id = ${original}`, sql`r.subscriber_id = s.id`, sql`s.id = ANY(${ids}::int[])`, still, sql`s.updated_at = r.changed_at`, ...subscriberScope(scope)])}
+    RETURNING s.id`);
+  await tx.query(sql`DELETE FROM bulk_change_rows WHERE bulk_change_id = ${original} AND subscriber_id = ANY(${ids}::int[])`);
+  return { matched: ids.length, changed: put.length, skipped: ids.length - put.length };
+}
+
+/** Ends an undo in the caller's transaction: completed, its skipped rows counted (a deletion's: rows no longer in the trash), audited. */
+async function completeUndo(tx: Queryable, undoId: string, audit: (after: Record<string, unknown>) => Promise<Statement>) {
+  const [done] = await tx.query<{ undo_of: string; change: BulkChange; processed_rows: number; changed_rows: number; skipped_rows: number }>(sql`
+    UPDATE bulk_changes u SET status = 'completed', completed_at = now(),
+        skipped_rows = CASE WHEN (u.change -> 'delete') IS NULL THEN u.skipped_rows
+                            ELSE GREATEST((SELECT o.changed_rows FROM bulk_changes o WHERE o.id = u.undo_of) - u.changed_rows, 0) END
+     WHERE u.id = ${undoId}
+    RETURNING u.undo_of, u.change, u.processed_rows, u.changed_rows, u.skipped_rows`);
+  if (!done) return;
+  await tx.query(await audit({ undo_of: done.undo_of, change: done.change, count: done.processed_rows, changed: done.changed_rows, skipped: done.skipped_rows }));
+}
+
+async function runUndo(row: BulkRow, scope: BranchScope, signal?: AbortSignal, onBatch?: (processed: number) => void): Promise<{ processed: number }> {
+  const conn = await connection();
+  let processed = row.processed_rows;
+  for (;;) {
+    signal?.throwIfAborted();
+    const done = await retryingDeadlocks(() =>
+      conn.transaction(async (tx) => {
+        const batch = await undoBatch(tx, row.undo_of!, row.change, scope);
+        if (!batch) return null;
+        await tx.query(sql`UPDATE bulk_changes SET processed_rows = processed_rows + ${batch.matched},
+            changed_rows = changed_rows + ${batch.changed}, skipped_rows = skipped_rows + ${batch.skipped} WHERE id = ${row.id}`);
+        return batch;
+      }),
+    );
+    if (!done) break;
+    processed += done.matched;
+    onBatch?.(processed);
+  }
+  await conn.transaction((tx) =>
+    completeUndo(tx, row.id, async (after) =>
+      jobAuditStatement({ action: "subscriber.bulk_undo", userId: row.user_id, job: "bulk change job", entity: "bulk_change", entityId: row.id, after: after as Prisma.InputJsonValue }),
+    ),
+  );
+  return { processed };
+}
+
+/** Undoes the bulk change `bulkId` at once or as a job (docs/API.md): its author or an admin; a deletion's, admins. */
+export async function requestUndo(user: SessionUser, bulkId: string): Promise<BulkRequestResult> {
+  const conn = await connection();
+  const [original] = await conn.query<BulkRow & { old: boolean; undo: string | null }>(sql`SELECT ${BULK_ROW},
+      created_at < now() - make_interval(days => ${config().TRASH_RETENTION_DAYS}) AS old,
+      (SELECT x.status::text FROM bulk_changes x WHERE x.undo_of = b.id AND x.status <> 'failed' LIMIT 1) AS undo
+    FROM bulk_changes b WHERE id = ${bulkId}`);
+  if (!original || (original.user_id !== user.id && user.role !== "admin")) throw notFound("The bulk change");
+  if ("delete" in original.change && user.role !== "admin") throw new AppError(403, "forbidden", "Only administrators undo a deletion.");
+  if (original.undo_of) throw conflict("This change is an undo: it cannot be undone itself.");
+  if (original.status === "in_queue" || original.status === "running") throw conflict("This change has not finished yet: undo it once it has.");
+  if (original.undo === "completed") throw conflict("This change is already undone.");
+  if (original.undo) throw conflict("This change is being undone.");
+  if (original.old) throw conflict(`This change is older than ${config().TRASH_RETENTION_DAYS} days: what it changed is no longer kept, so it cannot be undone.`);
+  const scope = branchScope(user);
+  const [left] = await conn.query<{ n: number }>(
+    "delete" in original.change
+      ? sql`SELECT count(*)::int AS n FROM subscriber_trash WHERE bulk_change_id = ${bulkId}`
+      : sql`SELECT count(*)::int AS n FROM bulk_change_rows WHERE bulk_change_id = ${bulkId}`,
+  );
+  const total = left?.n ?? 0;
+  const id = newJobId();
+  const insert = (tx: Queryable, status: "running" | "in_queue", jobId: string | null) =>
+    tx.query(sql`INSERT INTO bulk_changes (id, user_id, status, target, change, total_rows, undo_of, job_id)
+      VALUES (${id}, ${user.id}, ${status}::"BulkChangeStatus", ${JSON.stringify({ undo_of: bulkId })}::jsonb, ${JSON.stringify(original.change)}::jsonb, ${total}, ${bulkId}, ${jobId})`);
+  try {
+    if (total <= atOnceMax(original.change)) {
+      const count = await retryingDeadlocks(() =>
+        conn.transaction(async (tx) => {
+          await insert(tx, "running", null);
+          let sums = { matched: 0, changed: 0, skipped: 0 };
+          for (let batch = await undoBatch(tx, bulkId, original.change, scope); batch; batch = await undoBatch(tx, bulkId, original.change, scope)) {
+            sums = { matched: sums.matched + batch.matched, changed: sums.changed + batch.changed, skipped: sums.skipped + batch.skipped };
+          }
+          await tx.query(sql`UPDATE bulk_changes SET processed_rows = ${sums.matched}, changed_rows = ${sums.changed}, skipped_rows = ${sums.skipped} WHERE id = ${id}`);
+          await completeUndo(tx, id, (after) => auditStatement({ action: "subscriber.bulk_undo", actor: user, entity: "bulk_change", entityId: id, after: after as Prisma.InputJsonValue }));
+          return sums.matched;
+        }),
+      );
+      return { kind: "done", id, count };
+    }
+    await queue(); // started outside the transaction: on PGlite that holds the only connection
+    const jobId = crypto.randomUUID();
+    await conn.transaction(async (tx) => {
+      await insert(tx, "in_queue", jobId);
+      await sendJob(tx, { kind: "bulk", id, userId: user.id }, jobId);
+    });
+    return { kind: "queued", id, total };
+  } catch (error) {
+    // Two undos at once: the unique index lets one in (bulk_changes_one_undo).
+    if (isUniqueViolation(error)) throw conflict("This change is already undone, or being undone.");
+    throw error;
+  }
+}
+
 export type BulkStatus = {
   id: string;
+  user_id: number;
   status: "in_queue" | "running" | "completed" | "failed";
   change: BulkChange;
-  target: { ids: number[] } | { filters: Record<string, string> };
+  target: { ids: number[] } | { filters: Record<string, string> } | { undo_of: string };
   total_rows: number;
   processed_rows: number;
+  changed_rows: number;
+  skipped_rows: number;
   error: string | null;
   created_at: Date;
   completed_at: Date | null;
+  undo_of: string | null;
+  /** The undo that has not failed, if any: its id and status, and who ran it. */
+  undo_id: string | null;
+  undo_status: "in_queue" | "running" | "completed" | null;
+  undone_at: Date | null;
+  undone_by: { id: number; name: string } | null;
 };
 
-/** A bulk change of `userId`'s; anyone else's is the same 404 as none. */
-export async function bulkStatus(userId: number, bulkId: string): Promise<BulkStatus> {
+/** A bulk change, to its author or an admin; anyone else's is the same 404 as none. */
+export async function bulkStatus(viewer: Pick<SessionUser, "id" | "role">, bulkId: string): Promise<BulkStatus> {
   const conn = await connection();
-  const [row] = await conn.query<BulkStatus>(sql`SELECT id, status::text AS status, change, target, total_rows, processed_rows, error, created_at, completed_at
-    FROM bulk_changes WHERE id = ${bulkId} AND user_id = ${userId}`);
+  const [row] = await conn.query<Omit<BulkStatus, "undone_by"> & { undone_by_id: number | null; undone_by_name: string | null }>(sql`
+    SELECT b.id, b.user_id, b.status::text AS status, b.change, b.target, b.total_rows, b.processed_rows, b.changed_rows, b.skipped_rows,
+           b.error, b.created_at, b.completed_at, b.undo_of, u.id AS undo_id, u.status::text AS undo_status,
+           CASE WHEN u.status = 'completed' THEN u.completed_at END AS undone_at,
+           CASE WHEN u.status = 'completed' THEN uu.id END AS undone_by_id, CASE WHEN u.status = 'completed' THEN uu.name END AS undone_by_name
+      FROM bulk_changes b
+      LEFT JOIN bulk_changes u ON u.undo_of = b.id AND u.status <> 'failed'
+      LEFT JOIN users uu ON uu.id = u.user_id
+     WHERE b.id = ${bulkId} ${viewer.role === "admin" ? sql`` : sql`AND b.user_id = ${viewer.id}`}`);
   if (!row) throw notFound("The bulk change");
-  return row;
+  const { undone_by_id, undone_by_name, ...rest } = row;
+  return { ...rest, undone_by: undone_by_id === null ? null : { id: undone_by_id, name: undone_by_name ?? "" } };
+}
+
+/** Whether `viewer` may undo it now (the page's `Undo`, with the rules of requestUndo). */
+export function canUndo(viewer: Pick<SessionUser, "id" | "role">, bulk: BulkStatus): boolean {
+  if (bulk.undo_of || bulk.undo_id) return false;
+  if (bulk.status !== "completed" && bulk.status !== "failed") return false;
+  if ("delete" in bulk.change && viewer.role !== "admin") return false;
+  if (bulk.user_id !== viewer.id && viewer.role !== "admin") return false;
+  return Date.now() - bulk.created_at.getTime() < config().TRASH_RETENTION_DAYS * 86_400_000;
+}
+
+/** docs/API.md's bulk change. */
+export function serializeBulk(b: BulkStatus): BulkChangeRecord {
+  return {
+    id: b.id,
+    status: b.status,
+    change: b.change,
+    target: b.target,
+    matched_rows: b.total_rows,
+    processed_rows: b.processed_rows,
+    changed_rows: b.changed_rows,
+    skipped_rows: b.skipped_rows,
+    error: b.error,
+    created_at: b.created_at.toISOString(),
+    completed_at: b.completed_at?.toISOString() ?? null,
+    undo_of: b.undo_of,
+    undone_by: b.undone_by,
+    undone_at: b.undone_at?.toISOString() ?? null,
+    undo_id: b.undo_id,
+  };
 }

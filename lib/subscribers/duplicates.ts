@@ -64,3 +64,18 @@ export async function findDuplicates(tx: Queryable, email: string | null, mobile
 }
 
 export const isDuplicate = (match: DuplicateMatch) => match.email !== null || match.mobile !== null;
+
+/** Decides again the duplicate flag of later subscribers sharing these keys, without moving their version; returns the ids changed. */
+export async function reevaluateLater(tx: Queryable, afterId: number, emails: string[], mobiles: string[]): Promise<number[]> {
+  const keys = [...new Set(emails.map(emailKey))];
+  const rows = await tx.query<{ id: number }>(sql`
+    WITH candidates AS (
+      SELECT t.id, (EXISTS (SELECT 1 FROM subscribers e WHERE lower(e.email) = lower(t.email) AND e.id < t.id)
+                 OR EXISTS (SELECT 1 FROM subscribers e WHERE e.mobile = t.mobile AND e.id < t.id)) AS duplicate
+        FROM subscribers t
+       WHERE t.id > ${afterId} AND (lower(t.email) = ANY(${keys}::text[]) OR t.mobile = ANY(${[...new Set(mobiles)]}::text[])))
+    UPDATE subscribers s SET is_duplicate = c.duplicate
+      FROM candidates c WHERE s.id = c.id AND s.is_duplicate <> c.duplicate
+    RETURNING s.id`);
+  return rows.map((r) => r.id).sort((a, b) => a - b);
+}

@@ -6,9 +6,11 @@ import { sql, within, type Queryable } from "@/lib/db/sql";
 import { AppError, notFound } from "@/lib/errors";
 import type { BranchScope } from "@/lib/auth/scope";
 import { isoDay } from "@/lib/format";
-import { LOCK_EMAIL, LOCK_MOBILE, lockBesideImports } from "./duplicates";
+import { LOCK_EMAIL, LOCK_MOBILE, lockBesideImports, reevaluateLater } from "./duplicates";
 import { resolveReferences, sheetFor } from "./mutations";
 import { findSubscriber, serializeRecord, type SubscriberDetail } from "./record";
+import { trashSubscribers } from "@/lib/trash/subscribers";
+import { retryingDeadlocks } from "@/lib/db/retry";
 import { emailKey, type SubscriberInput, type SubscriberValues } from "./schema";
 
 // Editing and deleting a subscriber: creation's rules, duplicates decided again by the server,
@@ -56,25 +58,16 @@ async function lockKeys(tx: Queryable, emails: string[], mobiles: string[]) {
   }
 }
 
-/** Decides again the duplicate flag of later subscribers sharing these keys, without moving their version; returns the ids changed. */
-export async function reevaluateLater(tx: Queryable, afterId: number, emails: string[], mobiles: string[]): Promise<number[]> {
-  const keys = [...new Set(emails.map(emailKey))];
-  const rows = await tx.query<{ id: number }>(sql`
-    WITH candidates AS (
-      SELECT t.id, (EXISTS (SELECT 1 FROM subscribers e WHERE lower(e.email) = lower(t.email) AND e.id < t.id)
-                 OR EXISTS (SELECT 1 FROM subscribers e WHERE e.mobile = t.mobile AND e.id < t.id)) AS duplicate
-        FROM subscribers t
-       WHERE t.id > ${afterId} AND (lower(t.email) = ANY(${keys}::text[]) OR t.mobile = ANY(${[...new Set(mobiles)]}::text[])))
-    UPDATE subscribers s SET is_duplicate = c.duplicate
-      FROM candidates c WHERE s.id = c.id AND s.is_duplicate <> c.duplicate
-    RETURNING s.id`);
-  return rows.map((r) => r.id).sort((a, b) => a - b);
-}
+/**
+ * Without a branch in the edit, a link to a branch in the trash stays (the record shows no branch,
+ * restoring the branch brings it back: docs/decisions/XXXX-trash.md).
+ */
+const KEEP_TRASHED_BRANCH = sql`(SELECT t.id FROM branches t WHERE t.id = subscribers.branch_id AND t.deleted_at IS NOT NULL)`;
 
 /** An edit within the scope: a subscriber outside it is a 404, a branch outside it a 400 on branch_id. */
 export async function updateSubscriber(scope: BranchScope, id: number, input: SubscriberValues, version: Date, actor: SessionUser): Promise<SubscriberDetail> {
   const db = await prisma();
-  return db.$transaction(
+  return retryingDeadlocks(() => db.$transaction(
     async (tx) => {
       const q = within(tx);
       const before = await findSubscriber(scope, id, q, true);
@@ -87,7 +80,8 @@ export async function updateSubscriber(scope: BranchScope, id: number, input: Su
           OR EXISTS (SELECT 1 FROM subscribers WHERE mobile = ${mobile} AND id < ${id}) AS duplicate`);
       const sheet = await sheetFor(tx, input.sheet_name);
       await q.query(sql`UPDATE subscribers SET first_name = ${input.first_name}, last_name = ${input.last_name},
-          email = ${input.email}, mobile = ${mobile}, branch_id = ${branch?.id ?? null}, country_id = ${country?.id ?? null},
+          email = ${input.email}, mobile = ${mobile}, country_id = ${country?.id ?? null},
+          branch_id = ${branch ? sql`${branch.id}` : KEEP_TRASHED_BRANCH},
           sheet_id = ${sheet?.id ?? null}, travel_date = ${input.travel_date}::date,
           subscription_status = ${input.subscription_status}::"SubscriptionStatus", is_mandatory = ${input.is_mandatory},
           is_duplicate = ${earlier?.duplicate ?? false}, updated_at = now()
@@ -105,19 +99,18 @@ export async function updateSubscriber(scope: BranchScope, id: number, input: Su
       return after;
     },
     { maxWait: 10_000, timeout: 20_000 },
-  );
+  ));
 }
 
-/** Deletes a subscriber (admins: the caller's guard); later subscribers it matched are decided again. */
+/** Moves a subscriber to the trash (admins: the caller's guard); later subscribers it matched are decided again. */
 export async function deleteSubscriber(scope: BranchScope, id: number, actor: SessionUser): Promise<SubscriberDetail> {
   const db = await prisma();
-  return db.$transaction(
+  return retryingDeadlocks(() => db.$transaction(
     async (tx) => {
       const q = within(tx);
       const before = await findSubscriber(scope, id, q, true);
       if (!before) throw notFound("The subscriber");
-      await lockKeys(q, [before.email], [before.mobile]);
-      await q.query(sql`DELETE FROM subscribers WHERE id = ${id}`);
+      await trashSubscribers(q, [id], { deletedBy: actor.id, decideAgain: false });
       const reevaluated = await reevaluateLater(q, id, [before.email], [before.mobile]);
       await audit(tx, {
         action: "subscriber.delete",
@@ -130,5 +123,5 @@ export async function deleteSubscriber(scope: BranchScope, id: number, actor: Se
       return before;
     },
     { maxWait: 10_000, timeout: 20_000 },
-  );
+  ));
 }

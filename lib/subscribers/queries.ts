@@ -45,10 +45,17 @@ const OWN_SORTS = {
 } as const satisfies Record<OwnColumn, Statement>;
 
 // Walked in the order of each name's unique index; unique names make (name, id) a total order.
+// `live`: which rows of the table name a row (a branch in the trash names none); `none`: a row without a name.
 const JOINED_SORTS = {
-  branch_name: { table: sql`branches`, key: sql`branch_id`, name: sql`lower(j.name)` },
-  country_name: { table: sql`countries`, key: sql`country_id`, name: sql`j.name` },
-  sheet: { table: sql`sheets`, key: sql`sheet_id`, name: sql`j.name` },
+  branch_name: {
+    table: sql`branches`,
+    key: sql`branch_id`,
+    name: sql`lower(j.name)`,
+    live: sql`AND j.deleted_at IS NULL`,
+    none: sql`(s.branch_id IS NULL OR s.branch_id IN (SELECT id FROM branches WHERE deleted_at IS NOT NULL))`,
+  },
+  country_name: { table: sql`countries`, key: sql`country_id`, name: sql`j.name`, live: empty, none: sql`s.country_id IS NULL` },
+  sheet: { table: sql`sheets`, key: sql`sheet_id`, name: sql`j.name`, live: empty, none: sql`s.sheet_id IS NULL` },
 } as const;
 
 /** The columns of a list row; the joins bring only the three names shown. */
@@ -77,15 +84,15 @@ export function subscriberListSql(
   const column = f.sort.column;
 
   if (column === "branch_name" || column === "country_name" || column === "sheet") {
-    const { table, key, name } = JOINED_SORTS[column];
+    const { table, key, name, live, none } = JOINED_SORTS[column];
     const upTo = offset + window.limit;
     const withName = sql`(SELECT s.id, ${name}::text AS sort_name FROM subscribers s
-        JOIN ${table} j ON j.id = s.${key} ${where} ORDER BY ${name} ${idDir}, s.id ${idDir} LIMIT ${upTo})`;
+        JOIN ${table} j ON j.id = s.${key} ${live} ${where} ORDER BY ${name} ${idDir}, s.id ${idDir} LIMIT ${upTo})`;
     // Filtering by that same name already excludes the rows without one.
     const withoutName = f[column]
       ? empty
       : sql`UNION ALL (SELECT s.id, NULL::text AS sort_name FROM subscribers s
-        ${whereClause([sql`s.${key} IS NULL`, ...conditions])} ORDER BY s.id ${idDir} LIMIT ${upTo})`;
+        ${whereClause([none, ...conditions])} ORDER BY s.id ${idDir} LIMIT ${upTo})`;
     const rows = sql`SELECT ${COLUMNS} FROM (SELECT u.id, u.sort_name FROM (${withName} ${withoutName}) u
         ORDER BY u.sort_name ${dir}, u.id ${idDir} ${page}) p
       JOIN subscribers s ON s.id = p.id ${SUBSCRIBER_JOINS}

@@ -22,7 +22,7 @@ export type SubscriberDetail = SubscriberRow & {
 const RECORD_COLUMNS = sql`s.id, s.first_name, s.last_name, b.name AS branch_name, c.name AS country_name,
   s.email, s.mobile, s.travel_date, sh.name AS sheet_name, s.subscription_status::text AS subscription_status,
   s.is_duplicate, s.is_mandatory, s.created_at, coalesce(s.updated_at, s.created_at) AS updated_at,
-  s.branch_id, s.country_id`;
+  b.id AS branch_id, s.country_id`;
 
 /**
  * The subscriber, read with `db` (a transaction's, to read under its lock), or null; one outside the

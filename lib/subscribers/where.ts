@@ -5,8 +5,11 @@ import { contains, containsPattern, trigramServes, whereClause } from "@/lib/lis
 import type { SubscriberFilterValues } from "./filters";
 import { join, sql, type Statement } from "@/lib/db/sql";
 
-/** The joins for the names a row shows (aliases b, c, sh), shared by every read of rows over `subscribers s`. */
-export const SUBSCRIBER_JOINS = sql`LEFT JOIN branches b ON b.id = s.branch_id
+/**
+ * The joins for the names a row shows (aliases b, c, sh), shared by every read of rows over `subscribers s`;
+ * a branch in the trash is no branch (docs/decisions/XXXX-trash.md).
+ */
+export const SUBSCRIBER_JOINS = sql`LEFT JOIN branches b ON b.id = s.branch_id AND b.deleted_at IS NULL
   LEFT JOIN countries c ON c.id = s.country_id
   LEFT JOIN sheets sh ON sh.id = s.sheet_id`;
 
@@ -65,7 +68,7 @@ function filterConditions(f: SubscriberFilterValues, scope?: BranchScope): State
   if (f.mobile) c.push(sql`s.mobile LIKE ${containsPattern(mobileDigits(f.mobile))}`);
   // The scope's branches only: another branch's name finds no branch, as a name no branch has, in the same time.
   if (f.branch_name) {
-    const named = [contains(sql`fb.name`, f.branch_name), ...(scope ? scopeConditions(scope, sql`fb.id`) : [])];
+    const named = [contains(sql`fb.name`, f.branch_name), sql`fb.deleted_at IS NULL`, ...(scope ? scopeConditions(scope, sql`fb.id`) : [])];
     c.push(sql`s.branch_id IN (SELECT fb.id FROM branches fb ${whereClause(named)})`);
   }
   if (f.country_name) c.push(sql`s.country_id IN (SELECT id FROM countries WHERE ${contains(sql`name`, f.country_name)})`);

@@ -3,6 +3,8 @@
 // `npm run bench -- --embedded`: the same on PGlite with 100,000 subscribers, at 1 connection.
 //
 //   --subscribers N     rows to load (default 1,000,000; embedded 100,000)
+//   --trashed N         subscribers in the trash beside them (default: as many as --subscribers),
+//                       so the lists and totals are measured with the trash full
 //   --connections 1,10  concurrency levels (embedded: 1)
 //   --rounds 3 --seconds 3 --warmup 1
 //                       each measurement is `rounds` runs of `seconds`, interleaved app (API,
@@ -29,7 +31,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { openDatabase } from "@/lib/db/client";
 import type { DatabaseTarget } from "@/lib/db/config";
-import { BENCH_SCOPED, BENCH_USERS, bulkLoad, ensureScopedBenchUser, resetBenchPassword } from "@/tools/seed/bulk";
+import { BENCH_SCOPED, BENCH_USERS, bulkLoad, ensureScopedBenchUser, fillTrash, resetBenchPassword } from "@/tools/seed/bulk";
 import { bulkTarget } from "../bulk-load";
 import { ensureBuild } from "./build";
 import { pageHasOwnFloor, postgresFloor, pgliteFloor, requestSql, writeExplain, type FloorDb } from "./floor";
@@ -53,6 +55,7 @@ const { values: args } = parseArgs({
   options: {
     embedded: { type: "boolean", default: false },
     subscribers: { type: "string" },
+    trashed: { type: "string" },
     connections: { type: "string" },
     rounds: { type: "string", default: "3" },
     seconds: { type: "string", default: "3" },
@@ -72,6 +75,7 @@ const { values: args } = parseArgs({
 
 const embedded = args.embedded!;
 const subscribers = Number(args.subscribers ?? (embedded ? 100_000 : 1_000_000));
+const trashed = Number(args.trashed ?? subscribers);
 const connections = (args.connections ?? (embedded ? "1" : "1,10")).split(",").map(Number);
 const rounds = Number(args.rounds);
 const seconds = Number(args.seconds);
@@ -85,8 +89,8 @@ const kind = embedded ? "embedded" : "postgres";
 const p95Limit = embedded ? { connections: 1, ms: 500 } : { connections: 10, ms: 300 };
 const abuseSeconds = Number(args["abuse-seconds"]);
 const port = args.port === undefined ? undefined : Number(args.port);
-for (const [name, n] of Object.entries({ subscribers, rounds, seconds, warmup, "abuse-seconds": abuseSeconds })) {
-  if (!Number.isFinite(n) || n < (name === "warmup" ? 0 : 1)) throw new Error(`--${name} must be a positive number`);
+for (const [name, n] of Object.entries({ subscribers, trashed, rounds, seconds, warmup, "abuse-seconds": abuseSeconds })) {
+  if (!Number.isFinite(n) || n < (name === "warmup" || name === "trashed" ? 0 : 1)) throw new Error(`--${name} must be a positive number`);
 }
 if (connections.some((c) => !Number.isInteger(c) || c < 1)) throw new Error("--connections must be whole numbers, e.g. 1,10");
 
@@ -109,6 +113,8 @@ async function main() {
   // 1. Data (skipped when the database already holds exactly that).
   const load = await bulkLoad({ target, subscribers, progress: progressPrinter() });
   console.log(load.loaded ? `› Loaded in ${load.seconds.toFixed(0)} s.` : "› Data already loaded.");
+  const trash = await fillTrash(target, trashed, progressPrinter());
+  console.log(trash.filled ? `› Trash filled with ${trashed.toLocaleString("en-GB")} subscribers in ${trash.seconds.toFixed(0)} s.` : `› Trash already holds ${trashed.toLocaleString("en-GB")} subscribers.`);
 
   // 2. The production build (or, with --app, a build made elsewhere: to compare a change).
   const build = args.app
@@ -149,7 +155,7 @@ async function main() {
   const explainDir = path.join(outDir, "explain");
   fs.rmSync(explainDir, { recursive: true, force: true });
   for (const s of scenarios) {
-    await writeExplain(floor, s, explainDir, `${dbVersion}, ${subscribers.toLocaleString("en-GB")} subscribers`);
+    await writeExplain(floor, s, explainDir, `${dbVersion}, ${subscribers.toLocaleString("en-GB")} subscribers, ${trashed.toLocaleString("en-GB")} trashed`);
   }
   console.log(`› EXPLAIN (ANALYZE, BUFFERS) written to ${path.relative(ROOT, explainDir)}/`);
 
@@ -241,7 +247,7 @@ async function main() {
   const m = machine(dbVersion, loadStart);
   const minutes = ((Date.now() - started) / 60_000).toFixed(1);
   const report = [
-    `# Benchmark: ${embedded ? "PGlite (embedded)" : "PostgreSQL"}, ${subscribers.toLocaleString("en-GB")} subscribers`,
+    `# Benchmark: ${embedded ? "PGlite (embedded)" : "PostgreSQL"}, ${subscribers.toLocaleString("en-GB")} subscribers (and ${trashed.toLocaleString("en-GB")} in the trash)`,
     "",
     `Produced by \`npm run bench${embedded ? " -- --embedded" : ""}\` on ${new Date().toISOString()} (${minutes} min${load.loaded ? `, data loaded in ${load.seconds.toFixed(0)} s` : ""}${build.rebuilt ? `, built in ${build.seconds.toFixed(0)} s` : ""}).`,
     "",

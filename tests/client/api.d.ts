@@ -40,8 +40,10 @@ export interface paths {
         put?: never;
         post?: never;
         /**
-         * Delete a branch
+         * Delete a branch (to the trash)
          * @description **Who:** Administrators.
+         *
+         *     Its subscribers keep their link and show no branch until it is restored; its name is free meanwhile.
          */
         delete: operations["deleteBranchesId"];
         options?: never;
@@ -96,8 +98,10 @@ export interface paths {
         put?: never;
         post?: never;
         /**
-         * Delete a subscriber
+         * Delete a subscriber (to the trash)
          * @description **Who:** Administrators.
+         *
+         *     It leaves every list, count, export and duplicate check, and can be restored from the trash for TRASH_RETENTION_DAYS.
          */
         delete: operations["deleteSubscribersId"];
         options?: never;
@@ -109,6 +113,72 @@ export interface paths {
          *     The given fields over the record, checked by the creation rules. `updated_at` as read says which version you changed: 409 when someone changed it since.
          */
         patch: operations["patchSubscribersId"];
+        trace?: never;
+    };
+    "/api/v1/subscribers/bulk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Change many subscribers at once
+         * @description **Who:** Signed in.
+         *
+         *     Exactly one of `filters` (the list's filters; `{}` is every subscriber) and `ids` (at most 100). Status and mandatory changes: anyone signed in; deletion (to the trash): administrators. 200 with the finished change when it ran at once, 202 when it runs as a job (read it with GET). 429 when you already have too many jobs.
+         */
+        post: operations["postSubscribersBulk"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/subscribers/bulk/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a bulk change
+         * @description **Who:** Signed in. API tokens with the `read` scope (or `export`) too.
+         *
+         *     Its author's, or any for an administrator; anyone else's is a 404.
+         */
+        get: operations["getSubscribersBulkId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/subscribers/bulk/{id}/undo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Undo a bulk change
+         * @description **Who:** Signed in.
+         *
+         *     Its author or an administrator (a deletion's: administrators), within TRASH_RETENTION_DAYS. Puts back every row it changed, except rows changed since by anyone (counted in `skipped_rows`); a deletion's undo restores its rows from the trash. Answers like a bulk change, with `undo_of`; 409 when it is already undone, being undone, not finished, an undo itself, or too old.
+         */
+        post: operations["postSubscribersBulkIdUndo"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/v1/subscribers/export": {
@@ -395,6 +465,134 @@ export interface paths {
         patch: operations["patchViewsId"];
         trace?: never;
     };
+    "/api/v1/trash/subscribers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List trashed subscribers
+         * @description **Who:** Administrators. API tokens with the `read` scope (or `export`) too.
+         *
+         *     Newest deletion first. `name` matches the first or last name or the email; `deleted_from`/`deleted_to` are whole days.
+         */
+        get: operations["getTrashSubscribers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/trash/branches": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List trashed branches
+         * @description **Who:** Administrators. API tokens with the `read` scope (or `export`) too.
+         */
+        get: operations["getTrashBranches"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/trash/subscribers/{id}/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Restore a trashed subscriber
+         * @description **Who:** Administrators.
+         *
+         *     Back among the live records: 404 unless it is in the trash; 409 when restoring would break a rule (a branch's name taken since), naming it. Its duplicate flag, and those of the subscribers after it sharing its email or mobile, are decided again.
+         */
+        post: operations["postTrashSubscribersIdRestore"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/trash/branches/{id}/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Restore a trashed branch
+         * @description **Who:** Administrators.
+         *
+         *     Back among the live records: 404 unless it is in the trash; 409 when restoring would break a rule (a branch's name taken since), naming it. Its subscribers show its name again.
+         */
+        post: operations["postTrashBranchesIdRestore"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/trash/subscribers/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Erase a trashed subscriber for good
+         * @description **Who:** Administrators.
+         */
+        delete: operations["deleteTrashSubscribersId"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/trash/branches/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Erase a trashed branch for good
+         * @description **Who:** Administrators.
+         *
+         *     Its subscribers are left without a branch.
+         */
+        delete: operations["deleteTrashBranchesId"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/tokens": {
         parameters: {
             query?: never;
@@ -537,6 +735,48 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
         };
+        BulkChange: {
+            id: string;
+            /** @enum {string} */
+            status: "in_queue" | "running" | "completed" | "failed";
+            /** @description What it changes; an undo names the change it puts back. */
+            change: {
+                /** @enum {string} */
+                subscription_status: "pending" | "active" | "expired" | "cancelled";
+            } | {
+                is_mandatory: boolean;
+            } | {
+                /** @constant */
+                delete: true;
+            };
+            target: {
+                ids: number[];
+            } | {
+                filters: {
+                    [key: string]: string;
+                };
+            } | {
+                undo_of: string;
+            };
+            /** @description The rows it was aimed at when it was requested. */
+            matched_rows: number;
+            processed_rows: number;
+            changed_rows: number;
+            /** @description An undo's rows left as they are: someone changed them after the change it undoes. */
+            skipped_rows: number;
+            error: string | null;
+            /** Format: date-time */
+            created_at: string;
+            completed_at: string | null;
+            undo_of: string | null;
+            undone_by: {
+                id: number;
+                name: string;
+            } | null;
+            undone_at: string | null;
+            /** @description The undo of this change (running or done), if any. */
+            undo_id: string | null;
+        };
         ExportStatus: {
             /** @description Path of the newest completed file, or null while none exists. */
             downloadable_file: string | null;
@@ -671,6 +911,49 @@ export interface components {
             updated_at: string;
             /** @description null, or why its list now refuses its query or columns (the view is kept, shown as broken). */
             problem: string | null;
+        };
+        TrashedSubscriber: {
+            id: number;
+            first_name: string;
+            last_name: string;
+            branch_name: string | null;
+            country_name: string | null;
+            email: string;
+            mobile: string;
+            travel_date: string | null;
+            sheet: {
+                name: string;
+            } | null;
+            /** @enum {string} */
+            subscription_status: "pending" | "active" | "expired" | "cancelled";
+            is_duplicate: boolean;
+            is_mandatory: boolean;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            deleted_at: string;
+            /** @description Who deleted it (null: an account that no longer exists). */
+            deleted_by: {
+                id: number;
+                name: string;
+            } | null;
+            /** @description The subscriber it was merged into, or null when it was deleted. */
+            merged_into: number | null;
+        };
+        TrashedBranch: {
+            id: number;
+            name: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            /** Format: date-time */
+            deleted_at: string;
+            /** @description Who deleted it (null: an account that no longer exists). */
+            deleted_by: {
+                id: number;
+                name: string;
+            } | null;
         };
         Token: {
             id: number;
@@ -1172,6 +1455,133 @@ export interface operations {
             409: components["responses"]["Error409"];
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    postSubscribersBulk: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description At most 100 subscriber ids. */
+                    ids?: number[];
+                    /** @description The list's filters as strings; `{}` means every subscriber. */
+                    filters?: {
+                        [key: string]: string;
+                    };
+                    change: {
+                        /** @enum {string} */
+                        subscription_status: "pending" | "active" | "expired" | "cancelled";
+                    } | {
+                        is_mandatory: boolean;
+                    } | {
+                        /** @constant */
+                        delete: true;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BulkChange"];
+                };
+            };
+            /** @description OK */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BulkChange"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    getSubscribersBulkId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The job's id, as its status names it. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BulkChange"];
+                };
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    postSubscribersBulkIdUndo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The job's id, as its status names it. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BulkChange"];
+                };
+            };
+            /** @description OK */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BulkChange"];
+                };
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            429: components["responses"]["Error429"];
             503: components["responses"]["Error503"];
         };
     };
@@ -1805,6 +2215,185 @@ export interface operations {
             409: components["responses"]["Error409"];
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    getTrashSubscribers: {
+        parameters: {
+            query?: {
+                page?: string;
+                sort?: "deleted_at" | "-deleted_at" | "id" | "-id";
+                name?: string;
+                deleted_from?: string;
+                deleted_to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["TrashedSubscriber"][];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    getTrashBranches: {
+        parameters: {
+            query?: {
+                page?: string;
+                sort?: "deleted_at" | "-deleted_at" | "id" | "-id";
+                name?: string;
+                deleted_from?: string;
+                deleted_to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["TrashedBranch"][];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    postTrashSubscribersIdRestore: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The record's id: digits, no leading zero. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SubscriberRecord"];
+                };
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    postTrashBranchesIdRestore: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The record's id: digits, no leading zero. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Branch"];
+                };
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    deleteTrashSubscribersId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The record's id: digits, no leading zero. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no body. */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    deleteTrashBranchesId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The record's id: digits, no leading zero. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no body. */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
             503: components["responses"]["Error503"];
         };
     };

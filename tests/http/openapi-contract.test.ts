@@ -223,6 +223,41 @@ for (const kind of testDbKinds()) {
       }
     });
 
+    it("answers the trash and bulk changes, with their undo, as documented", async () => {
+      const branch = (await call(admin, "post", "/api/v1/branches", { json: { name: "Contract trash" } })).body;
+      await call(admin, "delete", "/api/v1/branches/{id}", { ids: { id: branch.id } });
+      await call(admin, "get", "/api/v1/trash/branches", { query: "name=contract&sort=-deleted_at" });
+      await call(admin, "post", "/api/v1/branches", { json: { name: "Contract trash" } }); // its name is free
+      await call(admin, "post", "/api/v1/trash/branches/{id}/restore", { ids: { id: branch.id } }); // 409, the name is taken
+      await call(admin, "delete", "/api/v1/trash/branches/{id}", { ids: { id: branch.id } });
+      const gone = await call(admin, "post", "/api/v1/branches", { json: { name: "Contract trash, restored" } });
+      await call(admin, "delete", "/api/v1/branches/{id}", { ids: { id: gone.body.id } });
+      await call(admin, "post", "/api/v1/trash/branches/{id}/restore", { ids: { id: gone.body.id } });
+
+      const person = (await call(staff, "post", "/api/v1/subscribers", { json: { first_name: "Tara", last_name: "Trashcontract", email: "tara@contract.test", mobile: "+447911123460", subscription_status: "pending", is_mandatory: false } })).body;
+      await call(admin, "delete", "/api/v1/subscribers/{id}", { ids: { id: person.id } });
+      await call(admin, "get", "/api/v1/trash/subscribers", { query: "name=tara&deleted_from=2020-01-01&sort=id" });
+      await call(admin, "post", "/api/v1/trash/subscribers/{id}/restore", { ids: { id: person.id } });
+      await call(admin, "post", "/api/v1/trash/subscribers/{id}/restore", { ids: { id: person.id } }); // 404, not in the trash now
+      await call(admin, "delete", "/api/v1/subscribers/{id}", { ids: { id: person.id } });
+      await call(admin, "delete", "/api/v1/trash/subscribers/{id}", { ids: { id: person.id } });
+
+      const other = (await call(staff, "post", "/api/v1/subscribers", { json: { first_name: "Uma", last_name: "Trashcontract", email: "uma@contract.test", mobile: "+447911123461", subscription_status: "pending", is_mandatory: false } })).body;
+      const change = (await call(staff, "post", "/api/v1/subscribers/bulk", { json: { filters: { last_name: "Trashcontract" }, change: { is_mandatory: true } } })).body;
+      await call(staff, "post", "/api/v1/subscribers/bulk", { json: { ids: [other.id], change: { delete: true } } }); // 403, staff
+      await call(staff, "post", "/api/v1/subscribers/bulk", { json: { ids: [other.id], filters: {}, change: { is_mandatory: false } } }); // 400
+      await call(staff, "get", "/api/v1/subscribers/bulk/{id}", { ids: { id: change.id } });
+      await call(staff, "post", "/api/v1/subscribers/bulk/{id}/undo", { ids: { id: change.id } });
+      await call(staff, "post", "/api/v1/subscribers/bulk/{id}/undo", { ids: { id: change.id } }); // 409, undone
+      const token = await newToken("read");
+      await call(token, "get", "/api/v1/subscribers/bulk/{id}", { ids: { id: change.id } }); // an admin's token reads any
+      for (const status of ["409 post /api/v1/trash/branches/{id}/restore", "200 post /api/v1/trash/branches/{id}/restore", "404 post /api/v1/trash/subscribers/{id}/restore",
+        "200 post /api/v1/subscribers/bulk", "403 post /api/v1/subscribers/bulk", "409 post /api/v1/subscribers/bulk/{id}/undo", "200 get /api/v1/subscribers/bulk/{id}"]) {
+        const [code, method, path] = status.split(" ");
+        expect(seen, status).toContain(`${method} ${path} ${code}`);
+      }
+    });
+
     it("answers the refusals each operation's security, parameters and body imply, as documented", async () => {
       const read = await newToken("read");
       for (const { path, method, op } of operations()) {

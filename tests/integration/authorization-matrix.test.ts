@@ -12,6 +12,9 @@ import { GET as statusGET } from "@/app/api/v1/subscribers/imports/[id]/route";
 import { GET as rejectedGET } from "@/app/api/v1/subscribers/imports/[id]/rejected/route";
 import { connection, sql } from "@/lib/db/sql";
 import { runImport } from "@/lib/imports/run";
+import { trashSubscribers } from "@/lib/trash/subscribers";
+import { requestBulkChange } from "@/lib/subscribers/bulk";
+import { branchScope } from "@/lib/auth/scope";
 
 // What next/headers gives the code: the headers of the caller's request (a token caller's carry
 // `Authorization: Bearer …`, set by as() below), and no cookie jar (sign-out gets an empty one;
@@ -72,6 +75,8 @@ const PAGES: Record<string, Expect> = {
   "(console)/audit/page.tsx": ADMIN_PAGE,
   "(console)/users/page.tsx": ADMIN_PAGE,
   "(console)/users/new/page.tsx": ADMIN_PAGE,
+  // The trash: administrators only (staff never see it).
+  "(console)/trash/page.tsx": ADMIN_PAGE,
   "(console)/account/page.tsx": SIGNED_IN,
   // A list's saved views: the caller's own and the shared ones.
   "(console)/views/page.tsx": SIGNED_IN,
@@ -191,6 +196,36 @@ const ROUTES: Record<string, Call[] | "next-auth"> = {
     { method: "PATCH", path: "/api/v1/views/{shared-view}", json: { name: "Matrix {who}" }, expect: r({ anonymous: 401, staff: 403, admin: 200 }, 403) },
     { method: "DELETE", path: "/api/v1/views/{shared-view}", expect: r({ anonymous: 401, staff: 403, admin: 204 }, 403) },
   ],
+  // The trash: administrators only; an administrator's token reads its lists, never changes it.
+  "api/v1/trash/subscribers/route.ts": [{ method: "GET", path: "/api/v1/trash/subscribers", expect: r({ anonymous: 401, staff: 403, admin: 200 }, 200) }],
+  "api/v1/trash/branches/route.ts": [{ method: "GET", path: "/api/v1/trash/branches?name=Matrix", expect: r({ anonymous: 401, staff: 403, admin: 200 }, 200) }],
+  "api/v1/trash/subscribers/[id]/route.ts": [
+    { method: "DELETE", path: "/api/v1/trash/subscribers/{trashed-subscriber}", expect: r({ anonymous: 401, staff: 403, admin: 204 }, 403) },
+  ],
+  "api/v1/trash/subscribers/[id]/restore/route.ts": [
+    { method: "POST", path: "/api/v1/trash/subscribers/{trashed-subscriber}/restore", expect: r({ anonymous: 401, staff: 403, admin: 200 }, 403) },
+  ],
+  "api/v1/trash/branches/[id]/route.ts": [
+    { method: "DELETE", path: "/api/v1/trash/branches/{trashed-branch}", expect: r({ anonymous: 401, staff: 403, admin: 204 }, 403) },
+  ],
+  "api/v1/trash/branches/[id]/restore/route.ts": [
+    { method: "POST", path: "/api/v1/trash/branches/{trashed-branch}/restore", expect: r({ anonymous: 401, staff: 403, admin: 200 }, 403) },
+  ],
+  // Bulk changes through the API: the page's rules (deletion for administrators; a scoped user's
+  // ids of other branches match nothing: 400); a change is its author's and administrators' to
+  // read and undo (anyone else: 404), never a token's to make or undo.
+  "api/v1/subscribers/bulk/route.ts": [
+    { method: "POST", path: "/api/v1/subscribers/bulk", json: { ids: ["{bulk-target}"], change: { is_mandatory: true } }, expect: r({ anonymous: 401, staff: 200, scoped: 400, admin: 200 }, 403) },
+    { method: "POST", path: "/api/v1/subscribers/bulk", json: { ids: ["{bulk-target}"], change: { delete: true } }, expect: r({ anonymous: 401, staff: 403, admin: 200 }, 403) },
+  ],
+  "api/v1/subscribers/bulk/[id]/route.ts": [
+    { method: "GET", path: "/api/v1/subscribers/bulk/{staff-bulk}", params: { id: "{staff-bulk}" }, expect: r({ anonymous: 401, staff: 200, scoped: 404, admin: 200 }, 200) },
+  ],
+  "api/v1/subscribers/bulk/[id]/undo/route.ts": [
+    { method: "POST", path: "/api/v1/subscribers/bulk/{staff-bulk}/undo", params: { id: "{staff-bulk}" }, expect: r({ anonymous: 401, staff: 200, scoped: 404, admin: 200 }, 403) },
+    // A deletion's undo: administrators only (staff: not theirs, 404).
+    { method: "POST", path: "/api/v1/subscribers/bulk/{admin-deletion}/undo", params: { id: "{admin-deletion}" }, expect: r({ anonymous: 401, staff: 404, admin: 200 }, 403) },
+  ],
   "api/v1/tokens/[id]/route.ts": [
     { method: "DELETE", path: "/api/v1/tokens/{admin-token}", expect: r({ anonymous: 401, staff: 404, admin: 204 }, 403) },
   ],
@@ -215,6 +250,11 @@ const ACTIONS: Record<string, Record<string, Expect>> = {
   },
   "(console)/subscribers/bulk-actions.ts": {
     bulkChangeAction: { anonymous: 401, staff: "ok", admin: "ok" },
+    undoBulkAction: { anonymous: 401, staff: "ok", admin: "ok" },
+  },
+  "(console)/trash/actions.ts": {
+    restoreTrashAction: { anonymous: 401, staff: 403, admin: "ok" },
+    eraseTrashAction: { anonymous: 401, staff: 403, admin: "ok" },
   },
   "(console)/subscribers/import/actions.ts": {
     previewImportAction: { anonymous: 401, staff: "ok", admin: "ok" },
@@ -293,6 +333,8 @@ describe("authorization matrix", () => {
   let otherImport = { owner: null as unknown as SessionUser, completed: "", preview: "" };
   /** Views of a user who is none of the callers: one private, some shared (each DELETE takes one). */
   const otherViews = { private: 0, shared: [] as number[] };
+  /** What the trash and undo calls take, one each: trashed subscribers and branches, staff's bulk changes, an admin's deletions. */
+  const pools = { bulkTargets: [] as number[], trashedSubscribers: [] as number[], trashedBranches: [] as number[], staffBulk: [] as string[], adminDeletions: [] as string[] };
 
   beforeAll(async () => {
     suite = await openExportSuite("pglite", 30);
@@ -343,6 +385,23 @@ describe("authorization matrix", () => {
     otherViews.private = (await view("Matrix private", false)).id;
     for (let i = 0; i < 20; i++) otherViews.shared.push((await view(`Matrix shared ${i}`, true)).id);
     expect(await runImport(otherImport.completed)).toMatchObject({ imported: 1, rejected: 1 });
+    // The trash's records and bulk changes the calls take (each call one).
+    const conn = await connection();
+    const extra = await conn.query<{ id: number }>(sql`INSERT INTO subscribers (first_name, last_name, email, mobile, subscription_status)
+      SELECT 'Trash', 'Matrix ' || g, 'trash-matrix-' || g || '@example.com', '+4474009' || lpad(g::text, 5, '0'), 'active' FROM generate_series(1, 80) g RETURNING id`);
+    const extraIds = extra.map((r) => r.id);
+    const trashed = extraIds.splice(0, 20);
+    await conn.transaction((tx) => trashSubscribers(tx, trashed, { deletedBy: suite.admin.id }));
+    pools.trashedSubscribers = trashed;
+    const trashedBranches = await suite.database.prisma.branch.createManyAndReturn({ data: Array.from({ length: 20 }, (_, i) => ({ name: `Matrix trashed ${i}` })), select: { id: true } });
+    pools.trashedBranches = trashedBranches.map((b) => b.id);
+    await conn.query(sql`UPDATE branches SET deleted_at = now(), deleted_by = ${suite.admin.id} WHERE id = ANY(${pools.trashedBranches}::int[])`);
+    const EVERY = branchScope({ role: "admin", branch_ids: null });
+    for (let i = 0; i < 20; i++) {
+      pools.staffBulk.push((await requestBulkChange(EVERY, suite.staff, { ids: [extraIds.pop()!] }, { is_mandatory: true })).id);
+      pools.adminDeletions.push((await requestBulkChange(EVERY, suite.admin, { ids: [extraIds.pop()!] }, { delete: true })).id);
+    }
+    pools.bulkTargets = extraIds;
     // Its owner gets both: the 404s below are about who asks, not about what is there.
     actAs(importOwner);
     const own = await statusGET(apiRequest(`/api/v1/subscribers/imports/${otherImport.completed}`), routeContext({ id: otherImport.completed }));
@@ -353,6 +412,7 @@ describe("authorization matrix", () => {
 
   const fill = (text: string, who: Who) =>
     text
+      .replaceAll('"{bulk-target}"', () => String(pools.bulkTargets.pop()))
       .replaceAll("{who}", who)
       .replaceAll("{n}", () => String(100 + n++))
       .replaceAll("{branch}", () => String(branchIds.pop()))
@@ -367,7 +427,11 @@ describe("authorization matrix", () => {
       .replaceAll("{export}", "AAAAAAAAAAAAAAAAAAAAAA")
       .replaceAll("{import}", () => otherImport.completed)
       .replaceAll("{private-view}", String(otherViews.private))
-      .replaceAll("{shared-view}", () => String(otherViews.shared.pop()));
+      .replaceAll("{shared-view}", () => String(otherViews.shared.pop()))
+      .replaceAll("{trashed-subscriber}", () => String(pools.trashedSubscribers.pop()))
+      .replaceAll("{trashed-branch}", () => String(pools.trashedBranches.pop()))
+      .replaceAll("{staff-bulk}", () => pools.staffBulk.pop()!)
+      .replaceAll("{admin-deletion}", () => pools.adminDeletions.pop()!);
 
   /**
    * Who the guards see: a person's session, or (for a token caller) none, with the token on the

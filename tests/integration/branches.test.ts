@@ -111,8 +111,10 @@ for (const kind of testDbKinds()) {
         // The confirmation counts when it opens: exactly the subscribers that will lose the branch.
         expect(await countBranchSubscribersAction({ id })).toEqual({ ok: true, data: { subscribers: 1 } });
         const deleted = await deleteBranchAction({ id });
-        expect(deleted).toMatchObject({ ok: true, message: "Branch “Lisboa” deleted. 1 subscriber has no branch now." });
-        expect(await database.prisma.subscriber.findUnique({ where: { id: subscriber.id } })).toMatchObject({ branch_id: null });
+        expect(deleted).toMatchObject({ ok: true, message: "Branch “Lisboa” deleted. 1 subscriber shows no branch until it is restored from the trash." });
+        // In the trash: the subscriber keeps its link (it shows no branch meanwhile: trash tests).
+        expect(await database.prisma.subscriber.findUnique({ where: { id: subscriber.id } })).toMatchObject({ branch_id: id });
+        expect(await database.prisma.branch.findUnique({ where: { id } })).toMatchObject({ deleted_at: expect.any(Date) });
         expect(await deleteBranchAction({ id })).toMatchObject({ ok: false, formError: "The branch was not found." });
       });
     });

@@ -82,14 +82,14 @@ for (const kind of testDbKinds()) {
       const started = Date.now();
       await startJobWorker();
       const id = (small as { id: string }).id;
-      let status = await bulkStatus(s.admin.id, id);
+      let status = await bulkStatus(s.admin, id);
       while (status.status !== "completed" && Date.now() - started < 20_000) {
         await new Promise((r) => setTimeout(r, 100));
-        status = await bulkStatus(s.admin.id, id);
+        status = await bulkStatus(s.admin, id);
       }
       const took = Date.now() - started;
       expect(status).toMatchObject({ status: "completed", processed_rows: SMALL });
-      const large = [await bulkStatus(s.staff.id, large1!), await bulkStatus(s.staff.id, large2!)];
+      const large = [await bulkStatus(s.staff, large1!), await bulkStatus(s.staff, large2!)];
       console.info(`small job done after ${took} ms; the large ones at ${large.map((l) => `${l.processed_rows}/${l.total_rows}`).join(", ")}`);
       // Both large jobs are still at work: the small one did not wait for either.
       for (const l of large) {

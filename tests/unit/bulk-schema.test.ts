@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { bulkRequestSchema, changeFromChoice } from "@/lib/subscribers/bulk-schema";
+import { bulkApiBodySchema, bulkRequestSchema, changeFromChoice } from "@/lib/subscribers/bulk-schema";
 import { fieldErrors, keysNotIn } from "@/lib/validation/common";
 
 // A bulk change's request (lib/subscribers/bulk-schema.ts): a target and a change, the one schema
@@ -55,5 +55,27 @@ describe("the change menu's values", () => {
     for (const choice of [undefined, "", "status", "status:", "status:Active", "status:deleted", "status:active:x", "mandatory", "mandatory:yes", "mandatory:TRUE", "delete:true", "delete:", "drop", "constructor", "status:constructor", "status:toString"]) {
       expect(changeFromChoice(choice), String(choice)).toBeNull();
     }
+  });
+});
+
+describe("POST /api/v1/subscribers/bulk's body", () => {
+  const parse = (body: unknown) => {
+    const r = bulkApiBodySchema.safeParse(body);
+    return r.success ? { ok: true as const, value: r.data } : { ok: false as const, fields: Object.keys(fieldErrors(r.error)) };
+  };
+
+  it("reads filters or ids, and the change, as the page's request", () => {
+    expect(parse({ filters: {}, change: { delete: true } })).toEqual({ ok: true, value: { target: { filters: {} }, change: { delete: true } } });
+    expect(parse({ ids: [3, 1], change: { subscription_status: "active" } })).toEqual({ ok: true, value: { target: { ids: [3, 1] }, change: { subscription_status: "active" } } });
+  });
+
+  it("refuses both or neither of filters and ids, unknown members, unknown filters and bad changes, by name", () => {
+    expect(parse({ change })).toMatchObject({ ok: false, fields: ["filters"] });
+    expect(parse({ ids: [1], filters: {}, change })).toMatchObject({ ok: false, fields: ["filters"] });
+    expect(parse({ filters: {}, change, target: {} })).toMatchObject({ ok: false });
+    expect(parse({ filters: { emial: "x" }, change })).toMatchObject({ ok: false, fields: ["filters.emial"] });
+    expect(parse({ filters: {}, change: { delete: false } })).toMatchObject({ ok: false });
+    expect(parse({ ids: Array.from({ length: 101 }, (_, i) => i + 1), change })).toMatchObject({ ok: false, fields: ["ids"] });
+    expect(parse(["not", "an", "object"])).toMatchObject({ ok: false });
   });
 });

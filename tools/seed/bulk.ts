@@ -387,3 +387,48 @@ export async function resetBenchPassword(database: Database, email: string = BEN
   return password;
 }
 
+
+// ---------------------------------------------------------------------------------------------
+// The trash: lists and totals must stay as fast with a million trashed rows (docs/decisions/XXXX-trash.md)
+// ---------------------------------------------------------------------------------------------
+
+const TRASH_BATCH = 200_000;
+
+/**
+ * Fills the trash with `count` trashed subscribers (copies of live rows under ids after every live
+ * one, deleted by the bench admin over the last 30 days), unless it holds exactly that many already.
+ */
+export async function fillTrash(target: DatabaseTarget, count: number, log: Progress = () => {}): Promise<{ filled: boolean; seconds: number }> {
+  const started = performance.now();
+  const database = await openDatabase(target);
+  const sql = sqlFor(target, database);
+  try {
+    const [have] = await sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM subscriber_trash`);
+    if (have?.n === count) return { filled: false, seconds: 0 };
+    log({ phase: "trash", message: `filling the trash with ${count.toLocaleString("en-GB")} subscribers` });
+    await sql.query(`TRUNCATE subscriber_trash`);
+    const [range] = await sql.query<{ max: number; live: number }>(`SELECT coalesce(max(id), 0)::int AS max, count(*)::int AS live FROM subscribers`);
+    if (!range?.live) throw new Error("The bench database has no subscribers to copy into the trash.");
+    const [admin] = await sql.query<{ id: number }>(statement`SELECT id FROM users WHERE email = ${BENCH_USERS[0]!.email}`);
+    for (let done = 0; done < count; ) {
+      // The next live rows in id order (from the first again past the last), under ids after every live one.
+      const offset = done % range.live;
+      const n = Math.min(TRASH_BATCH, count - done, range.live - offset);
+      await sql.query(statement`INSERT INTO subscriber_trash (id, first_name, last_name, email, mobile, branch_id, country_id, sheet_id,
+          travel_date, subscription_status, is_duplicate, is_mandatory, created_at, updated_at, deleted_at, deleted_by)
+        SELECT ${range.max + done}::int + row_number() OVER (ORDER BY s.id)::int, s.first_name, s.last_name, s.email, s.mobile, s.branch_id,
+          s.country_id, s.sheet_id, s.travel_date, s.subscription_status, s.is_duplicate, s.is_mandatory, s.created_at, s.updated_at,
+          now() - (s.id % 2592000) * interval '1 second', ${admin?.id ?? null}::int
+          FROM (SELECT * FROM subscribers ORDER BY id LIMIT ${n} OFFSET ${offset}) s`);
+      done += n;
+      log({ phase: "trash", done, total: count });
+    }
+    // New subscribers never take a trashed id (a restore brings it back).
+    await sql.query(`SELECT setval(pg_get_serial_sequence('subscribers', 'id'), (SELECT max(id) FROM subscriber_trash))`);
+    await sql.query(`VACUUM (ANALYZE) subscriber_trash`);
+    return { filled: true, seconds: (performance.now() - started) / 1000 };
+  } finally {
+    await sql.close();
+    await database.close();
+  }
+}

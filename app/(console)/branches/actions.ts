@@ -37,6 +37,6 @@ export const deleteBranchAction = action(requireAdmin, z.object({ id: branchIdSc
   const { name, detached } = await deleteBranch(id, user);
   revalidatePath("/branches");
   revalidatePath("/subscribers");
-  const note = detached ? ` ${detached} subscriber${detached === 1 ? " has" : "s have"} no branch now.` : "";
+  const note = detached ? ` ${detached} subscriber${detached === 1 ? " shows" : "s show"} no branch until it is restored from the trash.` : "";
   return { ok: true, data: undefined, message: `Branch “${name}” deleted.${note}` };
 });

@@ -6,6 +6,9 @@ import { notify } from "@/components/toast";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { countBranchSubscribersAction, deleteBranchAction } from "./actions";
 
+/** What brings it back (docs/decisions/XXXX-trash.md). */
+const UNDO = "An administrator can restore it from the trash, with its subscribers' link, until the clean-up erases it.";
+
 /** The confirmation says what deleting does; the subscribers are counted when it opens. */
 export function DeleteBranchButton({ id, name }: { id: number; name: string }) {
   const [open, setOpen] = useState(false);
@@ -60,10 +63,10 @@ export function DeleteBranchButton({ id, name }: { id: number; name: string }) {
           {subscribers === "counting"
             ? "Counting the subscribers of this branch…"
             : subscribers === "unknown"
-              ? "Its subscribers will lose their branch (they are kept, with no branch). This cannot be undone."
+              ? `Its subscribers will lose their branch while it is in the trash. ${UNDO}`
               : subscribers === 0
-                ? "No subscriber belongs to this branch. This cannot be undone."
-                : `${subscribers.toLocaleString("en-GB")} subscriber${subscribers === 1 ? "" : "s"} will lose their branch (they are kept, with no branch). This cannot be undone.`}
+                ? `No subscriber belongs to this branch. ${UNDO}`
+                : `${subscribers.toLocaleString("en-GB")} subscriber${subscribers === 1 ? "" : "s"} will lose their branch while it is in the trash. ${UNDO}`}
         </span>
       </ConfirmDialog>
     </>

@@ -41,5 +41,5 @@ export const updateSubscriberAction = action(requireUser, subscriberEditSchema, 
 export const deleteSubscriberAction = action(requireAdmin, z.object({ id: idSchema("The subscriber id must be a whole number of 1 or more.") }), async ({ id }, user) => {
   const row = await deleteSubscriber(branchScope(user), id, user);
   revalidatePath("/subscribers");
-  return { ok: true, data: undefined, message: `Subscriber “${row.first_name} ${row.last_name}” deleted.` };
+  return { ok: true, data: undefined, message: `Subscriber “${row.first_name} ${row.last_name}” deleted. It is in the trash.` };
 });

@@ -1,14 +1,16 @@
 "use server";
 
 import { revalidatePath } from "next/cache";
+import { z } from "zod";
 import { action } from "@/lib/actions";
 import { requireUser } from "@/lib/auth/guards";
 import { branchScope } from "@/lib/auth/scope";
-import { requestBulkChange } from "@/lib/subscribers/bulk";
+import { isJobId } from "@/lib/jobs/ids";
+import { requestBulkChange, requestUndo } from "@/lib/subscribers/bulk";
 import { bulkRequestSchema } from "@/lib/subscribers/bulk-schema";
 
 // Anyone signed in changes the status or the mandatory flag of many subscribers; deleting them is
-// for administrators (requestBulkChange checks it, whoever calls).
+// for administrators (requestBulkChange checks it, whoever calls). The API's POST takes the same path.
 export const bulkChangeAction = action(requireUser, bulkRequestSchema, async ({ target, change }, user) => {
   const result = await requestBulkChange(branchScope(user), user, target, change);
   if (result.kind === "done") revalidatePath("/subscribers");
@@ -19,5 +21,19 @@ export const bulkChangeAction = action(requireUser, bulkRequestSchema, async ({ 
       result.kind === "done"
         ? `${result.count.toLocaleString("en-GB")} subscriber${result.count === 1 ? "" : "s"} ${"delete" in change ? "deleted" : "changed"}.`
         : `Changing ${result.total.toLocaleString("en-GB")} subscribers in the background.`,
+  };
+});
+
+const undoSchema = z.object({ id: z.string().refine(isJobId, "Not a bulk change.") });
+
+/** The bulk change page's Undo: its author or an admin (a deletion's: admins), checked by requestUndo. */
+export const undoBulkAction = action(requireUser, undoSchema, async ({ id }, user) => {
+  const result = await requestUndo(user, id);
+  revalidatePath("/subscribers");
+  revalidatePath(`/subscribers/bulk/${id}`);
+  return {
+    ok: true,
+    data: result,
+    message: result.kind === "done" ? "The change is undone." : `Undoing the change of ${result.total.toLocaleString("en-GB")} subscribers in the background.`,
   };
 });

@@ -30,7 +30,8 @@ export const branchesApi = {
     errors: [409],
   }),
   delete: operation({
-    method: "delete", path: "/api/v1/branches/{id}", tag, summary: "Delete a branch", access: "admin",
+    method: "delete", path: "/api/v1/branches/{id}", tag, summary: "Delete a branch (to the trash)", access: "admin",
+    description: "Its subscribers keep their link and show no branch until it is restored; its name is free meanwhile.",
     params: idPathParams,
     answers: { 204: null },
   }),

@@ -5,6 +5,7 @@ import { exportsApi } from "./exports";
 import { importsApi } from "./imports";
 import { countriesApi, tokensApi, usersApi } from "./people";
 import { subscribersApi } from "./subscribers";
+import { bulkApi, trashApi } from "./trash";
 import { viewsApi } from "./views";
 
 /**
@@ -15,11 +16,13 @@ import { viewsApi } from "./views";
 export const API_OPERATIONS: readonly ApiOperation[] = [
   ...Object.values(branchesApi),
   ...Object.values(subscribersApi),
+  ...Object.values(bulkApi),
   ...Object.values(exportsApi),
   ...Object.values(importsApi),
   ...Object.values(countriesApi),
   ...Object.values(usersApi),
   ...Object.values(viewsApi),
+  ...Object.values(trashApi),
   ...Object.values(tokensApi),
   ...Object.values(documentApi),
 ];

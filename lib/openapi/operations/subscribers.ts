@@ -34,7 +34,8 @@ export const subscribersApi = {
     errors: [409],
   }),
   delete: operation({
-    method: "delete", path: "/api/v1/subscribers/{id}", tag, summary: "Delete a subscriber", access: "admin",
+    method: "delete", path: "/api/v1/subscribers/{id}", tag, summary: "Delete a subscriber (to the trash)", access: "admin",
+    description: "It leaves every list, count, export and duplicate check, and can be restored from the trash for TRASH_RETENTION_DAYS.",
     params: idPathParams,
     answers: { 204: null },
   }),

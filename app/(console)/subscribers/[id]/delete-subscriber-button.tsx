@@ -32,7 +32,8 @@ export function DeleteSubscriberButton({ id, name }: { id: number; name: string 
         Delete
       </button>
       <ConfirmDialog open={open} title={`Delete ${name}?`} confirmLabel="Delete subscriber" pending={pending} onConfirm={confirm} onClose={() => setOpen(false)}>
-        Subscriber #{id}, <bdi>{name}</bdi>, is removed for good. Later subscribers that were duplicates only of this one are no longer marked as duplicates. This cannot be undone.
+        Subscriber #{id}, <bdi>{name}</bdi>, moves to the trash: it leaves every list and export, and an administrator can restore it from the trash until the
+        clean-up erases it. Later subscribers that were duplicates only of this one are no longer marked as duplicates (a restore marks them again).
       </ConfirmDialog>
     </>
   );

@@ -22,8 +22,10 @@ export function BulkConfirm({ target, change, count, back }: { target: BulkTarge
           setError(result.formError ?? "The change could not be made.");
           return;
         }
-        if (result.message) notify("success", result.message);
-        if (result.data.kind === "queued") router.push(`/subscribers/bulk/${result.data.id}`);
+        const page = `/subscribers/bulk/${result.data.id}`;
+        // Its page has the Undo (and says who undid it); the toast leads there.
+        if (result.message) notify("success", result.message, { label: "Undo…", onClick: () => router.push(page) });
+        if (result.data.kind === "queued") router.push(page);
         else {
           router.push(back);
           router.refresh();

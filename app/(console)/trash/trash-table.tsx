@@ -1,0 +1,176 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { useState, useTransition } from "react";
+import { ListTable } from "@/components/list/list-table";
+import { notify } from "@/components/toast";
+import { buttonClass } from "@/components/ui/button-styles";
+import { ConfirmDialog } from "@/components/ui/confirm-dialog";
+import type { TrashKind } from "@/lib/trash/filters";
+import { eraseTrashAction, restoreTrashAction } from "./actions";
+
+export type TrashRow = {
+  id: number;
+  name: string;
+  /** What else tells it apart: a subscriber's email, a branch's nothing. */
+  detail: string | null;
+  deleted_at: string;
+  deleted_at_text: string;
+  deleted_by: string | null;
+  merged_into: number | null;
+};
+
+/** A column's header as every list's (components/list/sort-header.tsx's PlainHeader, which a client module cannot import without the filters' parser). */
+const Header = ({ label, className = "" }: { label: string; className?: string }) => (
+  <th scope="col" className={`list-th whitespace-normal ${className}`}>
+    {label}
+  </th>
+);
+
+type Pending = { verb: "restore" | "erase"; rows: TrashRow[] } | null;
+
+/** How many names a confirmation lists before "and N more". */
+const NAMED = 10;
+
+function named(rows: TrashRow[]): string {
+  const names = rows.slice(0, NAMED).map((r) => `“${r.name}”`);
+  return rows.length > NAMED ? `${names.join(", ")} and ${rows.length - NAMED} more` : names.join(", ");
+}
+
+/** The trash's rows: Restore and Delete forever on each row and on a selection, each confirmed naming the records. */
+export function TrashTable({ kind, rows }: { kind: TrashKind; rows: TrashRow[] }) {
+  const [selected, setSelected] = useState<Set<number>>(new Set());
+  const [confirming, setConfirming] = useState<Pending>(null);
+  const [pending, start] = useTransition();
+  const router = useRouter();
+  const noun = kind === "branches" ? ["branch", "branches"] : ["subscriber", "subscribers"];
+  const chosen = rows.filter((r) => selected.has(r.id));
+
+  const toggle = (id: number, on: boolean) =>
+    setSelected((current) => {
+      const next = new Set(current);
+      if (on) next.add(id);
+      else next.delete(id);
+      return next;
+    });
+
+  const run = () =>
+    start(async () => {
+      if (!confirming) return;
+      const input = { kind, ids: confirming.rows.map((r) => r.id) };
+      try {
+        const result = confirming.verb === "restore" ? await restoreTrashAction(input) : await eraseTrashAction(input);
+        if (result.ok) notify("success", result.message ?? "Done.");
+        else notify("error", result.formError ?? "Nothing was done.");
+        setConfirming(null);
+        setSelected(new Set());
+        router.refresh();
+      } catch {
+        notify("error", "Nothing was done. Check your connection and try again.");
+      }
+    });
+
+  const count = (n: number) => `${n} ${n === 1 ? noun[0] : noun[1]}`;
+  const dialog = confirming
+    ? confirming.verb === "restore"
+      ? {
+          title: confirming.rows.length === 1 ? `Restore “${confirming.rows[0]!.name}”?` : `Restore ${count(confirming.rows.length)}?`,
+          label: "Restore",
+          body:
+            kind === "branches"
+              ? `${named(confirming.rows)} will be back in the branch list, with their subscribers.`
+              : `${named(confirming.rows)} will be back among the subscribers; duplicate flags are decided again.`,
+        }
+      : {
+          title: confirming.rows.length === 1 ? `Delete “${confirming.rows[0]!.name}” forever?` : `Delete ${count(confirming.rows.length)} forever?`,
+          label: "Delete forever",
+          body: `${named(confirming.rows)} will be erased for good${kind === "branches" ? " (their subscribers are left without a branch)" : ", with the values of their history"}. This cannot be undone.`,
+        }
+    : null;
+
+  return (
+    <div className="space-y-3">
+      <div className="flex flex-wrap items-center gap-2 text-sm" role="group" aria-label="Selected records">
+        <span className="text-slate-600" aria-live="polite">
+          {chosen.length ? `${count(chosen.length)} selected` : "Select rows to restore or delete several at once."}
+        </span>
+        <button type="button" className={buttonClass.secondary} disabled={!chosen.length} onClick={() => setConfirming({ verb: "restore", rows: chosen })}>
+          Restore selected
+        </button>
+        <button type="button" className={buttonClass.secondary} disabled={!chosen.length} onClick={() => setConfirming({ verb: "erase", rows: chosen })}>
+          Delete selected forever
+        </button>
+      </div>
+      <ListTable
+        caption={kind === "branches" ? "Trashed branches" : "Trashed subscribers"}
+        header={
+          <>
+            <th scope="col" className="list-th w-10">
+              <input
+                type="checkbox"
+                aria-label={`Select every ${noun[0]} on this page`}
+                className="size-4 rounded border-slate-300 accent-brand-600"
+                checked={rows.length > 0 && chosen.length === rows.length}
+                onChange={(event) => setSelected(event.currentTarget.checked ? new Set(rows.map((r) => r.id)) : new Set())}
+              />
+            </th>
+            <Header label="ID" className="w-20" />
+            <Header label="Name" />
+            <Header label="Deleted" />
+            <Header label="Deleted by" />
+            <Header label="Actions" className="text-right" />
+          </>
+        }
+      >
+        {rows.map((r) => (
+          <tr key={r.id} className="hover:bg-slate-50/60">
+            <td className="px-3 py-2.5">
+              <input
+                type="checkbox"
+                aria-label={`Select ${r.name}`}
+                className="size-4 rounded border-slate-300 accent-brand-600"
+                checked={selected.has(r.id)}
+                onChange={(event) => toggle(r.id, event.currentTarget.checked)}
+              />
+            </td>
+            <td className="px-3 py-2.5 font-mono text-xs text-slate-500">{r.id}</td>
+            <td className="px-3 py-2.5">
+              <bdi className="font-medium text-slate-900">{r.name}</bdi>
+              {r.detail ? (
+                <span className="block text-xs text-slate-500">
+                  <bdi>{r.detail}</bdi>
+                </span>
+              ) : null}
+              {r.merged_into ? <span className="block text-xs text-slate-500">Merged into subscriber {r.merged_into}</span> : null}
+            </td>
+            <td className="whitespace-nowrap px-3 py-2.5 text-slate-600">
+              <time dateTime={r.deleted_at}>{r.deleted_at_text}</time>
+            </td>
+            <td className="px-3 py-2.5 text-slate-600">{r.deleted_by ? <bdi>{r.deleted_by}</bdi> : "—"}</td>
+            <td className="whitespace-nowrap px-3 py-1.5 text-right">
+              <button
+                type="button"
+                className="rounded-md px-2.5 py-1.5 text-sm font-medium text-brand-700 hover:bg-brand-50"
+                aria-label={`Restore ${r.name}`}
+                onClick={() => setConfirming({ verb: "restore", rows: [r] })}
+              >
+                Restore
+              </button>
+              <button
+                type="button"
+                className="ml-1 rounded-md px-2.5 py-1.5 text-sm font-medium text-red-700 hover:bg-red-50"
+                aria-label={`Delete ${r.name} forever`}
+                onClick={() => setConfirming({ verb: "erase", rows: [r] })}
+              >
+                Delete forever
+              </button>
+            </td>
+          </tr>
+        ))}
+      </ListTable>
+      <ConfirmDialog open={confirming !== null} title={dialog?.title ?? ""} confirmLabel={dialog?.label ?? ""} pending={pending} onConfirm={run} onClose={() => setConfirming(null)}>
+        {dialog?.body}
+      </ConfirmDialog>
+    </div>
+  );
+}

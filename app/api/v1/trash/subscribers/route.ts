@@ -1,0 +1,6 @@
+import { listTrash } from "@/lib/trash/routes";
+
+export const dynamic = "force-dynamic";
+
+/** 200: the trashed subscribers, newest deletion first (administrators). */
+export const GET = listTrash("subscribers");

@@ -1,0 +1,65 @@
+import "server-only";
+import { auditStatement } from "@/lib/audit/log";
+import type { SessionUser } from "@/lib/auth/permissions";
+import { branchScope } from "@/lib/auth/scope";
+import { serializeBranch } from "@/lib/branches/queries";
+import { retryingDeadlocks } from "@/lib/db/retry";
+import { connection, sql } from "@/lib/db/sql";
+import { notFound } from "@/lib/errors";
+import { deleteExportFiles } from "@/lib/export/files";
+import { findSubscriber, serializeRecord, type SubscriberRecordBody } from "@/lib/subscribers/record";
+import { eraseBranch, restoreBranch } from "./branches";
+import type { TrashKind } from "./filters";
+import { eraseSubscribers, restoreSubscribers } from "./subscribers";
+
+// What /trash and /api/v1/trash do to one record (admins: the caller's guard), audited in the
+// transaction of the change (docs/decisions/XXXX-trash.md).
+
+const EVERY = branchScope({ role: "admin", branch_ids: null });
+
+/** A trashed subscriber back among the subscribers, its duplicate flags decided again: its record. */
+export async function restoreTrashedSubscriber(id: number, actor: SessionUser): Promise<SubscriberRecordBody> {
+  const conn = await connection();
+  return retryingDeadlocks(() =>
+    conn.transaction(async (tx) => {
+      const restored = await restoreSubscribers(tx, [id]);
+      if (restored.length === 0) throw notFound("The subscriber in the trash");
+      const record = serializeRecord((await findSubscriber(EVERY, id, tx))!);
+      await tx.query(await auditStatement({ action: "subscriber.restore", actor, entity: "subscriber", entityId: id, after: record }));
+      return record;
+    }),
+  );
+}
+
+/** Restores a trashed record of either kind: the record as GET answers it; 404 unless in the trash, 409 when a rule forbids it. */
+export async function restoreFromTrash(kind: TrashKind, id: number, actor: SessionUser): Promise<Record<string, unknown>> {
+  if (kind === "subscribers") return restoreTrashedSubscriber(id, actor);
+  return serializeBranch(await restoreBranch(id, actor));
+}
+
+/** Erases a trashed record for good (and what must not outlive it); 404 unless in the trash. */
+export async function eraseFromTrash(kind: TrashKind, id: number, actor: SessionUser | null): Promise<void> {
+  if (kind === "branches") {
+    await eraseBranch(id, actor);
+    return;
+  }
+  const conn = await connection();
+  const deletedAt = await conn.transaction(async (tx) => {
+    const [row] = await tx.query<{ deleted_at: Date }>(sql`SELECT deleted_at FROM subscriber_trash WHERE id = ${id} FOR UPDATE`);
+    if (!row || (await eraseSubscribers(tx, [id])).length === 0) throw notFound("The subscriber in the trash");
+    await tx.query(await auditStatement({ action: "subscriber.erase", actor, entity: "subscriber", entityId: id, after: { id, erased: true } }));
+    return row.deleted_at;
+  });
+  await forgetExportsBefore(deletedAt);
+}
+
+/**
+ * Export files made before `when` may hold a subscriber erased now: they go, with their records
+ * (their users request them again). Files made after a deletion cannot hold the deleted rows.
+ */
+export async function forgetExportsBefore(when: Date): Promise<number> {
+  const conn = await connection();
+  const gone = await conn.query<{ id: string }>(sql`DELETE FROM subscriber_exports WHERE status <> 'in_queue' AND created_at < ${when} RETURNING id`);
+  await deleteExportFiles(gone.map((r) => r.id));
+  return gone.length;
+}

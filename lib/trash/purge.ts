@@ -1,0 +1,74 @@
+import { auditStatement } from "@/lib/audit/log";
+import { config } from "@/lib/config";
+import { retryingDeadlocks } from "@/lib/db/retry";
+import { connection, sql } from "@/lib/db/sql";
+import { AppError } from "@/lib/errors";
+import { eraseBranch } from "./branches";
+import { forgetExportsBefore } from "./manage";
+import { eraseSubscribers } from "./subscribers";
+
+// The scheduled clean-up's part for the trash (docs/decisions/XXXX-trash.md): what has been in the
+// trash for TRASH_RETENTION_DAYS is erased, in short transactions, with what must not outlive it
+// (its audit values, export files made before its deletion), and the values bulk changes recorded
+// for an undo no longer possible.
+
+/** Rows per transaction: short, so the clean-up never holds locks long beside users' work. */
+const PURGE_BATCH = 1_000;
+
+export type TrashPurge = { subscribers: number; branches: number; undo_rows: number; exports: number };
+
+export async function purgeTrash(now: Date = new Date()): Promise<TrashPurge> {
+  const conn = await connection();
+  const cutoff = new Date(now.getTime() - config().TRASH_RETENTION_DAYS * 86_400_000);
+  const result: TrashPurge = { subscribers: 0, branches: 0, undo_rows: 0, exports: 0 };
+
+  let newest: Date | null = null;
+  for (;;) {
+    const batch = await retryingDeadlocks(() =>
+      conn.transaction(async (tx) => {
+        const rows = await tx.query<{ id: number; deleted_at: Date }>(sql`SELECT id, deleted_at FROM subscriber_trash
+          WHERE deleted_at < ${cutoff} ORDER BY deleted_at, id LIMIT ${PURGE_BATCH} FOR UPDATE SKIP LOCKED`);
+        const erased = await eraseSubscribers(tx, rows.map((r) => r.id));
+        return { erased: erased.length, last: rows.at(-1)?.deleted_at ?? null };
+      }),
+    );
+    if (batch.erased === 0) break;
+    result.subscribers += batch.erased;
+    newest = batch.last;
+  }
+  if (newest) result.exports = await forgetExportsBefore(newest);
+
+  const branches = await conn.query<{ id: number }>(sql`SELECT id FROM branches WHERE deleted_at < ${cutoff} ORDER BY deleted_at, id`);
+  for (const { id } of branches) {
+    try {
+      await eraseBranch(id, null);
+      result.branches++;
+    } catch (error) {
+      // Restored while the clean-up ran: it stays.
+      if (!(AppError.is(error) && error.status === 404)) throw error;
+    }
+  }
+
+  for (;;) {
+    const gone = await conn.query<{ n: number }>(sql`WITH old AS (
+        SELECT r.bulk_change_id, r.subscriber_id FROM bulk_change_rows r JOIN bulk_changes b ON b.id = r.bulk_change_id
+         WHERE b.created_at < ${cutoff} LIMIT ${PURGE_BATCH * 5}),
+      d AS (DELETE FROM bulk_change_rows r USING old WHERE (r.bulk_change_id, r.subscriber_id) = (old.bulk_change_id, old.subscriber_id) RETURNING 1)
+      SELECT count(*)::int AS n FROM d`);
+    const n = gone[0]?.n ?? 0;
+    result.undo_rows += n;
+    if (n === 0) break;
+  }
+
+  if (result.subscribers || result.branches) {
+    await conn.query(
+      await auditStatement({
+        action: "trash.purge",
+        entity: "trash",
+        after: { ...result, older_than: cutoff.toISOString() },
+        request: { ip: null, userAgent: "trash clean-up" },
+      }),
+    );
+  }
+  return result;
+}

@@ -1,0 +1,152 @@
+import "server-only";
+import { config } from "@/lib/config";
+import { join, query, sql, type Statement } from "@/lib/db/sql";
+import { readDirection, readPage, type PageWindow } from "@/lib/list/depth";
+import { pagination, type Pagination } from "@/lib/list/pagination";
+import { endOfDayExclusive, startOfDay } from "@/lib/list/params";
+import { contains, direction, whereClause } from "@/lib/list/sql";
+import { isoDay } from "@/lib/format";
+import type { TrashFilters } from "./filters";
+
+// The trash's lists (admins only: the caller's guard), newest deletion first. Subscribers are read
+// from subscriber_trash (their branch's name only while that branch is not in the trash itself),
+// branches from branches with deleted_at set.
+
+type Deleter = { id: number; name: string } | null;
+
+export type TrashedSubscriber = {
+  id: number;
+  first_name: string;
+  last_name: string;
+  branch_name: string | null;
+  country_name: string | null;
+  email: string;
+  mobile: string;
+  travel_date: Date | null;
+  sheet_name: string | null;
+  subscription_status: string;
+  is_duplicate: boolean;
+  is_mandatory: boolean;
+  created_at: Date;
+  deleted_at: Date;
+  deleted_by: Deleter;
+  merged_into: number | null;
+};
+
+export type TrashedBranch = { id: number; name: string; created_at: Date; updated_at: Date; deleted_at: Date; deleted_by: Deleter };
+
+const DELETER = sql`CASE WHEN u.id IS NULL THEN NULL ELSE json_build_object('id', u.id, 'name', u.name) END AS deleted_by`;
+
+/** A list's filters, or one record by `id`. */
+type Query = Partial<Omit<TrashFilters, "page" | "sort">> & Pick<TrashFilters, "sort"> & { id?: number };
+
+function conditions(f: Query, alias: "t" | "b", names: Statement[]): Statement[] {
+  const tz = config().CONSOLE_TIME_ZONE;
+  const c: Statement[] = alias === "b" ? [sql`b.deleted_at IS NOT NULL`] : [];
+  const at = alias === "b" ? sql`b.deleted_at` : sql`t.deleted_at`;
+  if (f.id !== undefined) c.push(alias === "b" ? sql`b.id = ${f.id}` : sql`t.id = ${f.id}`);
+  const name = f.name;
+  if (name) c.push(sql`(${join(names.map((column) => contains(column, name)), " OR ")})`);
+  if (f.deleted_from) c.push(sql`${at} >= ${startOfDay(f.deleted_from, tz)}`);
+  if (f.deleted_to) c.push(sql`${at} < ${endOfDayExclusive(f.deleted_to, tz)}`);
+  return c;
+}
+
+export function trashedSubscribersSql(f: Query, window: PageWindow) {
+  const where = whereClause(conditions(f, "t", [sql`t.first_name`, sql`t.last_name`, sql`t.email`]));
+  const dir = direction(readDirection(f.sort.direction, window));
+  const order = f.sort.column === "id" ? sql`t.id ${dir}` : sql`t.deleted_at ${dir}, t.id ${dir}`;
+  return {
+    rows: sql`SELECT t.id, t.first_name, t.last_name, b.name AS branch_name, c.name AS country_name, t.email, t.mobile, t.travel_date,
+        sh.name AS sheet_name, t.subscription_status::text AS subscription_status, t.is_duplicate, t.is_mandatory, t.created_at,
+        t.deleted_at, ${DELETER}, t.merged_into
+      FROM (SELECT t.* FROM subscriber_trash t ${where} ORDER BY ${order} LIMIT ${window.limit} OFFSET ${window.offset}) t
+      LEFT JOIN branches b ON b.id = t.branch_id AND b.deleted_at IS NULL
+      LEFT JOIN countries c ON c.id = t.country_id
+      LEFT JOIN sheets sh ON sh.id = t.sheet_id
+      LEFT JOIN users u ON u.id = t.deleted_by
+      ORDER BY ${order}`,
+    count: sql`SELECT count(*)::int AS total FROM subscriber_trash t ${where}`,
+  };
+}
+
+export function trashedBranchesSql(f: Query, window: PageWindow) {
+  const where = whereClause(conditions(f, "b", [sql`b.name`]));
+  const dir = direction(readDirection(f.sort.direction, window));
+  const order = f.sort.column === "id" ? sql`b.id ${dir}` : sql`b.deleted_at ${dir}, b.id ${dir}`;
+  return {
+    rows: sql`SELECT b.id, b.name, b.created_at, b.updated_at, b.deleted_at, ${DELETER}
+      FROM branches b LEFT JOIN users u ON u.id = b.deleted_by ${where}
+      ORDER BY ${order} LIMIT ${window.limit} OFFSET ${window.offset}`,
+    count: sql`SELECT count(*)::int AS total FROM branches b ${where}`,
+  };
+}
+
+export async function listTrashedSubscribers(f: TrashFilters): Promise<{ data: TrashedSubscriber[]; pagination: Pagination }> {
+  const { data, total } = await readPage(
+    f.page,
+    async (window) => {
+      const rows = await query<TrashedSubscriber>(trashedSubscribersSql(f, window).rows);
+      return window.reverse ? rows.reverse() : rows;
+    },
+    async () => (await query<{ total: number }>(trashedSubscribersSql(f, { offset: 0, limit: 0, reverse: false }).count))[0]?.total ?? 0,
+  );
+  return { data, pagination: pagination(total, f.page) };
+}
+
+export async function listTrashedBranches(f: TrashFilters): Promise<{ data: TrashedBranch[]; pagination: Pagination }> {
+  const { data, total } = await readPage(
+    f.page,
+    async (window) => {
+      const rows = await query<TrashedBranch>(trashedBranchesSql(f, window).rows);
+      return window.reverse ? rows.reverse() : rows;
+    },
+    async () => (await query<{ total: number }>(trashedBranchesSql(f, { offset: 0, limit: 0, reverse: false }).count))[0]?.total ?? 0,
+  );
+  return { data, pagination: pagination(total, f.page) };
+}
+
+/** One trashed subscriber or branch (for the confirmation's name and the API's answers), or null. */
+export async function findTrashed(kind: "subscribers", id: number): Promise<TrashedSubscriber | null>;
+export async function findTrashed(kind: "branches", id: number): Promise<TrashedBranch | null>;
+export async function findTrashed(kind: "subscribers" | "branches", id: number): Promise<TrashedSubscriber | TrashedBranch | null> {
+  const f = { sort: { column: "id", direction: "asc" }, id } as const;
+  const window = { offset: 0, limit: 1, reverse: false };
+  const [row] = await query<TrashedSubscriber | TrashedBranch>(kind === "subscribers" ? trashedSubscribersSql(f, window).rows : trashedBranchesSql(f, window).rows);
+  return row ?? null;
+}
+
+const deleterBody = (d: Deleter) => (d ? { id: d.id, name: d.name } : null);
+
+/** docs/API.md's trashed subscriber: the subscriber record, plus deleted_at, deleted_by and merged_into. */
+export function serializeTrashedSubscriber(r: TrashedSubscriber) {
+  return {
+    id: r.id,
+    first_name: r.first_name,
+    last_name: r.last_name,
+    branch_name: r.branch_name,
+    country_name: r.country_name,
+    email: r.email,
+    mobile: r.mobile,
+    travel_date: r.travel_date ? isoDay(r.travel_date) : null,
+    sheet: r.sheet_name ? { name: r.sheet_name } : null,
+    subscription_status: r.subscription_status,
+    is_duplicate: r.is_duplicate,
+    is_mandatory: r.is_mandatory,
+    created_at: r.created_at.toISOString(),
+    deleted_at: r.deleted_at.toISOString(),
+    deleted_by: deleterBody(r.deleted_by),
+    merged_into: r.merged_into,
+  };
+}
+
+export function serializeTrashedBranch(b: TrashedBranch) {
+  return {
+    id: b.id,
+    name: b.name,
+    created_at: b.created_at.toISOString(),
+    updated_at: b.updated_at.toISOString(),
+    deleted_at: b.deleted_at.toISOString(),
+    deleted_by: deleterBody(b.deleted_by),
+  };
+}

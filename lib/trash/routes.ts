@@ -1,0 +1,46 @@
+import "server-only";
+import { requireAdmin } from "@/lib/auth/guards";
+import { notFound } from "@/lib/errors";
+import { json, route } from "@/lib/http/api";
+import { rawParams } from "@/lib/list/params";
+import { trashApi } from "@/lib/openapi/operations/trash";
+import { parseId } from "@/lib/validation/id";
+import type { TrashKind } from "./filters";
+import { eraseFromTrash, restoreFromTrash } from "./manage";
+import { listTrashedBranches, listTrashedSubscribers, serializeTrashedBranch, serializeTrashedSubscriber } from "./queries";
+
+// The handlers of /api/v1/trash/{subscribers|branches}: one per method, for both kinds (admins).
+
+type Context = { params: Promise<{ id: string }> };
+
+async function trashedId(context: Context, kind: TrashKind) {
+  const id = parseId((await context.params).id);
+  if (id === null) throw notFound(kind === "subscribers" ? "The subscriber in the trash" : "The branch in the trash");
+  return id;
+}
+
+export const listTrash = (kind: TrashKind) =>
+  route(async (request) => {
+    await requireAdmin();
+    const op = kind === "subscribers" ? trashApi.listSubscribers : trashApi.listBranches;
+    const filters = op.query.parse(rawParams(new URL(request.url).searchParams));
+    if (kind === "subscribers") {
+      const { data, pagination } = await listTrashedSubscribers(filters);
+      return json({ data: data.map(serializeTrashedSubscriber), pagination });
+    }
+    const { data, pagination } = await listTrashedBranches(filters);
+    return json({ data: data.map(serializeTrashedBranch), pagination });
+  });
+
+export const restoreTrashed = (kind: TrashKind) =>
+  route<Context>(async (_request, context) => {
+    const user = await requireAdmin();
+    return json(await restoreFromTrash(kind, await trashedId(context, kind), user));
+  });
+
+export const eraseTrashed = (kind: TrashKind) =>
+  route<Context>(async (_request, context) => {
+    const user = await requireAdmin();
+    await eraseFromTrash(kind, await trashedId(context, kind), user);
+    return new Response(null, { status: 204, headers: { "Cache-Control": "no-store" } });
+  });
