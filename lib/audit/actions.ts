@@ -13,6 +13,8 @@ export const AUDIT_ACTIONS = [
   "subscriber.update",
   "subscriber.delete",
   "subscriber.bulk_change",
+  "subscriber.not_duplicates",
+  "subscriber.duplicates_again",
   "import.start",
   "import.complete",
   "import.fail",

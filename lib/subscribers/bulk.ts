@@ -12,8 +12,7 @@ import { heavy } from "@/lib/load/user-limit";
 import { whereClause } from "@/lib/list/sql";
 import { keysNotIn } from "@/lib/validation/common";
 import { BULK_FILTER_NAMES, MAX_SELECTION, type BulkChange, type BulkTarget } from "./bulk-schema";
-import { lockBesideImports, lockKeySets } from "./duplicates";
-import { reevaluateLater } from "./edit";
+import { decideDuplicates, hasEarlierMatch, lockBesideImports, lockKeySets } from "./duplicates";
 import { subscriberFilterOnlySchema } from "./filters";
 import { subscriberConditions, subscriberScope } from "./where";
 import { branchScopeOfUser, type BranchScope } from "@/lib/auth/scope";
@@ -67,7 +66,7 @@ async function applyBatch(tx: Queryable, ids: number[], change: BulkChange, { de
   const mobiles = keys.map((k) => k.mobile);
   await lockKeySets(tx, emails, mobiles);
   const deleted = await tx.query<{ id: number }>(sql`DELETE FROM subscribers WHERE id = ANY(${ids}::int[]) RETURNING id`);
-  if (decideAgain && deleted.length) await reevaluateLater(tx, Math.min(...ids), emails, mobiles);
+  if (decideAgain && deleted.length) await decideDuplicates(tx, emails, mobiles, Math.min(...ids));
   return { matched: deleted.length, changed: changedIds(deleted) };
 }
 
@@ -92,12 +91,12 @@ export async function clearStaleDuplicates(after: number, signal?: AbortSignal, 
         SELECT id, lower(email) AS email, mobile FROM subscribers WHERE is_duplicate AND id > ${cursor} ORDER BY id LIMIT ${size}`);
       if (rows.length === 0) return null;
       await lockKeySets(tx, rows.map((r) => r.email), rows.map((r) => r.mobile));
+      // Deletions only clear flags: the rule decides each row whose keys are still those locked.
       const done = await tx.query<{ id: number }>(sql`
         UPDATE subscribers s SET is_duplicate = false
           FROM unnest(${rows.map((r) => r.id)}::int[], ${rows.map((r) => r.email)}::text[], ${rows.map((r) => r.mobile)}::text[]) AS k(id, email, mobile)
          WHERE s.id = k.id AND s.is_duplicate AND lower(s.email) = k.email AND s.mobile = k.mobile
-           AND NOT EXISTS (SELECT 1 FROM subscribers e WHERE lower(e.email) = k.email AND e.id < k.id)
-           AND NOT EXISTS (SELECT 1 FROM subscribers e WHERE e.mobile = k.mobile AND e.id < k.id)
+           AND NOT ${hasEarlierMatch(sql`s`)}
         RETURNING s.id`);
       return { next: rows[rows.length - 1]!.id, cleared: done.length };
     });
