@@ -15,6 +15,8 @@ export const AUDIT_ACTIONS = [
   "subscriber.bulk_change",
   "subscriber.not_duplicates",
   "subscriber.duplicates_again",
+  "subscriber.merge",
+  "subscriber.merge_undo",
   "import.start",
   "import.complete",
   "import.fail",

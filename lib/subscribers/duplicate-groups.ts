@@ -7,7 +7,7 @@ import { whereClause } from "@/lib/list/sql";
 import type { DuplicateFilters, DuplicateRule } from "./duplicate-filters";
 import { dismissed } from "./duplicates";
 import { RECORD_COLUMNS, type SubscriberDetail } from "./record";
-import { SUBSCRIBER_JOINS, subscriberConditions } from "./where";
+import { SUBSCRIBER_JOINS, subscriberConditions, subscriberScope } from "./where";
 
 // The duplicates review (docs/decisions/XXXX-duplicates-decided-in-one-place.md): groups of
 // subscribers sharing an email or a mobile. Every pair the rule counts has its later member
@@ -45,18 +45,28 @@ function groupsSql(scope: BranchScope, f: Pick<DuplicateFilters, "rule" | "q">):
   return sql`${groupsOf(scope, "email", f.q)} UNION ALL ${groupsOf(scope, "mobile", f.q)}`;
 }
 
-/** How many groups there are (the subscriber list's link, and a page past the last). */
-export async function countDuplicateGroups(scope: BranchScope, f: Pick<DuplicateFilters, "rule" | "q"> = { rule: undefined, q: undefined }): Promise<number> {
-  const [row] = await query<{ n: number }>(sql`SELECT count(*)::int AS n FROM (${groupsSql(scope, f)}) g`);
-  return row?.n ?? 0;
+/** One page of groups (rule, key, and the total beside each) and the count alone: the statements a page runs (the bench's floor too). */
+export function duplicateGroupsSql(scope: BranchScope, f: DuplicateFilters): { rows: Statement; count: Statement } {
+  const groups = groupsSql(scope, f);
+  return {
+    rows: sql`SELECT g.rule, g.key, count(*) OVER ()::int AS total FROM (${groups}) g
+       ORDER BY g.newest DESC, g.rule, g.key LIMIT ${PER_PAGE} OFFSET ${offsetOf(f.page)}`,
+    count: sql`SELECT count(*)::int AS total FROM (${groups}) g`,
+  };
+}
+
+/** How many groups there are (the subscriber list's link). */
+export async function countDuplicateGroups(scope: BranchScope): Promise<number> {
+  const [row] = await query<{ total: number }>(duplicateGroupsSql(scope, { page: 1, rule: undefined, q: undefined }).count);
+  return row?.total ?? 0;
 }
 
 /** One page of groups, the group with the newest member first; each group's members newest first. */
 export async function listDuplicateGroups(scope: BranchScope, f: DuplicateFilters): Promise<{ data: DuplicateGroup[]; pagination: Pagination }> {
-  const page = await query<{ rule: DuplicateRule; key: string; total: number }>(sql`
-    SELECT g.rule, g.key, count(*) OVER ()::int AS total FROM (${groupsSql(scope, f)}) g
-     ORDER BY g.newest DESC, g.rule, g.key LIMIT ${PER_PAGE} OFFSET ${offsetOf(f.page)}`);
-  const total = page[0]?.total ?? (f.page > 1 ? await countDuplicateGroups(scope, f) : 0);
+  const statements = duplicateGroupsSql(scope, f);
+  const page = await query<{ rule: DuplicateRule; key: string; total: number }>(statements.rows);
+  // A page past the last has no row to carry the total.
+  const total = page[0]?.total ?? (f.page > 1 ? ((await query<{ total: number }>(statements.count))[0]?.total ?? 0) : 0);
   return { data: await groupMembers(scope, page), pagination: pagination(total, f.page) };
 }
 
@@ -69,7 +79,7 @@ export async function groupMembers(scope: BranchScope, groups: readonly { rule: 
     const key = KEY[rule];
     return query<SubscriberDetail & { key: string }>(sql`
       SELECT ${RECORD_COLUMNS}, g.key FROM unnest(${keys}::text[]) AS g(key)
-        CROSS JOIN LATERAL (SELECT s.id FROM subscribers s ${whereClause([sql`${key(sql`s`)} = g.key`, ...subscriberConditions(scope, {})])}
+        CROSS JOIN LATERAL (SELECT s.id FROM subscribers s ${whereClause([sql`${key(sql`s`)} = g.key`, ...subscriberScope(scope)])}
                              ORDER BY s.id DESC LIMIT ${MAX_GROUP_MEMBERS}) m
         JOIN subscribers s ON s.id = m.id ${SUBSCRIBER_JOINS}`);
   };

@@ -1,5 +1,5 @@
 import { isoDay } from "@/lib/format";
-import type { MergeField } from "./duplicate-filters";
+import type { MergeField } from "./duplicate-schema";
 import { STATUS_LABEL } from "./labels";
 import type { SubscriberDetail } from "./record";
 

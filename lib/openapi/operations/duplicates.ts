@@ -1,5 +1,6 @@
 import { listAnswer } from "@/lib/list/pagination";
-import { dismissAnswerSchema, dismissBodySchema, duplicateFiltersSchema, duplicateGroupSchema } from "@/lib/subscribers/duplicate-filters";
+import { duplicateFiltersSchema } from "@/lib/subscribers/duplicate-filters";
+import { dismissAnswerSchema, dismissBodySchema, duplicateGroupSchema } from "@/lib/subscribers/duplicate-schema";
 import { operation } from "../operation";
 
 const tag = "Duplicates";

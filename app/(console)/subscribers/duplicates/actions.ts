@@ -4,10 +4,10 @@ import { revalidatePath } from "next/cache";
 import { action } from "@/lib/actions";
 import { requireAdmin, requireUser } from "@/lib/auth/guards";
 import { branchScope } from "@/lib/auth/scope";
-import { dismissBodySchema } from "@/lib/subscribers/duplicate-filters";
+import { dismissBodySchema } from "@/lib/subscribers/duplicate-schema";
 import { dismissDuplicates, undoDismissal } from "@/lib/subscribers/dismissals";
 
-// The same functions and body as POST /api/v1/subscribers/duplicates/dismiss (and its undo).
+// The same functions and bodies as POST /api/v1/subscribers/duplicates/dismiss (and its undo).
 
 export const dismissDuplicatesAction = action(requireUser, dismissBodySchema, async ({ ids }, user) => {
   const result = await dismissDuplicates(branchScope(user), ids, user);
@@ -20,3 +20,4 @@ export const undoDismissalAction = action(requireAdmin, dismissBodySchema, async
   revalidatePath("/subscribers");
   return { ok: true, data: result, message: result.pairs.length ? "They count as possible duplicates again." : "They were not marked as not duplicates." };
 });
+
