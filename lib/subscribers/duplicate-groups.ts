@@ -36,7 +36,7 @@ function groupsOf(scope: BranchScope, rule: DuplicateRule, q: string | undefined
     ...scopeConditions(scope, sql`t.branch_id`),
     sql`EXISTS (SELECT 1 FROM subscribers e ${whereClause([sql`${key(sql`e`)} = ${key(sql`t`)}`, sql`e.id < t.id`, sql`NOT ${dismissed(sql`e.id`, sql`t.id`)}`, ...scopeConditions(scope, sql`e.branch_id`)])})`,
   ];
-  if (q) conditions.push(sql`${key(sql`t`)} IN (SELECT ${key(sql`s`)} FROM subscribers s ${whereClause(subscriberConditions(scope, { q }))})`);
+  if (q) conditions.push(sql`${key(sql`t`)} IN (SELECT ${key(sql`s`)} FROM subscribers s ${whereClause(subscriberConditions(scope, { q, is_duplicate: undefined, is_mandatory: undefined }))})`);
   return sql`SELECT ${rule}::text AS rule, ${key(sql`t`)} AS key, max(t.id) AS newest FROM subscribers t ${whereClause(conditions)} GROUP BY 2`;
 }
 
@@ -94,7 +94,11 @@ export async function groupMembers(scope: BranchScope, groups: readonly { rule: 
     const all = (g.rule === "email" ? byEmail : byMobile).filter((m) => m.key === g.key);
     const subscribers = all
       .filter((m) => all.some((other) => other.id !== m.id && together(m.id, other.id)))
-      .map(({ key: _key, ...m }) => m as SubscriberDetail)
+      .map((m) => {
+        const { key, ...member } = m;
+        void key; // the group's, not the subscriber's
+        return member as SubscriberDetail;
+      })
       .sort((a, b) => b.created_at.getTime() - a.created_at.getTime() || b.id - a.id);
     return { rule: g.rule, key: g.key, subscribers };
   });

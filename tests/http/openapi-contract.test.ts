@@ -223,6 +223,23 @@ for (const kind of testDbKinds()) {
       }
     });
 
+    it("answers the duplicates review as documented", async () => {
+      const make = async (first_name: string, email: string, mobile: string) =>
+        (await call(staff, "post", "/api/v1/subscribers", { json: { first_name, last_name: "Twice", email, mobile, subscription_status: "active", is_mandatory: false } })).body;
+      const one = await make("Dee", "dee@twice.test", "+447911200001");
+      const two = await make("Dee", "DEE@twice.test", "+447911200002");
+      const groups = (await call(staff, "get", "/api/v1/subscribers/duplicates", { query: "rule=email&q=twice" })).body;
+      expect((groups.data as { subscribers: { id: number }[] }[])[0]!.subscribers.map((m) => m.id)).toEqual([two.id, one.id]);
+      await call(staff, "post", "/api/v1/subscribers/duplicates/dismiss", { json: { ids: [one.id, two.id] } });
+      await call(staff, "post", "/api/v1/subscribers/duplicates/dismiss", { json: { ids: [one.id] } }); // 400
+      await call(staff, "post", "/api/v1/subscribers/duplicates/dismiss", { json: { ids: [one.id, 2_000_000_000] } }); // 404
+      await call(admin, "post", "/api/v1/subscribers/duplicates/dismiss/undo", { json: { ids: [one.id, two.id] } });
+      for (const status of ["200 post /api/v1/subscribers/duplicates/dismiss", "400 post /api/v1/subscribers/duplicates/dismiss", "404 post /api/v1/subscribers/duplicates/dismiss", "200 post /api/v1/subscribers/duplicates/dismiss/undo"]) {
+        const [code, method, path] = status.split(" ");
+        expect(seen, status).toContain(`${method} ${path} ${code}`);
+      }
+    });
+
     it("answers the refusals each operation's security, parameters and body imply, as documented", async () => {
       const read = await newToken("read");
       for (const { path, method, op } of operations()) {
