@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { documentedAs } from "@/lib/validation/documented";
 import { idSchema, parseId } from "@/lib/validation/id";
 import { DUPLICATE_RULES } from "./duplicate-filters";
 import { subscriberRecordSchema, VERSION_FORMAT, versionSchema } from "./schema";
@@ -65,9 +66,9 @@ export const dismissAnswerSchema = z
   .meta({ id: "DuplicateDismissal" });
 
 const MERGE_FIELD_SET: ReadonlySet<string> = new Set(MERGE_FIELDS);
-const plainObject = (what: string) =>
-  // The object as sent (not a z.record copy, which drops "__proto__"), so every member is checked.
-  z.custom<Record<string, unknown>>((v) => v !== null && typeof v === "object" && !Array.isArray(v), { message: `Send ${what} as one JSON object.` });
+/** The object as sent (not a z.record copy, which drops "__proto__"), so every member is checked; documented as `documented`. */
+const plainObject = (what: string, documented: z.ZodType) =>
+  documentedAs(documented, z.custom<Record<string, unknown>>((v) => v !== null && typeof v === "object" && !Array.isArray(v), { message: `Send ${what} as one JSON object.` }));
 const mergeVersion = versionSchema(`Send each updated_at as you read it (${VERSION_FORMAT}).`);
 
 /** POST /api/v1/subscribers/merge (docs/API.md): the survivor, the merged, whose value each field keeps, and the versions read. */
@@ -75,15 +76,21 @@ export const mergeBodySchema = z
   .object({
     survivor_id: idSchema("survivor_id must be a subscriber id."),
     merged_ids: z.array(idSchema(), { message: "Send merged_ids as a list of subscriber ids." }).min(1, "Name at least one subscriber to merge.").max(MAX_DISMISS - 1, `Merge at most ${MAX_DISMISS - 1} subscribers at once.`),
-    values: plainObject("values").default({}).meta({ description: "{field: subscriber id}: the fields the survivor takes from another member (its own value otherwise)." }),
-    updated_at: plainObject("updated_at").meta({ description: "{subscriber id: updated_at as read} for every subscriber of the merge." }),
+    values: plainObject(
+      "values",
+      z.partialRecord(z.enum(MERGE_FIELDS), z.number().int()).meta({ description: "{field: subscriber id}: the fields the survivor takes from another member of the merge (its own value otherwise)." }),
+    ).optional(),
+    updated_at: plainObject(
+      "updated_at",
+      z.record(z.string().regex(/^[1-9][0-9]*$/), z.iso.datetime({ offset: true })).meta({ description: "{subscriber id: updated_at as read}, for every subscriber of the merge." }),
+    ),
   })
   .strict()
   .superRefine((body, ctx) => {
     const ids = new Set([body.survivor_id, ...body.merged_ids]);
     if (body.merged_ids.includes(body.survivor_id)) ctx.addIssue({ code: "custom", path: ["merged_ids"], message: "The subscriber that stays cannot be among the merged." });
     else if (ids.size !== body.merged_ids.length + 1) ctx.addIssue({ code: "custom", path: ["merged_ids"], message: "Name each subscriber only once." });
-    for (const [field, id] of Object.entries(body.values)) {
+    for (const [field, id] of Object.entries(body.values ?? {})) {
       if (!MERGE_FIELD_SET.has(field)) ctx.addIssue({ code: "custom", path: ["values", field.slice(0, 40)], message: `"${field.slice(0, 40)}" is not a subscriber field you can choose (use: ${MERGE_FIELDS.join(", ")}).` });
       else if (typeof id !== "number" || !ids.has(id)) ctx.addIssue({ code: "custom", path: ["values", field], message: "Name one of the merge's subscribers by its id." });
     }
@@ -96,7 +103,7 @@ export const mergeBodySchema = z
   .transform((body) => ({
     survivor_id: body.survivor_id,
     merged_ids: [...body.merged_ids].sort((a, b) => a - b),
-    values: body.values as Partial<Record<MergeField, number>>,
+    values: (body.values ?? {}) as Partial<Record<MergeField, number>>,
     versions: new Map([body.survivor_id, ...body.merged_ids].map((id) => [id, new Date(body.updated_at[String(id)] as string)])),
   }));
 export type MergeInput = z.output<typeof mergeBodySchema>;

@@ -11,6 +11,10 @@ import { dismissDuplicates, undoDismissal } from "@/lib/subscribers/dismissals";
 import { deleteSubscriber, editableFields, updateSubscriber } from "@/lib/subscribers/edit";
 import { createSubscriber } from "@/lib/subscribers/mutations";
 import { findSubscriber } from "@/lib/subscribers/record";
+import { mergeBodySchema } from "@/lib/subscribers/duplicate-schema";
+import { mergeSubscribers, undoMerge } from "@/lib/subscribers/merge";
+import { restoreSubscribers, trashSubscribers } from "@/lib/trash/subscribers";
+import { AppError } from "@/lib/errors";
 import { subscriberInputSchema } from "@/lib/subscribers/schema";
 import { actAs, testDbKinds } from "../helpers/db";
 import { closeExportSuite, openExportSuite, type ExportSuite } from "../helpers/export-test";
@@ -19,7 +23,8 @@ import { routeContext } from "../helpers/http";
 const EVERY = branchScope({ role: "admin", branch_ids: null });
 
 // Duplicates are decided the same everywhere: after any sequence of creations, edits, imports (and
-// their dry runs), deletions, bulk deletions, "not duplicates" and their undo, every subscriber's
+// their dry runs), deletions, bulk deletions, moves to the trash and restores, merges and their
+// undo, "not duplicates" and their undo, every subscriber's
 // flag equals the rule decided from scratch, here in plain code: an earlier subscriber (smaller id)
 // shares its email (trimmed, any case) or its mobile, the pair not dismissed.
 
@@ -44,6 +49,17 @@ const op = fc.oneof(
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("bulk_delete" as const), who: fc.array(pick, { minLength: 1, maxLength: 3 }) }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant("dismiss" as const), who: fc.array(pick, { minLength: 2, maxLength: 3 }) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("undo_dismiss" as const), who: fc.array(pick, { minLength: 2, maxLength: 3 }) }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant("trash" as const), who: fc.array(pick, { minLength: 1, maxLength: 2 }) }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant("restore" as const), who: pick }) },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      kind: fc.constant("merge" as const),
+      who: fc.array(pick, { minLength: 2, maxLength: 3 }),
+      values: fc.subarray(["first_name", "email", "mobile", "travel_date"] as const).chain((fields) => fc.tuple(fc.constant(fields), fc.array(pick, { minLength: fields.length, maxLength: fields.length }))),
+    }),
+  },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant("undo_merge" as const), which: pick }) },
   {
     weight: 1,
     arbitrary: fc.record({
@@ -91,7 +107,8 @@ for (const kind of testDbKinds()) {
     async function apply(o: Op) {
       const present = await ids();
       const at = (i: number) => present[i % present.length]!;
-      const some = (picks: number[]) => [...new Set(picks.map(at))];
+      /** Distinct subscribers: consecutive ones from each pick's place. */
+      const some = (picks: number[]) => [...new Set(picks.map((p, i) => at(p + i)))];
       if (o.kind === "create") {
         await createSubscriber(EVERY, subscriberInputSchema.parse({ first_name: "Dee", last_name: `Dup ${(n += 1)}`, email: EMAILS[o.email], mobile: MOBILES[o.mobile], subscription_status: "active", is_mandatory: false }), s.staff);
       } else if (o.kind === "import") {
@@ -115,6 +132,26 @@ for (const kind of testDbKinds()) {
         await deleteSubscriber(EVERY, at(o.who), s.admin);
       } else if (o.kind === "bulk_delete") {
         await requestBulkChange(EVERY, s.admin, { ids: some(o.who) }, { delete: true });
+      } else if (o.kind === "trash") {
+        await (await connection()).transaction((tx) => trashSubscribers(tx, some(o.who), { deletedBy: s.admin.id }));
+      } else if (o.kind === "restore") {
+        const trashed = (await q<{ id: number }>(`SELECT id FROM subscriber_trash ORDER BY id`)).map((r) => r.id);
+        if (trashed.length) await (await connection()).transaction((tx) => restoreSubscribers(tx, [trashed[o.who % trashed.length]!]));
+      } else if (o.kind === "merge") {
+        const [survivor, ...merged] = some(o.who);
+        if (!merged.length) return;
+        const members = [survivor!, ...merged];
+        const updated_at = Object.fromEntries(await Promise.all(members.map(async (id) => [String(id), (await findSubscriber(EVERY, id))!.updated_at.toISOString()])));
+        const [fields, from] = o.values;
+        const values = Object.fromEntries(fields.map((f, i) => [f, members[from[i]! % members.length]]));
+        await mergeSubscribers(EVERY, mergeBodySchema.parse({ survivor_id: survivor, merged_ids: merged, values, updated_at }), s.admin);
+      } else if (o.kind === "undo_merge") {
+        const merges = (await q<{ id: string }>(`SELECT id FROM subscriber_merges WHERE undone_at IS NULL ORDER BY created_at`)).map((r) => r.id);
+        if (!merges.length) return;
+        // Refused (409) when the survivor changed since, or a merged one left the trash: nothing changes then.
+        await undoMerge(EVERY, merges[o.which % merges.length]!, s.admin).catch((error: unknown) => {
+          if (!(AppError.is(error) && error.status === 409)) throw error;
+        });
       } else if (o.kind === "dismiss" || o.kind === "undo_dismiss") {
         const chosen = some(o.who);
         if (chosen.length < 2) return;
@@ -137,9 +174,13 @@ for (const kind of testDbKinds()) {
 
     it("leaves every flag as the rule decides it from scratch, after any sequence of changes", async () => {
       await fc.assert(
-        fc.asyncProperty(fc.array(op, { minLength: 1, maxLength: 10 }), async (ops) => {
+        // Three creations first, so merges and dismissals have subscribers to work on.
+        fc.asyncProperty(fc.array(op.filter((o) => o.kind === "create"), { minLength: 3, maxLength: 3 }), fc.array(op, { minLength: 1, maxLength: 10 }), async (start, rest) => {
+          const ops = [...start, ...rest];
           await q(`DELETE FROM subscribers`);
+          await q(`DELETE FROM subscriber_trash`);
           await q(`DELETE FROM subscriber_dismissals`);
+          await q(`DELETE FROM subscriber_merges`);
           const done: Op[] = [];
           for (const o of ops) {
             done.push(o);

@@ -1,6 +1,8 @@
 import { listAnswer } from "@/lib/list/pagination";
+import { z } from "zod";
 import { duplicateFiltersSchema } from "@/lib/subscribers/duplicate-filters";
-import { dismissAnswerSchema, dismissBodySchema, duplicateGroupSchema } from "@/lib/subscribers/duplicate-schema";
+import { dismissAnswerSchema, dismissBodySchema, duplicateGroupSchema, mergeAnswerSchema, mergeBodySchema } from "@/lib/subscribers/duplicate-schema";
+import { subscriberRecordSchema } from "@/lib/subscribers/schema";
 import { operation } from "../operation";
 
 const tag = "Duplicates";
@@ -25,5 +27,19 @@ export const duplicatesApi = {
     description: "Every stored pair among them is removed and the flags decided again. Audited.",
     body: dismissBodySchema,
     answers: { 200: dismissAnswerSchema },
+  }),
+  merge: operation({
+    method: "post", path: "/api/v1/subscribers/merge", tag, summary: "Merge duplicates into one subscriber", access: "admin",
+    description: "One transaction: the survivor takes each field named in `values` from that subscriber (its own value otherwise); the merged go to the trash with `merged_into`; every flag involved is decided again; the survivor's history names the merge. 409 naming who changed what when any of them changed since its `updated_at`; 400 for fewer than two distinct subscribers, a survivor among the merged, or a field that is not a subscriber field.",
+    body: mergeBodySchema,
+    answers: { 200: mergeAnswerSchema },
+    errors: [409],
+  }),
+  undoMerge: operation({
+    method: "post", path: "/api/v1/subscribers/merges/{merge_id}/undo", tag, summary: "Undo a merge", access: "admin",
+    description: "The merged come back from the trash and the survivor gets its values from before the merge. 409 when the survivor changed since the merge, a merged subscriber left the trash, or the merge was already undone.",
+    params: z.object({ merge_id: z.string().regex(/^[A-Za-z0-9_-]{1,32}$/).meta({ description: "The merge's id, as the merge answered it." }) }),
+    answers: { 200: subscriberRecordSchema },
+    errors: [409],
   }),
 };

@@ -9,12 +9,13 @@ import { branchScope } from "@/lib/auth/scope";
 import { formatDateTime, formatDay, isoDay } from "@/lib/format";
 import { STATUS_LABEL, STATUS_TONE } from "@/lib/subscribers/labels";
 import { dismissalsOf } from "@/lib/subscribers/dismissals";
+import { mergesInto } from "@/lib/subscribers/merge";
 import { earlierMatches, findSubscriber, subscriberHistory } from "@/lib/subscribers/record";
 import { query } from "@/lib/db/sql";
 import { parseId } from "@/lib/validation/id";
 import { DeleteSubscriberButton } from "./delete-subscriber-button";
 import { History } from "./history";
-import { UndoDismissalButton } from "./undo-buttons";
+import { UndoDismissalButton, UndoMergeButton } from "./undo-buttons";
 
 type Props = { params: Promise<{ id: string }> };
 
@@ -31,10 +32,11 @@ export default async function SubscriberPage({ params }: Props) {
   const s = id === null ? null : await findSubscriber(scope, id);
   if (!s) notFound();
   const admin = canManageBranches(user);
-  const [{ matches, elsewhere }, history, dismissals] = await Promise.all([
+  const [{ matches, elsewhere }, history, dismissals, merges] = await Promise.all([
     s.is_duplicate ? earlierMatches(scope, s) : Promise.resolve({ matches: [], elsewhere: false }),
     subscriberHistory(scope, s.id),
     dismissalsOf({ query }, scope, s.id),
+    admin ? mergesInto({ query }, s.id) : Promise.resolve([]),
   ]);
   const name = `${s.first_name} ${s.last_name}`;
 
@@ -124,10 +126,18 @@ export default async function SubscriberPage({ params }: Props) {
         </section>
       ) : null}
 
-      {dismissals.length ? (
+      {merges.length || dismissals.length ? (
         <section aria-labelledby="duplicates-heading" className="rounded-lg border border-slate-200 bg-white p-5 shadow-sm">
-          <h2 id="duplicates-heading" className="font-semibold">Not duplicates</h2>
+          <h2 id="duplicates-heading" className="font-semibold">Merges and “not duplicates”</h2>
           <ul className="mt-3 space-y-2 text-sm">
+            {merges.map((m, i) => (
+              <li key={m.id} className="flex flex-wrap items-center gap-2">
+                <span>
+                  Merged from {m.merged_ids.map((id) => `#${id}`).join(", ")} on {formatDateTime(m.created_at)}.
+                </span>
+                {i === 0 ? <UndoMergeButton mergeId={m.id} survivor={s.id} merged={m.merged_ids} /> : null}
+              </li>
+            ))}
             {dismissals.map((d) => (
               <li key={d.other_id} className="flex flex-wrap items-center gap-2">
                 <span>

@@ -5,7 +5,7 @@ import { useState, useTransition } from "react";
 import { notify } from "@/components/toast";
 import { buttonClass } from "@/components/ui/button-styles";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
-import { undoDismissalAction } from "../duplicates/actions";
+import { undoDismissalAction, undoMergeAction } from "../duplicates/actions";
 
 type Result = { ok: true; message?: string } | { ok: false; formError?: string };
 
@@ -36,6 +36,15 @@ function UndoButton({ label, title, confirmLabel, children, run }: { label: stri
         {children}
       </ConfirmDialog>
     </>
+  );
+}
+
+export function UndoMergeButton({ mergeId, survivor, merged }: { mergeId: string; survivor: number; merged: number[] }) {
+  const names = merged.map((id) => `#${id}`).join(", ");
+  return (
+    <UndoButton label="Undo merge" title="Undo this merge?" confirmLabel="Undo merge" run={() => undoMergeAction({ merge_id: mergeId })}>
+      {names} come back from the trash and #{survivor} gets its values from before the merge.
+    </UndoButton>
   );
 }
 
