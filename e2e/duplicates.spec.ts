@@ -60,4 +60,42 @@ test.describe("duplicates", () => {
     await expect(page.getByRole("button", { name: "Take back" })).toHaveCount(0);
     await expect(page.getByText("marked it as not a duplicate of others")).toBeVisible();
   });
+
+  test("an administrator merges a group choosing values, and undoes the merge", async ({ asAdmin: page }) => {
+    const s = stamp();
+    const email = `mel.${s}@dups.test`;
+    const first = await make(page, { first_name: "Mel", email, mobile: `+44 7402 ${s.slice(-6)}` });
+    const second = await make(page, { first_name: "Melanie", email: `Mel.${s}@dups.test`, mobile: `+44 7403 ${s.slice(-6)}` });
+
+    await page.goto(`/subscribers/duplicates?q=${s}`);
+    await group(page, "email", email).getByRole("link", { name: /^Merge…/ }).click();
+    await expect(page.getByRole("heading", { name: "Merge 2 subscribers" })).toBeVisible();
+    // The earliest stays by default; each field's newest non-empty value is chosen for it.
+    await expect(page.getByRole("radio", { name: `Keep #${first.id}` })).toBeChecked();
+    await expect(page.getByRole("radio", { name: `First name from #${second.id}` })).toBeChecked();
+    await page.getByRole("radio", { name: `First name from #${first.id}` }).check();
+    await page.getByRole("radio", { name: `Email from #${second.id}` }).check();
+    await page.screenshot({ path: `${SCREENS}/duplicates-merge.png`, fullPage: true });
+    await noViolations(page);
+    await page.getByRole("button", { name: "Merge", exact: true }).click();
+
+    await expect(page).toHaveURL(new RegExp(`/subscribers/${first.id}$`));
+    await expect(toast(page, `Merged 2 subscribers into #${first.id}.`)).toBeVisible();
+    await expect(page.getByRole("heading", { name: "Mel Twice" })).toBeVisible();
+    await expect(page.getByText(`Mel.${s}@dups.test`).first()).toBeVisible();
+    await expect(page.getByText(`From #${second.id} (now in the trash); values taken: Email from #${second.id}.`)).toBeVisible();
+    // The merged one is in the trash: its record is gone.
+    expect((await page.request.get(`/api/v1/subscribers/${second.id}`)).status()).toBe(404);
+    await page.screenshot({ path: `${SCREENS}/duplicates-merged-record.png`, fullPage: true });
+    await noViolations(page);
+
+    await page.getByRole("button", { name: "Undo merge" }).click();
+    const dialog = page.getByRole("dialog", { name: "Undo this merge?" });
+    await expect(dialog).toContainText(`#${second.id} come back from the trash`);
+    await dialog.getByRole("button", { name: "Undo merge" }).click();
+    await expect(toast(page, "The merge is undone: the merged subscribers are back.")).toBeVisible();
+    await expect(page.getByText(email, { exact: true }).first()).toBeVisible();
+    expect((await page.request.get(`/api/v1/subscribers/${second.id}`)).status()).toBe(200);
+    await expect(page.getByText("undid a merge into it")).toBeVisible();
+  });
 });

@@ -168,7 +168,7 @@ export interface paths {
          * Take back "not duplicates" between subscribers
          * @description **Who:** Administrators.
          *
-         *     Every stored pair among them is removed and the flags decided again. Audited.
+         *     Every stored pair among them is removed and the flags decided again. Audited. 404 naming a subscriber unknown or in the trash.
          */
         post: operations["postSubscribersDuplicatesDismissUndo"];
         delete?: never;
@@ -1368,6 +1368,7 @@ export interface operations {
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             503: components["responses"]["Error503"];
@@ -1401,6 +1402,7 @@ export interface operations {
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             503: components["responses"]["Error503"];
@@ -1443,6 +1445,7 @@ export interface operations {
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
             409: components["responses"]["Error409"];
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];

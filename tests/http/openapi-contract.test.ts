@@ -234,7 +234,23 @@ for (const kind of testDbKinds()) {
       await call(staff, "post", "/api/v1/subscribers/duplicates/dismiss", { json: { ids: [one.id] } }); // 400
       await call(staff, "post", "/api/v1/subscribers/duplicates/dismiss", { json: { ids: [one.id, 2_000_000_000] } }); // 404
       await call(admin, "post", "/api/v1/subscribers/duplicates/dismiss/undo", { json: { ids: [one.id, two.id] } });
-      for (const status of ["200 post /api/v1/subscribers/duplicates/dismiss", "400 post /api/v1/subscribers/duplicates/dismiss", "404 post /api/v1/subscribers/duplicates/dismiss", "200 post /api/v1/subscribers/duplicates/dismiss/undo"]) {
+      const members = (groups.data as { subscribers: { id: number; updated_at: string }[] }[])[0]!.subscribers;
+      const updated_at = Object.fromEntries(members.map((m) => [String(m.id), m.updated_at]));
+      await call(admin, "post", "/api/v1/subscribers/merge", { json: { survivor_id: one.id, merged_ids: [two.id], values: { not_a_field: two.id }, updated_at } }); // 400
+      const merged = (await call(admin, "post", "/api/v1/subscribers/merge", { json: { survivor_id: one.id, merged_ids: [two.id], values: { first_name: two.id }, updated_at } })).body;
+      await call(admin, "post", "/api/v1/subscribers/merge", { json: { survivor_id: one.id, merged_ids: [two.id], updated_at } }); // 404: in the trash now
+      await call(admin, "post", "/api/v1/subscribers/merges/{merge_id}/undo", { ids: { merge_id: merged.merge_id as string } });
+      await call(admin, "post", "/api/v1/subscribers/merges/{merge_id}/undo", { ids: { merge_id: merged.merge_id as string } }); // 409, undone
+      for (const status of [
+        "200 post /api/v1/subscribers/duplicates/dismiss",
+        "400 post /api/v1/subscribers/duplicates/dismiss",
+        "404 post /api/v1/subscribers/duplicates/dismiss",
+        "200 post /api/v1/subscribers/duplicates/dismiss/undo",
+        "200 post /api/v1/subscribers/merge",
+        "400 post /api/v1/subscribers/merge",
+        "200 post /api/v1/subscribers/merges/{merge_id}/undo",
+        "409 post /api/v1/subscribers/merges/{merge_id}/undo",
+      ]) {
         const [code, method, path] = status.split(" ");
         expect(seen, status).toContain(`${method} ${path} ${code}`);
       }

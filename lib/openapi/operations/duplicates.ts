@@ -21,19 +21,21 @@ export const duplicatesApi = {
     description: "Every pair of them is stored; their flags, and those of everyone sharing their keys, are decided again. Audited. 404 naming a subscriber outside your scope or unknown.",
     body: dismissBodySchema,
     answers: { 200: dismissAnswerSchema },
+    errors: [404],
   }),
   undoDismiss: operation({
     method: "post", path: "/api/v1/subscribers/duplicates/dismiss/undo", tag, summary: "Take back \"not duplicates\" between subscribers", access: "admin",
-    description: "Every stored pair among them is removed and the flags decided again. Audited.",
+    description: "Every stored pair among them is removed and the flags decided again. Audited. 404 naming a subscriber unknown or in the trash.",
     body: dismissBodySchema,
     answers: { 200: dismissAnswerSchema },
+    errors: [404],
   }),
   merge: operation({
     method: "post", path: "/api/v1/subscribers/merge", tag, summary: "Merge duplicates into one subscriber", access: "admin",
     description: "One transaction: the survivor takes each field named in `values` from that subscriber (its own value otherwise); the merged go to the trash with `merged_into`; every flag involved is decided again; the survivor's history names the merge. 409 naming who changed what when any of them changed since its `updated_at`; 400 for fewer than two distinct subscribers, a survivor among the merged, or a field that is not a subscriber field.",
     body: mergeBodySchema,
     answers: { 200: mergeAnswerSchema },
-    errors: [409],
+    errors: [404, 409],
   }),
   undoMerge: operation({
     method: "post", path: "/api/v1/subscribers/merges/{merge_id}/undo", tag, summary: "Undo a merge", access: "admin",
