@@ -83,7 +83,8 @@ test.describe("duplicates", () => {
     await expect(toast(page, `Merged 2 subscribers into #${first.id}.`)).toBeVisible();
     await expect(page.getByRole("heading", { name: "Mel Twice" })).toBeVisible();
     await expect(page.getByText(`Mel.${s}@dups.test`).first()).toBeVisible();
-    await expect(page.getByText(`From #${second.id} (now in the trash); values taken: Email from #${second.id}.`)).toBeVisible();
+    // The newest mobile was preselected, the first name chosen back, the email chosen.
+    await expect(page.getByText(`From #${second.id} (now in the trash); values taken: Email from #${second.id}, Mobile from #${second.id}.`)).toBeVisible();
     // The merged one is in the trash: its record is gone.
     expect((await page.request.get(`/api/v1/subscribers/${second.id}`)).status()).toBe(404);
     await page.screenshot({ path: `${SCREENS}/duplicates-merged-record.png`, fullPage: true });

@@ -32,7 +32,10 @@ export function MergeForm({ members }: { members: MergeMember[] }) {
   const onSubmit = handleSubmit(async (choices) => {
     setFormError(null);
     const survivor = Number(choices.survivor);
-    const values = Object.fromEntries(MERGE_FIELDS.filter((f) => Number(choices[f]) !== survivor).map((f) => [f, Number(choices[f])]));
+    const kept = members.find((m) => m.id === survivor)!;
+    // Only the values that change the survivor: its history names what the merge took.
+    const taken = (f: MergeField) => members.find((m) => m.id === Number(choices[f]))!;
+    const values = Object.fromEntries(MERGE_FIELDS.filter((f) => taken(f).texts[f] !== kept.texts[f]).map((f) => [f, taken(f).id]));
     try {
       const result = await mergeAction({
         survivor_id: survivor,
