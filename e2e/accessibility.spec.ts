@@ -112,6 +112,26 @@ const PAGES: Visit[] = [
       await visit(page, check, `/subscribers/${duplicate.id}/edit`, "edit");
     },
   },
+  {
+    name: "duplicates review, its Not duplicates confirmation, and (admins) the merge page",
+    roles: BOTH,
+    run: async (page, check) => {
+      const first = await newSubscriber(page);
+      await newSubscriber(page, first.email.toUpperCase());
+      await visit(page, check, `/subscribers/duplicates?q=${encodeURIComponent(first.email)}`, "duplicates");
+      const group = page.getByRole("region", { name: new RegExp(`Same email: ${first.email.replace(/[.+]/g, "\\$&")}`) });
+      await group.getByRole("button", { name: /^Not duplicates/ }).click();
+      await expect(page.getByRole("dialog", { name: "Not duplicates?" })).toBeVisible();
+      await check("Not duplicates confirmation");
+      await page.keyboard.press("Escape");
+      const merge = group.getByRole("link", { name: /^Merge…/ });
+      if (await merge.count()) {
+        await merge.click();
+        await expect(page.getByRole("heading", { name: "Merge 2 subscribers" })).toBeVisible();
+        await check("merge");
+      }
+    },
+  },
   { name: "record not found", roles: BOTH, run: (page, check) => visit(page, check, "/subscribers/999999999") },
   { name: "columns", roles: BOTH, run: (page, check) => visit(page, check, "/subscribers/columns") },
   {

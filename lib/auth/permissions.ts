@@ -18,6 +18,8 @@ export type SessionUser = {
 export const canManageBranches = (user: Pick<SessionUser, "role"> | null | undefined) => user?.role === "admin";
 export const canCreateSubscribers = (user: SessionUser | null | undefined) => Boolean(user);
 export const canReadAudit = (user: Pick<SessionUser, "role"> | null | undefined) => user?.role === "admin";
+/** Merging duplicates (and undoing a merge) trashes subscribers, so it is an administrator's, as deletion is. */
+export const canMergeSubscribers = (user: Pick<SessionUser, "role"> | null | undefined) => user?.role === "admin";
 export const canManageUsers = (user: Pick<SessionUser, "role"> | null | undefined) => user?.role === "admin";
 /** The trash: seeing, restoring and erasing deleted records (docs/decisions/XXXX-trash.md). */
 export const canManageTrash = (user: Pick<SessionUser, "role"> | null | undefined) => user?.role === "admin";

@@ -6,7 +6,7 @@ import { config } from "@/lib/config";
 import { connection, sql, type Queryable } from "@/lib/db/sql";
 import { csvLines, unneutralised } from "@/lib/export/csv";
 import { storage } from "@/lib/storage";
-import { LOCK_IMPORT } from "@/lib/subscribers/duplicates";
+import { batchRowMatches, LOCK_IMPORT } from "@/lib/subscribers/duplicates";
 import { branchScopeOfUser, isScoped, scopeCondition, type BranchScope } from "@/lib/auth/scope";
 import { branchWhere } from "@/lib/branches/where";
 import { withoutUnsafeText } from "@/lib/validation/text";
@@ -233,11 +233,7 @@ export async function runImport(id: string, signal?: AbortSignal): Promise<RunRe
     const [current] = await tx.query<{ attempt: number; status: string }>(sql`SELECT attempt, status::text AS status FROM subscriber_imports WHERE id = ${id} FOR UPDATE`);
     if (!current || current.attempt !== attempt || (!imp.dry_run && current.status !== "running")) throw new Superseded();
     await refuseRowsOutOfScope(tx, imp.user_id, id, attempt);
-    const decided = sql`SELECT r.*, (
-        row_number() OVER (PARTITION BY lower(r.email) ORDER BY r.line) > 1
-        OR row_number() OVER (PARTITION BY r.mobile ORDER BY r.line) > 1
-        OR EXISTS (SELECT 1 FROM subscribers s WHERE lower(s.email) = lower(r.email))
-        OR EXISTS (SELECT 1 FROM subscribers s WHERE s.mobile = r.mobile)) AS is_duplicate
+    const decided = sql`SELECT r.*, ${batchRowMatches(sql`r`, sql`r.line`)} AS is_duplicate
       FROM import_rows r WHERE r.import_id = ${id} AND r.attempt = ${attempt}`;
     let imported = 0;
     let duplicates = 0;

@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import { auditFiltersSchema } from "@/lib/audit/filters";
 import { branchFiltersSchema } from "@/lib/branches/filters";
+import { duplicateFiltersSchema } from "@/lib/subscribers/duplicate-filters";
 import { subscriberFiltersSchema } from "@/lib/subscribers/filters";
 import { userFiltersSchema } from "@/lib/users/filters";
 import { parseWith } from "./params";
@@ -10,6 +11,7 @@ import { parseWith } from "./params";
 
 const LIST_PAGES: Record<string, z.ZodType> = {
   "/subscribers": subscriberFiltersSchema,
+  "/subscribers/duplicates": duplicateFiltersSchema,
   "/branches": branchFiltersSchema,
   "/users": userFiltersSchema,
   "/audit": auditFiltersSchema,

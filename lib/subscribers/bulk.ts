@@ -16,7 +16,7 @@ import { heavy } from "@/lib/load/user-limit";
 import { whereClause } from "@/lib/list/sql";
 import { keysNotIn } from "@/lib/validation/common";
 import { BULK_FILTER_NAMES, MAX_SELECTION, type BulkChange, type BulkChangeRecord, type BulkTarget } from "./bulk-schema";
-import { lockBesideImports, lockKeySets } from "./duplicates";
+import { hasEarlierMatch, lockBesideImports, lockKeySets } from "./duplicates";
 import { subscriberFilterOnlySchema } from "./filters";
 import { subscriberConditions, subscriberScope } from "./where";
 import { branchScope, branchScopeOfUser, type BranchScope } from "@/lib/auth/scope";
@@ -112,12 +112,12 @@ export async function clearStaleDuplicates(after: number, signal?: AbortSignal, 
         SELECT id, lower(email) AS email, mobile FROM subscribers WHERE is_duplicate AND id > ${cursor} ORDER BY id LIMIT ${size} FOR UPDATE`);
       if (rows.length === 0) return null;
       await lockKeySets(tx, rows.map((r) => r.email), rows.map((r) => r.mobile));
+      // Deletions only clear flags: the rule decides each row whose keys are still those locked.
       const done = await tx.query<{ id: number }>(sql`
         UPDATE subscribers s SET is_duplicate = false
           FROM unnest(${rows.map((r) => r.id)}::int[], ${rows.map((r) => r.email)}::text[], ${rows.map((r) => r.mobile)}::text[]) AS k(id, email, mobile)
          WHERE s.id = k.id AND s.is_duplicate AND lower(s.email) = k.email AND s.mobile = k.mobile
-           AND NOT EXISTS (SELECT 1 FROM subscribers e WHERE lower(e.email) = k.email AND e.id < k.id)
-           AND NOT EXISTS (SELECT 1 FROM subscribers e WHERE e.mobile = k.mobile AND e.id < k.id)
+           AND NOT ${hasEarlierMatch(sql`s`)}
         RETURNING s.id`);
       return { next: rows[rows.length - 1]!.id, cleared: done.length };
     }));

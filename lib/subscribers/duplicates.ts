@@ -2,13 +2,14 @@ import "server-only";
 import { emailKey } from "./schema";
 import { config } from "@/lib/config";
 import { isLockTimeout } from "@/lib/db/errors";
-import { sql, type Queryable } from "@/lib/db/sql";
+import { sql, type Queryable, type Statement } from "@/lib/db/sql";
 import { AppError } from "@/lib/errors";
 
-// A subscriber is a duplicate when an earlier one has the same email (trimmed, any case) or
-// mobile (E.164). Decided on insert under advisory locks on both keys, so of two concurrent
-// creations exactly the later is flagged.
-
+// The one place that decides duplicates (docs/decisions/XXXX-duplicates-decided-in-one-place.md):
+// a subscriber is a duplicate when an earlier one (a smaller id) has the same email (trimmed, any
+// case) or the same mobile (E.164), unless the two were marked "not duplicates". Creation, edit,
+// import, deletion, restore, merge and dismissal all decide with `hasEarlierMatch`, under advisory
+// locks on the keys involved, so of two concurrent creations exactly the later is flagged.
 
 /** Lock namespaces (the first key of the two-key advisory lock), so an email never shares a key with a mobile. */
 export const LOCK_EMAIL = 41_001;
@@ -36,46 +37,106 @@ export async function lockBesideImports(tx: Queryable) {
   await tx.query(sql`SELECT set_config('lock_timeout', ${set?.previous ?? "0"}, true) AS restored`);
 }
 
-/** Locks many keys until commit, in the same order as creation (import lock, emails, mobiles, each sorted), so no deadlock. */
-export async function lockKeySets(tx: Queryable, emails: string[], mobiles: string[]) {
+const emailKeys = (emails: readonly string[]) => [...new Set(emails.map(emailKey))].sort();
+const mobileKeys = (mobiles: readonly string[]) => [...new Set(mobiles)].sort();
+
+/** Locks every key until commit, always in one order (import lock, emails, mobiles, each sorted), so no deadlock. */
+export async function lockKeySets(tx: Queryable, emails: readonly string[], mobiles: readonly string[]) {
   await lockBesideImports(tx);
-  const sorted = (keys: string[]) => [...new Set(keys)].sort();
-  await tx.query(sql`SELECT count(pg_advisory_xact_lock(${LOCK_EMAIL}::int, hashtext(k))) AS n FROM unnest(${sorted(emails)}::text[]) WITH ORDINALITY AS u(k, i) GROUP BY ()`);
-  await tx.query(sql`SELECT count(pg_advisory_xact_lock(${LOCK_MOBILE}::int, hashtext(k))) AS n FROM unnest(${sorted(mobiles)}::text[]) WITH ORDINALITY AS u(k, i) GROUP BY ()`);
+  await tx.query(sql`SELECT count(pg_advisory_xact_lock(${LOCK_EMAIL}::int, hashtext(k))) AS n FROM unnest(${emailKeys(emails)}::text[]) WITH ORDINALITY AS u(k, i) GROUP BY ()`);
+  await tx.query(sql`SELECT count(pg_advisory_xact_lock(${LOCK_MOBILE}::int, hashtext(k))) AS n FROM unnest(${mobileKeys(mobiles)}::text[]) WITH ORDINALITY AS u(k, i) GROUP BY ()`);
+}
+
+/** Whether the pair (earlier, later) was marked "not duplicates" (both id expressions). */
+export const dismissed = (earlier: Statement, later: Statement) =>
+  sql`EXISTS (SELECT 1 FROM subscriber_dismissals d WHERE d.low_id = ${earlier} AND d.high_id = ${later})`;
+
+/**
+ * The rule, as SQL over a row `t` with `id`, `email` and `mobile`: an earlier subscriber shares its
+ * email (any case) or its mobile, the pair not dismissed. `unsaved`: `t` is a row not stored yet (an
+ * import's), so every subscriber is earlier and no pair with it can have been dismissed.
+ */
+export function hasEarlierMatch(t: Statement, { unsaved = false } = {}): Statement {
+  const earlier = (same: Statement) =>
+    unsaved
+      ? sql`EXISTS (SELECT 1 FROM subscribers e WHERE ${same})`
+      : sql`EXISTS (SELECT 1 FROM subscribers e WHERE ${same} AND e.id < ${t}.id AND NOT ${dismissed(sql`e.id`, sql`${t}.id`)})`;
+  return sql`(${earlier(sql`lower(e.email) = lower(${t}.email)`)} OR ${earlier(sql`e.mobile = ${t}.mobile`)})`;
+}
+
+/**
+ * The rule for a batch of rows `r` about to be inserted together in `order` (an import's): each has
+ * the stored subscribers before it, and the batch's rows before it in that order.
+ */
+export function batchRowMatches(r: Statement, order: Statement): Statement {
+  return sql`(row_number() OVER (PARTITION BY lower(${r}.email) ORDER BY ${order}) > 1
+    OR row_number() OVER (PARTITION BY ${r}.mobile ORDER BY ${order}) > 1
+    OR ${hasEarlierMatch(r, { unsaved: true })})`;
+}
+
+/**
+ * Decides again, by the rule, the flag of every subscriber with one of these keys (callers hold
+ * their locks), from id `from` on: a change at one id never changes an earlier subscriber's flag.
+ * Versions (`updated_at`) do not move. Returns the ids whose flag changed.
+ */
+export async function decideDuplicates(tx: Queryable, emails: readonly string[], mobiles: readonly string[], from = 0): Promise<number[]> {
+  const rows = await tx.query<{ id: number }>(sql`
+    WITH decided AS (
+      SELECT t.id, ${hasEarlierMatch(sql`t`)} AS duplicate FROM subscribers t
+       WHERE t.id >= ${from} AND (lower(t.email) = ANY(${emailKeys(emails)}::text[]) OR t.mobile = ANY(${mobileKeys(mobiles)}::text[])))
+    UPDATE subscribers s SET is_duplicate = d.duplicate
+      FROM decided d WHERE s.id = d.id AND s.is_duplicate <> d.duplicate
+    RETURNING s.id`);
+  return rows.map((r) => r.id).sort((a, b) => a - b);
+}
+
+/** The flag of a subscriber about to be created with this email and mobile (its keys locked by the caller). */
+export async function decideNew(tx: Queryable, values: { email: string; mobile: string }): Promise<boolean> {
+  const [row] = await tx.query<{ duplicate: boolean }>(sql`
+    SELECT ${hasEarlierMatch(sql`v`, { unsaved: true })} AS duplicate FROM (SELECT ${values.email}::text AS email, ${values.mobile}::text AS mobile) v`);
+  return row?.duplicate ?? false;
+}
+
+/** Locks the keys of these subscribers, and returns them. */
+export async function lockKeysOf(tx: Queryable, ids: readonly number[]): Promise<{ emails: string[]; mobiles: string[] }> {
+  const rows = ids.length ? await tx.query<{ email: string; mobile: string }>(sql`SELECT email, mobile FROM subscribers WHERE id = ANY(${[...ids]}::int[])`) : [];
+  const keys = { emails: rows.map((r) => r.email), mobiles: rows.map((r) => r.mobile) };
+  await lockKeySets(tx, keys.emails, keys.mobiles);
+  return keys;
 }
 
 export type DuplicateMatch = { email: number | null; mobile: number | null };
 
-/** Waits for, then holds until commit, the locks of this email and mobile (always in this order). */
-export async function lockDuplicateKeys(tx: Queryable, email: string, mobile: string) {
-  await lockBesideImports(tx);
-  await tx.query(sql`SELECT 1 AS locked FROM pg_advisory_xact_lock(${LOCK_EMAIL}::int, hashtext(${emailKey(email)}))`);
-  await tx.query(sql`SELECT 1 AS locked FROM pg_advisory_xact_lock(${LOCK_MOBILE}::int, hashtext(${mobile}))`);
-}
-
-/** Ids of the earliest subscribers with this email and with this mobile, if any. */
+/** Ids of the earliest subscribers with this email and with this mobile (before `beforeId`, pairs with it not dismissed), if any. */
 export async function findDuplicates(tx: Queryable, email: string | null, mobile: string | null, beforeId?: number): Promise<DuplicateMatch> {
-  // An edited subscriber is compared only with earlier ones.
-  const earlier = beforeId === undefined ? sql`` : sql`AND id < ${beforeId}`;
+  const earlier = beforeId === undefined ? sql`` : sql`AND id < ${beforeId} AND NOT ${dismissed(sql`id`, sql`${beforeId}::int`)}`;
   const [row] = await tx.query<DuplicateMatch>(sql`SELECT
       ${email === null ? sql`NULL::int` : sql`(SELECT min(id) FROM subscribers WHERE lower(email) = ${emailKey(email)} ${earlier})`} AS email,
       ${mobile === null ? sql`NULL::int` : sql`(SELECT min(id) FROM subscribers WHERE mobile = ${mobile} ${earlier})`} AS mobile`);
   return row ?? { email: null, mobile: null };
 }
 
-export const isDuplicate = (match: DuplicateMatch) => match.email !== null || match.mobile !== null;
+/** Every pair of these ids, smaller first: what "not duplicates" stores. */
+export function pairsOf(ids: readonly number[]): [number, number][] {
+  const sorted = [...new Set(ids)].sort((a, b) => a - b);
+  return sorted.flatMap((low, i) => sorted.slice(i + 1).map((high) => [low, high] as [number, number]));
+}
 
-/** Decides again the duplicate flag of later subscribers sharing these keys, without moving their version; returns the ids changed. */
-export async function reevaluateLater(tx: Queryable, afterId: number, emails: string[], mobiles: string[]): Promise<number[]> {
-  const keys = [...new Set(emails.map(emailKey))];
-  const rows = await tx.query<{ id: number }>(sql`
-    WITH candidates AS (
-      SELECT t.id, (EXISTS (SELECT 1 FROM subscribers e WHERE lower(e.email) = lower(t.email) AND e.id < t.id)
-                 OR EXISTS (SELECT 1 FROM subscribers e WHERE e.mobile = t.mobile AND e.id < t.id)) AS duplicate
-        FROM subscribers t
-       WHERE t.id > ${afterId} AND (lower(t.email) = ANY(${keys}::text[]) OR t.mobile = ANY(${[...new Set(mobiles)]}::text[])))
-    UPDATE subscribers s SET is_duplicate = c.duplicate
-      FROM candidates c WHERE s.id = c.id AND s.is_duplicate <> c.duplicate
-    RETURNING s.id`);
-  return rows.map((r) => r.id).sort((a, b) => a - b);
+/** Marks every pair of these subscribers "not duplicates" (keys locked by the caller); returns the pairs new to the table. */
+export async function storeDismissals(tx: Queryable, ids: readonly number[], by: number): Promise<[number, number][]> {
+  const pairs = pairsOf(ids);
+  if (!pairs.length) return [];
+  const rows = await tx.query<{ low_id: number; high_id: number }>(sql`
+    INSERT INTO subscriber_dismissals (low_id, high_id, created_by)
+    SELECT p.low, p.high, ${by}::int FROM unnest(${pairs.map((p) => p[0])}::int[], ${pairs.map((p) => p[1])}::int[]) AS p(low, high)
+    ON CONFLICT DO NOTHING RETURNING low_id, high_id`);
+  return rows.map((r) => [r.low_id, r.high_id] as [number, number]).sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+}
+
+/** Takes back "not duplicates" between every pair of these subscribers; returns the pairs removed. */
+export async function removeDismissals(tx: Queryable, ids: readonly number[]): Promise<[number, number][]> {
+  const sorted = [...new Set(ids)];
+  const rows = await tx.query<{ low_id: number; high_id: number }>(sql`
+    DELETE FROM subscriber_dismissals WHERE low_id = ANY(${sorted}::int[]) AND high_id = ANY(${sorted}::int[]) RETURNING low_id, high_id`);
+  return rows.map((r) => [r.low_id, r.high_id] as [number, number]).sort((a, b) => a[0] - b[0] || a[1] - b[1]);
 }

@@ -2,16 +2,16 @@ import "server-only";
 import { audit } from "@/lib/audit/log";
 import type { SessionUser } from "@/lib/auth/permissions";
 import { prisma } from "@/lib/db/client";
-import { sql, within, type Queryable } from "@/lib/db/sql";
+import { sql, within } from "@/lib/db/sql";
 import { AppError, notFound } from "@/lib/errors";
 import type { BranchScope } from "@/lib/auth/scope";
 import { isoDay } from "@/lib/format";
-import { LOCK_EMAIL, LOCK_MOBILE, lockBesideImports, reevaluateLater } from "./duplicates";
+import { decideDuplicates, lockKeySets } from "./duplicates";
 import { resolveReferences, sheetFor } from "./mutations";
 import { findSubscriber, serializeRecord, type SubscriberDetail } from "./record";
 import { trashSubscribers } from "@/lib/trash/subscribers";
 import { retryingDeadlocks } from "@/lib/db/retry";
-import { emailKey, type SubscriberInput, type SubscriberValues } from "./schema";
+import type { SubscriberInput, SubscriberValues } from "./schema";
 
 // Editing and deleting a subscriber: creation's rules, duplicates decided again by the server,
 // and an edit names the version it read, so a record changed since is a 409 rather than overwritten.
@@ -47,17 +47,6 @@ export function editableFields(r: SubscriberDetail): SubscriberInput {
 /** Versions are compared to the millisecond (what an ISO 8601 answer carries). */
 const sameVersion = (a: Date, b: Date) => Math.floor(a.getTime()) === Math.floor(b.getTime());
 
-/** Locks every key involved as creation does (emails, then mobiles, each sorted), so no deadlock. */
-async function lockKeys(tx: Queryable, emails: string[], mobiles: string[]) {
-  await lockBesideImports(tx);
-  for (const key of [...new Set(emails.map(emailKey))].sort()) {
-    await tx.query(sql`SELECT 1 AS locked FROM pg_advisory_xact_lock(${LOCK_EMAIL}::int, hashtext(${key}))`);
-  }
-  for (const key of [...new Set(mobiles)].sort()) {
-    await tx.query(sql`SELECT 1 AS locked FROM pg_advisory_xact_lock(${LOCK_MOBILE}::int, hashtext(${key}))`);
-  }
-}
-
 /**
  * Without a branch in the edit, a link to a branch in the trash stays (the record shows no branch,
  * restoring the branch brings it back: docs/decisions/XXXX-trash.md).
@@ -74,19 +63,19 @@ export async function updateSubscriber(scope: BranchScope, id: number, input: Su
       if (!before) throw notFound("The subscriber");
       if (!sameVersion(before.updated_at, version)) throw staleRecord(before);
       const { branch, country, mobile } = await resolveReferences(tx, scope, input);
-      await lockKeys(q, [before.email, input.email], [before.mobile, mobile]);
-      const [earlier] = await q.query<{ duplicate: boolean }>(sql`SELECT
-          EXISTS (SELECT 1 FROM subscribers WHERE lower(email) = ${emailKey(input.email)} AND id < ${id})
-          OR EXISTS (SELECT 1 FROM subscribers WHERE mobile = ${mobile} AND id < ${id}) AS duplicate`);
+      const emails = [before.email, input.email];
+      const mobiles = [before.mobile, mobile];
+      await lockKeySets(q, emails, mobiles);
       const sheet = await sheetFor(tx, input.sheet_name);
       await q.query(sql`UPDATE subscribers SET first_name = ${input.first_name}, last_name = ${input.last_name},
           email = ${input.email}, mobile = ${mobile}, country_id = ${country?.id ?? null},
           branch_id = ${branch ? sql`${branch.id}` : KEEP_TRASHED_BRANCH},
           sheet_id = ${sheet?.id ?? null}, travel_date = ${input.travel_date}::date,
           subscription_status = ${input.subscription_status}::"SubscriptionStatus", is_mandatory = ${input.is_mandatory},
-          is_duplicate = ${earlier?.duplicate ?? false}, updated_at = now()
+          updated_at = now()
         WHERE id = ${id}`);
-      const reevaluated = await reevaluateLater(q, id, [before.email, input.email], [before.mobile, mobile]);
+      // Its own flag and those of the others sharing its old or new keys.
+      const reevaluated = (await decideDuplicates(q, emails, mobiles, id)).filter((other) => other !== id);
       const after = (await findSubscriber(scope, id, q))!;
       await audit(tx, {
         action: "subscriber.update",
@@ -102,7 +91,7 @@ export async function updateSubscriber(scope: BranchScope, id: number, input: Su
   ));
 }
 
-/** Moves a subscriber to the trash (admins: the caller's guard); later subscribers it matched are decided again. */
+/** Moves a subscriber to the trash (admins: the caller's guard); the subscribers it matched are decided again. */
 export async function deleteSubscriber(scope: BranchScope, id: number, actor: SessionUser): Promise<SubscriberDetail> {
   const db = await prisma();
   return retryingDeadlocks(() => db.$transaction(
@@ -111,7 +100,7 @@ export async function deleteSubscriber(scope: BranchScope, id: number, actor: Se
       const before = await findSubscriber(scope, id, q, true);
       if (!before) throw notFound("The subscriber");
       await trashSubscribers(q, [id], { deletedBy: actor.id, decideAgain: false });
-      const reevaluated = await reevaluateLater(q, id, [before.email], [before.mobile]);
+      const reevaluated = await decideDuplicates(q, [before.email], [before.mobile], id);
       await audit(tx, {
         action: "subscriber.delete",
         actor,

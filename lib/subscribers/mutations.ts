@@ -4,7 +4,7 @@ import type { SessionUser } from "@/lib/auth/permissions";
 import { prisma } from "@/lib/db/client";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { badRequest } from "@/lib/errors";
-import { findDuplicates, isDuplicate, lockDuplicateKeys } from "./duplicates";
+import { decideNew, findDuplicates, lockKeySets } from "./duplicates";
 import { isScoped, type BranchScope } from "@/lib/auth/scope";
 import { branchWhere } from "@/lib/branches/where";
 import { whereClause } from "@/lib/list/sql";
@@ -59,8 +59,8 @@ export async function createSubscriber(scope: BranchScope, input: SubscriberValu
     return await db.$transaction(
       async (tx) => {
         const { branch, country, mobile } = await resolveReferences(tx, scope, input);
-        await lockDuplicateKeys(within(tx), input.email, mobile);
-        const duplicate = isDuplicate(await findDuplicates(within(tx), input.email, mobile));
+        await lockKeySets(within(tx), [input.email], [mobile]);
+        const duplicate = await decideNew(within(tx), { email: input.email, mobile });
         const sheet = await sheetFor(tx, input.sheet_name);
         const row = await tx.subscriber.create({
           data: {

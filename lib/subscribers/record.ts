@@ -1,7 +1,9 @@
 import "server-only";
-import { query, sql, type Queryable, type Statement } from "@/lib/db/sql";
+import type { AuditAction } from "@/lib/audit/actions";
+import { join, query, sql, type Queryable, type Statement } from "@/lib/db/sql";
 import { notFound } from "@/lib/errors";
 import { emailKey, subscriberRecordSchema, type SubscriberRecordBody } from "./schema";
+import { dismissed } from "./duplicates";
 export type { SubscriberRecordBody };
 import { serializeSubscriber, type SubscriberRow } from "./queries";
 import { SUBSCRIBER_JOINS, subscriberScope } from "./where";
@@ -19,7 +21,8 @@ export type SubscriberDetail = SubscriberRow & {
   updated_at: Date;
 };
 
-const RECORD_COLUMNS = sql`s.id, s.first_name, s.last_name, b.name AS branch_name, c.name AS country_name,
+/** The columns of a record (over `subscribers s` with SUBSCRIBER_JOINS). */
+export const RECORD_COLUMNS = sql`s.id, s.first_name, s.last_name, b.name AS branch_name, c.name AS country_name,
   s.email, s.mobile, s.travel_date, sh.name AS sheet_name, s.subscription_status::text AS subscription_status,
   s.is_duplicate, s.is_mandatory, s.created_at, coalesce(s.updated_at, s.created_at) AS updated_at,
   b.id AS branch_id, s.country_id`;
@@ -56,10 +59,12 @@ export async function earlierMatches(
   r: Pick<SubscriberDetail, "id" | "email" | "mobile">,
   limit = 10,
 ): Promise<{ matches: EarlierMatch[]; elsewhere: boolean }> {
+  // The matches the rule counts (lib/subscribers/duplicates.ts): pairs marked "not duplicates" left out.
+  const notDismissed = sql`NOT ${dismissed(sql`s.id`, sql`${r.id}::int`)}`;
   const earlier = (where: Statement[]) => sql`
-       (SELECT s.id FROM subscribers s ${whereClause([sql`lower(s.email) = ${emailKey(r.email)}`, sql`s.id < ${r.id}`, ...where])} ORDER BY s.id LIMIT ${limit})
+       (SELECT s.id FROM subscribers s ${whereClause([sql`lower(s.email) = ${emailKey(r.email)}`, sql`s.id < ${r.id}`, notDismissed, ...where])} ORDER BY s.id LIMIT ${limit})
        UNION
-       (SELECT s.id FROM subscribers s ${whereClause([sql`s.mobile = ${r.mobile}`, sql`s.id < ${r.id}`, ...where])} ORDER BY s.id LIMIT ${limit})`;
+       (SELECT s.id FROM subscribers s ${whereClause([sql`s.mobile = ${r.mobile}`, sql`s.id < ${r.id}`, notDismissed, ...where])} ORDER BY s.id LIMIT ${limit})`;
   const matches = await query<EarlierMatch>(sql`
     SELECT s.id, s.first_name, s.last_name, s.created_at,
            lower(s.email) = ${emailKey(r.email)} AS email, s.mobile = ${r.mobile} AS mobile
@@ -71,6 +76,9 @@ export async function earlierMatches(
   const [outside] = await query<{ n: number }>(sql`SELECT count(*)::int AS n FROM (${earlier([sql`NOT coalesce(${inside}, false)`])}) e`);
   return { matches, elsewhere: (outside?.n ?? 0) > 0 };
 }
+
+/** Events about several subscribers at once, naming them in `after.ids`. */
+const MANY_SUBSCRIBER_ACTIONS: AuditAction[] = ["subscriber.bulk_change", "subscriber.not_duplicates", "subscriber.duplicates_again"];
 
 export type HistoryEntry = {
   id: string;
@@ -84,6 +92,9 @@ export type HistoryEntry = {
 /** What a history shows of an audit snapshot: the record's own fields (not, say, the ids an edit decided again). */
 const RECORD_FIELDS = new Set(Object.keys(subscriberRecordSchema.shape));
 
+/** What a merge's event (or its undo's) names besides the fields: the records and whose value each field took. */
+const MERGE_FIELDS = new Set(["merged", "restored", "values"]);
+
 /** Said in a scoped reader's history in place of a branch that is not theirs. */
 export const ANOTHER_BRANCH = "another branch";
 
@@ -91,7 +102,7 @@ function shownSnapshot(snapshot: Record<string, unknown> | null, ownBranch: (nam
   if (!snapshot) return null;
   const shown: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(snapshot)) {
-    if (!RECORD_FIELDS.has(key)) continue;
+    if (!RECORD_FIELDS.has(key) && !MERGE_FIELDS.has(key)) continue;
     shown[key] = key === "branch_name" && typeof value === "string" && !ownBranch(value) ? ANOTHER_BRANCH : value;
   }
   return shown;
@@ -112,7 +123,7 @@ export async function subscriberHistory(scope: BranchScope, id: number, limit = 
         WHERE entity = 'subscriber' AND entity_id = ${String(id)} ORDER BY at DESC LIMIT ${limit})
       UNION ALL
       (SELECT id::text, at, action, actor_email, before, after FROM audit_events
-        WHERE action = 'subscriber.bulk_change' AND after -> 'ids' @> to_jsonb(${id}::int) ORDER BY at DESC LIMIT ${limit})
+        WHERE action IN (${join(MANY_SUBSCRIBER_ACTIONS)}) AND after -> 'ids' @> to_jsonb(${id}::int) ORDER BY at DESC LIMIT ${limit})
       ORDER BY at DESC LIMIT ${limit}`),
     isScoped(scope) ? query<{ name: string }>(sql`SELECT lower(b.name) AS name FROM branches b ${branchWhere(scope, {})}`) : null,
   ]);
@@ -121,7 +132,9 @@ export async function subscriberHistory(scope: BranchScope, id: number, limit = 
   return entries.map((e) =>
     e.action === "subscriber.bulk_change"
       ? { ...e, before: null, after: { change: e.after?.change ?? {} } }
-      : { ...e, before: shownSnapshot(e.before, ownBranch), after: shownSnapshot(e.after, ownBranch) },
+      : MANY_SUBSCRIBER_ACTIONS.includes(e.action as AuditAction)
+        ? { ...e, before: null, after: null }
+        : { ...e, before: shownSnapshot(e.before, ownBranch), after: shownSnapshot(e.after, ownBranch) },
   );
 }
 

@@ -88,7 +88,7 @@ export type DuplicateCheckInput = z.input<typeof duplicateCheckSchema>;
 export const emailKey = (email: string) => email.trim().toLowerCase();
 
 /** An ISO time with `Z` or an offset: without one it would be read in the server's zone, letting a stale edit pass. */
-const versionSchema = (message: string) => z.iso.datetime({ offset: true, message });
+export const versionSchema = (message: string) => z.iso.datetime({ offset: true, message });
 export const VERSION_FORMAT = "an ISO 8601 time with Z or an offset, such as 2026-11-22T09:14:05.123Z";
 
 const PATCH_FIELDS = Object.keys(subscriberInputSchema.shape);

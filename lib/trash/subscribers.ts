@@ -1,5 +1,5 @@
 import { sql, type Queryable } from "@/lib/db/sql";
-import { lockKeySets, reevaluateLater } from "@/lib/subscribers/duplicates";
+import { decideDuplicates, lockKeySets } from "@/lib/subscribers/duplicates";
 
 // Subscribers in the trash: the row is moved out of `subscribers` whole (same id) into
 // `subscriber_trash`, so every read of subscribers, the trigger-kept counts, duplicate decisions
@@ -47,7 +47,7 @@ export async function trashSubscribers(tx: Queryable, ids: readonly number[], op
       FROM gone
     RETURNING id`);
   const movedIds = unique(moved.map((r) => r.id));
-  if ((options.decideAgain ?? true) && movedIds.length) await reevaluateLater(tx, movedIds[0]!, emails, mobiles);
+  if ((options.decideAgain ?? true) && movedIds.length) await decideDuplicates(tx, emails, mobiles, movedIds[0]!);
   return movedIds;
 }
 
@@ -65,19 +65,14 @@ export async function restoreSubscribers(tx: Queryable, ids: readonly number[]):
   const emails = rows.map((r) => r.email);
   const mobiles = rows.map((r) => r.mobile);
   await lockKeySets(tx, emails, mobiles);
-  // The flag by the creation rule: an earlier subscriber, or an earlier one restored with it, shares a key.
+  // Back unflagged, then decided by the rule with everyone sharing their keys (lib/subscribers/duplicates.ts).
   const restored = await tx.query<{ id: number }>(sql`
     WITH back AS (DELETE FROM subscriber_trash WHERE id = ANY(${rows.map((r) => r.id)}::int[]) RETURNING *)
     INSERT INTO subscribers (${COLUMNS}, is_duplicate, updated_at)
-    SELECT ${COLUMNS},
-           EXISTS (SELECT 1 FROM subscribers e WHERE lower(e.email) = lower(b.email) AND e.id < b.id)
-        OR EXISTS (SELECT 1 FROM subscribers e WHERE e.mobile = b.mobile AND e.id < b.id)
-        OR EXISTS (SELECT 1 FROM back e WHERE (lower(e.email) = lower(b.email) OR e.mobile = b.mobile) AND e.id < b.id),
-           now()
-      FROM back b
+    SELECT ${COLUMNS}, false, now() FROM back
     RETURNING id`);
   const restoredIds = unique(restored.map((r) => r.id));
-  if (restoredIds.length) await reevaluateLater(tx, restoredIds[0]!, emails, mobiles);
+  if (restoredIds.length) await decideDuplicates(tx, emails, mobiles, restoredIds[0]!);
   return restoredIds;
 }
 

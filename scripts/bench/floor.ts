@@ -1,6 +1,7 @@
 // The floor: the statements a request runs, sent straight to the database in the same order.
 // Every request first reads the session's user (sessionUserSql); then the list's rows and count
-// (subscriberListSql / branchListSql of the filters parsed from the same query string) go at
+// (subscriberListSql / branchListSql / duplicateGroupsSql of the filters parsed from the same query string; the
+// duplicates page then reads its groups' members, left out here) go at
 // once, and /subscribers also reads the export panel's status (exportStatusSql) beside them, as
 // the page does. A pool of the app's size; values are converted as @prisma/adapter-pg converts
 // them (dates as UTC text). Verified against PostgreSQL's statement log: these are all the
@@ -17,6 +18,8 @@ import { exportStatusSql } from "@/lib/export/status";
 import type { Statement as SqlStatement } from "@/lib/db/sql";
 import { subscriberFiltersSchema } from "@/lib/subscribers/filters";
 import { subscriberListSql } from "@/lib/subscribers/queries";
+import { duplicateFiltersSchema } from "@/lib/subscribers/duplicate-filters";
+import { duplicateGroupsSql } from "@/lib/subscribers/duplicate-groups";
 import type { Request } from "./load";
 import type { Scenario, Target } from "./scenarios";
 
@@ -27,7 +30,12 @@ const statement = (q: SqlStatement): Statement => ({ text: q.text, values: q.val
 /** `scope`: the bench user's (every branch unless given). */
 export function scenarioSql(s: Scenario, scope: BranchScope = branchScope({ role: "admin", branch_ids: null })): { rows: Statement; count: Statement } {
   const params = Object.fromEntries(new URLSearchParams(s.query));
-  const sql = s.resource === "subscribers" ? subscriberListSql(scope, subscriberFiltersSchema.parse(params)) : branchListSql(scope, branchFiltersSchema.parse(params));
+  const sql =
+    s.resource === "subscribers"
+      ? subscriberListSql(scope, subscriberFiltersSchema.parse(params))
+      : s.resource === "duplicates"
+        ? duplicateGroupsSql(scope, duplicateFiltersSchema.parse(params))
+        : branchListSql(scope, branchFiltersSchema.parse(params));
   return { rows: statement(sql.rows), count: statement(sql.count) };
 }
 
@@ -35,6 +43,8 @@ export function scenarioSql(s: Scenario, scope: BranchScope = branchScope({ role
 export function requestSql(s: Scenario, target: Target, userId: number): { first: Statement; then: Statement[] } {
   const { rows, count } = scenarioSql(s);
   const page = target === "html" && s.resource === "subscribers" ? [statement(exportStatusSql(userId))] : [];
+  // The duplicates review counts only past its last page: its rows carry the total.
+  if (s.resource === "duplicates") return { first: statement(sessionUserSql(userId)), then: [rows] };
   return { first: statement(sessionUserSql(userId)), then: [rows, count, ...page] };
 }
 

@@ -46,10 +46,13 @@ import { measureRoles, rolesMarkdown } from "./roles";
 import { startServer, signIn, type Server } from "./server";
 import { toolEnv } from "@/tools/env";
 import { verifyFastPaths } from "./verify";
+import { measureMerges } from "./merges";
 import { fmt, goals, markdownTable, median, replaceBetweenMarkers, type Row, type Sample } from "./stats";
 
 const ROOT = process.cwd();
 const POOL_SIZE = 10; // the app's default (DATABASE_POOL_SIZE), set explicitly for the server
+/** Duplicate groups merged (and their merges undone) by the merge measurement. */
+const MERGES = 20;
 
 const { values: args } = parseArgs({
   options: {
@@ -191,6 +194,7 @@ async function main() {
   console.log("› Starting next start…");
   const server: Server = await startServer(build.dir, serverEnv, [], "/login", port);
   let weight: PageWeight;
+  let merges: Awaited<ReturnType<typeof measureMerges>> | null = null;
   try {
     const cookie = await signIn(server.url, BENCH_USERS[1]!.email, password);
     for (const s of scenarios) await check(server, cookie, s, totals.get(s.id)!);
@@ -221,6 +225,11 @@ async function main() {
     // user's reads (the abuse scenario).
     await measureRolesReport(server, cookie, adminPassword);
     if (!args.scenarios) await measureAbuse(server, cookie, adminPassword);
+    // Merges of duplicate groups (each undone after), when the duplicates review is measured.
+    if (scenarios.some((s) => s.resource === "duplicates")) {
+      merges = await measureMerges({ url: server.url, adminCookie: await signIn(server.url, BENCH_USERS[0]!.email, adminPassword), count: MERGES });
+      console.log(`› merges of ${merges.groups} groups: p50 ${fmt(merges.merge.p50)} ms, p95 ${fmt(merges.merge.p95)} ms; undo p95 ${fmt(merges.undo.p95)} ms`);
+    }
   } catch (error) {
     console.error(server.log().slice(-4000));
     throw error;
@@ -273,6 +282,14 @@ async function main() {
     "",
     `Goals below the framework floor: ${checks.filter((g) => g.text.includes("below the framework")).length}.`,
     "",
+    ...(merges
+      ? [
+          "## Merges",
+          "",
+          `${merges.groups} duplicate groups sharing an email merged one at a time through \`POST /api/v1/subscribers/merge\` (an administrator, into the oldest member), then each undone: merge p50 ${fmt(merges.merge.p50)} ms, p95 ${fmt(merges.merge.p95)} ms (goal ≤ 200 ms ${merges.merge.p95 <= 200 ? "✓" : "✗"}); undo p50 ${fmt(merges.undo.p50)} ms, p95 ${fmt(merges.undo.p95)} ms.`,
+          "",
+        ]
+      : []),
     "## Page weight",
     "",
     `JavaScript the browser downloads for /subscribers: **${kB(weight.jsGzip)}** gzip (zlib level 6, computed by the bench) in ${weight.scripts.length} files, ${kB(weight.jsBytes)} uncompressed; limit 150 kB ${weight.jsGzip <= 150_000 ? "✓" : "✗"}. The HTML document itself (with the inline RSC payload): ${kB(weight.htmlGzip)} gzip, ${kB(weight.htmlBytes)} uncompressed.`,

@@ -4,7 +4,8 @@
 export type Scenario = {
   id: string;
   title: string;
-  resource: "subscribers" | "branches";
+  /** `duplicates`: the duplicates review (/subscribers/duplicates and its API). */
+  resource: "subscribers" | "branches" | "duplicates";
   /** The query string, the same on the page, the API and for the floor's SQL. */
   query: string;
 };
@@ -27,6 +28,10 @@ export const SCENARIOS: Scenario[] = [
   // (the embedded run's 100,000) take their own middle: see scenariosFor.
   { id: "deep-page", title: "Page 50,000, unfiltered", resource: "subscribers", query: "page=50000" },
   { id: "branches", title: "Branches list", resource: "branches", query: "" },
+  // The duplicates review: groups found from the flagged rows (docs/decisions/XXXX-duplicates-decided-in-one-place.md).
+  { id: "duplicates", title: "Duplicate groups, first page", resource: "duplicates", query: "" },
+  { id: "duplicates-email", title: "Duplicate groups sharing an email, page 3", resource: "duplicates", query: "rule=email&page=3" },
+  { id: "duplicates-search", title: "Duplicate groups with a member “smith”", resource: "duplicates", query: "q=smith" },
 ];
 
 /** The scenarios for a data set of `subscribers` rows: the deep page is its middle page at most. */
@@ -41,7 +46,8 @@ export function scenariosFor(subscribers: number, all: Scenario[] = SCENARIOS): 
 export type Target = "api" | "html";
 
 export function targetPath(s: Scenario, target: Target): string {
-  const base = target === "api" ? `/api/v1/${s.resource}` : `/${s.resource}`;
+  const resource = s.resource === "duplicates" ? "subscribers/duplicates" : s.resource;
+  const base = target === "api" ? `/api/v1/${resource}` : `/${resource}`;
   return s.query ? `${base}?${s.query}` : base;
 }
 

@@ -5,6 +5,8 @@
 import { subscriberFiltersSchema } from "@/lib/subscribers/filters";
 import { subscriberListSql } from "@/lib/subscribers/queries";
 import { branchScope } from "@/lib/auth/scope";
+import { sql } from "@/lib/db/sql";
+import { hasEarlierMatch } from "@/lib/subscribers/duplicates";
 /** These measure or check everything: an unscoped reader (lib/auth/scope.ts). */
 const EVERY_BRANCH = branchScope({ role: "admin", branch_ids: null });
 
@@ -59,5 +61,10 @@ export async function verifyFastPaths(db: FloorDb): Promise<string> {
       checked++;
     }
   }
-  return `totals (unfiltered, ${statusFilters.length} status/flag filters) and ${checked} deep pages agree with count(*) and OFFSET`;
+  // The duplicates review reads its groups from the flags: they must be the rule's (lib/subscribers/duplicates.ts).
+  const [{ wrong, flagged }] = (await db.query(`SELECT count(*) FILTER (WHERE t.is_duplicate <> ${hasEarlierMatch(sql`t`).text})::int AS wrong,
+      count(*) FILTER (WHERE t.is_duplicate)::int AS flagged FROM subscribers t`)) as [{ wrong: number; flagged: number }];
+  if (wrong) throw new Error(`${wrong} subscribers' is_duplicate differs from the duplicate rule.`);
+  const share = ((flagged / Math.max(total, 1)) * 100).toFixed(1);
+  return `totals (unfiltered, ${statusFilters.length} status/flag filters) and ${checked} deep pages agree with count(*) and OFFSET; ${share}% of subscribers are duplicates, each flag the rule's`;
 }

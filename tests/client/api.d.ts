@@ -181,6 +181,116 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/subscribers/duplicates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Groups of subscribers sharing an email or a mobile
+         * @description **Who:** Signed in. API tokens with the `read` scope (or `export`) too.
+         *
+         *     10 groups a page, the group with the newest member first; each group's members newest first (at most 50). Pairs marked not duplicates are left out; a scoped user sees the members in their scope, and a group with fewer than two of them not at all.
+         */
+        get: operations["getSubscribersDuplicates"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/subscribers/duplicates/dismiss": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mark subscribers as not duplicates of each other
+         * @description **Who:** Signed in.
+         *
+         *     Every pair of them is stored; their flags, and those of everyone sharing their keys, are decided again. Audited. 404 naming a subscriber outside your scope or unknown.
+         */
+        post: operations["postSubscribersDuplicatesDismiss"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/subscribers/duplicates/dismiss/undo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Take back "not duplicates" between subscribers
+         * @description **Who:** Administrators.
+         *
+         *     Every stored pair among them is removed and the flags decided again. Audited. 404 naming a subscriber unknown or in the trash.
+         */
+        post: operations["postSubscribersDuplicatesDismissUndo"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/subscribers/merge": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Merge duplicates into one subscriber
+         * @description **Who:** Administrators.
+         *
+         *     One transaction: the survivor takes each field named in `values` from that subscriber (its own value otherwise); the merged go to the trash with `merged_into`; every flag involved is decided again; the survivor's history names the merge. 409 naming who changed what when any of them changed since its `updated_at`; 400 for fewer than two distinct subscribers, a survivor among the merged, or a field that is not a subscriber field.
+         */
+        post: operations["postSubscribersMerge"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/subscribers/merges/{merge_id}/undo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Undo a merge
+         * @description **Who:** Administrators.
+         *
+         *     The merged come back from the trash and the survivor gets its values from before the merge. 409 when the survivor changed since the merge, a merged subscriber left the trash, or the merge was already undone.
+         */
+        post: operations["postSubscribersMergesMergeIdUndo"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/subscribers/export": {
         parameters: {
             query?: never;
@@ -776,6 +886,28 @@ export interface components {
             undone_at: string | null;
             /** @description The undo of this change (running or done), if any. */
             undo_id: string | null;
+        };
+        DuplicateGroup: {
+            /** @description The email (lower-cased) or the mobile (E.164) the members share. */
+            key: string;
+            /** @enum {string} */
+            rule: "email" | "mobile";
+            subscribers: components["schemas"]["SubscriberRecord"][];
+        };
+        DuplicateDismissal: {
+            ids: number[];
+            /** @description The pairs this request stored (or, for an undo, removed). */
+            pairs: [
+                number,
+                number
+            ][];
+            /** @description The subscribers whose is_duplicate changed. */
+            decided_again: number[];
+        };
+        SubscriberMerge: {
+            survivor: components["schemas"]["SubscriberRecord"];
+            /** @description Names the merge for its undo. */
+            merge_id: string;
         };
         ExportStatus: {
             /** @description Path of the newest completed file, or null while none exists. */
@@ -1582,6 +1714,180 @@ export interface operations {
             404: components["responses"]["Error404"];
             409: components["responses"]["Error409"];
             429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    getSubscribersDuplicates: {
+        parameters: {
+            query?: {
+                page?: string;
+                rule?: "email" | "mobile";
+                q?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["DuplicateGroup"][];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    postSubscribersDuplicatesDismiss: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    ids: (string | number)[];
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DuplicateDismissal"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    postSubscribersDuplicatesDismissUndo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    ids: (string | number)[];
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DuplicateDismissal"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    postSubscribersMerge: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    survivor_id: string | number;
+                    merged_ids: (string | number)[];
+                    /** @description {field: subscriber id}: the fields the survivor takes from another member of the merge (its own value otherwise). */
+                    values?: {
+                        [key: string]: number;
+                    };
+                    /** @description {subscriber id: updated_at as read}, for every subscriber of the merge. */
+                    updated_at: {
+                        [key: string]: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SubscriberMerge"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    postSubscribersMergesMergeIdUndo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The merge's id, as the merge answered it. */
+                merge_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SubscriberRecord"];
+                };
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
             503: components["responses"]["Error503"];
         };
     };

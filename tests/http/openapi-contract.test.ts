@@ -258,6 +258,39 @@ for (const kind of testDbKinds()) {
       }
     });
 
+    it("answers the duplicates review as documented", async () => {
+      const make = async (first_name: string, email: string, mobile: string) =>
+        (await call(staff, "post", "/api/v1/subscribers", { json: { first_name, last_name: "Twice", email, mobile, subscription_status: "active", is_mandatory: false } })).body;
+      const one = await make("Dee", "dee@twice.test", "+447911200001");
+      const two = await make("Dee", "DEE@twice.test", "+447911200002");
+      const groups = (await call(staff, "get", "/api/v1/subscribers/duplicates", { query: "rule=email&q=twice" })).body;
+      expect((groups.data as { subscribers: { id: number }[] }[])[0]!.subscribers.map((m) => m.id)).toEqual([two.id, one.id]);
+      await call(staff, "post", "/api/v1/subscribers/duplicates/dismiss", { json: { ids: [one.id, two.id] } });
+      await call(staff, "post", "/api/v1/subscribers/duplicates/dismiss", { json: { ids: [one.id] } }); // 400
+      await call(staff, "post", "/api/v1/subscribers/duplicates/dismiss", { json: { ids: [one.id, 2_000_000_000] } }); // 404
+      await call(admin, "post", "/api/v1/subscribers/duplicates/dismiss/undo", { json: { ids: [one.id, two.id] } });
+      const members = (groups.data as { subscribers: { id: number; updated_at: string }[] }[])[0]!.subscribers;
+      const updated_at = Object.fromEntries(members.map((m) => [String(m.id), m.updated_at]));
+      await call(admin, "post", "/api/v1/subscribers/merge", { json: { survivor_id: one.id, merged_ids: [two.id], values: { not_a_field: two.id }, updated_at } }); // 400
+      const merged = (await call(admin, "post", "/api/v1/subscribers/merge", { json: { survivor_id: one.id, merged_ids: [two.id], values: { first_name: two.id }, updated_at } })).body;
+      await call(admin, "post", "/api/v1/subscribers/merge", { json: { survivor_id: one.id, merged_ids: [two.id], updated_at } }); // 404: in the trash now
+      await call(admin, "post", "/api/v1/subscribers/merges/{merge_id}/undo", { ids: { merge_id: merged.merge_id as string } });
+      await call(admin, "post", "/api/v1/subscribers/merges/{merge_id}/undo", { ids: { merge_id: merged.merge_id as string } }); // 409, undone
+      for (const status of [
+        "200 post /api/v1/subscribers/duplicates/dismiss",
+        "400 post /api/v1/subscribers/duplicates/dismiss",
+        "404 post /api/v1/subscribers/duplicates/dismiss",
+        "200 post /api/v1/subscribers/duplicates/dismiss/undo",
+        "200 post /api/v1/subscribers/merge",
+        "400 post /api/v1/subscribers/merge",
+        "200 post /api/v1/subscribers/merges/{merge_id}/undo",
+        "409 post /api/v1/subscribers/merges/{merge_id}/undo",
+      ]) {
+        const [code, method, path] = status.split(" ");
+        expect(seen, status).toContain(`${method} ${path} ${code}`);
+      }
+    });
+
     it("answers the refusals each operation's security, parameters and body imply, as documented", async () => {
       const read = await newToken("read");
       for (const { path, method, op } of operations()) {

@@ -64,6 +64,10 @@ const PAGES: Record<string, Expect> = {
   // bulk change job's progress: its owner's only (anyone else, and a bad id: the 404 page).
   "(console)/subscribers/bulk/page.tsx": SIGNED_IN,
   "(console)/subscribers/columns/page.tsx": SIGNED_IN,
+  // The duplicates review: anyone signed in (merging is an administrator's, past the page).
+  "(console)/subscribers/duplicates/page.tsx": SIGNED_IN,
+  // Merging is an administrator's (staff get the 403 page); without ids the page is the 404 page.
+  "(console)/subscribers/duplicates/merge/page.tsx": { anonymous: "login", staff: 403, admin: 404 },
   // Imports: anyone signed in, like creation; an import's page is its owner's (else the 404 page).
   "(console)/subscribers/import/page.tsx": SIGNED_IN,
   // Another user's import (a preview): anyone but its owner gets the 404 page.
@@ -125,6 +129,24 @@ const ROUTES: Record<string, Call[] | "next-auth"> = {
     { method: "GET", path: "/api/v1/subscribers/{subscriber}", expect: r({ anonymous: 401, staff: 200, scoped: 404, admin: 200 }, 200) },
     { method: "PATCH", path: "/api/v1/subscribers/{subscriber}", json: { last_name: "Matrix {who}", updated_at: "{subscriber-version}" }, expect: r({ anonymous: 401, staff: 200, scoped: 404, admin: 200 }, 403) },
     { method: "DELETE", path: "/api/v1/subscribers/{subscriber}", expect: r({ anonymous: 401, staff: 403, admin: 204 }, 403) },
+  ],
+  // Duplicates: anyone signed in reviews them and marks "not duplicates" (a scoped user's are
+  // in their branches only: others' ids are unknown ids); only administrators take that back.
+  "api/v1/subscribers/duplicates/route.ts": [
+    { method: "GET", path: "/api/v1/subscribers/duplicates", expect: r({ anonymous: 401, staff: 200, admin: 200 }, 200) },
+  ],
+  "api/v1/subscribers/duplicates/dismiss/route.ts": [
+    { method: "POST", path: "/api/v1/subscribers/duplicates/dismiss", json: { ids: ["{subscriber}", "{subscriber}"] }, expect: r({ anonymous: 401, staff: 200, scoped: 404, admin: 200 }, 403) },
+  ],
+  "api/v1/subscribers/duplicates/dismiss/undo/route.ts": [
+    { method: "POST", path: "/api/v1/subscribers/duplicates/dismiss/undo", json: { ids: ["{subscriber}", "{subscriber}"] }, expect: r({ anonymous: 401, staff: 403, admin: 200 }, 403) },
+  ],
+  // Merges and their undo: administrators only (an unknown merge: 404; a body of no ids: 400).
+  "api/v1/subscribers/merge/route.ts": [
+    { method: "POST", path: "/api/v1/subscribers/merge", json: { survivor_id: 1 }, expect: r({ anonymous: 401, staff: 403, admin: 400 }, 403) },
+  ],
+  "api/v1/subscribers/merges/[merge_id]/undo/route.ts": [
+    { method: "POST", path: "/api/v1/subscribers/merges/AAAAAAAAAAAAAAAAAAAAAA/undo", params: { merge_id: "AAAAAAAAAAAAAAAAAAAAAA" }, expect: r({ anonymous: 401, staff: 403, admin: 404 }, 403) },
   ],
   // The column chooser's form: the signed-in user's own table settings, then back to the list.
   "(console)/subscribers/table-settings/route.ts": [
@@ -245,6 +267,12 @@ const ACTIONS: Record<string, Record<string, Expect>> = {
     deleteSubscriberAction: { anonymous: 401, staff: 403, admin: "ok" },
     checkDuplicateAction: { anonymous: 401, staff: "ok", admin: "ok" },
   },
+  "(console)/subscribers/duplicates/actions.ts": {
+    dismissDuplicatesAction: { anonymous: 401, staff: "ok", admin: "ok" },
+    undoDismissalAction: { anonymous: 401, staff: 403, admin: "ok" },
+    mergeAction: { anonymous: 401, staff: 403, admin: "ok" },
+    undoMergeAction: { anonymous: 401, staff: 403, admin: "ok" },
+  },
   "(console)/subscribers/export-actions.ts": {
     requestExportAction: { anonymous: 401, staff: "ok", admin: "ok" },
   },
@@ -337,7 +365,7 @@ describe("authorization matrix", () => {
   const pools = { bulkTargets: [] as number[], trashedSubscribers: [] as number[], trashedBranches: [] as number[], staffBulk: [] as string[], adminDeletions: [] as string[] };
 
   beforeAll(async () => {
-    suite = await openExportSuite("pglite", 30);
+    suite = await openExportSuite("pglite", 60);
     await syncCountries(suite.database.prisma);
     // The scoped staff member's own branch, with none of the subscribers the calls are given.
     const home = await suite.database.prisma.branch.create({ data: { name: "Matrix scoped home" }, select: { id: true } });
@@ -473,7 +501,8 @@ describe("authorization matrix", () => {
           const id = call.params?.id !== undefined ? fill(call.params.id, who) : /\/(?:branches|exports|users|tokens|subscribers|views)\/([^/?]+)/.exec(url)?.[1];
           const body = call.json === undefined ? undefined : JSON.parse(fill(JSON.stringify(call.json), who));
           const init = call.form === undefined ? { json: body, headers } : { body: call.form, headers: { ...headers, "content-type": "application/x-www-form-urlencoded" } };
-          const response = await mod[call.method]!(apiRequest(url, { method: call.method, ...init }), { params: Promise.resolve({ id }) });
+          const named = Object.fromEntries(Object.entries(call.params ?? {}).map(([k, v]) => [k, fill(v, who)]));
+          const response = await mod[call.method]!(apiRequest(url, { method: call.method, ...init }), { params: Promise.resolve({ ...named, id }) });
           expect(response.status, `${url} ${await response.clone().text()}`).toBe(answerOf(call.expect, who));
         });
       }

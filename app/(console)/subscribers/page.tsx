@@ -20,6 +20,7 @@ import { tableSettings } from "@/lib/subscribers/columns";
 import { defaultViewHref, shownColumns, viewsState } from "@/lib/views/menu";
 import { ViewsMenu } from "../views/views-menu";
 import { BulkBar } from "./bulk-bar";
+import { DuplicatesLink } from "./duplicates-link";
 import { SUBSCRIBER_TOOLBAR } from "./filter-fields";
 import { ExportPanel } from "./export-panel";
 import { SubscriberTable } from "./subscriber-table";
@@ -45,16 +46,19 @@ export default async function SubscribersPage({ searchParams }: { searchParams: 
     <div className="space-y-5">
       <div className="flex flex-wrap items-center justify-between gap-3">
         <h1 className="text-2xl font-semibold tracking-tight">Subscribers</h1>
-        {canCreateSubscribers(user) ? (
-          <div className="flex gap-2">
-            <Link href="/subscribers/import" className={buttonClass.secondary}>
-              Import
-            </Link>
-            <Link href="/subscribers/new" className={buttonClass.primary}>
-              New subscriber
-            </Link>
-          </div>
-        ) : null}
+        <div className="flex flex-wrap gap-2">
+          <DuplicatesLink scope={scope} />
+          {canCreateSubscribers(user) ? (
+            <>
+              <Link href="/subscribers/import" className={buttonClass.secondary}>
+                Import
+              </Link>
+              <Link href="/subscribers/new" className={buttonClass.primary}>
+                New subscriber
+              </Link>
+            </>
+          ) : null}
+        </div>
       </div>
       <ListToolbar
         filters={SUBSCRIBER_TOOLBAR}

@@ -1,6 +1,7 @@
 import type { ApiOperation } from "../operation";
 import { branchesApi } from "./branches";
 import { documentApi } from "./document";
+import { duplicatesApi } from "./duplicates";
 import { exportsApi } from "./exports";
 import { importsApi } from "./imports";
 import { countriesApi, tokensApi, usersApi } from "./people";
@@ -17,6 +18,7 @@ export const API_OPERATIONS: readonly ApiOperation[] = [
   ...Object.values(branchesApi),
   ...Object.values(subscribersApi),
   ...Object.values(bulkApi),
+  ...Object.values(duplicatesApi),
   ...Object.values(exportsApi),
   ...Object.values(importsApi),
   ...Object.values(countriesApi),

@@ -10,6 +10,10 @@ const ACTION: Record<string, string> = {
   "subscriber.create": "created it",
   "subscriber.update": "changed it",
   "subscriber.bulk_change": "changed it with others (a bulk change)",
+  "subscriber.not_duplicates": "marked it as not a duplicate of others",
+  "subscriber.duplicates_again": "took back “not duplicates” for it and others",
+  "subscriber.merge": "merged duplicates into it",
+  "subscriber.merge_undo": "undid a merge into it",
 };
 
 const LABEL: Record<string, string> = {
@@ -35,13 +39,27 @@ const shown = (field: string, value: unknown): string => {
   return String(value);
 };
 
+/** Which records a merge took in (or its undo gave back), and whose value each chosen field took. */
+function MergeNote({ after }: { after: Record<string, unknown> | null }) {
+  const ids = (list: unknown) => (Array.isArray(list) ? list.map((id) => `#${String(id)}`).join(", ") : "");
+  const values = Object.entries((after?.values as Record<string, unknown> | undefined) ?? {});
+  return (
+    <p className="mt-1 text-slate-700">
+      {after?.merged ? `From ${ids(after.merged)} (now in the trash)` : `${ids(after?.restored)} back from the trash`}
+      {values.length ? `; values taken: ${values.map(([f, id]) => `${LABEL[f] ?? f} from #${String(id)}`).join(", ")}` : ""}.
+    </p>
+  );
+}
+
 export function History({ entries }: { entries: HistoryEntry[] }) {
   if (entries.length === 0) return <p className="mt-2 text-sm text-slate-600">Nothing recorded yet.</p>;
   return (
     <ol className="mt-3 space-y-3">
       {entries.map((e) => {
         const bulk = e.action === "subscriber.bulk_change";
-        const fields = bulk ? Object.keys((e.after?.change as Record<string, unknown>) ?? {}) : changedFields(e.before, e.after);
+        // A merge's event also names the records and the choices: its field list is the fields only.
+        const merge = e.action === "subscriber.merge" || e.action === "subscriber.merge_undo";
+        const fields = bulk ? Object.keys((e.after?.change as Record<string, unknown>) ?? {}) : changedFields(e.before, e.after).filter((f) => !merge || Object.hasOwn(LABEL, f));
         return (
           <li key={e.id} className="border-l-2 border-slate-200 pl-3 text-sm">
             <p>
@@ -50,6 +68,7 @@ export function History({ entries }: { entries: HistoryEntry[] }) {
               </time>{" "}
               <bdi className="font-medium text-slate-900">{e.actor_email ?? "someone"}</bdi> {ACTION[e.action] ?? e.action}
             </p>
+            {merge ? <MergeNote after={e.after} /> : null}
             {fields.length ? (
               <ul className="mt-1 space-y-0.5 text-slate-700">
                 {fields.map((f) => (

@@ -8,10 +8,14 @@ import { canManageBranches } from "@/lib/auth/permissions";
 import { branchScope } from "@/lib/auth/scope";
 import { formatDateTime, formatDay, isoDay } from "@/lib/format";
 import { STATUS_LABEL, STATUS_TONE } from "@/lib/subscribers/labels";
+import { dismissalsOf } from "@/lib/subscribers/dismissals";
+import { mergesInto } from "@/lib/subscribers/merge";
 import { earlierMatches, findSubscriber, subscriberHistory } from "@/lib/subscribers/record";
+import { query } from "@/lib/db/sql";
 import { parseId } from "@/lib/validation/id";
 import { DeleteSubscriberButton } from "./delete-subscriber-button";
 import { History } from "./history";
+import { UndoDismissalButton, UndoMergeButton } from "./undo-buttons";
 
 type Props = { params: Promise<{ id: string }> };
 
@@ -27,9 +31,12 @@ export default async function SubscriberPage({ params }: Props) {
   const scope = branchScope(user);
   const s = id === null ? null : await findSubscriber(scope, id);
   if (!s) notFound();
-  const [{ matches, elsewhere }, history] = await Promise.all([
+  const admin = canManageBranches(user);
+  const [{ matches, elsewhere }, history, dismissals, merges] = await Promise.all([
     s.is_duplicate ? earlierMatches(scope, s) : Promise.resolve({ matches: [], elsewhere: false }),
     subscriberHistory(scope, s.id),
+    dismissalsOf({ query }, scope, s.id),
+    admin ? mergesInto({ query }, s.id) : Promise.resolve([]),
   ]);
   const name = `${s.first_name} ${s.last_name}`;
 
@@ -77,7 +84,7 @@ export default async function SubscriberPage({ params }: Props) {
           <Link href={`/subscribers/${s.id}/edit`} className={buttonClass.primary}>
             Edit
           </Link>
-          {canManageBranches(user) ? <DeleteSubscriberButton id={s.id} name={name} /> : null}
+          {admin ? <DeleteSubscriberButton id={s.id} name={name} /> : null}
         </div>
       </div>
 
@@ -116,6 +123,34 @@ export default async function SubscriberPage({ params }: Props) {
           ) : elsewhere ? null : (
             <p className="mt-3 text-sm text-slate-700">The earlier subscribers it matched no longer exist.</p>
           )}
+        </section>
+      ) : null}
+
+      {merges.length || dismissals.length ? (
+        <section aria-labelledby="duplicates-heading" className="rounded-lg border border-slate-200 bg-white p-5 shadow-sm">
+          <h2 id="duplicates-heading" className="font-semibold">Merges and “not duplicates”</h2>
+          <ul className="mt-3 space-y-2 text-sm">
+            {merges.map((m, i) => (
+              <li key={m.id} className="flex flex-wrap items-center gap-2">
+                <span>
+                  Merged from {m.merged_ids.map((id) => `#${id}`).join(", ")} on {formatDateTime(m.created_at)}.
+                </span>
+                {i === 0 ? <UndoMergeButton mergeId={m.id} survivor={s.id} merged={m.merged_ids} /> : null}
+              </li>
+            ))}
+            {dismissals.map((d) => (
+              <li key={d.other_id} className="flex flex-wrap items-center gap-2">
+                <span>
+                  Not a duplicate of{" "}
+                  <Link href={`/subscribers/${d.other_id}`} className="font-medium text-brand-700 hover:underline">
+                    #{d.other_id}
+                  </Link>{" "}
+                  (marked by <bdi>{d.by ?? "someone"}</bdi>, {formatDateTime(d.created_at)}).
+                </span>
+                {admin ? <UndoDismissalButton id={s.id} other={d.other_id} /> : null}
+              </li>
+            ))}
+          </ul>
         </section>
       ) : null}
 

@@ -1,0 +1,120 @@
+"use client";
+
+import Link from "next/link";
+import { useRouter } from "next/navigation";
+import { useState } from "react";
+import { useForm } from "react-hook-form";
+import { ListTable } from "@/components/list/list-table";
+import { notify } from "@/components/toast";
+import { Badge, EmptyValue } from "@/components/ui/badge";
+import { buttonClass } from "@/components/ui/button-styles";
+import { MERGE_FIELD_LABEL, MERGE_FIELDS, type MergeField } from "@/lib/subscribers/duplicate-schema";
+import { mergeAction } from "../actions";
+
+export type MergeMember = { id: number; name: string; updated_at: string; texts: Record<MergeField, string | null> };
+
+type Choices = { survivor: string } & Record<MergeField, string>;
+
+/** Per field, the newest member (by its last change) whose value is not empty; the survivor's own otherwise. */
+function preselected(members: MergeMember[], survivor: number): Choices {
+  const newest = [...members].sort((a, b) => b.updated_at.localeCompare(a.updated_at) || b.id - a.id);
+  const choice = (f: MergeField) => String((newest.find((m) => m.texts[f] !== null) ?? members.find((m) => m.id === survivor)!).id);
+  return { survivor: String(survivor), ...(Object.fromEntries(MERGE_FIELDS.map((f) => [f, choice(f)])) as Record<MergeField, string>) };
+}
+
+/** A grid of radios: the survivor in the first row, then whose value each field keeps. */
+export function MergeForm({ members }: { members: MergeMember[] }) {
+  const router = useRouter();
+  const [formError, setFormError] = useState<string | null>(null);
+  // The earliest stays by default: the record the others duplicate.
+  const { register, handleSubmit, formState } = useForm<Choices>({ defaultValues: preselected(members, members[0]!.id) });
+
+  const onSubmit = handleSubmit(async (choices) => {
+    setFormError(null);
+    const survivor = Number(choices.survivor);
+    const kept = members.find((m) => m.id === survivor)!;
+    // Only the values that change the survivor: its history names what the merge took.
+    const taken = (f: MergeField) => members.find((m) => m.id === Number(choices[f]))!;
+    const values = Object.fromEntries(MERGE_FIELDS.filter((f) => taken(f).texts[f] !== kept.texts[f]).map((f) => [f, taken(f).id]));
+    try {
+      const result = await mergeAction({
+        survivor_id: survivor,
+        merged_ids: members.filter((m) => m.id !== survivor).map((m) => m.id),
+        values,
+        updated_at: Object.fromEntries(members.map((m) => [String(m.id), m.updated_at])),
+      });
+      if (result.ok) {
+        notify("success", result.message ?? "Merged.");
+        router.push(`/subscribers/${result.data.survivor_id}`);
+        return;
+      }
+      setFormError(result.formError ?? "The subscribers could not be merged.");
+      router.refresh();
+    } catch {
+      setFormError("The subscribers could not be merged. Check your connection and try again.");
+    }
+  });
+
+  return (
+    <form onSubmit={onSubmit} className="space-y-4">
+      <ListTable
+        caption="Merge: the subscriber that stays, and whose value each field keeps"
+        header={
+          <>
+            <th scope="col" className="px-3 py-2 text-left font-medium text-slate-600">Field</th>
+            {members.map((m) => (
+              <th key={m.id} scope="col" className="px-3 py-2 text-left font-medium">
+                #{m.id} <bdi>{m.name}</bdi>
+              </th>
+            ))}
+          </>
+        }
+      >
+        <tr className="bg-slate-50/70">
+          <th scope="row" className="whitespace-nowrap px-3 py-2 text-left font-medium text-slate-700">Stays</th>
+          {members.map((m) => (
+            <td key={m.id} className="px-3 py-2">
+              <label className="inline-flex items-center gap-2">
+                <input type="radio" value={String(m.id)} {...register("survivor")} />
+                <span>
+                  Keep #{m.id}
+                </span>
+              </label>
+            </td>
+          ))}
+        </tr>
+        {MERGE_FIELDS.map((field) => {
+          const differs = new Set(members.map((m) => m.texts[field])).size > 1;
+          return (
+            <tr key={field} className={differs ? "bg-amber-50/70" : undefined}>
+              <th scope="row" className="whitespace-nowrap px-3 py-2 text-left font-normal text-slate-600">
+                {MERGE_FIELD_LABEL[field]} {differs ? <Badge tone="amber">Differs</Badge> : null}
+              </th>
+              {members.map((m) => (
+                <td key={m.id} className="px-3 py-2">
+                  <label className="inline-flex items-center gap-2">
+                    <input type="radio" value={String(m.id)} aria-label={`${MERGE_FIELD_LABEL[field]} from #${m.id}`} {...register(field)} />
+                    {m.texts[field] === null ? <EmptyValue /> : <bdi>{m.texts[field]}</bdi>}
+                  </label>
+                </td>
+              ))}
+            </tr>
+          );
+        })}
+      </ListTable>
+      {formError ? (
+        <p role="alert" className="text-sm text-red-700">
+          {formError}
+        </p>
+      ) : null}
+      <div className="flex gap-3">
+        <button type="submit" className={buttonClass.primary} disabled={formState.isSubmitting}>
+          {formState.isSubmitting ? "Merging…" : "Merge"}
+        </button>
+        <Link href="/subscribers/duplicates" className={buttonClass.secondary}>
+          Cancel
+        </Link>
+      </div>
+    </form>
+  );
+}
