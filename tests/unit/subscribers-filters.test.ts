@@ -96,9 +96,12 @@ describe("subscriberListSql", () => {
 
   it("sorts by a joined name through the rows with a name, then those without, each limited to the page", () => {
     const asc = text("sort=branch_name&page=2&is_mandatory=true").rows;
-    expect(asc.sql).toContain("JOIN branches j ON j.id = s.branch_id WHERE s.is_mandatory = ?");
+    // A branch in the trash names no row: its subscribers sort with those without a branch.
+    expect(asc.sql).toContain("JOIN branches j ON j.id = s.branch_id AND j.deleted_at IS NULL WHERE s.is_mandatory = ?");
     expect(asc.sql).toContain("ORDER BY lower(j.name) ASC, s.id ASC LIMIT ?");
-    expect(asc.sql).toContain("WHERE s.branch_id IS NULL AND s.is_mandatory = ? ORDER BY s.id ASC LIMIT ?");
+    expect(asc.sql).toContain(
+      "WHERE (s.branch_id IS NULL OR s.branch_id IN (SELECT id FROM branches WHERE deleted_at IS NOT NULL)) AND s.is_mandatory = ? ORDER BY s.id ASC LIMIT ?",
+    );
     expect(asc.sql).toContain("ORDER BY u.sort_name ASC NULLS LAST, u.id ASC LIMIT ? OFFSET ?");
     expect(asc.sql).toMatch(/ORDER BY p\.sort_name ASC NULLS LAST, s\.id ASC$/);
     expect(asc.values).toEqual([true, 20, true, 20, 10, 10]);
