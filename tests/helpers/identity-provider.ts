@@ -59,6 +59,8 @@ export async function startIdentityProvider(options: { consoleOrigins: string[];
     features: { devInteractions: { enabled: true } },
     jwks: { keys: [{ ...key, alg: "RS256", use: "sig", kid: "test" }] },
     cookies: { keys: [crypto.randomBytes(24).toString("base64url")] },
+    // Lifetimes of its own (seconds), so that it does not announce each default it falls back to.
+    ttl: { Session: 3600, Interaction: 600, Grant: 3600, AuthorizationCode: 60, AccessToken: 600, IdToken: 600 },
     // The console is a first-party client: consent is implied once the person has signed in.
     async loadExistingGrant(ctx) {
       const { client, session, result, provider: self } = ctx.oidc;

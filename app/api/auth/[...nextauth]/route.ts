@@ -72,7 +72,9 @@ export async function POST(request: NextRequest, context: Context) {
     const fields = await readSignInBody(request);
     const url = await safeCallbackInputs(request);
     const callbackUrl = fields.get("callbackUrl");
-    if (callbackUrl !== null) fields.set("callbackUrl", `${url.origin}${safeReturnPath(callbackUrl, url.origin)}`);
+    // On the console's public origin, as next-auth's redirect callback judges it (a request's own URL may name another host).
+    const origin = new URL(consoleOrigin()).origin;
+    if (callbackUrl !== null) fields.set("callbackUrl", `${origin}${safeReturnPath(callbackUrl, origin)}`);
     const canonical = new NextRequest(url, {
       method: "POST",
       headers: { "content-type": "application/x-www-form-urlencoded" },
