@@ -1,7 +1,9 @@
 import { defineConfig, devices } from "@playwright/test";
-import { toolEnv } from "./tools/env";
+import { e2eSsoPort, toolEnv } from "./tools/env";
 
 const { E2E_PORT: port, CHROMIUM_PATH: executablePath, CI } = toolEnv(["E2E_PORT", "CHROMIUM_PATH", "CI"]);
+// The build with single sign-on set up (e2e/sso.spec.ts), beside the one every other spec uses.
+const ssoPort = e2eSsoPort();
 
 export default defineConfig({
   testDir: "e2e",
@@ -32,13 +34,24 @@ export default defineConfig({
       ],
     },
   },
-  // The production build on a fresh embedded database of its own, seeded with the demo data.
-  webServer: {
-    command: `node scripts/e2e-server.mjs ${port}`,
-    url: `http://localhost:${port}/login`,
-    timeout: 180_000,
-    reuseExistingServer: false,
-    stdout: "pipe",
-    stderr: "pipe",
-  },
+  // The production build on a fresh embedded database of its own, seeded with the demo data; and
+  // a second one whose single sign-on goes to a test OpenID provider (password sign-in stays on).
+  webServer: [
+    {
+      command: `node scripts/e2e-server.mjs ${port}`,
+      url: `http://localhost:${port}/login`,
+      timeout: 180_000,
+      reuseExistingServer: false,
+      stdout: "pipe",
+      stderr: "pipe",
+    },
+    {
+      command: `node scripts/e2e-server.mjs ${ssoPort} --sso`,
+      url: `http://localhost:${ssoPort}/login`,
+      timeout: 180_000,
+      reuseExistingServer: false,
+      stdout: "pipe",
+      stderr: "pipe",
+    },
+  ],
 });

@@ -40,6 +40,22 @@ const whole = (min: number, fallback: number, what = "a whole number") =>
 const onOff = (fallback: "on" | "off") =>
   optional(z.enum(["on", "off"], { message: "must be on or off" })).transform((v) => (v ?? fallback) === "on");
 
+/** Comma-separated group names (or ids), blanks dropped. */
+const groupList = optional(z.string()).transform((list) => (list ?? "").split(",").map((g) => g.trim()).filter(Boolean));
+
+/** An issuer's URL: https, or http on a loopback address (a provider run by the tests, or beside the console). */
+function isIssuer(url: string): boolean {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return false;
+  }
+  if (parsed.search || parsed.hash || parsed.username || parsed.password) return false;
+  if (parsed.protocol === "https:") return true;
+  return parsed.protocol === "http:" && ["localhost", "127.0.0.1", "[::1]"].includes(parsed.hostname);
+}
+
 const timeZone = optional(
   z.string().refine((zone) => {
     try {
@@ -78,6 +94,16 @@ const schema = z.object({
   LOGIN_MAX_FAILURES_PER_IP: whole(1, 30),
   LOGIN_WINDOW_MINUTES: whole(1, 15, "a whole number of minutes"),
   REQUIRE_TWO_FACTOR: optional(z.enum(["off", "admins", "everyone"], { message: "must be off, admins or everyone" })).transform((v) => v ?? "off"),
+  PASSWORD_SIGN_IN: onOff("on"),
+  // Single sign-on (lib/auth/sso.ts; docs/decisions/0030-sign-in-two-factor-and-sso.md): on when the issuer, id and secret are set.
+  OIDC_ISSUER: optional(z.string().refine(isIssuer, "must be the identity provider's issuer URL, https:// (http:// only on this machine), e.g. https://sso.example.com/realms/staff")),
+  OIDC_CLIENT_ID: optional(z.string()),
+  OIDC_CLIENT_SECRET: optional(z.string()),
+  OIDC_NAME: optional(z.string().max(60, "must be at most 60 characters")).transform((name) => name ?? "Single sign-on"),
+  OIDC_GROUPS_CLAIM: optional(z.string().regex(/^[A-Za-z0-9_:./-]{1,100}$/, "must be a claim name, e.g. groups")).transform((name) => name ?? "groups"),
+  OIDC_ADMIN_GROUPS: groupList,
+  OIDC_STAFF_GROUPS: groupList,
+  OIDC_BRANCH_GROUP_PREFIX: optional(z.string().max(100, "must be at most 100 characters")),
   // The HTTP server
   HOST: optional(z.string()),
   PORT: whole(1, 3000, "a port number").refine((n) => n < 65536, "must be a port number (1–65535)"),
@@ -197,6 +223,45 @@ function storageProblems(env: NodeJS.ProcessEnv): string[] {
   return problems;
 }
 
+const OIDC_REQUIRED = ["OIDC_ISSUER", "OIDC_CLIENT_ID", "OIDC_CLIENT_SECRET"] as const;
+
+/** Single sign-on half set up, with no group to let anyone in, or the only way in turned off: refused at start. */
+function signInProblems(env: NodeJS.ProcessEnv, parsed: Config | null): string[] {
+  const given = OIDC_REQUIRED.filter((name) => setIn(env, name));
+  const others = CONFIG_VARIABLES.filter((name) => name.startsWith("OIDC_") && !(OIDC_REQUIRED as readonly string[]).includes(name) && setIn(env, name));
+  if (given.length === 0) {
+    const problems = others.length ? [`${others.join(", ")} ${others.length === 1 ? "is" : "are"} set but single sign-on is not: set OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET too.`] : [];
+    if (parsed && !parsed.PASSWORD_SIGN_IN) problems.push("PASSWORD_SIGN_IN is off but single sign-on is not set up (OIDC_ISSUER, OIDC_CLIENT_ID, OIDC_CLIENT_SECRET): nobody could sign in.");
+    return problems;
+  }
+  if (given.length < OIDC_REQUIRED.length) {
+    const missing = OIDC_REQUIRED.filter((name) => !given.includes(name));
+    return [`Single sign-on needs OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET together: ${missing.join(", ")} ${missing.length === 1 ? "is" : "are"} not set.`];
+  }
+  if (parsed && parsed.OIDC_ADMIN_GROUPS.length === 0 && parsed.OIDC_STAFF_GROUPS.length === 0) {
+    return ["Single sign-on is set up but neither OIDC_ADMIN_GROUPS nor OIDC_STAFF_GROUPS is: every sign-in would be refused. Name the groups that may sign in."];
+  }
+  return [];
+}
+
+/** Single sign-on's settings when it is on (its issuer, id and secret set), else null. */
+export function singleSignOn(settings: Config = config()) {
+  const { OIDC_ISSUER: issuer, OIDC_CLIENT_ID: clientId, OIDC_CLIENT_SECRET: clientSecret } = settings;
+  if (!issuer || !clientId || !clientSecret) return null;
+  return {
+    issuer: issuer.replace(/\/+$/, ""),
+    clientId,
+    clientSecret,
+    name: settings.OIDC_NAME,
+    groupsClaim: settings.OIDC_GROUPS_CLAIM,
+    adminGroups: settings.OIDC_ADMIN_GROUPS,
+    staffGroups: settings.OIDC_STAFF_GROUPS,
+    branchGroupPrefix: settings.OIDC_BRANCH_GROUP_PREFIX ?? null,
+  };
+}
+
+export type SingleSignOn = NonNullable<ReturnType<typeof singleSignOn>>;
+
 /** Every variable the console reads (docs/configuration.md's table lists exactly these). */
 export const CONFIG_VARIABLES = Object.keys(schema.shape) as (keyof Config)[];
 
@@ -240,6 +305,7 @@ export function parseConfig(given: NodeJS.ProcessEnv = process.env): Config {
     problems.push("EXPORT_DIR was replaced by STORAGE_DIR: export files now live in $STORAGE_DIR/exports (STORAGE_DIR=.data keeps them in .data/exports).");
   }
   problems.push(...storageProblems(env));
+  problems.push(...signInProblems(env, parsed.success ? parsed.data : null));
   if (parsed.success && parsed.data.JOB_CONCURRENCY <= parsed.data.JOBS_PER_USER) {
     problems.push(
       `JOB_CONCURRENCY (${parsed.data.JOB_CONCURRENCY}) must be more than JOBS_PER_USER (${parsed.data.JOBS_PER_USER}): ` +

@@ -47,6 +47,14 @@ const schema = z.object({
   PG_BIN: optional(z.string()).transform((dir) => dir ?? "/usr/lib/postgresql/15/bin"),
   CHROMIUM_PATH: optional(z.string()),
   E2E_PORT: whole(1, 3100).refine((n) => n < 65536, "must be a port number (1–65535)"),
+  // Unset: E2E_PORT + 1 (playwright.config.ts).
+  E2E_SSO_PORT: optional(
+    z
+      .string()
+      .regex(/^\d+$/, "must be a port number (1–65535)")
+      .transform(Number)
+      .refine((n) => n >= 1 && n < 65536, "must be a port number (1–65535)"),
+  ),
   CI: flag,
   OUTAGE_SERVER_LOG: optional(z.string()),
   APP_DIR: optional(z.string()),
@@ -89,4 +97,10 @@ export function toolEnv<K extends ToolVariable>(names: readonly K[], env: Record
   const parsed = schema.pick(mask).safeParse(env);
   if (!parsed.success) throw new ToolEnvError(parsed.error.issues.map((i) => `${i.path.join(".")} ${i.message}.`).join("\n"));
   return parsed.data as Pick<ToolEnv, K>;
+}
+
+/** The port of the end-to-end build with single sign-on: E2E_SSO_PORT, else E2E_PORT + 1. */
+export function e2eSsoPort(env: Record<string, string | undefined> = process.env): number {
+  const { E2E_PORT, E2E_SSO_PORT } = toolEnv(["E2E_PORT", "E2E_SSO_PORT"], env);
+  return E2E_SSO_PORT ?? E2E_PORT + 1;
 }

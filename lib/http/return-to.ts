@@ -34,5 +34,11 @@ export function safeReturnPath(value: unknown, origin: string = consoleOrigin(),
   const path = `${url.pathname.replace(/^\/+/, "/")}${url.search}${url.hash}`;
   // Belt and braces: printable ASCII only, and it still resolves to this origin.
   if (!/^\/[\x21-\x7e]*$/.test(path) || new URL(path, base).origin !== base.origin) return fallback;
+  // Next decodes a redirect's Location: a percent-escape that is not UTF-8 (`/%FF`) would answer 500.
+  try {
+    decodeURIComponent(path);
+  } catch {
+    return fallback;
+  }
   return path;
 }

@@ -33,7 +33,8 @@ export type ConsoleServer = NextServer & {
 
 export type ConsoleOptions = {
   users?: TestUser[];
-  env?: Record<string, string>;
+  /** Settings; a function is given the server's origin before it starts (an identity provider must know it). */
+  env?: Record<string, string> | ((origin: string) => Promise<Record<string, string>>);
   /** Statements run on the new database before the server starts (rows to list, say). */
   seed?: (run: (text: string) => Promise<unknown>) => Promise<void>;
 };
@@ -87,15 +88,17 @@ export async function startConsole(kind: TestDbKind, options: ConsoleOptions = {
     // listens: then it is started again on another.
     for (let attempt = 1; !server; attempt++) {
       const port = await freePort();
+      const origin = `http://127.0.0.1:${port}`;
+      const extra = typeof options.env === "function" ? await options.env(origin) : options.env;
       try {
         server = await startNextServer({
           port,
           env: {
             NEXTAUTH_SECRET: secret,
-            NEXTAUTH_URL: `http://127.0.0.1:${port}`,
+            NEXTAUTH_URL: origin,
             STORAGE_DIR: path.join(dir, "files"),
             ...env,
-            ...options.env,
+            ...extra,
           },
         });
       } catch (error) {

@@ -114,7 +114,7 @@ for (const kind of testDbKinds()) {
           expect({ status: answer.status, location: answer.headers.location }, `${path} (${scope} token)`).toEqual({ status: anonymous.status, location: anonymous.headers.location });
         }
         // /api/docs shows the OpenAPI document, which needs no session either.
-        if (!["/login", "/set-password/1", "/", "/api/docs"].includes(path)) {
+        if (!["/login", "/login/refused", "/set-password/1", "/", "/api/docs"].includes(path)) {
           expect(anonymous.status, path).toBe(307);
           expect(anonymous.headers.location, path).toMatch(/^\/login\?callbackUrl=/);
         }

@@ -76,6 +76,10 @@ describe("safeReturnPath", () => {
       expect(safeReturnPath(value, ORIGIN)).toBe(DEFAULT_RETURN_PATH);
     }
     expect(safeReturnPath("https://evil.example", ORIGIN, "/login")).toBe("/login");
+    // Percent-escapes that are not UTF-8: Next decodes a Location header, and these would throw there.
+    for (const value of ["/%FF", "%2F%FF", "/subscribers?q=%0A#%FF", "/%E2%80"]) {
+      expect(safeReturnPath(value, ORIGIN), value).toBe(DEFAULT_RETURN_PATH);
+    }
   });
 
   it("property: whatever the input, the result stays on the console's origin and is a legal header value", () => {
@@ -92,6 +96,7 @@ describe("safeReturnPath", () => {
           expect(out.startsWith("//")).toBe(false);
           expect(resolved(out).origin).toBe(ORIGIN);
           expect(legalHeader(out)).toBe(true);
+          expect(() => decodeURIComponent(out)).not.toThrow();
         }
       }),
       { numRuns: 3000 },

@@ -1,17 +1,21 @@
 import NextAuth from "next-auth";
 import { cookies } from "next/headers";
 import { NextRequest } from "next/server";
-import { authOptions } from "@/lib/auth/options";
+import { SSO_PROVIDER_ID, authOptions } from "@/lib/auth/options";
 import { secureCookies, sessionCookieName } from "@/lib/auth/cookies";
 import { currentSession } from "@/lib/auth/session";
 import { duringSignIn } from "@/lib/auth/sign-in";
+import { duringSsoCallback } from "@/lib/auth/sso-failures";
+import { config, singleSignOn } from "@/lib/config";
 import { readSignInBody } from "@/lib/auth/sign-in-body";
 import { apiError, json, toErrorResponse } from "@/lib/http/api";
 import { consoleOrigin, safeReturnPath } from "@/lib/http/return-to";
 
 // next-auth's routes, limited to what the console uses (docs/decisions/0009-one-credentials-path.md):
-// csrf, providers, the console's own session reading, sign-in and sign-out; anything else is 404
-// or 405. Return addresses reach next-auth only through safeReturnPath (it answers 500 to bad ones).
+// csrf, providers, the console's own session reading, sign-in and sign-out, and with single sign-on
+// its start, its callback and the error address next-auth sends a refused answer to (which goes on
+// to /login); anything else is 404 or 405. Return addresses reach next-auth only through
+// safeReturnPath (it answers 500 to bad ones).
 
 const handler = NextAuth(authOptions);
 
@@ -24,11 +28,21 @@ const ROUTES: Record<string, "GET" | "POST"> = {
   "callback/credentials": "POST",
   signout: "POST",
 };
+const SSO_ROUTES: Record<string, "GET" | "POST"> = {
+  [`signin/${SSO_PROVIDER_ID}`]: "POST",
+  [`callback/${SSO_PROVIDER_ID}`]: "GET",
+  signin: "GET",
+  error: "GET",
+};
 
 async function check(method: "GET" | "POST", context: Context): Promise<Response | null> {
   const route = (await context.params).nextauth.join("/");
-  const allowed = Object.hasOwn(ROUTES, route) ? ROUTES[route] : undefined;
+  const routes = singleSignOn() ? { ...ROUTES, ...SSO_ROUTES } : ROUTES;
+  const allowed = Object.hasOwn(routes, route) ? routes[route] : undefined;
   if (!allowed) return apiError(404, "not_found", "There is nothing here.");
+  if (route === "callback/credentials" && !config().PASSWORD_SIGN_IN) {
+    return apiError(403, "password_sign_in_off", "Sign-in with a password is turned off: use single sign-on.");
+  }
   if (allowed !== method) {
     const response = apiError(405, "method_not_allowed", `Use ${allowed} here.`);
     response.headers.set("Allow", allowed);
@@ -41,8 +55,11 @@ export async function GET(request: NextRequest, context: Context) {
   try {
     const refused = await check("GET", context);
     if (refused) return refused;
-    if ((await context.params).nextauth[0] === "session") return await sessionAnswer();
-    return await handler(new NextRequest(await safeCallbackInputs(request), { headers: request.headers }), context);
+    const [action] = (await context.params).nextauth;
+    if (action === "session") return await sessionAnswer();
+    const url = await safeCallbackInputs(request);
+    const run = () => handler(new NextRequest(url, { headers: request.headers }), context) as Promise<Response>;
+    return await (action === "callback" ? duringSsoCallback(run) : run());
   } catch (error) {
     return toErrorResponse(error);
   }
@@ -55,7 +72,9 @@ export async function POST(request: NextRequest, context: Context) {
     const fields = await readSignInBody(request);
     const url = await safeCallbackInputs(request);
     const callbackUrl = fields.get("callbackUrl");
-    if (callbackUrl !== null) fields.set("callbackUrl", `${url.origin}${safeReturnPath(callbackUrl, url.origin)}`);
+    // On the console's public origin, as next-auth's redirect callback judges it (a request's own URL may name another host).
+    const origin = new URL(consoleOrigin()).origin;
+    if (callbackUrl !== null) fields.set("callbackUrl", `${origin}${safeReturnPath(callbackUrl, origin)}`);
     const canonical = new NextRequest(url, {
       method: "POST",
       headers: { "content-type": "application/x-www-form-urlencoded" },
