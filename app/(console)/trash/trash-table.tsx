@@ -159,7 +159,7 @@ export function TrashTable({ kind, rows }: { kind: TrashKind; rows: TrashRow[] }
               <button
                 type="button"
                 className="ml-1 rounded-md px-2.5 py-1.5 text-sm font-medium text-red-700 hover:bg-red-50"
-                aria-label={`Delete ${r.name} forever`}
+                aria-label={`Delete forever ${r.name}`}
                 onClick={() => setConfirming({ verb: "erase", rows: [r] })}
               >
                 Delete forever
