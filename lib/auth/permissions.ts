@@ -21,7 +21,7 @@ export const canReadAudit = (user: Pick<SessionUser, "role"> | null | undefined)
 /** Merging duplicates (and undoing a merge) trashes subscribers, so it is an administrator's, as deletion is. */
 export const canMergeSubscribers = (user: Pick<SessionUser, "role"> | null | undefined) => user?.role === "admin";
 export const canManageUsers = (user: Pick<SessionUser, "role"> | null | undefined) => user?.role === "admin";
-/** The trash: seeing, restoring and erasing deleted records (docs/decisions/XXXX-trash.md). */
+/** The trash: seeing, restoring and erasing deleted records (docs/decisions/0031-trash.md). */
 export const canManageTrash = (user: Pick<SessionUser, "role"> | null | undefined) => user?.role === "admin";
 
 /** A saved view: its owner's, and everyone's to open once shared (docs/decisions/0027-saved-views.md). */

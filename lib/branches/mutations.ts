@@ -53,7 +53,7 @@ export async function updateBranch(id: number, name: string, actor: SessionUser)
 
 /**
  * Moves a branch to the trash: one row changes; its subscribers keep their link and show no branch
- * while it is there (docs/decisions/XXXX-trash.md).
+ * while it is there (docs/decisions/0031-trash.md).
  */
 export async function deleteBranch(id: number, actor: SessionUser): Promise<{ name: string; detached: number }> {
   const db = await prisma();

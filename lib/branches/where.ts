@@ -7,7 +7,7 @@ import type { BranchFilters } from "./filters";
 
 /**
  * The user's scope over `branches b`: the one predicate every read of branches starts with (lib/auth/scope.ts);
- * branches in the trash are no one's (docs/decisions/XXXX-trash.md).
+ * branches in the trash are no one's (docs/decisions/0031-trash.md).
  */
 export const branchScopeConditions = (scope: BranchScope): Statement[] => [sql`b.deleted_at IS NULL`, ...scopeConditions(scope, sql`b.id`)];
 

@@ -3,7 +3,7 @@ import { someError } from "@/lib/health/unavailable";
 // A transaction PostgreSQL aborted to break a deadlock (or a serialization failure) did nothing:
 // running it again is safe and is what the user wanted. Locks are taken in one order where the
 // code can (rows by id, then duplicate keys: lib/trash/subscribers.ts), and this covers the rest
-// (a row's edit deciding later duplicates while a batch holds them; docs/decisions/XXXX-trash.md).
+// (a row's edit deciding later duplicates while a batch holds them; docs/decisions/0031-trash.md).
 
 /** A deadlock (40P01) or a serialization failure (40001), by the driver's code or Prisma's P2034. */
 export function isRetryable(error: unknown): boolean {

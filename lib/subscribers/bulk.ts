@@ -25,7 +25,7 @@ import { logError } from "@/lib/telemetry/log";
 // Bulk changes of status, mandatory flag or (admins) deletion to the trash: small ones at once in
 // one transaction, larger ones as a resumable job in id-ordered batches, one audit event either way
 // (docs/decisions/0014-bulk-changes-in-the-audit-log.md, 0015-bulk-deletion-decides-duplicates-after.md);
-// each batch records the values it changed, for the undo (docs/decisions/XXXX-trash.md). The page's
+// each batch records the values it changed, for the undo (docs/decisions/0031-trash.md). The page's
 // action and POST /api/v1/subscribers/bulk both call requestBulkChange.
 
 /** The target's filters, by the list's parser; unknown names refused by own keys, never `in` (an inherited name would widen the change to everyone). */
@@ -298,7 +298,7 @@ export async function markBulkFailed(bulkId: string, message: string): Promise<b
   });
 }
 
-// Undo (docs/decisions/XXXX-trash.md): the values before were recorded per row in the transaction
+// Undo (docs/decisions/0031-trash.md): the values before were recorded per row in the transaction
 // of each batch (bulk_change_rows; a deletion's rows wait in the trash under its id). An undo puts
 // back, batch by batch, the rows whose version is still the one the change left, and forgets each
 // batch's records in the same transaction: a killed attempt's retry goes on with the rest.

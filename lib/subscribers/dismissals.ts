@@ -12,7 +12,7 @@ import { subscriberScope } from "./where";
 
 // "Not duplicates" (anyone signed in) and its undo (admins): every pair of the named subscribers
 // is stored or removed, and the flags of everyone sharing their keys are decided again by the rule,
-// in one transaction with its audit event (docs/decisions/XXXX-duplicates-decided-in-one-place.md).
+// in one transaction with its audit event (docs/decisions/0032-duplicates-decided-in-one-place.md).
 
 export type DismissalResult = { ids: number[]; pairs: [number, number][]; decided_again: number[] };
 

@@ -4,7 +4,7 @@ import { countDuplicateGroups } from "./duplicate-groups";
 
 // The number of duplicate groups the subscriber list links to: counting them reads every flagged
 // row, too much for every list page, so each process keeps it for a short while per scope
-// (docs/decisions/XXXX-duplicates-decided-in-one-place.md). Its own changes forget it at once.
+// (docs/decisions/0032-duplicates-decided-in-one-place.md). Its own changes forget it at once.
 
 const KEEP_MS = 30_000;
 const counts = new Map<string, { at: number; total: Promise<number> }>();

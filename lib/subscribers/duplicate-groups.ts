@@ -9,7 +9,7 @@ import { dismissed } from "./duplicates";
 import { RECORD_COLUMNS, type SubscriberDetail } from "./record";
 import { SUBSCRIBER_JOINS, subscriberConditions, subscriberScope } from "./where";
 
-// The duplicates review (docs/decisions/XXXX-duplicates-decided-in-one-place.md): groups of
+// The duplicates review (docs/decisions/0032-duplicates-decided-in-one-place.md): groups of
 // subscribers sharing an email or a mobile. Every pair the rule counts has its later member
 // flagged, so the groups are found from the flagged rows (a small share of the table, by the
 // (is_duplicate, id) index) rather than by grouping every row.

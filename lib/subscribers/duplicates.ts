@@ -5,7 +5,7 @@ import { isLockTimeout } from "@/lib/db/errors";
 import { sql, type Queryable, type Statement } from "@/lib/db/sql";
 import { AppError } from "@/lib/errors";
 
-// The one place that decides duplicates (docs/decisions/XXXX-duplicates-decided-in-one-place.md):
+// The one place that decides duplicates (docs/decisions/0032-duplicates-decided-in-one-place.md):
 // a subscriber is a duplicate when an earlier one (a smaller id) has the same email (trimmed, any
 // case) or the same mobile (E.164), unless the two were marked "not duplicates". Creation, edit,
 // import, deletion, restore, merge and dismissal all decide with `hasEarlierMatch`, under advisory

@@ -49,7 +49,7 @@ const sameVersion = (a: Date, b: Date) => Math.floor(a.getTime()) === Math.floor
 
 /**
  * Without a branch in the edit, a link to a branch in the trash stays (the record shows no branch,
- * restoring the branch brings it back: docs/decisions/XXXX-trash.md).
+ * restoring the branch brings it back: docs/decisions/0031-trash.md).
  */
 const KEEP_TRASHED_BRANCH = sql`(SELECT t.id FROM branches t WHERE t.id = subscribers.branch_id AND t.deleted_at IS NOT NULL)`;
 

@@ -18,7 +18,7 @@ import { SUBSCRIBER_JOINS, subscriberScope } from "./where";
 // Merging duplicates (administrators): the survivor takes the chosen values, the others go to the
 // trash with `merged_into`, every flag involved is decided again, all in one transaction; the
 // survivor's values before are kept so the merge can be undone
-// (docs/decisions/XXXX-duplicates-decided-in-one-place.md).
+// (docs/decisions/0032-duplicates-decided-in-one-place.md).
 
 /** `own_branch_id`: the stored link, kept even while its branch is in the trash. */
 type Row = SubscriberDetail & { sheet_id: number | null; own_branch_id: number | null };

@@ -7,7 +7,7 @@ import { join, sql, type Statement } from "@/lib/db/sql";
 
 /**
  * The joins for the names a row shows (aliases b, c, sh), shared by every read of rows over `subscribers s`;
- * a branch in the trash is no branch (docs/decisions/XXXX-trash.md).
+ * a branch in the trash is no branch (docs/decisions/0031-trash.md).
  */
 export const SUBSCRIBER_JOINS = sql`LEFT JOIN branches b ON b.id = s.branch_id AND b.deleted_at IS NULL
   LEFT JOIN countries c ON c.id = s.country_id

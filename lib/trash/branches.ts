@@ -9,7 +9,7 @@ import { connection, sql, within } from "@/lib/db/sql";
 import { AppError, notFound } from "@/lib/errors";
 import { config } from "@/lib/config";
 
-// Branches in the trash keep their row with `deleted_at` set (docs/decisions/XXXX-trash.md): every
+// Branches in the trash keep their row with `deleted_at` set (docs/decisions/0031-trash.md): every
 // read of branches leaves them out (lib/branches/where.ts, the user's scope), their subscribers
 // keep the link and show no branch. Restoring clears it; erasing deletes the row, after detaching
 // its subscribers in short batches (the foreign key's SET NULL would rewrite them all at once).

@@ -13,7 +13,7 @@ import type { TrashKind } from "./filters";
 import { eraseSubscribers, restoreSubscribers } from "./subscribers";
 
 // What /trash and /api/v1/trash do to one record (admins: the caller's guard), audited in the
-// transaction of the change (docs/decisions/XXXX-trash.md).
+// transaction of the change (docs/decisions/0031-trash.md).
 
 const EVERY = branchScope({ role: "admin", branch_ids: null });
 

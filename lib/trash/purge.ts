@@ -7,7 +7,7 @@ import { eraseBranch } from "./branches";
 import { forgetExportsBefore } from "./manage";
 import { eraseSubscribers } from "./subscribers";
 
-// The scheduled clean-up's part for the trash (docs/decisions/XXXX-trash.md): what has been in the
+// The scheduled clean-up's part for the trash (docs/decisions/0031-trash.md): what has been in the
 // trash for TRASH_RETENTION_DAYS is erased, in short transactions, with what must not outlive it
 // (its audit values, export files made before its deletion), and the values bulk changes recorded
 // for an undo no longer possible.

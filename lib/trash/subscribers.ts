@@ -4,7 +4,7 @@ import { decideDuplicates, lockKeySets } from "@/lib/subscribers/duplicates";
 // Subscribers in the trash: the row is moved out of `subscribers` whole (same id) into
 // `subscriber_trash`, so every read of subscribers, the trigger-kept counts, duplicate decisions
 // and exports forget it without a condition of their own; restoring moves it back
-// (docs/decisions/XXXX-trash.md). Each function runs in the caller's transaction, rows locked in
+// (docs/decisions/0031-trash.md). Each function runs in the caller's transaction, rows locked in
 // id order before their keys, as edits lock their row before its keys: one order, no deadlock.
 
 /** Every column a subscriber row has, in the order both tables declare them. */
@@ -86,7 +86,7 @@ export async function eraseSubscribers(tx: Queryable, ids: readonly number[]): P
 }
 
 /**
- * What must not outlive an erased subscriber (docs/decisions/XXXX-trash.md): the values its own
+ * What must not outlive an erased subscriber (docs/decisions/0031-trash.md): the values its own
  * audit events hold (the events stay, saying what happened to which id, and that it was erased).
  */
 async function forgetErased(tx: Queryable, ids: number[]) {

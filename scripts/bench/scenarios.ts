@@ -28,7 +28,7 @@ export const SCENARIOS: Scenario[] = [
   // (the embedded run's 100,000) take their own middle: see scenariosFor.
   { id: "deep-page", title: "Page 50,000, unfiltered", resource: "subscribers", query: "page=50000" },
   { id: "branches", title: "Branches list", resource: "branches", query: "" },
-  // The duplicates review: groups found from the flagged rows (docs/decisions/XXXX-duplicates-decided-in-one-place.md).
+  // The duplicates review: groups found from the flagged rows (docs/decisions/0032-duplicates-decided-in-one-place.md).
   { id: "duplicates", title: "Duplicate groups, first page", resource: "duplicates", query: "" },
   { id: "duplicates-email", title: "Duplicate groups sharing an email, page 3", resource: "duplicates", query: "rule=email&page=3" },
   { id: "duplicates-search", title: "Duplicate groups with a member “smith”", resource: "duplicates", query: "q=smith" },

@@ -389,7 +389,7 @@ export async function resetBenchPassword(database: Database, email: string = BEN
 
 
 // ---------------------------------------------------------------------------------------------
-// The trash: lists and totals must stay as fast with a million trashed rows (docs/decisions/XXXX-trash.md)
+// The trash: lists and totals must stay as fast with a million trashed rows (docs/decisions/0031-trash.md)
 // ---------------------------------------------------------------------------------------------
 
 const TRASH_BATCH = 200_000;

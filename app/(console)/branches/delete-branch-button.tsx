@@ -6,7 +6,7 @@ import { notify } from "@/components/toast";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { countBranchSubscribersAction, deleteBranchAction } from "./actions";
 
-/** What brings it back (docs/decisions/XXXX-trash.md). */
+/** What brings it back (docs/decisions/0031-trash.md). */
 const UNDO = "An administrator can restore it from the trash, with its subscribers' link, until the clean-up erases it.";
 
 /** The confirmation says what deleting does; the subscribers are counted when it opens. */

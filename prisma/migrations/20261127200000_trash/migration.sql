@@ -86,6 +86,6 @@ ALTER TABLE "bulk_change_rows" ADD CONSTRAINT "bulk_change_rows_bulk_change_id_f
 
 -- Written by hand (Prisma's schema language has no expression indexes): branch names are unique
 -- regardless of case among branches not in the trash, so a trashed branch's name is free for a
--- new branch; restoring the old one is then a 409 (docs/decisions/XXXX-trash.md).
+-- new branch; restoring the old one is then a 409 (docs/decisions/0031-trash.md).
 DROP INDEX "branches_name_lower_key";
 CREATE UNIQUE INDEX "branches_name_lower_key" ON "branches" (lower("name")) WHERE "deleted_at" IS NULL;

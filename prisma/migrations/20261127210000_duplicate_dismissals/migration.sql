@@ -1,5 +1,5 @@
 -- "Not duplicates": pairs of subscribers marked as distinct people, left out by the duplicate rule
--- (docs/decisions/XXXX-duplicates-decided-in-one-place.md).
+-- (docs/decisions/0032-duplicates-decided-in-one-place.md).
 -- CreateTable
 CREATE TABLE "subscriber_dismissals" (
     "low_id" INTEGER NOT NULL,

@@ -1,4 +1,4 @@
--- Merges of duplicates, kept for their undo (docs/decisions/XXXX-duplicates-decided-in-one-place.md).
+-- Merges of duplicates, kept for their undo (docs/decisions/0032-duplicates-decided-in-one-place.md).
 -- CreateTable
 CREATE TABLE "subscriber_merges" (
     "id" VARCHAR(32) NOT NULL,
