@@ -71,7 +71,10 @@ for (const kind of testDbKinds()) {
         const filters = subscriberFiltersSchema.parse(Object.fromEntries(new URLSearchParams(query)));
         const count = subscriberCountSql(EVERY, filters).text.replace(/\s+/g, " ").trim();
         expect(statements.filter((s) => s === count), statements.join("\n")).toHaveLength(1);
-        expect(statements.filter((s) => COUNTS.test(s)), statements.join("\n")).toEqual([count]);
+        // Besides it, at most the duplicate groups' count of the list's link, kept per process (lib/subscribers/duplicate-count.ts).
+        const groupCounts = statements.filter((s) => COUNTS.test(s) && s.includes("subscriber_dismissals"));
+        expect(groupCounts.length, statements.join("\n")).toBeLessThanOrEqual(1);
+        expect(statements.filter((s) => COUNTS.test(s) && !groupCounts.includes(s)), statements.join("\n")).toEqual([count]);
         // The one total is the list's and the export panel's.
         const [row] = await within(database.prisma).query<{ total: number }>(subscriberCountSql(EVERY, filters));
         const total = row!.total;
