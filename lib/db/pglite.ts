@@ -26,7 +26,8 @@ function isAlive(pid: number) {
 
 function acquireLock(dir: string): () => void {
   const file = lockPath(dir);
-  ensurePrivateDir(path.dirname(file));
+  // The lock sits beside the folder, whose parent may be shared (/tmp): only a parent made here is made private.
+  fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
       fs.writeFileSync(file, String(process.pid), { flag: "wx", mode: 0o600 });

@@ -56,6 +56,8 @@ const r = (people: Expect, read: Outcome, exp: Outcome = read): RouteExpect => (
 const PAGES: Record<string, Expect> = {
   "page.tsx": EVERYONE("redirect"), // / → /subscribers
   "login/page.tsx": { anonymous: "ok", staff: "redirect", admin: "redirect" },
+  // Why a single sign-on was refused: public (the refused are not signed in), it names no account.
+  "login/refused/page.tsx": EVERYONE("ok"),
   "(console)/subscribers/page.tsx": SIGNED_IN,
   "(console)/subscribers/new/page.tsx": SIGNED_IN,
   "(console)/subscribers/[id]/page.tsx": { ...SIGNED_IN, scoped: 404 },

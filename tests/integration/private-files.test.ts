@@ -55,6 +55,17 @@ describe("embedded database files", () => {
     expect(shared(dir)).toEqual([]);
   });
 
+  it("leave the folder they are made in as it is (it may be shared, as /tmp is)", async () => {
+    const shared = path.join(tmp, "shared");
+    fs.mkdirSync(shared);
+    fs.chmodSync(shared, 0o755);
+    const db = await openPGlite(path.join(shared, "pglite"));
+    release = db.release;
+    expect(mode(path.join(shared, "pglite"))).toBe(0o700);
+    expect(mode(shared)).toBe(0o755);
+    await fillAndClose(db);
+  });
+
   it("made world-readable by an older version are tightened when opened", async () => {
     const dir = path.join(tmp, "old-data", "pglite");
     fs.mkdirSync(dir, { recursive: true, mode: 0o755 });

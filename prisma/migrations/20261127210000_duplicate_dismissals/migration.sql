@@ -12,6 +12,3 @@ CREATE TABLE "subscriber_dismissals" (
 
 -- CreateIndex
 CREATE INDEX "subscriber_dismissals_high_id_low_id_idx" ON "subscriber_dismissals"("high_id", "low_id");
-
--- Written by hand (Prisma's schema language has no check constraints): a pair is stored once, in order.
-ALTER TABLE "subscriber_dismissals" ADD CONSTRAINT "subscriber_dismissals_order" CHECK ("low_id" < "high_id");
