@@ -12,7 +12,7 @@ export function AppHeader({ user, signOut, branches }: { user: SessionUser; sign
         <Link href="/subscribers" className="text-base font-semibold tracking-tight text-slate-900">
           Console
         </Link>
-        <nav aria-label="Main" className="flex items-center gap-1">
+        <nav aria-label="Main" className="flex flex-wrap items-center gap-1">
           <NavLink href="/subscribers">Subscribers</NavLink>
           <NavLink href="/branches">Branches</NavLink>
           {canManageUsers(user) ? <NavLink href="/users">Users</NavLink> : null}
