@@ -233,8 +233,10 @@ export async function runImport(id: string, signal?: AbortSignal): Promise<RunRe
     const [current] = await tx.query<{ attempt: number; status: string }>(sql`SELECT attempt, status::text AS status FROM subscriber_imports WHERE id = ${id} FOR UPDATE`);
     if (!current || current.attempt !== attempt || (!imp.dry_run && current.status !== "running")) throw new Superseded();
     await refuseRowsOutOfScope(tx, imp.user_id, id, attempt);
-    const decided = sql`SELECT r.*, ${batchRowMatches(sql`r`, sql`r.line`)} AS is_duplicate
-      FROM import_rows r WHERE r.import_id = ${id} AND r.attempt = ${attempt}`;
+    const matches = batchRowMatches(sql`r`, sql`r.line`);
+    const decided = sql`SELECT m.*, m.duplicate_by_email OR m.duplicate_by_mobile AS is_duplicate FROM (
+      SELECT r.*, ${matches.email} AS duplicate_by_email, ${matches.mobile} AS duplicate_by_mobile
+        FROM import_rows r WHERE r.import_id = ${id} AND r.attempt = ${attempt}) m`;
     let imported = 0;
     let duplicates = 0;
     if (imp.dry_run) {
@@ -245,8 +247,8 @@ export async function runImport(id: string, signal?: AbortSignal): Promise<RunRe
       await tx.query(sql`INSERT INTO sheets (name) SELECT DISTINCT sheet FROM import_rows WHERE import_id = ${id} AND attempt = ${attempt} ON CONFLICT (name) DO NOTHING`);
       // A branch deleted (or trashed) since the row was checked leaves the row without one.
       const [c] = await tx.query<{ n: number; d: number }>(sql`WITH inserted AS (
-          INSERT INTO subscribers (first_name, last_name, email, mobile, branch_id, country_id, travel_date, sheet_id, subscription_status, is_duplicate, is_mandatory)
-          SELECT d.first_name, d.last_name, d.email, d.mobile, b.id, d.country_id, d.travel_date, sh.id, d.subscription_status, d.is_duplicate, d.is_mandatory
+          INSERT INTO subscribers (first_name, last_name, email, mobile, branch_id, country_id, travel_date, sheet_id, subscription_status, is_duplicate, duplicate_by_email, duplicate_by_mobile, is_mandatory)
+          SELECT d.first_name, d.last_name, d.email, d.mobile, b.id, d.country_id, d.travel_date, sh.id, d.subscription_status, d.is_duplicate, d.duplicate_by_email, d.duplicate_by_mobile, d.is_mandatory
           FROM (${decided}) d JOIN sheets sh ON sh.name = d.sheet LEFT JOIN branches b ON b.id = d.branch_id AND b.deleted_at IS NULL
           ORDER BY d.line
           RETURNING is_duplicate)

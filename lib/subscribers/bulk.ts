@@ -16,7 +16,7 @@ import { heavy } from "@/lib/load/user-limit";
 import { whereClause } from "@/lib/list/sql";
 import { keysNotIn } from "@/lib/validation/common";
 import { BULK_FILTER_NAMES, MAX_SELECTION, type BulkChange, type BulkChangeRecord, type BulkTarget } from "./bulk-schema";
-import { hasEarlierMatch, lockBesideImports, lockKeySets } from "./duplicates";
+import { lockBesideImports, lockKeySets, redecide } from "./duplicates";
 import { subscriberFilterOnlySchema } from "./filters";
 import { subscriberConditions, subscriberScope } from "./where";
 import { branchScope, branchScopeOfUser, type BranchScope } from "@/lib/auth/scope";
@@ -113,12 +113,8 @@ export async function clearStaleDuplicates(after: number, signal?: AbortSignal, 
       if (rows.length === 0) return null;
       await lockKeySets(tx, rows.map((r) => r.email), rows.map((r) => r.mobile));
       // Deletions only clear flags: the rule decides each row whose keys are still those locked.
-      const done = await tx.query<{ id: number }>(sql`
-        UPDATE subscribers s SET is_duplicate = false
-          FROM unnest(${rows.map((r) => r.id)}::int[], ${rows.map((r) => r.email)}::text[], ${rows.map((r) => r.mobile)}::text[]) AS k(id, email, mobile)
-         WHERE s.id = k.id AND s.is_duplicate AND lower(s.email) = k.email AND s.mobile = k.mobile
-           AND NOT ${hasEarlierMatch(sql`s`)}
-        RETURNING s.id`);
+      const done = await redecide(tx, sql`t.is_duplicate AND (t.id, lower(t.email), t.mobile) IN
+        (SELECT * FROM unnest(${rows.map((r) => r.id)}::int[], ${rows.map((r) => r.email)}::text[], ${rows.map((r) => r.mobile)}::text[]))`);
       return { next: rows[rows.length - 1]!.id, cleared: done.length };
     }));
     if (!step) return cleared;

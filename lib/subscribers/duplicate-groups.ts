@@ -1,5 +1,5 @@
 import "server-only";
-import { scopeConditions, type BranchScope } from "@/lib/auth/scope";
+import { isScoped, scopeConditions, type BranchScope } from "@/lib/auth/scope";
 import { query, sql, type Statement } from "@/lib/db/sql";
 import { offsetOf } from "@/lib/list/depth";
 import { PER_PAGE, pagination, type Pagination } from "@/lib/list/pagination";
@@ -11,8 +11,8 @@ import { SUBSCRIBER_JOINS, subscriberConditions, subscriberScope } from "./where
 
 // The duplicates review (docs/decisions/0032-duplicates-decided-in-one-place.md): groups of
 // subscribers sharing an email or a mobile. Every pair the rule counts has its later member
-// flagged, so the groups are found from the flagged rows (a small share of the table, by the
-// (is_duplicate, id) index) rather than by grouping every row.
+// flagged, with the rule that flags it, so the groups are found from the flagged rows (a small
+// share of the table, by the (is_duplicate, id) index) rather than by grouping every row.
 
 /** At most this many members of one group are shown (the newest). */
 export const MAX_GROUP_MEMBERS = 50;
@@ -24,18 +24,24 @@ const KEY: Record<DuplicateRule, (alias: Statement) => Statement> = {
   mobile: (a) => sql`${a}.mobile`,
 };
 
+/** The column that says this rule flags a subscriber (lib/subscribers/duplicates.ts keeps it). */
+const FLAGGED_BY: Record<DuplicateRule, Statement> = {
+  email: sql`t.duplicate_by_email`,
+  mobile: sql`t.duplicate_by_mobile`,
+};
+
 /**
- * The groups of one rule as (rule, key, newest): keys of flagged subscribers in the scope with an
- * earlier subscriber in the scope sharing the key, the pair not dismissed; `q` keeps the groups with
- * a member the list's search finds.
+ * The groups of one rule as (rule, key, newest): keys of subscribers in the scope that this rule
+ * flags, and, for a scoped reader, with an earlier subscriber in the scope sharing the key, the pair
+ * not dismissed (the flag says there is one, maybe in another branch); `q` keeps the groups with a
+ * member the list's search finds.
  */
 function groupsOf(scope: BranchScope, rule: DuplicateRule, q: string | undefined): Statement {
   const key = KEY[rule];
-  const conditions = [
-    sql`t.is_duplicate`,
-    ...scopeConditions(scope, sql`t.branch_id`),
-    sql`EXISTS (SELECT 1 FROM subscribers e ${whereClause([sql`${key(sql`e`)} = ${key(sql`t`)}`, sql`e.id < t.id`, sql`NOT ${dismissed(sql`e.id`, sql`t.id`)}`, ...scopeConditions(scope, sql`e.branch_id`)])})`,
-  ];
+  const conditions = [sql`t.is_duplicate`, FLAGGED_BY[rule], ...scopeConditions(scope, sql`t.branch_id`)];
+  if (isScoped(scope)) {
+    conditions.push(sql`EXISTS (SELECT 1 FROM subscribers e ${whereClause([sql`${key(sql`e`)} = ${key(sql`t`)}`, sql`e.id < t.id`, sql`NOT ${dismissed(sql`e.id`, sql`t.id`)}`, ...scopeConditions(scope, sql`e.branch_id`)])})`);
+  }
   if (q) conditions.push(sql`${key(sql`t`)} IN (SELECT ${key(sql`s`)} FROM subscribers s ${whereClause(subscriberConditions(scope, { q, is_duplicate: undefined, is_mandatory: undefined }))})`);
   return sql`SELECT ${rule}::text AS rule, ${key(sql`t`)} AS key, max(t.id) AS newest FROM subscribers t ${whereClause(conditions)} GROUP BY 2`;
 }

@@ -8,7 +8,7 @@ import { AppError } from "@/lib/errors";
 // The one place that decides duplicates (docs/decisions/0032-duplicates-decided-in-one-place.md):
 // a subscriber is a duplicate when an earlier one (a smaller id) has the same email (trimmed, any
 // case) or the same mobile (E.164), unless the two were marked "not duplicates". Creation, edit,
-// import, deletion, restore, merge and dismissal all decide with `hasEarlierMatch`, under advisory
+// import, deletion, restore, merge and dismissal all decide with `earlierMatches`, under advisory
 // locks on the keys involved, so of two concurrent creations exactly the later is flagged.
 
 /** Lock namespaces (the first key of the two-key advisory lock), so an email never shares a key with a mobile. */
@@ -51,50 +51,66 @@ export async function lockKeySets(tx: Queryable, emails: readonly string[], mobi
 export const dismissed = (earlier: Statement, later: Statement) =>
   sql`EXISTS (SELECT 1 FROM subscriber_dismissals d WHERE d.low_id = ${earlier} AND d.high_id = ${later})`;
 
+/** Which rule flags a subscriber: `is_duplicate` is their OR, and the three are always written together. */
+export type DuplicateFlags = { is_duplicate: boolean; duplicate_by_email: boolean; duplicate_by_mobile: boolean };
+
+/** The rule's two halves, as SQL (one boolean each). */
+export type RuleMatches = { email: Statement; mobile: Statement };
+
 /**
  * The rule, as SQL over a row `t` with `id`, `email` and `mobile`: an earlier subscriber shares its
- * email (any case) or its mobile, the pair not dismissed. `unsaved`: `t` is a row not stored yet (an
+ * email (any case), or its mobile, the pair not dismissed. `unsaved`: `t` is a row not stored yet (an
  * import's), so every subscriber is earlier and no pair with it can have been dismissed.
  */
-export function hasEarlierMatch(t: Statement, { unsaved = false } = {}): Statement {
+export function earlierMatches(t: Statement, { unsaved = false } = {}): RuleMatches {
   const earlier = (same: Statement) =>
     unsaved
       ? sql`EXISTS (SELECT 1 FROM subscribers e WHERE ${same})`
       : sql`EXISTS (SELECT 1 FROM subscribers e WHERE ${same} AND e.id < ${t}.id AND NOT ${dismissed(sql`e.id`, sql`${t}.id`)})`;
-  return sql`(${earlier(sql`lower(e.email) = lower(${t}.email)`)} OR ${earlier(sql`e.mobile = ${t}.mobile`)})`;
+  return { email: earlier(sql`lower(e.email) = lower(${t}.email)`), mobile: earlier(sql`e.mobile = ${t}.mobile`) };
 }
 
 /**
  * The rule for a batch of rows `r` about to be inserted together in `order` (an import's): each has
  * the stored subscribers before it, and the batch's rows before it in that order.
  */
-export function batchRowMatches(r: Statement, order: Statement): Statement {
-  return sql`(row_number() OVER (PARTITION BY lower(${r}.email) ORDER BY ${order}) > 1
-    OR row_number() OVER (PARTITION BY ${r}.mobile ORDER BY ${order}) > 1
-    OR ${hasEarlierMatch(r, { unsaved: true })})`;
+export function batchRowMatches(r: Statement, order: Statement): RuleMatches {
+  const stored = earlierMatches(r, { unsaved: true });
+  return {
+    email: sql`(row_number() OVER (PARTITION BY lower(${r}.email) ORDER BY ${order}) > 1 OR ${stored.email})`,
+    mobile: sql`(row_number() OVER (PARTITION BY ${r}.mobile ORDER BY ${order}) > 1 OR ${stored.mobile})`,
+  };
 }
 
 /**
- * Decides again, by the rule, the flag of every subscriber with one of these keys (callers hold
- * their locks), from id `from` on: a change at one id never changes an earlier subscriber's flag.
- * Versions (`updated_at`) do not move. Returns the ids whose flag changed.
+ * Decides again, by the rule, the flags of the subscribers `t` that `which` selects (callers hold
+ * their keys' locks). Versions (`updated_at`) do not move. Returns the ids whose `is_duplicate` changed.
  */
-export async function decideDuplicates(tx: Queryable, emails: readonly string[], mobiles: readonly string[], from = 0): Promise<number[]> {
-  const rows = await tx.query<{ id: number }>(sql`
-    WITH decided AS (
-      SELECT t.id, ${hasEarlierMatch(sql`t`)} AS duplicate FROM subscribers t
-       WHERE t.id >= ${from} AND (lower(t.email) = ANY(${emailKeys(emails)}::text[]) OR t.mobile = ANY(${mobileKeys(mobiles)}::text[])))
-    UPDATE subscribers s SET is_duplicate = d.duplicate
-      FROM decided d WHERE s.id = d.id AND s.is_duplicate <> d.duplicate
-    RETURNING s.id`);
-  return rows.map((r) => r.id).sort((a, b) => a - b);
+export async function redecide(tx: Queryable, which: Statement): Promise<number[]> {
+  const m = earlierMatches(sql`t`);
+  const rows = await tx.query<{ id: number; changed: boolean }>(sql`
+    WITH decided AS (SELECT t.id, t.is_duplicate AS was, ${m.email} AS by_email, ${m.mobile} AS by_mobile FROM subscribers t WHERE ${which})
+    UPDATE subscribers s SET is_duplicate = d.by_email OR d.by_mobile, duplicate_by_email = d.by_email, duplicate_by_mobile = d.by_mobile
+      FROM decided d WHERE s.id = d.id AND (s.duplicate_by_email, s.duplicate_by_mobile, s.is_duplicate) IS DISTINCT FROM (d.by_email, d.by_mobile, d.by_email OR d.by_mobile)
+    RETURNING s.id, d.was <> (d.by_email OR d.by_mobile) AS changed`);
+  return rows.filter((r) => r.changed).map((r) => r.id).sort((a, b) => a - b);
 }
 
-/** The flag of a subscriber about to be created with this email and mobile (its keys locked by the caller). */
-export async function decideNew(tx: Queryable, values: { email: string; mobile: string }): Promise<boolean> {
-  const [row] = await tx.query<{ duplicate: boolean }>(sql`
-    SELECT ${hasEarlierMatch(sql`v`, { unsaved: true })} AS duplicate FROM (SELECT ${values.email}::text AS email, ${values.mobile}::text AS mobile) v`);
-  return row?.duplicate ?? false;
+/**
+ * Decides again the flags of every subscriber with one of these keys (callers hold their locks),
+ * from id `from` on: a change at one id never changes an earlier subscriber's flag.
+ */
+export function decideDuplicates(tx: Queryable, emails: readonly string[], mobiles: readonly string[], from = 0): Promise<number[]> {
+  return redecide(tx, sql`t.id >= ${from} AND (lower(t.email) = ANY(${emailKeys(emails)}::text[]) OR t.mobile = ANY(${mobileKeys(mobiles)}::text[]))`);
+}
+
+/** The flags of a subscriber about to be created with this email and mobile (its keys locked by the caller). */
+export async function decideNew(tx: Queryable, values: { email: string; mobile: string }): Promise<DuplicateFlags> {
+  const m = earlierMatches(sql`v`, { unsaved: true });
+  const [row] = await tx.query<{ email: boolean; mobile: boolean }>(sql`
+    SELECT ${m.email} AS email, ${m.mobile} AS mobile FROM (SELECT ${values.email}::text AS email, ${values.mobile}::text AS mobile) v`);
+  const flags = { duplicate_by_email: row?.email ?? false, duplicate_by_mobile: row?.mobile ?? false };
+  return { is_duplicate: flags.duplicate_by_email || flags.duplicate_by_mobile, ...flags };
 }
 
 /** Locks the keys of these subscribers, and returns them. */

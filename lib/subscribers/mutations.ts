@@ -60,7 +60,7 @@ export async function createSubscriber(scope: BranchScope, input: SubscriberValu
       async (tx) => {
         const { branch, country, mobile } = await resolveReferences(tx, scope, input);
         await lockKeySets(within(tx), [input.email], [mobile]);
-        const duplicate = await decideNew(within(tx), { email: input.email, mobile });
+        const flags = await decideNew(within(tx), { email: input.email, mobile });
         const sheet = await sheetFor(tx, input.sheet_name);
         const row = await tx.subscriber.create({
           data: {
@@ -73,7 +73,7 @@ export async function createSubscriber(scope: BranchScope, input: SubscriberValu
             sheet_id: sheet?.id ?? null,
             travel_date: input.travel_date ? new Date(`${input.travel_date}T00:00:00Z`) : null,
             subscription_status: input.subscription_status,
-            is_duplicate: duplicate,
+            ...flags,
             is_mandatory: input.is_mandatory,
           },
           select: {

@@ -6,7 +6,7 @@ import { subscriberFiltersSchema } from "@/lib/subscribers/filters";
 import { subscriberListSql } from "@/lib/subscribers/queries";
 import { branchScope } from "@/lib/auth/scope";
 import { sql } from "@/lib/db/sql";
-import { hasEarlierMatch } from "@/lib/subscribers/duplicates";
+import { earlierMatches } from "@/lib/subscribers/duplicates";
 /** These measure or check everything: an unscoped reader (lib/auth/scope.ts). */
 const EVERY_BRANCH = branchScope({ role: "admin", branch_ids: null });
 
@@ -62,9 +62,11 @@ export async function verifyFastPaths(db: FloorDb): Promise<string> {
     }
   }
   // The duplicates review reads its groups from the flags: they must be the rule's (lib/subscribers/duplicates.ts).
-  const [{ wrong, flagged }] = (await db.query(`SELECT count(*) FILTER (WHERE t.is_duplicate <> ${hasEarlierMatch(sql`t`).text})::int AS wrong,
+  const m = earlierMatches(sql`t`);
+  const rule = sql`(${m.email}, ${m.mobile}, ${m.email} OR ${m.mobile})`;
+  const [{ wrong, flagged }] = (await db.query(`SELECT count(*) FILTER (WHERE (t.duplicate_by_email, t.duplicate_by_mobile, t.is_duplicate) IS DISTINCT FROM ${rule.text})::int AS wrong,
       count(*) FILTER (WHERE t.is_duplicate)::int AS flagged FROM subscribers t`)) as [{ wrong: number; flagged: number }];
-  if (wrong) throw new Error(`${wrong} subscribers' is_duplicate differs from the duplicate rule.`);
+  if (wrong) throw new Error(`${wrong} subscribers' duplicate flags differ from the duplicate rule.`);
   const share = ((flagged / Math.max(total, 1)) * 100).toFixed(1);
   return `totals (unfiltered, ${statusFilters.length} status/flag filters) and ${checked} deep pages agree with count(*) and OFFSET; ${share}% of subscribers are duplicates, each flag the rule's`;
 }

@@ -25,20 +25,28 @@ const EVERY = branchScope({ role: "admin", branch_ids: null });
 // Duplicates are decided the same everywhere: after any sequence of creations, edits, imports (and
 // their dry runs), deletions, bulk deletions, moves to the trash and restores, merges and their
 // undo, "not duplicates" and their undo, every subscriber's
-// flag equals the rule decided from scratch, here in plain code: an earlier subscriber (smaller id)
+// flags (which rule flags it, and either) equal the rule decided from scratch, here in plain code: an earlier subscriber (smaller id)
 // shares its email (trimmed, any case) or its mobile, the pair not dismissed.
 
 /** Few keys, so sequences make many matches; emails differ in case and spaces only. */
 const EMAILS = ["ann@dup.test", "ANN@dup.test", " Ann@Dup.test ", "bob@dup.test", "cy@dup.test"];
 const MOBILES = ["+447400300001", "+447400300002", "+447400300003"];
 
-type Row = { id: number; email: string; mobile: string; is_duplicate: boolean };
+type Flags = { is_duplicate: boolean; duplicate_by_email: boolean; duplicate_by_mobile: boolean };
+type Row = { id: number; email: string; mobile: string } & Flags;
 
-/** The rule from scratch: the flags every subscriber should have. */
-function flagsFromScratch(rows: readonly Omit<Row, "is_duplicate">[], dismissed: ReadonlySet<string>): Map<number, boolean> {
+/** The rule from scratch: the flags every subscriber should have (which rule flags it, and either). */
+function flagsFromScratch(rows: readonly Pick<Row, "id" | "email" | "mobile">[], dismissed: ReadonlySet<string>): Map<number, Flags> {
   const key = (e: string) => e.trim().toLowerCase();
   const sorted = [...rows].sort((a, b) => a.id - b.id);
-  return new Map(sorted.map((t) => [t.id, sorted.some((e) => e.id < t.id && (key(e.email) === key(t.email) || e.mobile === t.mobile) && !dismissed.has(`${e.id}:${t.id}`))]));
+  return new Map(
+    sorted.map((t) => {
+      const earlier = sorted.filter((e) => e.id < t.id && !dismissed.has(`${e.id}:${t.id}`));
+      const byEmail = earlier.some((e) => key(e.email) === key(t.email));
+      const byMobile = earlier.some((e) => e.mobile === t.mobile);
+      return [t.id, { is_duplicate: byEmail || byMobile, duplicate_by_email: byEmail, duplicate_by_mobile: byMobile }];
+    }),
+  );
 }
 
 const pick = fc.nat({ max: 50 });
@@ -119,7 +127,7 @@ for (const kind of testDbKinds()) {
           const next = Math.max(0, ...before.rows.map((r) => r.id)) + 1;
           const added = o.rows.map(([e, m], i) => ({ id: next + i, email: EMAILS[e]!, mobile: MOBILES[m]! }));
           const flags = flagsFromScratch([...before.rows, ...added], before.dismissed);
-          expect(status.duplicate_rows).toBe(added.filter((r) => flags.get(r.id)).length);
+          expect(status.duplicate_rows).toBe(added.filter((r) => flags.get(r.id)?.is_duplicate).length);
           expect((await snapshot()).rows).toEqual(before.rows);
         }
       } else if (!present.length) {
@@ -160,7 +168,7 @@ for (const kind of testDbKinds()) {
     }
 
     async function snapshot() {
-      const rows = await q<Row>(`SELECT id, email, mobile, is_duplicate FROM subscribers ORDER BY id`);
+      const rows = await q<Row>(`SELECT id, email, mobile, is_duplicate, duplicate_by_email, duplicate_by_mobile FROM subscribers ORDER BY id`);
       const pairs = await q<{ low_id: number; high_id: number }>(`SELECT low_id, high_id FROM subscriber_dismissals`);
       return { rows, dismissed: new Set(pairs.map((p) => `${p.low_id}:${p.high_id}`)) };
     }
@@ -168,7 +176,8 @@ for (const kind of testDbKinds()) {
     async function expectFlagsFromScratch(history: Op[]) {
       const { rows, dismissed } = await snapshot();
       const expected = flagsFromScratch(rows, dismissed);
-      const wrong = rows.filter((r) => expected.get(r.id) !== r.is_duplicate);
+      const flags = (r: Flags): Flags => ({ is_duplicate: r.is_duplicate, duplicate_by_email: r.duplicate_by_email, duplicate_by_mobile: r.duplicate_by_mobile });
+      const wrong = rows.filter((r) => JSON.stringify(expected.get(r.id)) !== JSON.stringify(flags(r)));
       expect(wrong, `after ${JSON.stringify(history)}`).toEqual([]);
     }
 

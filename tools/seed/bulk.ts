@@ -300,11 +300,11 @@ async function restoreSecondary(sql: SqlConnection, dropped: Dropped, sessions: 
 
 /** One batch's INSERT … SELECT FROM unnest(column arrays). */
 const insertStatement = (b: ReturnType<typeof emptyBatch>) => statement`INSERT INTO subscribers (first_name, last_name, email, mobile, branch_id,
-    country_id, sheet_id, travel_date, subscription_status, is_duplicate, is_mandatory, created_at)
-  SELECT f, l, e, m, br, c, sh, t, st::"SubscriptionStatus", d, man, cr
+    country_id, sheet_id, travel_date, subscription_status, is_duplicate, duplicate_by_email, duplicate_by_mobile, is_mandatory, created_at)
+  SELECT f, l, e, m, br, c, sh, t, st::"SubscriptionStatus", de OR dm, de, dm, man, cr
     FROM unnest(${b.first}::text[], ${b.last}::text[], ${b.email}::text[], ${b.mobile}::text[], ${b.branch}::int[], ${b.country}::int[],
-      ${b.sheet}::int[], ${b.travel}::date[], ${b.status}::text[], ${b.duplicate}::bool[], ${b.mandatory}::bool[],
-      ${b.created}::timestamptz[]) AS u(f, l, e, m, br, c, sh, t, st, d, man, cr)`;
+      ${b.sheet}::int[], ${b.travel}::date[], ${b.status}::text[], ${b.byEmail}::bool[], ${b.byMobile}::bool[], ${b.mandatory}::bool[],
+      ${b.created}::timestamptz[]) AS u(f, l, e, m, br, c, sh, t, st, de, dm, man, cr)`;
 // (The status goes as text[]: PGlite cannot serialize an array of an enum it has no parser for.)
 
 /** Column arrays of one batch: one INSERT … unnest statement per batch. */
@@ -319,7 +319,8 @@ function emptyBatch() {
     sheet: [] as (number | null)[],
     travel: [] as (string | null)[],
     status: [] as string[],
-    duplicate: [] as boolean[],
+    byEmail: [] as boolean[],
+    byMobile: [] as boolean[],
     mandatory: [] as boolean[],
     created: [] as string[],
   };
@@ -357,7 +358,8 @@ async function insertSubscribers(sql: Queryable, o: { count: number; seed: numbe
     batch.sheet.push(s.sheet_index === null ? null : sheetIds[s.sheet_index]!);
     batch.travel.push(s.travel_date);
     batch.status.push(s.subscription_status);
-    batch.duplicate.push(s.is_duplicate);
+    batch.byEmail.push(s.duplicate_by_email);
+    batch.byMobile.push(s.duplicate_by_mobile);
     batch.mandatory.push(s.is_mandatory);
     batch.created.push(s.created_at.toISOString());
     if (batch.first.length === BATCH) await flush();

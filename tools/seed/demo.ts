@@ -66,6 +66,8 @@ export async function seedDemo(prisma: PrismaClient, options: { subscribers?: nu
       travel_date: s.travel_date ? new Date(`${s.travel_date}T00:00:00Z`) : null,
       subscription_status: s.subscription_status,
       is_duplicate: s.is_duplicate,
+      duplicate_by_email: s.duplicate_by_email,
+      duplicate_by_mobile: s.duplicate_by_mobile,
       is_mandatory: s.is_mandatory,
       created_at: s.created_at,
     });

@@ -22,6 +22,9 @@ export type GeneratedSubscriber = {
   travel_date: string | null; // YYYY-MM-DD
   subscription_status: (typeof SUBSCRIPTION_STATUSES)[number];
   is_duplicate: boolean;
+  /** Which rule flags it (lib/subscribers/duplicates.ts): an earlier row has its email, or its mobile. */
+  duplicate_by_email: boolean;
+  duplicate_by_mobile: boolean;
   is_mandatory: boolean;
   created_at: Date;
 };
@@ -75,7 +78,8 @@ export function* generateSubscribers(options: {
       else mobile = original.mobile;
     }
     const key = email.trim().toLowerCase();
-    const is_duplicate = seenEmails.has(key) || seenMobiles.has(mobile);
+    const duplicate_by_email = seenEmails.has(key);
+    const duplicate_by_mobile = seenMobiles.has(mobile);
     seenEmails.add(key);
     seenMobiles.add(mobile);
     if (earlier.length < 5000) earlier.push({ email, mobile });
@@ -97,7 +101,9 @@ export function* generateSubscribers(options: {
         { weight: 15, value: "expired" as const },
         { weight: 10, value: "cancelled" as const },
       ]),
-      is_duplicate,
+      is_duplicate: duplicate_by_email || duplicate_by_mobile,
+      duplicate_by_email,
+      duplicate_by_mobile,
       is_mandatory: faker.number.float() < 0.3,
       created_at: new Date(created),
     };
