@@ -12,6 +12,3 @@ UPDATE "subscribers" t SET
   "duplicate_by_mobile" = EXISTS (SELECT 1 FROM "subscribers" e WHERE e."mobile" = t."mobile" AND e."id" < t."id"
     AND NOT EXISTS (SELECT 1 FROM "subscriber_dismissals" d WHERE d."low_id" = e."id" AND d."high_id" = t."id"))
 WHERE t."is_duplicate";
-
--- The planner's figures for the new columns at once (the review's search joins on them).
-ANALYZE "subscribers";
