@@ -232,6 +232,13 @@ for (const kind of testDbKinds()) {
       const same = await viewsState(users.staff, "subscribers", { sort: "first_name", page: "2", last_name: " lisbon ", subscription_status: "active" });
       expect(same.current?.id).toBe(view.id);
       expect((await viewsState(users.staff, "subscribers", { subscription_status: "active" })).current?.id).not.toBe(view.id);
+      // A bulk change's confirmation opened from the view's address takes its filters, and leads back to the view whole (sort and columns too).
+      const html = await renderPage(BulkChangePage, `/subscribers/bulk?${new URL(href, "http://localhost").search.slice(1)}&scope=all&change=mandatory:true`);
+      const back = /<a href="(\/subscribers\?[^"]*)"[^>]*>Back to the list<\/a>/.exec(html)?.[1]?.replaceAll("&amp;", "&");
+      expect(back).toBeDefined();
+      const backParams = new URL(back!, "http://localhost").searchParams;
+      expect(backParams.get("columns")).toBe("first_name,last_name");
+      expect((await viewsState(users.staff, "subscribers", rawParams(backParams))).current?.id).toBe(view.id);
     });
 
     it("a bulk change from a view counts and changes exactly its rows; a shared view shows a scoped user their branches only", async () => {
@@ -291,8 +298,12 @@ for (const kind of testDbKinds()) {
       expect(await defaultViewHref(users.staff, "subscribers", { view: "all" })).toBeNull();
       expect(await defaultViewHref(users.staff, "subscribers", { q: "lisbon" })).toBeNull();
       expect((await viewsState(users.staff, "subscribers", {})).hasDefault).toBe(true);
-      // Another user, and another list, are not affected.
+      // Another user, and another list, are not affected: their bare list is the whole list, named so.
       expect(await defaultViewHref(users.admin, "subscribers", {})).toBeNull();
+      expect((await viewsState(users.admin, "subscribers", {})).isAll).toBe(true);
+      expect((await viewsState(users.admin, "subscribers", { page: "2" })).isAll).toBe(true);
+      expect((await viewsState(users.admin, "subscribers", { subscription_status: "active" })).isAll).toBe(false);
+      expect((await viewsState(users.admin, "subscribers", { sort: "id" })).isAll).toBe(false);
       expect(await redirectOf(() => BranchesPage({ searchParams: Promise.resolve({}) }))).toBeNull();
       // A default view that stops opening (broken), or goes, leaves the list whole.
       await database.prisma.savedView.update({ where: { id: view.id }, data: { query: "is_mandatory=perhaps" } });
