@@ -45,8 +45,9 @@ test.describe("saved views", () => {
     const walt = await signedIn(browser, await newUser(admin, `Walt Views ${stamp}`));
     const name = `Pending, by status ${stamp}`;
 
-    // Vera filters the list and saves the filters and sort as a shared view.
-    await vera.goto("/subscribers?subscription_status=pending&sort=last_name");
+    // Vera filters the list, picks its columns, and saves the filters, sort and columns as a shared view.
+    const columns = "last_name,first_name,subscription_status";
+    await vera.goto(`/subscribers?subscription_status=pending&sort=last_name&columns=${columns}`);
     await expect(viewsButton(vera)).toHaveText(/^Views/);
     await viewsButton(vera).click();
     await expect(menu(vera).getByText("None yet")).toBeVisible();
@@ -54,6 +55,8 @@ test.describe("saved views", () => {
     await vera.getByRole("checkbox", { name: "Share with everyone" }).check();
     await vera.getByRole("button", { name: "Save view" }).click();
     await expect(toast(vera, `View “${name}” saved.`)).toBeVisible();
+    const saved = ((await (await vera.request.get("/api/v1/views?resource=subscribers")).json()) as { data: { name: string }[] }).data.find((v) => v.name === name);
+    expect(saved).toMatchObject({ query: "subscription_status=pending&sort=last_name", columns: columns.split(","), shared: true, problem: null });
     // The address is the view's now: the menu names it.
     await expect(viewsButton(vera)).toHaveText(new RegExp(`^Views: ${name}`));
     await expect(menu(vera).getByRole("link", { name })).toHaveAttribute("aria-current", "page");
@@ -64,8 +67,8 @@ test.describe("saved views", () => {
     await expect(viewsButton(vera)).toHaveText(/^Views\s*▾?$/);
     await viewsButton(vera).click();
     await menu(vera).getByRole("link", { name }).click();
-    await expect(vera).toHaveURL(/\/subscribers\?/);
-    expect(queryOf(vera)).toMatchObject({ subscription_status: "pending", sort: "last_name" });
+    await expect(vera).toHaveURL(/\/subscribers\?.*subscription_status=pending/);
+    expect(queryOf(vera)).toEqual({ subscription_status: "pending", sort: "last_name", columns });
     await expect(viewsButton(vera)).toHaveText(new RegExp(`^Views: ${name}`));
     const api = (await (await vera.request.get("/api/v1/subscribers?subscription_status=pending&sort=last_name")).json()) as { data: { id: number }[] };
     expect(uniq(await rowIds(vera))).toEqual(api.data.map((s) => s.id));
@@ -77,7 +80,9 @@ test.describe("saved views", () => {
     await viewsButton(walt).click();
     await expect(menu(walt).getByText("Shared with everyone")).toBeVisible();
     await menu(walt).getByRole("link", { name: new RegExp(`^${name} by Vera Views`) }).click();
-    expect(queryOf(walt)).toMatchObject({ subscription_status: "pending", sort: "last_name" });
+    await expect(walt).toHaveURL(/subscription_status=pending/);
+    // The view as Vera saved it: her filters, sort and columns.
+    expect(queryOf(walt)).toEqual({ subscription_status: "pending", sort: "last_name", columns });
     expect(uniq(await rowIds(walt))).toEqual(api.data.map((s) => s.id));
 
     // He makes it his default: the bare list now opens on it; "All subscribers" is the way back.
