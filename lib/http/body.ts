@@ -53,7 +53,7 @@ export function repeatedJsonKey(text: string): string | null {
     const c = text[i];
     if (c === '"') {
       let end = i + 1;
-      while (text[end] !== '"') end += text[end] === "\\" ? 2 : 1;
+      while (end < text.length && text[end] !== '"') end += text[end] === "\\" ? 2 : 1;
       const keys = open.at(-1);
       if (keys) {
         // A string in an object is a key when a colon follows it.

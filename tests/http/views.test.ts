@@ -220,6 +220,15 @@ for (const kind of testDbKinds()) {
         const long = await staff.request("/api/v1/views", json("POST", { resource: "subscribers", name: "Long query", query: `q=${"a".repeat(2000)}` }));
         expect(long.status).toBe(400);
         expect(errorOf(long).fields).toHaveProperty("query");
+        // Filters the list takes (100 characters each) that escape past what a view keeps.
+        const escaped = ["q", "first_name", "last_name", "email"].map((k) => `${k}=${"€".repeat(100)}`).join("&");
+        for (const answer of [
+          await staff.request("/api/v1/views", json("POST", { resource: "subscribers", name: "Escaped query", query: escaped })),
+          await staff.request(`/api/v1/views/${mine}`, json("PATCH", { query: escaped })),
+        ]) {
+          expect(answer.status, answer.body).toBe(400);
+          expect(errorOf(answer).fields?.query?.join(" ")).toMatch(/a view keeps at most 2000/);
+        }
         expect((await row(staff, mine)).name).toBe("Target");
         const sixty = await staff.request("/api/v1/views", json("POST", { resource: "subscribers", name: "y".repeat(60) }));
         expect(sixty.status, sixty.body).toBe(201);

@@ -104,6 +104,8 @@ for (const kind of testDbKinds()) {
         ["travel_date_from=2026-05-01&travel_date_to=2026-04-01", "travel_date_to", /on or after/],
         ["q=a&q=b", "q", /only once/],
         ["created_from=2026-02-30", "created_from", /does not exist/],
+        // Each filter within the list's limit, but longer than a view keeps once escaped: a 400, not the column's error.
+        [["q", "first_name", "last_name"].map((k) => `${k}=${"€".repeat(100)}`).join("&"), "query", /a view keeps at most 2000/],
       ];
       for (const [query, key, message] of cases) {
         const response = await post({ resource: "subscribers", name: `Bad ${key}`, query });
