@@ -25,6 +25,9 @@ export const VIEW_LISTS: Record<ViewResource, ListSpec> = {
   branches: { path: "/branches", schema: branchFiltersSchema, keys: [...BRANCH_FILTER_KEYS, "sort"], columns: null },
 };
 
+/** Whether a stored view's list still has saved views (a list renamed or removed since: no). */
+export const isViewResource = (value: string): value is ViewResource => (VIEW_RESOURCES as readonly string[]).includes(value);
+
 /** What the list's address may carry beside the filters and sort, and why a view's query may not. */
 const NOT_IN_A_QUERY: Record<string, string> = {
   page: "A view does not keep the page: leave page out.",

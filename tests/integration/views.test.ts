@@ -209,6 +209,13 @@ for (const kind of testDbKinds()) {
       // A broken view is updated back into shape through the same parser.
       const fixed = await patch(broken.id, { query: "subscription_status=cancelled" });
       expect(((await fixed.json()) as ViewBody).problem).toBeNull();
+      // A list that has no saved views any more (renamed or removed since): listed, broken, renamed or deleted, never a 500.
+      const orphan = await database.prisma.savedView.create({ data: { owner_id: users.staff.id, resource: "regions", name: "Old list", query: "north=1" }, select: { id: true } });
+      const every = ((await (await viewsApi.GET(apiRequest("/api/v1/views"), {})).json()) as { data: ViewBody[] }).data;
+      expect(every.find((v) => v.id === orphan.id)?.problem).toMatch(/"regions" no longer has saved views/);
+      expect((await patch(orphan.id, { query: "" })).status).toBe(400);
+      expect((await patch(orphan.id, { name: "Old list, kept" })).status).toBe(200);
+      expect((await remove(orphan.id)).status).toBe(204);
     });
 
     it("a view's link opens exactly its rows; the export and bulk changes from it take exactly its filters", async () => {
