@@ -173,23 +173,25 @@ for (const kind of testDbKinds()) {
 
       it("answers extra path segments and other spellings of an id with 404, and leaves the view alone", async () => {
         const before = await row(staff, mine);
-        const calls = [["GET", {}], ["PATCH", json("PATCH", { name: "Renamed by path" })], ["DELETE", { method: "DELETE", headers: { origin: server.url } }]] as const;
+        const calls = [{ method: "GET" }, json("PATCH", { name: "Renamed by path" }), { method: "DELETE", headers: { origin: server.url } }];
         // One spelling per id: any other is the 404 of an unknown view.
         for (const path of [`0${mine}`, `${mine}.0`, `+${mine}`, `%20${mine}`, `${mine}%20`, `0x${mine.toString(16)}`, `${mine}e0`, `${mine}n`, "0", "-1", "2147483648", "%EF%BC%91", "__proto__", "constructor"]) {
-          for (const [method, init] of calls) {
-            const answer = await staff.request(`/api/v1/views/${path}`, { method, ...init });
+          for (const init of calls) {
+            const method = init.method;
+            const answer = await staff.request(`/api/v1/views/${path}`, init);
             expect(answer.status, `${method} /api/v1/views/${path}: ${answer.body.slice(0, 120)}`).toBe(404);
           }
         }
         // Segments past the id, or an escaped slash, reach no handler: 404 (405 for a write the server answers for unknown paths).
         for (const path of [`${mine}/extra`, `${mine}/${mine}`, `${mine}%2Fextra`, `${mine}%2F`, `${mine}/..%2F${mine}`, "extra/more"]) {
-          for (const [method, init] of calls) {
-            const answer = await staff.request(`/api/v1/views/${path}`, { method, ...init });
+          for (const init of calls) {
+            const method = init.method;
+            const answer = await staff.request(`/api/v1/views/${path}`, init);
             expect(method === "GET" ? [404] : [404, 405], `${method} /api/v1/views/${path}: ${answer.status} ${answer.body.slice(0, 120)}`).toContain(answer.status);
           }
         }
         expect(await row(staff, mine)).toEqual(before);
-        expect((await staff.request(`/api/v1/views/${mine}`, { method: "PUT", ...json("PUT", { name: "Put" }) })).status).toBe(405);
+        expect((await staff.request(`/api/v1/views/${mine}`, json("PUT", { name: "Put" }))).status).toBe(405);
         expect((await staff.request(`/api/v1/views/${mine}`, json("POST", { name: "Post" }))).status).toBe(405);
       });
 
@@ -271,8 +273,9 @@ for (const kind of testDbKinds()) {
         const missing = await staff.request("/api/v1/views/2147483647");
         expect(missing.status).toBe(404);
         for (const who of [staff, admin]) {
-          for (const [method, init] of [["GET", {}], ["PATCH", json("PATCH", { name: "Taken over", shared: true })], ["DELETE", { method: "DELETE", headers: { origin: server.url } }]] as const) {
-            const answer = await who.request(`/api/v1/views/${olgaPrivate}`, { method, ...init });
+          for (const init of [{ method: "GET" }, json("PATCH", { name: "Taken over", shared: true }), { method: "DELETE", headers: { origin: server.url } }]) {
+            const method = init.method;
+            const answer = await who.request(`/api/v1/views/${olgaPrivate}`, init);
             expect(answer.status, `${method}: ${answer.body}`).toBe(404);
             expect(same(answer.body)).toEqual(same(missing.body));
           }
