@@ -1,10 +1,13 @@
+import fs from "node:fs";
 import type { Browser, Page } from "@playwright/test";
+import { parse } from "csv-parse/sync";
 import { expect, queryOf, signInWith, test, toast } from "./fixtures";
 
 // Saved views in the browser: saved from the filters in force, opened from a clean list, shared,
 // opened by a second user, made a default view (and "All subscribers" past it), managed on the
-// views page, and the Views menu used from the keyboard. Each test makes its own users, so a
-// default view never reaches the other specs' users.
+// views page (by its owner, and a shared one by an administrator), the export and a bulk change
+// from a view, and the Views menu used from the keyboard, its Save form included. Each test makes
+// its own users (and subscribers), so a default view never reaches the other specs' users.
 
 const SCREENS = "test-results/screens";
 const PASSWORD = "saved views in the browser 42";
@@ -42,8 +45,9 @@ test.describe("saved views", () => {
     const walt = await signedIn(browser, await newUser(admin, `Walt Views ${stamp}`));
     const name = `Pending, by status ${stamp}`;
 
-    // Vera filters the list and saves the filters and sort as a shared view.
-    await vera.goto("/subscribers?subscription_status=pending&sort=last_name");
+    // Vera filters the list, picks its columns, and saves the filters, sort and columns as a shared view.
+    const columns = "last_name,first_name,subscription_status";
+    await vera.goto(`/subscribers?subscription_status=pending&sort=last_name&columns=${columns}`);
     await expect(viewsButton(vera)).toHaveText(/^Views/);
     await viewsButton(vera).click();
     await expect(menu(vera).getByText("None yet")).toBeVisible();
@@ -51,6 +55,8 @@ test.describe("saved views", () => {
     await vera.getByRole("checkbox", { name: "Share with everyone" }).check();
     await vera.getByRole("button", { name: "Save view" }).click();
     await expect(toast(vera, `View “${name}” saved.`)).toBeVisible();
+    const saved = ((await (await vera.request.get("/api/v1/views?resource=subscribers")).json()) as { data: { name: string }[] }).data.find((v) => v.name === name);
+    expect(saved).toMatchObject({ query: "subscription_status=pending&sort=last_name", columns: columns.split(","), shared: true, problem: null });
     // The address is the view's now: the menu names it.
     await expect(viewsButton(vera)).toHaveText(new RegExp(`^Views: ${name}`));
     await expect(menu(vera).getByRole("link", { name })).toHaveAttribute("aria-current", "page");
@@ -61,8 +67,8 @@ test.describe("saved views", () => {
     await expect(viewsButton(vera)).toHaveText(/^Views\s*▾?$/);
     await viewsButton(vera).click();
     await menu(vera).getByRole("link", { name }).click();
-    await expect(vera).toHaveURL(/\/subscribers\?/);
-    expect(queryOf(vera)).toMatchObject({ subscription_status: "pending", sort: "last_name" });
+    await expect(vera).toHaveURL(/\/subscribers\?.*subscription_status=pending/);
+    expect(queryOf(vera)).toEqual({ subscription_status: "pending", sort: "last_name", columns });
     await expect(viewsButton(vera)).toHaveText(new RegExp(`^Views: ${name}`));
     const api = (await (await vera.request.get("/api/v1/subscribers?subscription_status=pending&sort=last_name")).json()) as { data: { id: number }[] };
     expect(uniq(await rowIds(vera))).toEqual(api.data.map((s) => s.id));
@@ -74,7 +80,9 @@ test.describe("saved views", () => {
     await viewsButton(walt).click();
     await expect(menu(walt).getByText("Shared with everyone")).toBeVisible();
     await menu(walt).getByRole("link", { name: new RegExp(`^${name} by Vera Views`) }).click();
-    expect(queryOf(walt)).toMatchObject({ subscription_status: "pending", sort: "last_name" });
+    await expect(walt).toHaveURL(/subscription_status=pending/);
+    // The view as Vera saved it: her filters, sort and columns.
+    expect(queryOf(walt)).toEqual({ subscription_status: "pending", sort: "last_name", columns });
     expect(uniq(await rowIds(walt))).toEqual(api.data.map((s) => s.id));
 
     // He makes it his default: the bare list now opens on it; "All subscribers" is the way back.
@@ -146,6 +154,128 @@ test.describe("saved views", () => {
     await viewsButton(page).click();
     await expect(menu(page).getByRole("link", { name: `Keyed ${stamp}` })).toBeInViewport();
     await page.screenshot({ path: `${SCREENS}/views-menu-phone.png` });
+    await page.context().close();
+  });
+  test("the export and a bulk change from a view take exactly its filters; the export panel names the view", async ({ asAdmin: admin, browser }) => {
+    test.setTimeout(120_000);
+    const stamp = Date.now();
+    const uma = await signedIn(browser, await newUser(admin, `Uma Views ${stamp}`));
+    // Her own subscribers: two the view holds, and two it does not (mandatory already, or active).
+    const family = `Viewfam${stamp}`;
+    const ids: number[] = [];
+    for (const [i, [subscription_status, is_mandatory]] of ([["pending", false], ["pending", false], ["pending", true], ["active", false]] as const).entries()) {
+      const s = `${stamp}${i}`;
+      const made = await uma.request.post("/api/v1/subscribers", {
+        data: { first_name: `Uma${i}`, last_name: family, email: `uma.${s}@example.com`, mobile: `+44 7400 ${s.slice(-6)}`, subscription_status, is_mandatory },
+      });
+      expect(made.status(), await made.text()).toBe(201);
+      ids.push(((await made.json()) as { id: number }).id);
+    }
+    const name = `Pending, not mandatory ${stamp}`;
+    const query = `q=${family}&subscription_status=pending&is_mandatory=false&sort=first_name`;
+    expect((await uma.request.post("/api/v1/views", { data: { resource: "subscribers", name, query, columns: ["first_name", "last_name", "subscription_status", "is_mandatory"] } })).status()).toBe(201);
+
+    await uma.goto("/subscribers?view=all");
+    await viewsButton(uma).click();
+    await menu(uma).getByRole("link", { name }).click();
+    await expect(viewsButton(uma)).toHaveText(new RegExp(`^Views: ${name}`));
+    expect(uniq(await rowIds(uma))).toEqual(ids.slice(0, 2));
+    const panel = uma.getByRole("region", { name: /Export file/ });
+    await expect(panel).toContainText(`The view “${name}”: exactly its filters.`);
+    await expect(panel).toContainText("2 subscribers match the current filters and will be exported.");
+
+    // The export: the view's filters (its sort is the list's order, not a filter), and its rows only.
+    await panel.getByRole("button", { name: "Request export" }).click();
+    await expect(toast(uma, "Export requested. The file is being prepared.")).toBeVisible();
+    const status = (await (await uma.request.get("/api/v1/subscribers/export")).json()) as { filters: Record<string, string> };
+    expect(status.filters).toEqual({ q: family, subscription_status: "pending", is_mandatory: "false" });
+    await expect(panel.getByRole("heading", { name: "Export file Completed" })).toBeVisible({ timeout: 30_000 });
+    const [download] = await Promise.all([uma.waitForEvent("download"), panel.getByRole("link", { name: "Download" }).click()]);
+    const [, ...rows] = parse(fs.readFileSync((await download.path())!), { bom: true }) as string[][];
+    expect(rows.map((r) => Number(r[0])).sort((a, b) => a - b)).toEqual(ids.slice(0, 2));
+
+    // A bulk change of every row: the view's two, confirmed with the view's filters, and back to the view.
+    await uma.getByRole("combobox", { name: "Change" }).selectOption("mandatory:true");
+    await uma.getByRole("button", { name: /Change all 2 subscribers matching/ }).click();
+    await expect(uma.getByRole("heading", { name: "2 subscribers will change: set mandatory to yes" })).toBeVisible();
+    await expect(uma.getByRole("list", { name: "The change's filters" }).getByRole("listitem")).toHaveCount(3);
+    await uma.getByRole("button", { name: "Change 2 subscribers" }).click();
+    await expect(toast(uma, "2 subscribers changed.")).toBeVisible();
+    await expect(uma).toHaveURL(/\/subscribers\?q=/);
+    expect(queryOf(uma)).toMatchObject({ q: family, subscription_status: "pending", is_mandatory: "false", sort: "first_name", columns: "first_name,last_name,subscription_status,is_mandatory" });
+    await expect(viewsButton(uma)).toHaveText(new RegExp(`^Views: ${name}`));
+    const after = (await (await uma.request.get(`/api/v1/subscribers?q=${family}&sort=id`)).json()) as { data: { id: number; is_mandatory: boolean; subscription_status: string }[] };
+    expect(after.data.map((s) => [s.id, s.is_mandatory])).toEqual([[ids[0], true], [ids[1], true], [ids[2], true], [ids[3], false]]);
+    await uma.context().close();
+  });
+
+  test("the owner updates a view to the list's current filters from the menu; an administrator renames a shared one", async ({ asAdmin: admin, browser }) => {
+    test.setTimeout(120_000);
+    const stamp = Date.now();
+    const owen = await signedIn(browser, await newUser(admin, `Owen Views ${stamp}`));
+    const name = `Owen's list ${stamp}`;
+    expect((await owen.request.post("/api/v1/views", { data: { resource: "subscribers", name, query: "subscription_status=pending", shared: true } })).status()).toBe(201);
+
+    // The list now filtered otherwise: Manage views… carries this address to the views page.
+    await owen.goto("/subscribers?subscription_status=expired&sort=last_name");
+    await expect(viewsButton(owen)).toHaveText(/^Views\s*▾?$/);
+    await viewsButton(owen).click();
+    await owen.getByRole("link", { name: "Manage views…" }).click();
+    await expect(owen).toHaveURL(/\/views\?resource=subscribers&back=/);
+    await expect(owen.getByText("The list you came from:")).toContainText("subscription_status=expired&sort=last_name");
+    await owen.getByRole("button", { name: "Update to the list’s current filters" }).click();
+    await expect(toast(owen, `View “${name}” saved.`)).toBeVisible();
+    await expect(owen.getByRole("listitem").filter({ has: owen.getByRole("heading", { name }) })).toContainText("Filters and sort: subscription_status=expired&sort=last_name");
+    await owen.getByRole("link", { name: "Back to the list" }).click();
+    expect(queryOf(owen)).toEqual({ subscription_status: "expired", sort: "last_name" });
+    await expect(viewsButton(owen)).toHaveText(new RegExp(`^Views: ${name}`));
+
+    // An administrator renames the shared view on the views page; its owner sees the new name.
+    await admin.goto("/views?resource=subscribers");
+    await admin.getByRole("textbox", { name: `Name of ${name}` }).fill(`${name} (by an admin)`);
+    await admin.getByRole("button", { name: `Rename ${name}` }).click();
+    await expect(toast(admin, `View “${name} (by an admin)” saved.`)).toBeVisible();
+    await owen.reload();
+    await expect(viewsButton(owen)).toHaveText(new RegExp(`^Views: ${name} \\(by an admin\\)`));
+    await admin.getByRole("button", { name: `Delete ${name} (by an admin)` }).click();
+    await admin.getByRole("dialog", { name: `Delete the view “${name} (by an admin)”?` }).getByRole("button", { name: "Delete view" }).click();
+    await expect(toast(admin, `View “${name} (by an admin)” deleted.`)).toBeVisible();
+    await owen.reload();
+    await expect(viewsButton(owen)).toHaveText(/^Views\s*▾?$/);
+    await owen.context().close();
+  });
+
+  test("the Save form from the keyboard: Tab to the name, Space shares, Enter saves; Escape from the form closes the menu", async ({ asAdmin: admin, browser }) => {
+    const stamp = Date.now();
+    const page = await signedIn(browser, await newUser(admin, `Kay Keys ${stamp}`));
+    const name = `Typed ${stamp}`;
+    await page.goto("/branches?name=north&sort=-name");
+    await viewsButton(page).focus();
+    await page.keyboard.press("Enter");
+    await expect(disclosure(page)).toHaveJSProperty("open", true);
+    const field = page.getByRole("textbox", { name: "Name", exact: true });
+    // Tab walks the menu's links to its form.
+    for (let i = 0; i < 30 && !(await field.evaluate((el) => el === document.activeElement)); i++) await page.keyboard.press("Tab");
+    await expect(field).toBeFocused();
+    // Escape from inside the form closes the menu, back on its button; Enter opens it again.
+    await page.keyboard.press("Escape");
+    await expect(disclosure(page)).toHaveJSProperty("open", false);
+    await expect(viewsButton(page)).toBeFocused();
+    await page.keyboard.press("Enter");
+    for (let i = 0; i < 30 && !(await field.evaluate((el) => el === document.activeElement)); i++) await page.keyboard.press("Tab");
+    await expect(field).toBeFocused();
+    await page.keyboard.type(name);
+    await page.keyboard.press("Tab");
+    await expect(page.getByRole("checkbox", { name: "Share with everyone" })).toBeFocused();
+    await page.keyboard.press(" ");
+    await expect(page.getByRole("checkbox", { name: "Share with everyone" })).toBeChecked();
+    await page.keyboard.press("Tab");
+    await expect(page.getByRole("button", { name: "Save view" })).toBeFocused();
+    await page.keyboard.press("Enter");
+    await expect(toast(page, `View “${name}” saved.`)).toBeVisible();
+    await expect(viewsButton(page)).toHaveText(new RegExp(`^Views: ${name}`));
+    const saved = ((await (await page.request.get("/api/v1/views?resource=branches")).json()) as { data: { name: string; query: string; shared: boolean; columns: unknown }[] }).data.find((v) => v.name === name);
+    expect(saved).toMatchObject({ query: "name=north&sort=-name", shared: true, columns: null });
     await page.context().close();
   });
 });

@@ -60,6 +60,13 @@ const filterShape = {
 /** Filter keys, page and sort excluded, from the schema ("Clear filters", the export's captured filters). */
 export const SUBSCRIBER_FILTER_KEYS = Object.keys(filterShape) as (keyof typeof filterShape)[];
 
+/**
+ * The list's address without its page: its filters, sort, shown columns and `view`. A page that
+ * leads back to the list (the bulk change's confirmation) keeps them, so a saved view's address
+ * comes back whole (docs/decisions/0027-saved-views.md).
+ */
+export const SUBSCRIBER_ADDRESS_KEYS = [...SUBSCRIBER_FILTER_KEYS, "sort", "columns", "view"] as const;
+
 function ranges(value: Record<string, unknown>, ctx: z.RefinementCtx) {
   checkRange(value, ctx, "travel_date_from", "travel_date_to");
   checkRange(value, ctx, "created_from", "created_to");

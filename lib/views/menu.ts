@@ -36,7 +36,7 @@ export type ViewsState = {
   /** The columns shown now (the address's `columns`, else the user's own choice); null: the list has no choice. */
   columns: string[] | null;
   allHref: string;
-  /** The address is `view=all` with no filters: the whole list, default view or not. */
+  /** The address has no filter and no sort: the whole list (`view=all`, or a bare address that opened no default view). */
   isAll: boolean;
   /** A bare address of the list opens a default view: links that leave no filter say `view=all`. */
   hasDefault: boolean;
@@ -90,7 +90,7 @@ export async function viewsState(user: SessionUser, resource: ViewResource, para
     query: query?.ok ? query.value : null,
     columns: VIEW_LISTS[resource].columns ? shownColumns(user, params) : null,
     allHref: allHref(resource),
-    isAll: params.view === "all" && VIEW_LISTS[resource].keys.every((k) => !params[k]),
+    isAll: VIEW_LISTS[resource].keys.every((k) => !params[k]),
     hasDefault: views.some((v) => v.isDefault),
   };
 }

@@ -3,7 +3,7 @@ import { canChangeView, canSeeView, type SessionUser } from "@/lib/auth/permissi
 import { prisma } from "@/lib/db/client";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { AppError, badRequest, conflict, notFound } from "@/lib/errors";
-import { checkViewColumns, checkViewQuery, type ViewResource } from "./resources";
+import { checkViewColumns, checkViewQuery, isViewResource, type ViewResource } from "./resources";
 import { viewSelect, type ViewRow } from "./queries";
 import type { ViewCreate, ViewPatch } from "./schema";
 
@@ -20,8 +20,12 @@ function translate(error: unknown): never {
 }
 
 /** The query and columns as stored, or a 400 naming the bad key or value. */
-function checked(resource: ViewResource, input: { query?: string; columns?: string[] | null }) {
+function checked(resource: string, input: { query?: string; columns?: string[] | null }) {
   const out: { query?: string; columns?: string[] | typeof Prisma.DbNull } = {};
+  if (!isViewResource(resource)) {
+    if (input.query === undefined && input.columns === undefined) return out;
+    throw badRequest(`The list "${resource}" no longer has saved views: rename, unshare or delete this view, but not its query or columns.`);
+  }
   if (input.query !== undefined) {
     const query = checkViewQuery(resource, input.query);
     if (!query.ok) throw badRequest(`The ${resource} list refuses this query: ${query.message}`, { query: [query.message] });
@@ -59,7 +63,7 @@ export async function updateView(user: SessionUser, id: number, patch: ViewPatch
   return db
     .$transaction(async (tx) => {
       const view = await changeable(tx, user, id);
-      const data = checked(view.resource as ViewResource, patch);
+      const data = checked(view.resource, patch);
       return tx.savedView.update({
         where: { id },
         data: { ...data, ...(patch.name !== undefined ? { name: patch.name } : {}), ...(patch.shared !== undefined ? { shared: patch.shared } : {}) },

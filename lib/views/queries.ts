@@ -3,7 +3,7 @@ import type { SessionUser } from "@/lib/auth/permissions";
 import { canSeeView } from "@/lib/auth/permissions";
 import { prisma } from "@/lib/db/client";
 import { notFound } from "@/lib/errors";
-import { checkViewColumns, checkViewQuery, type ViewResource } from "./resources";
+import { checkViewColumns, checkViewQuery, isViewResource, type ViewResource } from "./resources";
 import type { View } from "./schema";
 
 export const viewSelect = {
@@ -37,7 +37,8 @@ export type ViewRow = {
  * Checked on every read, never rewritten: the view is shown broken, not dropped.
  */
 export function viewProblem(view: Pick<ViewRow, "resource" | "query" | "columns">): string | null {
-  const resource = view.resource as ViewResource;
+  if (!isViewResource(view.resource)) return `The list "${view.resource}" no longer has saved views.`;
+  const resource = view.resource;
   const query = checkViewQuery(resource, view.query);
   if (!query.ok) return query.message;
   const columns = Array.isArray(view.columns) && view.columns.every((c) => typeof c === "string") ? view.columns : view.columns === null ? null : undefined;

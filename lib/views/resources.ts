@@ -7,6 +7,8 @@ import { SUBSCRIBER_FIELDS, SUBSCRIBER_FILTER_KEYS, subscriberFiltersSchema } fr
 // very schema the list page, its API and its export use (docs/decisions/0027-saved-views.md).
 
 export const VIEW_RESOURCES = ["subscribers", "branches"] as const;
+/** The longest query a view keeps (its column's size), counted as stored: escaped as in an address. */
+export const VIEW_QUERY_MAX_LENGTH = 2000;
 export type ViewResource = (typeof VIEW_RESOURCES)[number];
 
 type ListSpec = {
@@ -22,6 +24,9 @@ export const VIEW_LISTS: Record<ViewResource, ListSpec> = {
   subscribers: { path: "/subscribers", schema: subscriberFiltersSchema, keys: [...SUBSCRIBER_FILTER_KEYS, "sort"], columns: SUBSCRIBER_FIELDS },
   branches: { path: "/branches", schema: branchFiltersSchema, keys: [...BRANCH_FILTER_KEYS, "sort"], columns: null },
 };
+
+/** Whether a stored view's list still has saved views (a list renamed or removed since: no). */
+export const isViewResource = (value: string): value is ViewResource => (VIEW_RESOURCES as readonly string[]).includes(value);
 
 /** What the list's address may carry beside the filters and sort, and why a view's query may not. */
 const NOT_IN_A_QUERY: Record<string, string> = {
@@ -52,7 +57,12 @@ export function checkViewQuery(resource: ViewResource, query: string): ParseResu
   if (!parsed.ok) return parsed;
   const stored = new URLSearchParams();
   for (const [key, value] of params) if (value.trim() !== "") stored.append(key, value.trim());
-  return { ok: true, value: stored.toString() };
+  const text = stored.toString();
+  // Escaping lengthens what the list accepts ("€" is "%E2%82%AC"): checked as stored, never a database error.
+  if (text.length > VIEW_QUERY_MAX_LENGTH) {
+    return refused({ query: [`As an address spells it, this query has ${text.length} characters; a view keeps at most ${VIEW_QUERY_MAX_LENGTH}. Use fewer or shorter filters.`] });
+  }
+  return { ok: true, value: text };
 }
 
 /** A view's columns: null, or some of the list's columns in order, each once. */

@@ -2,13 +2,13 @@ import { z } from "zod";
 import { safeText } from "@/lib/validation/text";
 import { idSchema } from "@/lib/validation/id";
 import { optionParam } from "@/lib/list/params";
-import { VIEW_RESOURCES } from "./resources";
+import { VIEW_QUERY_MAX_LENGTH, VIEW_RESOURCES } from "./resources";
 
 // The one parser of a view's fields, for the API, the menu's forms and their actions. The query
 // and columns are checked against their list in lib/views/resources.ts, once the list is known.
 
 const name = safeText("Give the view a name.").trim().min(1, "Give the view a name.").max(60, "Use at most 60 characters.");
-const query = z.string({ message: "Give the query as a string, as in the list's address." }).max(2000, "Use at most 2000 characters.");
+const query = z.string({ message: "Give the query as a string, as in the list's address." }).max(VIEW_QUERY_MAX_LENGTH, `Use at most ${VIEW_QUERY_MAX_LENGTH} characters.`);
 const columns = z.array(z.string({ message: "Name each column as a string." }), { message: "Give the columns as a list, or null." }).nullable();
 
 export const viewResourceSchema = z.enum(VIEW_RESOURCES, { message: `resource must be one of: ${VIEW_RESOURCES.join(", ")}.` });

@@ -5,12 +5,15 @@ import { seedSubscribers } from "../helpers/export-data";
 
 // Saved views against the production build over real HTTP, with real sessions: the default view
 // a bare list opens with, `view=all`, the Views menu naming the view the address is, the page's
-// rows equal to the API's for the view's query, and the API's answers to other users.
+// rows equal to the API's for the view's query (a scoped user's within their branches), the API's
+// answers to other users, and the API as an attacker calls it.
 
 const PASSWORD = "views-http-password-1";
 const STAFF = { email: "staff@views.test", password: PASSWORD, role: "staff" as const, name: "Sam Staff" };
 const OTHER = { email: "other@views.test", password: PASSWORD, role: "staff" as const, name: "Olga Other" };
 const ADMIN = { email: "admin@views.test", password: PASSWORD, role: "admin" as const, name: "Ada Admin" };
+/** A staff member who sees branch 1 (Northgate) only. */
+const SCOPED = { email: "scoped@views.test", password: PASSWORD, role: "staff" as const, name: "Nell Northgate" };
 
 const owner = (email: string) => `(SELECT id FROM users WHERE email = '${email}')`;
 const seed = async (run: (text: string) => Promise<unknown>) => {
@@ -22,6 +25,8 @@ const seed = async (run: (text: string) => Promise<unknown>) => {
     (${owner(OTHER.email)}, 'subscribers', 'Olga shared active', 'subscription_status=active&sort=first_name', true, now())`);
   await run(`INSERT INTO saved_view_defaults (user_id, resource, view_id)
     SELECT owner_id, resource, id FROM saved_views WHERE name = 'Pending mandatory'`);
+  await run(`UPDATE users SET branch_scoped = true WHERE email = '${SCOPED.email}'`);
+  await run(`INSERT INTO user_branches (user_id, branch_id) SELECT id, 1 FROM users WHERE email = '${SCOPED.email}'`);
 };
 
 const rowIds = (html: string) => [...new Set([...html.matchAll(/href="\/subscribers\/(\d+)"/g)].map((m) => Number(m[1])))];
@@ -32,15 +37,17 @@ for (const kind of testDbKinds()) {
     let staff: Browser;
     let other: Browser;
     let admin: Browser;
+    let scoped: Browser;
     const json = (method: string, body: unknown) => ({ method, headers: { "content-type": "application/json", origin: server.url }, body: JSON.stringify(body) });
     const viewsOf = async (who: Browser) => (JSON.parse((await who.request("/api/v1/views?resource=subscribers")).body) as { data: { id: number; name: string; problem: string | null }[] }).data;
 
     beforeAll(async () => {
-      server = await startConsole(kind, { users: [STAFF, OTHER, ADMIN], seed });
+      server = await startConsole(kind, { users: [STAFF, OTHER, ADMIN, SCOPED], seed });
       staff = new Browser(server.url, "127.0.0.51");
       other = new Browser(server.url, "127.0.0.52");
       admin = new Browser(server.url, "127.0.0.53");
-      for (const [who, user] of [[staff, STAFF], [other, OTHER], [admin, ADMIN]] as const) expect((await who.signIn(user.email, PASSWORD)).status).toBe(200);
+      scoped = new Browser(server.url, "127.0.0.54");
+      for (const [who, user] of [[staff, STAFF], [other, OTHER], [admin, ADMIN], [scoped, SCOPED]] as const) expect((await who.signIn(user.email, PASSWORD)).status).toBe(200);
     });
     afterAll(async () => server?.close());
 
@@ -52,7 +59,11 @@ for (const kind of testDbKinds()) {
       expect(all.status).toBe(200);
       expect(all.body).toMatch(/aria-current="page"[^>]*>All subscribers</);
       expect((await staff.request("/subscribers?view=everything")).status).toBe(400);
-      expect((await other.request("/subscribers")).status).toBe(200);
+      // Someone with no default view: the bare list is the whole list, and the menu says so.
+      const otherBare = await other.request("/subscribers");
+      expect(otherBare.status).toBe(200);
+      expect(otherBare.body).toMatch(/aria-current="page"[^>]*>All subscribers</);
+      expect((await other.request("/subscribers?subscription_status=pending")).body).not.toMatch(/aria-current="page"[^>]*>All subscribers</);
     });
 
     it("the view's address: the menu names it, the export panel names it, and its rows are the API's for its query", async () => {
@@ -67,6 +78,33 @@ for (const kind of testDbKinds()) {
       expect(page.body).toContain('href="/subscribers?subscription_status=active&amp;sort=first_name"');
       const shared = await other.request("/subscribers?sort=first_name&subscription_status=active");
       expect(shared.body).toMatch(/Views<!-- -->: <bdi>Olga shared active<\/bdi>/);
+    });
+
+    it("a shared view shows a scoped user the rows of their branches only, named as the view", async () => {
+      const address = "/subscribers?sort=first_name&subscription_status=active";
+      const api = (who: Browser) => who.request("/api/v1/subscribers?subscription_status=active&sort=first_name").then((r) => JSON.parse(r.body) as { data: { id: number; branch_name: string | null }[]; pagination: { total: number } });
+      const [mine, everyone] = [await api(scoped), await api(other)];
+      expect(mine.data.length).toBeGreaterThan(0);
+      expect(mine.data.every((s) => s.branch_name === "Northgate")).toBe(true);
+      expect(mine.pagination.total).toBeLessThan(everyone.pagination.total);
+      const page = await scoped.request(address);
+      expect(page.status).toBe(200);
+      expect(page.body).toMatch(/Views<!-- -->: <bdi>Olga shared active<\/bdi>/);
+      expect(rowIds(page.body)).toEqual(mine.data.map((s) => s.id));
+      // The export panel counts the same rows: the view's filters within the user's branches.
+      expect(page.body.replaceAll("<!-- -->", "")).toContain(`${mine.pagination.total} subscribers match the current filters and will be exported.`);
+      expect((await viewsOf(scoped)).map((v) => v.name)).toEqual(["Olga shared active"]);
+    });
+
+    it("lists every list's views when resource is left out", async () => {
+      const made = await staff.request("/api/v1/views", json("POST", { resource: "branches", name: "Branches by name", query: "sort=name" }));
+      expect(made.status, made.body).toBe(201);
+      const all = JSON.parse((await staff.request("/api/v1/views")).body) as { data: { name: string; resource: string }[] };
+      expect(new Set(all.data.map((v) => v.resource))).toEqual(new Set(["subscribers", "branches"]));
+      expect(all.data.map((v) => v.name)).toContain("Branches by name");
+      expect((await staff.request("/api/v1/views?resource=audit")).status).toBe(400);
+      const branchesOnly = JSON.parse((await staff.request("/api/v1/views?resource=branches")).body) as { data: { resource: string }[] };
+      expect(branchesOnly.data.every((v) => v.resource === "branches")).toBe(true);
     });
 
     it("shows a view its list no longer accepts as broken, with the reason", async () => {
@@ -96,6 +134,176 @@ for (const kind of testDbKinds()) {
       expect((await admin.request(`/api/v1/views/${id}`, json("PATCH", { name: "Renamed by an admin" }))).status).toBe(200);
       expect((await admin.request(`/api/v1/views/${id}`, { method: "DELETE", headers: { origin: server.url } })).status).toBe(204);
       expect((await viewsOf(staff)).map((v) => v.name)).not.toContain("Renamed by an admin");
+    });
+
+    describe("the API as an attacker calls it", () => {
+      type Answer = { status: number; body: string };
+      const errorOf = (answer: Answer) => (JSON.parse(answer.body) as { error: { code: string; message: string; fields?: Record<string, string[]> } }).error;
+      const raw = (method: string, body: string | Buffer, type = "application/json") => ({ method, headers: { "content-type": type, origin: server.url }, body });
+      const row = async (who: Browser, id: number) => JSON.parse((await who.request(`/api/v1/views/${id}`)).body) as { name: string; query: string; columns: string[] | null; shared: boolean; updated_at: string };
+      let mine = 0;
+      let olgaPrivate = 0;
+      let olgaShared = 0;
+
+      beforeAll(async () => {
+        const made = await staff.request("/api/v1/views", json("POST", { resource: "subscribers", name: "Target", query: "subscription_status=pending" }));
+        expect(made.status, made.body).toBe(201);
+        mine = (JSON.parse(made.body) as { id: number }).id;
+        const olga = await viewsOf(other);
+        olgaPrivate = olga.find((v) => v.name === "Olga private")!.id;
+        olgaShared = olga.find((v) => v.name === "Olga shared active")!.id;
+      });
+
+      it("refuses a field sent twice: in the body, the query string, and the view's query", async () => {
+        const twice = await staff.request("/api/v1/views", raw("POST", '{"resource":"subscribers","name":"Twice A","name":"Twice B"}'));
+        expect(twice.status, twice.body).toBe(400);
+        expect(errorOf(twice).fields).toHaveProperty("name");
+        const patched = await staff.request(`/api/v1/views/${mine}`, raw("PATCH", '{"shared":false,"query":"","shared":true}'));
+        expect(patched.status, patched.body).toBe(400);
+        expect(errorOf(patched).fields).toHaveProperty("shared");
+        expect(await row(staff, mine)).toMatchObject({ query: "subscription_status=pending", shared: false });
+        const listed = await staff.request("/api/v1/views?resource=subscribers&resource=branches");
+        expect(listed.status).toBe(400);
+        expect(errorOf(listed).fields).toHaveProperty("resource");
+        const query = await staff.request("/api/v1/views", json("POST", { resource: "subscribers", name: "Twice status", query: "subscription_status=active&subscription_status=expired" }));
+        expect(query.status).toBe(400);
+        expect(errorOf(query).fields?.query?.join(" ")).toMatch(/subscription_status: Give this parameter only once/);
+        expect((await viewsOf(staff)).map((v) => v.name).filter((n) => n.startsWith("Twice"))).toEqual([]);
+      });
+
+      it("answers extra path segments and other spellings of an id with 404, and leaves the view alone", async () => {
+        const before = await row(staff, mine);
+        const calls = [{ method: "GET" }, json("PATCH", { name: "Renamed by path" }), { method: "DELETE", headers: { origin: server.url } }];
+        // One spelling per id: any other is the 404 of an unknown view.
+        for (const path of [`0${mine}`, `${mine}.0`, `+${mine}`, `%20${mine}`, `${mine}%20`, `0x${mine.toString(16)}`, `${mine}e0`, `${mine}n`, "0", "-1", "2147483648", "%EF%BC%91", "__proto__", "constructor"]) {
+          for (const init of calls) {
+            const method = init.method;
+            const answer = await staff.request(`/api/v1/views/${path}`, init);
+            expect(answer.status, `${method} /api/v1/views/${path}: ${answer.body.slice(0, 120)}`).toBe(404);
+          }
+        }
+        // Segments past the id, or an escaped slash, reach no handler: 404 (405 for a write the server answers for unknown paths).
+        for (const path of [`${mine}/extra`, `${mine}/${mine}`, `${mine}%2Fextra`, `${mine}%2F`, `${mine}/..%2F${mine}`, "extra/more"]) {
+          for (const init of calls) {
+            const method = init.method;
+            const answer = await staff.request(`/api/v1/views/${path}`, init);
+            expect(method === "GET" ? [404] : [404, 405], `${method} /api/v1/views/${path}: ${answer.status} ${answer.body.slice(0, 120)}`).toContain(answer.status);
+          }
+        }
+        expect(await row(staff, mine)).toEqual(before);
+        expect((await staff.request(`/api/v1/views/${mine}`, json("PUT", { name: "Put" }))).status).toBe(405);
+        expect((await staff.request(`/api/v1/views/${mine}`, json("POST", { name: "Post" }))).status).toBe(405);
+      });
+
+      it("takes JSON only: other content types are 415, other JSON values and broken bytes 400", async () => {
+        const body = JSON.stringify({ resource: "subscribers", name: "Typed" });
+        for (const type of ["text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x", "application/xml", "application/jsonx", ""]) {
+          const answer = await staff.request("/api/v1/views", raw("POST", body, type));
+          expect(answer.status, `${type}: ${answer.body}`).toBe(415);
+          expect((await staff.request(`/api/v1/views/${mine}`, raw("PATCH", '{"name":"Typed"}', type))).status, type).toBe(415);
+        }
+        for (const text of ["[]", '"name"', "null", "1", "{", '{"name":}', "[{\"resource\":\"subscribers\",\"name\":\"In a list\"}]"]) {
+          const answer = await staff.request("/api/v1/views", raw("POST", text));
+          expect(answer.status, `${text}: ${answer.body}`).toBe(400);
+        }
+        const latin1 = await staff.request("/api/v1/views", raw("POST", Buffer.from('{"resource":"subscribers","name":"Caf\xe9"}', "latin1")));
+        expect(latin1.status, latin1.body).toBe(400);
+        expect((await viewsOf(staff)).map((v) => v.name)).not.toContain("Typed");
+      });
+
+      it("refuses oversized names, queries and bodies, and names with controls or bidi overrides", async () => {
+        // With its length declared, as clients send JSON: a body past 64 KB is refused before it is read.
+        const sized = (method: string, body: unknown) => {
+          const init = json(method, body);
+          return { ...init, headers: { ...init.headers, "content-length": String(Buffer.byteLength(init.body)) } };
+        };
+        for (const [name, status] of [["x".repeat(61), 400], ["x".repeat(10_000), 400], ["x".repeat(100_000), 413], ["Evil\u202Egnp.exe", 400], ["Nul\u0000", 400], ["   ", 400]] as const) {
+          const answer = await staff.request("/api/v1/views", sized("POST", { resource: "subscribers", name, query: "" }));
+          expect(answer.status, `${name.slice(0, 20)}… (${name.length}): ${answer.body.slice(0, 200)}`).toBe(status);
+          if (status === 400) expect(errorOf(answer).fields).toHaveProperty("name");
+          const renamed = await staff.request(`/api/v1/views/${mine}`, sized("PATCH", { name }));
+          expect(renamed.status, `PATCH ${name.length}`).toBe(status);
+        }
+        const long = await staff.request("/api/v1/views", json("POST", { resource: "subscribers", name: "Long query", query: `q=${"a".repeat(2000)}` }));
+        expect(long.status).toBe(400);
+        expect(errorOf(long).fields).toHaveProperty("query");
+        // Filters the list takes (100 characters each) that escape past what a view keeps.
+        const escaped = ["q", "first_name", "last_name", "email"].map((k) => `${k}=${"€".repeat(100)}`).join("&");
+        for (const answer of [
+          await staff.request("/api/v1/views", json("POST", { resource: "subscribers", name: "Escaped query", query: escaped })),
+          await staff.request(`/api/v1/views/${mine}`, json("PATCH", { query: escaped })),
+        ]) {
+          expect(answer.status, answer.body).toBe(400);
+          expect(errorOf(answer).fields?.query?.join(" ")).toMatch(/a view keeps at most 2000/);
+        }
+        expect((await row(staff, mine)).name).toBe("Target");
+        const sixty = await staff.request("/api/v1/views", json("POST", { resource: "subscribers", name: "y".repeat(60) }));
+        expect(sixty.status, sixty.body).toBe(201);
+      });
+
+      it("names __proto__ and constructor keys as unknown, in the body and in the view's query, and sets nothing through them", async () => {
+        for (const text of [
+          '{"resource":"subscribers","name":"Proto","__proto__":{"shared":true}}',
+          '{"resource":"subscribers","name":"Proto","constructor":{"prototype":{"shared":true}}}',
+          '{"resource":"subscribers","name":"Proto","__proto__":{"owner_id":1}}',
+        ]) {
+          const answer = await staff.request("/api/v1/views", raw("POST", text));
+          expect(answer.status, `${text}: ${answer.body}`).toBe(400);
+          expect(answer.body).toMatch(/__proto__|constructor/);
+        }
+        const patched = await staff.request(`/api/v1/views/${mine}`, raw("PATCH", '{"__proto__":{"shared":true}}'));
+        expect(patched.status, patched.body).toBe(400);
+        for (const query of ["__proto__=1", "constructor=1", "__proto__[shared]=true", "toString=x"]) {
+          const answer = await staff.request("/api/v1/views", json("POST", { resource: "subscribers", name: "Proto query", query }));
+          expect(answer.status, `${query}: ${answer.body}`).toBe(400);
+          expect(Object.keys(errorOf(answer).fields ?? {})).toEqual(["query"]);
+          expect(errorOf(answer).message).toContain(query.split("=")[0]);
+        }
+        const columns = await staff.request("/api/v1/views", json("POST", { resource: "subscribers", name: "Proto columns", columns: ["__proto__"] }));
+        expect(columns.status).toBe(400);
+        // Nothing leaked into later answers: a new view is private, and the caller's own.
+        const plain = await staff.request("/api/v1/views", json("POST", { resource: "subscribers", name: "After proto" }));
+        expect(JSON.parse(plain.body)).toMatchObject({ shared: false, owner: { name: STAFF.name } });
+        expect((await viewsOf(staff)).map((v) => v.name).filter((n) => n.startsWith("Proto"))).toEqual([]);
+        expect((await staff.request("/api/v1/views?__proto__=x&constructor=y&resource=subscribers")).status).toBe(200);
+      });
+
+      it("answers someone else's private view with the same 404 as no view, to staff and admins, whatever the method", async () => {
+        const same = (body: string) => ({ ...errorOf({ status: 0, body }), request_id: undefined });
+        const missing = await staff.request("/api/v1/views/2147483647");
+        expect(missing.status).toBe(404);
+        for (const who of [staff, admin]) {
+          for (const init of [{ method: "GET" }, json("PATCH", { name: "Taken over", shared: true }), { method: "DELETE", headers: { origin: server.url } }]) {
+            const method = init.method;
+            const answer = await who.request(`/api/v1/views/${olgaPrivate}`, init);
+            expect(answer.status, `${method}: ${answer.body}`).toBe(404);
+            expect(same(answer.body)).toEqual(same(missing.body));
+          }
+          // Nor can it be made one's default, nor read through the list.
+          expect((await viewsOf(who)).map((v) => v.id)).not.toContain(olgaPrivate);
+        }
+        expect(await row(other, olgaPrivate)).toMatchObject({ name: "Olga private", shared: false });
+      });
+
+      it("answers staff changing or deleting someone else's shared view with 403, field by field, and leaves it alone", async () => {
+        const before = await row(other, olgaShared);
+        for (const change of [{ name: "Mine now" }, { query: "" }, { columns: ["id"] }, { shared: false }, {}]) {
+          const answer = await staff.request(`/api/v1/views/${olgaShared}`, json("PATCH", change));
+          expect(answer.status, JSON.stringify(change)).toBe(403);
+          expect(errorOf(answer).code).toBe("forbidden");
+        }
+        expect((await staff.request(`/api/v1/views/${olgaShared}`, { method: "DELETE", headers: { origin: server.url } })).status).toBe(403);
+        expect(await row(other, olgaShared)).toEqual(before);
+      });
+
+      it("refuses a write from another site, even with the user's session", async () => {
+        for (const origin of ["https://evil.example", "null"]) {
+          const answer = await staff.request(`/api/v1/views/${mine}`, { method: "PATCH", headers: { "content-type": "application/json", origin }, body: JSON.stringify({ name: "Cross-site" }) });
+          expect(answer.status, origin).toBe(403);
+          expect(errorOf(answer).code).toBe("cross_site_request");
+        }
+        expect((await row(staff, mine)).name).toBe("Target");
+      });
     });
 
     it("the views page lists the list's views with their state", async () => {

@@ -560,6 +560,47 @@ describe("authorization matrix", () => {
     });
   }
 
+  // The views page's actions on another user's views: a private one is the same "not found" as no
+  // view to everyone, administrators included; a shared one is opened (made a default) by anyone
+  // and changed or deleted by administrators only; refused, the view is unchanged.
+  for (const who of CALLERS) {
+    const person = personOf(who);
+    it(`actions updateViewAction, deleteViewAction and setDefaultViewAction on another user's views as ${who}`, async () => {
+      const mod = (await import(/* @vite-ignore */ path.join(APP, "(console)/views/actions.ts"))) as Record<string, (input: unknown) => Promise<{ ok: boolean; formError?: string }>>;
+      const make = async (shared: boolean) =>
+        (await suite.database.prisma.savedView.create({
+          data: { owner_id: otherImport.owner.id, resource: "subscribers", name: `Matrix action ${who} ${shared ? "shared" : "private"}`, query: "is_mandatory=true", shared },
+          select: { id: true },
+        })).id;
+      const views = { private: await make(false), shared: await make(true) };
+      const row = (id: number) => suite.database.prisma.savedView.findUnique({ where: { id }, select: { name: true, query: true, columns: true, shared: true } });
+      const before = { private: await row(views.private), shared: await row(views.shared) };
+      const calls = (id: number): [string, unknown][] => [
+        ["updateViewAction", { id, name: "Taken over" }],
+        ["updateViewAction", { id, query: "subscription_status=active", columns: ["id", "email"] }],
+        ["setDefaultViewAction", { resource: "subscribers", id }],
+        ["deleteViewAction", { id }],
+      ];
+      const run = async (name: string, input: unknown) => {
+        as(who);
+        return person === "anonymous" ? outcome(() => mod[name]!(input)) : mod[name]!(input);
+      };
+      for (const [name, input] of calls(views.private)) {
+        expect(await run(name, input), name).toEqual(person === "anonymous" ? 401 : { ok: false, formError: "The view was not found." });
+      }
+      expect(await row(views.private)).toEqual(before.private);
+      const refused = { ok: false, formError: "Only its owner and administrators change a shared view." };
+      for (const [name, input] of calls(views.shared)) {
+        const expected = person === "anonymous" ? 401 : person === "admin" || name === "setDefaultViewAction" ? expect.objectContaining({ ok: true }) : refused;
+        expect(await run(name, input), `${name} ${JSON.stringify(input)}`).toEqual(expected);
+      }
+      if (person === "admin") expect(await row(views.shared)).toBeNull();
+      else expect(await row(views.shared)).toEqual(before.shared);
+      // The callers' bare /subscribers stays the whole list for the other tests.
+      await suite.database.prisma.savedViewDefault.deleteMany({ where: { view_id: views.shared } });
+    });
+  }
+
   it("lists every page of the app", () => {
     expect(filesNamed((f) => f === "page.tsx").sort()).toEqual(Object.keys(PAGES).sort());
   });

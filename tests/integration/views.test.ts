@@ -104,6 +104,8 @@ for (const kind of testDbKinds()) {
         ["travel_date_from=2026-05-01&travel_date_to=2026-04-01", "travel_date_to", /on or after/],
         ["q=a&q=b", "q", /only once/],
         ["created_from=2026-02-30", "created_from", /does not exist/],
+        // Each filter within the list's limit, but longer than a view keeps once escaped: a 400, not the column's error.
+        [["q", "first_name", "last_name"].map((k) => `${k}=${"€".repeat(100)}`).join("&"), "query", /a view keeps at most 2000/],
       ];
       for (const [query, key, message] of cases) {
         const response = await post({ resource: "subscribers", name: `Bad ${key}`, query });
@@ -207,6 +209,13 @@ for (const kind of testDbKinds()) {
       // A broken view is updated back into shape through the same parser.
       const fixed = await patch(broken.id, { query: "subscription_status=cancelled" });
       expect(((await fixed.json()) as ViewBody).problem).toBeNull();
+      // A list that has no saved views any more (renamed or removed since): listed, broken, renamed or deleted, never a 500.
+      const orphan = await database.prisma.savedView.create({ data: { owner_id: users.staff.id, resource: "regions", name: "Old list", query: "north=1" }, select: { id: true } });
+      const every = ((await (await viewsApi.GET(apiRequest("/api/v1/views"), {})).json()) as { data: ViewBody[] }).data;
+      expect(every.find((v) => v.id === orphan.id)?.problem).toMatch(/"regions" no longer has saved views/);
+      expect((await patch(orphan.id, { query: "" })).status).toBe(400);
+      expect((await patch(orphan.id, { name: "Old list, kept" })).status).toBe(200);
+      expect((await remove(orphan.id)).status).toBe(204);
     });
 
     it("a view's link opens exactly its rows; the export and bulk changes from it take exactly its filters", async () => {
@@ -232,6 +241,13 @@ for (const kind of testDbKinds()) {
       const same = await viewsState(users.staff, "subscribers", { sort: "first_name", page: "2", last_name: " lisbon ", subscription_status: "active" });
       expect(same.current?.id).toBe(view.id);
       expect((await viewsState(users.staff, "subscribers", { subscription_status: "active" })).current?.id).not.toBe(view.id);
+      // A bulk change's confirmation opened from the view's address takes its filters, and leads back to the view whole (sort and columns too).
+      const html = await renderPage(BulkChangePage, `/subscribers/bulk?${new URL(href, "http://localhost").search.slice(1)}&scope=all&change=mandatory:true`);
+      const back = /<a [^>]*href="(\/subscribers\?[^"]*)"[^>]*>Back to the list<\/a>/.exec(html)?.[1]?.replaceAll("&amp;", "&");
+      expect(back).toBeDefined();
+      const backParams = new URL(back!, "http://localhost").searchParams;
+      expect(backParams.get("columns")).toBe("first_name,last_name");
+      expect((await viewsState(users.staff, "subscribers", rawParams(backParams))).current?.id).toBe(view.id);
     });
 
     it("a bulk change from a view counts and changes exactly its rows; a shared view shows a scoped user their branches only", async () => {
@@ -291,8 +307,12 @@ for (const kind of testDbKinds()) {
       expect(await defaultViewHref(users.staff, "subscribers", { view: "all" })).toBeNull();
       expect(await defaultViewHref(users.staff, "subscribers", { q: "lisbon" })).toBeNull();
       expect((await viewsState(users.staff, "subscribers", {})).hasDefault).toBe(true);
-      // Another user, and another list, are not affected.
+      // Another user, and another list, are not affected: their bare list is the whole list, named so.
       expect(await defaultViewHref(users.admin, "subscribers", {})).toBeNull();
+      expect((await viewsState(users.admin, "subscribers", {})).isAll).toBe(true);
+      expect((await viewsState(users.admin, "subscribers", { page: "2" })).isAll).toBe(true);
+      expect((await viewsState(users.admin, "subscribers", { subscription_status: "active" })).isAll).toBe(false);
+      expect((await viewsState(users.admin, "subscribers", { sort: "id" })).isAll).toBe(false);
       expect(await redirectOf(() => BranchesPage({ searchParams: Promise.resolve({}) }))).toBeNull();
       // A default view that stops opening (broken), or goes, leaves the list whole.
       await database.prisma.savedView.update({ where: { id: view.id }, data: { query: "is_mandatory=perhaps" } });

@@ -21,6 +21,14 @@ describe("saved views' queries", () => {
     expect(refused("branches", "page=1&view=all")).toEqual(["page", "view"]);
   });
 
+  it("counts a query's length as stored, escaped: what the list accepts may still be too long to keep", () => {
+    const euros = "€".repeat(100); // 100 characters a filter, 900 as an address spells them
+    const two = checkViewQuery("subscribers", `q=${euros}&first_name=${euros}`);
+    expect(two.ok && two.value.length).toBe(2 + 900 + 12 + 900);
+    const three = checkViewQuery("subscribers", `q=${euros}&first_name=${euros}&last_name=${euros}`);
+    expect(three.ok ? null : three.fields).toEqual({ query: [expect.stringMatching(/2725 characters; a view keeps at most 2000/)] });
+  });
+
   it("compares filters and sort as the list reads them", () => {
     const key = (query: string) => filtersKey("subscribers", new URLSearchParams(query));
     expect(key("subscription_status=active")).toBe(key("sort=-created_at&subscription_status=active&page=3&view=all"));

@@ -1,6 +1,6 @@
 import { buttonClass } from "@/components/ui/button-styles";
 import { formatCount } from "@/lib/format";
-import { SUBSCRIBER_FILTER_KEYS } from "@/lib/subscribers/filters";
+import { SUBSCRIBER_ADDRESS_KEYS } from "@/lib/subscribers/filters";
 import { STATUS_OPTIONS } from "@/lib/subscribers/labels";
 import type { RawParams } from "@/lib/list/params";
 
@@ -8,11 +8,15 @@ import type { RawParams } from "@/lib/list/params";
 const SELECT = "field-input w-auto min-w-0 flex-1 px-2.5 py-1.5 sm:max-w-[9.5rem] sm:flex-none";
 const BUTTON = `${buttonClass.secondary} shrink-0 whitespace-nowrap px-2.5 py-1.5`;
 
-/** A plain GET to the confirmation page, which counts and asks before anything changes: no script needed. */
+/**
+ * A plain GET to the confirmation page, which counts and asks before anything changes: no script
+ * needed. It carries the list's address (the filters it changes by, and the sort and columns it
+ * goes back to).
+ */
 export function BulkBar({ id, params, total, admin }: { id: string; params: RawParams; total: number; admin: boolean }) {
   return (
     <form id={id} method="get" action="/subscribers/bulk" aria-label="Change many subscribers" className="flex items-center gap-2 text-sm">
-      {SUBSCRIBER_FILTER_KEYS.flatMap((key) => {
+      {SUBSCRIBER_ADDRESS_KEYS.flatMap((key) => {
         const value = params[key];
         return typeof value === "string" && value ? [<input key={key} type="hidden" name={key} value={value} />] : [];
       })}

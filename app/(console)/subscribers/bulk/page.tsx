@@ -10,17 +10,17 @@ import { heavy } from "@/lib/load/user-limit";
 import { branchScope, isScoped } from "@/lib/auth/scope";
 import { countTarget, runsAtOnce } from "@/lib/subscribers/bulk";
 import { MAX_SELECTION, changeFromChoice, describeChange, type BulkTarget } from "@/lib/subscribers/bulk-schema";
-import { SUBSCRIBER_FILTER_KEYS } from "@/lib/subscribers/filters";
+import { SUBSCRIBER_ADDRESS_KEYS, SUBSCRIBER_FILTER_KEYS } from "@/lib/subscribers/filters";
 import { parseId } from "@/lib/validation/id";
 import { FIELDS, SEARCH } from "../filter-fields";
 import { BulkConfirm } from "./bulk-confirm";
 
 export const metadata: Metadata = { title: "Change subscribers" };
 
-/** The filters of the list the change came from, as its address spells them. */
-function listFilters(params: RawParams): Record<string, string> {
+/** These keys of the list's address, as it spells them: its filters (what the change takes), or all of it (where it goes back to). */
+function picked(params: RawParams, keys: readonly string[]): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const key of SUBSCRIBER_FILTER_KEYS) {
+  for (const key of keys) {
     const value = params[key];
     if (typeof value === "string" && value.trim()) out[key] = value.trim();
   }
@@ -31,8 +31,9 @@ function listFilters(params: RawParams): Record<string, string> {
 export default async function BulkChangePage({ searchParams }: { searchParams: Promise<RawParams> }) {
   const params = await searchParams;
   const user = await requirePageUser(`/subscribers/bulk${withParams(params, {})}`);
-  const filters = listFilters(params);
-  const back = `/subscribers${withParams(filters, {})}`;
+  const filters = picked(params, SUBSCRIBER_FILTER_KEYS);
+  // Back to the list as it was: a saved view's address (its sort and columns too) comes back whole.
+  const back = `/subscribers${withParams(picked(params, SUBSCRIBER_ADDRESS_KEYS), {})}`;
   const change = changeFromChoice(typeof params.change === "string" ? params.change : undefined);
   const selected = [params.select ?? []].flat().map(parseId).filter((id): id is number => id !== null);
   const all = params.scope === "all";
