@@ -278,7 +278,7 @@ describe("hostile input over HTTP", () => {
         made.push(JSON.parse(created.body).id as number);
       }
       [a, b, c, d] = made as [number, number, number, number];
-      versions = Object.fromEntries(await Promise.all(made.map(async (id) => [id, JSON.parse((await admin.request(`/api/v1/subscribers/${id}`)).body).updated_at as string])));
+      versions = Object.fromEntries(await Promise.all(made.map(async (id) => [id, JSON.parse((await admin.request(`/api/v1/subscribers/${id}`)).body).updated_at as string] as const)));
     });
 
     it("refuses a member sent twice, at any depth, naming it: the last one never wins", async () => {
