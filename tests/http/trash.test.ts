@@ -57,7 +57,7 @@ for (const kind of testDbKinds()) {
 
     it("a trashed branch's name is free; restoring it is then a 409 naming the branch; erasing is 204", async () => {
       const made = await send(admin, "POST", "/api/v1/branches", { name: "Quayside" });
-      expect(made.status).toBe(201);
+      expect(made.status, JSON.stringify(made.body)).toBe(201);
       const id = made.body.id as number;
       expect((await send(admin, "DELETE", `/api/v1/branches/${id}`)).status).toBe(204);
       expect((await send(admin, "GET", "/api/v1/trash/branches?name=Quay")).body.data).toEqual([expect.objectContaining({ id, name: "Quayside" })]);
@@ -104,13 +104,13 @@ for (const kind of testDbKinds()) {
       // Every record in the scoped member's branch: what refuses them is their role, not their scope.
       const make = async (email: string, mobile: string) => {
         const made = await send(admin, "POST", "/api/v1/subscribers", { first_name: "Rhea", last_name: "Refusal", email, mobile, branch_id: home, subscription_status: "active", is_mandatory: false });
-        expect(made.status).toBe(201);
+        expect(made.status, JSON.stringify(made.body)).toBe(201);
         return made.body.id as number;
       };
       const [p, q, u, v, r, t] = [
-        await make("pair@refusals.test", "+447911300001"), await make("PAIR@refusals.test", "+447911300002"),
-        await make("u@refusals.test", "+447911300005"), await make("v@refusals.test", "+447911300005"),
-        await make("r@refusals.test", "+447911300003"), await make("t@refusals.test", "+447911300004"),
+        await make("pair@refusals.test", "+447911123501"), await make("PAIR@refusals.test", "+447911123502"),
+        await make("u@refusals.test", "+447911123505"), await make("v@refusals.test", "+447911123505"),
+        await make("r@refusals.test", "+447911123503"), await make("t@refusals.test", "+447911123504"),
       ] as [number, number, number, number, number, number];
       const version = async (id: number) => (await send(admin, "GET", `/api/v1/subscribers/${id}`)).body.updated_at as string;
       expect((await send(admin, "POST", "/api/v1/subscribers/duplicates/dismiss", { ids: [p, q] })).status).toBe(200);
