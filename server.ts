@@ -7,6 +7,7 @@ import path from "node:path";
 import next from "next";
 import { ConfigError, config, fixConfig } from "@/lib/config";
 import { withQuerySignal } from "@/lib/db/scope";
+import { apiAllowedMethods } from "@/lib/openapi/methods";
 import { headersBefore } from "@/lib/security/headers";
 import { prepareIncoming, proxiedPaths, unparsableRequestAnswer } from "@/lib/server/incoming";
 import { SERVED_BY_CONSOLE } from "@/lib/server/startup";
@@ -46,9 +47,12 @@ if (!dev) settingsOrExit(fixConfig);
 const goesThroughProxy = proxiedPaths((await import("./proxy")).config.matcher);
 // Route patterns for the logs and metrics, from the build Next serves (lib/telemetry/routes.ts).
 const routeOf = buildRoutes(path.join(process.cwd(), dev ? ".next/dev" : ".next"), { development: dev });
+// The API's methods by route, for the 405 of a method a route does not have (lib/openapi/methods.ts).
+const apiAllow = apiAllowedMethods();
+const apiAllowOf = (pathname: string) => apiAllow.get(routeOf(pathname));
 
 const server = http.createServer((req, res) => {
-  const refused = prepareIncoming(req, trustedProxyHops, goesThroughProxy);
+  const refused = prepareIncoming(req, trustedProxyHops, goesThroughProxy, apiAllowOf);
   // Chosen by prepareIncoming: the client's own id when it is a good one.
   const facts = { id: req.headers[REQUEST_ID_HEADER] as string };
   res.setHeader("X-Request-Id", facts.id);

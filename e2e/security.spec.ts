@@ -147,7 +147,7 @@ test.describe("security headers on API and error answers", () => {
     try {
       await expectJson(await anonymous.request.get("/api/v1/subscribers"), 401, "anonymous list");
       await expectJson(await anonymous.request.get("/api/v1/no-such-route"), 404, "unknown API path");
-      // A method a route does not serve: Next's own 405, with the API's headers too.
+      // A method a route does not serve: server.ts's 405 (with Allow), with the API's headers too.
       const notAllowed = await anonymous.request.put("/api/v1/subscribers", { data: {} });
       expect(notAllowed.status()).toBe(405);
       expectApiSecurityHeaders(notAllowed.headers(), "405");

@@ -11,7 +11,8 @@ import { crossSiteWrite } from "@/lib/security/origin";
 import { logError, log } from "@/lib/telemetry/log";
 import { currentRequestId, noteCaller } from "@/lib/telemetry/request";
 import { fieldErrors } from "@/lib/validation/common";
-import { readLimitedText, repeatedJsonKey } from "./body";
+import { readLimitedText } from "./body";
+import { repeatedKey } from "./json-keys";
 
 type ApiErrorBody = { error: { code: string; message: string; fields?: Record<string, string[]>; request_id?: string } & Record<string, unknown> };
 
@@ -88,18 +89,21 @@ export function route<C = unknown>(handler: Handler<C>): Handler<C> {
 /** Reads a JSON body: 415 unless it is JSON, 413 past `maxBytes` (never read further), 400 when it does not parse or names a key twice. */
 export async function readJson(request: Request, maxBytes = 64 * 1024): Promise<unknown> {
   const type = request.headers.get("content-type") ?? "";
-  if (!/^application\/json\b/i.test(type)) {
+  // The media type itself, not a prefix of another (`application/json-patch+json`).
+  if (!/^application\/json\s*(;|$)/i.test(type)) {
     throw new AppError(415, "unsupported_media_type", "Send the body as JSON (Content-Type: application/json).");
   }
   const text = await readLimitedText(request, maxBytes);
-  let body: unknown;
+  let value: unknown;
   try {
-    body = text ? JSON.parse(text) : {};
+    value = text ? JSON.parse(text) : {};
   } catch {
     throw new AppError(400, "invalid_json", "The body is not valid JSON.");
   }
-  const twice = repeatedJsonKey(text);
-  // A computed key: `__proto__` named twice is an own field too, not the prototype.
-  if (twice !== null) throw new AppError(400, "invalid_input", `The body names ${JSON.stringify(twice.slice(0, 60))} more than once: give each field once.`, { [twice]: ["Give this field only once."] });
-  return body;
+  const repeated = repeatedKey(text);
+  if (repeated) {
+    const name = repeated.map((part) => String(part).slice(0, 40)).join(".");
+    throw new AppError(400, "invalid_input", `The body names ${JSON.stringify(name)} twice: send each key once.`, Object.fromEntries([[name, ["Sent twice: send it once."]]]));
+  }
+  return value;
 }

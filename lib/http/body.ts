@@ -41,34 +41,3 @@ export async function readLimitedText(request: Request, maxBytes: number): Promi
     throw new AppError(400, "invalid_encoding", "Send the body as UTF-8 text.");
   }
 }
-
-/**
- * The first key that one object of this JSON text names twice, or null. JSON.parse keeps the
- * last of them silently; a body that says two things is refused instead, as a query parameter
- * or a form field given twice is. Call it on text JSON.parse has read.
- */
-export function repeatedJsonKey(text: string): string | null {
-  const open: (Set<string> | null)[] = []; // each object's keys so far; null for an array
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (c === '"') {
-      let end = i + 1;
-      while (end < text.length && text[end] !== '"') end += text[end] === "\\" ? 2 : 1;
-      const keys = open.at(-1);
-      if (keys) {
-        // A string in an object is a key when a colon follows it.
-        let next = end + 1;
-        while (text[next] === " " || text[next] === "\t" || text[next] === "\n" || text[next] === "\r") next++;
-        if (text[next] === ":") {
-          const key = JSON.parse(text.slice(i, end + 1)) as string;
-          if (keys.has(key)) return key;
-          keys.add(key);
-        }
-      }
-      i = end;
-    } else if (c === "{") open.push(new Set());
-    else if (c === "[") open.push(null);
-    else if (c === "}" || c === "]") open.pop();
-  }
-  return null;
-}

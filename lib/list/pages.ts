@@ -3,6 +3,7 @@ import { auditFiltersSchema } from "@/lib/audit/filters";
 import { branchFiltersSchema } from "@/lib/branches/filters";
 import { duplicateFiltersSchema } from "@/lib/subscribers/duplicate-filters";
 import { subscriberFiltersSchema } from "@/lib/subscribers/filters";
+import { trashPageSchema } from "@/lib/trash/filters";
 import { userFiltersSchema } from "@/lib/users/filters";
 import { parseWith } from "./params";
 
@@ -15,6 +16,7 @@ const LIST_PAGES: Record<string, z.ZodType> = {
   "/branches": branchFiltersSchema,
   "/users": userFiltersSchema,
   "/audit": auditFiltersSchema,
+  "/trash": trashPageSchema,
 };
 
 /** Whether `pathname` is a list page whose query its schema refuses (the page then explains why). */

@@ -71,8 +71,14 @@ const headerValue = (value: string | string[] | undefined) => (Array.isArray(val
 /**
  * Sets the caller's address and the request's id (the client's own when it is a good one), drops
  * client-written proxy headers unless a proxy is trusted; a refusal when the request must not reach Next.
+ * `apiAllow` gives an /api/v1 path's Allow (lib/openapi/methods.ts), undefined for a path no operation has.
  */
-export function prepareIncoming(req: Incoming, trustedProxyHops: number, goesThroughProxy: (pathname: string) => boolean): Refusal | null {
+export function prepareIncoming(
+  req: Incoming,
+  trustedProxyHops: number,
+  goesThroughProxy: (pathname: string) => boolean,
+  apiAllow: (pathname: string) => string | undefined = () => undefined,
+): Refusal | null {
   const requestId = requestIdFrom(req.headers[REQUEST_ID_HEADER]);
   req.headers[REQUEST_ID_HEADER] = requestId;
   const address = resolveClientAddress(req.socket.remoteAddress, req.headers["x-forwarded-for"], trustedProxyHops);
@@ -93,9 +99,17 @@ export function prepareIncoming(req: Incoming, trustedProxyHops: number, goesThr
     return refusal(requestId, 400, "bad_router_state", "The Next-Router-State-Tree header is malformed. Reload the page.");
   }
 
+  const pathname = (req.url ?? "/").split(/[?#]/)[0]!;
+  // A method an API route does not have: the API's error shape and Allow, where Next has neither.
+  if (pathname.startsWith("/api/v1/") && method !== "OPTIONS") {
+    const allow = apiAllow(pathname);
+    if (allow !== undefined && !allow.split(", ").includes(method)) {
+      return refusal(requestId, 405, "method_not_allowed", `${method} is not allowed here: use ${allow.replace(/, (?=[^,]*$)/, " or ")}.`, { Allow: allow });
+    }
+  }
+
   // Behind the proxy Next reads a body whole before anything can refuse it, so a POST is refused
   // here by its declared length. The JSON API and the health check limit their own.
-  const pathname = (req.url ?? "/").split(/[?#]/)[0]!;
   if (goesThroughProxy(pathname)) {
     if (!PROXIED_METHODS.has(method)) return refusal(requestId, 405, "method_not_allowed", `${method} is not allowed here.`, { Allow: "GET, HEAD, POST" });
     if (method === "POST") {

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { jsonObjectSchema } from "@/lib/validation/common";
 import { documentedAs } from "@/lib/validation/documented";
 import { idSchema, parseId } from "@/lib/validation/id";
 import { DUPLICATE_RULES } from "./duplicate-filters";
@@ -66,9 +67,8 @@ export const dismissAnswerSchema = z
   .meta({ id: "DuplicateDismissal" });
 
 const MERGE_FIELD_SET: ReadonlySet<string> = new Set(MERGE_FIELDS);
-/** The object as sent (not a z.record copy, which drops "__proto__"), so every member is checked; documented as `documented`. */
-const plainObject = (what: string, documented: z.ZodType) =>
-  documentedAs(documented, z.custom<Record<string, unknown>>((v) => v !== null && typeof v === "object" && !Array.isArray(v), { message: `Send ${what} as one JSON object.` }));
+/** The object as sent, so every member is checked (lib/validation/common.ts); documented as `documented`. */
+const plainObject = (what: string, documented: z.ZodType) => documentedAs(documented, jsonObjectSchema(`Send ${what} as one JSON object.`));
 const mergeVersion = versionSchema(`Send each updated_at as you read it (${VERSION_FORMAT}).`);
 
 /** POST /api/v1/subscribers/merge (docs/API.md): the survivor, the merged, whose value each field keeps, and the versions read. */

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { isCalendarDay, isDayInRange, keysNotIn } from "@/lib/validation/common";
+import { isCalendarDay, isDayInRange, jsonObjectSchema, keysNotIn } from "@/lib/validation/common";
 import { MAX_ID } from "@/lib/validation/id";
 import { documentedAs } from "@/lib/validation/documented";
 import { safeText } from "@/lib/validation/text";
@@ -113,8 +113,8 @@ const subscriberPatchShape = subscriberInputSchema
 /** PATCH /api/v1/subscribers/{id}: unknown members refused by name (a typo must not silently change nothing); server members ignored. */
 export const subscriberPatchSchema = documentedAs(
   subscriberPatchShape,
-  // The body as sent, not a z.record copy (which silently drops "__proto__"), so every member is checked.
-  z.custom<Record<string, unknown>>((body) => body !== null && typeof body === "object" && !Array.isArray(body), { message: "Send the changes as one JSON object." }),
+  // The body as sent, so every member is checked (lib/validation/common.ts).
+  jsonObjectSchema("Send the changes as one JSON object."),
 )
   .superRefine((body, ctx) => {
     for (const key of keysNotIn(body, PATCH_MEMBERS)) {

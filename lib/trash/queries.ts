@@ -1,11 +1,13 @@
 import "server-only";
+import { z } from "zod";
 import { config } from "@/lib/config";
 import { join, query, sql, type Statement } from "@/lib/db/sql";
 import { readDirection, readPage, type PageWindow } from "@/lib/list/depth";
 import { pagination, type Pagination } from "@/lib/list/pagination";
 import { endOfDayExclusive, startOfDay } from "@/lib/list/params";
 import { contains, direction, whereClause } from "@/lib/list/sql";
-import { isoDay } from "@/lib/format";
+import { SUBSCRIPTION_STATUSES } from "@/lib/subscribers/filters";
+import { serializeSubscriber, type SubscriberRow } from "@/lib/subscribers/queries";
 import type { TrashFilters } from "./filters";
 
 // The trash's lists (admins only: the caller's guard), newest deletion first. Subscribers are read
@@ -14,24 +16,15 @@ import type { TrashFilters } from "./filters";
 
 type Deleter = { id: number; name: string } | null;
 
-export type TrashedSubscriber = {
-  id: number;
-  first_name: string;
-  last_name: string;
-  branch_name: string | null;
-  country_name: string | null;
-  email: string;
-  mobile: string;
-  travel_date: Date | null;
-  sheet_name: string | null;
-  subscription_status: string;
-  is_duplicate: boolean;
-  is_mandatory: boolean;
-  created_at: Date;
-  deleted_at: Date;
-  deleted_by: Deleter;
-  merged_into: number | null;
-};
+export type TrashedSubscriber = SubscriberRow & { deleted_at: Date; deleted_by: Deleter; merged_into: number | null };
+
+/** A row as SQL gives it: the status is the enum as text until it is checked. */
+type TrashedSubscriberRow = Omit<TrashedSubscriber, "subscription_status"> & { subscription_status: string };
+
+const statusSchema = z.enum(SUBSCRIPTION_STATUSES);
+
+/** The row with its status checked against the statuses the code knows (a new enum value fails here, not in a client). */
+const checkedRow = ({ subscription_status, ...row }: TrashedSubscriberRow): TrashedSubscriber => ({ ...row, subscription_status: statusSchema.parse(subscription_status) });
 
 export type TrashedBranch = { id: number; name: string; created_at: Date; updated_at: Date; deleted_at: Date; deleted_by: Deleter };
 
@@ -86,7 +79,7 @@ export async function listTrashedSubscribers(f: TrashFilters): Promise<{ data: T
   const { data, total } = await readPage(
     f.page,
     async (window) => {
-      const rows = await query<TrashedSubscriber>(trashedSubscribersSql(f, window).rows);
+      const rows = (await query<TrashedSubscriberRow>(trashedSubscribersSql(f, window).rows)).map(checkedRow);
       return window.reverse ? rows.reverse() : rows;
     },
     async () => (await query<{ total: number }>(trashedSubscribersSql(f, { offset: 0, limit: 0, reverse: false }).count))[0]?.total ?? 0,
@@ -112,32 +105,16 @@ export async function findTrashed(kind: "branches", id: number): Promise<Trashed
 export async function findTrashed(kind: "subscribers" | "branches", id: number): Promise<TrashedSubscriber | TrashedBranch | null> {
   const f = { sort: { column: "id", direction: "asc" }, id } as const;
   const window = { offset: 0, limit: 1, reverse: false };
-  const [row] = await query<TrashedSubscriber | TrashedBranch>(kind === "subscribers" ? trashedSubscribersSql(f, window).rows : trashedBranchesSql(f, window).rows);
-  return row ?? null;
+  if (kind === "branches") return (await query<TrashedBranch>(trashedBranchesSql(f, window).rows))[0] ?? null;
+  const [row] = await query<TrashedSubscriberRow>(trashedSubscribersSql(f, window).rows);
+  return row ? checkedRow(row) : null;
 }
 
 const deleterBody = (d: Deleter) => (d ? { id: d.id, name: d.name } : null);
 
 /** docs/API.md's trashed subscriber: the subscriber record, plus deleted_at, deleted_by and merged_into. */
-export function serializeTrashedSubscriber(r: TrashedSubscriber) {
-  return {
-    id: r.id,
-    first_name: r.first_name,
-    last_name: r.last_name,
-    branch_name: r.branch_name,
-    country_name: r.country_name,
-    email: r.email,
-    mobile: r.mobile,
-    travel_date: r.travel_date ? isoDay(r.travel_date) : null,
-    sheet: r.sheet_name ? { name: r.sheet_name } : null,
-    subscription_status: r.subscription_status,
-    is_duplicate: r.is_duplicate,
-    is_mandatory: r.is_mandatory,
-    created_at: r.created_at.toISOString(),
-    deleted_at: r.deleted_at.toISOString(),
-    deleted_by: deleterBody(r.deleted_by),
-    merged_into: r.merged_into,
-  };
+export function serializeTrashedSubscriber({ deleted_at, deleted_by, merged_into, ...subscriber }: TrashedSubscriber) {
+  return { ...serializeSubscriber(subscriber), deleted_at: deleted_at.toISOString(), deleted_by: deleterBody(deleted_by), merged_into };
 }
 
 export function serializeTrashedBranch(b: TrashedBranch) {

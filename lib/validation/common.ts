@@ -13,6 +13,15 @@ export function fieldErrors(error: z.ZodError): Record<string, string[]> {
   return Object.fromEntries(out);
 }
 
+/**
+ * A JSON object as sent (not a z.record copy, which drops "__proto__"), for a schema whose own
+ * checks then read every member. Anything else stops the parse here (`abort`): a failed z.custom
+ * otherwise lets the checks after it run on null or a number, and throw (a 500, not a 400).
+ */
+export function jsonObjectSchema(message: string) {
+  return z.custom<Record<string, unknown>>((v) => v !== null && typeof v === "object" && !Array.isArray(v), { message, abort: true });
+}
+
 /** Own keys not in `allowed`. Never `in`: inherited names ("constructor") would pass, be dropped, and widen a query to every row. */
 export function keysNotIn(value: object, allowed: ReadonlySet<string>): string[] {
   return Object.keys(value).filter((key) => !allowed.has(key));

@@ -252,6 +252,174 @@ describe("hostile input over HTTP", () => {
     });
   });
 
+  // The trash, bulk changes and duplicates routes (docs/API.md), each body and query as an
+  // attacker writes it, with real subscribers behind it so that a body read the wrong way would
+  // change something: every answer a 400 naming the member (`fields`), nothing changed.
+  describe("bodies, ids and queries of the trash, bulk change and duplicates routes", () => {
+    const DISMISS = "/api/v1/subscribers/duplicates/dismiss";
+    const routes = { dismiss: DISMISS, undo: `${DISMISS}/undo`, merge: "/api/v1/subscribers/merge", bulk: "/api/v1/subscribers/bulk" };
+    let a = 0, b = 0, c = 0, d = 0;
+    let versions: Record<number, string> = {};
+    const raw = (path: string, text: string) => admin.request(path, { method: "POST", headers: { "content-type": "application/json" }, body: text });
+    const fieldsOf = (body: string) => Object.keys((JSON.parse(body) as { error: { fields?: object } }).error.fields ?? {});
+    /** The state a refused request must leave as it was: the four subscribers' versions and the bulk changes' count. */
+    const snapshot = async () => {
+      const records = await Promise.all([a, b, c, d].map(async (id) => JSON.parse((await admin.request(`/api/v1/subscribers/${id}`)).body) as { updated_at: string; is_mandatory: boolean }));
+      const trash = JSON.parse((await admin.request("/api/v1/trash/subscribers")).body) as { pagination: { total: number } };
+      return { records, trashed: trash.pagination.total };
+    };
+
+    beforeAll(async () => {
+      const made: number[] = [];
+      for (let i = 0; i < 4; i++) {
+        // a and c share an email, b and d a mobile: two groups of duplicates.
+        const created = await admin.request("/api/v1/subscribers", json({ first_name: `Twin${i}`, last_name: "Hostile", email: i % 2 ? `twin${i}@hostile.test` : "twin@hostile.test", mobile: i % 2 ? "+447911200011" : `+44791120002${i}`, subscription_status: "active", is_mandatory: false }));
+        expect(created.status, created.body).toBe(201);
+        made.push(JSON.parse(created.body).id as number);
+      }
+      [a, b, c, d] = made as [number, number, number, number];
+      versions = Object.fromEntries(await Promise.all(made.map(async (id) => [id, JSON.parse((await admin.request(`/api/v1/subscribers/${id}`)).body).updated_at as string] as const)));
+    });
+
+    it("refuses a member sent twice, at any depth, naming it: the last one never wins", async () => {
+      const before = await snapshot();
+      const merge = (extra: string) => `{"survivor_id":${a},"merged_ids":[${c}],"updated_at":{"${a}":"${versions[a]}","${c}":"${versions[c]}"}${extra}}`;
+      for (const [path, text, field] of [
+        [routes.dismiss, `{"ids":[${a},${c}],"ids":[${b},${d}]}`, "ids"],
+        [routes.undo, `{"ids":[${a},${c}],"ids":[${b},${d}]}`, "ids"],
+        [routes.merge, `{"survivor_id":${c},"survivor_id":${a},"merged_ids":[${c}],"updated_at":{"${a}":"${versions[a]}","${c}":"${versions[c]}"}}`, "survivor_id"],
+        [routes.merge, merge(`,"values":{"first_name":${a},"first_name":${c}}`), "values.first_name"],
+        [routes.merge, `{"survivor_id":${a},"merged_ids":[${c}],"updated_at":{"${a}":"${versions[a]}","${a}":"${versions[a]}","${c}":"${versions[c]}"}}`, `updated_at.${a}`],
+        // Read as JSON.parse reads it, the last `filters` ({}) would change every subscriber.
+        [routes.bulk, `{"filters":{"id":"${a}"},"change":{"is_mandatory":true},"filters":{}}`, "filters"],
+        [routes.bulk, `{"ids":[${a}],"change":{"is_mandatory":false,"is_mandatory":true}}`, "change.is_mandatory"],
+        [routes.bulk, `{"ids":[${a}],"change":{"subscription_status":"active"},"change":{"delete":true}}`, "change"],
+      ] as const) {
+        const response = await raw(path, text);
+        expectRefused(response, `${path} ${text}`);
+        expect(fieldsOf(response.body), `${path} ${text}`).toEqual([field]);
+      }
+      expect(await snapshot()).toEqual(before);
+    });
+
+    it("refuses __proto__ and constructor as members, at the top and inside, by name", async () => {
+      const before = await snapshot();
+      const version = (id: number) => `"${id}":"${versions[id]}"`;
+      for (const [path, text, field] of [
+        [routes.dismiss, `{"ids":[${a},${c}],"__proto__":{"ids":[${b},${d}]}}`, "__proto__"],
+        [routes.undo, `{"ids":[${a},${c}],"constructor":{"prototype":{"ids":[${b},${d}]}}}`, "constructor"],
+        [routes.merge, `{"survivor_id":${a},"merged_ids":[${c}],"updated_at":{${version(a)},${version(c)}},"__proto__":{"merged_ids":[${b}]}}`, "__proto__"],
+        [routes.merge, `{"survivor_id":${a},"merged_ids":[${c}],"updated_at":{${version(a)},${version(c)}},"values":{"__proto__":${c}}}`, "values.__proto__"],
+        [routes.merge, `{"survivor_id":${a},"merged_ids":[${c}],"updated_at":{${version(a)},${version(c)}},"values":{"constructor":${c}}}`, "values.constructor"],
+        [routes.merge, `{"survivor_id":${a},"merged_ids":[${c}],"updated_at":{${version(a)},${version(c)},"__proto__":"${versions[a]}"}}`, "updated_at"],
+        [routes.bulk, `{"filters":{"__proto__":{"id":"${a}"}},"change":{"is_mandatory":true}}`, "filters.__proto__"],
+        [routes.bulk, `{"filters":{"constructor":"x"},"change":{"is_mandatory":true}}`, "filters.constructor"],
+        [routes.bulk, `{"ids":[${a}],"change":{"is_mandatory":true},"__proto__":{"change":{"delete":true}}}`, "__proto__"],
+        // One of the change's shapes, each strict: none of them holds a __proto__.
+        [routes.bulk, `{"ids":[${a}],"change":{"__proto__":{"delete":true},"is_mandatory":true}}`, "change"],
+      ] as const) {
+        const response = await raw(path, text);
+        expectRefused(response, `${path} ${text}`);
+        // A key the object does not have is named in `fields`, or (zod's strict objects) in the message.
+        expect(`${fieldsOf(response.body).join(" ")} ${JSON.parse(response.body).error.message} ${JSON.stringify(JSON.parse(response.body).error.fields)}`, `${path} ${text}`).toContain(field);
+      }
+      expect(await snapshot()).toEqual(before);
+    });
+
+    it("refuses ids that are not whole numbers in range, arrays for one value and one value for an array", async () => {
+      const before = await snapshot();
+      const updated = `"updated_at":{"${a}":"${versions[a]}","${c}":"${versions[c]}"}`;
+      const cases: [string, string, string][] = [];
+      for (const bad of [`" ${a}"`, `"${a} "`, `"${a}e0"`, `"1e3"`, `"0${a}"`, "-1", "0", "1.5", "99999999999", "null", "true", `[${a}]`, `{"id":${a}}`]) {
+        cases.push([routes.dismiss, `{"ids":[${bad},${c}]}`, "ids"]);
+        cases.push([routes.undo, `{"ids":[${c},${bad}]}`, "ids"]);
+        cases.push([routes.merge, `{"survivor_id":${bad},"merged_ids":[${c}],${updated}}`, "survivor_id"]);
+        cases.push([routes.merge, `{"survivor_id":${a},"merged_ids":[${bad}],${updated}}`, "merged_ids"]);
+        cases.push([routes.bulk, `{"ids":[${bad}],"change":{"is_mandatory":true}}`, "ids"]);
+      }
+      cases.push(
+        [routes.dismiss, `{"ids":${a}}`, "ids"],
+        [routes.dismiss, `{"ids":"${a},${c}"}`, "ids"],
+        [routes.dismiss, `{"ids":{"0":${a},"1":${c}}}`, "ids"],
+        [routes.dismiss, `{"ids":[${a},${a}]}`, "ids"],
+        [routes.merge, `{"survivor_id":${a},"merged_ids":${c},${updated}}`, "merged_ids"],
+        [routes.merge, `{"survivor_id":${a},"merged_ids":[${c}],"values":[${c}],${updated}}`, "values"],
+        [routes.merge, `{"survivor_id":${a},"merged_ids":[${c}],"values":{"first_name":[${c}]},${updated}}`, "values.first_name"],
+        [routes.merge, `{"survivor_id":${a},"merged_ids":[${c}],"updated_at":["${versions[a]}","${versions[c]}"]}`, "updated_at"],
+        [routes.merge, `{"survivor_id":${a},"merged_ids":[${c}],"updated_at":{"${a}":["${versions[a]}"],"${c}":"${versions[c]}"}}`, `updated_at.${a}`],
+        // These two answered 500: the checks after "updated_at is an object" ran on null.
+        [routes.merge, `{"survivor_id":${a},"merged_ids":[${c}],"updated_at":null}`, "updated_at"],
+        [routes.merge, `{"survivor_id":${a},"merged_ids":[${c}]}`, "updated_at"],
+        [routes.bulk, `{"ids":${a},"change":{"is_mandatory":true}}`, "ids"],
+        [routes.bulk, `{"ids":[${a}],"change":[{"is_mandatory":true}]}`, "change"],
+        [routes.bulk, `{"ids":[${a}],"change":{"is_mandatory":"true"}}`, "change"],
+        [routes.bulk, `{"ids":[${a}],"change":{"subscription_status":["active"]}}`, "change"],
+        [routes.bulk, `{"filters":{"email":["a","b"]},"change":{"is_mandatory":true}}`, "filters.email"],
+        [routes.bulk, `{"filters":[["id","${a}"]],"change":{"is_mandatory":true}}`, "filters"],
+        [routes.bulk, `{"filters":"id=${a}","change":{"is_mandatory":true}}`, "filters"],
+      );
+      for (const [path, text, field] of cases) {
+        const response = await raw(path, text);
+        expectRefused(response, `${path} ${text}`);
+        expect(fieldsOf(response.body).some((key) => key === field || key.startsWith(`${field}.`)), `${path} ${text}: ${response.body}`).toBe(true);
+      }
+      expect(await snapshot()).toEqual(before);
+    });
+
+    it("refuses a path with other segments, or an id in another spelling, with the API's 404 or 405", async () => {
+      for (const [method, path] of [
+        ["POST", "/api/v1/trash/subscribers/1/restore/x"],
+        ["DELETE", "/api/v1/trash/subscribers/1/extra"],
+        ["GET", "/api/v1/trash/subscribers/1/extra"],
+        ["POST", "/api/v1/subscribers/merges/1/undo/x"],
+        ["POST", "/api/v1/subscribers/merge/x"],
+        ["POST", "/api/v1/subscribers/duplicates/dismiss/undo/x"],
+        ["GET", "/api/v1/subscribers/duplicates/x"],
+        ["POST", "/api/v1/subscribers/bulk/AAAAAAAAAAAAAAAAAAAAAA/undo/x"],
+        ["GET", "/api/v1/trash"],
+        ["GET", "/api/v1/trash/users"],
+      ] as const) {
+        const response = await admin.request(path, { method });
+        expectRefused(response, `${method} ${path}`, [404, 405]);
+        expect(JSON.parse(response.body).error.code, `${method} ${path}`).toMatch(/^(not_found|method_not_allowed)$/);
+      }
+      for (const id of ["1e3", "%201", "1%20", "-1", "0", "01", "99999999999", "0x1", "abc", "%00"]) {
+        for (const [method, path] of [["POST", `/api/v1/trash/subscribers/${id}/restore`], ["DELETE", `/api/v1/trash/branches/${id}`], ["GET", `/api/v1/subscribers/bulk/${id}`], ["POST", `/api/v1/subscribers/bulk/${id}/undo`], ["POST", `/api/v1/subscribers/merges/${id}/undo`]] as const) {
+          expectRefused(await admin.request(path, { method }), `${method} ${path}`, [404]);
+        }
+      }
+    });
+
+    it("refuses a query parameter sent twice on the lists and their pages", async () => {
+      for (const [path, key] of [
+        ["/api/v1/trash/subscribers?page=1&page=2", "page"],
+        ["/api/v1/trash/branches?sort=id&sort=-id", "sort"],
+        ["/api/v1/trash/subscribers?name=a&name=b", "name"],
+        ["/api/v1/trash/subscribers?deleted_from=2026-01-01&deleted_from=2026-02-01", "deleted_from"],
+        ["/api/v1/subscribers/duplicates?rule=email&rule=mobile", "rule"],
+        ["/api/v1/subscribers/duplicates?page=1&page=2", "page"],
+        ["/api/v1/subscribers/duplicates?q=a&q=b", "q"],
+      ] as const) {
+        const response = await admin.request(path);
+        expectRefused(response, path);
+        expect(fieldsOf(response.body), path).toEqual([key]);
+      }
+      for (const [path, key] of [
+        ["/trash?kind=a&kind=b", "kind"],
+        ["/trash?kind=subscribers&kind=branches", "kind"],
+        ["/trash?page=1&page=2", "page"],
+        ["/subscribers/duplicates?rule=email&rule=mobile", "rule"],
+      ] as const) {
+        const page = await admin.request(path);
+        expectRefused(page, path);
+        expect(page.headers["content-type"], path).toMatch(/^text\/html/);
+        expect(page.body, path).toContain("This address has values the list cannot use");
+        expect(page.body, path).toContain(key);
+      }
+      expect((await admin.request("/trash?kind=branches")).status).toBe(200);
+    });
+  });
+
   // Found by tests/http/fuzz.test.ts: bodies React's decoder throws on, and Origins Next compares
   // only to answer 500, reached every page that serves an action.
   describe("server action requests Next answered with 500", () => {

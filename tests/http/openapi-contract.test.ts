@@ -13,11 +13,13 @@ import { testDbKinds } from "../helpers/db";
 const PASSWORD = "contract-password-123456";
 const ADMIN = { email: "admin@contract.test", password: PASSWORD, role: "admin" as const };
 const STAFF = { email: "staff@contract.test", password: PASSWORD, role: "staff" as const };
+/** A staff member limited to one branch (docs/API.md, Branch scope): no more an administrator than staff. */
+const SCOPED = { email: "scoped@contract.test", password: PASSWORD, role: "staff" as const };
 const METHODS = ["get", "post", "patch", "delete"] as const;
 type Method = (typeof METHODS)[number];
 
 type Json = Record<string, unknown>;
-type Operation = { security?: Json[]; parameters?: { name: string; in: string; schema?: Json }[]; requestBody?: { content: Json }; responses: Record<string, { $ref?: string; content?: Record<string, unknown> }>; "x-access": string };
+type Operation = { security?: Json[]; parameters?: { name: string; in: string; schema?: Json }[]; requestBody?: { content: Json; required?: boolean }; responses: Record<string, { $ref?: string; content?: Record<string, unknown> }>; "x-access": string };
 type Document = { paths: Record<string, Partial<Record<Method, Operation>>>; components: { responses: Record<string, { content?: Record<string, unknown> }> } };
 
 const pointer = (...parts: string[]) => parts.map((p) => p.replaceAll("~", "~0").replaceAll("/", "~1")).join("/");
@@ -29,6 +31,7 @@ for (const kind of testDbKinds()) {
     let server: ConsoleServer;
     let admin: Browser;
     let staff: Browser;
+    let scoped: Browser;
     let document: Document;
     const ajv = new Ajv2020({ strict: false, allErrors: true });
     addFormats(ajv);
@@ -97,14 +100,16 @@ for (const kind of testDbKinds()) {
 
     beforeAll(async () => {
       server = await startConsole(kind, {
-        users: [ADMIN, STAFF],
+        users: [ADMIN, STAFF, SCOPED],
         env: { EXPORT_POLL_SECONDS: "1" },
         seed: async (run) => void (await run(`INSERT INTO countries (code, name) VALUES ('GB', 'United Kingdom'), ('FR', 'France')`)),
       });
       admin = new Browser(server.url, "127.0.0.61");
       staff = new Browser(server.url, "127.0.0.62");
+      scoped = new Browser(server.url, "127.0.0.63");
       expect((await admin.signIn(ADMIN.email, PASSWORD)).status).toBe(200);
       expect((await staff.signIn(STAFF.email, PASSWORD)).status).toBe(200);
+      expect((await scoped.signIn(SCOPED.email, PASSWORD)).status).toBe(200);
       const served = await rawRequest(server.url, "/api/v1/openapi.json");
       expect(served.status).toBe(200);
       document = JSON.parse(served.body) as Document;
@@ -306,6 +311,97 @@ for (const kind of testDbKinds()) {
         if (option && method === "get") expect((await call(admin, method, path, { query: `${option.name}=not-an-option` })).answer.status, `${method} ${path} ${option.name}`).toBe(400);
         if ((op.parameters ?? []).some((p) => p.in === "path") && (method === "get" || method === "delete")) {
           expect((await call(admin, method, path)).answer.status, `${method} ${path} unknown id`).toBe(404);
+        }
+      }
+    });
+
+    it("answers hostile requests to every operation with a documented refusal: methods, paths, ids, bodies, queries, roles", async () => {
+      const errorShape = ajv.getSchema(`openapi.json#/${pointer("components", "responses", "Error400", "content", "application/json", "schema")}`)!;
+      /** An answer to what no operation documents (a method, a path): a 4xx in the error shape all the same. */
+      const refused = (answer: RawResponse, what: string, statuses: number[]) => {
+        expect(statuses, `${what}: ${answer.status} ${answer.body.slice(0, 300)}`).toContain(answer.status);
+        expect(answer.headers["content-type"], what).toMatch(/^application\/json/);
+        expect(errorShape(JSON.parse(answer.body)), `${what}: ${ajv.errorsText(errorShape.errors)}`).toBe(true);
+      };
+      const fieldsOf = (body: Json) => Object.keys((body.error as { fields?: Json }).fields ?? {});
+      const anyId = (path: string) => (path.startsWith("/api/v1/subscribers/imports") || path.startsWith("/api/v1/exports") ? ANY_JOB : ANY_ID);
+      const concrete = (path: string) => path.replace(/\{(\w+)\}/g, () => anyId(path));
+
+      // Methods a path does not have: 405 with the Allow that OPTIONS (Next's own answer) gives.
+      for (const [path, item] of Object.entries(document.paths)) {
+        const own = METHODS.filter((m) => item[m]).map((m) => m.toUpperCase());
+        const allow = [...new Set(["OPTIONS", ...own, ...(own.includes("GET") ? ["HEAD"] : [])])].sort().join(", ");
+        const options = await admin.request(concrete(path), { method: "OPTIONS" });
+        expect({ status: options.status, allow: options.headers.allow }, `OPTIONS ${path}`).toEqual({ status: 204, allow });
+        for (const method of ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"].filter((m) => !allow.split(", ").includes(m))) {
+          const answer = await admin.request(concrete(path), { method, headers: { "content-type": "application/json" }, body: method === "HEAD" ? undefined : "{}" });
+          expect(answer.headers.allow, `${method} ${path}`).toBe(allow);
+          if (method === "HEAD") expect(answer.status, `HEAD ${path}`).toBe(405);
+          else refused(answer, `${method} ${path}`, [405]);
+        }
+      }
+
+      const staffToken = (await call(staff, "post", "/api/v1/tokens", { json: { name: "contract staff", scope: "read", expires_at: new Date(Date.now() + 86_400_000).toISOString() } })).body.token as string;
+      const branch = (await call(admin, "post", "/api/v1/branches", { json: { name: "Contract scope" } })).body;
+      const users = (await call(admin, "get", "/api/v1/users", { query: "email=scoped%40contract.test" })).body.data as { id: number }[];
+      await call(admin, "patch", "/api/v1/users/{id}", { ids: { id: users[0]!.id }, json: { branch_ids: [branch.id] } });
+      const BAD_IDS = ["abc", "-1", "0", "01", "+1", "1e3", "1.0", "0x1", "%201", "1%20", "99999999999999999999", "%00", "%E2%82%AC"];
+      const JSON_TYPE = { "content-type": "application/json" };
+
+      for (const { path, method, op } of operations()) {
+        const what = `${method.toUpperCase()} ${path}`;
+        // A segment more than the route has: the catch-all's 404, or the 405 of the route it then names.
+        const extra = await admin.request(`${concrete(path)}/extra`, { method: method.toUpperCase(), ...(method === "get" || method === "delete" ? {} : { headers: JSON_TYPE, body: "{}" }) });
+        refused(extra, `${what}/extra`, [404, 405]);
+
+        // An id in any spelling but its digits names nothing (checked before any body is read).
+        const params = (op.parameters ?? []).filter((p) => p.in === "path");
+        if (params.length && !op.requestBody) {
+          for (const bad of BAD_IDS) {
+            for (const p of params) expect((await call(admin, method, path, { ids: { [p.name]: bad } })).answer.status, `${what} ${p.name}=${bad}`).toBe(404);
+          }
+        }
+
+        // A documented query parameter given twice: 400 naming it.
+        if (method === "get") {
+          for (const p of (op.parameters ?? []).filter((q) => q.in === "query")) {
+            const { answer, body } = await call(admin, method, path, { query: `${p.name}=1&${p.name}=2` });
+            expect(answer.status, `${what}?${p.name} twice`).toBe(400);
+            expect(fieldsOf(body), `${what}?${p.name} twice`).toContain(p.name);
+          }
+        }
+
+        // Administrators' operations: as refused to a scoped staff member and a staff member's token as to staff.
+        if (op["x-access"] === "admin") {
+          expect((await call(scoped, method, path)).answer.status, `${what} scoped staff`).toBe(403);
+          expect((await call(staffToken, method, path)).answer.status, `${what} staff token`).toBe(403);
+        }
+
+        if (!op.requestBody || !("application/json" in op.requestBody.content)) continue;
+        const send = (body: string | Buffer, headers: Record<string, string> = JSON_TYPE) => call(admin, method, path, { body: Buffer.from(body), headers });
+        for (const type of ["text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x", "application/json-patch+json", "application/jsonx", "json"]) {
+          expect((await send('{"name":"x"}', { "content-type": type })).answer.status, `${what} as ${type}`).toBe(415);
+        }
+        expect((await send('{"name":"x"}', {})).answer.status, `${what} with no Content-Type`).toBe(415);
+        const large = await send(JSON.stringify({ name: "a".repeat(1024 * 1024) }));
+        expect(large.answer.status, `${what} 1 MB`).toBe(413);
+        for (const [text, field] of [
+          ['{"name":"a","name":"b"}', "name"],
+          ['{"filters":{"email":"a","email":"b"},"ids":[1]}', "filters.email"],
+          ['{"ids":[1,2],"change":{"is_mandatory":true},"ids":[3,4]}', "ids"],
+          ['{"__proto__":{"a":1},"__proto__":{"a":2}}', "__proto__"],
+        ]) {
+          const { answer, body } = await send(text!);
+          expect(answer.status, `${what} ${text}`).toBe(400);
+          expect(fieldsOf(body), `${what} ${text}`).toEqual([field]);
+        }
+        for (const text of ['{"__proto__":{"role":"admin"},"constructor":{"prototype":{"role":"admin"}}}', "null", "5", '"text"', "[]", "{", '{"a":1,}']) {
+          expect((await send(text)).answer.status, `${what} ${text}`).toBe(400);
+        }
+        expect((await send(Buffer.from([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x7d]))).answer.status, `${what} not UTF-8`).toBe(400);
+        if (op.requestBody.required) {
+          const empty = (await send("")).answer.status;
+          expect(empty >= 400 && empty < 500, `${what} with an empty body: ${empty}`).toBe(true);
         }
       }
     });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Browser, startConsole, type ConsoleServer } from "../helpers/console-server";
+import { Browser, rawRequest, startConsole, type ConsoleServer } from "../helpers/console-server";
 import { testDbKinds } from "../helpers/db";
 import { seedSubscribers } from "../helpers/export-data";
 
@@ -10,6 +10,7 @@ import { seedSubscribers } from "../helpers/export-data";
 const PASSWORD = "trash-http-password-1";
 const STAFF = { email: "staff@trash.test", password: PASSWORD, role: "staff" as const, name: "Sam Staff" };
 const ADMIN = { email: "admin@trash.test", password: PASSWORD, role: "admin" as const, name: "Ada Admin" };
+const SCOPED = { email: "scoped@trash.test", password: PASSWORD, role: "staff" as const, name: "Sol Scoped" };
 
 type Json = Record<string, unknown> & { data?: Record<string, unknown>[]; pagination?: { total: number }; error?: { code: string; message: string } };
 
@@ -18,6 +19,7 @@ for (const kind of testDbKinds()) {
     let server: ConsoleServer;
     let staff: Browser;
     let admin: Browser;
+    let scoped: Browser;
     const send = async (who: Browser, method: string, path: string, body?: unknown) => {
       const headers: Record<string, string> = body === undefined ? { origin: server.url } : { "content-type": "application/json", origin: server.url };
       const init = body === undefined ? { method, headers } : { method, headers, body: JSON.stringify(body) };
@@ -26,10 +28,11 @@ for (const kind of testDbKinds()) {
     };
 
     beforeAll(async () => {
-      server = await startConsole(kind, { users: [STAFF, ADMIN], seed: (run) => seedSubscribers(run, 30) });
+      server = await startConsole(kind, { users: [STAFF, ADMIN, SCOPED], seed: (run) => seedSubscribers(run, 30) });
       staff = new Browser(server.url, "127.0.0.61");
       admin = new Browser(server.url, "127.0.0.62");
-      for (const [who, user] of [[staff, STAFF], [admin, ADMIN]] as const) expect((await who.signIn(user.email, PASSWORD)).status).toBe(200);
+      scoped = new Browser(server.url, "127.0.0.63");
+      for (const [who, user] of [[staff, STAFF], [admin, ADMIN], [scoped, SCOPED]] as const) expect((await who.signIn(user.email, PASSWORD)).status).toBe(200);
     });
     afterAll(async () => server?.close());
 
@@ -54,7 +57,7 @@ for (const kind of testDbKinds()) {
 
     it("a trashed branch's name is free; restoring it is then a 409 naming the branch; erasing is 204", async () => {
       const made = await send(admin, "POST", "/api/v1/branches", { name: "Quayside" });
-      expect(made.status).toBe(201);
+      expect(made.status, JSON.stringify(made.body)).toBe(201);
       const id = made.body.id as number;
       expect((await send(admin, "DELETE", `/api/v1/branches/${id}`)).status).toBe(204);
       expect((await send(admin, "GET", "/api/v1/trash/branches?name=Quay")).body.data).toEqual([expect.objectContaining({ id, name: "Quayside" })]);
@@ -90,6 +93,85 @@ for (const kind of testDbKinds()) {
       expect((await admin.request(`/subscribers/bulk/${deletion.body.id as string}`)).body).toContain(">Undo</button>");
       expect((await send(admin, "POST", `/api/v1/subscribers/bulk/${deletion.body.id as string}/undo`)).status).toBe(200);
       expect((await send(admin, "GET", "/api/v1/subscribers/7")).status).toBe(200);
+    });
+
+    it("refuses the administrators' actions on real records to staff, a scoped staff member and API tokens, and changes nothing", async () => {
+      const home = (await send(admin, "POST", "/api/v1/branches", { name: "Refusals home" })).body.id as number;
+      const gone = (await send(admin, "POST", "/api/v1/branches", { name: "Refusals gone" })).body.id as number;
+      expect((await send(admin, "DELETE", `/api/v1/branches/${gone}`)).status).toBe(204);
+      const scopedId = (await send(admin, "GET", `/api/v1/users?email=${encodeURIComponent(SCOPED.email)}`)).body.data![0]!.id as number;
+      expect((await send(admin, "PATCH", `/api/v1/users/${scopedId}`, { branch_ids: [home] })).status).toBe(200);
+      // Every record in the scoped member's branch: what refuses them is their role, not their scope.
+      const make = async (email: string, mobile: string) => {
+        const made = await send(admin, "POST", "/api/v1/subscribers", { first_name: "Rhea", last_name: "Refusal", email, mobile, branch_id: home, subscription_status: "active", is_mandatory: false });
+        expect(made.status, JSON.stringify(made.body)).toBe(201);
+        return made.body.id as number;
+      };
+      const [p, q, u, v, r, t] = [
+        await make("pair@refusals.test", "+447911123501"), await make("PAIR@refusals.test", "+447911123502"),
+        await make("u@refusals.test", "+447911123505"), await make("v@refusals.test", "+447911123505"),
+        await make("r@refusals.test", "+447911123503"), await make("t@refusals.test", "+447911123504"),
+      ] as [number, number, number, number, number, number];
+      const version = async (id: number) => (await send(admin, "GET", `/api/v1/subscribers/${id}`)).body.updated_at as string;
+      expect((await send(admin, "POST", "/api/v1/subscribers/duplicates/dismiss", { ids: [p, q] })).status).toBe(200);
+      const merge = await send(admin, "POST", "/api/v1/subscribers/merge", { survivor_id: u, merged_ids: [v], updated_at: { [u]: await version(u), [v]: await version(v) } });
+      expect(merge.status).toBe(200);
+      const deletion = await send(admin, "POST", "/api/v1/subscribers/bulk", { ids: [r], change: { delete: true } });
+      expect(deletion.status).toBe(200);
+      expect((await send(admin, "DELETE", `/api/v1/subscribers/${t}`)).status).toBe(204);
+      const tokenOf = async (who: Browser) => (await send(who, "POST", "/api/v1/tokens", { name: "refusals", scope: "read", expires_at: new Date(Date.now() + 86_400_000).toISOString() })).body.token as string;
+      const [staffToken, adminToken] = [await tokenOf(staff), await tokenOf(admin)];
+      const state = async () => ({
+        trashed: (await send(admin, "GET", "/api/v1/trash/subscribers?sort=id")).body.data!.map((row) => row.id),
+        branches: (await send(admin, "GET", "/api/v1/trash/branches?name=Refusals")).body.pagination!.total,
+        deletion: (await send(admin, "GET", `/api/v1/subscribers/bulk/${deletion.body.id as string}`)).body.undo_id,
+        records: await Promise.all([p, q, u].map(async (id) => (await send(admin, "GET", `/api/v1/subscribers/${id}`)).body)),
+      });
+      const before = await state();
+      expect(before.trashed).toEqual(expect.arrayContaining([r, t, v]));
+
+      const mergeBody = { survivor_id: p, merged_ids: [q], updated_at: { [p]: await version(p), [q]: await version(q) } };
+      const refusals: [method: string, path: string, body?: unknown][] = [
+        ["GET", "/api/v1/trash/subscribers"],
+        ["GET", "/api/v1/trash/branches"],
+        ["POST", `/api/v1/trash/subscribers/${t}/restore`],
+        ["DELETE", `/api/v1/trash/subscribers/${t}`],
+        ["POST", `/api/v1/trash/branches/${gone}/restore`],
+        ["DELETE", `/api/v1/trash/branches/${gone}`],
+        ["POST", `/api/v1/subscribers/bulk/${deletion.body.id as string}/undo`],
+        ["POST", `/api/v1/subscribers/merges/${merge.body.merge_id as string}/undo`],
+        ["POST", "/api/v1/subscribers/duplicates/dismiss/undo", { ids: [p, q] }],
+        ["POST", "/api/v1/subscribers/merge", mergeBody],
+        ["POST", "/api/v1/subscribers/bulk", { ids: [p], change: { delete: true } }],
+        ["DELETE", `/api/v1/subscribers/${p}`],
+      ];
+      const byToken = (token: string, method: string, path: string, body?: unknown) =>
+        rawRequest(server.url, path, { method, headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { "content-type": "application/json" }) }, body: body === undefined ? undefined : JSON.stringify(body) });
+      for (const [method, path, body] of refusals) {
+        const answers = {
+          staff: await staff.request(path, { method, headers: { origin: server.url, "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) }),
+          scoped: await scoped.request(path, { method, headers: { origin: server.url, "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) }),
+          "staff token": await byToken(staffToken, method, path, body),
+          "admin token": await byToken(adminToken, method, path, body),
+        };
+        for (const [who, answer] of Object.entries(answers)) {
+          const what = `${who}: ${method} ${path} answered ${answer.status} ${answer.body.slice(0, 200)}`;
+          // An admin's token reads the trash lists (scope read); it never changes anything.
+          if (who === "admin token" && method === "GET") {
+            expect(answer.status, what).toBe(200);
+            continue;
+          }
+          // Someone else's bulk change is as unknown to staff as to anyone but its author (404).
+          expect(path.endsWith("/undo") && path.includes("/bulk/") && !who.includes("token") ? [403, 404] : [403], what).toContain(answer.status);
+          const error = (JSON.parse(answer.body) as { error: { code: string; message: string } }).error;
+          expect(error.code, what).toMatch(/^(forbidden|token_scope|not_found)$/);
+          expect(error.message, what).toBeTruthy();
+        }
+      }
+      expect(await state()).toEqual(before);
+      // The same actions are an administrator's to take.
+      expect((await send(admin, "POST", `/api/v1/subscribers/merges/${merge.body.merge_id as string}/undo`)).status).toBe(200);
+      expect((await send(admin, "POST", `/api/v1/trash/subscribers/${t}/restore`)).status).toBe(200);
     });
   });
 }

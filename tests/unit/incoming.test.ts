@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { createRequire } from "node:module";
 import { config as proxyConfig } from "@/proxy";
+import { apiAllowedMethods } from "@/lib/openapi/methods";
 import { API_CSP } from "@/lib/security/headers";
 import { prepareIncoming, proxiedPaths, unparsableRequestAnswer, type Incoming } from "@/lib/server/incoming";
 
@@ -83,6 +84,38 @@ describe("prepareIncoming refuses bodies Next would buffer for the proxy", () =>
       expect(send(method, "/api/v1/subscribers/imports", { "transfer-encoding": "chunked" }), method).toBeNull();
     }
     expect(send("HEAD", "/api/health")).toBeNull();
+  });
+
+  it("answers 405 in the API's error shape with Allow to a method an /api/v1 route does not have", () => {
+    const allow = apiAllowedMethods();
+    // server.ts names the route by the build's manifest; here, by hand.
+    const routes: Record<string, string> = {
+      "/api/v1/subscribers/merge": "/api/v1/subscribers/merge",
+      "/api/v1/subscribers/merges/x1/undo": "/api/v1/subscribers/merges/[merge_id]/undo",
+      "/api/v1/trash/subscribers": "/api/v1/trash/subscribers",
+      "/api/v1/trash/subscribers/1": "/api/v1/trash/subscribers/[id]",
+      "/api/v1/subscribers/1": "/api/v1/subscribers/[id]",
+    };
+    const apiAllow = (pathname: string) => allow.get(routes[pathname] ?? "");
+    const send = (method: string, url: string) => prepareIncoming(request({ method, url }), 0, goesThroughProxy, apiAllow);
+    for (const [method, url, expected] of [
+      ["GET", "/api/v1/subscribers/merge", "OPTIONS, POST"],
+      ["PUT", "/api/v1/subscribers/merges/x1/undo?x=1", "OPTIONS, POST"],
+      ["HEAD", "/api/v1/subscribers/merge", "OPTIONS, POST"],
+      ["POST", "/api/v1/trash/subscribers", "GET, HEAD, OPTIONS"],
+      ["GET", "/api/v1/trash/subscribers/1", "DELETE, OPTIONS"],
+      ["PROPFIND", "/api/v1/subscribers/1", "DELETE, GET, HEAD, OPTIONS, PATCH"],
+    ] as const) {
+      const refused = send(method, url);
+      expect(refused?.status, `${method} ${url}`).toBe(405);
+      expect(refused!.headers.Allow, `${method} ${url}`).toBe(expected);
+      expect(refused!.headers["Content-Security-Policy"]).toBe(API_CSP);
+      expect(JSON.parse(refused!.body).error).toMatchObject({ code: "method_not_allowed", message: expect.stringContaining(method) });
+    }
+    // Its own methods, OPTIONS (Next's answer, with Allow) and paths no operation has reach Next.
+    for (const [method, url] of [["POST", "/api/v1/subscribers/merge"], ["OPTIONS", "/api/v1/subscribers/merge"], ["HEAD", "/api/v1/trash/subscribers"], ["DELETE", "/api/v1/trash/subscribers/1"], ["PUT", "/api/v1/no-such/path"]]) {
+      expect(send(method!, url!), `${method} ${url}`).toBeNull();
+    }
   });
 
   it("decides which paths go through the proxy by proxy.ts's matcher, as Next compiles and matches it", () => {

@@ -126,6 +126,13 @@ describe("subscriber PATCH schema", () => {
     expect(r.changes).toEqual({ email: "a@b.co" });
   });
 
+  it("refuses a body that is no object with its one message, never by throwing (null reached the member checks: a 500)", () => {
+    for (const body of [null, undefined, 5, "text", true, [], ["updated_at"]]) {
+      expect(() => subscriberPatchSchema.safeParse(body), JSON.stringify(body)).not.toThrow();
+      expect(problems(body), JSON.stringify(body)).toEqual({ _: ["Send the changes as one JSON object."] });
+    }
+  });
+
   it("refuses unknown members by name, with a hint for the record answer's names", () => {
     expect(Object.keys(problems({ emial: "x", updated_at: version }))).toEqual(["emial"]);
     expect(problems({ branch_name: "Harbour", updated_at: version }).branch_name?.[0]).toMatch(/Use branch_id\./);
