@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import { parse } from "csv-parse/sync";
 import { expect, signInByApi, test, toast } from "./fixtures";
+import { convertWithLibreOffice } from "../tests/helpers/libreoffice";
 import { readXlsx } from "../tests/helpers/xlsx-read";
 
 // The export panel of /subscribers: request with the current filters, watch the progress,
@@ -65,6 +66,7 @@ test.describe("subscriber export", () => {
   });
 
   test("staff chooses Excel, downloads a workbook that opens with typed cells", async ({ asStaff: page }) => {
+    test.setTimeout(180_000); // LibreOffice opens the file too
     await page.goto("/subscribers?is_mandatory=true");
     const panel = page.getByRole("region", { name: /Export file/ });
     const summary = panel.getByText(/subscribers? match(es)? the current filters and will be exported/);
@@ -84,7 +86,8 @@ test.describe("subscriber export", () => {
     const [download] = await Promise.all([page.waitForEvent("download"), panel.getByRole("link", { name: "Download" }).click()]);
     expect(download.suggestedFilename()).toMatch(/^subscribers-\d{8}-\d{4}\.xlsx$/);
     // Read by the tests' own reader (not the library that wrote it): a valid package, typed cells.
-    const { sheets } = await readXlsx(fs.readFileSync((await download.path())!));
+    const bytes = fs.readFileSync((await download.path())!);
+    const { sheets } = await readXlsx(bytes);
     expect(sheets.map((s) => s.name)).toEqual(["Subscribers"]);
     const [header, ...rows] = sheets[0]!.rows;
     expect(header!.map((c) => (c as { value: string }).value)).toEqual([
@@ -100,6 +103,16 @@ test.describe("subscriber export", () => {
       // Mobiles are text as they are, "+44…", with no apostrophe: a text cell is never a formula.
       expect(row[6]).toMatchObject({ type: "inlineStr", value: expect.stringMatching(/^\+\d+$/) });
       expect(row[12]).toMatchObject({ type: "number", format: "yyyy-mm-dd hh:mm:ss" });
+    }
+    // And the file opens in LibreOffice: its rows as shown, dates in their formats, mobiles as typed.
+    const opened = await convertWithLibreOffice(bytes, "csv");
+    const [shownHeader, ...shown] = parse(opened.get("export-Subscribers.csv")!) as string[][];
+    expect(shownHeader).toEqual(header!.map((c) => (c as { value: string }).value));
+    expect(shown).toHaveLength(expected);
+    for (const row of shown) {
+      expect(row[6]).toMatch(/^\+\d+$/);
+      expect(row[11]).toBe("TRUE");
+      expect(row[12]).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
     }
   });
 });

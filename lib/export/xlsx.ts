@@ -168,17 +168,21 @@ function rowXml(row: Row, r: number, serial: Serials): string {
         xml += `<c r="${ref}" t="b"><v>${value === "true" ? 1 : 0}</v></c>`;
         break;
       case "date":
-        xml += `<c r="${ref}" s="${STYLE.date}"><v>${serial.day(value)}</v></c>`;
+      case "datetime": {
+        const kind = kinds[i] as "date" | "datetime";
+        const v = kind === "date" ? serial.day(value) : serial.instant(value);
+        // A date a spreadsheet cannot show as one stays the text the CSV has.
+        xml += v === null ? textCell(ref, value) : `<c r="${ref}" s="${STYLE[kind]}"><v>${v}</v></c>`;
         break;
-      case "datetime":
-        xml += `<c r="${ref}" s="${STYLE.datetime}"><v>${serial.instant(value)}</v></c>`;
-        break;
+      }
       default:
-        xml += `<c r="${ref}" t="inlineStr"><is>${textElement(value)}</is></c>`;
+        xml += textCell(ref, value);
     }
   }
   return `${xml}</row>`;
 }
+
+const textCell = (ref: string, value: string) => `<c r="${ref}" t="inlineStr"><is>${textElement(value)}</is></c>`;
 
 const XML_SPECIAL = /[&<>]/;
 const XML_SPECIAL_ALL = /[&<>]/g;
@@ -187,7 +191,7 @@ const ENTITIES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;
 const KEEP_SPACE = /^\s|\s$|[\t\n]| {2}/;
 
 /** Anything that needs one of the steps below; most values need none. */
-const SPECIAL = /[\u0000-\u001F\u007F\uFFFE\uFFFF_&<>]|^\s|\s$| {2}/;
+const SPECIAL = /[\u0000-\u001F\uFFFE\uFFFF_&<>]|^\s|\s$| {2}/;
 
 /** An inline string's `<t>`: ST_Xstring escapes first (xlsx-text.ts), then XML's. */
 function textElement(value: string): string {
@@ -208,11 +212,20 @@ function fitWidths(rows: readonly Row[]): number[] {
   });
 }
 
-type Serials = { day: (iso: string) => number; instant: (iso: string) => number };
+/** A spreadsheet serial, or null for a day a spreadsheet cannot show as a date. */
+type Serials = { day: (iso: string) => number | null; instant: (iso: string) => number | null };
 
 const DAY_MS = 86_400_000;
 /** Excel's serial of 1970-01-01 (its 1900 date system). */
 const EPOCH = 25_569;
+/**
+ * The serials Excel and LibreOffice read alike: from 1900-03-01 (before it, Excel counts a
+ * 29 February 1900 that never was, LibreOffice does not) up to Excel's last day, 9999-12-31.
+ * Outside (or `infinity`, or a year past 9999 that PostgreSQL may hold) the cell is text.
+ */
+const FIRST_SERIAL = 61;
+const END_SERIAL = 2_958_466;
+const inRange = (serial: number) => (serial >= FIRST_SERIAL && serial < END_SERIAL ? serial : null);
 
 /**
  * Spreadsheet serials: a day as it is; an instant (ISO, UTC) as the date and time a clock in
@@ -243,10 +256,10 @@ export function serials(timeZone: string): Serials {
     return offset;
   };
   return {
-    day: (iso) => Date.parse(`${iso}T00:00:00Z`) / DAY_MS + EPOCH,
+    day: (iso) => inRange(Date.parse(`${iso}T00:00:00Z`) / DAY_MS + EPOCH),
     instant: (iso) => {
       const ms = Date.parse(iso);
-      return (ms + offsetAt(ms)) / DAY_MS + EPOCH;
+      return Number.isNaN(ms) ? null : inRange((ms + offsetAt(ms)) / DAY_MS + EPOCH);
     },
   };
 }

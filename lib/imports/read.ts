@@ -2,6 +2,7 @@ import { Transform, type Readable } from "node:stream";
 import ExcelJS from "exceljs";
 import yauzl from "yauzl";
 import { config } from "@/lib/config";
+import { fromXlsxText } from "@/lib/export/xlsx-text";
 import type { Cell } from "./cells";
 import { csvRecords, CsvShapeError } from "./csv";
 import { ImportFileError } from "./file-error";
@@ -194,8 +195,18 @@ export async function inspectXlsx(path: string, maxUnpacked: number): Promise<Wo
   return { worksheets: sheets, date1904 };
 }
 
-/** A spreadsheet cell's value as the import reads it: cached results of formulas (never evaluated), text of rich text. */
+/**
+ * A spreadsheet cell's value as the import reads it: cached results of formulas (never evaluated),
+ * text of rich text. Text comes back with its `_xHHHH_` escapes read (ST_Xstring), which ExcelJS's
+ * streaming reader leaves as they are in shared and inline strings alike: a line break Excel wrote
+ * as `_x000D_`, or a name typed as `_x0041_` (stored `_x005F_x0041_`), reads as it was typed.
+ */
 function cellValue(value: ExcelJS.CellValue): Cell {
+  const read = rawCellValue(value);
+  return typeof read === "string" ? fromXlsxText(read) : read;
+}
+
+function rawCellValue(value: ExcelJS.CellValue): Cell {
   if (value === null || value === undefined) return null;
   if (typeof value === "string" || typeof value === "number" || typeof value === "boolean" || value instanceof Date) return value;
   if (typeof value === "object") {

@@ -31,6 +31,61 @@ export function parseXml(xml: string): Node {
 const all = (node: Node, name: string): Node[] => node.children.filter((c) => c.name === name);
 const one = (node: Node, name: string): Node | undefined => node.children.find((c) => c.name === name);
 
+/**
+ * The order of an element's children as the schema's `xsd:sequence` has it (ECMA-376 Part 1,
+ * 18.3.1.99 CT_Worksheet, 18.2.28 CT_Workbook, 18.8.39 CT_Stylesheet, 18.3.1.87 CT_SheetView,
+ * 18.3.1.4 CT_Cell): Excel offers to repair a part whose children are out of this order or
+ * unknown. Prefixed elements (markup compatibility, extensions) are left to their own schema.
+ */
+const SEQUENCES: Record<string, readonly string[]> = {
+  worksheet: [
+    "sheetPr", "dimension", "sheetViews", "sheetFormatPr", "cols", "sheetData", "sheetCalcPr", "sheetProtection", "protectedRanges",
+    "scenarios", "autoFilter", "sortState", "dataConsolidate", "customSheetViews", "mergeCells", "phoneticPr", "conditionalFormatting",
+    "dataValidations", "hyperlinks", "printOptions", "pageMargins", "pageSetup", "headerFooter", "rowBreaks", "colBreaks",
+    "customProperties", "cellWatches", "ignoredErrors", "smartTags", "drawing", "legacyDrawing", "legacyDrawingHF", "drawingHF",
+    "picture", "oleObjects", "controls", "webPublishItems", "tableParts", "extLst",
+  ],
+  workbook: [
+    "fileVersion", "fileSharing", "workbookPr", "workbookProtection", "bookViews", "sheets", "functionGroups", "externalReferences",
+    "definedNames", "calcPr", "oleSize", "customWorkbookViews", "pivotCaches", "smartTagPr", "smartTagTypes", "webPublishing",
+    "fileRecoveryPr", "webPublishObjects", "extLst",
+  ],
+  styleSheet: ["numFmts", "fonts", "fills", "borders", "cellStyleXfs", "cellXfs", "cellStyles", "dxfs", "tableStyles", "colors", "extLst"],
+  sheetView: ["pane", "selection", "pivotSelection", "extLst"],
+  c: ["f", "v", "is", "extLst"],
+};
+/** Elements a schema requires. */
+const REQUIRED: Record<string, readonly string[]> = { worksheet: ["sheetData"], workbook: ["sheets"] };
+
+/** Throws unless `node`'s children follow its schema's sequence (repeats allowed where they are adjacent). */
+function checkOrder(node: Node, where: string) {
+  const sequence = SEQUENCES[node.name];
+  if (!sequence) return;
+  let at = -1;
+  for (const child of node.children) {
+    if (child.name.includes(":")) continue;
+    const i = sequence.indexOf(child.name);
+    if (i < 0) throw new Error(`${where}: <${child.name}> is not a child <${node.name}> may have.`);
+    if (i < at) throw new Error(`${where}: <${child.name}> comes after <${sequence[at]}> in <${node.name}>, out of the schema's order.`);
+    at = i;
+  }
+  for (const name of REQUIRED[node.name] ?? []) if (!one(node, name)) throw new Error(`${where}: <${node.name}> has no <${name}>.`);
+}
+
+/** A collection's `count`, when given, must be its children's number. */
+function checkCount(node: Node | undefined, where: string) {
+  if (node?.attrs.count !== undefined && Number(node.attrs.count) !== node.children.length) {
+    throw new Error(`${where}: <${node.name} count="${node.attrs.count}"> has ${node.children.length} children.`);
+  }
+}
+
+/** xsd:double's lexical form, as a `<v>` of a number holds it (never NaN or Infinity for a cell). */
+const DOUBLE = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
+/** Excel's last row and column (XFD). */
+const MAX_ROW = 1_048_576;
+const MAX_COLUMN = 16_384;
+const CELL_TYPES = new Set(["b", "d", "e", "inlineStr", "n", "s", "str"]);
+
 export async function unzip(file: Buffer): Promise<Map<string, Buffer>> {
   const zip = await new Promise<yauzl.ZipFile>((resolve, reject) =>
     yauzl.fromBuffer(file, { lazyEntries: true, strictFileNames: true, validateEntrySizes: true }, (e, z) => (e ? reject(e) : resolve(z))));
@@ -69,6 +124,8 @@ export type ReadSheet = {
   frozenRows: number;
   widths: number[];
   formulas: number;
+  /** Each formula: its cell, the cell's type and the formula's text. */
+  formulaCells: { ref: string; type: string; formula: string }[];
 };
 
 const MAIN = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml";
@@ -128,9 +185,16 @@ export async function readXlsx(file: Buffer): Promise<{ sheets: ReadSheet[]; par
   const formats: string[] = [];
   if (styleRel) {
     const styles = xml(resolve(styleRel.Target!));
+    checkOrder(styles, "styles");
+    for (const name of ["numFmts", "fonts", "fills", "borders", "cellStyleXfs", "cellXfs", "cellStyles"]) checkCount(one(styles, name), "styles");
     const custom = new Map((one(styles, "numFmts")?.children ?? []).map((f) => [Number(f.attrs.numFmtId), f.attrs.formatCode!]));
+    // Built-in formats are 0–163; a workbook's own start at 164.
+    for (const id of custom.keys()) if (!(id >= 164)) throw new Error(`styles: a custom number format has the built-in id ${id}.`);
+    const sizes = { fontId: one(styles, "fonts")?.children.length ?? 0, fillId: one(styles, "fills")?.children.length ?? 0, borderId: one(styles, "borders")?.children.length ?? 0 };
     for (const xf of all(one(styles, "cellXfs")!, "xf")) {
       const id = Number(xf.attrs.numFmtId ?? 0);
+      if (id >= 164 && !custom.has(id)) throw new Error(`styles: a cell style has the undefined number format ${id}.`);
+      for (const [attr, size] of Object.entries(sizes)) if (Number(xf.attrs[attr] ?? 0) >= size) throw new Error(`styles: a cell style's ${attr} is past its list.`);
       formats.push(custom.get(id) ?? BUILT_IN[id] ?? `builtin:${id}`);
     }
   }
@@ -138,12 +202,17 @@ export async function readXlsx(file: Buffer): Promise<{ sheets: ReadSheet[]; par
   const shared = sharedRel ? all(xml(resolve(sharedRel.Target!)), "si").map(stringItem) : [];
 
   const workbook = xml(workbookPath);
+  checkOrder(workbook, "workbook");
   const sheets: ReadSheet[] = [];
   const names = new Set<string>();
+  const ids = new Set<string>();
   for (const s of all(one(workbook, "sheets")!, "sheet")) {
     const name = s.attrs.name!;
-    if (names.has(name.toLowerCase()) || name.length > 31 || /[\\/?*[\]:]/.test(name)) throw new Error(`Bad sheet name ${name}.`);
+    // Excel's rules for a sheet's name: 1–31 characters, none of \ / ? * [ ] :, no apostrophe at either end, unique in any case.
+    if (names.has(name.toLowerCase()) || name.length === 0 || name.length > 31 || /[\\/?*[\]:]|^'|'$/.test(name)) throw new Error(`Bad sheet name ${name}.`);
     names.add(name.toLowerCase());
+    if (!(Number(s.attrs.sheetId) >= 1) || ids.has(s.attrs.sheetId!)) throw new Error(`Sheet ${name} has a missing or repeated sheetId.`);
+    ids.add(s.attrs.sheetId!);
     const rel = rels.get(s.attrs["r:id"]!);
     if (!rel || rel.Type !== WORKSHEET_REL) throw new Error(`Sheet ${name} has no worksheet relationship.`);
     const path = resolve(rel.Target!);
@@ -161,6 +230,8 @@ function stringItem(node: Node): string {
 }
 
 function readSheet(name: string, sheet: Node, formats: string[], shared: string[]): ReadSheet {
+  checkOrder(sheet, name);
+  for (const view of all(one(sheet, "sheetViews") ?? ({ children: [] } as unknown as Node), "sheetView")) checkOrder(view, name);
   const pane = one(one(one(sheet, "sheetViews") ?? { children: [] } as unknown as Node, "sheetView") ?? ({ children: [] } as unknown as Node), "pane");
   const frozenRows = pane?.attrs.state === "frozen" ? Number(pane.attrs.ySplit ?? 0) : 0;
   const widths: number[] = [];
@@ -168,11 +239,11 @@ function readSheet(name: string, sheet: Node, formats: string[], shared: string[
     for (let i = Number(col.attrs.min); i <= Number(col.attrs.max); i++) widths[i - 1] = Number(col.attrs.width);
   }
   const rows: (ReadCell | undefined)[][] = [];
-  let formulas = 0;
+  const formulaCells: ReadSheet["formulaCells"] = [];
   let lastRow = 0;
   for (const row of all(one(sheet, "sheetData")!, "row")) {
     const r = Number(row.attrs.r);
-    if (!(r > lastRow)) throw new Error(`Row ${r} out of order.`);
+    if (!(r > lastRow) || r > MAX_ROW) throw new Error(`Row ${r} out of order or past Excel's last row.`);
     lastRow = r;
     const cells: (ReadCell | undefined)[] = [];
     let lastColumn = -1;
@@ -180,11 +251,18 @@ function readSheet(name: string, sheet: Node, formats: string[], shared: string[
       const ref = c.attrs.r!;
       if (Number(/\d+$/.exec(ref)![0]) !== r) throw new Error(`Cell ${ref} outside its row ${r}.`);
       const index = columnIndex(ref);
-      if (index <= lastColumn) throw new Error(`Cell ${ref} out of order.`);
+      if (index <= lastColumn || index >= MAX_COLUMN) throw new Error(`Cell ${ref} out of order or past Excel's last column.`);
       lastColumn = index;
-      if (one(c, "f")) formulas++;
+      checkOrder(c, `${name}!${ref}`);
+      const f = one(c, "f");
+      if (f) formulaCells.push({ ref, type: c.attrs.t ?? "n", formula: f.text });
       const v = one(c, "v")?.text;
       const type = c.attrs.t ?? "n";
+      if (!CELL_TYPES.has(type)) throw new Error(`${name}!${ref}: no cell type "${type}".`);
+      if (c.attrs.s !== undefined && !(Number(c.attrs.s) < Math.max(formats.length, 1))) throw new Error(`${name}!${ref}: style ${c.attrs.s} is not in the styles.`);
+      if (type === "inlineStr" && (!one(c, "is") || one(c, "v"))) throw new Error(`${name}!${ref}: an inline string needs <is> and no <v>.`);
+      if (type === "n" && v !== undefined && !DOUBLE.test(v)) throw new Error(`${name}!${ref}: "${v}" is not a number.`);
+      if (type === "b" && v !== undefined && v !== "0" && v !== "1") throw new Error(`${name}!${ref}: "${v}" is not a boolean.`);
       if (type === "inlineStr") cells[index] = { type: "inlineStr", value: stringItem(one(c, "is")!) };
       else if (type === "s") cells[index] = { type: "shared", value: shared[Number(v)]! };
       else if (type === "b") cells[index] = { type: "boolean", value: v === "1" };
@@ -193,7 +271,7 @@ function readSheet(name: string, sheet: Node, formats: string[], shared: string[
     }
     rows[r - 1] = cells;
   }
-  return { name, rows, frozenRows, widths, formulas };
+  return { name, rows, frozenRows, widths, formulas: formulaCells.length, formulaCells };
 }
 
 /** An Excel serial (1900 system) as the UTC fields of a Date, as a spreadsheet shows it. */

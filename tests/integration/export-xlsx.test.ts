@@ -156,6 +156,10 @@ for (const kind of testDbKinds()) {
         // names the import's text rule allows.
         await q(`UPDATE subscribers SET mobile = '+4479111' || lpad(id::text, 5, '0') WHERE last_name LIKE 'Last3%'`);
         await q(`UPDATE subscribers SET first_name = '=1+2', last_name = '@Last3' || id WHERE last_name LIKE 'Last3%' AND id % 5 = 0`);
+        // Text a spreadsheet could take for something else, or that the file must escape: read back as typed.
+        await q(`UPDATE subscribers SET first_name = '-5', last_name = '+Last3' || id WHERE last_name LIKE 'Last3%' AND id % 5 = 1`);
+        await q(`UPDATE subscribers SET first_name = '_x0041_ and _x005F_', last_name = 'مرحبا Last3' || id WHERE last_name LIKE 'Last3%' AND id % 5 = 2`);
+        await q(`UPDATE subscribers SET first_name = '<b>R&D</b>', last_name = 'Last3 ' || id || ' \u200Fעברית' WHERE last_name LIKE 'Last3%' AND id % 5 = 3`);
         // The import's text rule refuses control characters (a line break) in a name, whatever the file's format.
         await q(`UPDATE subscribers SET first_name = 'First' || id WHERE last_name LIKE 'Last3%' AND first_name ~ '[[:cntrl:]]' AND first_name NOT LIKE E'\\t%'`);
         const { bytes } = await exportAs(s.staff, "xlsx", { last_name: "Last3" });

@@ -2,14 +2,17 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { buffer } from "node:stream/consumers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CreateMultipartUploadCommand, S3Client, UploadPartCommand } from "@aws-sdk/client-s3";
 import * as health from "@/app/api/health/route";
 import type { Database } from "@/lib/db/client";
 import { closeConnection } from "@/lib/db/sql";
-import { exportKey } from "@/lib/export/files";
+import { EXPORT_COLUMNS } from "@/lib/export/csv";
+import { exportKey, writeExportFile } from "@/lib/export/files";
 import { purgeExports } from "@/lib/export/purge";
 import { inspectXlsxObject, sourceKey } from "@/lib/imports/source";
+import { newJobId } from "@/lib/jobs/ids";
 import { startJobWorker, stopJobWorker } from "@/lib/jobs/worker";
 import type { HealthReport } from "@/lib/health/check";
 import { storage, StorageUnavailableError } from "@/lib/storage";
@@ -21,6 +24,7 @@ import { startFaultyEndpoint, type FaultyEndpoint } from "../helpers/faulty-endp
 import { apiRequest } from "../helpers/http";
 import { s3Env, startS3Server, type S3Server } from "../helpers/s3-server";
 import { storageContract } from "../helpers/storage-contract";
+import { columnValues } from "../helpers/xlsx-read";
 
 // The S3 file store against a real S3-compatible server over HTTP (s3rver, tests/helpers/s3-server.ts)
 // with the real AWS SDK: the storage contract every backend passes, streaming multipart uploads
@@ -119,6 +123,37 @@ describe("S3 file store (s3rver)", () => {
     for await (const entry of b.list("exports/")) listed.push(entry.key);
     expect(listed).not.toContain("exports/mine.csv");
   });
+
+  it("streams an Excel export up in parts while its rows are still being read, and holds the workbook whole", async () => {
+    const id = newJobId();
+    const key = exportKey(id, "xlsx");
+    const BATCH = 5000;
+    let total = 0;
+    let progress = 0;
+    const batch = () =>
+      Array.from({ length: BATCH }, () => {
+        total++;
+        // Text that does not compress, so the zip grows past a part (5 MB) after some 100,000 rows.
+        return EXPORT_COLUMNS.map((c) => (c === "id" ? String(total) : c === "first_name" ? crypto.randomBytes(45).toString("base64") : null));
+      });
+    async function* rows() {
+      // The rows go on until the upload's first part is up: a writer that held the file until its end would never start one.
+      while (!server.unfinishedUploads().includes(`console/${key}`)) {
+        if (total >= 600_000) throw new Error("no part went up while the rows were read");
+        yield batch();
+      }
+      expect(await storage().get(key)).toBeNull(); // nothing to see until the upload completes
+      yield batch();
+    }
+    const written = await writeExportFile("xlsx", id, rows(), async (n) => void (progress = n));
+    expect(written).toBe(total);
+    expect(progress).toBe(total);
+    const object = (await storage().get(key))!;
+    const { sheets, values } = await columnValues(await buffer(object.body));
+    expect(sheets).toEqual(["Subscribers"]);
+    expect(values.map(Number)).toEqual(Array.from({ length: total }, (_, i) => i + 1));
+    expect(server.unfinishedUploads()).not.toContain(`console/${key}`);
+  }, 120_000);
 });
 
 describe("exports in the bucket", () => {

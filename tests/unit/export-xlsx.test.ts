@@ -2,9 +2,9 @@ import { buffer } from "node:stream/consumers";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { EXPORT_COLUMNS } from "@/lib/export/csv";
-import { serials, xlsxStream } from "@/lib/export/xlsx";
+import { serials, SHEET_DATA_ROWS, xlsxStream } from "@/lib/export/xlsx";
 import { XLSX_CELL_MAX, xlsxText } from "@/lib/export/xlsx-text";
-import { fromSerial, readXlsx, unescapeXstring, type ReadCell } from "../helpers/xlsx-read";
+import { fromSerial, readXlsx, unescapeXstring, unzip, type ReadCell } from "../helpers/xlsx-read";
 
 // The export's workbook read back by a reader of our own (yauzl + a strict XML parser, not
 // ExcelJS): a valid package, typed cells, text that is never a formula and reads back exactly.
@@ -92,7 +92,25 @@ describe("XLSX export writer", () => {
     const shown = sheets[0]!.rows.slice(1).map((r) => fromSerial((r[12] as { value: number }).value).toISOString().slice(0, 19));
     expect(shown).toEqual(["2026-03-29T00:59:59", "2026-03-29T02:00:00", "2026-10-25T01:30:00", "2026-10-25T01:30:00"]);
     const serial = serials("Asia/Kolkata");
-    expect(fromSerial(serial.instant("2026-01-01T00:00:00.000Z")).toISOString()).toBe("2026-01-01T05:30:00.000Z");
+    expect(fromSerial(serial.instant("2026-01-01T00:00:00.000Z")!).toISOString()).toBe("2026-01-01T05:30:00.000Z");
+  });
+
+  it("writes a date a spreadsheet cannot show as one as its text: before 1900-03-01, past 9999-12-31", async () => {
+    // Excel counts a 29 February 1900 that never was and LibreOffice does not: only from March 1900 do both read a serial alike.
+    // The forms allow 1900 to 2100; a database restored from elsewhere may hold any day PostgreSQL does.
+    const days = ["1900-01-01", "1900-02-28", "1900-03-01", "9999-12-31", "10000-01-01", "0044-03-15"];
+    const at = ["1900-02-28T10:00:00.000Z", "1900-03-01T12:00:00.000Z", "9999-12-31T22:59:59.000Z", "9999-12-31T23:30:00.000Z"];
+    const rows = days.map((travel_date, i) => row(i + 1, { travel_date, created_at: at[i] ?? "2026-01-01T00:00:00.000Z" }));
+    const data = (await workbook(rows, { timeZone: "UTC" })).sheets[0]!.rows.slice(1);
+    const travel = data.map((r) => r[EXPORT_COLUMNS.indexOf("travel_date")]!);
+    expect(travel.map((c) => c.type)).toEqual(["inlineStr", "inlineStr", "number", "number", "inlineStr", "inlineStr"]);
+    expect(travel.map((c) => (c.type === "number" ? fromSerial(c.value).toISOString().slice(0, 10) : text(c)))).toEqual(days);
+    expect(travel[2]).toEqual({ type: "number", value: 61, format: "yyyy-mm-dd" });
+    expect(travel[3]).toEqual({ type: "number", value: 2_958_465, format: "yyyy-mm-dd" });
+    // 23:30 UTC on 9999-12-31 is already the year 10000 in Paris: text there, a date in UTC.
+    const created = (timeZone: string) => workbook(rows.slice(0, 4), { timeZone }).then((w) => w.sheets[0]!.rows.slice(1).map((r) => r[12]!.type));
+    expect(await created("UTC")).toEqual(["inlineStr", "number", "number", "number"]);
+    expect(await created("Europe/Paris")).toEqual(["inlineStr", "number", "number", "inlineStr"]);
   });
 
   it("continues on `Subscribers 2`, … past the rows a sheet holds, each with its header", async () => {
@@ -109,6 +127,28 @@ describe("XLSX export writer", () => {
     // Exactly full: no empty sheet after it.
     expect((await workbook(rows.slice(0, 6), { sheetRows: 3, batch: 4 })).sheets.map((s) => s.rows.length)).toEqual([4, 4]);
   });
+
+  it("fills the first sheet to Excel's last row (1,048,576) before `Subscribers 2`, with the limit the export uses", async () => {
+    // Only the id in each row, so a sheet this long is quick to write; the limit is the default, as the worker calls it.
+    const total = SHEET_DATA_ROWS + 2;
+    async function* ids() {
+      for (let i = 0; i < total; i += 50_000) {
+        yield Array.from({ length: Math.min(50_000, total - i) }, (_, j) => EXPORT_COLUMNS.map((c) => (c === "id" ? String(i + j + 1) : null)));
+      }
+    }
+    const parts = await unzip(await buffer(xlsxStream(ids(), { timeZone: "UTC" })));
+    const workbookXml = parts.get("xl/workbook.xml")!.toString("utf8");
+    expect([...workbookXml.matchAll(/<sheet name="([^"]+)"/g)].map((m) => m[1])).toEqual(["Subscribers", "Subscribers 2"]);
+    const first = parts.get("xl/worksheets/sheet1.xml")!.toString("utf8");
+    const lastRow = first.slice(first.lastIndexOf("<row "));
+    expect(lastRow).toBe(`<row r="1048576"><c r="A1048576"><v>${SHEET_DATA_ROWS}</v></c></row></sheetData></worksheet>`);
+    let rowsInFirst = 0;
+    for (let at = first.indexOf("<row "); at >= 0; at = first.indexOf("<row ", at + 1)) rowsInFirst++;
+    expect(rowsInFirst).toBe(1_048_576);
+    const second = parts.get("xl/worksheets/sheet2.xml")!.toString("utf8");
+    const cellsA = [...second.matchAll(/<c r="A(\d+)"[^>]*>(?:<v>(\d+)<\/v>|<is><t>(\w+)<\/t><\/is>)/g)].map((m) => [m[1], m[2] ?? m[3]]);
+    expect(cellsA).toEqual([["1", "id"], ["2", String(SHEET_DATA_ROWS + 1)], ["3", String(SHEET_DATA_ROWS + 2)]]);
+  }, 180_000);
 
   it("writes a header-only workbook when no row matches", async () => {
     const { sheets } = await workbook([]);

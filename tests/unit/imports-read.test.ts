@@ -97,6 +97,23 @@ describe("an XLSX whose zip lies, or holds a giant cell", () => {
   });
 });
 
+describe("text escapes in an XLSX", () => {
+  it("reads `_xHHHH_` as the character it stands for, in inline and shared strings alike (ST_Xstring)", async () => {
+    // As Excel and the console's export write them: a carriage return, a text typed as `_x0041_` (its `_` escaped), lower-case hex.
+    const stored = ["line_x000D_\nbreak", "_x005F_x0041_ typed", "tab\t_x0001_", "_x00e9_", "plain_x", "_x12_"];
+    const read = ["line\r\nbreak", "_x0041_ typed", "tab\t\u0001", "é", "plain_x", "_x12_"];
+    const inline = sheetXml([stored]);
+    const shared = sheetXml([], undefined).replace(
+      "<sheetData></sheetData>",
+      `<sheetData><row r="1">${stored.map((_, i) => `<c r="${String.fromCharCode(65 + i)}1" t="s"><v>${i}</v></c>`).join("")}</row></sheetData>`,
+    );
+    for (const [name, bytes] of [["inline.xlsx", buildZip(workbookParts(inline))], ["shared.xlsx", buildZip(workbookParts(shared, sharedStringsXml(stored)))]] as const) {
+      const rows = await all(xlsxRows(file(name, bytes), SHEET, unpacked(1000 * MB)));
+      expect(rows.map((r) => r.cells), name).toEqual([read]);
+    }
+  });
+});
+
 describe("line numbers", () => {
   it("gives an XLSX row its row number, empty rows skipped", async () => {
     const sheet = sheetXml([IMPORT_HEADER, ["Ann", "Lee", "a@x.test", "1"], null, null, ["Bob", "Roe", "b@x.test", "2"]]);
