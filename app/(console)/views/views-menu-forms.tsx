@@ -1,111 +1,22 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { useId, useRef, useState, useTransition } from "react";
+import { useId, useState, useTransition } from "react";
 import { notify } from "@/components/toast";
 import { buttonClass } from "@/components/ui/button-styles";
-import { inputClass } from "@/components/ui/field";
-import type { MenuView, ViewsState } from "@/lib/views/menu";
+import { inputClass } from "@/components/ui/input-styles";
+import type { ViewResource } from "@/lib/views/resources";
 import { saveViewAction, setDefaultViewAction } from "./actions";
 
-const linkClass = "block rounded px-2 py-1 text-slate-800 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-brand-600 aria-[current=page]:bg-brand-50 aria-[current=page]:font-medium aria-[current=page]:text-brand-900";
+// The Views menu's two forms (views-menu.tsx renders the rest on the server).
 
-/**
- * A disclosure (a native <details>) holding links and one form: opened with Enter or Space,
- * closed with Escape back on its button; each view is a link to the list's own address.
- */
-export function ViewsMenuPanel({ state, manageHref }: { state: ViewsState; manageHref: string }) {
-  const panel = useRef<HTMLDetailsElement>(null);
-  const own = state.views.filter((v) => v.own);
-  const shared = state.views.filter((v) => !v.own);
-  const label = state.resource === "subscribers" ? "All subscribers" : "All branches";
-  return (
-    <details
-      ref={panel}
-      className="group relative"
-      onKeyDown={(e) => {
-        if (e.key === "Escape" && panel.current?.open) {
-          e.preventDefault();
-          panel.current.open = false;
-          panel.current.querySelector("summary")?.focus();
-        }
-      }}
-    >
-      <summary
-        title={state.current ? `Views: ${state.current.name}` : undefined}
-        className={`${buttonClass.secondary} max-w-[16rem] cursor-pointer list-none [&::-webkit-details-marker]:hidden`}
-      >
-        <span className="truncate">
-          Views{state.current ? <>: <bdi>{state.current.name}</bdi></> : null}
-        </span>
-        <span aria-hidden="true" className="text-slate-400 transition-transform group-open:rotate-180">
-          ▾
-        </span>
-      </summary>
-      <div className="absolute right-0 z-30 mt-2 max-h-[75vh] w-[min(22rem,calc(100vw-2rem))] space-y-4 overflow-y-auto rounded-lg border border-slate-200 bg-white p-3 text-sm shadow-lg">
-        <nav aria-label="Saved views" className="space-y-3">
-          <ul>
-            <li>
-              <a href={state.allHref} className={linkClass} aria-current={state.isAll && !state.current ? "page" : undefined}>
-                {label}
-              </a>
-            </li>
-          </ul>
-          <ViewList title="Your views" views={own} current={state.current} empty="None yet: save the filters you use below." />
-          {shared.length ? <ViewList title="Shared with everyone" views={shared} current={state.current} /> : null}
-        </nav>
-        {state.current ? <DefaultToggle state={state} view={state.current} /> : null}
-        <SaveView state={state} />
-        <a href={manageHref} className="block text-xs font-medium text-slate-600 underline-offset-2 hover:text-slate-900 hover:underline">
-          Manage views…
-        </a>
-      </div>
-    </details>
-  );
-}
-
-function ViewList({ title, views, current, empty }: { title: string; views: MenuView[]; current: MenuView | null; empty?: string }) {
-  const id = useId();
-  return (
-    <div>
-      <h2 id={id} className="px-2 text-xs font-semibold uppercase tracking-wide text-slate-500">
-        {title}
-      </h2>
-      {views.length === 0 ? (
-        <p className="px-2 py-1 text-xs text-slate-500">{empty}</p>
-      ) : (
-        <ul aria-labelledby={id} className="mt-1">
-          {views.map((v) => (
-            <li key={v.id}>
-              {v.href ? (
-                <a href={v.href} className={linkClass} aria-current={current?.id === v.id ? "page" : undefined}>
-                  <bdi>{v.name}</bdi>
-                  {v.isDefault ? <> <span className="text-xs text-slate-500">(default)</span></> : null}
-                  {!v.own ? <> <span className="text-xs text-slate-500">by <bdi>{v.owner}</bdi></span></> : null}
-                  {v.own && v.shared ? <> <span className="text-xs text-slate-500">(shared)</span></> : null}
-                </a>
-              ) : (
-                <div className="px-2 py-1">
-                  <span className="text-slate-500 line-through">
-                    <bdi>{v.name}</bdi>
-                  </span>{" "}
-                  <span className="text-xs font-medium text-red-700">broken:</span> <span className="text-xs text-slate-600">{v.problem}</span>
-                </div>
-              )}
-            </li>
-          ))}
-        </ul>
-      )}
-    </div>
-  );
-}
-
-function DefaultToggle({ state, view }: { state: ViewsState; view: MenuView }) {
+/** Makes the view the address is the list's default view, or stops it being one. */
+export function DefaultToggle({ resource, view }: { resource: ViewResource; view: { id: number; name: string; isDefault: boolean } }) {
   const router = useRouter();
   const [pending, startTransition] = useTransition();
   const toggle = () =>
     startTransition(async () => {
-      const result = await setDefaultViewAction({ resource: state.resource, id: view.isDefault ? null : view.id });
+      const result = await setDefaultViewAction({ resource, id: view.isDefault ? null : view.id });
       notify(result.ok ? "success" : "error", result.ok ? (result.message ?? "Saved.") : (result.formError ?? "Not saved."));
       if (result.ok) router.refresh();
     });
@@ -119,12 +30,12 @@ function DefaultToggle({ state, view }: { state: ViewsState; view: MenuView }) {
   );
 }
 
-function SaveView({ state }: { state: ViewsState }) {
+/** Saves the address's filters and sort (`query`) and its columns as a view. */
+export function SaveView({ resource, query, columns }: { resource: ViewResource; query: string; columns: string[] | null }) {
   const router = useRouter();
   const id = useId();
   const [pending, startTransition] = useTransition();
   const [error, setError] = useState<string | null>(null);
-  if (state.query === null) return <p className="text-xs text-slate-600">Correct the filters to save them as a view.</p>;
   return (
     <form
       aria-labelledby={`${id}-title`}
@@ -135,11 +46,11 @@ function SaveView({ state }: { state: ViewsState }) {
         const data = new FormData(form);
         startTransition(async () => {
           const result = await saveViewAction({
-            resource: state.resource,
+            resource,
             name: String(data.get("name") ?? ""),
             shared: data.get("shared") === "on",
-            query: state.query ?? "",
-            columns: state.columns,
+            query,
+            columns,
           });
           if (!result.ok) {
             setError(result.fieldErrors?.name?.[0] ?? result.formError ?? "The view was not saved.");
