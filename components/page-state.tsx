@@ -1,7 +1,8 @@
 import Link from "next/link";
+import { PageMessage } from "./page-message";
 import { buttonClass } from "./ui/button-styles";
 
-/** A centred message for error, 403 and 404 pages, so they look intended. */
+/** A centred message for 401, 403 and 404 pages, with a link onwards (to the subscribers unless told). */
 export function PageState({
   code,
   title,
@@ -14,15 +15,18 @@ export function PageState({
   action?: { href: string; label: string } | null;
 }) {
   return (
-    <main className="mx-auto flex min-h-[60vh] max-w-lg flex-col items-center justify-center px-6 py-16 text-center">
-      {code ? <p className="text-sm font-semibold tracking-wide text-brand-600">{code}</p> : null}
-      <h1 className="mt-2 text-2xl font-semibold tracking-tight text-slate-900">{title}</h1>
-      {children ? <div className="mt-3 text-slate-600">{children}</div> : null}
-      {action ? (
-        <Link href={action.href} className={`${buttonClass.primary} mt-8`}>
-          {action.label}
-        </Link>
-      ) : null}
-    </main>
+    <PageMessage
+      code={code}
+      title={title}
+      action={
+        action ? (
+          <Link href={action.href} className={`${buttonClass.primary} mt-8`}>
+            {action.label}
+          </Link>
+        ) : null
+      }
+    >
+      {children}
+    </PageMessage>
   );
 }

@@ -2,8 +2,9 @@
 
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { useEffect, useRef, useState, useTransition } from "react";
-import { inputClass } from "@/components/ui/field";
 import { buttonClass } from "@/components/ui/button-styles";
+import { Disclosure } from "@/components/ui/disclosure";
+import { inputClass } from "@/components/ui/input-styles";
 
 export type FilterField =
   | { kind: "text"; name: string; label: string; placeholder?: string; numeric?: boolean }
@@ -46,7 +47,6 @@ export function FilterBar({ filters: { search, fields, keys }, emptyQuery }: { f
   const active = keys.filter((key) => searchParams.get(key));
 
   const searchBox = useRef<HTMLInputElement>(null);
-  const panel = useRef<HTMLDetailsElement>(null);
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
       const target = event.target as HTMLElement | null;
@@ -131,17 +131,7 @@ export function FilterBar({ filters: { search, fields, keys }, emptyQuery }: { f
     >
       <div className="flex flex-wrap items-end gap-2">
         <TextFilter field={search} inputRef={searchBox} hideLabel className="min-w-[12rem] flex-1" value={searchParams.get(search.name) ?? ""} onChange={(v) => navigate({ [search.name]: v })} />
-        <details
-          ref={panel}
-          className="group"
-          onKeyDown={(e) => {
-            if (e.key === "Escape" && panel.current?.open) {
-              e.preventDefault(); // closes the panel only: a search field would also empty itself
-              panel.current.open = false;
-              panel.current.querySelector("summary")?.focus();
-            }
-          }}
-        >
+        <Disclosure className="group">
           <summary className={`${buttonClass.secondary} cursor-pointer list-none [&::-webkit-details-marker]:hidden`}>
             Filters{hiddenActive ? ` · ${hiddenActive}` : ""}
             <span aria-hidden="true" className="text-slate-400 transition-transform group-open:rotate-180">
@@ -149,7 +139,7 @@ export function FilterBar({ filters: { search, fields, keys }, emptyQuery }: { f
             </span>
           </summary>
           <div className="absolute inset-x-0 z-30 mt-2 max-h-[70vh] overflow-y-auto rounded-lg border border-slate-200 bg-white p-4 shadow-lg">{grid}</div>
-        </details>
+        </Disclosure>
       </div>
       {["sort", "columns", "view"].map((key) =>
         searchParams.get(key) ? <input key={key} type="hidden" name={key} value={searchParams.get(key)!} /> : null,

@@ -1,7 +1,5 @@
 import { useId } from "react";
-
-/** A text control's look: app/globals.css (.field-input), once, rather than on every control. */
-export const inputClass = "field-input";
+import { inputClass } from "./input-styles";
 
 type ControlProps = { id: string; className: string; "aria-invalid": boolean; "aria-describedby"?: string };
 

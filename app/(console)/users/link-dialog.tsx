@@ -2,7 +2,7 @@
 
 import { useEffect, useId, useRef, useState } from "react";
 import { buttonClass } from "@/components/ui/button-styles";
-import { inputClass } from "@/components/ui/field";
+import { inputClass } from "@/components/ui/input-styles";
 
 /** Shown once: closing the dialog loses it (only its hash is stored). */
 export function LinkDialog({ url, name, onClose }: { url: string | null; name: string; onClose: () => void }) {

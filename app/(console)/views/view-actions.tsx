@@ -5,7 +5,7 @@ import { useId, useState, useTransition } from "react";
 import { notify } from "@/components/toast";
 import { buttonClass } from "@/components/ui/button-styles";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
-import { inputClass } from "@/components/ui/field";
+import { inputClass } from "@/components/ui/input-styles";
 import type { ActionResult } from "@/lib/actions";
 import type { MenuView } from "@/lib/views/menu";
 import type { ViewResource } from "@/lib/views/resources";

@@ -1,10 +1,95 @@
+import { useId } from "react";
+import { buttonClass } from "@/components/ui/button-styles";
+import { Disclosure } from "@/components/ui/disclosure";
 import { withParams, type RawParams } from "@/lib/list/params";
-import type { ViewsState } from "@/lib/views/menu";
+import type { MenuView, ViewsState } from "@/lib/views/menu";
 import { VIEW_LISTS } from "@/lib/views/resources";
-import { ViewsMenuPanel } from "./views-menu-panel";
+import { DefaultToggle, SaveView } from "./views-menu-forms";
 
-/** The list toolbar's Views menu: a disclosure of plain links and the Save view form (docs/decisions/0027-saved-views.md). */
+const linkClass = "block rounded px-2 py-1 text-slate-800 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-brand-600 aria-[current=page]:bg-brand-50 aria-[current=page]:font-medium aria-[current=page]:text-brand-900";
+
+/**
+ * The list toolbar's Views menu: a disclosure of plain links and the Save view form
+ * (docs/decisions/0027-saved-views.md). A server component: only the disclosure's Escape and the
+ * two forms are client code (docs/decisions/0034-page-javascript.md).
+ */
 export function ViewsMenu({ state, params }: { state: ViewsState; params: RawParams }) {
   const back = `${VIEW_LISTS[state.resource].path}${withParams(params, { page: undefined })}`;
-  return <ViewsMenuPanel state={state} manageHref={`/views?resource=${state.resource}&back=${encodeURIComponent(back)}`} />;
+  const manageHref = `/views?resource=${state.resource}&back=${encodeURIComponent(back)}`;
+  const own = state.views.filter((v) => v.own);
+  const shared = state.views.filter((v) => !v.own);
+  const label = state.resource === "subscribers" ? "All subscribers" : "All branches";
+  return (
+    <Disclosure className="group relative">
+      <summary
+        title={state.current ? `Views: ${state.current.name}` : undefined}
+        className={`${buttonClass.secondary} max-w-[16rem] cursor-pointer list-none [&::-webkit-details-marker]:hidden`}
+      >
+        <span className="truncate">
+          Views{state.current ? <>: <bdi>{state.current.name}</bdi></> : null}
+        </span>
+        <span aria-hidden="true" className="text-slate-400 transition-transform group-open:rotate-180">
+          ▾
+        </span>
+      </summary>
+      <div className="absolute right-0 z-30 mt-2 max-h-[75vh] w-[min(22rem,calc(100vw-2rem))] space-y-4 overflow-y-auto rounded-lg border border-slate-200 bg-white p-3 text-sm shadow-lg">
+        <nav aria-label="Saved views" className="space-y-3">
+          <ul>
+            <li>
+              <a href={state.allHref} className={linkClass} aria-current={state.isAll && !state.current ? "page" : undefined}>
+                {label}
+              </a>
+            </li>
+          </ul>
+          <ViewList title="Your views" views={own} current={state.current} empty="None yet: save the filters you use below." />
+          {shared.length ? <ViewList title="Shared with everyone" views={shared} current={state.current} /> : null}
+        </nav>
+        {state.current ? <DefaultToggle resource={state.resource} view={{ id: state.current.id, name: state.current.name, isDefault: state.current.isDefault }} /> : null}
+        {state.query === null ? (
+          <p className="text-xs text-slate-600">Correct the filters to save them as a view.</p>
+        ) : (
+          <SaveView resource={state.resource} query={state.query} columns={state.columns} />
+        )}
+        <a href={manageHref} className="block text-xs font-medium text-slate-600 underline-offset-2 hover:text-slate-900 hover:underline">
+          Manage views…
+        </a>
+      </div>
+    </Disclosure>
+  );
+}
+
+function ViewList({ title, views, current, empty }: { title: string; views: MenuView[]; current: MenuView | null; empty?: string }) {
+  const id = useId();
+  return (
+    <div>
+      <h2 id={id} className="px-2 text-xs font-semibold uppercase tracking-wide text-slate-500">
+        {title}
+      </h2>
+      {views.length === 0 ? (
+        <p className="px-2 py-1 text-xs text-slate-500">{empty}</p>
+      ) : (
+        <ul aria-labelledby={id} className="mt-1">
+          {views.map((v) => (
+            <li key={v.id}>
+              {v.href ? (
+                <a href={v.href} className={linkClass} aria-current={current?.id === v.id ? "page" : undefined}>
+                  <bdi>{v.name}</bdi>
+                  {v.isDefault ? <> <span className="text-xs text-slate-500">(default)</span></> : null}
+                  {!v.own ? <> <span className="text-xs text-slate-500">by <bdi>{v.owner}</bdi></span></> : null}
+                  {v.own && v.shared ? <> <span className="text-xs text-slate-500">(shared)</span></> : null}
+                </a>
+              ) : (
+                <div className="px-2 py-1">
+                  <span className="text-slate-500 line-through">
+                    <bdi>{v.name}</bdi>
+                  </span>{" "}
+                  <span className="text-xs font-medium text-red-700">broken:</span> <span className="text-xs text-slate-600">{v.problem}</span>
+                </div>
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
 }

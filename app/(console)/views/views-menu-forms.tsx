@@ -1,0 +1,93 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { useId, useState, useTransition } from "react";
+import { notify } from "@/components/toast";
+import { buttonClass } from "@/components/ui/button-styles";
+import { inputClass } from "@/components/ui/input-styles";
+import type { ViewResource } from "@/lib/views/resources";
+import { saveViewAction, setDefaultViewAction } from "./actions";
+
+// The Views menu's two forms (views-menu.tsx renders the rest on the server).
+
+/** Makes the view the address is the list's default view, or stops it being one. */
+export function DefaultToggle({ resource, view }: { resource: ViewResource; view: { id: number; name: string; isDefault: boolean } }) {
+  const router = useRouter();
+  const [pending, startTransition] = useTransition();
+  const toggle = () =>
+    startTransition(async () => {
+      const result = await setDefaultViewAction({ resource, id: view.isDefault ? null : view.id });
+      notify(result.ok ? "success" : "error", result.ok ? (result.message ?? "Saved.") : (result.formError ?? "Not saved."));
+      if (result.ok) router.refresh();
+    });
+  return (
+    <button type="button" onClick={toggle} disabled={pending} className={`${buttonClass.ghost} w-full justify-start py-1 text-xs`}>
+      {/* One span: the button lays out its children as flex items. */}
+      <span className="text-left">
+        {view.isDefault ? <>Stop opening the list with “<bdi>{view.name}</bdi>”</> : <>Open the list with “<bdi>{view.name}</bdi>” by default</>}
+      </span>
+    </button>
+  );
+}
+
+/** Saves the address's filters and sort (`query`) and its columns as a view. */
+export function SaveView({ resource, query, columns }: { resource: ViewResource; query: string; columns: string[] | null }) {
+  const router = useRouter();
+  const id = useId();
+  const [pending, startTransition] = useTransition();
+  const [error, setError] = useState<string | null>(null);
+  return (
+    <form
+      aria-labelledby={`${id}-title`}
+      className="space-y-2 border-t border-slate-200 pt-3"
+      onSubmit={(event) => {
+        event.preventDefault();
+        const form = event.currentTarget;
+        const data = new FormData(form);
+        startTransition(async () => {
+          const result = await saveViewAction({
+            resource,
+            name: String(data.get("name") ?? ""),
+            shared: data.get("shared") === "on",
+            query,
+            columns,
+          });
+          if (!result.ok) {
+            setError(result.fieldErrors?.name?.[0] ?? result.formError ?? "The view was not saved.");
+            return;
+          }
+          setError(null);
+          form.reset();
+          notify("success", result.message ?? "View saved.");
+          router.refresh();
+        });
+      }}
+    >
+      <h2 id={`${id}-title`} className="text-xs font-semibold uppercase tracking-wide text-slate-500">
+        Save these filters as a view
+      </h2>
+      <label className="block">
+        <span className="font-medium text-slate-700">Name</span>
+        <input
+          name="name"
+          required
+          maxLength={60}
+          autoComplete="off"
+          className={`${inputClass} mt-1`}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? `${id}-error` : undefined}
+        />
+      </label>
+      <p id={`${id}-error`} aria-live="polite" className="text-sm text-red-700">
+        {error}
+      </p>
+      <label className="flex items-center gap-2">
+        <input type="checkbox" name="shared" className="size-4 accent-brand-600" />
+        Share with everyone
+      </label>
+      <button type="submit" disabled={pending} className={`${buttonClass.primary} w-full`}>
+        {pending ? "Saving…" : "Save view"}
+      </button>
+    </form>
+  );
+}
