@@ -1,18 +1,25 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { useId, useRef, useState, useTransition } from "react";
+import { lazy, Suspense, useId, useRef, useState, useTransition } from "react";
 import { notify } from "@/components/toast";
 import { buttonClass } from "@/components/ui/button-styles";
 import { inputClass } from "@/components/ui/field";
 import type { MenuView, ViewsState } from "@/lib/views/menu";
 import { saveViewAction, setDefaultViewAction } from "./actions";
 
+// A view's actions are loaded when its Edit button is first opened: most visits to a list never
+// edit a view, so their code stays out of the list's first load (docs/decisions/0027-saved-views.md).
+// React.lazy rather than next/dynamic: it is rendered only once opened, never on the server,
+// and next/dynamic's loader would itself add to the first load.
+const ViewActions = lazy(() => import("./view-actions").then((m) => ({ default: m.ViewActions })));
+
 const linkClass = "block rounded px-2 py-1 text-slate-800 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-brand-600 aria-[current=page]:bg-brand-50 aria-[current=page]:font-medium aria-[current=page]:text-brand-900";
 
 /**
  * A disclosure (a native <details>) holding links and one form: opened with Enter or Space,
- * closed with Escape back on its button; each view is a link to the list's own address.
+ * closed with Escape back on its button; each view is a link to the list's own address, and a
+ * view one may change has an Edit button beside it revealing its actions.
  */
 export function ViewsMenuPanel({ state, manageHref }: { state: ViewsState; manageHref: string }) {
   const panel = useRef<HTMLDetailsElement>(null);
@@ -24,7 +31,8 @@ export function ViewsMenuPanel({ state, manageHref }: { state: ViewsState; manag
       ref={panel}
       className="group relative"
       onKeyDown={(e) => {
-        if (e.key === "Escape" && panel.current?.open) {
+        // A confirmation dialog's own Escape closes the dialog only.
+        if (e.key === "Escape" && panel.current?.open && !(e.target instanceof Element && e.target.closest("dialog"))) {
           e.preventDefault();
           panel.current.open = false;
           panel.current.querySelector("summary")?.focus();
@@ -51,8 +59,8 @@ export function ViewsMenuPanel({ state, manageHref }: { state: ViewsState; manag
               </a>
             </li>
           </ul>
-          <ViewList title="Your views" views={own} current={state.current} empty="None yet: save the filters you use below." />
-          {shared.length ? <ViewList title="Shared with everyone" views={shared} current={state.current} /> : null}
+          <ViewList title="Your views" views={own} state={state} empty="None yet: save the filters you use below." />
+          {shared.length ? <ViewList title="Shared with everyone" views={shared} state={state} /> : null}
         </nav>
         {state.current ? <DefaultToggle state={state} view={state.current} /> : null}
         <SaveView state={state} />
@@ -64,8 +72,9 @@ export function ViewsMenuPanel({ state, manageHref }: { state: ViewsState; manag
   );
 }
 
-function ViewList({ title, views, current, empty }: { title: string; views: MenuView[]; current: MenuView | null; empty?: string }) {
+function ViewList({ title, views, state, empty }: { title: string; views: MenuView[]; state: ViewsState; empty?: string }) {
   const id = useId();
+  const current = state.current;
   return (
     <div>
       <h2 id={id} className="px-2 text-xs font-semibold uppercase tracking-wide text-slate-500">
@@ -76,27 +85,59 @@ function ViewList({ title, views, current, empty }: { title: string; views: Menu
       ) : (
         <ul aria-labelledby={id} className="mt-1">
           {views.map((v) => (
-            <li key={v.id}>
+            <li key={v.id} className="flex flex-wrap items-start gap-x-1">
               {v.href ? (
-                <a href={v.href} className={linkClass} aria-current={current?.id === v.id ? "page" : undefined}>
+                <a href={v.href} className={`${linkClass} min-w-0 flex-1`} aria-current={current?.id === v.id ? "page" : undefined}>
                   <bdi>{v.name}</bdi>
                   {v.isDefault ? <> <span className="text-xs text-slate-500">(default)</span></> : null}
                   {!v.own ? <> <span className="text-xs text-slate-500">by <bdi>{v.owner}</bdi></span></> : null}
                   {v.own && v.shared ? <> <span className="text-xs text-slate-500">(shared)</span></> : null}
                 </a>
               ) : (
-                <div className="px-2 py-1">
+                <div className="min-w-0 flex-1 px-2 py-1">
                   <span className="text-slate-500 line-through">
                     <bdi>{v.name}</bdi>
                   </span>{" "}
                   <span className="text-xs font-medium text-red-700">broken:</span> <span className="text-xs text-slate-600">{v.problem}</span>
                 </div>
               )}
+              {v.changeable ? <EditView view={v} state={state} /> : null}
             </li>
           ))}
         </ul>
       )}
     </div>
+  );
+}
+
+/**
+ * The Edit button beside a view one may change, and the view's actions below it once opened.
+ * "Update" takes the list's current filters and columns, unless they are this view's already or
+ * do not parse.
+ */
+function EditView({ view, state }: { view: MenuView; state: ViewsState }) {
+  const id = useId();
+  const [open, setOpen] = useState(false);
+  const update = state.query === null || state.current?.id === view.id ? null : { query: state.query, columns: state.columns };
+  return (
+    <>
+      <button
+        type="button"
+        aria-expanded={open}
+        aria-controls={id}
+        onClick={() => setOpen(!open)}
+        className={`${buttonClass.ghost} shrink-0 px-2 py-1 text-xs`}
+      >
+        Edit<span className="sr-only"> view “{view.name}”</span>
+      </button>
+      <div id={id} hidden={!open} className="mb-2 basis-full rounded border border-slate-200 bg-slate-50 p-2">
+        {open ? (
+          <Suspense fallback={<p className="text-xs text-slate-500">Loading…</p>}>
+            <ViewActions view={view} resource={state.resource} update={update} />
+          </Suspense>
+        ) : null}
+      </div>
+    </>
   );
 }
 
