@@ -126,7 +126,7 @@ function EditView({ view, state }: { view: MenuView; state: ViewsState }) {
         aria-expanded={open}
         aria-controls={id}
         onClick={() => setOpen(!open)}
-        className={`${buttonClass.ghost} shrink-0 px-2 py-1 text-xs`}
+        className={`${buttonClass.ghost} shrink-0 px-2 py-1 text-xs aria-expanded:bg-slate-100 aria-expanded:text-slate-900`}
       >
         Edit<span className="sr-only"> view “{view.name}”</span>
       </button>
