@@ -145,6 +145,9 @@ const PAGES: Visit[] = [
       await page.locator("summary", { hasText: /^Views/ }).click();
       await expect(page.getByRole("navigation", { name: "Saved views" }).getByRole("link", { name })).toBeVisible();
       await check("Views menu open");
+      await page.getByRole("button", { name: `Edit view “${name}”` }).click();
+      await expect(page.getByRole("button", { name: `Rename ${name}` })).toBeVisible();
+      await check("Views menu, a view's actions open");
       await visit(page, check, "/views?resource=subscribers", "views page");
       await page.getByRole("button", { name: `Delete ${name}` }).click();
       await expect(page.getByRole("dialog", { name: `Delete the view “${name}”?` })).toBeVisible();

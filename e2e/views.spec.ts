@@ -245,6 +245,98 @@ test.describe("saved views", () => {
     await owen.context().close();
   });
 
+  test("rename, update to the current filters and delete from the Views menu; Edit from the keyboard; nothing overflows on a phone", async ({ asAdmin: admin, browser }) => {
+    test.setTimeout(120_000);
+    const stamp = Date.now();
+    const page = await signedIn(browser, await newUser(admin, `Mia Menu ${stamp}`));
+    const name = `Menu edits ${stamp}`;
+    const renamed = `${name} (renamed)`;
+    expect((await page.request.post("/api/v1/views", { data: { resource: "subscribers", name, query: "subscription_status=pending" } })).status()).toBe(201);
+    const stored = async (n: string) =>
+      ((await (await page.request.get("/api/v1/views?resource=subscribers")).json()) as { data: { name: string; query: string }[] }).data.find((v) => v.name === n);
+
+    // On the view itself: Edit reveals rename, sharing, default and delete, not "Update" (these are its filters).
+    await page.goto("/subscribers?subscription_status=pending");
+    await expect(viewsButton(page)).toHaveText(new RegExp(`^Views: ${name}`));
+    await viewsButton(page).click();
+    const edit = menu(page).getByRole("button", { name: `Edit view “${name}”` });
+    await expect(edit).toHaveAttribute("aria-expanded", "false");
+    await edit.click();
+    await expect(edit).toHaveAttribute("aria-expanded", "true");
+    await expect(menu(page).getByRole("button", { name: "Stop sharing" }).or(menu(page).getByRole("button", { name: "Share with everyone" }))).toBeVisible();
+    await expect(menu(page).getByRole("button", { name: "Update to the list’s current filters" })).toHaveCount(0);
+    await page.getByRole("textbox", { name: `Name of ${name}` }).fill(renamed);
+    await page.getByRole("button", { name: `Rename ${name}` }).click();
+    await expect(toast(page, `View “${renamed}” saved.`)).toBeVisible();
+    await expect(viewsButton(page)).toHaveText(new RegExp(`^Views: ${renamed.replace(/[()]/g, "\\$&")}`));
+    expect(await stored(renamed)).toMatchObject({ query: "subscription_status=pending" });
+
+    // Another filter: "Update" gives the view the list's filters and sort; the menu then names it.
+    await page.goto("/subscribers?subscription_status=expired&sort=last_name");
+    await expect(viewsButton(page)).toHaveText(/^Views\s*▾?$/);
+    await viewsButton(page).click();
+    await menu(page).getByRole("button", { name: `Edit view “${renamed}”` }).click();
+    await menu(page).getByRole("button", { name: "Update to the list’s current filters" }).click();
+    await expect(toast(page, `View “${renamed}” saved.`)).toBeVisible();
+    await expect(viewsButton(page)).toHaveText(new RegExp(`^Views: ${renamed.replace(/[()]/g, "\\$&")}`));
+    expect(await stored(renamed)).toMatchObject({ query: "subscription_status=expired&sort=last_name" });
+
+    // Nothing overflows, on a desktop and on a phone, with a view's actions open.
+    for (const width of [1280, 390]) {
+      await page.setViewportSize({ width, height: 844 });
+      await page.reload();
+      await viewsButton(page).click();
+      await menu(page).getByRole("button", { name: `Edit view “${renamed}”` }).click();
+      await expect(page.getByRole("button", { name: `Delete ${renamed}` })).toBeVisible();
+      const panel = disclosure(page).locator(":scope > div");
+      const box = (await panel.boundingBox())!;
+      expect(box.x).toBeGreaterThanOrEqual(0);
+      expect(box.x + box.width).toBeLessThanOrEqual(width);
+      expect(await panel.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+      await page.screenshot({ path: `${SCREENS}/views-menu-edit-${width}.png` });
+    }
+
+    // Delete, confirmed naming the view; Escape in the confirmation closes it alone.
+    await page.getByRole("button", { name: `Delete ${renamed}` }).click();
+    const dialog = page.getByRole("dialog", { name: `Delete the view “${renamed}”?` });
+    await expect(dialog).toBeVisible();
+    await page.keyboard.press("Escape");
+    await expect(dialog).toHaveCount(0);
+    await expect(disclosure(page)).toHaveJSProperty("open", true);
+    await page.getByRole("button", { name: `Delete ${renamed}` }).click();
+    await dialog.getByRole("button", { name: "Delete view" }).click();
+    await expect(toast(page, `View “${renamed}” deleted.`)).toBeVisible();
+    await expect(menu(page).getByRole("link", { name: renamed })).toHaveCount(0);
+    expect(await stored(renamed)).toBeUndefined();
+
+    // From the keyboard: Tab reaches a view's Edit, Enter and Space open and close it, Escape closes the menu.
+    expect((await page.request.post("/api/v1/views", { data: { resource: "branches", name: `Keyed edit ${stamp}`, query: "sort=name" } })).status()).toBe(201);
+    await page.goto("/branches?view=all");
+    await viewsButton(page).focus();
+    await page.keyboard.press("Enter");
+    await page.keyboard.press("Tab");
+    await expect(menu(page).getByRole("link", { name: "All branches" })).toBeFocused();
+    await page.keyboard.press("Tab");
+    await expect(menu(page).getByRole("link", { name: `Keyed edit ${stamp}` })).toBeFocused();
+    await page.keyboard.press("Tab");
+    const keyedEdit = menu(page).getByRole("button", { name: `Edit view “Keyed edit ${stamp}”` });
+    await expect(keyedEdit).toBeFocused();
+    await page.keyboard.press("Enter");
+    await expect(keyedEdit).toHaveAttribute("aria-expanded", "true");
+    await page.keyboard.press(" ");
+    await expect(keyedEdit).toHaveAttribute("aria-expanded", "false");
+    await page.keyboard.press(" ");
+    const keyedName = page.getByRole("textbox", { name: `Name of Keyed edit ${stamp}` });
+    await expect(keyedName).toBeVisible();
+    await page.keyboard.press("Tab");
+    await expect(keyedName).toBeFocused();
+    await page.keyboard.press("Escape");
+    await expect(disclosure(page)).toHaveJSProperty("open", false);
+    await expect(viewsButton(page)).toBeFocused();
+    await page.context().close();
+  });
+
   test("the Save form from the keyboard: Tab to the name, Space shares, Enter saves; Escape from the form closes the menu", async ({ asAdmin: admin, browser }) => {
     const stamp = Date.now();
     const page = await signedIn(browser, await newUser(admin, `Kay Keys ${stamp}`));

@@ -10,7 +10,8 @@ export function Disclosure({ className, children }: { className?: string; childr
       className={className}
       onKeyDown={(e) => {
         const panel = e.currentTarget;
-        if (e.key === "Escape" && panel.open) {
+        // A confirmation dialog's own Escape closes the dialog only.
+        if (e.key === "Escape" && panel.open && !(e.target instanceof Element && e.target.closest("dialog"))) {
           e.preventDefault();
           panel.open = false;
           panel.querySelector("summary")?.focus();

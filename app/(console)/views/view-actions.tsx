@@ -11,7 +11,8 @@ import type { MenuView } from "@/lib/views/menu";
 import type { ViewResource } from "@/lib/views/resources";
 import { deleteViewAction, setDefaultViewAction, updateViewAction } from "./actions";
 
-type Update = { query: string; columns: string[] | null; href: string } | null;
+/** The list's current filters and columns, for "Update"; null: no Update button. */
+type Update = { query: string; columns: string[] | null } | null;
 
 /** One view's buttons: rename, share, update to the list's filters, default, delete (confirmed, naming it). */
 export function ViewActions({ view, resource, update }: { view: MenuView; resource: ViewResource; update: Update }) {

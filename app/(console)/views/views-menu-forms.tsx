@@ -1,14 +1,47 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { useId, useState, useTransition } from "react";
+import { lazy, Suspense, useId, useState, useTransition } from "react";
 import { notify } from "@/components/toast";
 import { buttonClass } from "@/components/ui/button-styles";
 import { inputClass } from "@/components/ui/input-styles";
+import type { MenuView } from "@/lib/views/menu";
 import type { ViewResource } from "@/lib/views/resources";
 import { saveViewAction, setDefaultViewAction } from "./actions";
 
-// The Views menu's two forms (views-menu.tsx renders the rest on the server).
+// The Views menu's client parts: Edit per view and two forms (views-menu.tsx renders the rest on the server).
+
+// A view's actions are loaded when its Edit button is first opened: most visits to a list never
+// edit a view, so their code stays out of the list's first load (docs/decisions/0027-saved-views.md).
+// React.lazy rather than next/dynamic: it is rendered only once opened, never on the server,
+// and next/dynamic's loader would itself add to the first load.
+const ViewActions = lazy(() => import("./view-actions").then((m) => ({ default: m.ViewActions })));
+
+/** The Edit button beside a view one may change, and the view's actions below it once opened. */
+export function EditView({ view, resource, update }: { view: MenuView; resource: ViewResource; update: { query: string; columns: string[] | null } | null }) {
+  const id = useId();
+  const [open, setOpen] = useState(false);
+  return (
+    <>
+      <button
+        type="button"
+        aria-expanded={open}
+        aria-controls={id}
+        onClick={() => setOpen(!open)}
+        className={`${buttonClass.ghost} shrink-0 px-2 py-1 text-xs aria-expanded:bg-slate-100 aria-expanded:text-slate-900`}
+      >
+        Edit<span className="sr-only"> view “{view.name}”</span>
+      </button>
+      <div id={id} hidden={!open} className="mb-2 basis-full rounded border border-slate-200 bg-slate-50 p-2">
+        {open ? (
+          <Suspense fallback={<p className="text-xs text-slate-500">Loading…</p>}>
+            <ViewActions view={view} resource={resource} update={update} />
+          </Suspense>
+        ) : null}
+      </div>
+    </>
+  );
+}
 
 /** Makes the view the address is the list's default view, or stops it being one. */
 export function DefaultToggle({ resource, view }: { resource: ViewResource; view: { id: number; name: string; isDefault: boolean } }) {

@@ -4,14 +4,15 @@ import { Disclosure } from "@/components/ui/disclosure";
 import { withParams, type RawParams } from "@/lib/list/params";
 import type { MenuView, ViewsState } from "@/lib/views/menu";
 import { VIEW_LISTS } from "@/lib/views/resources";
-import { DefaultToggle, SaveView } from "./views-menu-forms";
+import { DefaultToggle, EditView, SaveView } from "./views-menu-forms";
 
 const linkClass = "block rounded px-2 py-1 text-slate-800 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-brand-600 aria-[current=page]:bg-brand-50 aria-[current=page]:font-medium aria-[current=page]:text-brand-900";
 
 /**
- * The list toolbar's Views menu: a disclosure of plain links and the Save view form
- * (docs/decisions/0027-saved-views.md). A server component: only the disclosure's Escape and the
- * two forms are client code (docs/decisions/0034-page-javascript.md).
+ * The list toolbar's Views menu: a disclosure of plain links, an Edit beside each view one may
+ * change, and the Save view form (docs/decisions/0027-saved-views.md). A server component: only
+ * the disclosure's Escape, the Edit buttons and the two forms are client code
+ * (docs/decisions/0034-page-javascript.md).
  */
 export function ViewsMenu({ state, params }: { state: ViewsState; params: RawParams }) {
   const back = `${VIEW_LISTS[state.resource].path}${withParams(params, { page: undefined })}`;
@@ -41,8 +42,8 @@ export function ViewsMenu({ state, params }: { state: ViewsState; params: RawPar
               </a>
             </li>
           </ul>
-          <ViewList title="Your views" views={own} current={state.current} empty="None yet: save the filters you use below." />
-          {shared.length ? <ViewList title="Shared with everyone" views={shared} current={state.current} /> : null}
+          <ViewList title="Your views" views={own} state={state} empty="None yet: save the filters you use below." />
+          {shared.length ? <ViewList title="Shared with everyone" views={shared} state={state} /> : null}
         </nav>
         {state.current ? <DefaultToggle resource={state.resource} view={{ id: state.current.id, name: state.current.name, isDefault: state.current.isDefault }} /> : null}
         {state.query === null ? (
@@ -58,8 +59,9 @@ export function ViewsMenu({ state, params }: { state: ViewsState; params: RawPar
   );
 }
 
-function ViewList({ title, views, current, empty }: { title: string; views: MenuView[]; current: MenuView | null; empty?: string }) {
+function ViewList({ title, views, state, empty }: { title: string; views: MenuView[]; state: ViewsState; empty?: string }) {
   const id = useId();
+  const current = state.current;
   return (
     <div>
       <h2 id={id} className="px-2 text-xs font-semibold uppercase tracking-wide text-slate-500">
@@ -70,22 +72,26 @@ function ViewList({ title, views, current, empty }: { title: string; views: Menu
       ) : (
         <ul aria-labelledby={id} className="mt-1">
           {views.map((v) => (
-            <li key={v.id}>
+            <li key={v.id} className="flex flex-wrap items-start gap-x-1">
               {v.href ? (
-                <a href={v.href} className={linkClass} aria-current={current?.id === v.id ? "page" : undefined}>
+                <a href={v.href} className={`${linkClass} min-w-0 flex-1`} aria-current={current?.id === v.id ? "page" : undefined}>
                   <bdi>{v.name}</bdi>
                   {v.isDefault ? <> <span className="text-xs text-slate-500">(default)</span></> : null}
                   {!v.own ? <> <span className="text-xs text-slate-500">by <bdi>{v.owner}</bdi></span></> : null}
                   {v.own && v.shared ? <> <span className="text-xs text-slate-500">(shared)</span></> : null}
                 </a>
               ) : (
-                <div className="px-2 py-1">
+                <div className="min-w-0 flex-1 px-2 py-1">
                   <span className="text-slate-500 line-through">
                     <bdi>{v.name}</bdi>
                   </span>{" "}
                   <span className="text-xs font-medium text-red-700">broken:</span> <span className="text-xs text-slate-600">{v.problem}</span>
                 </div>
               )}
+              {/* "Update" takes the list's filters and columns, unless they are this view's already or do not parse. */}
+              {v.changeable ? (
+                <EditView view={v} resource={state.resource} update={state.query === null || current?.id === v.id ? null : { query: state.query, columns: state.columns }} />
+              ) : null}
             </li>
           ))}
         </ul>
