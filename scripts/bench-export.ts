@@ -49,7 +49,7 @@ async function child(exportId: string) {
 
 async function main() {
   const n = Number(process.argv[2] ?? 1_000_000);
-  const settings = toolEnv(["BENCH_RUNS", "BENCH_DATABASE_URL", "TEST_DATABASE_URL", "BENCH_REUSE_DB", "BENCH_KEEP_DB"]);
+  const settings = toolEnv(["BENCH_RUNS", "BENCH_DATABASE_URL", "TEST_DATABASE_URL", "BENCH_REUSE_DB", "BENCH_KEEP_DB", "BENCH_WORKER_HEAP_MB"]);
   const runs = settings.BENCH_RUNS;
   const base = settings.BENCH_DATABASE_URL ?? settings.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
   const reuse = settings.BENCH_REUSE_DB;
@@ -85,14 +85,14 @@ async function main() {
       for (const [format, results] of [["csv", ours], ["xlsx", xlsx]] as const) {
         const exportId = newJobId();
         await client.query(`INSERT INTO subscriber_exports (id, user_id, fresh, format) VALUES ($1, $2, true, $3)`, [exportId, userId, format]);
-        results.push(await runChild(exportId, { ...process.env, DATABASE_URL: url, STORAGE_DIR: dir }));
+        results.push(await runChild(exportId, { ...process.env, DATABASE_URL: url, STORAGE_DIR: dir }, settings.BENCH_WORKER_HEAP_MB));
         const file = fs.statSync(path.join(dir, "exports", `${exportId}.${format}`)).size;
         results[i]!.bytes = file;
       }
       console.log(`  run ${i + 1}: COPY ${(copy[i]! / 1000).toFixed(2)} s, CSV ${(ours[i]!.ms / 1000).toFixed(2)} s (peak RSS ${mb(ours[i]!.peakRss)}), XLSX ${(xlsx[i]!.ms / 1000).toFixed(2)} s (peak RSS ${mb(xlsx[i]!.peakRss)})`);
     }
     for (const r of [...ours, ...xlsx]) if (r.rows !== n) throw new Error(`an export wrote ${r.rows} rows, expected ${n}`);
-    const table = report(n, runs, copy, ours, xlsx, fs.statSync(path.join(dir, "copy.csv")).size);
+    const table = report(n, runs, copy, ours, xlsx, fs.statSync(path.join(dir, "copy.csv")).size, settings.BENCH_WORKER_HEAP_MB);
     console.log(`\n${table}`);
     fs.mkdirSync("bench/results", { recursive: true });
     fs.writeFileSync("bench/results/export.md", table);
@@ -105,9 +105,14 @@ async function main() {
   }
 }
 
-function runChild(exportId: string, env: NodeJS.ProcessEnv): Promise<ChildResult> {
+/**
+ * One export in a worker process as deployment.md runs one, its heap capped at `heapMb` (0: V8's
+ * own limit, far above: V8 then lets the XLSX's garbage reach ~+100 MB before collecting it).
+ */
+function runChild(exportId: string, env: NodeJS.ProcessEnv, heapMb: number): Promise<ChildResult> {
   return new Promise((resolve, reject) => {
-    const p = spawn(process.execPath, ["--expose-gc", "--import", "tsx", "scripts/bench-export.ts", "--child", exportId], { env, stdio: ["ignore", "pipe", "inherit"] });
+    const heap = heapMb > 0 ? [`--max-old-space-size=${heapMb}`] : [];
+    const p = spawn(process.execPath, ["--expose-gc", ...heap, "--import", "tsx", "scripts/bench-export.ts", "--child", exportId], { env, stdio: ["ignore", "pipe", "inherit"] });
     let out = "";
     p.stdout.on("data", (d: Buffer) => (out += d.toString()));
     p.on("exit", (code) => (code === 0 ? resolve(JSON.parse(out) as ChildResult) : reject(new Error(`export run exited ${code}`))));
@@ -117,7 +122,7 @@ function runChild(exportId: string, env: NodeJS.ProcessEnv): Promise<ChildResult
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
 
-function report(n: number, runs: number, copy: number[], ours: ChildResult[], xlsx: ChildResult[], bytes: number) {
+function report(n: number, runs: number, copy: number[], ours: ChildResult[], xlsx: ChildResult[], bytes: number, heapMb: number) {
   const c = median(copy);
   const line = (label: string, results: ChildResult[], base?: number) => {
     const o = median(results.map((r) => r.ms));
@@ -131,7 +136,7 @@ function report(n: number, runs: number, copy: number[], ours: ChildResult[], xl
   return [
     `# Subscriber export benchmark`,
     ``,
-    `${n.toLocaleString("en-GB")} subscribers (no filter, ${(bytes / 1024 / 1024).toFixed(0)} MB of CSV), median of ${runs} alternated runs, ${new Date().toISOString().slice(0, 10)}, ${os.cpus().length} CPU(s), Node ${process.version}.`,
+    `${n.toLocaleString("en-GB")} subscribers (no filter, ${(bytes / 1024 / 1024).toFixed(0)} MB of CSV), median of ${runs} alternated runs, ${new Date().toISOString().slice(0, 10)}, ${os.cpus().length} CPU(s), Node ${process.version}, worker heap ${heapMb ? `capped at ${heapMb} MB` : "V8's own limit"}.`,
     ``,
     `| path | median time | rows/s | ratio to COPY | file | worker RSS idle → peak |`,
     `|---|---|---|---|---|---|`,

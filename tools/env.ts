@@ -80,6 +80,7 @@ const schema = z.object({
   BENCH_RUNS: whole(1, 3),
   BENCH_REUSE_DB: optional(z.string().regex(/^[a-z_][a-z0-9_]{0,62}$/, "must be the name of a database kept by an earlier run (lowercase letters, digits, _)")),
   BENCH_KEEP_DB: flag,
+  BENCH_WORKER_HEAP_MB: whole(0, 512),
   BENCH_IMPORT_RUNS: whole(1, 2),
   BENCH_IMPORT_ONLY: optional(z.enum(["xlsx"], { message: "must be xlsx (only the XLSX run) or unset" })),
   BENCH_IMPORT_TRACE: flag,
