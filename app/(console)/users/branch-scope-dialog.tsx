@@ -1,9 +1,10 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { useId, useLayoutEffect, useRef, useState, useTransition } from "react";
+import { useId, useState, useTransition } from "react";
 import { notify } from "@/components/toast";
 import { buttonClass } from "@/components/ui/button-styles";
+import { Modal } from "@/components/ui/modal";
 import { setBranchesAction } from "./actions";
 import { BranchPicker, type BranchChoice } from "./branch-picker";
 
@@ -15,25 +16,11 @@ type ScopedUser = { id: number; name: string; branch_ids: number[] | null };
  * /users renders no list of branches.
  */
 export function BranchScopeDialog({ user, branches, open, onClose }: { user: ScopedUser; branches: BranchChoice[]; open: boolean; onClose: () => void }) {
-  const ref = useRef<HTMLDialogElement>(null);
   const id = useId();
-
-  useLayoutEffect(() => {
-    const dialog = ref.current;
-    if (!dialog) return;
-    if (open && !dialog.open) dialog.showModal();
-    if (!open && dialog.open) dialog.close();
-  }, [open]);
-
   return (
-    <dialog
-      ref={ref}
-      aria-labelledby={open ? `${id}-title` : undefined}
-      onClose={onClose}
-      className="m-auto w-full max-w-md rounded-xl border border-slate-200 p-0 text-left shadow-xl backdrop:bg-slate-900/40"
-    >
-      {open ? <ScopeForm titleId={`${id}-title`} user={user} branches={branches} onClose={onClose} /> : null}
-    </dialog>
+    <Modal open={open} onClose={onClose} labelledBy={`${id}-title`}>
+      <ScopeForm titleId={`${id}-title`} user={user} branches={branches} onClose={onClose} />
+    </Modal>
   );
 }
 

@@ -1,0 +1,30 @@
+"use client";
+
+import { useLayoutEffect, useRef } from "react";
+
+/**
+ * A modal on <dialog>, so the browser traps and returns focus. Its content is rendered while open
+ * only: a list with a dialog per row (delete a branch, say) sends and renders no closed dialogs.
+ */
+export function Modal({ open, onClose, labelledBy, describedBy, children }: { open: boolean; onClose: () => void; labelledBy: string; describedBy?: string; children: React.ReactNode }) {
+  const ref = useRef<HTMLDialogElement>(null);
+  // Before paint: the content and the open state change in the same frame.
+  useLayoutEffect(() => {
+    const dialog = ref.current;
+    if (!dialog) return;
+    if (open && !dialog.open) dialog.showModal();
+    if (!open && dialog.open) dialog.close();
+  }, [open]);
+
+  return (
+    <dialog
+      ref={ref}
+      aria-labelledby={open ? labelledBy : undefined}
+      aria-describedby={open ? describedBy : undefined}
+      onClose={onClose}
+      className="m-auto w-full max-w-md rounded-xl border border-slate-200 p-0 text-left shadow-xl backdrop:bg-slate-900/40"
+    >
+      {open ? children : null}
+    </dialog>
+  );
+}
