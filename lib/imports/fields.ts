@@ -1,35 +1,12 @@
 // Which field each column fills: headers matched loosely, with synonyms, under the user's own
 // choices. SPEC.md's names match as they are, so an export imports back with no mapping.
 
-export const IMPORT_FIELDS = [
-  "first_name",
-  "last_name",
-  "email",
-  "mobile",
-  "branch_name",
-  "country_name",
-  "travel_date",
-  "sheet",
-  "subscription_status",
-  "is_mandatory",
-] as const;
-export type ImportField = (typeof IMPORT_FIELDS)[number];
+import { FIELD, IMPORT_FIELDS, type ImportField } from "@/lib/subscribers/fields";
+
+export { IMPORT_FIELDS, type ImportField };
 
 /** Fields every row must have a column for. */
 export const REQUIRED_FIELDS: readonly ImportField[] = ["first_name", "last_name", "email", "mobile"];
-
-export const FIELD_LABEL: Record<ImportField, string> = {
-  first_name: "First name",
-  last_name: "Last name",
-  email: "Email",
-  mobile: "Mobile",
-  branch_name: "Branch",
-  country_name: "Country",
-  travel_date: "Travel date",
-  sheet: "Sheet",
-  subscription_status: "Status",
-  is_mandatory: "Mandatory",
-};
 
 /** Columns of the export that the server decides: never imported, not "unknown" either. */
 export const SERVER_COLUMNS = new Set(["id", "isduplicate", "createdat", "updatedat"]);
@@ -107,9 +84,9 @@ export function headerProblems(headers: string[], mapping: (ImportField | null)[
   if (headers.length === 0 || headers.every((h) => h.trim() === "")) return problems;
   const counts = new Map<ImportField, number>();
   for (const f of mapping) if (f) counts.set(f, (counts.get(f) ?? 0) + 1);
-  for (const [f, n] of counts) if (n > 1) problems.push(`${FIELD_LABEL[f]} is filled from ${n} columns: choose one.`);
+  for (const [f, n] of counts) if (n > 1) problems.push(`${FIELD[f].label} is filled from ${n} columns: choose one.`);
   const missing = REQUIRED_FIELDS.filter((f) => !counts.has(f));
-  if (missing.length) problems.push(`No column gives ${missing.map((f) => FIELD_LABEL[f]).join(", ")}: map a column to ${missing.length === 1 ? "it" : "each"} (they are required).`);
+  if (missing.length) problems.push(`No column gives ${missing.map((f) => FIELD[f].label).join(", ")}: map a column to ${missing.length === 1 ? "it" : "each"} (they are required).`);
   return problems;
 }
 
@@ -118,7 +95,7 @@ export function unmappableHeader(headers: string[]): string[] {
   const problems = headerNameProblems(headers);
   if (problems.length === 0 && headers.length < REQUIRED_FIELDS.length) {
     problems.push(
-      `The file has ${headers.length === 1 ? "one column" : `${headers.length} columns`}: an import needs one for each of ${REQUIRED_FIELDS.map((f) => FIELD_LABEL[f]).join(", ")}.`,
+      `The file has ${headers.length === 1 ? "one column" : `${headers.length} columns`}: an import needs one for each of ${REQUIRED_FIELDS.map((f) => FIELD[f].label).join(", ")}.`,
     );
   }
   return problems;
@@ -138,7 +115,7 @@ export function headerWarnings(headers: string[], mapping: (ImportField | null)[
     if (mapping[i] || SERVER_COLUMNS.has(headerKey(h))) return;
     const like = BY_KEY.get(headerKey(h));
     const other = like ? filledBy.get(like) : undefined;
-    if (like && other !== undefined) shadowed.push(`${quote(h, i)} also looks like ${FIELD_LABEL[like]}, which ${quote(other, headers.indexOf(other))} fills: it is not imported (map it instead if it is the right column).`);
+    if (like && other !== undefined) shadowed.push(`${quote(h, i)} also looks like ${FIELD[like].label}, which ${quote(other, headers.indexOf(other))} fills: it is not imported (map it instead if it is the right column).`);
     else unknown.push(quote(h, i));
   });
   const warnings: string[] = [];

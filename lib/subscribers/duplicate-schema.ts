@@ -3,37 +3,12 @@ import { jsonObjectSchema } from "@/lib/validation/common";
 import { documentedAs } from "@/lib/validation/documented";
 import { idSchema, parseId } from "@/lib/validation/id";
 import { DUPLICATE_RULES } from "./duplicate-filters";
+import { MERGE_FIELDS, type MergeField } from "./fields";
 import { subscriberRecordSchema, VERSION_FORMAT, versionSchema } from "./schema";
 
 // The bodies and answers of the duplicates review's changes: "not duplicates" and merges (docs/API.md).
 
-/** The fields a group compares and a merge chooses, by their names in docs/API.md's subscriber. */
-export const MERGE_FIELDS = [
-  "first_name",
-  "last_name",
-  "email",
-  "mobile",
-  "branch_name",
-  "country_name",
-  "travel_date",
-  "sheet",
-  "subscription_status",
-  "is_mandatory",
-] as const;
-export type MergeField = (typeof MERGE_FIELDS)[number];
-
-export const MERGE_FIELD_LABEL: Record<MergeField, string> = {
-  first_name: "First name",
-  last_name: "Last name",
-  email: "Email",
-  mobile: "Mobile",
-  branch_name: "Branch",
-  country_name: "Country",
-  travel_date: "Travel date",
-  sheet: "Sheet",
-  subscription_status: "Status",
-  is_mandatory: "Mandatory",
-};
+export { MERGE_FIELDS, type MergeField };
 
 /** At most this many subscribers are marked "not duplicates" at once (every pair of them is stored). */
 export const MAX_DISMISS = 50;

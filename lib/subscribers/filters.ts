@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { FieldName } from "./fields";
 import {
   booleanParam,
   checkRange,
@@ -32,7 +33,7 @@ export const SUBSCRIBER_FIELDS = [
   "is_duplicate",
   "is_mandatory",
   "created_at",
-] as const;
+] as const satisfies readonly FieldName[];
 
 /** Every field is sortable. */
 export const SUBSCRIBER_SORT_COLUMNS = SUBSCRIBER_FIELDS;

@@ -1,6 +1,7 @@
 "use client";
 
 import { buttonClass } from "@/components/ui/button-styles";
+import { FIELD } from "@/lib/subscribers/fields";
 import { formatDateTimeIn } from "@/lib/date-time-format";
 import { STATUS_LABEL } from "@/lib/subscribers/labels";
 import type { SubscriberRecordBody } from "@/lib/subscribers/record";
@@ -17,16 +18,16 @@ type Names = { country: (id: number) => string | undefined; branch: (id: number)
 const named = (id: number | null | undefined, name: (id: number) => string | undefined) => (id ? (name(id) ?? `#${id}`) : "—");
 
 const ROWS: { key: keyof SubscriberInput; label: string; show: (v: SubscriberInput, n: Names) => string }[] = [
-  { key: "first_name", label: "First name", show: (v) => v.first_name },
-  { key: "last_name", label: "Last name", show: (v) => v.last_name },
-  { key: "email", label: "Email", show: (v) => v.email },
-  { key: "mobile", label: "Mobile", show: (v) => v.mobile },
-  { key: "country_id", label: "Country", show: (v, n) => named(v.country_id, n.country) },
-  { key: "branch_id", label: "Branch", show: (v, n) => named(v.branch_id, n.branch) },
-  { key: "travel_date", label: "Travel date", show: (v) => v.travel_date || "—" },
-  { key: "sheet_name", label: "Sheet", show: (v) => v.sheet_name || "—" },
-  { key: "subscription_status", label: "Status", show: (v) => STATUS_LABEL[v.subscription_status] },
-  { key: "is_mandatory", label: "Mandatory", show: (v) => (v.is_mandatory ? "Yes" : "No") },
+  { key: "first_name", label: FIELD.first_name.label, show: (v) => v.first_name },
+  { key: "last_name", label: FIELD.last_name.label, show: (v) => v.last_name },
+  { key: "email", label: FIELD.email.label, show: (v) => v.email },
+  { key: "mobile", label: FIELD.mobile.label, show: (v) => v.mobile },
+  { key: "country_id", label: FIELD.country_name.label, show: (v, n) => named(v.country_id, n.country) },
+  { key: "branch_id", label: FIELD.branch_name.label, show: (v, n) => named(v.branch_id, n.branch) },
+  { key: "travel_date", label: FIELD.travel_date.label, show: (v) => v.travel_date || "—" },
+  { key: "sheet_name", label: FIELD.sheet.label, show: (v) => v.sheet_name || "—" },
+  { key: "subscription_status", label: FIELD.subscription_status.label, show: (v) => STATUS_LABEL[v.subscription_status] },
+  { key: "is_mandatory", label: FIELD.is_mandatory.label, show: (v) => (v.is_mandatory ? "Yes" : "No") },
 ];
 
 export function ConflictView({

@@ -1,6 +1,7 @@
 "use client";
 
 import { zodResolver } from "@hookform/resolvers/zod";
+import { FIELD } from "@/lib/subscribers/fields";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useMemo, useState } from "react";
@@ -129,19 +130,19 @@ export function SubscriberForm({
   return (
     <form onSubmit={onSubmit} noValidate className="space-y-5">
       <div className="grid gap-5 sm:grid-cols-2">
-        <Field label="First name" error={errors.first_name?.message}>
+        <Field label={FIELD.first_name.label} error={errors.first_name?.message}>
           {(props) => <input {...props} autoFocus autoComplete="off" maxLength={100} {...register("first_name")} />}
         </Field>
-        <Field label="Last name" error={errors.last_name?.message}>
+        <Field label={FIELD.last_name.label} error={errors.last_name?.message}>
           {(props) => <input {...props} autoComplete="off" maxLength={100} {...register("last_name")} />}
         </Field>
       </div>
-      <Field label="Email" error={errors.email?.message}>
+      <Field label={FIELD.email.label} error={errors.email?.message}>
         {(props) => <input {...props} type="email" autoComplete="off" maxLength={254} {...register("email", { onBlur: askDuplicates })} />}
       </Field>
       <DuplicateNote field="email" id={warnings.email} />
       <div className="grid gap-5 sm:grid-cols-2">
-        <Field label="Country" error={errors.country_id?.message} hint="Also used to read national mobile numbers.">
+        <Field label={FIELD.country_name.label} error={errors.country_id?.message} hint="Also used to read national mobile numbers.">
           {(props) => (
             <Controller
               control={control}
@@ -166,7 +167,7 @@ export function SubscriberForm({
           )}
         </Field>
         <Field
-          label="Mobile"
+          label={FIELD.mobile.label}
           error={errors.mobile?.message}
           hint={preview?.ok ? `Saved as ${preview.e164}.` : "With + and country code, or national for the chosen country."}
         >
@@ -174,7 +175,7 @@ export function SubscriberForm({
         </Field>
       </div>
       <DuplicateNote field="mobile" id={warnings.mobile} />
-      <Field label="Branch" error={errors.branch_id?.message} hint="Optional.">
+      <Field label={FIELD.branch_name.label} error={errors.branch_id?.message} hint="Optional.">
         {(props) => (
           <Controller
             control={control}
@@ -186,10 +187,10 @@ export function SubscriberForm({
         )}
       </Field>
       <div className="grid gap-5 sm:grid-cols-2">
-        <Field label="Travel date" error={errors.travel_date?.message} hint="Optional.">
+        <Field label={FIELD.travel_date.label} error={errors.travel_date?.message} hint="Optional.">
           {(props) => <input {...props} type="date" {...register("travel_date")} />}
         </Field>
-        <Field label="Sheet" error={errors.sheet_name?.message} hint="Optional: an existing sheet, or a new name.">
+        <Field label={FIELD.sheet.label} error={errors.sheet_name?.message} hint="Optional: an existing sheet, or a new name.">
           {(props) => <input {...props} list="sheet-names" autoComplete="off" maxLength={100} {...register("sheet_name")} />}
         </Field>
         <datalist id="sheet-names">

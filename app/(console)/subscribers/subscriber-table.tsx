@@ -1,4 +1,5 @@
 import { SelectPage } from "@/components/list/select-page";
+import { FIELD } from "@/lib/subscribers/fields";
 import { SortHeader } from "@/components/list/sort-header";
 import { Badge, EmptyValue, type BadgeTone } from "@/components/ui/badge";
 import { formatDateTime, formatDay, isoDay } from "@/lib/format";
@@ -15,29 +16,29 @@ const flag = (value: boolean, yes: string, tone: BadgeTone) => (value ? <Badge t
 
 /** Every field of docs/SPEC.md's subscriber; the status and flags early, to read without scrolling. */
 export const COLUMNS: { column: TableColumn; label: string; render: (s: SubscriberRow) => React.ReactNode; className?: string }[] = [
-  { column: "id", label: "ID", render: (s) => s.id, className: "code" },
-  { column: "first_name", label: "First name", render: (s) => text(s.first_name), className: "font-medium" },
-  { column: "last_name", label: "Last name", render: (s) => text(s.last_name), className: "name font-medium text-slate-900" },
-  { column: "email", label: "Email", render: (s) => text(s.email), className: "wide" },
-  { column: "mobile", label: "Mobile", render: (s) => s.mobile, className: "code text-slate-700" },
+  { column: "id", label: FIELD.id.label, render: (s) => s.id, className: "code" },
+  { column: "first_name", label: FIELD.first_name.label, render: (s) => text(s.first_name), className: "font-medium" },
+  { column: "last_name", label: FIELD.last_name.label, render: (s) => text(s.last_name), className: "name font-medium text-slate-900" },
+  { column: "email", label: FIELD.email.label, render: (s) => text(s.email), className: "wide" },
+  { column: "mobile", label: FIELD.mobile.label, render: (s) => s.mobile, className: "code text-slate-700" },
   {
     column: "subscription_status",
-    label: "Status",
+    label: FIELD.subscription_status.label,
     render: (s) => <Badge tone={STATUS_TONE[s.subscription_status]}>{STATUS_LABEL[s.subscription_status]}</Badge>,
   },
-  { column: "is_duplicate", label: "Duplicate", render: (s) => flag(s.is_duplicate, "Duplicate", "amber"), className: "quiet" },
-  { column: "is_mandatory", label: "Mandatory", render: (s) => flag(s.is_mandatory, "Mandatory", "violet"), className: "quiet" },
-  { column: "branch_name", label: "Branch", render: (s) => text(s.branch_name) },
-  { column: "country_name", label: "Country", render: (s) => text(s.country_name) },
+  { column: "is_duplicate", label: FIELD.is_duplicate.label, render: (s) => flag(s.is_duplicate, "Duplicate", "amber"), className: "quiet" },
+  { column: "is_mandatory", label: FIELD.is_mandatory.label, render: (s) => flag(s.is_mandatory, "Mandatory", "violet"), className: "quiet" },
+  { column: "branch_name", label: FIELD.branch_name.label, render: (s) => text(s.branch_name) },
+  { column: "country_name", label: FIELD.country_name.label, render: (s) => text(s.country_name) },
   {
     column: "travel_date",
-    label: "Travel date",
+    label: FIELD.travel_date.label,
     render: (s) => (s.travel_date ? <time dateTime={isoDay(s.travel_date)}>{formatDay(s.travel_date)}</time> : <EmptyValue />),
   },
-  { column: "sheet", label: "Sheet", render: (s) => text(s.sheet_name), className: "short" },
+  { column: "sheet", label: FIELD.sheet.label, render: (s) => text(s.sheet_name), className: "short" },
   {
     column: "created_at",
-    label: "Created",
+    label: FIELD.created_at.label,
     render: (s) => <time dateTime={s.created_at.toISOString()}>{formatDateTime(s.created_at)}</time>,
     className: "text-slate-600",
   },

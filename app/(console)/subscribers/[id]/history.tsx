@@ -1,5 +1,6 @@
 import { formatDateTime } from "@/lib/format";
 import type { SubscriptionStatus } from "@/lib/subscribers/filters";
+import { FIELD, fieldLabel, type FieldName } from "@/lib/subscribers/fields";
 import { STATUS_LABEL } from "@/lib/subscribers/labels";
 import { changedFields, type HistoryEntry } from "@/lib/subscribers/record";
 
@@ -16,19 +17,8 @@ const ACTION: Record<string, string> = {
   "subscriber.merge_undo": "undid a merge into it",
 };
 
-const LABEL: Record<string, string> = {
-  first_name: "First name",
-  last_name: "Last name",
-  email: "Email",
-  mobile: "Mobile",
-  branch_name: "Branch",
-  country_name: "Country",
-  travel_date: "Travel date",
-  sheet: "Sheet",
-  subscription_status: "Status",
-  is_duplicate: "Duplicate",
-  is_mandatory: "Mandatory",
-};
+/** What a merge's event lists of its fields: the values it chose, and the duplicate flag it decided again. */
+const mergeShows = (f: string) => Object.hasOwn(FIELD, f) && (FIELD[f as FieldName].edit || f === "is_duplicate");
 
 /** A value as the record page shows it: statuses by their labels, flags as Yes and No. */
 const shown = (field: string, value: unknown): string => {
@@ -46,7 +36,7 @@ function MergeNote({ after }: { after: Record<string, unknown> | null }) {
   return (
     <p className="mt-1 text-slate-700">
       {after?.merged ? `From ${ids(after.merged)} (now in the trash)` : `${ids(after?.restored)} back from the trash`}
-      {values.length ? `; values taken: ${values.map(([f, id]) => `${LABEL[f] ?? f} from #${String(id)}`).join(", ")}` : ""}.
+      {values.length ? `; values taken: ${values.map(([f, id]) => `${fieldLabel(f)} from #${String(id)}`).join(", ")}` : ""}.
     </p>
   );
 }
@@ -59,7 +49,7 @@ export function History({ entries }: { entries: HistoryEntry[] }) {
         const bulk = e.action === "subscriber.bulk_change";
         // A merge's event also names the records and the choices: its field list is the fields only.
         const merge = e.action === "subscriber.merge" || e.action === "subscriber.merge_undo";
-        const fields = bulk ? Object.keys((e.after?.change as Record<string, unknown>) ?? {}) : changedFields(e.before, e.after).filter((f) => !merge || Object.hasOwn(LABEL, f));
+        const fields = bulk ? Object.keys((e.after?.change as Record<string, unknown>) ?? {}) : changedFields(e.before, e.after).filter((f) => !merge || mergeShows(f));
         return (
           <li key={e.id} className="border-l-2 border-slate-200 pl-3 text-sm">
             <p>
@@ -73,7 +63,7 @@ export function History({ entries }: { entries: HistoryEntry[] }) {
               <ul className="mt-1 space-y-0.5 text-slate-700">
                 {fields.map((f) => (
                   <li key={f}>
-                    {LABEL[f] ?? f}:{" "}
+                    {fieldLabel(f)}:{" "}
                     {bulk ? null : (
                       <>
                         <del className="text-slate-500">

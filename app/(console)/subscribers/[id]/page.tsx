@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { FIELD } from "@/lib/subscribers/fields";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { Badge, EmptyValue } from "@/components/ui/badge";
@@ -41,16 +42,16 @@ export default async function SubscriberPage({ params }: Props) {
   const name = `${s.first_name} ${s.last_name}`;
 
   const fields: [string, React.ReactNode][] = [
-    ["ID", <span key="id" className="font-mono">{s.id}</span>],
-    ["First name", <bdi key="f">{s.first_name}</bdi>],
-    ["Last name", <bdi key="l">{s.last_name}</bdi>],
-    ["Email", <bdi key="e">{s.email}</bdi>],
-    ["Mobile", <span key="m" className="font-mono">{s.mobile}</span>],
-    ["Branch", s.branch_name ? <bdi key="b">{s.branch_name}</bdi> : <EmptyValue key="b" />],
-    ["Country", s.country_name ? <bdi key="c">{s.country_name}</bdi> : <EmptyValue key="c" />],
-    ["Travel date", s.travel_date ? <time key="t" dateTime={isoDay(s.travel_date)}>{formatDay(s.travel_date)}</time> : <EmptyValue key="t" />],
+    [FIELD.id.label, <span key="id" className="font-mono">{s.id}</span>],
+    [FIELD.first_name.label, <bdi key="f">{s.first_name}</bdi>],
+    [FIELD.last_name.label, <bdi key="l">{s.last_name}</bdi>],
+    [FIELD.email.label, <bdi key="e">{s.email}</bdi>],
+    [FIELD.mobile.label, <span key="m" className="font-mono">{s.mobile}</span>],
+    [FIELD.branch_name.label, s.branch_name ? <bdi key="b">{s.branch_name}</bdi> : <EmptyValue key="b" />],
+    [FIELD.country_name.label, s.country_name ? <bdi key="c">{s.country_name}</bdi> : <EmptyValue key="c" />],
+    [FIELD.travel_date.label, s.travel_date ? <time key="t" dateTime={isoDay(s.travel_date)}>{formatDay(s.travel_date)}</time> : <EmptyValue key="t" />],
     [
-      "Sheet",
+      FIELD.sheet.label,
       s.sheet_name ? (
         <Link key="sh" href={`/subscribers?sheet=${encodeURIComponent(s.sheet_name)}`} className="text-brand-700 underline-offset-2 hover:underline">
           <bdi>{s.sheet_name}</bdi>
@@ -59,11 +60,11 @@ export default async function SubscriberPage({ params }: Props) {
         <EmptyValue key="sh" />
       ),
     ],
-    ["Status", <Badge key="st" tone={STATUS_TONE[s.subscription_status]}>{STATUS_LABEL[s.subscription_status]}</Badge>],
-    ["Duplicate", s.is_duplicate ? <Badge key="d" tone="amber">Duplicate</Badge> : "No"],
-    ["Mandatory", s.is_mandatory ? <Badge key="md" tone="violet">Mandatory</Badge> : "No"],
-    ["Created", <time key="cr" dateTime={s.created_at.toISOString()}>{formatDateTime(s.created_at, { seconds: true })}</time>],
-    ["Updated", <time key="up" dateTime={s.updated_at.toISOString()}>{formatDateTime(s.updated_at, { seconds: true })}</time>],
+    [FIELD.subscription_status.label, <Badge key="st" tone={STATUS_TONE[s.subscription_status]}>{STATUS_LABEL[s.subscription_status]}</Badge>],
+    [FIELD.is_duplicate.label, s.is_duplicate ? <Badge key="d" tone="amber">Duplicate</Badge> : "No"],
+    [FIELD.is_mandatory.label, s.is_mandatory ? <Badge key="md" tone="violet">Mandatory</Badge> : "No"],
+    [FIELD.created_at.label, <time key="cr" dateTime={s.created_at.toISOString()}>{formatDateTime(s.created_at, { seconds: true })}</time>],
+    [FIELD.updated_at.label, <time key="up" dateTime={s.updated_at.toISOString()}>{formatDateTime(s.updated_at, { seconds: true })}</time>],
   ];
 
   return (

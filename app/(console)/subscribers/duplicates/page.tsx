@@ -16,7 +16,8 @@ import { listOutcome, type ListOutcome } from "@/lib/list/outcome";
 import { parseWith, withParams, type RawParams } from "@/lib/list/params";
 import { heavy } from "@/lib/load/user-limit";
 import { duplicateFiltersSchema, type DuplicateFilters } from "@/lib/subscribers/duplicate-filters";
-import { MERGE_FIELD_LABEL, MERGE_FIELDS } from "@/lib/subscribers/duplicate-schema";
+import { MERGE_FIELDS } from "@/lib/subscribers/duplicate-schema";
+import { FIELD } from "@/lib/subscribers/fields";
 import { listDuplicateGroups, type DuplicateGroup } from "@/lib/subscribers/duplicate-groups";
 import { fieldText } from "@/lib/subscribers/merge-fields";
 import { SEARCH } from "../filter-fields";
@@ -132,7 +133,7 @@ function Group({ group, user }: { group: DuplicateGroup; user: SessionUser }) {
           return (
             <tr key={field} className={differs ? "bg-amber-50/70" : undefined}>
               <th scope="row" className="whitespace-nowrap px-3 py-2 text-left font-normal text-slate-600">
-                {MERGE_FIELD_LABEL[field]} {differs ? <Badge tone="amber">Differs</Badge> : null}
+                {FIELD[field].label} {differs ? <Badge tone="amber">Differs</Badge> : null}
               </th>
               {texts.map((text, i) => (
                 <td key={members[i]!.id} className={`px-3 py-2 ${differs ? "font-medium text-slate-900" : "text-slate-700"}`}>

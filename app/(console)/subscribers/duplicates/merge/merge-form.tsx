@@ -8,7 +8,8 @@ import { ListTable } from "@/components/list/list-table";
 import { notify } from "@/components/toast";
 import { Badge, EmptyValue } from "@/components/ui/badge";
 import { buttonClass } from "@/components/ui/button-styles";
-import { MERGE_FIELD_LABEL, MERGE_FIELDS, type MergeField } from "@/lib/subscribers/duplicate-schema";
+import { MERGE_FIELDS, type MergeField } from "@/lib/subscribers/duplicate-schema";
+import { FIELD } from "@/lib/subscribers/fields";
 import { mergeAction } from "../actions";
 
 export type MergeMember = { id: number; name: string; updated_at: string; texts: Record<MergeField, string | null> };
@@ -88,12 +89,12 @@ export function MergeForm({ members }: { members: MergeMember[] }) {
           return (
             <tr key={field} className={differs ? "bg-amber-50/70" : undefined}>
               <th scope="row" className="whitespace-nowrap px-3 py-2 text-left font-normal text-slate-600">
-                {MERGE_FIELD_LABEL[field]} {differs ? <Badge tone="amber">Differs</Badge> : null}
+                {FIELD[field].label} {differs ? <Badge tone="amber">Differs</Badge> : null}
               </th>
               {members.map((m) => (
                 <td key={m.id} className="px-3 py-2">
                   <label className="inline-flex items-center gap-2">
-                    <input type="radio" value={String(m.id)} aria-label={`${MERGE_FIELD_LABEL[field]} from #${m.id}`} {...register(field)} />
+                    <input type="radio" value={String(m.id)} aria-label={`${FIELD[field].label} from #${m.id}`} {...register(field)} />
                     {m.texts[field] === null ? <EmptyValue /> : <bdi>{m.texts[field]}</bdi>}
                   </label>
                 </td>

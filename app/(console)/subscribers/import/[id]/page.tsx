@@ -6,7 +6,8 @@ import { requirePageUser } from "@/lib/auth/page-guards";
 import { AppError } from "@/lib/errors";
 import { isJobId } from "@/lib/jobs/ids";
 import { formatDateTime } from "@/lib/format";
-import { FIELD_LABEL, IMPORT_FIELDS, type ImportField } from "@/lib/imports/fields";
+import { IMPORT_FIELDS, type ImportField } from "@/lib/imports/fields";
+import { FIELD } from "@/lib/subscribers/fields";
 import { importStatus, type ImportStatus } from "@/lib/imports/imports";
 import { listOutcome, type ListOutcome } from "@/lib/list/outcome";
 import { heavy } from "@/lib/load/user-limit";
@@ -84,7 +85,7 @@ function Counts({ imp, preview }: { imp: ImportStatus; preview: boolean }) {
 }
 
 function Preview({ imp }: { imp: ImportStatus }) {
-  const fields = IMPORT_FIELDS.map((f) => ({ value: f, label: FIELD_LABEL[f] }));
+  const fields = IMPORT_FIELDS.map((f) => ({ value: f, label: FIELD[f].label }));
   const mapping = imp.headers.map((h) => imp.mapping[h] ?? null) as (ImportField | null)[];
   const ready = imp.status === "completed" && imp.problems.length === 0;
   return (
@@ -142,7 +143,7 @@ function Preview({ imp }: { imp: ImportStatus }) {
                   {imp.headers.map((h, i) => (
                     <th key={`${i}-${h}`} className="px-2 py-2 font-medium whitespace-nowrap">
                       {h}
-                      <span className="block text-xs font-normal text-slate-500">{mapping[i] ? FIELD_LABEL[mapping[i]] : "ignored"}</span>
+                      <span className="block text-xs font-normal text-slate-500">{mapping[i] ? FIELD[mapping[i]].label : "ignored"}</span>
                     </th>
                   ))}
                 </tr>
