@@ -1,6 +1,7 @@
 // The console's HTTP server: Next.js behind a thin front that owns what only the socket knows
 // (docs/decisions/0008-own-http-server.md). Loaded with tsx's ESM hooks only: its CommonJS hook
 // would put every require of Next's server through tsx's resolver.
+import cluster from "node:cluster";
 import http from "node:http";
 import type { Socket } from "node:net";
 import path from "node:path";
@@ -10,7 +11,11 @@ import { withQuerySignal } from "@/lib/db/scope";
 import { apiAllowedMethods } from "@/lib/openapi/methods";
 import { headersBefore } from "@/lib/security/headers";
 import { prepareIncoming, proxiedPaths, unparsableRequestAnswer } from "@/lib/server/incoming";
+import { superviseWebProcesses } from "@/lib/server/cluster";
 import { SERVED_BY_CONSOLE } from "@/lib/server/startup";
+import { webProcesses } from "@/lib/server/web-processes";
+import { shareMetrics } from "@/lib/telemetry/cluster-metrics";
+import { metrics } from "@/lib/telemetry/metrics";
 import { log } from "@/lib/telemetry/log";
 import { REQUEST_ID_HEADER, withRequestFacts } from "@/lib/telemetry/request";
 import { buildRoutes } from "@/lib/telemetry/routes";
@@ -35,77 +40,85 @@ function settingsOrExit(read: () => ReturnType<typeof config>) {
 }
 
 const settings = settingsOrExit(config);
-const { PORT: port, HOST: host, TRUST_PROXY: trustedProxyHops } = settings;
+const processes = dev ? 1 : webProcesses(settings);
+if (cluster.isPrimary && processes > 1) superviseWebProcesses(processes);
+else await serve();
 
-process.env[SERVED_BY_CONSOLE] = "1";
-const app = next({ dev, hostname: host || "localhost", port, ...(dev ? { turbopack: true } : {}) });
-const handle = app.getRequestHandler();
-await app.prepare();
-// Development keeps reading settings, as Next reloads its env files.
-if (!dev) settingsOrExit(fixConfig);
-// Imported once Next has set up the runtime that next/server (in proxy.ts) needs.
-const goesThroughProxy = proxiedPaths((await import("./proxy")).config.matcher);
-// Route patterns for the logs and metrics, from the build Next serves (lib/telemetry/routes.ts).
-const routeOf = buildRoutes(path.join(process.cwd(), dev ? ".next/dev" : ".next"), { development: dev });
-// The API's methods by route, for the 405 of a method a route does not have (lib/openapi/methods.ts).
-const apiAllow = apiAllowedMethods();
-const apiAllowOf = (pathname: string) => apiAllow.get(routeOf(pathname));
+async function serve() {
+  const { PORT: port, HOST: host, TRUST_PROXY: trustedProxyHops } = settings;
+  // Each of several processes answers the supervisor's collection of metrics (lib/server/cluster.ts).
+  if (cluster.isWorker) shareMetrics([metrics.registry]);
 
-const server = http.createServer((req, res) => {
-  const refused = prepareIncoming(req, trustedProxyHops, goesThroughProxy, apiAllowOf);
-  // Chosen by prepareIncoming: the client's own id when it is a good one.
-  const facts = { id: req.headers[REQUEST_ID_HEADER] as string };
-  res.setHeader("X-Request-Id", facts.id);
-  observeAnswer(req, res, facts, routeOf);
-  if (refused) {
-    const answer = () => {
-      if (!res.headersSent) res.writeHead(refused.status, refused.headers).end(refused.body);
-    };
-    // Answer once the body is drained: a client still sending when Node closes would see a reset.
-    const declared = Number(req.headers["content-length"] ?? 0);
-    if (!req.headers["transfer-encoding"] && !(declared > 0)) return answer();
-    if (declared > DRAIN_LIMIT) {
-      answer();
-      return void req.resume();
+  process.env[SERVED_BY_CONSOLE] = "1";
+  const app = next({ dev, hostname: host || "localhost", port, ...(dev ? { turbopack: true } : {}) });
+  const handle = app.getRequestHandler();
+  await app.prepare();
+  // Development keeps reading settings, as Next reloads its env files.
+  if (!dev) settingsOrExit(fixConfig);
+  // Imported once Next has set up the runtime that next/server (in proxy.ts) needs.
+  const goesThroughProxy = proxiedPaths((await import("./proxy")).config.matcher);
+  // Route patterns for the logs and metrics, from the build Next serves (lib/telemetry/routes.ts).
+  const routeOf = buildRoutes(path.join(process.cwd(), dev ? ".next/dev" : ".next"), { development: dev });
+  // The API's methods by route, for the 405 of a method a route does not have (lib/openapi/methods.ts).
+  const apiAllow = apiAllowedMethods();
+  const apiAllowOf = (pathname: string) => apiAllow.get(routeOf(pathname));
+
+  const server = http.createServer((req, res) => {
+    const refused = prepareIncoming(req, trustedProxyHops, goesThroughProxy, apiAllowOf);
+    // Chosen by prepareIncoming: the client's own id when it is a good one.
+    const facts = { id: req.headers[REQUEST_ID_HEADER] as string };
+    res.setHeader("X-Request-Id", facts.id);
+    observeAnswer(req, res, facts, routeOf);
+    if (refused) {
+      const answer = () => {
+        if (!res.headersSent) res.writeHead(refused.status, refused.headers).end(refused.body);
+      };
+      // Answer once the body is drained: a client still sending when Node closes would see a reset.
+      const declared = Number(req.headers["content-length"] ?? 0);
+      if (!req.headers["transfer-encoding"] && !(declared > 0)) return answer();
+      if (declared > DRAIN_LIMIT) {
+        answer();
+        return void req.resume();
+      }
+      let drained = 0;
+      req.on("data", (chunk: Buffer) => {
+        drained += chunk.length;
+        if (drained > DRAIN_LIMIT) answer();
+      });
+      req.on("end", answer);
+      req.on("error", () => {});
+      return;
     }
-    let drained = 0;
-    req.on("data", (chunk: Buffer) => {
-      drained += chunk.length;
-      if (drained > DRAIN_LIMIT) answer();
+    // Next's own answers get the headers too; the proxy gives pages theirs (docs/decisions/0020-policy-one-place-per-concern.md).
+    for (const [name, value] of Object.entries(headersBefore(req.url ?? "/"))) res.setHeader(name, value);
+    // A statement still running when the client goes away is cancelled (lib/db/scope.ts).
+    const gone = new AbortController();
+    res.once("close", () => {
+      if (!res.writableFinished) gone.abort();
     });
-    req.on("end", answer);
-    req.on("error", () => {});
-    return;
-  }
-  // Next's own answers get the headers too; the proxy gives pages theirs (docs/decisions/0020-policy-one-place-per-concern.md).
-  for (const [name, value] of Object.entries(headersBefore(req.url ?? "/"))) res.setHeader(name, value);
-  // A statement still running when the client goes away is cancelled (lib/db/scope.ts).
-  const gone = new AbortController();
-  res.once("close", () => {
-    if (!res.writableFinished) gone.abort();
+    void withRequestFacts(facts, () => withQuerySignal(gone.signal, () => handle(req, res)));
   });
-  void withRequestFacts(facts, () => withQuerySignal(gone.signal, () => handle(req, res)));
-});
-// A request Node cannot parse gets Node's answer with the security headers.
-server.on("clientError", (error: NodeJS.ErrnoException, socket: Socket) => {
-  if (socket.writable && socket.bytesWritten === 0) {
-    const status = error.code === "HPE_HEADER_OVERFLOW" ? 431 : error.code === "ERR_HTTP_REQUEST_TIMEOUT" ? 408 : 400;
-    socket.end(unparsableRequestAnswer(status));
-  } else {
-    socket.destroy();
-  }
-});
-if (dev) server.on("upgrade", app.getUpgradeHandler());
-
-server.listen(port, host || undefined, () => {
-  const shown = host && host !== "0.0.0.0" && host !== "::" ? host : "localhost";
-  log.info(`› Ready on http://${shown.includes(":") ? `[${shown}]` : shown}:${port}${dev ? " (development)" : ""}`);
-});
-
-for (const signal of ["SIGINT", "SIGTERM"] as const) {
-  process.once(signal, () => {
-    server.close();
-    void app.close().finally(() => process.exit(0));
-    setTimeout(() => process.exit(0), 5_000).unref();
+  // A request Node cannot parse gets Node's answer with the security headers.
+  server.on("clientError", (error: NodeJS.ErrnoException, socket: Socket) => {
+    if (socket.writable && socket.bytesWritten === 0) {
+      const status = error.code === "HPE_HEADER_OVERFLOW" ? 431 : error.code === "ERR_HTTP_REQUEST_TIMEOUT" ? 408 : 400;
+      socket.end(unparsableRequestAnswer(status));
+    } else {
+      socket.destroy();
+    }
   });
+  if (dev) server.on("upgrade", app.getUpgradeHandler());
+
+  server.listen(port, host || undefined, () => {
+    const shown = host && host !== "0.0.0.0" && host !== "::" ? host : "localhost";
+    log.info(`› Ready on http://${shown.includes(":") ? `[${shown}]` : shown}:${port}${dev ? " (development)" : ""}`);
+  });
+
+  for (const signal of ["SIGINT", "SIGTERM"] as const) {
+    process.once(signal, () => {
+      server.close();
+      void app.close().finally(() => process.exit(0));
+      setTimeout(() => process.exit(0), 5_000).unref();
+    });
+  }
 }

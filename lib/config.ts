@@ -37,6 +37,16 @@ const whole = (min: number, fallback: number, what = "a whole number") =>
       .refine((n) => n >= min && Number.isSafeInteger(n), `must be ${what}${min > 0 ? `, at least ${min}` : ""}`),
   ).transform((n) => n ?? fallback);
 
+/** A whole number, or undefined when unset (its default depends on other settings). */
+const wholeOrUnset = (min: number) =>
+  optional(
+    z
+      .string()
+      .regex(/^\d+$/, `must be a whole number, at least ${min}`)
+      .transform(Number)
+      .refine((n) => n >= min && Number.isSafeInteger(n), `must be a whole number, at least ${min}`),
+  );
+
 const onOff = (fallback: "on" | "off") =>
   optional(z.enum(["on", "off"], { message: "must be on or off" })).transform((v) => (v ?? fallback) === "on");
 
@@ -107,6 +117,8 @@ const schema = z.object({
   // The HTTP server
   HOST: optional(z.string()),
   PORT: whole(1, 3000, "a port number").refine((n) => n < 65536, "must be a port number (1–65535)"),
+  /** Server processes sharing PORT (lib/server/cluster.ts); unset: the cores on PostgreSQL, 1 on the embedded database. */
+  WEB_CONCURRENCY: wholeOrUnset(1),
   TRUST_PROXY: optional(
     z
       .string()
@@ -223,6 +235,19 @@ function storageProblems(env: NodeJS.ProcessEnv): string[] {
   return problems;
 }
 
+/** Web processes the embedded database or the pool cannot serve: refused at start. */
+function processProblems(parsed: Config | null): string[] {
+  const processes = parsed?.WEB_CONCURRENCY;
+  if (!parsed || processes === undefined || processes === 1) return [];
+  if (!parsed.DATABASE_URL) {
+    return [`WEB_CONCURRENCY is ${processes} but the embedded database (no DATABASE_URL) is opened by one process at a time: leave it unset or 1, or set DATABASE_URL.`];
+  }
+  if (parsed.DATABASE_POOL_SIZE < 2 * processes) {
+    return [`WEB_CONCURRENCY is ${processes} but DATABASE_POOL_SIZE (${parsed.DATABASE_POOL_SIZE}) is the connections of all of them together, at least 2 each: raise DATABASE_POOL_SIZE to ${2 * processes} or more.`];
+  }
+  return [];
+}
+
 const OIDC_REQUIRED = ["OIDC_ISSUER", "OIDC_CLIENT_ID", "OIDC_CLIENT_SECRET"] as const;
 
 /** Single sign-on half set up, with no group to let anyone in, or the only way in turned off: refused at start. */
@@ -312,6 +337,7 @@ export function parseConfig(given: NodeJS.ProcessEnv = process.env): Config {
         "otherwise one user's jobs can hold every slot of a worker and the others wait for them (docs/decisions/0022-jobs-fair-per-user.md).",
     );
   }
+  problems.push(...processProblems(parsed.success ? parsed.data : null));
   if (problems.length || !parsed.success) throw new ConfigError(problems.join("\n"));
   return parsed.data;
 }

@@ -9,6 +9,7 @@ import { openPGlite } from "./pglite";
 import { fairPGlite } from "./pglite-fair";
 import { endPool } from "./end-pool";
 import { openPool, poolQuery } from "./pool";
+import { poolShare } from "@/lib/server/web-processes";
 
 export type Database = {
   prisma: PrismaClient;
@@ -79,7 +80,8 @@ export function fromPGlite(pglite: PGlite, target: DatabaseTarget, close: () => 
   };
 }
 
-const poolSize = () => config().DATABASE_POOL_SIZE;
+/** The server's connections, shared among its web processes (lib/server/web-processes.ts). */
+const poolSize = () => poolShare(config());
 
 /** The process's one database, whichever copy of this module asks (lib/process-wide.ts). */
 const opened = processWide("db.database", () => ({ current: undefined as Promise<Database> | undefined }));

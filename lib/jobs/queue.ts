@@ -4,6 +4,7 @@ import { outsideRequest } from "@/lib/db/scope";
 import { connection, sql, type Queryable, type SqlConnection } from "@/lib/db/sql";
 import { AppError } from "@/lib/errors";
 import { processWide } from "@/lib/process-wide";
+import { webSlot } from "@/lib/server/web-processes";
 import { logError } from "@/lib/telemetry/log";
 import { jobConfig } from "./config";
 
@@ -27,8 +28,8 @@ export const LEGACY_QUEUES = [
   { name: "subscriber-bulk-change", failed: "subscriber-bulk-change-failed", kind: "bulk", idKey: "bulkId" },
 ] as const;
 
-/** The web process runs the worker unless told not to (JOB_WORKER=off); scripts/worker.ts always does. */
-export const runsWorker = () => config().JOB_WORKER;
+/** The web process (the first of several) runs the worker unless told not to (JOB_WORKER=off); scripts/worker.ts always does. */
+export const runsWorker = () => config().JOB_WORKER && webSlot() === 1;
 
 const current = processWide("jobs.queue", () => ({ started: undefined as { conn: SqlConnection; boss: Promise<PgBoss> } | undefined }));
 

@@ -51,6 +51,8 @@ function makeMetrics() {
       name: "console_jobs",
       help: "Jobs in the database's queues by queue and state (the same in every process: take one, not the sum).",
       labelNames: ["queue", "state"] as const,
+      // Counted by the process a scrape reaches, so not added up across a server's processes (scrape.ts).
+      aggregator: "omit",
       registers,
     }),
     jobSeconds: new client.Histogram({

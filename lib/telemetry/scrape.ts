@@ -2,11 +2,13 @@ import crypto from "node:crypto";
 import { config } from "@/lib/config";
 import { outsideRequest } from "@/lib/db/scope";
 import { countJobs } from "@/lib/jobs/queue";
+import { clusterMetrics, inCluster } from "./cluster-metrics";
 import { log } from "./log";
 import { metrics } from "./metrics";
 
 // GET /metrics, for the web server's route (app/metrics/route.ts) and the separate worker's own
-// listener (scripts/worker.ts): 404 while METRICS_TOKEN is unset, 401 without it.
+// listener (scripts/worker.ts): 404 while METRICS_TOKEN is unset, 401 without it. A server of
+// several processes answers for all of them.
 
 /** A scrape that waits longer for the job counts answers without them. */
 const JOB_COUNT_TIMEOUT_MS = 2_000;
@@ -39,5 +41,9 @@ export async function scrapeMetrics(authorization: string | null | undefined): P
   const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? "");
   if (!match || !crypto.timingSafeEqual(digest(match[1]!), digest(expected))) return { status: 401 };
   await refreshJobCounts();
+  if (inCluster()) {
+    const all = await clusterMetrics();
+    return { status: 200, contentType: all.contentType, body: `${all.body.trimEnd()}\n${await metrics.registry.getSingleMetricAsString("console_jobs")}\n` };
+  }
   return { status: 200, contentType: metrics.registry.contentType, body: await metrics.registry.metrics() };
 }

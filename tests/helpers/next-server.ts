@@ -48,7 +48,8 @@ export async function startNextServer(options: {
   // `node --import tsx server.ts` serves in this very process (no child): its pid is the server's.
   const child = spawn(process.execPath, ["--import", "tsx/esm", "server.ts"], {
     cwd: appDir,
-    env: { ...process.env, NODE_ENV: "production", HOST: "127.0.0.1", PORT: String(options.port), ...options.env },
+    // One process unless a test asks for more: its pid is then the one that serves.
+    env: { ...process.env, NODE_ENV: "production", HOST: "127.0.0.1", PORT: String(options.port), WEB_CONCURRENCY: "1", ...options.env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";

@@ -56,6 +56,18 @@ describe("parseConfig", () => {
     expect(parseConfig({ ...base, JOB_WORKER: "off", CONSOLE_TIME_ZONE: " Europe/Paris " })).toMatchObject({ JOB_WORKER: false, CONSOLE_TIME_ZONE: "Europe/Paris" });
   });
 
+  it("refuses several web processes on the embedded database, or with fewer than two connections each", () => {
+    const base = { NODE_ENV: "test", NEXTAUTH_SECRET: GOOD_SECRET } as const;
+    const postgres = { ...base, DATABASE_URL: "postgres://postgres@127.0.0.1:5432/console" } as const;
+    expect(parseConfig(base).WEB_CONCURRENCY).toBeUndefined();
+    expect(parseConfig({ ...base, WEB_CONCURRENCY: "1" }).WEB_CONCURRENCY).toBe(1);
+    expect(() => parseConfig({ ...base, WEB_CONCURRENCY: "2" })).toThrow(/^WEB_CONCURRENCY is 2 but the embedded database .*one process at a time/m);
+    expect(parseConfig({ ...postgres, WEB_CONCURRENCY: "4" }).WEB_CONCURRENCY).toBe(4);
+    expect(() => parseConfig({ ...postgres, WEB_CONCURRENCY: "6" })).toThrow(/^WEB_CONCURRENCY is 6 but DATABASE_POOL_SIZE \(10\).*raise DATABASE_POOL_SIZE to 12/m);
+    expect(parseConfig({ ...postgres, WEB_CONCURRENCY: "6", DATABASE_POOL_SIZE: "12" }).WEB_CONCURRENCY).toBe(6);
+    for (const value of ["0", "two", "1.5", "-1"]) expect(() => parseConfig({ ...base, WEB_CONCURRENCY: value }), value).toThrow(/^WEB_CONCURRENCY must be a whole number, at least 1/m);
+  });
+
   it("still reads EXPORT_WORKER when JOB_WORKER is unset, warning once that it was renamed", () => {
     const base = { NODE_ENV: "test", NEXTAUTH_SECRET: GOOD_SECRET } as const;
     const warn = vi.spyOn(console, "warn").mockImplementation(() => {});

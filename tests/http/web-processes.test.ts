@@ -1,0 +1,137 @@
+import fs from "node:fs";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Browser, rawRequest, startConsole, type ConsoleServer } from "../helpers/console-server";
+
+// `npm run serve` with several processes on one port (docs/decisions/0035-every-core.md), against
+// the production build on PostgreSQL: requests are shared among them, /metrics adds all of them
+// up, one that dies is started again while the others serve, the first runs the jobs, and SIGTERM
+// stops them all.
+
+const PASSWORD = "web-processes-password-1";
+const ADMIN = { email: "admin@processes.test", password: PASSWORD, role: "admin" as const };
+const METRICS_TOKEN = "metrics-token-for-the-processes-test-0123";
+
+/** The processes whose parent is `pid` (from /proc: no `ps` needed). */
+function childrenOf(pid: number): number[] {
+  return fs
+    .readdirSync("/proc")
+    .filter((name) => /^\d+$/.test(name))
+    .flatMap((name) => {
+      try {
+        // The command may hold spaces and parentheses: the fields after its closing one are fixed.
+        const stat = fs.readFileSync(`/proc/${name}/stat`, "utf8");
+        const parent = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+        return parent === pid ? [Number(name)] : [];
+      } catch {
+        return []; // ended meanwhile
+      }
+    });
+}
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+async function until<T>(check: () => T | Promise<T>, what: string, timeoutMs = 30_000): Promise<NonNullable<T>> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value) return value;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** The sum of a counter's samples whose labels include `labels`, in Prometheus's text format. */
+function sampleSum(text: string, name: string, labels: string): number {
+  return text
+    .split("\n")
+    .filter((line) => line.startsWith(`${name}{`) && line.includes(labels))
+    .reduce((sum, line) => sum + Number(line.slice(line.lastIndexOf(" ") + 1)), 0);
+}
+
+if (!process.env.TEST_DATABASE_URL) {
+  console.info("web processes: skipped, TEST_DATABASE_URL is not set (several processes need a PostgreSQL server; the embedded database is one process's).");
+  describe("several web processes", () => {
+    it.skip("needs PostgreSQL: set TEST_DATABASE_URL (npm test does when a server answers on 127.0.0.1:5432)", () => {});
+  });
+} else {
+  describe("several web processes on one port (PostgreSQL, production build)", () => {
+    let server: ConsoleServer;
+    const scrape = async () => {
+      const answer = await rawRequest(server.url, "/metrics", { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
+      expect(answer.status, answer.body).toBe(200);
+      return answer.body;
+    };
+
+    beforeAll(async () => {
+      server = await startConsole("postgres", { users: [ADMIN], env: { WEB_CONCURRENCY: "2", METRICS_TOKEN, EXPORT_POLL_SECONDS: "1", LOG_LEVEL: "info" } });
+      await until(() => childrenOf(server.pid).length === 2 && server.output().split("› Ready on").length - 1 === 2, "both processes to listen");
+    });
+    afterAll(async () => server?.close());
+
+    it("shares the requests among its processes, and /metrics counts every process's", async () => {
+      const counted = (text: string) => sampleSum(text, "console_http_requests_total", 'route="/api/health"');
+      const before = counted(await scrape());
+      // A connection each: the supervisor hands connections to the processes in turn.
+      const answers = await Promise.all(Array.from({ length: 40 }, () => rawRequest(server.url, "/api/health")));
+      expect(answers.map((a) => a.status)).toEqual(Array(40).fill(200));
+      const text = await scrape();
+      expect(counted(text) - before).toBe(40);
+      // Each process's own series are in the sum: their resident memory adds up to more than one's.
+      expect(text).toMatch(/^process_resident_memory_bytes \d/m);
+      // The queue's counts are the database's: given once, not added up.
+      expect(text.match(/^# TYPE console_jobs gauge$/gm)).toHaveLength(1);
+      // Both processes answered requests (each logs its own pid).
+      const pids = new Set(
+        server
+          .output()
+          .split("\n")
+          .filter((l) => l.startsWith("{") && l.includes('"route":"/api/health"'))
+          .map((l) => (JSON.parse(l) as { pid: number }).pid),
+      );
+      expect([...pids].sort()).toEqual(childrenOf(server.pid).sort());
+    });
+
+    it("runs an export on its first process, the one that works the queue", async () => {
+      const admin = new Browser(server.url, "127.0.0.71");
+      expect((await admin.signIn(ADMIN.email, PASSWORD)).status).toBe(200);
+      const requested = await admin.request("/api/v1/subscribers/export", { method: "POST" });
+      expect(requested.status, requested.body).toBe(202);
+      const done = await until(async () => {
+        const status = JSON.parse((await admin.request("/api/v1/subscribers/export")).body) as { status: string };
+        return status.status === "completed" ? status : null;
+      }, "the export to complete");
+      expect(done.status).toBe("completed");
+    });
+
+    it("starts a process again when one dies, while the other goes on serving", async () => {
+      const [victim, survivor] = childrenOf(server.pid);
+      process.kill(victim!, "SIGKILL");
+      // Meanwhile every request is answered, by the one left.
+      for (let i = 0; i < 10; i++) expect((await rawRequest(server.url, "/api/health")).status).toBe(200);
+      const replaced = await until(() => {
+        const now = childrenOf(server.pid);
+        return now.length === 2 && !now.includes(victim!) && now.includes(survivor!) ? now : null;
+      }, "a new process");
+      expect(server.output()).toMatch(new RegExp(`web process \\d \\(pid ${victim}\\) ended \\(SIGKILL\\): starting another`));
+      await until(() => server.output().split("› Ready on").length - 1 === 3, "the new process to listen");
+      expect(replaced).toHaveLength(2);
+    });
+
+    it("stops every process on SIGTERM", async () => {
+      const children = childrenOf(server.pid);
+      expect(children).toHaveLength(2);
+      const exited = new Promise<number | null>((resolve) => server.child.once("exit", (code) => resolve(code)));
+      process.kill(server.pid, "SIGTERM");
+      expect(await exited).toBe(0);
+      await until(() => children.every((pid) => !alive(pid)), "the processes to end", 15_000);
+      await expect(rawRequest(server.url, "/api/health")).rejects.toThrow(/ECONNREFUSED/);
+    });
+  });
+}
