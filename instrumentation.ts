@@ -10,8 +10,8 @@ export async function register() {
   // Never during `next build`; JOB_WORKER=off leaves it to `npm run worker`.
   const { runsWorker } = await import("./lib/jobs/queue");
   if (runsWorker() && process.env.NEXT_PHASE !== "phase-production-build") {
-    const { startJobWorker } = await import("./lib/jobs/worker");
-    startJobWorker().catch(() => {}); // logged by the worker; the site keeps serving
+    const { keepStartingJobWorker } = await import("./lib/jobs/worker");
+    void keepStartingJobWorker(); // each failed start logged by the worker; the site keeps serving
   }
 }
 

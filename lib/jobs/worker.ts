@@ -115,7 +115,7 @@ async function recoverOrphans(boss: PgBoss) {
   log.warn({ jobs: rows.map((r) => r.id) }, "job worker: interrupted jobs handed back to the queue");
 }
 
-const current = processWide("jobs.worker", () => ({ worker: undefined as { running: Set<AbortController>; started: Promise<void> } | undefined }));
+const current = processWide("jobs.worker", () => ({ worker: undefined as { running: Set<AbortController>; started: Promise<void> } | undefined, stopped: false }));
 
 /** Starts the worker once per process; later calls wait for the first. */
 export function startJobWorker(): Promise<void> {
@@ -154,10 +154,27 @@ export function startJobWorker(): Promise<void> {
   return current.worker.started;
 }
 
+/**
+ * The web process's worker: a start that fails (the database is away or slow to answer, say) is
+ * tried again, later and later, so that no process serves on while its jobs wait for nobody.
+ */
+export async function keepStartingJobWorker(start = startJobWorker, wait = (ms: number) => new Promise((r) => setTimeout(r, ms).unref())): Promise<void> {
+  for (let delay = 1_000; ; delay = Math.min(delay * 2, 60_000)) {
+    try {
+      return await start();
+    } catch {
+      // Logged by startJobWorker.
+    }
+    if (current.stopped) return;
+    await wait(delay);
+  }
+}
+
 /** Stops gracefully; jobs still running at the timeout are aborted and handed back for a later attempt. */
 export async function stopJobWorker(timeoutSeconds = jobConfig.stopTimeoutSeconds): Promise<void> {
   const worker = current.worker;
   current.worker = undefined;
+  current.stopped = true;
   const abort = setTimeout(() => worker?.running.forEach((c) => c.abort(new Error("The worker is stopping."))), Math.max(0, timeoutSeconds - 1) * 1000);
   try {
     await worker?.started.catch(() => {});

@@ -18,13 +18,13 @@ export function webProcesses(settings: Pick<Config, "WEB_CONCURRENCY" | "DATABAS
 }
 
 /** This process's place among the web processes (1 when it serves alone, or is no web process). */
-export function webSlot(env: NodeJS.ProcessEnv = process.env): number {
+export function webSlot(env: Readonly<Record<string, string | undefined>> = process.env): number {
   const slot = Number(env[WEB_SLOT]);
   return Number.isSafeInteger(slot) && slot > 0 ? slot : 1;
 }
 
 /** DATABASE_POOL_SIZE is the server's; a web process of several gets its share (scripts and workers the whole). */
-export function poolShare(settings: Pick<Config, "WEB_CONCURRENCY" | "DATABASE_URL" | "DATABASE_POOL_SIZE">, env: NodeJS.ProcessEnv = process.env): number {
+export function poolShare(settings: Pick<Config, "WEB_CONCURRENCY" | "DATABASE_URL" | "DATABASE_POOL_SIZE">, env: Readonly<Record<string, string | undefined>> = process.env): number {
   if (env[WEB_SLOT] === undefined) return settings.DATABASE_POOL_SIZE;
   return Math.max(1, Math.floor(settings.DATABASE_POOL_SIZE / webProcesses(settings)));
 }

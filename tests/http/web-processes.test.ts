@@ -63,6 +63,7 @@ if (!process.env.TEST_DATABASE_URL) {
 } else {
   describe("several web processes on one port (PostgreSQL, production build)", () => {
     let server: ConsoleServer;
+    const readyLines = () => server.output().split("› Ready on").length - 1;
     const scrape = async () => {
       const answer = await rawRequest(server.url, "/metrics", { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
       expect(answer.status, answer.body).toBe(200);
@@ -71,7 +72,9 @@ if (!process.env.TEST_DATABASE_URL) {
 
     beforeAll(async () => {
       server = await startConsole("postgres", { users: [ADMIN], env: { WEB_CONCURRENCY: "2", METRICS_TOKEN, EXPORT_POLL_SECONDS: "1", LOG_LEVEL: "info" } });
-      await until(() => childrenOf(server.pid).length === 2 && server.output().split("› Ready on").length - 1 === 2, "both processes to listen");
+      await until(() => childrenOf(server.pid).length === 2 && readyLines() === 2, "both processes to listen", 90_000).catch((error: Error) => {
+        throw new Error(`${error.message}: children ${JSON.stringify(childrenOf(server.pid))}, output:\n${server.output()}`);
+      });
     });
     afterAll(async () => server?.close());
 
@@ -120,7 +123,7 @@ if (!process.env.TEST_DATABASE_URL) {
         return now.length === 2 && !now.includes(victim!) && now.includes(survivor!) ? now : null;
       }, "a new process");
       expect(server.output()).toMatch(new RegExp(`web process \\d \\(pid ${victim}\\) ended \\(SIGKILL\\): starting another`));
-      await until(() => server.output().split("› Ready on").length - 1 === 3, "the new process to listen");
+      await until(() => readyLines() === 3, "the new process to listen", 60_000);
       expect(replaced).toHaveLength(2);
     });
 
