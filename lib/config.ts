@@ -140,6 +140,8 @@ const schema = z.object({
   HEAVY_REQUESTS_QUEUE: whole(0, 8),
   // Display
   CONSOLE_TIME_ZONE: timeZone,
+  // Saved views a user may keep per list (docs/decisions/0027-saved-views.md): every user's Views menu reads shared ones.
+  VIEWS_PER_USER: whole(1, 50),
   // Files (exports; lib/storage): a local folder, or an S3-compatible bucket
   STORAGE_DIR: optional(z.string()).transform((dir) => path.resolve(/*turbopackIgnore: true*/ dir ?? ".data")),
   STORAGE_URL: optional(z.string().transform(parseStorageUrl)),

@@ -5,6 +5,7 @@ import { duplicateFiltersSchema } from "@/lib/subscribers/duplicate-filters";
 import { subscriberFiltersSchema } from "@/lib/subscribers/filters";
 import { trashPageSchema } from "@/lib/trash/filters";
 import { userFiltersSchema } from "@/lib/users/filters";
+import { viewsPageSchema } from "@/lib/views/schema";
 import { parseWith } from "./params";
 
 // Each list page and its schema. A streaming page cannot set its status, so the proxy asks here
@@ -17,6 +18,7 @@ const LIST_PAGES: Record<string, z.ZodType> = {
   "/users": userFiltersSchema,
   "/audit": auditFiltersSchema,
   "/trash": trashPageSchema,
+  "/views": viewsPageSchema,
 };
 
 /** Whether `pathname` is a list page whose query its schema refuses (the page then explains why). */

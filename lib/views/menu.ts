@@ -6,7 +6,8 @@ import type { RawParams } from "@/lib/list/params";
 import { tableSettings } from "@/lib/subscribers/columns";
 import { SUBSCRIBER_FIELDS } from "@/lib/subscribers/filters";
 import { allHref, checkViewQuery, filtersKey, VIEW_LISTS, viewHref, type ViewResource } from "./resources";
-import { defaultViewId, getVisibleView, listViews, viewProblem } from "./queries";
+import type { Pagination } from "@/lib/list/pagination";
+import { defaultViewId, getVisibleView, listViews, menuViews, sharedViewWithQuery, viewProblem, type ViewRow } from "./queries";
 
 // What a list page needs of saved views: the menu's entries, the view the address is, and the
 // default view a bare list opens with (docs/decisions/0027-saved-views.md).
@@ -28,6 +29,7 @@ export type MenuView = {
 
 export type ViewsState = {
   resource: ViewResource;
+  /** The user's own views, then at most MENU_SHARED_VIEWS shared ones of others; `/views` has them all. */
   views: MenuView[];
   /** The view whose filters and sort equal the address's: own views first, then by name. */
   current: MenuView | null;
@@ -55,44 +57,82 @@ export function shownColumns(user: SessionUser, params: RawParams): string[] {
   return SUBSCRIBER_FIELDS.filter((c) => !hidden.has(c));
 }
 
-export async function viewsState(user: SessionUser, resource: ViewResource, params: RawParams): Promise<ViewsState> {
-  const [rows, defaultId] = await Promise.all([listViews(user, resource), defaultOf(user, resource)]);
-  const here = filtersKey(resource, params);
-  const keys = new Map<number, string | null>();
-  const views = rows.map((row): MenuView => {
-    const problem = viewProblem(row);
-    keys.set(row.id, problem ? null : filtersKey(resource, new URLSearchParams(row.query)));
-    return {
-      id: row.id,
-      name: row.name,
-      query: row.query,
-      href: problem ? null : viewHref(resource, row.query, asColumns(row.columns)),
-      problem,
-      shared: row.shared,
-      owner: row.owner.name,
-      own: row.owner_id === user.id,
-      changeable: canChangeView(user, row),
-      isDefault: row.id === defaultId,
-    };
-  });
-  const matching = here === null ? [] : views.filter((v) => keys.get(v.id) === here);
-  const current = matching.find((v) => v.own) ?? matching[0] ?? null;
+/** A stored view as the menu and the views page show it to `user`. */
+function menuView(user: SessionUser, resource: ViewResource, row: ViewRow, defaultId: number | null): MenuView & { key: string | null } {
+  const problem = viewProblem(row);
+  return {
+    id: row.id,
+    name: row.name,
+    query: row.query,
+    href: problem ? null : viewHref(resource, row.query, asColumns(row.columns)),
+    problem,
+    shared: row.shared,
+    owner: row.owner.name,
+    own: row.owner_id === user.id,
+    changeable: canChangeView(user, row),
+    isDefault: row.id === defaultId,
+    key: problem ? null : filtersKey(resource, new URLSearchParams(row.query)),
+  };
+}
+
+/** The view without its filters' key (the key only finds the current view). */
+function withoutKey(view: MenuView & { key: string | null }): MenuView {
+  const { id, name, query, href, problem, shared, owner, own, changeable, isDefault } = view;
+  return { id, name, query, href, problem, shared, owner, own, changeable, isDefault };
+}
+
+/** The address's filters and sort as a view would store them, picked in `keys` order or in the address's own. */
+function addressQuery(resource: ViewResource, params: RawParams, keys: readonly string[]): string | null {
   const picked = new URLSearchParams();
-  for (const key of VIEW_LISTS[resource].keys) {
+  for (const key of keys) {
     const value = params[key];
-    if (typeof value === "string") picked.set(key, value);
+    if (VIEW_LISTS[resource].keys.includes(key) && typeof value === "string") picked.set(key, value);
   }
-  const query = here === null ? null : checkViewQuery(resource, picked.toString());
+  const query = checkViewQuery(resource, picked.toString());
+  return query.ok ? query.value : null;
+}
+
+/** What "Save view" and "Update" would store of the address: its query (null when the list refuses it) and its columns. */
+export function savedAs(user: SessionUser, resource: ViewResource, params: RawParams): Pick<ViewsState, "query" | "columns"> {
+  return {
+    query: filtersKey(resource, params) === null ? null : addressQuery(resource, params, VIEW_LISTS[resource].keys),
+    columns: VIEW_LISTS[resource].columns ? shownColumns(user, params) : null,
+  };
+}
+
+/**
+ * The Views menu of a list: the user's own views and at most MENU_SHARED_VIEWS shared ones of
+ * others (lib/views/queries.ts reads no more), the view the address is, and the address's query.
+ */
+export async function viewsState(user: SessionUser, resource: ViewResource, params: RawParams): Promise<ViewsState> {
+  const [rows, defaultId] = await Promise.all([menuViews(user, resource), defaultOf(user, resource)]);
+  const here = filtersKey(resource, params);
+  const shown = [...rows.own, ...rows.shared].map((row) => menuView(user, resource, row, defaultId));
+  const matching = here === null ? [] : shown.filter((v) => v.key === here);
+  let current = matching.find((v) => v.own) ?? matching[0] ?? null;
+  if (!current && here !== null && VIEW_LISTS[resource].keys.some((k) => params[k])) {
+    // A shared view the menu leaves out is still named when the address is its link, as spelled there.
+    const query = addressQuery(resource, params, Object.keys(params));
+    const row = query === null ? null : await sharedViewWithQuery(user, resource, query);
+    const view = row ? menuView(user, resource, row, defaultId) : null;
+    current = view?.key === here ? view : null;
+  }
   return {
     resource,
-    views,
-    current,
-    query: query?.ok ? query.value : null,
-    columns: VIEW_LISTS[resource].columns ? shownColumns(user, params) : null,
+    views: shown.map(withoutKey),
+    current: current ? withoutKey(current) : null,
+    ...savedAs(user, resource, params),
     allHref: allHref(resource),
     isAll: VIEW_LISTS[resource].keys.every((k) => !params[k]),
-    hasDefault: views.some((v) => v.isDefault),
+    // Whether the user has a default view they may still see, shown in the menu or not.
+    hasDefault: defaultId !== null,
   };
+}
+
+/** One page of the views page: the user's own views and the shared ones, by name, 10 a page. */
+export async function viewsPage(user: SessionUser, resource: ViewResource, page: number): Promise<{ views: MenuView[]; pagination: Pagination }> {
+  const [{ data, pagination }, defaultId] = await Promise.all([listViews(user, { resource, page }), defaultOf(user, resource)]);
+  return { views: data.map((row) => withoutKey(menuView(user, resource, row, defaultId))), pagination };
 }
 
 /** Where a list opened without any query goes: the user's default view, when it still opens. */

@@ -1,6 +1,8 @@
 import "server-only";
 import { canChangeView, canSeeView, type SessionUser } from "@/lib/auth/permissions";
+import { config } from "@/lib/config";
 import { prisma } from "@/lib/db/client";
+import { sql, within } from "@/lib/db/sql";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { AppError, badRequest, conflict, notFound } from "@/lib/errors";
 import { checkViewColumns, checkViewQuery, isViewResource, type ViewResource } from "./resources";
@@ -39,13 +41,34 @@ function checked(resource: string, input: { query?: string; columns?: string[] |
   return out;
 }
 
+const tooManyViews = (limit: number, resource: ViewResource) =>
+  new AppError(
+    409,
+    "too_many_views",
+    `You already have ${limit} saved view${limit === 1 ? "" : "s"} of the ${resource} list, the most one may keep: delete one you no longer use (on the views page, or with DELETE /api/v1/views/{id}) to save another.`,
+    undefined,
+    undefined,
+    { limit },
+  );
+
+/**
+ * Saves a view, at most VIEWS_PER_USER per owner and list: counted under a lock on that owner and
+ * list in the insert's transaction, so creations at once cannot both take the last place
+ * (docs/decisions/0027-saved-views.md).
+ */
 export async function createView(user: SessionUser, input: ViewCreate): Promise<ViewRow> {
   const data = checked(input.resource, input);
+  const limit = config().VIEWS_PER_USER;
   const db = await prisma();
-  return db.savedView
-    .create({
-      data: { owner_id: user.id, resource: input.resource, name: input.name, shared: input.shared, query: data.query!, columns: data.columns! },
-      select: viewSelect,
+  return db
+    .$transaction(async (tx) => {
+      await within(tx).query(sql`SELECT 1 AS locked FROM pg_advisory_xact_lock(hashtextextended(${`saved-views:${user.id}:${input.resource}`}, 0))`);
+      const kept = await tx.savedView.count({ where: { owner_id: user.id, resource: input.resource } });
+      if (kept >= limit) throw tooManyViews(limit, input.resource);
+      return tx.savedView.create({
+        data: { owner_id: user.id, resource: input.resource, name: input.name, shared: input.shared, query: data.query!, columns: data.columns! },
+        select: viewSelect,
+      });
     })
     .catch(translate);
 }

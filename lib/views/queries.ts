@@ -1,8 +1,11 @@
 import "server-only";
 import type { SessionUser } from "@/lib/auth/permissions";
 import { canSeeView } from "@/lib/auth/permissions";
+import { config } from "@/lib/config";
 import { prisma } from "@/lib/db/client";
 import { notFound } from "@/lib/errors";
+import { readPage } from "@/lib/list/depth";
+import { pagination, type Pagination } from "@/lib/list/pagination";
 import { checkViewColumns, checkViewQuery, isViewResource, type ViewResource } from "./resources";
 import type { View } from "./schema";
 
@@ -63,14 +66,44 @@ export function serializeView(view: ViewRow): View {
   };
 }
 
-/** The caller's own views and the shared ones (of one list, or of all), by name. */
-export async function listViews(user: Pick<SessionUser, "id">, resource?: ViewResource): Promise<ViewRow[]> {
+const byName = (order: "asc" | "desc") => [{ name: order }, { id: order }];
+
+/**
+ * One page of the caller's own views and the shared ones (of one list, or of all), by name, and the
+ * pagination over them all (its cost bounded whatever the page: lib/list/depth.ts).
+ */
+export async function listViews(user: Pick<SessionUser, "id">, f: { resource?: ViewResource; page: number }): Promise<{ data: ViewRow[]; pagination: Pagination }> {
   const db = await prisma();
-  return db.savedView.findMany({
-    where: { ...(resource ? { resource } : {}), OR: [{ owner_id: user.id }, { shared: true }] },
-    orderBy: [{ name: "asc" }, { id: "asc" }],
-    select: viewSelect,
-  });
+  const where = { ...(f.resource ? { resource: f.resource } : {}), OR: [{ owner_id: user.id }, { shared: true }] };
+  const { data, total } = await readPage(
+    f.page,
+    (window) => db.savedView.findMany({ where, orderBy: byName(window.reverse ? "desc" : "asc"), skip: window.offset, take: window.limit, select: viewSelect }),
+    () => db.savedView.count({ where }),
+  );
+  return { data, pagination: pagination(total, f.page) };
+}
+
+/** How many shared views of others the Views menu shows; the rest are on the views page. */
+export const MENU_SHARED_VIEWS = 10;
+
+/**
+ * What the Views menu shows of a list: the caller's own views (VIEWS_PER_USER at most, as many as
+ * they may keep) and the first MENU_SHARED_VIEWS shared views of others, by name. Read with LIMITs,
+ * so a flood of shared views does not grow every user's list pages.
+ */
+export async function menuViews(user: Pick<SessionUser, "id">, resource: ViewResource): Promise<{ own: ViewRow[]; shared: ViewRow[] }> {
+  const db = await prisma();
+  const [own, shared] = await Promise.all([
+    db.savedView.findMany({ where: { resource, owner_id: user.id }, orderBy: byName("asc"), take: config().VIEWS_PER_USER, select: viewSelect }),
+    db.savedView.findMany({ where: { resource, shared: true, owner_id: { not: user.id } }, orderBy: byName("asc"), take: MENU_SHARED_VIEWS, select: viewSelect }),
+  ]);
+  return { own, shared };
+}
+
+/** A shared view of others whose stored query is exactly `query`: the current view when the menu leaves it out. */
+export async function sharedViewWithQuery(user: Pick<SessionUser, "id">, resource: ViewResource, query: string): Promise<ViewRow | null> {
+  const db = await prisma();
+  return db.savedView.findFirst({ where: { resource, shared: true, owner_id: { not: user.id }, query }, orderBy: byName("asc"), select: viewSelect });
 }
 
 /** One view the caller may see; someone else's private view is the same 404 as none. */

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { safeText } from "@/lib/validation/text";
 import { idSchema } from "@/lib/validation/id";
-import { optionParam } from "@/lib/list/params";
+import { optionParam, pageParam } from "@/lib/list/params";
 import { VIEW_QUERY_MAX_LENGTH, VIEW_RESOURCES } from "./resources";
 
 // The one parser of a view's fields, for the API, the menu's forms and their actions. The query
@@ -13,8 +13,11 @@ const columns = z.array(z.string({ message: "Name each column as a string." }), 
 
 export const viewResourceSchema = z.enum(VIEW_RESOURCES, { message: `resource must be one of: ${VIEW_RESOURCES.join(", ")}.` });
 
-/** GET /api/v1/views: `resource` picks one list's views; absent, every list's. */
-export const viewListQuerySchema = z.object({ resource: optionParam(VIEW_RESOURCES, "resource") });
+/** GET /api/v1/views: `resource` picks one list's views; absent, every list's. Paged like every list. */
+export const viewListQuerySchema = z.object({ page: pageParam, resource: optionParam(VIEW_RESOURCES, "resource") });
+
+/** The views page's own query (its `resource` and `back` are read leniently, as before): the page. */
+export const viewsPageSchema = z.object({ page: pageParam });
 
 export const viewCreateSchema = z.strictObject({
   resource: viewResourceSchema,

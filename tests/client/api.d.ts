@@ -525,6 +525,8 @@ export interface paths {
         /**
          * Your views and the shared ones, by name
          * @description **Who:** Signed in. API tokens with the `read` scope (or `export`) too.
+         *
+         *     10 a page, like every list.
          */
         get: operations["getViews"];
         put?: never;
@@ -532,7 +534,7 @@ export interface paths {
          * Save a view
          * @description **Who:** Signed in.
          *
-         *     The query is checked by its list's own filter parser: 400 naming a bad key or value. 409 when you already have a view of that name for that list.
+         *     The query is checked by its list's own filter parser: 400 naming a bad key or value. 409 `conflict` when you already have a view of that name for that list; 409 `too_many_views` when you already keep VIEWS_PER_USER views of that list (default 50): delete one first.
          */
         post: operations["postViews"];
         delete?: never;
@@ -2359,6 +2361,7 @@ export interface operations {
     getViews: {
         parameters: {
             query?: {
+                page?: string;
                 resource?: "subscribers" | "branches";
             };
             header?: never;
@@ -2376,6 +2379,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["View"][];
+                        pagination: components["schemas"]["Pagination"];
                     };
                 };
             };

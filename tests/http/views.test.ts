@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { builtServerActions } from "../helpers/built-app";
 import { Browser, startConsole, type ConsoleServer } from "../helpers/console-server";
 import { testDbKinds } from "../helpers/db";
 import { seedSubscribers } from "../helpers/export-data";
@@ -14,6 +15,10 @@ const OTHER = { email: "other@views.test", password: PASSWORD, role: "staff" as 
 const ADMIN = { email: "admin@views.test", password: PASSWORD, role: "admin" as const, name: "Ada Admin" };
 /** A staff member who sees branch 1 (Northgate) only. */
 const SCOPED = { email: "scoped@views.test", password: PASSWORD, role: "staff" as const, name: "Nell Northgate" };
+/** A staff member who publishes shared views as fast as they can. */
+const FLOOD = { email: "flood@views.test", password: PASSWORD, role: "staff" as const, name: "Flo Flood" };
+/** VIEWS_PER_USER's default. */
+const VIEWS_PER_USER = 50;
 
 const owner = (email: string) => `(SELECT id FROM users WHERE email = '${email}')`;
 const seed = async (run: (text: string) => Promise<unknown>) => {
@@ -38,16 +43,18 @@ for (const kind of testDbKinds()) {
     let other: Browser;
     let admin: Browser;
     let scoped: Browser;
+    let flood: Browser;
     const json = (method: string, body: unknown) => ({ method, headers: { "content-type": "application/json", origin: server.url }, body: JSON.stringify(body) });
     const viewsOf = async (who: Browser) => (JSON.parse((await who.request("/api/v1/views?resource=subscribers")).body) as { data: { id: number; name: string; problem: string | null }[] }).data;
 
     beforeAll(async () => {
-      server = await startConsole(kind, { users: [STAFF, OTHER, ADMIN, SCOPED], seed });
+      server = await startConsole(kind, { users: [STAFF, OTHER, ADMIN, SCOPED, FLOOD], seed });
       staff = new Browser(server.url, "127.0.0.51");
       other = new Browser(server.url, "127.0.0.52");
       admin = new Browser(server.url, "127.0.0.53");
       scoped = new Browser(server.url, "127.0.0.54");
-      for (const [who, user] of [[staff, STAFF], [other, OTHER], [admin, ADMIN], [scoped, SCOPED]] as const) expect((await who.signIn(user.email, PASSWORD)).status).toBe(200);
+      flood = new Browser(server.url, "127.0.0.55");
+      for (const [who, user] of [[staff, STAFF], [other, OTHER], [admin, ADMIN], [scoped, SCOPED], [flood, FLOOD]] as const) expect((await who.signIn(user.email, PASSWORD)).status).toBe(200);
     });
     afterAll(async () => server?.close());
 
@@ -314,6 +321,133 @@ for (const kind of testDbKinds()) {
       expect(page.body).toContain("Your default");
       expect(page.body).toContain("This view no longer opens");
       expect(page.body).not.toContain("Olga private");
+    });
+
+    // Last: the flood's shared views are everyone's from here on.
+    describe("bounds: a flood of shared views", () => {
+      type Page = { data: { id: number; name: string; owner: { id: number } }[]; pagination: { total: number; length: number; page: number; per_page: number } };
+      const listPage = async (who: Browser, query: string) => {
+        const answer = await who.request(`/api/v1/views?${query}`);
+        return { status: answer.status, body: JSON.parse(answer.body) as Page & { error: { code: string; message: string; fields?: Record<string, string[]> } } };
+      };
+      /** Every view `who` sees of the list, page by page. */
+      const everyView = async (who: Browser) => {
+        const first = await listPage(who, "resource=subscribers");
+        const all = [...first.body.data];
+        for (let p = 2; p <= first.body.pagination.length; p++) all.push(...(await listPage(who, `resource=subscribers&page=${p}`)).body.data);
+        return { all, total: first.body.pagination.total };
+      };
+      const mineOf = async (who: Browser, owner: string) => (await everyView(who)).all.filter((v) => v.name.startsWith(owner));
+      const saveAction = async (who: Browser, name: string) => {
+        const action = builtServerActions().find((x) => x.name === "saveViewAction")!;
+        return who.request(action.page, {
+          method: "POST",
+          headers: { "next-action": action.id, "content-type": "text/plain;charset=UTF-8", accept: "text/x-component", origin: server.url },
+          body: JSON.stringify([{ resource: "subscribers", name, shared: true, query: `q=${encodeURIComponent(name)}`, columns: null }]),
+        });
+      };
+      const weight = async () => {
+        const page = await other.request("/subscribers?view=all");
+        expect(page.status).toBe(200);
+        return Buffer.byteLength(page.body);
+      };
+      const flooded = (i: number) => `Flood ${String(i).padStart(3, "0")}`;
+
+      it(`refuses the shared views of a flood past ${VIEWS_PER_USER} (API and page action), and another user's list page stays bounded with a link to every view`, async () => {
+        const before = await weight();
+        const statuses: number[] = [];
+        // Ten first: the menu's share of shared views is full from here.
+        for (let i = 1; i <= 10; i++) statuses.push((await flood.request("/api/v1/views", json("POST", { resource: "subscribers", name: flooded(i), query: `q=flood${i}`, shared: true }))).status);
+        const withTen = await weight();
+        // One through the menu's own server action, then the rest of 300 through the API.
+        const saved = await saveAction(flood, flooded(11));
+        expect(saved.status, saved.body.slice(0, 300)).toBe(200);
+        expect(saved.body).toContain(`View “${flooded(11)}” saved.`);
+        let refusal = "";
+        for (let i = 12; i <= 300; i++) {
+          const answer = await flood.request("/api/v1/views", json("POST", { resource: "subscribers", name: flooded(i), query: `q=flood${i}`, shared: true }));
+          statuses.push(answer.status);
+          if (answer.status === 409) {
+            const error = (JSON.parse(answer.body) as { error: { code: string; message: string } }).error;
+            expect(error.code).toBe("too_many_views");
+            refusal = error.message;
+          }
+        }
+        expect(statuses.filter((s) => s === 201)).toHaveLength(VIEWS_PER_USER - 1);
+        expect(statuses.filter((s) => s === 409)).toHaveLength(300 - VIEWS_PER_USER);
+        expect(refusal).toMatch(new RegExp(`${VIEWS_PER_USER} saved views of the subscribers list.*delete one`));
+        // The page's action is refused alike, with the same message.
+        const past = await saveAction(flood, "Flood by action, past the limit");
+        expect(past.status).toBe(200);
+        expect(past.body).toContain(refusal);
+        expect(await mineOf(other, "Flood")).toHaveLength(VIEWS_PER_USER);
+
+        // Another user's list: ten shared views in the menu whatever the flood, then "All views…".
+        const after = await weight();
+        expect(after - withTen, `${before} → ${withTen} (10 shared) → ${after} bytes`).toBeLessThan(1_000);
+        expect(after - before).toBeLessThan(40_000);
+        const page = await other.request("/subscribers?view=all");
+        const menu = page.body.slice(page.body.indexOf('aria-label="Saved views"'));
+        expect(menu.includes(`<bdi>${flooded(10)}</bdi>`), flooded(10)).toBe(true);
+        expect(menu.includes(`<bdi>${flooded(11)}</bdi>`), flooded(11)).toBe(false);
+        expect(/<a href="\/views\?resource=subscribers&amp;back=[^"]*" class="[^"]*">All views…<\/a><\/nav>/.test(menu), "All views… ends the menu's links").toBe(true);
+        // A flooded view the menu leaves out is still named when its link is opened.
+        expect(/Views<!-- -->: <bdi>Flood 040<\/bdi>/.test((await other.request("/subscribers?q=flood40")).body), "the menu names Flood 040").toBe(true);
+      });
+
+      it("lets one of twenty creations at once take the last place, never more", async () => {
+        const mine = await mineOf(flood, "Flood");
+        expect(mine).toHaveLength(VIEWS_PER_USER);
+        expect((await flood.request(`/api/v1/views/${mine[0]!.id}`, { method: "DELETE", headers: { origin: server.url } })).status).toBe(204);
+        const answers = await Promise.all(
+          Array.from({ length: 20 }, (_, i) => flood.request("/api/v1/views", json("POST", { resource: "subscribers", name: `Flood race ${i}`, shared: true }))),
+        );
+        const statuses = answers.map((a) => a.status);
+        expect(statuses.filter((s) => s === 201), statuses.join(" ")).toHaveLength(1);
+        expect(statuses.filter((s) => s === 409)).toHaveLength(19);
+        expect(await mineOf(flood, "Flood")).toHaveLength(VIEWS_PER_USER);
+      });
+
+      it("GET /api/v1/views pages like the other lists: 10 a page, total and length, bad pages as they answer them", async () => {
+        const first = await listPage(other, "resource=subscribers");
+        expect(first.status).toBe(200);
+        const { total } = first.body.pagination;
+        expect(total).toBeGreaterThan(VIEWS_PER_USER);
+        expect(first.body.pagination).toEqual({ total, length: Math.ceil(total / 10), page: 1, per_page: 10 });
+        expect(first.body.data).toHaveLength(10);
+        const second = await listPage(other, "resource=subscribers&page=2");
+        expect(second.body.pagination.page).toBe(2);
+        expect(second.body.data).toHaveLength(10);
+        expect(second.body.data.filter((v) => first.body.data.some((w) => w.id === v.id))).toEqual([]);
+        const { all } = await everyView(other);
+        expect(new Set(all.map((v) => v.id)).size).toBe(total);
+        const beyond = await listPage(other, `resource=subscribers&page=${first.body.pagination.length + 1}`);
+        expect(beyond.status).toBe(200);
+        expect(beyond.body).toEqual({ data: [], pagination: { ...first.body.pagination, page: first.body.pagination.length + 1 } });
+        // Every list's views when resource is left out, paged the same way.
+        expect((await listPage(other, "")).body.pagination.total).toBeGreaterThanOrEqual(total);
+        for (const bad of ["0", "-1", "abc", "1.5", "%201e3", "2&page=3", "99999999999"]) {
+          const views = await listPage(other, `page=${bad}`);
+          const branches = await other.request(`/api/v1/branches?page=${bad}`);
+          expect(views.status, bad).toBe(branches.status);
+          expect(views.status, bad).toBe(400);
+          const like = (JSON.parse(branches.body) as { error: { code: string; message: string; fields?: Record<string, string[]> } }).error;
+          expect({ code: views.body.error.code, fields: views.body.error.fields }, bad).toEqual({ code: like.code, fields: like.fields });
+        }
+      });
+
+      it("the views page lists them 10 a page with the pager; a bad page is a 400 explaining it", async () => {
+        const first = await other.request("/views?resource=subscribers");
+        expect(first.status).toBe(200);
+        expect(first.body).toContain('aria-label="Pagination"');
+        expect((first.body.match(/<li class="space-y-2 rounded-lg/g) ?? []).length).toBe(10);
+        const second = await other.request("/views?resource=subscribers&page=2");
+        expect(second.status).toBe(200);
+        expect(second.body).toMatch(/Showing 11–20 of/);
+        const bad = await other.request("/views?resource=subscribers&page=abc");
+        expect(bad.status).toBe(400);
+        expect(bad.body).toContain("page must be a whole number");
+      });
     });
   });
 }

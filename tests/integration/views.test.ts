@@ -334,6 +334,102 @@ for (const kind of testDbKinds()) {
       await expect(setDefaultView(users.staff, "subscribers", view.id)).rejects.toMatchObject({ status: 404 });
     });
 
+    describe("bounds: VIEWS_PER_USER per owner and list, ten shared views in the menu, a paged list", () => {
+      let flooder: SessionUser;
+      const before = process.env.VIEWS_PER_USER;
+      beforeAll(async () => {
+        flooder = (await database.prisma.user.create({
+          data: { email: `flooder-${Date.now()}@test.local`, name: "Flo Flooder", role: "staff", password_hash: "x" },
+          select: { id: true, email: true, name: true, role: true },
+        })) as SessionUser;
+      });
+      afterAll(() => {
+        if (before === undefined) delete process.env.VIEWS_PER_USER;
+        else process.env.VIEWS_PER_USER = before;
+      });
+
+      it("refuses a view past VIEWS_PER_USER of one list with 409 too_many_views, naming the limit; another list is counted apart", async () => {
+        process.env.VIEWS_PER_USER = "3";
+        actAs(flooder);
+        for (const i of [1, 2, 3]) await create({ name: `Kept ${i}`, shared: true });
+        const refused = await post({ resource: "subscribers", name: "One too many", shared: true });
+        expect(refused.status).toBe(409);
+        const error = ((await refused.json()) as ErrorBody).error;
+        expect(error.code).toBe("too_many_views");
+        expect(error.message).toMatch(/3 saved views of the subscribers list.*delete one/);
+        expect(await database.prisma.savedView.count({ where: { owner_id: flooder.id, resource: "subscribers" } })).toBe(3);
+        // Another list of the same owner has room of its own.
+        expect((await post({ resource: "branches", name: "Branches kept" })).status).toBe(201);
+        // Deleting one frees its place.
+        const [first] = await database.prisma.savedView.findMany({ where: { owner_id: flooder.id, resource: "subscribers" }, take: 1 });
+        expect((await remove(first!.id)).status).toBe(204);
+        expect((await post({ resource: "subscribers", name: "In its place", shared: true })).status).toBe(201);
+      });
+
+      it("lets one of many creations at once take the last place, never more", async () => {
+        process.env.VIEWS_PER_USER = "4";
+        actAs(flooder);
+        expect(await database.prisma.savedView.count({ where: { owner_id: flooder.id, resource: "subscribers" } })).toBe(3);
+        const answers = await Promise.all(Array.from({ length: 12 }, (_, i) => post({ resource: "subscribers", name: `Race ${i}`, shared: true })));
+        const statuses = answers.map((a) => a.status).sort();
+        expect(statuses.filter((s) => s === 201)).toHaveLength(1);
+        expect(statuses.filter((s) => s === 409)).toHaveLength(11);
+        expect(await database.prisma.savedView.count({ where: { owner_id: flooder.id, resource: "subscribers" } })).toBe(4);
+      });
+
+      it("the menu reads the user's own views and ten shared ones of others at most; a shared view left out is still named when the address is its link", async () => {
+        process.env.VIEWS_PER_USER = "40";
+        actAs(flooder);
+        for (let i = 0; i < 30; i++) await create({ name: `Aaa flood ${String(i).padStart(2, "0")}`, query: `q=flood${i}`, shared: true });
+        const shared = await database.prisma.savedView.count({ where: { resource: "subscribers", shared: true, owner_id: { not: users.staff.id } } });
+        expect(shared).toBeGreaterThan(30);
+        const state = await viewsState(users.staff, "subscribers", {});
+        const own = await database.prisma.savedView.count({ where: { resource: "subscribers", owner_id: users.staff.id } });
+        expect(state.views.filter((v) => v.own)).toHaveLength(own);
+        const others = state.views.filter((v) => !v.own);
+        expect(others.map((v) => v.name)).toEqual(Array.from({ length: 10 }, (_, i) => `Aaa flood ${String(i).padStart(2, "0")}`));
+        // "Aaa flood 25" is not in the menu, yet its link names it; so is a default view the menu leaves out.
+        const left = await database.prisma.savedView.findFirstOrThrow({ where: { name: "Aaa flood 25" } });
+        expect((await viewsState(users.staff, "subscribers", { q: "flood25" })).current?.id).toBe(left.id);
+        await setDefaultView(users.admin, "subscribers", left.id);
+        expect((await viewsState(users.admin, "subscribers", {})).hasDefault).toBe(true);
+        await setDefaultView(users.admin, "subscribers", null);
+        // Own views up to VIEWS_PER_USER (more only if the setting was lowered since they were saved).
+        process.env.VIEWS_PER_USER = "2";
+        expect((await viewsState(users.staff, "subscribers", {})).views.filter((v) => v.own)).toHaveLength(Math.min(own, 2));
+      });
+
+      it("GET /api/v1/views answers 10 a page with pagination; a page past the end is empty with the true total; bad pages are 400", async () => {
+        actAs(users.staff);
+        const page = async (query: string) => {
+          const response = await viewsApi.GET(apiRequest(`/api/v1/views?${query}`), {});
+          return { status: response.status, body: (await response.json()) as { data: ViewBody[]; pagination: { total: number; length: number; page: number; per_page: number } } & ErrorBody };
+        };
+        const total = await database.prisma.savedView.count({ where: { resource: "subscribers", OR: [{ owner_id: users.staff.id }, { shared: true }] } });
+        expect(total).toBeGreaterThan(20);
+        const first = await page("resource=subscribers");
+        expect(first.status).toBe(200);
+        expect(first.body.data).toHaveLength(10);
+        expect(first.body.pagination).toEqual({ total, length: Math.ceil(total / 10), page: 1, per_page: 10 });
+        const second = await page("resource=subscribers&page=2");
+        expect(second.body.pagination.page).toBe(2);
+        expect(second.body.data).toHaveLength(10);
+        expect(second.body.data.map((v) => v.id).filter((id) => first.body.data.some((v) => v.id === id))).toEqual([]);
+        const past = await page(`resource=subscribers&page=${Math.ceil(total / 10) + 1}`);
+        expect(past.status).toBe(200);
+        expect(past.body).toMatchObject({ data: [], pagination: { total, length: Math.ceil(total / 10) } });
+        for (const bad of ["0", "-1", "abc", "1.5", "2&page=3"]) {
+          const answer = await page(`resource=subscribers&page=${bad}`);
+          expect(answer.status, bad).toBe(400);
+          expect(answer.body.error.fields).toHaveProperty("page");
+        }
+        // Every page together: each visible view once.
+        const seen: number[] = [];
+        for (let p = 1; p <= Math.ceil(total / 10); p++) seen.push(...(await page(`resource=subscribers&page=${p}`)).body.data.map((v) => v.id));
+        expect(new Set(seen).size).toBe(total);
+      });
+    });
+
     it("the list parsers read view=all and refuse any other value", () => {
       expect(parseWith(subscriberFiltersSchema, { view: "all" }).ok).toBe(true);
       const refused = parseWith(subscriberFiltersSchema, { view: "mine" });

@@ -1,11 +1,15 @@
 import type { Metadata } from "next";
+import { InvalidQuery, PastLastPage, ResultSummary } from "@/components/list/list-states";
+import { Pager } from "@/components/list/pager";
 import { Badge } from "@/components/ui/badge";
 import { buttonClass } from "@/components/ui/button-styles";
 import { requirePageUser } from "@/lib/auth/page-guards";
+import type { SessionUser } from "@/lib/auth/permissions";
 import { consoleOrigin, safeReturnPath } from "@/lib/http/return-to";
-import { rawParams, withParams, type RawParams } from "@/lib/list/params";
-import { viewsState } from "@/lib/views/menu";
+import { parseWith, rawParams, withParams, type RawParams } from "@/lib/list/params";
+import { savedAs, viewsPage, type MenuView } from "@/lib/views/menu";
 import { VIEW_LISTS, VIEW_RESOURCES, type ViewResource } from "@/lib/views/resources";
+import { viewsPageSchema } from "@/lib/views/schema";
 import { ViewActions } from "./view-actions";
 
 export const metadata: Metadata = { title: "Saved views" };
@@ -14,7 +18,8 @@ const TITLES: Record<ViewResource, string> = { subscribers: "Subscriber views", 
 
 /**
  * A list's saved views, to rename, share, point at the filters of the list the user came from,
- * make the default or delete; a page of its own so the list's menu stays a list of links.
+ * make the default or delete; a page of its own so the list's menu stays a list of links. Paged
+ * like every list: the menu shows only some shared views and links here for the rest.
  */
 export default async function ViewsPage({ searchParams }: { searchParams: Promise<RawParams> }) {
   const params = await searchParams;
@@ -25,7 +30,8 @@ export default async function ViewsPage({ searchParams }: { searchParams: Promis
   // The list the user came from: its filters and columns are what "Update" saves.
   const backUrl = new URL(back, "http://localhost");
   const from = backUrl.pathname === path ? rawParams(backUrl.searchParams) : {};
-  const state = await viewsState(user, resource, from);
+  const state = savedAs(user, resource, from);
+  const parsed = parseWith(viewsPageSchema, params);
   // Only when the user came from the list: opened on its own, the page has no filters to offer.
   const update = state.query === null || typeof params.back !== "string" ? null : { query: state.query, columns: state.columns, href: `${path}${withParams(from, {})}` };
 
@@ -47,48 +53,72 @@ export default async function ViewsPage({ searchParams }: { searchParams: Promis
           {update.columns ? " and its columns" : ""}.
         </p>
       ) : null}
-      {state.views.length === 0 ? (
-        <p className="rounded-lg border border-dashed border-slate-300 bg-white p-6 text-center text-sm text-slate-600">
-          No saved views yet. Use <strong>Views → Save view</strong> on the list to keep its filters.
-        </p>
+      {parsed.ok ? (
+        <ViewList user={user} resource={resource} page={parsed.value.page} params={params} update={update} />
       ) : (
-        <ul className="space-y-3" aria-label={TITLES[resource]}>
-          {state.views.map((view) => (
-            <li key={view.id} className="space-y-2 rounded-lg border border-slate-200 bg-white p-4 text-sm shadow-sm">
-              <div className="flex flex-wrap items-center gap-2">
-                <h2 className="text-base font-semibold">
-                  {view.href ? (
-                    <a href={view.href} className="text-brand-700 underline-offset-2 hover:underline">
-                      <bdi>{view.name}</bdi>
-                    </a>
-                  ) : (
-                    <bdi>{view.name}</bdi>
-                  )}
-                </h2>
-                {view.shared ? <Badge tone="blue">Shared</Badge> : <Badge>Private</Badge>}
-                {view.isDefault ? <Badge tone="green">Your default</Badge> : null}
-                {view.problem ? <Badge tone="red">Broken</Badge> : null}
-                <span className="text-xs text-slate-500">
-                  by <bdi>{view.own ? "you" : view.owner}</bdi>
-                </span>
-              </div>
-              <p className="text-xs text-slate-600">
-                {view.query ? (
-                  <>
-                    Filters and sort: <code className="break-all">{view.query}</code>
-                  </>
-                ) : (
-                  "Every row, in the list's own order."
-                )}
-              </p>
-              {view.problem ? (
-                <p className="rounded-md bg-red-50 px-3 py-2 text-red-800">This view no longer opens: {view.problem}</p>
-              ) : null}
-              <ViewActions view={view} resource={resource} update={update} />
-            </li>
-          ))}
-        </ul>
+        <InvalidQuery fields={parsed.fields} params={params} path="/views" />
       )}
     </div>
+  );
+}
+
+type Update = { query: string; columns: string[] | null; href: string } | null;
+
+/** One page of the list's views (the user's own and the shared ones, by name), with the pager. */
+async function ViewList({ user, resource, page, params, update }: { user: SessionUser; resource: ViewResource; page: number; params: RawParams; update: Update }) {
+  const { views, pagination } = await viewsPage(user, resource, page);
+  if (pagination.total === 0) {
+    return (
+      <p className="rounded-lg border border-dashed border-slate-300 bg-white p-6 text-center text-sm text-slate-600">
+        No saved views yet. Use <strong>Views → Save view</strong> on the list to keep its filters.
+      </p>
+    );
+  }
+  if (views.length === 0) return <PastLastPage pagination={pagination} params={params} path="/views" />;
+  return (
+    <div className="space-y-4">
+      <ResultSummary pagination={pagination} rows={views.length} noun={["view", "views"]} />
+      <ul className="space-y-3" aria-label={TITLES[resource]}>
+        {views.map((view) => (
+          <ViewItem key={view.id} view={view} resource={resource} update={update} />
+        ))}
+      </ul>
+      <Pager pagination={pagination} params={params} path="/views" />
+    </div>
+  );
+}
+
+function ViewItem({ view, resource, update }: { view: MenuView; resource: ViewResource; update: Update }) {
+  return (
+    <li className="space-y-2 rounded-lg border border-slate-200 bg-white p-4 text-sm shadow-sm">
+      <div className="flex flex-wrap items-center gap-2">
+        <h2 className="text-base font-semibold">
+          {view.href ? (
+            <a href={view.href} className="text-brand-700 underline-offset-2 hover:underline">
+              <bdi>{view.name}</bdi>
+            </a>
+          ) : (
+            <bdi>{view.name}</bdi>
+          )}
+        </h2>
+        {view.shared ? <Badge tone="blue">Shared</Badge> : <Badge>Private</Badge>}
+        {view.isDefault ? <Badge tone="green">Your default</Badge> : null}
+        {view.problem ? <Badge tone="red">Broken</Badge> : null}
+        <span className="text-xs text-slate-500">
+          by <bdi>{view.own ? "you" : view.owner}</bdi>
+        </span>
+      </div>
+      <p className="text-xs text-slate-600">
+        {view.query ? (
+          <>
+            Filters and sort: <code className="break-all">{view.query}</code>
+          </>
+        ) : (
+          "Every row, in the list's own order."
+        )}
+      </p>
+      {view.problem ? <p className="rounded-md bg-red-50 px-3 py-2 text-red-800">This view no longer opens: {view.problem}</p> : null}
+      <ViewActions view={view} resource={resource} update={update} />
+    </li>
   );
 }

@@ -9,8 +9,9 @@ import { DefaultToggle, EditView, SaveView } from "./views-menu-forms";
 const linkClass = "block rounded px-2 py-1 text-slate-800 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-brand-600 aria-[current=page]:bg-brand-50 aria-[current=page]:font-medium aria-[current=page]:text-brand-900";
 
 /**
- * The list toolbar's Views menu: a disclosure of plain links, an Edit beside each view one may
- * change, and the Save view form (docs/decisions/0027-saved-views.md). A server component: only
+ * The list toolbar's Views menu: a disclosure of plain links (the user's own views, at most ten
+ * shared ones of others, then "All views…"), an Edit beside each view one may change, and the
+ * Save view form (docs/decisions/0027-saved-views.md). A server component: only
  * the disclosure's Escape, the Edit buttons and the two forms are client code
  * (docs/decisions/0034-page-javascript.md).
  */
@@ -44,6 +45,10 @@ export function ViewsMenu({ state, params }: { state: ViewsState; params: RawPar
           </ul>
           <ViewList title="Your views" views={own} state={state} empty="None yet: save the filters you use below." />
           {shared.length ? <ViewList title="Shared with everyone" views={shared} state={state} /> : null}
+          {/* The menu holds at most MENU_SHARED_VIEWS shared views of others (lib/views/queries.ts): the rest are there. */}
+          <a href={manageHref} className={linkClass}>
+            All views…
+          </a>
         </nav>
         {state.current ? <DefaultToggle resource={state.resource} view={{ id: state.current.id, name: state.current.name, isDefault: state.current.isDefault }} /> : null}
         {state.query === null ? (

@@ -1,6 +1,6 @@
+import { listAnswer } from "@/lib/list/pagination";
 import { idPathParams } from "@/lib/validation/id";
 import { viewCreateSchema, viewListQuerySchema, viewPatchSchema, viewSchema } from "@/lib/views/schema";
-import { z } from "zod";
 import { operation } from "../operation";
 
 const tag = "Views";
@@ -10,12 +10,15 @@ const tag = "Views";
 export const viewsApi = {
   list: operation({
     method: "get", path: "/api/v1/views", tag, summary: "Your views and the shared ones, by name", access: "signed_in", tokenScope: "read",
+    description: "10 a page, like every list.",
     query: viewListQuerySchema,
-    answers: { 200: z.object({ data: z.array(viewSchema) }) },
+    answers: { 200: listAnswer(viewSchema) },
   }),
   create: operation({
     method: "post", path: "/api/v1/views", tag, summary: "Save a view", access: "signed_in",
-    description: "The query is checked by its list's own filter parser: 400 naming a bad key or value. 409 when you already have a view of that name for that list.",
+    description:
+      "The query is checked by its list's own filter parser: 400 naming a bad key or value. 409 `conflict` when you already have a view of that name for that list; " +
+      "409 `too_many_views` when you already keep VIEWS_PER_USER views of that list (default 50): delete one first.",
     body: viewCreateSchema,
     answers: { 201: viewSchema },
     errors: [409],

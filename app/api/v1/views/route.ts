@@ -7,12 +7,12 @@ import { listViews, serializeView } from "@/lib/views/queries";
 
 export const dynamic = "force-dynamic";
 
-/** The caller's own views and the shared ones, by name; `resource` picks one list. */
+/** The caller's own views and the shared ones, by name, 10 a page; `resource` picks one list. */
 export const GET = route(async (request) => {
   const user = await requireUser();
-  const { resource } = viewsApi.list.query.parse(rawParams(new URL(request.url).searchParams));
-  const views = await listViews(user, resource);
-  return json({ data: views.map(serializeView) });
+  const filters = viewsApi.list.query.parse(rawParams(new URL(request.url).searchParams));
+  const { data, pagination } = await listViews(user, filters);
+  return json({ data: data.map(serializeView), pagination });
 });
 
 export const POST = route(async (request) => {
