@@ -6,7 +6,7 @@ import { WEB_SLOT } from "./web-processes";
 
 // The supervisor of several web processes sharing one port (node:cluster): it serves nothing
 // itself; it starts them, starts one again when it dies, stops them all on SIGTERM and adds up
-// their metrics for /metrics (docs/decisions/0035-every-core.md).
+// their metrics for /metrics (docs/decisions/0036-every-core.md).
 
 /** A process that dies sooner than this after starting is crashing: the next start waits longer. */
 const STEADY_MS = 10_000;

@@ -2,7 +2,7 @@ import os from "node:os";
 import type { Config } from "@/lib/config";
 
 // How many server processes share the port, and each one's share of the database connections
-// (docs/decisions/0035-every-core.md). Pure but for the machine's cores and this process's slot.
+// (docs/decisions/0036-every-core.md). Pure but for the machine's cores and this process's slot.
 
 /** Set by the supervisor (lib/server/cluster.ts) in each web process it starts: 1, 2, … */
 export const WEB_SLOT = "CONSOLE_WEB_SLOT";

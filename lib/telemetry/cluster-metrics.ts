@@ -3,7 +3,7 @@ import client from "prom-client";
 
 // /metrics of a server of several processes: the process a scrape reaches asks the supervisor
 // (lib/server/cluster.ts), which adds up every process's registry with prom-client's own
-// AggregatorRegistry (docs/decisions/0035-every-core.md).
+// AggregatorRegistry (docs/decisions/0036-every-core.md).
 
 export const METRICS_REQUEST = "console:metrics";
 export type MetricsReply = { type: typeof METRICS_REQUEST; id: number } & ({ body: string; contentType: string } | { error: string });

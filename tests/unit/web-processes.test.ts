@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { poolShare, WEB_SLOT, webProcesses, webSlot } from "@/lib/server/web-processes";
 
-// How many processes serve, and each one's share of the connections (docs/decisions/0035-every-core.md).
+// How many processes serve, and each one's share of the connections (docs/decisions/0036-every-core.md).
 
 const postgres = { DATABASE_URL: "postgres://127.0.0.1/console", DATABASE_POOL_SIZE: 10, WEB_CONCURRENCY: undefined };
 
