@@ -2,6 +2,18 @@ import { defineConfig, globalIgnores } from "eslint/config";
 import nextVitals from "eslint-config-next/core-web-vitals";
 import nextTs from "eslint-config-next/typescript";
 
+const RAW_SQL = [
+  ...["$queryRaw", "$executeRaw", "$queryRawUnsafe", "$executeRawUnsafe", "$queryRawTyped"].map((property) => ({
+    property,
+    message: "Raw SQL goes through lib/db/sql.ts: within(tx).query(sql`…`) or query(sql`…`).",
+  })),
+  ...["sql", "raw", "join", "empty"].map((property) => ({
+    object: "Prisma",
+    property,
+    message: "Statements are written with lib/db/sql.ts's `sql`, `join` and `empty`.",
+  })),
+];
+
 export default defineConfig([
   ...nextVitals,
   ...nextTs,
@@ -11,18 +23,18 @@ export default defineConfig([
   {
     files: ["**/*.{ts,tsx,js,mjs,cjs}"],
     ignores: ["lib/db/**", "tests/**"],
+    rules: { "no-restricted-properties": ["error", ...RAW_SQL] },
+  },
+  // The writes of subscribers, branches and the trash take row and duplicate-key locks: their
+  // transactions open where a deadlock is retried, lib/db/transaction.ts's `transaction` or
+  // connection().transaction, never Prisma's own (decision 35).
+  {
+    files: ["lib/subscribers/**", "lib/trash/**", "lib/imports/**", "lib/branches/**"],
     rules: {
       "no-restricted-properties": [
         "error",
-        ...["$queryRaw", "$executeRaw", "$queryRawUnsafe", "$executeRawUnsafe", "$queryRawTyped"].map((property) => ({
-          property,
-          message: "Raw SQL goes through lib/db/sql.ts: within(tx).query(sql`…`) or query(sql`…`).",
-        })),
-        ...["sql", "raw", "join", "empty"].map((property) => ({
-          object: "Prisma",
-          property,
-          message: "Statements are written with lib/db/sql.ts's `sql`, `join` and `empty`.",
-        })),
+        ...RAW_SQL,
+        { property: "$transaction", message: "Open the transaction with lib/db/transaction.ts's transaction(), which runs it again on a deadlock." },
       ],
     },
   },

@@ -26,10 +26,11 @@ export const USER_BRANCH_IDS = sql`CASE WHEN u.role = 'admin' OR NOT u.branch_sc
 
 /**
  * A scoped user's branch names, by name, as the session reads them (NULL unless scoped): the header
- * names them on every page with no query of its own.
+ * names them on every page with no query of its own. Branches in the trash left out, as from
+ * USER_BRANCH_IDS: a trashed branch is seen in the trash only (docs/decisions/0031-trash.md).
  */
 export const USER_BRANCH_NAMES = sql`CASE WHEN u.role = 'admin' OR NOT u.branch_scoped THEN NULL
-  ELSE ARRAY(SELECT b.name FROM user_branches ub JOIN branches b ON b.id = ub.branch_id
+  ELSE ARRAY(SELECT b.name FROM user_branches ub JOIN branches b ON b.id = ub.branch_id AND b.deleted_at IS NULL
     WHERE ub.user_id = u.id ORDER BY lower(b.name), b.id) END AS branch_names`;
 
 /** The scope of a job's user, read when the job runs (with `db`: inside its transaction); a user who is gone or inactive sees nothing. */

@@ -1,7 +1,7 @@
 import "server-only";
 import { audit } from "@/lib/audit/log";
 import type { SessionUser } from "@/lib/auth/permissions";
-import { prisma } from "@/lib/db/client";
+import { transaction } from "@/lib/db/transaction";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { conflict, notFound } from "@/lib/errors";
 import { serializeBranch, type BranchRow } from "./queries";
@@ -21,34 +21,28 @@ function translate(error: unknown): never {
 }
 
 export async function createBranch(name: string, actor: SessionUser): Promise<BranchRow> {
-  const db = await prisma();
-  return db
-    .$transaction(async (tx) => {
-      const branch = await tx.branch.create({ data: { name }, select });
-      await audit(tx, { action: "branch.create", actor, entity: "branch", entityId: branch.id, after: serializeBranch(branch) });
-      return branch;
-    })
-    .catch(translate);
+  return transaction(async (tx) => {
+    const branch = await tx.branch.create({ data: { name }, select });
+    await audit(tx, { action: "branch.create", actor, entity: "branch", entityId: branch.id, after: serializeBranch(branch) });
+    return branch;
+  }).catch(translate);
 }
 
 export async function updateBranch(id: number, name: string, actor: SessionUser): Promise<BranchRow> {
-  const db = await prisma();
-  return db
-    .$transaction(async (tx) => {
-      const before = await tx.branch.findUnique({ where: { id, deleted_at: null }, select });
-      if (!before) throw notFound("The branch");
-      const branch = await tx.branch.update({ where: { id }, data: { name }, select });
-      await audit(tx, {
-        action: "branch.update",
-        actor,
-        entity: "branch",
-        entityId: id,
-        before: serializeBranch(before),
-        after: serializeBranch(branch),
-      });
-      return branch;
-    })
-    .catch(translate);
+  return transaction(async (tx) => {
+    const before = await tx.branch.findUnique({ where: { id, deleted_at: null }, select });
+    if (!before) throw notFound("The branch");
+    const branch = await tx.branch.update({ where: { id }, data: { name }, select });
+    await audit(tx, {
+      action: "branch.update",
+      actor,
+      entity: "branch",
+      entityId: id,
+      before: serializeBranch(before),
+      after: serializeBranch(branch),
+    });
+    return branch;
+  }).catch(translate);
 }
 
 /**
@@ -56,23 +50,20 @@ export async function updateBranch(id: number, name: string, actor: SessionUser)
  * while it is there (docs/decisions/0031-trash.md).
  */
 export async function deleteBranch(id: number, actor: SessionUser): Promise<{ name: string; detached: number }> {
-  const db = await prisma();
-  return db
-    .$transaction(async (tx) => {
-      const before = await tx.branch.findUnique({ where: { id, deleted_at: null }, select });
-      if (!before) throw notFound("The branch");
-      const detached = await tx.subscriber.count({ where: { branch_id: id } });
-      // Conditional, so two deletions at once trash it once.
-      const moved = await tx.branch.updateMany({ where: { id, deleted_at: null }, data: { deleted_at: new Date(), deleted_by: actor.id } });
-      if (moved.count === 0) throw notFound("The branch");
-      await audit(tx, {
-        action: "branch.delete",
-        actor,
-        entity: "branch",
-        entityId: id,
-        before: { ...serializeBranch(before), subscribers_detached: detached },
-      });
-      return { name: before.name, detached };
-    })
-    .catch(translate);
+  return transaction(async (tx) => {
+    const before = await tx.branch.findUnique({ where: { id, deleted_at: null }, select });
+    if (!before) throw notFound("The branch");
+    const detached = await tx.subscriber.count({ where: { branch_id: id } });
+    // Conditional, so two deletions at once trash it once.
+    const moved = await tx.branch.updateMany({ where: { id, deleted_at: null }, data: { deleted_at: new Date(), deleted_by: actor.id } });
+    if (moved.count === 0) throw notFound("The branch");
+    await audit(tx, {
+      action: "branch.delete",
+      actor,
+      entity: "branch",
+      entityId: id,
+      before: { ...serializeBranch(before), subscribers_detached: detached },
+    });
+    return { name: before.name, detached };
+  }).catch(translate);
 }

@@ -8,6 +8,7 @@ import type { DatabaseTarget } from "./config";
 import { processWide } from "@/lib/process-wide";
 import { endPool } from "./end-pool";
 import { openPool } from "./pool";
+import { retryingDeadlocks } from "./retry";
 
 // The one way to send raw SQL, on PGlite and PostgreSQL alike: values always bound via the `sql`
 // tag (docs/decisions/0003-raw-sql-for-list-queries.md, 0023-raw-reads-on-the-driver.md). The two
@@ -34,7 +35,11 @@ export type SqlConnection = Queryable & {
   kind: "pglite" | "postgres";
   /** pg-boss's `db` interface: several statements at once when there are no values. */
   executeSql(text: string, values?: unknown[]): Promise<{ rows: unknown[] }>;
-  /** `run` in one transaction (committed when it returns, rolled back when it throws). */
+  /**
+   * `run` in one transaction (committed when it returns, rolled back when it throws), run again from
+   * the start when PostgreSQL aborts it to break a deadlock (lib/db/retry.ts): `run` does nothing
+   * outside the transaction that a second run would repeat (docs/decisions/0035-deadlocks-retried-where-transactions-open.md).
+   */
   transaction<T>(run: (tx: Queryable & Pick<SqlConnection, "executeSql">) => Promise<T>): Promise<T>;
   /** Runs `run` on one snapshot (PostgreSQL: a read-only REPEATABLE READ transaction), so an export holds exactly the rows it counted. */
   read<T>(run: (reader: Reader) => Promise<T>): Promise<T>;
@@ -106,11 +111,13 @@ function fromPGlite(pglite: PGlite): SqlConnection {
   return {
     ...base,
     kind: "pglite",
-    transaction: async (run) => {
-      // PGlite runs synchronously in-process: without a turn of the event loop, back-to-back batches would starve requests and timers.
-      await new Promise((resolve) => setImmediate(resolve));
-      return pglite.transaction((tx) => run(pgliteQueryable(tx)));
-    },
+    // One connection cannot deadlock; retried all the same, so a unit of work behaves alike on both.
+    transaction: (run) =>
+      retryingDeadlocks(async () => {
+        // PGlite runs synchronously in-process: without a turn of the event loop, back-to-back batches would starve requests and timers.
+        await new Promise((resolve) => setImmediate(resolve));
+        return pglite.transaction((tx) => run(pgliteQueryable(tx)));
+      }),
     read: (run) => run(reader),
     exclusive: (_key, run) => run(),
     sessions: (_n, run) => run(base),
@@ -155,17 +162,19 @@ function fromPool(pool: pg.Pool, close: () => Promise<void>): SqlConnection {
         }
       }),
     transaction: (run) =>
-      withConnection(pool, async (client, discard) => {
-        await client.query("BEGIN");
-        try {
-          const result = await run(pgQueryable(client));
-          await client.query("COMMIT");
-          return result;
-        } catch (error) {
-          await client.query("ROLLBACK").catch(discard);
-          throw error;
-        }
-      }),
+      retryingDeadlocks(() =>
+        withConnection(pool, async (client, discard) => {
+          await client.query("BEGIN");
+          try {
+            const result = await run(pgQueryable(client));
+            await client.query("COMMIT");
+            return result;
+          } catch (error) {
+            await client.query("ROLLBACK").catch(discard);
+            throw error;
+          }
+        }),
+      ),
     exclusive: (key, run) =>
       withConnection(pool, async (client, discard) => {
         await client.query("SELECT pg_advisory_lock(hashtextextended($1, 0))", [key]);

@@ -6,7 +6,6 @@ import { config } from "@/lib/config";
 import { connection, query, sql, type Queryable, type Statement } from "@/lib/db/sql";
 import { AppError, conflict, notFound } from "@/lib/errors";
 import type { Prisma } from "@/lib/generated/prisma/client";
-import { retryingDeadlocks } from "@/lib/db/retry";
 import { isUniqueViolation } from "@/lib/db/errors";
 import { restoreSubscribers, trashSubscribers } from "@/lib/trash/subscribers";
 import { newJobId } from "@/lib/jobs/ids";
@@ -104,7 +103,7 @@ export async function clearStaleDuplicates(after: number, signal?: AbortSignal, 
   let cleared = 0;
   for (;;) {
     signal?.throwIfAborted();
-    const step = await retryingDeadlocks(() => conn.transaction(async (tx) => {
+    const step = await conn.transaction(async (tx) => {
       // Waits for an import's insert, so rows it decided against the deleted subscribers are seen.
       await lockBesideImports(tx);
       // Rows before keys, in id order, as edits and batches lock them.
@@ -116,7 +115,7 @@ export async function clearStaleDuplicates(after: number, signal?: AbortSignal, 
       const done = await redecide(tx, sql`t.is_duplicate AND (t.id, lower(t.email), t.mobile) IN
         (SELECT * FROM unnest(${rows.map((r) => r.id)}::int[], ${rows.map((r) => r.email)}::text[], ${rows.map((r) => r.mobile)}::text[]))`);
       return { next: rows[rows.length - 1]!.id, cleared: done.length };
-    }));
+    });
     if (!step) return cleared;
     cursor = step.next;
     cleared += step.cleared;
@@ -147,21 +146,19 @@ export async function requestBulkChange(scope: BranchScope, user: SessionUser, t
 
   // A selection (at most MAX_SELECTION rows) always runs at once: its event names the subscribers.
   if ("ids" in target || runsAtOnce(target, change, total)) {
-    const count = await retryingDeadlocks(() =>
-      conn.transaction(async (tx) => {
-        await tx.query(sql`INSERT INTO bulk_changes (id, user_id, status, target, change, total_rows)
-          VALUES (${id}, ${user.id}, 'running', '{}'::jsonb, ${JSON.stringify(change)}::jsonb, ${total})`);
-        const ids = (await tx.query<{ id: number }>(sql`SELECT s.id FROM subscribers s ${where} ORDER BY s.id`)).map((r) => r.id);
-        const { matched, changed } = await applyBatch(tx, ids, change, { bulkId: id, userId: user.id }, { decideAgain: true });
-        // Only ids that changed, so a later subscriber given a missing id never shows this in its history.
-        const what = "ids" in target ? { ids: changed } : { filters: targetFilters(target).raw };
-        await tx.query(sql`UPDATE bulk_changes SET status = 'completed', completed_at = now(), target = ${JSON.stringify(what)}::jsonb,
-            total_rows = ${ids.length}, processed_rows = ${matched}, changed_rows = ${changed.length}
-          WHERE id = ${id}`);
-        await tx.query(await auditStatement({ action: "subscriber.bulk_change", actor: user, entity: "bulk_change", entityId: id, after: { ...what, change, count: matched } }));
-        return matched;
-      }),
-    );
+    const count = await conn.transaction(async (tx) => {
+      await tx.query(sql`INSERT INTO bulk_changes (id, user_id, status, target, change, total_rows)
+        VALUES (${id}, ${user.id}, 'running', '{}'::jsonb, ${JSON.stringify(change)}::jsonb, ${total})`);
+      const ids = (await tx.query<{ id: number }>(sql`SELECT s.id FROM subscribers s ${where} ORDER BY s.id`)).map((r) => r.id);
+      const { matched, changed } = await applyBatch(tx, ids, change, { bulkId: id, userId: user.id }, { decideAgain: true });
+      // Only ids that changed, so a later subscriber given a missing id never shows this in its history.
+      const what = "ids" in target ? { ids: changed } : { filters: targetFilters(target).raw };
+      await tx.query(sql`UPDATE bulk_changes SET status = 'completed', completed_at = now(), target = ${JSON.stringify(what)}::jsonb,
+          total_rows = ${ids.length}, processed_rows = ${matched}, changed_rows = ${changed.length}
+        WHERE id = ${id}`);
+      await tx.query(await auditStatement({ action: "subscriber.bulk_change", actor: user, entity: "bulk_change", entityId: id, after: { ...what, change, count: matched } }));
+      return matched;
+    });
     return { kind: "done", id, count };
   }
   await queue(); // started outside the transaction: on PGlite that holds the only connection
@@ -210,19 +207,17 @@ export async function runBulkChange(
   let { last_id: last, processed_rows: processed } = row;
   for (;;) {
     signal?.throwIfAborted();
-    const done = await retryingDeadlocks(() =>
-      conn.transaction(async (tx) => {
-        // The user's scope as it is at each batch: a scope narrowed since the request, or during the job, narrows the change.
-        const where = targetConditions(await branchScopeOfUser(row.user_id, tx), row.target);
-        const ids = (await tx.query<{ id: number }>(sql`SELECT s.id FROM subscribers s ${whereClause([...where, sql`s.id > ${last}`])} ORDER BY s.id LIMIT ${size}`)).map((r) => r.id);
-        if (ids.length === 0) return null;
-        const { matched, changed } = await applyBatch(tx, ids, row.change, { bulkId, userId: row.user_id }, { decideAgain: false });
-        const next = ids[ids.length - 1]!;
-        await tx.query(sql`UPDATE bulk_changes SET last_id = ${next}, processed_rows = processed_rows + ${matched}, changed_rows = changed_rows + ${changed.length}
-          WHERE id = ${bulkId}`);
-        return { next, matched, first: changed[0] ?? null };
-      }),
-    );
+    const done = await conn.transaction(async (tx) => {
+      // The user's scope as it is at each batch: a scope narrowed since the request, or during the job, narrows the change.
+      const where = targetConditions(await branchScopeOfUser(row.user_id, tx), row.target);
+      const ids = (await tx.query<{ id: number }>(sql`SELECT s.id FROM subscribers s ${whereClause([...where, sql`s.id > ${last}`])} ORDER BY s.id LIMIT ${size}`)).map((r) => r.id);
+      if (ids.length === 0) return null;
+      const { matched, changed } = await applyBatch(tx, ids, row.change, { bulkId, userId: row.user_id }, { decideAgain: false });
+      const next = ids[ids.length - 1]!;
+      await tx.query(sql`UPDATE bulk_changes SET last_id = ${next}, processed_rows = processed_rows + ${matched}, changed_rows = changed_rows + ${changed.length}
+        WHERE id = ${bulkId}`);
+      return { next, matched, first: changed[0] ?? null };
+    });
     if (!done) break;
     last = done.next;
     processed += done.matched;
@@ -349,15 +344,13 @@ async function runUndo(row: BulkRow, scope: BranchScope, signal?: AbortSignal, o
   let processed = row.processed_rows;
   for (;;) {
     signal?.throwIfAborted();
-    const done = await retryingDeadlocks(() =>
-      conn.transaction(async (tx) => {
-        const batch = await undoBatch(tx, row.undo_of!, row.change, scope);
-        if (!batch) return null;
-        await tx.query(sql`UPDATE bulk_changes SET processed_rows = processed_rows + ${batch.matched},
-            changed_rows = changed_rows + ${batch.changed}, skipped_rows = skipped_rows + ${batch.skipped} WHERE id = ${row.id}`);
-        return batch;
-      }),
-    );
+    const done = await conn.transaction(async (tx) => {
+      const batch = await undoBatch(tx, row.undo_of!, row.change, scope);
+      if (!batch) return null;
+      await tx.query(sql`UPDATE bulk_changes SET processed_rows = processed_rows + ${batch.matched},
+          changed_rows = changed_rows + ${batch.changed}, skipped_rows = skipped_rows + ${batch.skipped} WHERE id = ${row.id}`);
+      return batch;
+    });
     if (!done) break;
     processed += done.matched;
     onBatch?.(processed);
@@ -397,18 +390,16 @@ export async function requestUndo(user: SessionUser, bulkId: string): Promise<Bu
       VALUES (${id}, ${user.id}, ${status}::"BulkChangeStatus", ${JSON.stringify({ undo_of: bulkId })}::jsonb, ${JSON.stringify(original.change)}::jsonb, ${total}, ${bulkId}, ${jobId})`);
   try {
     if (total <= atOnceMax(original.change)) {
-      const count = await retryingDeadlocks(() =>
-        conn.transaction(async (tx) => {
-          await insert(tx, "running", null);
-          let sums = { matched: 0, changed: 0, skipped: 0 };
-          for (let batch = await undoBatch(tx, bulkId, original.change, scope); batch; batch = await undoBatch(tx, bulkId, original.change, scope)) {
-            sums = { matched: sums.matched + batch.matched, changed: sums.changed + batch.changed, skipped: sums.skipped + batch.skipped };
-          }
-          await tx.query(sql`UPDATE bulk_changes SET processed_rows = ${sums.matched}, changed_rows = ${sums.changed}, skipped_rows = ${sums.skipped} WHERE id = ${id}`);
-          await completeUndo(tx, id, (after) => auditStatement({ action: "subscriber.bulk_undo", actor: user, entity: "bulk_change", entityId: id, after: after as Prisma.InputJsonValue }));
-          return sums.matched;
-        }),
-      );
+      const count = await conn.transaction(async (tx) => {
+        await insert(tx, "running", null);
+        let sums = { matched: 0, changed: 0, skipped: 0 };
+        for (let batch = await undoBatch(tx, bulkId, original.change, scope); batch; batch = await undoBatch(tx, bulkId, original.change, scope)) {
+          sums = { matched: sums.matched + batch.matched, changed: sums.changed + batch.changed, skipped: sums.skipped + batch.skipped };
+        }
+        await tx.query(sql`UPDATE bulk_changes SET processed_rows = ${sums.matched}, changed_rows = ${sums.changed}, skipped_rows = ${sums.skipped} WHERE id = ${id}`);
+        await completeUndo(tx, id, (after) => auditStatement({ action: "subscriber.bulk_undo", actor: user, entity: "bulk_change", entityId: id, after: after as Prisma.InputJsonValue }));
+        return sums.matched;
+      });
       return { kind: "done", id, count };
     }
     await queue(); // started outside the transaction: on PGlite that holds the only connection

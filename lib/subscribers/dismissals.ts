@@ -2,8 +2,8 @@ import "server-only";
 import { audit } from "@/lib/audit/log";
 import type { SessionUser } from "@/lib/auth/permissions";
 import type { BranchScope } from "@/lib/auth/scope";
-import { prisma } from "@/lib/db/client";
 import { sql, within, type Queryable } from "@/lib/db/sql";
+import { transaction } from "@/lib/db/transaction";
 import { AppError } from "@/lib/errors";
 import { whereClause } from "@/lib/list/sql";
 import { decideDuplicates, lockKeysOf, removeDismissals, storeDismissals } from "./duplicates";
@@ -25,8 +25,7 @@ async function lockSubscribers(q: Queryable, scope: BranchScope, ids: readonly n
 }
 
 async function changeDismissals(scope: BranchScope, ids: readonly number[], actor: SessionUser, undo: boolean): Promise<DismissalResult> {
-  const db = await prisma();
-  const result = await db.$transaction(
+  const result = await transaction(
     async (tx) => {
       const q = within(tx);
       await lockSubscribers(q, scope, ids);

@@ -1,7 +1,6 @@
 import "server-only";
 import { audit } from "@/lib/audit/log";
 import type { SessionUser } from "@/lib/auth/permissions";
-import { prisma } from "@/lib/db/client";
 import { sql, within } from "@/lib/db/sql";
 import { AppError, notFound } from "@/lib/errors";
 import type { BranchScope } from "@/lib/auth/scope";
@@ -10,7 +9,7 @@ import { decideDuplicates, lockKeySets } from "./duplicates";
 import { resolveReferences, sheetFor } from "./mutations";
 import { findSubscriber, serializeRecord, type SubscriberDetail } from "./record";
 import { trashSubscribers } from "@/lib/trash/subscribers";
-import { retryingDeadlocks } from "@/lib/db/retry";
+import { transaction } from "@/lib/db/transaction";
 import type { SubscriberInput, SubscriberValues } from "./schema";
 
 // Editing and deleting a subscriber: creation's rules, duplicates decided again by the server,
@@ -55,8 +54,7 @@ const KEEP_TRASHED_BRANCH = sql`(SELECT t.id FROM branches t WHERE t.id = subscr
 
 /** An edit within the scope: a subscriber outside it is a 404, a branch outside it a 400 on branch_id. */
 export async function updateSubscriber(scope: BranchScope, id: number, input: SubscriberValues, version: Date, actor: SessionUser): Promise<SubscriberDetail> {
-  const db = await prisma();
-  return retryingDeadlocks(() => db.$transaction(
+  return transaction(
     async (tx) => {
       const q = within(tx);
       const before = await findSubscriber(scope, id, q, true);
@@ -88,13 +86,12 @@ export async function updateSubscriber(scope: BranchScope, id: number, input: Su
       return after;
     },
     { maxWait: 10_000, timeout: 20_000 },
-  ));
+  );
 }
 
 /** Moves a subscriber to the trash (admins: the caller's guard); the subscribers it matched are decided again. */
 export async function deleteSubscriber(scope: BranchScope, id: number, actor: SessionUser): Promise<SubscriberDetail> {
-  const db = await prisma();
-  return retryingDeadlocks(() => db.$transaction(
+  return transaction(
     async (tx) => {
       const q = within(tx);
       const before = await findSubscriber(scope, id, q, true);
@@ -112,5 +109,5 @@ export async function deleteSubscriber(scope: BranchScope, id: number, actor: Se
       return before;
     },
     { maxWait: 10_000, timeout: 20_000 },
-  ));
+  );
 }

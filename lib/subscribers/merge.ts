@@ -2,8 +2,8 @@ import "server-only";
 import { audit } from "@/lib/audit/log";
 import type { SessionUser } from "@/lib/auth/permissions";
 import type { BranchScope } from "@/lib/auth/scope";
-import { prisma } from "@/lib/db/client";
 import { sql, within, type Queryable } from "@/lib/db/sql";
+import { transaction } from "@/lib/db/transaction";
 import { AppError, notFound } from "@/lib/errors";
 import { isoDay } from "@/lib/format";
 import { newJobId } from "@/lib/jobs/ids";
@@ -94,8 +94,7 @@ export type MergeResult = { survivor: SubscriberDetail; merge_id: string };
 
 /** Merges `merged_ids` into `survivor_id` in one transaction (administrators: the caller's guard). */
 export async function mergeSubscribers(scope: BranchScope, input: MergeInput, actor: SessionUser): Promise<MergeResult> {
-  const db = await prisma();
-  const result = await db.$transaction(
+  const result = await transaction(
     async (tx) => {
       const q = within(tx);
       const ids = [input.survivor_id, ...input.merged_ids].sort((a, b) => a - b);
@@ -148,8 +147,7 @@ export async function mergesInto(q: Queryable, survivorId: number): Promise<{ id
 
 /** Undoes a merge (administrators): the merged come back from the trash, the survivor gets its values from before. */
 export async function undoMerge(scope: BranchScope, mergeId: string, actor: SessionUser): Promise<SubscriberDetail> {
-  const db = await prisma();
-  const result = await db.$transaction(
+  const result = await transaction(
     async (tx) => {
       const q = within(tx);
       const [merge] = await q.query<MergeRow>(sql`SELECT id, survivor_id, merged_ids, before, survivor_version, undone_at FROM subscriber_merges WHERE id = ${mergeId} FOR UPDATE`);

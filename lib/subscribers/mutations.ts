@@ -13,8 +13,8 @@ import { normaliseMobile } from "./phone";
 import { serializeSubscriber, type SubscriberRow } from "./queries";
 import type { SubscriberValues } from "./schema";
 import { query, sql, within } from "@/lib/db/sql";
+import { transaction, type Tx } from "@/lib/db/transaction";
 
-type Tx = Prisma.TransactionClient;
 type Fields = Record<string, string[]>;
 
 const CHECK_FIELDS = "Check the highlighted fields.";
@@ -54,9 +54,8 @@ export async function sheetFor(tx: Tx, name: string | null): Promise<{ id: numbe
 
 /** Creates a subscriber in one transaction, duplicates decided under the key locks; returns the row as the list shows it. */
 export async function createSubscriber(scope: BranchScope, input: SubscriberValues, actor: SessionUser): Promise<SubscriberRow> {
-  const db = await prisma();
   try {
-    return await db.$transaction(
+    return await transaction(
       async (tx) => {
         const { branch, country, mobile } = await resolveReferences(tx, scope, input);
         await lockKeySets(within(tx), [input.email], [mobile]);

@@ -2,10 +2,9 @@ import "server-only";
 import { audit } from "@/lib/audit/log";
 import type { SessionUser } from "@/lib/auth/permissions";
 import { serializeBranch, type BranchRow } from "@/lib/branches/queries";
-import { prisma } from "@/lib/db/client";
-import { retryingDeadlocks } from "@/lib/db/retry";
 import { isUniqueViolation } from "@/lib/db/errors";
 import { connection, sql, within } from "@/lib/db/sql";
+import { transaction } from "@/lib/db/transaction";
 import { AppError, notFound } from "@/lib/errors";
 import { config } from "@/lib/config";
 
@@ -18,8 +17,7 @@ const COLUMNS = sql`b.id, b.name, b.created_at, b.updated_at`;
 
 /** Takes a branch out of the trash: 404 unless it is there, 409 naming the branch that has its name now. */
 export async function restoreBranch(id: number, actor: SessionUser): Promise<BranchRow> {
-  const db = await prisma();
-  return db.$transaction(async (tx) => {
+  return transaction(async (tx) => {
     const q = within(tx);
     const [trashed] = await q.query<BranchRow>(sql`SELECT ${COLUMNS} FROM branches b WHERE b.id = ${id} AND b.deleted_at IS NOT NULL FOR UPDATE`);
     if (!trashed) throw notFound("The branch in the trash");
@@ -58,20 +56,17 @@ export async function eraseBranch(id: number, actor: SessionUser | null): Promis
   const size = Math.min(config().BULK_BATCH_SIZE, DETACH_BATCH);
   for (const table of [sql`subscribers`, sql`subscriber_trash`]) {
     for (;;) {
-      const detached = await retryingDeadlocks(() =>
-        conn.transaction(async (tx) => {
-          // Held until commit, so a restore waits for this batch, and a batch after a restore detaches nothing.
-          const [still] = await tx.query(sql`SELECT 1 AS trashed FROM branches WHERE id = ${id} AND deleted_at IS NOT NULL FOR SHARE`);
-          if (!still) throw notFound("The branch in the trash");
-          return tx.query<{ id: number }>(sql`UPDATE ${table} SET branch_id = NULL WHERE id IN (
-            SELECT id FROM ${table} WHERE branch_id = ${id} ORDER BY id LIMIT ${size} FOR UPDATE) RETURNING id`);
-        }),
-      );
+      const detached = await conn.transaction(async (tx) => {
+        // Held until commit, so a restore waits for this batch, and a batch after a restore detaches nothing.
+        const [still] = await tx.query(sql`SELECT 1 AS trashed FROM branches WHERE id = ${id} AND deleted_at IS NOT NULL FOR SHARE`);
+        if (!still) throw notFound("The branch in the trash");
+        return tx.query<{ id: number }>(sql`UPDATE ${table} SET branch_id = NULL WHERE id IN (
+          SELECT id FROM ${table} WHERE branch_id = ${id} ORDER BY id LIMIT ${size} FOR UPDATE) RETURNING id`);
+      });
       if (detached.length < size) break;
     }
   }
-  const db = await prisma();
-  return db.$transaction(async (tx) => {
+  return transaction(async (tx) => {
     // Still in the trash (not restored meanwhile); anything attached since is detached by the foreign key.
     const [gone] = await within(tx).query<BranchRow>(sql`DELETE FROM branches b WHERE b.id = ${id} AND b.deleted_at IS NOT NULL RETURNING ${COLUMNS}`);
     if (!gone) throw notFound("The branch in the trash");

@@ -3,7 +3,6 @@ import { auditStatement } from "@/lib/audit/log";
 import type { SessionUser } from "@/lib/auth/permissions";
 import { branchScope } from "@/lib/auth/scope";
 import { serializeBranch } from "@/lib/branches/queries";
-import { retryingDeadlocks } from "@/lib/db/retry";
 import { connection, sql } from "@/lib/db/sql";
 import { notFound } from "@/lib/errors";
 import { deleteExportFiles } from "@/lib/export/files";
@@ -20,15 +19,13 @@ const EVERY = branchScope({ role: "admin", branch_ids: null });
 /** A trashed subscriber back among the subscribers, its duplicate flags decided again: its record. */
 export async function restoreTrashedSubscriber(id: number, actor: SessionUser): Promise<SubscriberRecordBody> {
   const conn = await connection();
-  return retryingDeadlocks(() =>
-    conn.transaction(async (tx) => {
-      const restored = await restoreSubscribers(tx, [id]);
-      if (restored.length === 0) throw notFound("The subscriber in the trash");
-      const record = serializeRecord((await findSubscriber(EVERY, id, tx))!);
-      await tx.query(await auditStatement({ action: "subscriber.restore", actor, entity: "subscriber", entityId: id, after: record }));
-      return record;
-    }),
-  );
+  return conn.transaction(async (tx) => {
+    const restored = await restoreSubscribers(tx, [id]);
+    if (restored.length === 0) throw notFound("The subscriber in the trash");
+    const record = serializeRecord((await findSubscriber(EVERY, id, tx))!);
+    await tx.query(await auditStatement({ action: "subscriber.restore", actor, entity: "subscriber", entityId: id, after: record }));
+    return record;
+  });
 }
 
 /** Restores a trashed record of either kind: the record as GET answers it; 404 unless in the trash, 409 when a rule forbids it. */

@@ -1,6 +1,5 @@
 import { auditStatement } from "@/lib/audit/log";
 import { config } from "@/lib/config";
-import { retryingDeadlocks } from "@/lib/db/retry";
 import { connection, sql } from "@/lib/db/sql";
 import { AppError } from "@/lib/errors";
 import { eraseBranch } from "./branches";
@@ -24,14 +23,12 @@ export async function purgeTrash(now: Date = new Date()): Promise<TrashPurge> {
 
   let newest: Date | null = null;
   for (;;) {
-    const batch = await retryingDeadlocks(() =>
-      conn.transaction(async (tx) => {
-        const rows = await tx.query<{ id: number; deleted_at: Date }>(sql`SELECT id, deleted_at FROM subscriber_trash
-          WHERE deleted_at < ${cutoff} ORDER BY deleted_at, id LIMIT ${PURGE_BATCH} FOR UPDATE SKIP LOCKED`);
-        const erased = await eraseSubscribers(tx, rows.map((r) => r.id));
-        return { erased: erased.length, last: rows.at(-1)?.deleted_at ?? null };
-      }),
-    );
+    const batch = await conn.transaction(async (tx) => {
+      const rows = await tx.query<{ id: number; deleted_at: Date }>(sql`SELECT id, deleted_at FROM subscriber_trash
+        WHERE deleted_at < ${cutoff} ORDER BY deleted_at, id LIMIT ${PURGE_BATCH} FOR UPDATE SKIP LOCKED`);
+      const erased = await eraseSubscribers(tx, rows.map((r) => r.id));
+      return { erased: erased.length, last: rows.at(-1)?.deleted_at ?? null };
+    });
     if (batch.erased === 0) break;
     result.subscribers += batch.erased;
     newest = batch.last;

@@ -71,6 +71,30 @@ for (const kind of testDbKinds()) {
       expect((await send(admin, "GET", "/api/v1/trash/branches?name=Quay")).body.pagination!.total).toBe(0);
     });
 
+    it("names a branch in the trash nowhere to a staff member scoped to it: not in the header, the branch list or their user record", async () => {
+      const live = (await send(admin, "POST", "/api/v1/branches", { name: "Harbourside" })).body.id as number;
+      const trashed = (await send(admin, "POST", "/api/v1/branches", { name: "Moorgate" })).body.id as number;
+      const scopedUser = async () => (await send(admin, "GET", `/api/v1/users?email=${encodeURIComponent(SCOPED.email)}`)).body.data![0]!;
+      const scopedId = (await scopedUser()).id as number;
+      expect((await send(admin, "PATCH", `/api/v1/users/${scopedId}`, { branch_ids: [live, trashed] })).status).toBe(200);
+      // Both named while both are live.
+      expect((await scoped.request("/subscribers")).body).toMatch(/Your branches: (<!-- -->)?<bdi>Harbourside, Moorgate<\/bdi>/);
+      expect((await send(admin, "DELETE", `/api/v1/branches/${trashed}`)).status).toBe(204);
+      for (const path of ["/subscribers", "/subscribers/new", "/branches", "/account"]) {
+        const page = await scoped.request(path);
+        expect(page.status, path).toBe(200);
+        expect(page.body, path).toMatch(/Your branches: (<!-- -->)?<bdi>Harbourside<\/bdi>/);
+        expect(page.body, path).not.toContain("Moorgate");
+      }
+      for (const path of ["/api/v1/branches", "/api/v1/subscribers", "/api/auth/session"]) {
+        const answer = await scoped.request(path);
+        expect(answer.status, path).toBe(200);
+        expect(answer.body, path).not.toContain("Moorgate");
+      }
+      expect(await scopedUser()).toMatchObject({ branch_ids: [live] });
+      expect((await send(admin, "PATCH", `/api/v1/users/${scopedId}`, { branch_ids: null })).status).toBe(200);
+    });
+
     it("a bulk change through the API (200 at once), read back, undone once (409 after); a deletion is for administrators", async () => {
       const ids = [1, 2, 3];
       const done = await send(staff, "POST", "/api/v1/subscribers/bulk", { ids, change: { is_mandatory: true } });
