@@ -29,11 +29,11 @@ export const usersApi = {
   }),
   update: operation({
     method: "patch", path: "/api/v1/users/{id}", tag: "Users", summary: "Change a user's name, role or active", access: "admin",
-    description: "409 for yourself (demote, deactivate) or the last active administrator.",
+    description: "409 for yourself (demote, deactivate); 422 `last_admin` when no active administrator would remain.",
     params: idPathParams,
     body: userUpdateSchema,
     answers: { 200: userSchema },
-    errors: [409],
+    errors: [409, 422],
   }),
   resetTwoFactor: operation({
     method: "delete", path: "/api/v1/users/{id}/two-factor", tag: "Users", summary: "Reset a user's two-factor codes", access: "admin",
