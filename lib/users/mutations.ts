@@ -189,3 +189,24 @@ export async function resetTwoFactor(id: number, actor: SessionUser): Promise<Us
     })
     .catch(translate);
 }
+
+/**
+ * Unlinks a user from their single sign-on subject, so that the next person to sign in with the
+ * account's verified email links it again; their sessions end, as the person behind the account
+ * may change. Unlinking an account that is not linked changes nothing and is no error (204).
+ */
+export async function unlinkSso(id: number, actor: SessionUser): Promise<UserRow> {
+  const db = await prisma();
+  return db
+    .$transaction(async (tx) => {
+      await lockActiveAdmin(tx, actor);
+      const [link] = await within(tx).query<{ sso_subject: string | null; sso_issuer: string | null }>(sql`SELECT sso_subject, sso_issuer FROM users WHERE id = ${id} FOR UPDATE`);
+      if (!link) throw notFound("The user");
+      if (link.sso_subject !== null) {
+        await tx.user.update({ where: { id }, data: { sso_subject: null, sso_issuer: null, session_version: { increment: 1 } }, select: { id: true } });
+        await audit(tx, { action: "user.sso_unlink", actor, entity: "user", entityId: id, before: { subject: link.sso_subject, issuer: link.sso_issuer }, after: { subject: null } });
+      }
+      return userRow(tx, id);
+    })
+    .catch(translate);
+}

@@ -42,6 +42,14 @@ export const usersApi = {
     answers: { 204: null },
     errors: [409],
   }),
+  unlinkSso: operation({
+    method: "delete", path: "/api/v1/users/{id}/sso", tag: "Users", summary: "Unlink a user's single sign-on account", access: "admin",
+    description:
+      "The account is no longer linked to its single sign-on subject (`iss` + `sub`): the next person to sign in with its verified email links it. " +
+      "The user's sessions end (audited `user.sso_unlink`). An account that is not linked answers 204 too, and nothing changes.",
+    params: idPathParams,
+    answers: { 204: null },
+  }),
 };
 
 export const tokensApi = {
