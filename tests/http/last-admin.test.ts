@@ -105,6 +105,7 @@ for (const kind of testDbKinds()) {
       });
 
     it("lets the last admin sign in through the directory when their groups would demote them: still an admin, the refusal audited", async () => {
+      ACCOUNTS.solo!.groups = [SSO_GROUPS.admin]; // the directory as it was (the provider reads this object at each sign-in)
       const solo = new Browser(server.url);
       await ssoSignIn(solo, "solo");
       expect(JSON.parse((await solo.request("/api/auth/session")).body).user).toMatchObject({ email: "solo@last.test", role: "admin" });
