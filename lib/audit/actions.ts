@@ -42,6 +42,8 @@ export const AUDIT_ACTIONS = [
   "user.two_factor_reset",
   "user.recovery_code_use",
   "user.sso_link",
+  "user.sso_unlink",
+  "user.role_change_refused",
   "token.create",
   "token.revoke",
   "token.export",

@@ -10,10 +10,12 @@ import type { Role } from "./permissions";
 export const SSO_PROVIDER_ID = "oidc";
 
 /** Why a single sign-on is refused; the page at /login/refused explains each. */
-export const SSO_REFUSALS = ["no_email", "unverified_email", "no_group", "deactivated"] as const;
+export const SSO_REFUSALS = ["no_email", "unverified_email", "no_group", "deactivated", "subject_mismatch"] as const;
 export type SsoRefusal = (typeof SSO_REFUSALS)[number];
 
 export type SsoIdentity = {
+  /** `iss` and `sub`: together, and only together, they name the person (OpenID Connect Core 5.7). */
+  issuer: string;
   subject: string;
   email: string;
   name: string;
@@ -57,5 +59,7 @@ export function readIdentity(claims: Record<string, unknown>, settings: SingleSi
   }
   // The name as users' names are kept (lib/validation/text.ts); the address's local part when none is left.
   const name = withoutUnsafeText(text(claims.name) ?? "").slice(0, 100).trim() || email.split("@")[0]!.slice(0, 100);
-  return { ok: true, identity: { subject: String(claims.sub).slice(0, 255), email, name, groups, role, branchNames } };
+  // next-auth's client has checked `iss` against the provider's discovery document; the setting stands in only when a token has none.
+  const issuer = (text(claims.iss) ?? settings.issuer).slice(0, 255);
+  return { ok: true, identity: { issuer, subject: String(claims.sub).slice(0, 255), email, name, groups, role, branchNames } };
 }

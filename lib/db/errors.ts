@@ -3,7 +3,8 @@ import { someError, type Inspectable } from "@/lib/health/unavailable";
 import { ClientGoneError } from "./scope";
 
 // Database failures that are neither an outage nor a bug: statement timeouts, a pool wait that
-// timed out (this process is busy, the server is up), and statements stopped because the client went away.
+// timed out (this process is busy, the server is up), statements stopped because the client went
+// away, and the rules the database itself keeps (the last active administrator).
 
 const sqlState = (v: Inspectable) =>
   typeof v.code === "string" ? v.code : typeof v.originalCode === "string" ? v.originalCode : undefined;
@@ -29,6 +30,16 @@ export function isQueryCancelled(error: unknown): boolean {
   );
 }
 
+/** SQLSTATE of the users trigger that keeps an active administrator (migration 20261129000100_one_active_admin). */
+const LAST_ADMIN_SQLSTATE = "CA001";
+
+/** A change refused because it would leave no active administrator. */
+export function isLastAdmin(error: unknown): boolean {
+  return someError(error, (v) => sqlState(v) === LAST_ADMIN_SQLSTATE);
+}
+
+export const LAST_ADMIN_MESSAGE = "That is the last active administrator: make someone else an administrator first, so that the console always has one.";
+
 /** Seconds a client should wait after a busy or timed-out answer. */
 const BUSY_RETRY_AFTER_SECONDS = 2;
 
@@ -37,6 +48,7 @@ export function databaseAppError(error: unknown): AppError | null {
   if (isQueryTimeout(error)) {
     return new AppError(503, "query_timeout", "This took too long and was stopped. Narrow the filters, or try again in a moment.", undefined, BUSY_RETRY_AFTER_SECONDS);
   }
+  if (isLastAdmin(error)) return new AppError(422, "last_admin", LAST_ADMIN_MESSAGE);
   if (isDatabaseBusy(error)) {
     return new AppError(503, "busy", "The console is busy with other requests right now. Try again in a few seconds.", undefined, BUSY_RETRY_AFTER_SECONDS);
   }

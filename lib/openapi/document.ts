@@ -14,6 +14,7 @@ const ERROR_MEANING: Record<ErrorStatus, string> = {
   409: "Conflict with the record as it is now.",
   413: "The body is too large.",
   415: "The body is not of the type this operation reads.",
+  422: "Refused by a rule the console always keeps (`last_admin`: there is always one active administrator).",
   429: "Too many requests: see Retry-After.",
   503: "The database or the file storage cannot be reached, or an import holds the rows: see Retry-After.",
 };

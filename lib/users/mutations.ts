@@ -8,6 +8,7 @@ import { branchScope, covers } from "@/lib/auth/scope";
 import { deleteExportFiles } from "@/lib/export/files";
 import { passwordProblem } from "@/lib/auth/password-policy";
 import { prisma } from "@/lib/db/client";
+import { databaseAppError, isLastAdmin } from "@/lib/db/errors";
 import { sql, within } from "@/lib/db/sql";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { AppError, conflict, notFound } from "@/lib/errors";
@@ -16,12 +17,15 @@ import { readUser, serializeUser, type UserRow } from "./queries";
 import { ADMIN_SCOPE, type UserUpdateInput } from "./schema";
 
 // Each change is written with its audit event in one transaction, under locks on the active
-// admins' rows, so two admins demoting each other at once cannot both succeed; the actor's own
-// role is read again there (docs/decisions/0011-people-tokens-and-sessions.md).
+// admins' rows, so two admins changing each other at once take turns; the actor's own role is read
+// again there (docs/decisions/0011-people-tokens-and-sessions.md). That one active admin always
+// remains is the database's rule (a trigger on users: 422 `last_admin`), whatever path changes them.
 
 const TAKEN = { email: ["A user with this email already exists."] };
 
 function translate(error: unknown): never {
+  // The database's own refusal (the trigger that keeps an active admin), as callers outside a route see it too.
+  if (isLastAdmin(error)) throw databaseAppError(error) ?? error;
   if (error instanceof Prisma.PrismaClientKnownRequestError) {
     if (error.code === "P2002") throw conflict("A user with this email already exists.", TAKEN);
     if (error.code === "P2025") throw notFound("The user");
@@ -102,7 +106,7 @@ async function lockActiveAdmin(tx: Prisma.TransactionClient, actor: Pick<Session
   if (rows.length === 0) throw noLongerAdmin();
 }
 
-/** 409 when an admin would demote or deactivate themself, or leave no active administrator. */
+/** 409 when an admin would demote or deactivate themself; 422 `last_admin` (the trigger) when no active administrator would remain. */
 export async function updateUser(id: number, changes: UserUpdateInput, actor: SessionUser): Promise<UserRow> {
   if (id === actor.id && (changes.role === "staff" || changes.active === false)) {
     throw conflict("You cannot demote or deactivate yourself: ask another administrator.");
@@ -117,13 +121,11 @@ export async function updateUser(id: number, changes: UserUpdateInput, actor: Se
       const { branch_ids: scope, ...fields } = changes;
       const role = changes.role ?? before.role;
       if (scope !== undefined && role === "admin") throw new AppError(400, "invalid_input", ADMIN_SCOPE, { branch_ids: [ADMIN_SCOPE] });
-      const losesAdmin = before.role === "admin" && before.active && (changes.role === "staff" || changes.active === false);
-      if (losesAdmin && admins.filter((a) => a !== id).length === 0) {
-        throw conflict(`${before.name} is the last active administrator: make someone else an administrator first.`);
-      }
+      // The write comes before the actor's check: it is rolled back if that fails, and the last
+      // admin's refusal (raised by the write) is the answer that says what happened.
+      if (Object.keys(fields).length) await tx.user.update({ where: { id }, data: fields, select: { id: true } });
       // Only fires for an actor who lost the role meanwhile.
       if (!admins.includes(actor.id)) throw noLongerAdmin();
-      if (Object.keys(fields).length) await tx.user.update({ where: { id }, data: fields, select: { id: true } });
       // An administrator sees every branch: a promotion drops the scope (a demotion leaves every branch until one is set).
       if (scope !== undefined || (role === "admin" && before.branch_ids !== null)) await writeScope(tx, id, scope ?? null);
       const user = await userRow(tx, id);
@@ -183,6 +185,27 @@ export async function resetTwoFactor(id: number, actor: SessionUser): Promise<Us
       await clearTwoFactor(tx, id);
       await tx.user.update({ where: { id }, data: { session_version: { increment: 1 } }, select: { id: true } });
       await audit(tx, { action: "user.two_factor_reset", actor, entity: "user", entityId: id, before: { two_factor: before.two_factor }, after: { two_factor: false } });
+      return userRow(tx, id);
+    })
+    .catch(translate);
+}
+
+/**
+ * Unlinks a user from their single sign-on subject, so that the next person to sign in with the
+ * account's verified email links it again; their sessions end, as the person behind the account
+ * may change. Unlinking an account that is not linked changes nothing and is no error (204).
+ */
+export async function unlinkSso(id: number, actor: SessionUser): Promise<UserRow> {
+  const db = await prisma();
+  return db
+    .$transaction(async (tx) => {
+      await lockActiveAdmin(tx, actor);
+      const [link] = await within(tx).query<{ sso_subject: string | null; sso_issuer: string | null }>(sql`SELECT sso_subject, sso_issuer FROM users WHERE id = ${id} FOR UPDATE`);
+      if (!link) throw notFound("The user");
+      if (link.sso_subject !== null) {
+        await tx.user.update({ where: { id }, data: { sso_subject: null, sso_issuer: null, session_version: { increment: 1 } }, select: { id: true } });
+        await audit(tx, { action: "user.sso_unlink", actor, entity: "user", entityId: id, before: { subject: link.sso_subject, issuer: link.sso_issuer }, after: { subject: null } });
+      }
       return userRow(tx, id);
     })
     .catch(translate);

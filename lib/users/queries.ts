@@ -21,6 +21,8 @@ export type UserRow = {
   two_factor: boolean;
   created_at: Date;
   last_sign_in_at: Date | null;
+  /** Whether a single sign-on subject is linked (the /users page's "Unlink single sign-on"); not in the API's user. */
+  sso_linked: boolean;
 };
 
 const SORT_SQL = {
@@ -33,7 +35,7 @@ const SORT_SQL = {
   last_sign_in_at: sql`u.last_sign_in_at`,
 } as const;
 
-const COLUMNS = sql`u.id, u.name, u.email, u.role::text AS role, ${USER_BRANCH_IDS}, u.active, u.two_factor_enabled_at IS NOT NULL AS two_factor, u.created_at, u.last_sign_in_at`;
+const COLUMNS = sql`u.id, u.name, u.email, u.role::text AS role, ${USER_BRANCH_IDS}, u.active, u.two_factor_enabled_at IS NOT NULL AS two_factor, u.created_at, u.last_sign_in_at, u.sso_subject IS NOT NULL AS sso_linked`;
 
 /** One user as the list shows it, read with `db` (a transaction's, to see its own changes). */
 export async function readUser(db: Queryable, id: number): Promise<UserRow | null> {

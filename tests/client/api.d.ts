@@ -488,7 +488,7 @@ export interface paths {
          * Change a user's name, role or active
          * @description **Who:** Administrators.
          *
-         *     409 for yourself (demote, deactivate) or the last active administrator.
+         *     409 for yourself (demote, deactivate); 422 `last_admin` when no active administrator would remain.
          */
         patch: operations["patchUsersId"];
         trace?: never;
@@ -510,6 +510,28 @@ export interface paths {
          *     Removes the user's two-factor codes and ends their sessions (audited). 409 for yourself.
          */
         delete: operations["deleteUsersIdTwoFactor"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/users/{id}/sso": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Unlink a user's single sign-on account
+         * @description **Who:** Administrators.
+         *
+         *     The account is no longer linked to its single sign-on subject (`iss` + `sub`): the next person to sign in with its verified email links it. The user's sessions end (audited `user.sso_unlink`). An account that is not linked answers 204 too, and nothing changes.
+         */
+        delete: operations["deleteUsersIdSso"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1183,6 +1205,16 @@ export interface components {
         };
         /** @description The body is not of the type this operation reads. */
         Error415: {
+            headers: {
+                "X-Request-Id": components["headers"]["RequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Refused by a rule the console always keeps (`last_admin`: there is always one active administrator). */
+        Error422: {
             headers: {
                 "X-Request-Id": components["headers"]["RequestId"];
                 [name: string]: unknown;
@@ -2328,6 +2360,7 @@ export interface operations {
             409: components["responses"]["Error409"];
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
+            422: components["responses"]["Error422"];
             503: components["responses"]["Error503"];
         };
     };
@@ -2355,6 +2388,32 @@ export interface operations {
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             409: components["responses"]["Error409"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    deleteUsersIdSso: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The record's id: digits, no leading zero. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no body. */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
             503: components["responses"]["Error503"];
         };
     };

@@ -203,7 +203,9 @@ for (const kind of testDbKinds()) {
       await call(admin, "delete", "/api/v1/users/{id}/two-factor", { ids: { id: made.id } });
       const me = ((await call(admin, "get", "/api/v1/users", { query: "role=admin" })).body.data as { id: number; email: string }[]).find((u) => u.email === ADMIN.email)!;
       await call(admin, "delete", "/api/v1/users/{id}/two-factor", { ids: { id: me.id } }); // 409, yourself
-      for (const status of ["204 delete /api/v1/users/{id}/two-factor", "409 delete /api/v1/users/{id}/two-factor"]) {
+      await call(admin, "delete", "/api/v1/users/{id}/sso", { ids: { id: made.id } }); // 204, not linked: nothing to do
+      await call(admin, "patch", "/api/v1/users/{id}", { ids: { id: me.id }, json: { role: "staff" } }); // 409, yourself
+      for (const status of ["204 delete /api/v1/users/{id}/two-factor", "409 delete /api/v1/users/{id}/two-factor", "204 delete /api/v1/users/{id}/sso", "409 patch /api/v1/users/{id}"]) {
         const [code, method, path] = status.split(" ");
         expect(seen, status).toContain(`${method} ${path} ${code}`);
       }

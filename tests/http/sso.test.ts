@@ -23,6 +23,11 @@ const ACCOUNTS: Record<string, TestAccount> = {
   off: { email: "off@sso.test", email_verified: true, groups: [STAFF] },
   // Moves between groups across the tests (the provider reads this object at each sign-in).
   mov: { email: "mov@sso.test", email_verified: true, groups: [ADMINS] },
+  // Three people of the directory, one after another given one verified address.
+  one: { email: "shared@sso.test", email_verified: true, name: "First Holder", groups: [STAFF] },
+  two: { email: "shared@sso.test", email_verified: true, name: "Second Holder", groups: [STAFF] },
+  // A branch group naming a branch whose name a trashed branch has too.
+  qua: { email: "qua@sso.test", email_verified: true, groups: [STAFF, `${BRANCH}quay`] },
 };
 
 const FORM = { "content-type": "application/x-www-form-urlencoded" };
@@ -39,9 +44,13 @@ for (const kind of testDbKinds()) {
           { email: "boss@sso.test", password: PASSWORD, role: "admin" },
           { email: "linked@sso.test", password: PASSWORD, role: "staff", name: "Linda Linked" },
           { email: "off@sso.test", password: PASSWORD, role: "staff" },
+          { email: "clerk@sso.test", password: PASSWORD, role: "staff" },
         ],
         seed: async (run) => {
           await run(`INSERT INTO branches (name, updated_at) VALUES ('Harbour', now()), ('Hill', now())`);
+          // A trashed branch first (the lower id), then a live one of the same name.
+          await run(`INSERT INTO branches (name, updated_at, deleted_at) VALUES ('Quay', now(), now())`);
+          await run(`INSERT INTO branches (name, updated_at) VALUES ('Quay', now())`);
           await run(`UPDATE users SET active = false WHERE email = 'off@sso.test'`);
         },
         env: async (origin) => {
@@ -197,6 +206,94 @@ for (const kind of testDbKinds()) {
       expect(await userByEmail("mov@sso.test")).toMatchObject({ role: "staff", branch_ids: [await branchId("Hill")] });
       ACCOUNTS.mov!.groups = [];
       expect(await signIn(new Browser(server.url), "mov")).toBe(`${server.url}/login/refused?reason=no_group`);
+    });
+
+    it("gives a branch group the live branch of that name only, never a trashed one of the same name", async () => {
+      await signIn(new Browser(server.url), "qua");
+      const live = await branchId("Quay");
+      expect((await userByEmail("qua@sso.test"))?.branch_ids).toEqual([live]);
+      if (server.sql) {
+        const [trashed] = await server.sql(`SELECT id FROM branches WHERE name = 'Quay' AND deleted_at IS NOT NULL`);
+        expect(trashed!.id).not.toBe(live);
+      }
+    });
+
+    it("never signs another subject in to a linked account: refused on a page saying why, audited; after an admin unlinks it, the next subject links it", async () => {
+      const origin = { origin: server.url };
+      // The administrator here signs in through the directory (the password admin would be sent to set up two-factor on /audit).
+      const olu = new Browser(server.url);
+      await signIn(olu, "olu");
+      const first = new Browser(server.url);
+      await signIn(first, "one");
+      expect((await sessionOf(first)).user).toMatchObject({ email: "shared@sso.test", role: "staff" });
+      const account = (await userByEmail("shared@sso.test"))!;
+      expect(account.name).toBe("First Holder");
+
+      // A second person of the directory, with the same verified email: refused, with the page.
+      const second = new Browser(server.url);
+      const landed = await signIn(second, "two");
+      expect(landed).toBe(`${server.url}/login/refused?reason=subject_mismatch`);
+      expect(second.sessionToken()).toBeUndefined();
+      const page = await second.request(new URL(landed).pathname + new URL(landed).search);
+      expect(page.status).toBe(200);
+      expect(page.body).toContain("belongs to another sign-in");
+      const refusals = await olu.request("/audit?action=auth.sso_refused");
+      expect(refusals.body).toContain("subject_mismatch");
+      if (server.sql) {
+        const rows = await server.sql(`SELECT actor_id, actor_email, entity_id, after->>'subject' AS subject FROM audit_events WHERE action = 'auth.sso_refused' AND after->>'reason' = 'subject_mismatch'`);
+        expect(rows).toEqual([{ actor_id: null, actor_email: "shared@sso.test", entity_id: String(account.id), subject: "two" }]);
+      }
+      // The first person still signs in, to the same account.
+      const again = new Browser(server.url);
+      await signIn(again, "one");
+      expect((await sessionOf(again)).user).toMatchObject({ email: "shared@sso.test" });
+
+      // Unlinking is an administrator's: staff get 403, a token (of any scope) gets token_scope.
+      const clerk = new Browser(server.url);
+      expect((await clerk.signIn("clerk@sso.test", PASSWORD)).status).toBe(200);
+      const staffAnswer = await clerk.request(`/api/v1/users/${account.id}/sso`, { method: "DELETE", headers: origin });
+      expect(staffAnswer.status, staffAnswer.body).toBe(403);
+      expect(JSON.parse(staffAnswer.body).error.code).toBe("forbidden");
+      for (const scope of ["read", "export"]) {
+        const made = await olu.request("/api/v1/tokens", {
+          method: "POST",
+          headers: { ...origin, "content-type": "application/json" },
+          body: JSON.stringify({ name: `unlink ${scope}`, scope, expires_at: new Date(Date.now() + 86_400_000).toISOString().slice(0, 10) }),
+        });
+        expect(made.status, made.body).toBe(201);
+        const byToken = await rawRequest(server.url, `/api/v1/users/${account.id}/sso`, { method: "DELETE", headers: { authorization: `Bearer ${JSON.parse(made.body).token}` } });
+        expect(byToken.status, byToken.body).toBe(403);
+        expect(JSON.parse(byToken.body).error.code).toBe("token_scope");
+      }
+      expect((await sessionOf(again)).user).toMatchObject({ email: "shared@sso.test" });
+
+      // An admin unlinks it: 204, audited, the holder's sessions end; again: 204, nothing more; an unknown user: 404.
+      const unlinked = await olu.request(`/api/v1/users/${account.id}/sso`, { method: "DELETE", headers: origin });
+      expect(unlinked.status, unlinked.body).toBe(204);
+      expect(await sessionOf(again)).toEqual({});
+      expect((await again.request("/api/v1/branches")).status).toBe(401);
+      expect((await olu.request(`/api/v1/users/${account.id}/sso`, { method: "DELETE", headers: origin })).status).toBe(204);
+      const unknown = await olu.request(`/api/v1/users/2000000000/sso`, { method: "DELETE", headers: origin });
+      expect(unknown.status).toBe(404);
+      expect(JSON.parse(unknown.body).error.code).toBe("not_found");
+      const unlinks = await olu.request("/audit?action=user.sso_unlink");
+      expect(unlinks.body).toContain("user.sso_unlink");
+      if (server.sql) {
+        const rows = await server.sql(`SELECT entity_id, before->>'subject' AS subject FROM audit_events WHERE action = 'user.sso_unlink'`);
+        expect(rows).toEqual([{ entity_id: String(account.id), subject: "one" }]);
+      }
+
+      // The next subject to sign in with that email links the account (audited); the first is now the one refused.
+      const next = new Browser(server.url);
+      await signIn(next, "two");
+      expect((await sessionOf(next)).user).toMatchObject({ email: "shared@sso.test" });
+      expect((await userByEmail("shared@sso.test"))?.id).toBe(account.id);
+      expect((await olu.request("/audit?action=user.sso_link")).body).toContain("shared@sso.test");
+      if (server.sql) {
+        const rows = await server.sql(`SELECT after->>'subject' AS subject FROM audit_events WHERE action = 'user.sso_link' AND entity_id = $1 ORDER BY id`, [String(account.id)]);
+        expect(rows).toEqual([{ subject: "two" }]); // "one" made the account (user.create), "two" linked it
+      }
+      expect(await signIn(new Browser(server.url), "one")).toBe(`${server.url}/login/refused?reason=subject_mismatch`);
     });
 
     it("refuses a tampered state, another sign-in's nonce, and another sign-in's PKCE verifier", async () => {

@@ -200,6 +200,9 @@ const ROUTES: Record<string, Call[] | "next-auth"> = {
   "api/v1/users/[id]/two-factor/route.ts": [
     { method: "DELETE", path: "/api/v1/users/{user}/two-factor", expect: r({ anonymous: 401, staff: 403, admin: 204 }, 403) },
   ],
+  "api/v1/users/[id]/sso/route.ts": [
+    { method: "DELETE", path: "/api/v1/users/{user}/sso", expect: r({ anonymous: 401, staff: 403, admin: 204 }, 403) },
+  ],
   // Tokens: your own, with a session only (a token cannot make or revoke tokens).
   "api/v1/tokens/route.ts": [
     { method: "GET", path: "/api/v1/tokens", expect: r({ anonymous: 401, staff: 200, admin: 200 }, 403) },
@@ -297,6 +300,7 @@ const ACTIONS: Record<string, Record<string, Expect>> = {
     setActiveAction: { anonymous: 401, staff: 403, admin: "ok" },
     resetPasswordAction: { anonymous: 401, staff: 403, admin: "ok" },
     resetTwoFactorAction: { anonymous: 401, staff: 403, admin: "ok" },
+    unlinkSsoAction: { anonymous: 401, staff: 403, admin: "ok" },
   },
   "(console)/account/two-factor/actions.ts": {
     startTwoFactorAction: { anonymous: 401, staff: "ok", admin: "ok" },

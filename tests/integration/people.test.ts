@@ -8,6 +8,7 @@ import type { SessionUser } from "@/lib/auth/permissions";
 import { verifyPassword } from "@/lib/auth/password";
 import { secretHash } from "@/lib/auth/secrets";
 import type { Database } from "@/lib/db/client";
+import { databaseAppError, isLastAdmin } from "@/lib/db/errors";
 import { resetTokenRates } from "@/lib/tokens/rate";
 import { createToken, revokeToken } from "@/lib/tokens/tokens";
 import { changeOwnPassword } from "@/lib/users/account";
@@ -63,8 +64,8 @@ for (const kind of testDbKinds()) {
       // …but Other is now the last one: nobody may take that away (not even through the API).
       actAs({ ...users.admin, role: "admin" });
       const response = await userPATCH(apiRequest(`/api/v1/users/${other.id}`, { method: "PATCH", json: { active: false } }), { params: Promise.resolve({ id: String(other.id) }) });
-      expect(response.status).toBe(409);
-      expect((await response.json()).error.message).toMatch(/last active administrator/);
+      expect(response.status).toBe(422);
+      expect((await response.json()).error).toMatchObject({ code: "last_admin", message: expect.stringMatching(/last active administrator/) });
       expect(await user(other.id)).toMatchObject({ role: "admin", active: true });
       await updateUser(users.admin.id, { role: "admin" }, other as SessionUser); // restore
     });
@@ -76,10 +77,79 @@ for (const kind of testDbKinds()) {
       await database.prisma.user.updateMany({ where: { role: "admin", id: { notIn: [a.id, b.id] } }, data: { role: "staff" } });
       const results = await Promise.allSettled([updateUser(b.id, { active: false }, a), updateUser(a.id, { active: false }, b)]);
       expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
-      expect(results.filter((r) => r.status === "rejected").map((r) => (r as PromiseRejectedResult).reason.status)).toEqual([409]);
+      expect(results.filter((r) => r.status === "rejected").map((r) => (r as PromiseRejectedResult).reason.status)).toEqual([422]);
       expect(await database.prisma.user.count({ where: { role: "admin", active: true } })).toBe(1);
       await database.prisma.user.update({ where: { id: users.admin.id }, data: { role: "admin" } });
     });
+
+    it("keeps an active admin whatever changes the users: an operator's SQL, a delete, one statement demoting them all", async () => {
+      const last = (await createUser({ name: "Lone Admin", email: `lone-${kind}@people.test`, role: "admin", password: GOOD_PASSWORD }, users.admin)).user;
+      await database.prisma.user.updateMany({ where: { role: "admin", id: { not: last.id } }, data: { role: "staff" } });
+      const raw = (text: string) => database.prisma.$executeRawUnsafe(text).then(() => "done", (error: unknown) => error);
+      for (const statement of [
+        `UPDATE users SET role = 'staff' WHERE id = ${last.id}`,
+        `UPDATE users SET active = false WHERE id = ${last.id}`,
+        `DELETE FROM users WHERE id = ${last.id}`,
+        `UPDATE users SET role = 'staff'`,
+      ]) {
+        const outcome = await raw(statement);
+        expect(outcome, statement).not.toBe("done");
+        expect(isLastAdmin(outcome), statement).toBe(true);
+        expect(databaseAppError(outcome), statement).toMatchObject({ status: 422, code: "last_admin" });
+      }
+      // Another active admin first: then the change is allowed, in one statement too.
+      expect(await raw(`UPDATE users SET role = CASE WHEN id = ${users.admin.id} THEN 'admin'::"Role" ELSE 'staff'::"Role" END WHERE id IN (${users.admin.id}, ${last.id})`)).toBe("done");
+      expect(await user(last.id)).toMatchObject({ role: "staff" });
+      expect(await user(users.admin.id)).toMatchObject({ role: "admin", active: true });
+    });
+
+    // Two connections racing to demote the last two admins: the trigger's lock makes them take turns.
+    if (kind === "postgres")
+      it("lets exactly one of two concurrent demotions of the last two admins win, at the database", async () => {
+        const x = (await createUser({ name: "Xia Admin", email: `xia-${kind}@people.test`, role: "admin", password: GOOD_PASSWORD }, users.admin)).user;
+        const y = (await createUser({ name: "Yul Admin", email: `yul-${kind}@people.test`, role: "admin", password: GOOD_PASSWORD }, users.admin)).user;
+        await database.prisma.user.updateMany({ where: { role: "admin", id: { notIn: [x.id, y.id] } }, data: { role: "staff" } });
+        const url = (database.target as { url: string }).url;
+        const [one, two] = [new pg.Client({ connectionString: url }), new pg.Client({ connectionString: url })];
+        await Promise.all([one.connect(), two.connect()]);
+        try {
+          // Both at once, each in its own transaction, over and over in both orders: always one wins.
+          for (let round = 0; round < 5; round++) {
+            const demote = async (client: pg.Client, id: number) => {
+              await client.query("BEGIN");
+              try {
+                await client.query("UPDATE users SET active = false WHERE id = $1", [id]);
+                await client.query("COMMIT");
+                return "won";
+              } catch (error) {
+                await client.query("ROLLBACK");
+                return (error as { code?: string }).code;
+              }
+            };
+            const outcomes = await Promise.all(round % 2 ? [demote(one, x.id), demote(two, y.id)] : [demote(two, y.id), demote(one, x.id)]);
+            expect(outcomes.sort()).toEqual(["CA001", "won"]);
+            expect(await database.prisma.user.count({ where: { role: "admin", active: true } })).toBe(1);
+            await database.prisma.user.updateMany({ where: { id: { in: [x.id, y.id] } }, data: { active: true } });
+          }
+          // And when the second waits for the first to commit (held open here): the second is refused.
+          await one.query("BEGIN");
+          await one.query("UPDATE users SET role = 'staff' WHERE id = $1", [x.id]);
+          const second = two.query("UPDATE users SET role = 'staff' WHERE id = $1", [y.id]).then(() => "won", (error: { code?: string }) => error.code);
+          const deadline = Date.now() + 15_000;
+          const waiting = async () => (await one.query("SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND NOT granted")).rows[0].n as number;
+          while ((await waiting()) < 1) {
+            if (Date.now() > deadline) throw new Error("the second demotion never waited for the first");
+            await new Promise((resolve) => setTimeout(resolve, 50));
+          }
+          await one.query("COMMIT");
+          expect(await second).toBe("CA001");
+          expect(await user(y.id)).toMatchObject({ role: "admin", active: true });
+        } finally {
+          await one.query("ROLLBACK").catch(() => {});
+          await Promise.all([one.end(), two.end()]);
+          await database.prisma.user.update({ where: { id: users.admin.id }, data: { role: "admin", active: true } });
+        }
+      });
 
     it("makes a one-time link that is stored as a hash, works once, and ends the user's sessions", async () => {
       const { user: made, setPasswordUrl } = await createUser({ name: "Lin Link", email: `lin-${kind}@people.test`, role: "staff" }, users.admin);

@@ -24,6 +24,8 @@ for (const kind of testDbKinds()) {
       process.env.NEXTAUTH_SECRET = SECRET;
       database = await testDatabase(kind);
       userId = (await database.prisma.user.create({ data: { email: "eve@example.com", name: "Eve", role: "admin", password_hash: "x" } })).id;
+      // Another active admin, so that Eve may be demoted and deactivated (there is always one).
+      await database.prisma.user.create({ data: { email: "ada@example.com", name: "Ada", role: "admin", password_hash: "x" } });
     });
     afterAll(async () => database?.close());
 

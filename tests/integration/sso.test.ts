@@ -32,6 +32,8 @@ for (const kind of testDbKinds()) {
       await database.prisma.branch.createMany({ data: [{ name: "Leeds" }, { name: "York" }] });
       await database.prisma.user.create({ data: { email: "known@sso.test", name: "Known Person", role: "staff", password_hash: "x" } });
       await database.prisma.user.create({ data: { email: "gone@sso.test", name: "Gone", role: "admin", password_hash: "x", active: false } });
+      // An active administrator who never signs in here: the demotions below never take away the last one.
+      await database.prisma.user.create({ data: { email: "keeper@sso.test", name: "Keeper", role: "admin", password_hash: "x" } });
     });
     afterAll(async () => {
       for (const [name, value] of Object.entries(saved)) {
@@ -42,7 +44,7 @@ for (const kind of testDbKinds()) {
     });
 
     const userOf = (email: string) =>
-      database.prisma.user.findUnique({ where: { email }, select: { id: true, name: true, role: true, branch_scoped: true, sso_subject: true, branches: { select: { branch: { select: { name: true } } } } } });
+      database.prisma.user.findUnique({ where: { email }, select: { id: true, name: true, role: true, branch_scoped: true, sso_subject: true, sso_issuer: true, branches: { select: { branch: { select: { name: true } } } } } });
     const audits = (action: string) => database.prisma.auditEvent.findMany({ where: { action }, orderBy: { id: "asc" }, select: { actor_email: true, after: true, before: true } });
 
     it("creates the user on first sign-in, once even when two sign-ins come at once", async () => {
@@ -88,6 +90,44 @@ for (const kind of testDbKinds()) {
         ["unverified@sso.test", "unverified_email"],
         ["gone@sso.test", "deactivated"],
       ]);
+    });
+
+    it("signs in only the linked issuer and subject to a linked account; an old link without issuer is the configured provider's", async () => {
+      expect(await signInWithSso(claims("s-first", "one@sso.test", ["staff"], { iss: "https://sso.example.com" }))).toMatchObject({ ok: true });
+      expect(await userOf("one@sso.test")).toMatchObject({ sso_subject: "s-first", sso_issuer: "https://sso.example.com" });
+      // Another subject with the same verified email, and the same subject of another issuer: refused, nothing changes.
+      expect(await signInWithSso(claims("s-second", "one@sso.test", ["admins"]))).toEqual({ ok: false, reason: "subject_mismatch" });
+      expect(await signInWithSso(claims("s-first", "one@sso.test", ["admins"], { iss: "https://other.example.com" }))).toEqual({ ok: false, reason: "subject_mismatch" });
+      expect(await userOf("one@sso.test")).toMatchObject({ role: "staff", sso_subject: "s-first", sso_issuer: "https://sso.example.com" });
+      const refused = (await audits("auth.sso_refused")).filter((e) => (e.after as { reason: string }).reason === "subject_mismatch");
+      expect(refused.map((e) => [e.actor_email, (e.after as { subject: string }).subject])).toEqual([
+        ["one@sso.test", "s-second"],
+        ["one@sso.test", "s-first"],
+      ]);
+      // The linked subject still signs in, and is found by its subject whatever email its token now carries.
+      expect(await signInWithSso(claims("s-first", "one@sso.test", ["staff"]))).toMatchObject({ ok: true });
+      const moved = await signInWithSso(claims("s-first", "renamed@sso.test", ["staff"]));
+      expect(moved.ok && moved.user.email).toBe("one@sso.test");
+      expect(await userOf("renamed@sso.test")).toBeNull();
+
+      // A link made before issuers were kept: the configured provider's, filled in at its next sign-in.
+      await database.prisma.user.create({ data: { email: "legacy@sso.test", name: "Legacy", role: "staff", password_hash: "x", sso_subject: "s-legacy" } });
+      expect(await signInWithSso(claims("s-intruder", "legacy@sso.test", ["staff"]))).toEqual({ ok: false, reason: "subject_mismatch" });
+      expect(await signInWithSso(claims("s-legacy", "legacy@sso.test", ["staff"], { iss: "https://sso.example.com" }))).toMatchObject({ ok: true });
+      expect(await userOf("legacy@sso.test")).toMatchObject({ sso_subject: "s-legacy", sso_issuer: "https://sso.example.com" });
+    });
+
+    it("keeps the last active administrator an administrator when their groups would demote them, audited", async () => {
+      // known@sso.test is made the one active administrator.
+      await database.prisma.user.update({ where: { email: "known@sso.test" }, data: { role: "admin" } });
+      await database.prisma.user.updateMany({ where: { role: "admin", active: true, email: { not: "known@sso.test" } }, data: { role: "staff" } });
+      expect(await database.prisma.user.findMany({ where: { role: "admin", active: true }, select: { email: true } })).toEqual([{ email: "known@sso.test" }]);
+      const outcome = await signInWithSso(claims("s-known", "known@sso.test", ["staff", "branch:Leeds"]));
+      expect(outcome).toMatchObject({ ok: true, user: { role: "admin" } });
+      expect(await userOf("known@sso.test")).toMatchObject({ role: "admin", branch_scoped: false, branches: [] });
+      const kept = (await audits("user.role_change_refused")).filter((e) => e.actor_email === "known@sso.test");
+      expect(kept.map((e) => e.after)).toEqual([expect.objectContaining({ role: "staff", reason: "last_admin", via: "single sign-on" })]);
+      await database.prisma.user.update({ where: { email: "keeper@sso.test" }, data: { role: "admin" } });
     });
   });
 }

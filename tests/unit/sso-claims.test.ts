@@ -22,7 +22,7 @@ describe("readIdentity", () => {
   it("maps groups to a role, admin winning, and branch groups to branch names", () => {
     expect(readIdentity(person({ groups: ["console-admins", "console-staff", "branch:Leeds"] }), SETTINGS)).toEqual({
       ok: true,
-      identity: { subject: "abc", email: "pat@example.com", name: "Pat", groups: ["console-admins", "console-staff", "branch:Leeds"], role: "admin", branchNames: null },
+      identity: { issuer: "https://sso.example.com", subject: "abc", email: "pat@example.com", name: "Pat", groups: ["console-admins", "console-staff", "branch:Leeds"], role: "admin", branchNames: null },
     });
     const staff = readIdentity(person({ groups: ["helpdesk", "branch:Leeds", "branch: York ", "branch:"] }), SETTINGS);
     expect(staff.ok && staff.identity).toMatchObject({ role: "staff", branchNames: ["Leeds", "York"] });

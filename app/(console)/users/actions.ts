@@ -4,7 +4,7 @@ import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { action } from "@/lib/actions";
 import { requireAdmin } from "@/lib/auth/guards";
-import { createUser, resetPassword, resetTwoFactor, updateUser } from "@/lib/users/mutations";
+import { createUser, resetPassword, resetTwoFactor, unlinkSso, updateUser } from "@/lib/users/mutations";
 import { ROLES, userBranchesSchema, userCreateSchema, userIdSchema } from "@/lib/users/schema";
 
 // Administrators only: each action checks the role itself (requireAdmin), whatever the page shows.
@@ -47,4 +47,10 @@ export const resetTwoFactorAction = action(requireAdmin, z.object({ id: userIdSc
   const user = await resetTwoFactor(id, admin);
   revalidatePath("/users");
   return { ok: true, data: undefined, message: `${user.name}'s two-factor sign-in is off and their sessions ended: they sign in with their password alone.` };
+});
+
+export const unlinkSsoAction = action(requireAdmin, z.object({ id: userIdSchema }), async ({ id }, admin) => {
+  const user = await unlinkSso(id, admin);
+  revalidatePath("/users");
+  return { ok: true, data: undefined, message: `${user.name}'s account is unlinked from single sign-on and their sessions ended: the next single sign-on with ${user.email} links it.` };
 });

@@ -6,13 +6,13 @@ import { useId, useState, useTransition } from "react";
 import { notify } from "@/components/toast";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import type { Role } from "@/lib/auth/permissions";
-import { changeRoleAction, resetPasswordAction, resetTwoFactorAction, setActiveAction } from "./actions";
+import { changeRoleAction, resetPasswordAction, resetTwoFactorAction, setActiveAction, unlinkSsoAction } from "./actions";
 import type { BranchChoice } from "./branch-picker";
 import { BranchScopeDialog } from "./branch-scope-dialog";
 import { LinkDialog } from "./link-dialog";
 
-type Row = { id: number; name: string; role: Role; active: boolean; branch_ids: number[] | null; two_factor: boolean };
-type Pending = null | "role" | "active" | "reset" | "branches" | "two-factor";
+type Row = { id: number; name: string; email: string; role: Role; active: boolean; branch_ids: number[] | null; two_factor: boolean; sso_linked: boolean };
+type Pending = null | "role" | "active" | "reset" | "branches" | "two-factor" | "sso";
 
 const small = "rounded-md px-2.5 py-1.5 text-sm font-medium disabled:opacity-50";
 
@@ -114,7 +114,29 @@ export function UserRowActions({ user, self, branches }: { user: Row; self: bool
           Reset two-factor
         </button>
       ) : null}
+      {user.sso_linked && !self ? (
+        <button
+          type="button"
+          className={`${small} text-slate-700 hover:bg-slate-100`}
+          disabled={pending}
+          onClick={() => setConfirming("sso")}
+          aria-label={`Unlink single sign-on of ${user.name}`}
+        >
+          Unlink single sign-on
+        </button>
+      ) : null}
 
+      <ConfirmDialog
+        open={confirming === "sso"}
+        title={`Unlink the single sign-on of ${user.name}?`}
+        confirmLabel="Unlink single sign-on"
+        pending={pending}
+        onConfirm={() => run(() => unlinkSsoAction({ id: user.id }), "The account could not be unlinked.")}
+        onClose={() => setConfirming(null)}
+      >
+        They are signed out everywhere. The next person to sign in through single sign-on with <bdi>{user.email}</bdi> (a verified
+        address) gets this account, its role and its history: do this when the address now belongs to someone else at your organisation.
+      </ConfirmDialog>
       <ConfirmDialog
         open={confirming === "two-factor"}
         title={`Reset the two-factor sign-in of ${user.name}?`}

@@ -75,7 +75,7 @@ export function UserTable({
             <time dateTime={u.created_at.toISOString()}>{formatDateTime(u.created_at)}</time>
           </td>
           <td className="whitespace-nowrap px-3 py-1.5 text-right">
-            <UserRowActions user={{ id: u.id, name: u.name, role: u.role, active: u.active, branch_ids: u.branch_ids, two_factor: u.two_factor }} self={u.id === me.id} branches={branches} />
+            <UserRowActions user={{ id: u.id, name: u.name, email: u.email, role: u.role, active: u.active, branch_ids: u.branch_ids, two_factor: u.two_factor, sso_linked: u.sso_linked }} self={u.id === me.id} branches={branches} />
           </td>
         </tr>
       ))}

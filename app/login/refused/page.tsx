@@ -24,6 +24,10 @@ const EXPLAINED: Record<SsoRefusal, { title: string; text: string }> = {
     title: "Your account has no email address",
     text: "The console knows people by their email address, and your organisation's sign-in did not send one. Ask your administrator to add one to your account.",
   },
+  subject_mismatch: {
+    title: "This console account belongs to another sign-in",
+    text: "The console account with your email address is linked to another account of your organisation's sign-in, and only that one may use it. If it should now be yours, ask a console administrator to unlink the account on the Users page, then sign in again.",
+  },
   deactivated: {
     title: "Your console account is deactivated",
     text: "An administrator of the console turned your account off. Ask them to reactivate it if you should still have access.",

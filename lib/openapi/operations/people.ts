@@ -29,11 +29,11 @@ export const usersApi = {
   }),
   update: operation({
     method: "patch", path: "/api/v1/users/{id}", tag: "Users", summary: "Change a user's name, role or active", access: "admin",
-    description: "409 for yourself (demote, deactivate) or the last active administrator.",
+    description: "409 for yourself (demote, deactivate); 422 `last_admin` when no active administrator would remain.",
     params: idPathParams,
     body: userUpdateSchema,
     answers: { 200: userSchema },
-    errors: [409],
+    errors: [409, 422],
   }),
   resetTwoFactor: operation({
     method: "delete", path: "/api/v1/users/{id}/two-factor", tag: "Users", summary: "Reset a user's two-factor codes", access: "admin",
@@ -41,6 +41,14 @@ export const usersApi = {
     params: idPathParams,
     answers: { 204: null },
     errors: [409],
+  }),
+  unlinkSso: operation({
+    method: "delete", path: "/api/v1/users/{id}/sso", tag: "Users", summary: "Unlink a user's single sign-on account", access: "admin",
+    description:
+      "The account is no longer linked to its single sign-on subject (`iss` + `sub`): the next person to sign in with its verified email links it. " +
+      "The user's sessions end (audited `user.sso_unlink`). An account that is not linked answers 204 too, and nothing changes.",
+    params: idPathParams,
+    answers: { 204: null },
   }),
 };
 

@@ -10,7 +10,7 @@ export const dynamic = "force-dynamic";
 
 type Context = { params: Promise<{ id: string }> };
 
-/** 200 with the user; 409 for yourself (demote, deactivate) or the last active administrator. */
+/** 200 with the user; 409 for yourself (demote, deactivate); 422 `last_admin` when no active administrator would remain. */
 export const PATCH = route<Context>(async (request, context) => {
   const admin = await requireAdmin();
   const id = parseId((await context.params).id);
