@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { requirePageUser } from "@/lib/auth/page-guards";
+import { requirePageForTwoFactorSetUp } from "@/lib/auth/page-guards";
 import { twoFactorState } from "@/lib/auth/two-factor";
 import { formatDateTime } from "@/lib/format";
 import { ConfirmTwoFactorForm, StartTwoFactorButton, TurnOffTwoFactorForm } from "./two-factor-forms";
@@ -8,7 +8,8 @@ import { ConfirmTwoFactorForm, StartTwoFactorButton, TurnOffTwoFactorForm } from
 export const metadata: Metadata = { title: "Two-factor sign-in" };
 
 export default async function TwoFactorPage({ searchParams }: { searchParams: Promise<{ required?: string | string[] }> }) {
-  const user = await requirePageUser("/account/two-factor");
+  // The one page a user who still has to set up codes may see (lib/auth/guards.ts).
+  const { user } = await requirePageForTwoFactorSetUp("/account/two-factor");
   const required = (await searchParams).required === "1";
   const state = await twoFactorState(user);
   return (
