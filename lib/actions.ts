@@ -3,6 +3,7 @@ import { forbidden, unauthorized } from "next/navigation";
 import type { z } from "zod";
 import { AuthError } from "@/lib/auth/guards";
 import type { SessionUser } from "@/lib/auth/permissions";
+import type { Principal } from "@/lib/auth/principal";
 import { databaseAppError, isQueryCancelled } from "@/lib/db/errors";
 import { AppError } from "@/lib/errors";
 import { logError } from "@/lib/telemetry/log";
@@ -13,13 +14,13 @@ export type ActionResult<T = undefined> =
   | { ok: false; fieldErrors?: Record<string, string[]>; formError?: string; details?: Record<string, unknown> };
 
 /** Every server action: guard first (actions can be called directly), then parse, then run. */
-export function action<S extends z.ZodType, T>(
-  guard: () => Promise<SessionUser>,
+export function action<S extends z.ZodType, T, U extends SessionUser | Principal = SessionUser>(
+  guard: () => Promise<U>,
   schema: S,
-  run: (input: z.output<S>, user: SessionUser) => Promise<ActionResult<T>>,
+  run: (input: z.output<S>, user: U) => Promise<ActionResult<T>>,
 ) {
   return async (input: z.input<S>): Promise<ActionResult<T>> => {
-    let user: SessionUser;
+    let user: U;
     try {
       user = await guard();
     } catch (error) {

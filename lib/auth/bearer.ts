@@ -1,10 +1,12 @@
 import "server-only";
 import { query, sql } from "@/lib/db/sql";
+import { config } from "@/lib/config";
 import { AppError } from "@/lib/errors";
 import { scopeSlot } from "@/lib/request-scope";
 import { tokenRateWait } from "@/lib/tokens/rate";
 import { tokenAllows, type TokenScope } from "@/lib/tokens/scope";
-import type { Role, SessionUser } from "./permissions";
+import type { Role } from "./permissions";
+import { twoFactorStanding, type Principal } from "./principal";
 import { USER_BRANCH_IDS } from "./scope";
 import { isApiTokenShape, secretHash } from "./secrets";
 
@@ -12,7 +14,8 @@ import { isApiTokenShape, secretHash } from "./secrets";
 // alone: no Origin check is needed, as a browser cannot send this header cross-site without a CORS
 // preflight, which the console never allows (docs/decisions/0011-people-tokens-and-sessions.md).
 
-type TokenPrincipal = { user: SessionUser; token: { id: number; name: string; scope: TokenScope } };
+/** The caller as a session's is (lib/auth/principal.ts), and the token itself. */
+export type TokenPrincipal = Principal & { via: "token"; token: { id: number; name: string; scope: TokenScope } };
 
 // One per process, whichever layer of the build reads it (lib/request-scope.ts).
 const principals = scopeSlot<TokenPrincipal>("auth.token-principal");
@@ -49,6 +52,7 @@ type TokenRow = {
   role: Role;
   branch_ids: number[] | null;
   active: boolean;
+  two_factor: boolean;
 };
 
 const TOUCH_EVERY_MS = 60_000;
@@ -58,7 +62,8 @@ export async function authenticateBearer(token: string, request: Request): Promi
   if (!isApiTokenShape(token)) throw invalid();
   const [row] = await query<TokenRow>(
     sql`SELECT t.id, t.name, t.scope::text AS scope, t.expires_at, t.revoked_at, t.last_used_at,
-           u.id AS user_id, u.name AS user_name, u.email, u.role::text AS role, ${USER_BRANCH_IDS}, u.active
+           u.id AS user_id, u.name AS user_name, u.email, u.role::text AS role, ${USER_BRANCH_IDS}, u.active,
+           u.two_factor_enabled_at IS NOT NULL AS two_factor
          FROM api_tokens t JOIN users u ON u.id = t.user_id
         WHERE t.token_hash = ${secretHash(token)}`);
   if (!row || row.revoked_at || row.expires_at.getTime() <= Date.now() || !row.active) throw invalid();
@@ -74,6 +79,11 @@ export async function authenticateBearer(token: string, request: Request): Promi
   }
   return {
     user: { id: row.user_id, name: row.user_name, email: row.email, role: row.role, branch_ids: row.branch_ids },
+    via: "token",
+    signedInAt: null,
+    // The requirement covers the person, not one credential: a token of a user who still has to set
+    // up codes is refused until they do (docs/decisions/0030-sign-in-two-factor-and-sso.md).
+    twoFactor: twoFactorStanding(config().REQUIRE_TWO_FACTOR, row.role, row.two_factor, "token"),
     token: { id: row.id, name: row.name, scope: row.scope },
   };
 }

@@ -3,23 +3,50 @@ import { auditDenied } from "@/lib/audit/log";
 import { BrandedError } from "@/lib/errors";
 import { canManageBranches, type SessionUser } from "./permissions";
 import { tokenPrincipal } from "./bearer";
-import { currentUser } from "./session";
+import type { Principal } from "./principal";
+import { sessionPrincipal } from "./session";
 import { logError } from "@/lib/telemetry/log";
+
+/** Why a 403 is a 403, when the caller can do something about it. */
+export type AuthRefusal = "two_factor_required";
+
+const MESSAGES = {
+  401: "Sign in to continue.",
+  403: "You are not allowed to do this.",
+  two_factor_required: "Your organisation requires two-factor sign-in: set it up on /account/two-factor first.",
+} as const;
 
 /** Thrown by the guards; the page, action and API wrappers turn it into the right answer. */
 export class AuthError extends BrandedError {
   static readonly brand: string = "console.AuthError";
 
-  constructor(readonly status: 401 | 403) {
-    super(status === 401 ? "Sign in to continue." : "You are not allowed to do this.");
+  constructor(
+    readonly status: 401 | 403,
+    readonly reason?: AuthRefusal,
+  ) {
+    super(MESSAGES[reason ?? status]);
   }
 }
 
-/** Every protected read and mutation starts here; a bearer request's user is its token's. */
+/** The request's caller: its bearer token's (decided by lib/http/api.ts), else its session's; both resolved once per request. */
+export async function currentPrincipal(): Promise<Principal | null> {
+  return tokenPrincipal() ?? (await sessionPrincipal());
+}
+
+async function signedIn(): Promise<Principal> {
+  const principal = await currentPrincipal();
+  if (!principal) throw new AuthError(401);
+  return principal;
+}
+
+/**
+ * Every protected read and mutation starts here (or at requireAdmin, built on it); a bearer
+ * request's user is its token's. A caller who still has to set up two-factor gets no further.
+ */
 export async function requireUser(): Promise<SessionUser> {
-  const user = tokenPrincipal()?.user ?? (await currentUser());
-  if (!user) throw new AuthError(401);
-  return user;
+  const principal = await signedIn();
+  if (principal.twoFactor === "pending") throw new AuthError(403, "two_factor_required");
+  return principal.user;
 }
 
 export async function requireAdmin(): Promise<SessionUser> {
@@ -32,4 +59,25 @@ export async function requireAdmin(): Promise<SessionUser> {
     throw new AuthError(403);
   }
   return user;
+}
+
+/**
+ * The one guard that lets a caller who still has to set up two-factor through: the set-up page
+ * and its actions only (docs/decisions/0030-sign-in-two-factor-and-sso.md). A session only: tokens
+ * never reach these.
+ */
+export async function requireSessionForTwoFactorSetUp(): Promise<Principal> {
+  const principal = await signedIn();
+  if (principal.via === "token") throw new AuthError(403);
+  return principal;
+}
+
+/**
+ * Making an API token: as requireUser, and a user REQUIRE_TWO_FACTOR covers has codes set up,
+ * even in a single sign-on session, since the token would be refused at its first use.
+ */
+export async function requireUserForNewToken(): Promise<SessionUser> {
+  const principal = await signedIn();
+  if (principal.twoFactor === "pending" || principal.twoFactor === "provider") throw new AuthError(403, "two_factor_required");
+  return principal.user;
 }

@@ -1,10 +1,7 @@
 import "server-only";
 import { forbidden, redirect } from "next/navigation";
-import { config } from "@/lib/config";
-import { prisma } from "@/lib/db/client";
-import { AuthError, requireAdmin, requireUser } from "./guards";
-import type { SessionUser } from "./permissions";
-import { currentSession } from "./session";
+import { AuthError, requireAdmin, requireSessionForTwoFactorSetUp, requireUser } from "./guards";
+import type { Principal } from "./principal";
 
 export const TWO_FACTOR_PAGE = "/account/two-factor";
 
@@ -13,28 +10,20 @@ function loginUrl(path: string) {
   return `/login?callbackUrl=${encodeURIComponent(path)}`;
 }
 
-/** REQUIRE_TWO_FACTOR: a covered user who signed in with a password and has no codes set up sets them up first. */
-async function requireTwoFactorSetUp(user: SessionUser, path: string) {
-  const rule = config().REQUIRE_TWO_FACTOR;
-  if (rule === "off" || (rule === "admins" && user.role !== "admin") || path.startsWith(TWO_FACTOR_PAGE)) return;
-  if ((await currentSession())?.signedInWith !== "password") return;
-  const row = await (await prisma()).user.findUnique({ where: { id: user.id }, select: { two_factor_enabled_at: true } });
-  if (!row?.two_factor_enabled_at) redirect(`${TWO_FACTOR_PAGE}?required=1`);
-}
-
-async function guardPage(guard: () => Promise<SessionUser>, path: string) {
-  let user: SessionUser;
+async function guardPage<U>(guard: () => Promise<U>, path: string): Promise<U> {
   try {
-    user = await guard();
+    return await guard();
   } catch (error) {
     if (!AuthError.is(error)) throw error;
     if (error.status === 401) redirect(loginUrl(path));
+    // REQUIRE_TWO_FACTOR: the guard refused a user who still has to set up codes (lib/auth/principal.ts).
+    if (error.reason === "two_factor_required") redirect(`${TWO_FACTOR_PAGE}?required=1`);
     forbidden();
   }
-  await requireTwoFactorSetUp(user, path);
-  return user;
 }
 
 /** For pages: anonymous visitors go to /login and come back to `path`; others get the 403 page. */
 export const requirePageUser = (path: string) => guardPage(requireUser, path);
 export const requirePageAdmin = (path: string) => guardPage(requireAdmin, path);
+/** The two-factor set-up page only: the one page a user who still has to set up codes may see. */
+export const requirePageForTwoFactorSetUp = (path: string): Promise<Principal> => guardPage(requireSessionForTwoFactorSetUp, path);

@@ -69,6 +69,7 @@ export async function settleAttempt(
   outcome: { email: string; success: boolean; user?: { id: number; email: string } },
   request: RequestInfo,
   kind: "sign-in" | "password-check" = "sign-in",
+  during = "password change",
 ) {
   const db = await prisma();
   await db.$transaction(async (tx) => {
@@ -79,7 +80,7 @@ export async function settleAttempt(
       action: outcome.success ? "auth.sign_in" : "auth.sign_in_failed",
       actor: outcome.user ?? null,
       actorEmail: outcome.email,
-      ...(kind === "password-check" ? { after: { during: "password change" } } : {}),
+      ...(kind === "password-check" ? { after: { during } } : {}),
       request,
     });
   });

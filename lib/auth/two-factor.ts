@@ -6,6 +6,7 @@ import { prisma } from "@/lib/db/client";
 import { AppError, conflict } from "@/lib/errors";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import type { SessionUser } from "./permissions";
+import type { Principal } from "./principal";
 import { verifyPassword } from "./password";
 import { claimAttempt, recordLocked, settleAttempt } from "./throttle";
 import { isTotpShape, newRecoveryCodes, newTotpSecret, recoveryCodeHash, totpStep, totpUri } from "./totp";
@@ -39,37 +40,80 @@ export async function spendSecondFactor(db: Db, user: { id: number; two_factor_s
   return count === 1 ? "recovery" : null;
 }
 
-export type TwoFactorState =
-  | { state: "off" }
-  | { state: "setting-up"; secret: string; qr: string }
-  | { state: "on"; since: Date; recoveryCodesLeft: number };
+export type TwoFactorState = { state: "off"; started: boolean } | { state: "on"; since: Date; recoveryCodesLeft: number };
 
-/** What /account/two-factor shows the user. The QR code is an SVG made here, shown as a data: image (the pages' CSP allows those). */
-export async function twoFactorState(user: Pick<SessionUser, "id" | "email">): Promise<TwoFactorState> {
+/** What /account/two-factor shows the user: never the secret, which only the set-up's answer carries (after the password). */
+export async function twoFactorState(user: Pick<SessionUser, "id">): Promise<TwoFactorState> {
   const db = await prisma();
   const row = await db.user.findUnique({ where: { id: user.id }, select: { two_factor_secret: true, two_factor_enabled_at: true } });
-  if (!row?.two_factor_secret) return { state: "off" };
-  if (!row.two_factor_enabled_at) {
-    const svg = await QRCode.toString(totpUri(row.two_factor_secret, user.email), { type: "svg", errorCorrectionLevel: "M", margin: 2 });
-    return { state: "setting-up", secret: row.two_factor_secret, qr: `data:image/svg+xml;base64,${Buffer.from(svg).toString("base64")}` };
-  }
+  if (!row?.two_factor_enabled_at) return { state: "off", started: Boolean(row?.two_factor_secret) };
   const recoveryCodesLeft = await db.recoveryCode.count({ where: { user_id: user.id, used_at: null } });
   return { state: "on", since: row.two_factor_enabled_at, recoveryCodesLeft };
 }
 
-/** A new secret to scan; an unconfirmed earlier one is replaced. */
-export async function startTwoFactorSetup(user: Pick<SessionUser, "id">): Promise<void> {
-  const { count } = await (await prisma()).user.updateMany({
-    where: { id: user.id, two_factor_enabled_at: null },
-    data: { two_factor_secret: newTotpSecret(), two_factor_last_step: null },
-  });
-  if (count === 0) throw conflict("Two-factor sign-in is already on: turn it off first to set it up again.");
+/** How long a single sign-on session's sign-in stands in for a password it does not have. */
+export const SSO_RECENT_SIGN_IN_SECONDS = 10 * 60;
+
+/** Whether a single sign-on session signed in recently enough (the cookie's `sat`). */
+export function recentSignIn(principal: Pick<Principal, "signedInAt">, now = Date.now()): boolean {
+  return principal.signedInAt !== null && now / 1000 - principal.signedInAt <= SSO_RECENT_SIGN_IN_SECONDS;
 }
+
+/**
+ * Who is at the keyboard, before the secret is shown or codes are turned off: a password session
+ * types its password; a single sign-on session, whose user has no password they know, signed in at
+ * the provider within the window. `code` (turning off) is judged in the same try. Whatever is
+ * typed goes through the sign-in throttle, as a password change's current password does.
+ */
+async function confirmPerson(principal: Principal, password: string, during: string, code?: () => Promise<boolean>): Promise<void> {
+  const { user } = principal;
+  const sso = principal.via === "sso";
+  if (sso && !recentSignIn(principal)) {
+    throw new AppError(403, "sign_in_again", "Sign in again with single sign-on first: this needs a sign-in of the last 10 minutes.", undefined, undefined, { sign_in_again: true });
+  }
+  if (sso && !code) return;
+  if (!sso && password === "") throw new AppError(400, "invalid_input", "Enter your password.", { password: ["Enter your password."] });
+  const request = await requestInfo();
+  const { wait, attempt } = await claimAttempt(user.email, request);
+  if (!attempt) {
+    await recordLocked(user.email, request, wait);
+    throw new AppError(429, "too_many_attempts", "Too many wrong passwords or codes. Try again later.", undefined, wait);
+  }
+  const row = sso ? null : await (await prisma()).user.findUnique({ where: { id: user.id }, select: { password_hash: true } });
+  const passwordOk = sso || (row !== null && (await verifyPassword(password, row.password_hash)));
+  const allOk = passwordOk && (code ? await code() : true);
+  await settleAttempt(attempt, { email: user.email, success: allOk, user }, request, "password-check", during);
+  if (!passwordOk) throw new AppError(400, "invalid_input", "Your password is not right.", { password: ["Your password is not right."] });
+  if (!allOk) throw new AppError(400, "invalid_input", WRONG_OR_USED, { code: [WRONG_OR_USED] });
+}
+
+/** A new secret to scan, after the person is confirmed; an unconfirmed earlier one is replaced. */
+export async function startTwoFactorSetup(principal: Principal, password: string): Promise<{ secret: string; qr: string }> {
+  const { user } = principal;
+  const db = await prisma();
+  const on = await db.user.findUnique({ where: { id: user.id }, select: { two_factor_enabled_at: true } });
+  if (on?.two_factor_enabled_at) throw alreadyOn();
+  await confirmPerson(principal, password, "two-factor set-up");
+  const secret = newTotpSecret();
+  const { count } = await db.user.updateMany({
+    where: { id: user.id, two_factor_enabled_at: null },
+    data: { two_factor_secret: secret, two_factor_last_step: null },
+  });
+  if (count === 0) throw alreadyOn();
+  const svg = await QRCode.toString(totpUri(secret, user.email), { type: "svg", errorCorrectionLevel: "M", margin: 2 });
+  return { secret, qr: `data:image/svg+xml;base64,${Buffer.from(svg).toString("base64")}` };
+}
+
+const alreadyOn = () => conflict("Two-factor sign-in is already on: turn it off first to set it up again.");
+const WRONG_OR_USED = "That code is not right, or was already used.";
 
 const WRONG_CODE = "That code is not right: type the 6 digits your app shows now.";
 
-/** Turns two-factor on with a current code of the new secret; returns the recovery codes, shown once. */
-export async function confirmTwoFactor(user: Pick<SessionUser, "id" | "email">, code: string): Promise<string[]> {
+/**
+ * Turns two-factor on with a current code of the new secret; returns the recovery codes, shown
+ * once, and the user's new session version: every other session ends, as after a password change.
+ */
+export async function confirmTwoFactor(user: Pick<SessionUser, "id" | "email">, code: string): Promise<{ recoveryCodes: string[]; sessionVersion: number }> {
   const db = await prisma();
   const codes = newRecoveryCodes();
   return db.$transaction(async (tx) => {
@@ -78,11 +122,15 @@ export async function confirmTwoFactor(user: Pick<SessionUser, "id" | "email">, 
     if (row.two_factor_enabled_at) throw conflict("Two-factor sign-in is already on.");
     const step = isTotpShape(code) ? totpStep(row.two_factor_secret, code) : null;
     if (step === null) throw new AppError(400, "invalid_input", WRONG_CODE, { code: [WRONG_CODE] });
-    await tx.user.update({ where: { id: user.id }, data: { two_factor_enabled_at: new Date(), two_factor_last_step: step } });
+    const { session_version } = await tx.user.update({
+      where: { id: user.id },
+      data: { two_factor_enabled_at: new Date(), two_factor_last_step: step, session_version: { increment: 1 } },
+      select: { session_version: true },
+    });
     await tx.recoveryCode.deleteMany({ where: { user_id: user.id } });
     await tx.recoveryCode.createMany({ data: codes.map((c) => ({ user_id: user.id, code_hash: recoveryCodeHash(c) })) });
     await audit(tx, { action: "user.two_factor_enable", actor: user, entity: "user", entityId: user.id });
-    return codes;
+    return { recoveryCodes: codes, sessionVersion: session_version };
   });
 }
 
@@ -92,27 +140,21 @@ export async function clearTwoFactor(tx: Prisma.TransactionClient, userId: numbe
   await tx.user.update({ where: { id: userId }, data: { two_factor_secret: null, two_factor_enabled_at: null, two_factor_last_step: null } });
 }
 
-/** Turning it off asks for the password (through the sign-in throttle, as a password change does) and a code. */
-export async function turnOffTwoFactor(user: Pick<SessionUser, "id" | "email">, password: string, code: string): Promise<void> {
-  const request = await requestInfo();
-  const { wait, attempt } = await claimAttempt(user.email, request);
-  if (!attempt) {
-    await recordLocked(user.email, request, wait);
-    throw new AppError(429, "too_many_attempts", "Too many wrong passwords or codes. Try again later.", undefined, wait);
-  }
+/**
+ * Turning it off asks for the person (confirmPerson) and a code; returns the user's new session
+ * version: every other session ends.
+ */
+export async function turnOffTwoFactor(principal: Principal, password: string, code: string): Promise<number> {
+  const { user } = principal;
   const db = await prisma();
-  const row = await db.user.findUnique({ where: { id: user.id }, select: { id: true, password_hash: true, two_factor_secret: true, two_factor_enabled_at: true } });
-  if (!row?.two_factor_enabled_at) {
-    await settleAttempt(attempt, { email: user.email, success: true, user }, request, "password-check");
-    throw conflict("Two-factor sign-in is already off.");
-  }
-  const passwordOk = await verifyPassword(password, row.password_hash);
-  const codeOk = passwordOk && (await spendSecondFactor(db, row, code)) !== null;
-  await settleAttempt(attempt, { email: user.email, success: codeOk, user }, request, "password-check");
-  if (!passwordOk) throw new AppError(400, "invalid_input", "Your password is not right.", { password: ["Your password is not right."] });
-  if (!codeOk) throw new AppError(400, "invalid_input", "That code is not right, or was already used.", { code: ["That code is not right, or was already used."] });
-  await db.$transaction(async (tx) => {
+  const row = await db.user.findUnique({ where: { id: user.id }, select: { id: true, two_factor_secret: true, two_factor_enabled_at: true } });
+  if (!row?.two_factor_enabled_at) throw conflict("Two-factor sign-in is already off.");
+  await confirmPerson(principal, password, "two-factor turn-off", async () => (await spendSecondFactor(db, row, code)) !== null);
+  const request = await requestInfo();
+  return db.$transaction(async (tx) => {
     await clearTwoFactor(tx, user.id);
+    const { session_version } = await tx.user.update({ where: { id: user.id }, data: { session_version: { increment: 1 } }, select: { session_version: true } });
     await audit(tx, { action: "user.two_factor_disable", actor: user, entity: "user", entityId: user.id, request });
+    return session_version;
   });
 }

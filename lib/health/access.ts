@@ -1,6 +1,7 @@
 import "server-only";
 import crypto from "node:crypto";
-import { currentUser } from "@/lib/auth/session";
+import type { Principal } from "@/lib/auth/principal";
+import { sessionPrincipal } from "@/lib/auth/session";
 import { config } from "@/lib/config";
 import type { SessionUser } from "@/lib/auth/permissions";
 
@@ -8,6 +9,9 @@ import type { SessionUser } from "@/lib/auth/permissions";
 // while the database is down and no session can be checked.
 
 const canReadHealthDetails = (user: Pick<SessionUser, "role"> | null | undefined) => user?.role === "admin";
+
+/** An administrator who still has to set up two-factor sees no more than anyone (lib/auth/principal.ts). */
+const detailsFor = (principal: Principal | null) => principal !== null && principal.twoFactor !== "pending" && canReadHealthDetails(principal.user);
 
 const digest = (value: string) => crypto.createHash("sha256").update(value, "utf8").digest();
 
@@ -26,7 +30,7 @@ export async function mayReadHealthDetails(request: Request): Promise<boolean> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const giveUp = new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), SESSION_TIMEOUT_MS)));
   try {
-    return canReadHealthDetails(await Promise.race([currentUser(), giveUp]));
+    return detailsFor(await Promise.race([sessionPrincipal(), giveUp]));
   } catch {
     return false; // the session cannot be checked (the database is down): the status only
   } finally {

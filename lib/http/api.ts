@@ -36,9 +36,8 @@ function unavailable() {
 /** Turns what a handler throws into docs/API.md's error shape; never a stack trace or SQL. */
 export function toErrorResponse(error: unknown) {
   if (AuthError.is(error)) {
-    return error.status === 401
-      ? apiError(401, "unauthorized", error.message)
-      : apiError(403, "forbidden", error.message);
+    if (error.status === 401) return apiError(401, "unauthorized", error.message);
+    return apiError(403, error.reason ?? "forbidden", error.message);
   }
   if (AppError.is(error) && error.code === "invalid_token") {
     // RFC 6750: a refused bearer token says which scheme to use, and nothing about why.
@@ -78,6 +77,8 @@ export function route<C = unknown>(handler: Handler<C>): Handler<C> {
         }
         const principal = await authenticateBearer(token, request);
         noteCaller(principal.user.id, principal.token.id);
+        // A token reaches no set-up, so a pending one is refused here, whatever the route's guard.
+        if (principal.twoFactor === "pending") throw new AuthError(403, "two_factor_required");
         return withTokenPrincipal(principal, () => handler(request, context));
       });
     } catch (error) {

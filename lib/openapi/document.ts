@@ -9,7 +9,7 @@ import { API_OPERATIONS } from "./operations";
 const ERROR_MEANING: Record<ErrorStatus, string> = {
   400: "Bad input: `fields` names each bad value.",
   401: "Not signed in, or a token that is unknown, expired or revoked (`invalid_token`, with WWW-Authenticate).",
-  403: "Not allowed: the role, the token's scope, or a session's write from another site.",
+  403: "Not allowed: the role, the token's scope, a session's write from another site, or `two_factor_required` (REQUIRE_TWO_FACTOR covers the user, who has not set up two-factor codes yet).",
   404: "No such record (or not yours).",
   409: "Conflict with the record as it is now.",
   413: "The body is too large.",

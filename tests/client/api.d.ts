@@ -1163,7 +1163,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description Not allowed: the role, the token's scope, or a session's write from another site. */
+        /** @description Not allowed: the role, the token's scope, a session's write from another site, or `two_factor_required` (REQUIRE_TWO_FACTOR covers the user, who has not set up two-factor codes yet). */
         Error403: {
             headers: {
                 "X-Request-Id": components["headers"]["RequestId"];

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { currentTotp, newTotpSecret } from "@/lib/auth/totp";
 import { Browser, rawRequest, startConsole, type ConsoleServer } from "../helpers/console-server";
 import { testDbKinds } from "../helpers/db";
 import { SSO_GROUPS, startIdentityProvider, type IdentityProvider, type TestAccount } from "../helpers/identity-provider";
@@ -31,6 +32,8 @@ const ACCOUNTS: Record<string, TestAccount> = {
 };
 
 const FORM = { "content-type": "application/x-www-form-urlencoded" };
+/** The password administrator's codes: REQUIRE_TWO_FACTOR=admins lets a password admin without them reach only the set-up. */
+const BOSS_SECRET = newTotpSecret();
 
 for (const kind of testDbKinds()) {
   describe(`single sign-on over HTTP on ${kind}`, () => {
@@ -52,6 +55,7 @@ for (const kind of testDbKinds()) {
           await run(`INSERT INTO branches (name, updated_at, deleted_at) VALUES ('Quay', now(), now())`);
           await run(`INSERT INTO branches (name, updated_at) VALUES ('Quay', now())`);
           await run(`UPDATE users SET active = false WHERE email = 'off@sso.test'`);
+          await run(`UPDATE users SET two_factor_secret = '${BOSS_SECRET}', two_factor_enabled_at = now() WHERE email = 'boss@sso.test'`);
         },
         env: async (origin) => {
           await idp?.close();
@@ -61,7 +65,7 @@ for (const kind of testDbKinds()) {
         },
       });
       admin = new Browser(server.url);
-      expect((await admin.signIn("boss@sso.test", PASSWORD)).status).toBe(200);
+      expect((await admin.signIn("boss@sso.test", PASSWORD, { code: currentTotp(BOSS_SECRET) })).status).toBe(200);
     });
     afterAll(async () => {
       await server?.close();
@@ -138,6 +142,15 @@ for (const kind of testDbKinds()) {
       expect(await userByEmail("olu@sso.test")).toMatchObject({ name: "Olu Admin", role: "admin", branch_ids: null, active: true });
       // REQUIRE_TWO_FACTOR=admins does not send them to set up codes: their provider asked for what it asks.
       expect((await browser.request("/users")).status).toBe(200);
+      expect((await browser.request("/api/v1/users")).status).toBe(200);
+      // But a token cannot tell how it was made: none is made for them until they set up codes.
+      const token = await browser.request("/api/v1/tokens", {
+        method: "POST",
+        headers: { "content-type": "application/json", origin: server.url },
+        body: JSON.stringify({ name: "sso", scope: "read", expires_at: new Date(Date.now() + 86_400_000).toISOString().slice(0, 10) }),
+      });
+      expect(token.status, token.body).toBe(403);
+      expect(JSON.parse(token.body)).toMatchObject({ error: { code: "two_factor_required" } });
     });
 
     it("gives a staff member the branches their branch groups name (unknown names give nothing)", async () => {

@@ -1,12 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { currentTotp, newRecoveryCodes, newTotpSecret, recoveryCodeHash } from "@/lib/auth/totp";
+import { builtServerActions } from "../helpers/built-app";
 import { Browser, startConsole, type ConsoleServer } from "../helpers/console-server";
 import { testDbKinds } from "../helpers/db";
 
 // Two-factor codes of password sign-ins, against the production build over real HTTP: an enrolled
 // user gets in only with the right password AND a valid, unused code, whatever the shape of the
 // body; wrong codes count toward the same pause as wrong passwords; an admin's reset ends the
-// user's sessions.
+// user's sessions. Setting it up asks for the current password before the secret is shown, and
+// turning it on or off ends the user's other sessions.
 
 const PASSWORD = "right-password-123";
 const MAX_FAILURES = 3;
@@ -15,7 +17,25 @@ const secrets = Object.fromEntries(NAMES.map((n) => [n, newTotpSecret()])) as Re
 const recovery = newRecoveryCodes();
 const email = (name: string) => `${name}@two-factor.test`;
 
-const users = [...NAMES.map((name) => ({ email: email(name), password: PASSWORD, role: "staff" as const })), { email: email("admin"), password: PASSWORD, role: "admin" as const }];
+/** Not enrolled: they set it up (and turn it off) themselves over HTTP. */
+const SELF = ["setup", "guess", "toggle"] as const;
+
+const users = [
+  ...[...NAMES, ...SELF].map((name) => ({ email: email(name), password: PASSWORD, role: "staff" as const })),
+  { email: email("admin"), password: PASSWORD, role: "admin" as const },
+];
+
+/** A server action of the build, posted as the browser's page posts it. */
+function callAction(browser: Browser, name: string, input: unknown) {
+  const found = builtServerActions().find((a) => a.name === name);
+  if (!found) throw new Error(`no server action ${name} in the build`);
+  return browser.request(found.page, {
+    method: "POST",
+    headers: { "next-action": found.id, "content-type": "text/plain;charset=UTF-8", accept: "text/x-component", origin: browser.baseUrl },
+    body: JSON.stringify([input]),
+  });
+}
+const secretIn = (body: string) => /"secret":"([A-Z2-7]{32})"/.exec(body)?.[1];
 
 /** The error next-auth's answer names (its `url`'s `error`), or null. */
 function errorOf(response: { body: string }): string | null {
@@ -153,6 +173,67 @@ for (const kind of testDbKinds()) {
     it("ignores a code sent for a user without two-factor", async () => {
       const browser = new Browser(server.url, "127.0.2.7");
       expect((await browser.signIn(email("plain"), PASSWORD, { code: "123456" })).status).toBe(200);
+    });
+
+    it("asks for the current password before the secret is shown: none or a wrong one is refused and counts toward the sign-in pause", async () => {
+      const browser = new Browser(server.url, "127.0.2.11");
+      expect((await browser.signIn(email("setup"), PASSWORD)).status).toBe(200);
+      for (const input of [{}, { password: "" }, { password: "wrong-password" }]) {
+        const refused = await callAction(browser, "startTwoFactorAction", input);
+        expect(refused.status).toBe(200);
+        expect(refused.body).toContain('"ok":false');
+        expect(refused.body).toMatch(/Enter your password|Your password is not right/);
+        expect(secretIn(refused.body)).toBeUndefined();
+      }
+      const page = await browser.request("/account/two-factor");
+      expect(page.status).toBe(200);
+      expect(page.body).not.toContain("two-factor-secret");
+      const shown = await callAction(browser, "startTwoFactorAction", { password: PASSWORD });
+      const secret = secretIn(shown.body);
+      expect(secret, shown.body.slice(0, 300)).toBeDefined();
+      expect(shown.body).toContain("data:image/svg+xml;base64,");
+      // The page never shows it afterwards: only the answer to the password did.
+      expect((await browser.request("/account/two-factor")).body).not.toContain(secret!);
+
+      // Wrong passwords here are wrong passwords at sign-in: enough of them pause both.
+      const guess = new Browser(server.url, "127.0.2.12");
+      expect((await guess.signIn(email("guess"), PASSWORD)).status).toBe(200);
+      for (let i = 0; i < MAX_FAILURES; i++) expect((await callAction(guess, "startTwoFactorAction", { password: `wrong-${i}` })).body).toContain("Your password is not right");
+      const paused = await callAction(guess, "startTwoFactorAction", { password: PASSWORD });
+      expect(paused.body).toContain("Too many wrong passwords");
+      expect(secretIn(paused.body)).toBeUndefined();
+      const signIn = await new Browser(server.url, "127.0.2.13").signIn(email("guess"), PASSWORD);
+      expect(signIn.status, signIn.body).toBe(429);
+    });
+
+    it("ends the user's other sessions when two-factor is turned on, and again when it is turned off; the session that did it goes on", async () => {
+      const doer = new Browser(server.url, "127.0.2.14");
+      const other = new Browser(server.url, "127.0.2.15");
+      expect((await doer.signIn(email("toggle"), PASSWORD)).status).toBe(200);
+      expect((await other.signIn(email("toggle"), PASSWORD)).status).toBe(200);
+      expect((await other.request("/api/v1/subscribers")).status).toBe(200);
+
+      const secret = secretIn((await callAction(doer, "startTwoFactorAction", { password: PASSWORD })).body)!;
+      const on = await callAction(doer, "confirmTwoFactorAction", { code: currentTotp(secret) });
+      expect(on.body).toContain('"ok":true');
+      const recoveryCodes = (/"recoveryCodes":\[([^\]]*)\]/.exec(on.body)?.[1] ?? "").match(/[a-z0-9]{5}-[a-z0-9]{5}/g) ?? [];
+      expect(recoveryCodes, on.body.slice(0, 400)).toHaveLength(10);
+      const endedOn = await other.request("/api/v1/subscribers");
+      expect(endedOn.status).toBe(401);
+      const page = await other.request("/subscribers");
+      expect(page.status).toBe(307);
+      expect(page.headers.location).toMatch(/^\/login\?callbackUrl=/);
+      expect((await doer.request("/api/v1/subscribers")).status).toBe(200);
+      expect((await doer.request("/subscribers")).status).toBe(200);
+
+      const third = new Browser(server.url, "127.0.2.16");
+      expect((await third.signIn(email("toggle"), PASSWORD, { code: recoveryCodes[0]! })).status).toBe(200);
+      expect((await third.request("/api/v1/subscribers")).status).toBe(200);
+      const off = await callAction(doer, "turnOffTwoFactorAction", { password: PASSWORD, code: recoveryCodes[1]! });
+      expect(off.body).toContain('"ok":true');
+      expect((await third.request("/api/v1/subscribers")).status).toBe(401);
+      expect((await third.request("/subscribers")).headers.location).toMatch(/^\/login\?callbackUrl=/);
+      expect((await doer.request("/api/v1/subscribers")).status).toBe(200);
     });
 
     it("lets an admin reset someone's two-factor (204, audited): their sessions end, the password alone signs in", async () => {

@@ -3,6 +3,7 @@ import { DELETE as twoFactorDELETE } from "@/app/api/v1/users/[id]/two-factor/ro
 import { authOptions } from "@/lib/auth/options";
 import { hashPassword } from "@/lib/auth/password";
 import type { SessionUser } from "@/lib/auth/permissions";
+import type { Principal } from "@/lib/auth/principal";
 import { duringSignIn } from "@/lib/auth/sign-in";
 import { currentTotp, RECOVERY_CODE_COUNT, recoveryCodeHash } from "@/lib/auth/totp";
 import { confirmTwoFactor, startTwoFactorSetup, turnOffTwoFactor, twoFactorState } from "@/lib/auth/two-factor";
@@ -12,7 +13,8 @@ import { resetTwoFactor, SELF_TWO_FACTOR_MESSAGE } from "@/lib/users/mutations";
 import { actAs, testDatabase, testDbKinds } from "../helpers/db";
 import { apiRequest, routeContext } from "../helpers/http";
 
-// Two-factor codes: set-up (QR and secret, confirmed by a code, ten hashed recovery codes), the
+// Two-factor codes: set-up (after the password or, for single sign-on, a recent sign-in: QR and
+// secret, confirmed by a code, ten hashed recovery codes, other sessions ended), the
 // credentials check (the code is spent once, even by requests at once), turning off with the
 // password and a code, and an administrator's reset ending the user's sessions. The same over
 // real HTTP with every body shape: tests/http/two-factor.test.ts.
@@ -20,6 +22,14 @@ import { apiRequest, routeContext } from "../helpers/http";
 type Authorize = (credentials: Record<string, string>, req: { headers: Record<string, string> }) => Promise<unknown>;
 const authorize = (authOptions.providers[0] as unknown as { options: { authorize: Authorize } }).options.authorize;
 const PASSWORD = "right-password";
+
+/** A session's principal (lib/auth/principal.ts) signed in `ago` seconds before now. */
+const session = (user: SessionUser, via: "password" | "sso" = "password", ago = 0): Principal => ({
+  user,
+  via,
+  signedInAt: Math.floor(Date.now() / 1000) - ago,
+  twoFactor: "not-required",
+});
 
 async function attempt(credentials: Record<string, string>, ip = "203.0.113.9") {
   try {
@@ -52,20 +62,27 @@ for (const kind of testDbKinds()) {
 
     const secretOf = async () => (await database.prisma.user.findUniqueOrThrow({ where: { id: ada.id }, select: { two_factor_secret: true } })).two_factor_secret!;
 
-    it("sets up: a QR code and secret, confirmed only by a current code, then ten recovery codes stored as hashes", async () => {
-      expect(await twoFactorState(ada)).toEqual({ state: "off" });
-      await startTwoFactorSetup(ada);
-      const shown = await twoFactorState(ada);
-      expect(shown.state).toBe("setting-up");
-      if (shown.state !== "setting-up") return;
+    it("sets up after the password: a QR code and secret, confirmed only by a current code, then ten recovery codes stored as hashes", async () => {
+      expect(await twoFactorState(ada)).toEqual({ state: "off", started: false });
+      await expect(startTwoFactorSetup(session(ada), "wrong")).rejects.toMatchObject({ status: 400, fields: { password: expect.any(Array) } });
+      await expect(startTwoFactorSetup(session(ada), "")).rejects.toMatchObject({ status: 400, fields: { password: expect.any(Array) } });
+      expect(await twoFactorState(ada)).toEqual({ state: "off", started: false });
+      // The wrong password counted toward the sign-in pause; the empty one was never tried.
+      expect(await database.prisma.loginAttempt.count({ where: { email: ada.email, success: false } })).toBe(1);
+      const shown = await startTwoFactorSetup(session(ada), PASSWORD);
       expect(shown.qr).toMatch(/^data:image\/svg\+xml;base64,/);
       expect(Buffer.from(shown.qr.split(",")[1]!, "base64").toString()).toContain("<svg");
       expect(shown.secret).toMatch(/^[A-Z2-7]{32}$/);
+      // The page itself never shows the secret again.
+      expect(await twoFactorState(ada)).toEqual({ state: "off", started: true });
       // Not on yet: the password alone still signs in.
       expect(await attempt({ email: ada.email, password: PASSWORD })).toBe("ok");
 
+      const before = await database.prisma.user.findUniqueOrThrow({ where: { id: ada.id }, select: { session_version: true } });
       await expect(confirmTwoFactor(ada, "000000" === currentTotp(shown.secret) ? "111111" : "000000")).rejects.toMatchObject({ status: 400 });
-      const codes = await confirmTwoFactor(ada, currentTotp(shown.secret));
+      const { recoveryCodes: codes, sessionVersion } = await confirmTwoFactor(ada, currentTotp(shown.secret));
+      // Every other session ends (the caller re-issues its own with the new version).
+      expect(sessionVersion).toBe(before.session_version + 1);
       expect(codes).toHaveLength(RECOVERY_CODE_COUNT);
       expect(new Set(codes).size).toBe(RECOVERY_CODE_COUNT);
       const stored = await database.prisma.recoveryCode.findMany({ where: { user_id: ada.id } });
@@ -73,7 +90,7 @@ for (const kind of testDbKinds()) {
       expect(stored.some((r) => codes.some((c) => r.code_hash.includes(c.replace("-", ""))))).toBe(false);
       expect(await twoFactorState(ada)).toMatchObject({ state: "on", recoveryCodesLeft: RECOVERY_CODE_COUNT });
       expect(await database.prisma.auditEvent.count({ where: { action: "user.two_factor_enable", entity_id: String(ada.id) } })).toBe(1);
-      await expect(startTwoFactorSetup(ada)).rejects.toMatchObject({ status: 409 });
+      await expect(startTwoFactorSetup(session(ada), PASSWORD)).rejects.toMatchObject({ status: 409 });
       // The code that confirmed the set-up is spent too.
       expect(await attempt({ email: ada.email, password: PASSWORD, code: currentTotp(shown.secret) })).toBe("refused");
     });
@@ -93,17 +110,32 @@ for (const kind of testDbKinds()) {
     it("turns off only with the password and a code", async () => {
       const secret = await secretOf();
       await database.prisma.user.update({ where: { id: ada.id }, data: { two_factor_last_step: null } });
-      await expect(turnOffTwoFactor(ada, "wrong", currentTotp(secret))).rejects.toMatchObject({ status: 400, fields: { password: expect.any(Array) } });
-      await expect(turnOffTwoFactor(ada, PASSWORD, "12345x")).rejects.toMatchObject({ status: 400, fields: { code: expect.any(Array) } });
-      await turnOffTwoFactor(ada, PASSWORD, currentTotp(secret));
-      expect(await twoFactorState(ada)).toEqual({ state: "off" });
+      await expect(turnOffTwoFactor(session(ada), "wrong", currentTotp(secret))).rejects.toMatchObject({ status: 400, fields: { password: expect.any(Array) } });
+      await expect(turnOffTwoFactor(session(ada), PASSWORD, "12345x")).rejects.toMatchObject({ status: 400, fields: { code: expect.any(Array) } });
+      const before = await database.prisma.user.findUniqueOrThrow({ where: { id: ada.id }, select: { session_version: true } });
+      expect(await turnOffTwoFactor(session(ada), PASSWORD, currentTotp(secret))).toBe(before.session_version + 1);
+      expect(await twoFactorState(ada)).toEqual({ state: "off", started: false });
       expect(await database.prisma.recoveryCode.count({ where: { user_id: ada.id } })).toBe(0);
       expect(await attempt({ email: ada.email, password: PASSWORD })).toBe("ok");
     });
 
+    it("confirms a single sign-on session by a sign-in of the last 10 minutes instead of a password", async () => {
+      await expect(startTwoFactorSetup(session(ada, "sso", 11 * 60), "")).rejects.toMatchObject({ status: 403, code: "sign_in_again" });
+      expect(await twoFactorState(ada)).toEqual({ state: "off", started: false });
+      const shown = await startTwoFactorSetup(session(ada, "sso", 60), "");
+      expect(shown.secret).toMatch(/^[A-Z2-7]{32}$/);
+      await confirmTwoFactor(ada, currentTotp(shown.secret));
+      await database.prisma.user.update({ where: { id: ada.id }, data: { two_factor_last_step: null } });
+      // Turning off: the same recent sign-in, and a code, counted by the sign-in throttle.
+      await expect(turnOffTwoFactor(session(ada, "sso", 11 * 60), "", currentTotp(shown.secret))).rejects.toMatchObject({ status: 403, code: "sign_in_again" });
+      await expect(turnOffTwoFactor(session(ada, "sso", 60), "", "12345x")).rejects.toMatchObject({ status: 400, fields: { code: expect.any(Array) } });
+      expect(await database.prisma.loginAttempt.count({ where: { email: ada.email, success: false } })).toBe(1);
+      await turnOffTwoFactor(session(ada, "sso", 60), "", currentTotp(shown.secret));
+      expect(await twoFactorState(ada)).toEqual({ state: "off", started: false });
+    });
+
     it("lets an administrator reset it through the API: 204, audited, the user's sessions end", async () => {
-      await startTwoFactorSetup(ada);
-      await confirmTwoFactor(ada, currentTotp(await secretOf()));
+      await confirmTwoFactor(ada, currentTotp((await startTwoFactorSetup(session(ada), PASSWORD)).secret));
       const before = await database.prisma.user.findUniqueOrThrow({ where: { id: ada.id }, select: { session_version: true } });
       actAs(ada);
       const denied = await twoFactorDELETE(apiRequest(`/api/v1/users/${admin.id}/two-factor`, { method: "DELETE" }), routeContext({ id: String(admin.id) }));

@@ -5,8 +5,14 @@ import type { SessionUser } from "@/lib/auth/permissions";
 // from actAs() (tests/helpers/db.ts) instead of a cookie.
 type Holder = { __test_session_user?: SessionUser | null };
 
+// The session's principal (lib/auth/principal.ts) is a password session with nothing pending.
+const sessionUser = () => (globalThis as Holder).__test_session_user ?? null;
 vi.mock("@/lib/auth/session", () => ({
-  currentUser: async () => (globalThis as Holder).__test_session_user ?? null,
+  currentUser: async () => sessionUser(),
+  sessionPrincipal: async () => {
+    const user = sessionUser();
+    return user ? { user, via: "password", signedInAt: Math.floor(Date.now() / 1000), twoFactor: "not-required" } : null;
+  },
 }));
 
 // What Next provides inside a request: cache revalidation is a no-op here, and forbidden() /

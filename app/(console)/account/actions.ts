@@ -3,7 +3,7 @@
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { action } from "@/lib/actions";
-import { requireUser } from "@/lib/auth/guards";
+import { requireUser, requireUserForNewToken } from "@/lib/auth/guards";
 import { reissueSession } from "@/lib/auth/session-cookie";
 import { tokenCreateSchema } from "@/lib/tokens/schema";
 import { createToken, revokeToken } from "@/lib/tokens/tokens";
@@ -19,7 +19,7 @@ export const changePasswordAction = action(requireUser, passwordChangeSchema, as
   return { ok: true, data: undefined, message: "Password changed. You were signed out everywhere else." };
 });
 
-export const createTokenAction = action(requireUser, tokenCreateSchema, async (input, user) => {
+export const createTokenAction = action(requireUserForNewToken, tokenCreateSchema, async (input, user) => {
   const { token, row } = await createToken(user, input);
   revalidatePath("/account");
   return { ok: true, data: { token, name: row.name }, message: `Token “${row.name}” made.` };

@@ -1,27 +1,31 @@
 "use server";
 
 import { revalidatePath } from "next/cache";
-import { z } from "zod";
 import { action } from "@/lib/actions";
-import { requireUser } from "@/lib/auth/guards";
+import { requireSessionForTwoFactorSetUp } from "@/lib/auth/guards";
+import { reissueSession } from "@/lib/auth/session-cookie";
 import { confirmTwoFactor, startTwoFactorSetup, turnOffTwoFactor } from "@/lib/auth/two-factor";
-import { twoFactorConfirmSchema, twoFactorOffSchema } from "@/lib/validation/auth";
+import { twoFactorConfirmSchema, twoFactorOffSchema, twoFactorStartSchema } from "@/lib/validation/auth";
 
 // The signed-in user's own two-factor codes (an administrator resets someone else's on /users).
+// These are the actions a user who still has to set up codes may run, hence their own guard
+// (docs/decisions/0030-sign-in-two-factor-and-sso.md).
 
-export const startTwoFactorAction = action(requireUser, z.object({}), async (_input, user) => {
-  await startTwoFactorSetup(user);
-  revalidatePath("/account/two-factor");
-  return { ok: true, data: undefined };
+/** The secret and its QR code are in this answer only: the page never shows them. */
+export const startTwoFactorAction = action(requireSessionForTwoFactorSetUp, twoFactorStartSchema, async ({ password }, principal) => {
+  const { secret, qr } = await startTwoFactorSetup(principal, password);
+  return { ok: true, data: { secret, qr } };
 });
 
-export const confirmTwoFactorAction = action(requireUser, twoFactorConfirmSchema, async ({ code }, user) => {
-  const recoveryCodes = await confirmTwoFactor(user, code);
-  return { ok: true, data: { recoveryCodes }, message: "Two-factor sign-in is on." };
+export const confirmTwoFactorAction = action(requireSessionForTwoFactorSetUp, twoFactorConfirmSchema, async ({ code }, principal) => {
+  const { recoveryCodes, sessionVersion } = await confirmTwoFactor(principal.user, code);
+  await reissueSession(sessionVersion); // this session goes on; every other one has ended
+  return { ok: true, data: { recoveryCodes }, message: "Two-factor sign-in is on. You were signed out everywhere else." };
 });
 
-export const turnOffTwoFactorAction = action(requireUser, twoFactorOffSchema, async ({ password, code }, user) => {
-  await turnOffTwoFactor(user, password, code);
+export const turnOffTwoFactorAction = action(requireSessionForTwoFactorSetUp, twoFactorOffSchema, async ({ password, code }, principal) => {
+  const sessionVersion = await turnOffTwoFactor(principal, password, code);
+  await reissueSession(sessionVersion);
   revalidatePath("/account/two-factor");
-  return { ok: true, data: undefined, message: "Two-factor sign-in is off." };
+  return { ok: true, data: undefined, message: "Two-factor sign-in is off. You were signed out everywhere else." };
 });

@@ -1,16 +1,21 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { requirePageUser } from "@/lib/auth/page-guards";
-import { twoFactorState } from "@/lib/auth/two-factor";
+import { requirePageForTwoFactorSetUp } from "@/lib/auth/page-guards";
+import { recentSignIn, twoFactorState } from "@/lib/auth/two-factor";
+import { SSO_PROVIDER_ID } from "@/lib/auth/sso-claims";
+import { singleSignOn } from "@/lib/config";
 import { formatDateTime } from "@/lib/format";
-import { ConfirmTwoFactorForm, StartTwoFactorButton, TurnOffTwoFactorForm } from "./two-factor-forms";
+import { StartTwoFactorForm, TurnOffTwoFactorForm } from "./two-factor-forms";
 
 export const metadata: Metadata = { title: "Two-factor sign-in" };
 
 export default async function TwoFactorPage({ searchParams }: { searchParams: Promise<{ required?: string | string[] }> }) {
-  const user = await requirePageUser("/account/two-factor");
+  // The one page a user who still has to set up codes may see (lib/auth/guards.ts).
+  const principal = await requirePageForTwoFactorSetUp("/account/two-factor");
   const required = (await searchParams).required === "1";
-  const state = await twoFactorState(user);
+  const state = await twoFactorState(principal.user);
+  // A single sign-on session has no password to type: a recent sign-in at the provider confirms it.
+  const sso = principal.via === "sso" ? { name: singleSignOn()?.name ?? "single sign-on", providerId: SSO_PROVIDER_ID, recent: recentSignIn(principal) } : null;
   return (
     <div className="mx-auto max-w-2xl space-y-6">
       <div>
@@ -33,25 +38,11 @@ export default async function TwoFactorPage({ searchParams }: { searchParams: Pr
         {state.state === "off" ? (
           <>
             <h2 id="state-heading" className="text-lg font-semibold">Off</h2>
-            <p className="mt-1 text-sm text-slate-600">You sign in with your password alone.</p>
-            <div className="mt-4">
-              <StartTwoFactorButton />
-            </div>
-          </>
-        ) : state.state === "setting-up" ? (
-          <>
-            <h2 id="state-heading" className="text-lg font-semibold">Set up two-factor</h2>
-            <ol className="mt-2 list-decimal space-y-1 pl-5 text-sm text-slate-700">
-              <li>Scan this QR code with your authenticator app, or type the secret below into it.</li>
-              <li>Type the 6-digit code the app shows to confirm.</li>
-            </ol>
-            {/* eslint-disable-next-line @next/next/no-img-element -- an SVG made on the server, inline as data: */}
-            <img src={state.qr} alt="QR code of your two-factor secret" width={200} height={200} className="mt-4 rounded border border-slate-200" />
-            <p className="mt-3 text-sm text-slate-700">
-              Secret: <code className="break-all rounded bg-slate-100 px-1 font-mono" data-testid="two-factor-secret">{state.secret}</code>
+            <p className="mt-1 text-sm text-slate-600">
+              You sign in with your password alone.{state.started ? " A set-up was started and not confirmed: start again for a new secret." : ""}
             </p>
             <div className="mt-4 max-w-xs">
-              <ConfirmTwoFactorForm />
+              <StartTwoFactorForm sso={sso} />
             </div>
           </>
         ) : (
@@ -63,7 +54,7 @@ export default async function TwoFactorPage({ searchParams }: { searchParams: Pr
             <h3 className="mt-6 font-medium">Turn off</h3>
             <p className="mt-1 text-sm text-slate-600">You then sign in with your password alone. Your recovery codes stop working.</p>
             <div className="mt-3 max-w-xs">
-              <TurnOffTwoFactorForm />
+              <TurnOffTwoFactorForm sso={sso} />
             </div>
           </>
         )}

@@ -2,40 +2,105 @@
 
 import { zodResolver } from "@hookform/resolvers/zod";
 import Link from "next/link";
+import { z } from "zod";
 import { useRouter } from "next/navigation";
-import { useState, useTransition } from "react";
+import { useState } from "react";
 import { useForm } from "react-hook-form";
 import { notify } from "@/components/toast";
 import { buttonClass } from "@/components/ui/button-styles";
 import { Field } from "@/components/ui/field";
 import { FormAlert } from "@/components/ui/form-alert";
 import { placeFieldErrors } from "@/components/ui/place-field-errors";
-import { twoFactorConfirmSchema, twoFactorOffSchema, type TwoFactorConfirmInput, type TwoFactorOffInput } from "@/lib/validation/auth";
+import { SsoButton } from "@/app/login/sso-button";
+import {
+  twoFactorConfirmSchema,
+  twoFactorOffSchema,
+  twoFactorStartSchema,
+  type TwoFactorConfirmInput,
+  type TwoFactorOffInput,
+  type TwoFactorStartInput,
+} from "@/lib/validation/auth";
 import { confirmTwoFactorAction, startTwoFactorAction, turnOffTwoFactorAction } from "./actions";
 
 const OFFLINE = "Check your connection and try again.";
 
-export function StartTwoFactorButton() {
-  const router = useRouter();
-  const [pending, start] = useTransition();
-  const [error, setError] = useState<string | null>(null);
-  const run = () =>
-    start(async () => {
-      try {
-        const result = await startTwoFactorAction({});
-        if (result.ok) router.refresh();
-        else setError(result.formError ?? "The set-up could not start.");
-      } catch {
-        setError(`The set-up could not start. ${OFFLINE}`);
-      }
-    });
+/** A single sign-on session's way to confirm who is there: its provider's name, and whether it signed in recently enough. */
+export type SsoConfirm = { name: string; providerId: string; recent: boolean } | null;
+
+const passwordRequired = z.object({ password: z.string().min(1, "Enter your password.").max(200) });
+
+/** Sends a single sign-on user to the provider and back here: a fresh sign-in confirms who is there. */
+function SignInAgain({ sso, what }: { sso: NonNullable<SsoConfirm>; what: string }) {
   return (
-    <div>
-      <button type="button" className={buttonClass.primary} disabled={pending} onClick={run}>
-        Set up two-factor
-      </button>
-      <FormAlert message={error} className="mt-2" />
+    <div className="space-y-2">
+      <p className="text-sm text-slate-700">To {what}, sign in again first: it must be a sign-in of the last 10 minutes.</p>
+      <SsoButton name={sso.name} providerId={sso.providerId} callbackUrl="/account/two-factor" primary />
     </div>
+  );
+}
+
+/**
+ * Starts the set-up after the current password (or, for single sign-on, a recent sign-in); the
+ * secret and its QR code come in the answer and are shown only here, then confirmed with a code.
+ */
+export function StartTwoFactorForm({ sso }: { sso: SsoConfirm }) {
+  const [setUp, setSetUp] = useState<{ secret: string; qr: string } | null>(null);
+  const [formError, setFormError] = useState<string | null>(null);
+  const [stale, setStale] = useState(false);
+  const {
+    register,
+    handleSubmit,
+    setError,
+    formState: { errors, isSubmitting },
+  } = useForm<TwoFactorStartInput>({ resolver: zodResolver(sso ? twoFactorStartSchema : passwordRequired), defaultValues: { password: "" } });
+
+  const onSubmit = handleSubmit(async (values) => {
+    setFormError(null);
+    try {
+      const result = await startTwoFactorAction(values);
+      if (result.ok) {
+        setSetUp(result.data);
+        return;
+      }
+      if (result.details?.sign_in_again) setStale(true);
+      if (result.fieldErrors?.password) setError("password", { message: result.fieldErrors.password[0] }, { shouldFocus: true });
+      else setFormError(result.formError ?? "The set-up could not start.");
+    } catch {
+      setFormError(`The set-up could not start. ${OFFLINE}`);
+    }
+  });
+
+  if (setUp) {
+    return (
+      <div>
+        <ol className="list-decimal space-y-1 pl-5 text-sm text-slate-700">
+          <li>Scan this QR code with your authenticator app, or type the secret below into it.</li>
+          <li>Type the 6-digit code the app shows to confirm.</li>
+        </ol>
+        {/* eslint-disable-next-line @next/next/no-img-element -- an SVG made on the server, inline as data: */}
+        <img src={setUp.qr} alt="QR code of your two-factor secret" width={200} height={200} className="mt-4 rounded border border-slate-200" />
+        <p className="mt-3 text-sm text-slate-700">
+          Secret: <code className="break-all rounded bg-slate-100 px-1 font-mono" data-testid="two-factor-secret">{setUp.secret}</code>
+        </p>
+        <div className="mt-4">
+          <ConfirmTwoFactorForm />
+        </div>
+      </div>
+    );
+  }
+  if (sso && (!sso.recent || stale)) return <SignInAgain sso={sso} what="set up two-factor" />;
+  return (
+    <form onSubmit={onSubmit} noValidate className="space-y-4">
+      {sso ? null : (
+        <Field label="Password" hint="Your current password, to show that it is you." error={errors.password?.message}>
+          {(props) => <input {...props} type="password" autoComplete="current-password" maxLength={200} {...register("password")} />}
+        </Field>
+      )}
+      <FormAlert message={formError} />
+      <button type="submit" className={buttonClass.primary} disabled={isSubmitting}>
+        {isSubmitting ? "Starting…" : "Set up two-factor"}
+      </button>
+    </form>
   );
 }
 
@@ -96,15 +161,16 @@ export function ConfirmTwoFactorForm() {
   );
 }
 
-export function TurnOffTwoFactorForm() {
+export function TurnOffTwoFactorForm({ sso }: { sso: SsoConfirm }) {
   const router = useRouter();
   const [formError, setFormError] = useState<string | null>(null);
+  const [stale, setStale] = useState(false);
   const {
     register,
     handleSubmit,
     setError,
     formState: { errors, isSubmitting },
-  } = useForm<TwoFactorOffInput>({ resolver: zodResolver(twoFactorOffSchema), defaultValues: { password: "", code: "" } });
+  } = useForm<TwoFactorOffInput>({ resolver: zodResolver(sso ? twoFactorOffSchema : twoFactorOffSchema.extend(passwordRequired.shape)), defaultValues: { password: "", code: "" } });
 
   const onSubmit = handleSubmit(async (values) => {
     setFormError(null);
@@ -115,6 +181,7 @@ export function TurnOffTwoFactorForm() {
         router.refresh();
         return;
       }
+      if (result.details?.sign_in_again) setStale(true);
       const placed = placeFieldErrors(result.fieldErrors, ["password", "code"] as const, setError);
       setFormError(placed ? null : (result.formError ?? "Two-factor sign-in could not be turned off."));
     } catch {
@@ -122,11 +189,14 @@ export function TurnOffTwoFactorForm() {
     }
   });
 
+  if (sso && (!sso.recent || stale)) return <SignInAgain sso={sso} what="turn two-factor off" />;
   return (
     <form onSubmit={onSubmit} noValidate className="space-y-4">
-      <Field label="Password" error={errors.password?.message}>
-        {(props) => <input {...props} type="password" autoComplete="current-password" maxLength={200} {...register("password")} />}
-      </Field>
+      {sso ? null : (
+        <Field label="Password" error={errors.password?.message}>
+          {(props) => <input {...props} type="password" autoComplete="current-password" maxLength={200} {...register("password")} />}
+        </Field>
+      )}
       <Field label="Code from the app, or a recovery code" error={errors.code?.message}>
         {(props) => <input {...props} autoComplete="one-time-code" maxLength={40} {...register("code")} />}
       </Field>

@@ -111,7 +111,7 @@ async function safeCallbackInputs(request: NextRequest): Promise<URL> {
 async function sessionAnswer(): Promise<Response> {
   const session = await currentSession();
   if (session) {
-    const { user, expires } = session;
+    const { principal: { user }, expires } = session;
     return json({ user: { name: user.name, email: user.email, role: user.role }, expires: expires.toISOString() });
   }
   const jar = await cookies();

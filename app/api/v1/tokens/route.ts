@@ -1,4 +1,4 @@
-import { requireUser } from "@/lib/auth/guards";
+import { requireUser, requireUserForNewToken } from "@/lib/auth/guards";
 import { json, readJson, route } from "@/lib/http/api";
 import { tokensApi } from "@/lib/openapi/operations/people";
 import { createToken, listTokens, serializeToken } from "@/lib/tokens/tokens";
@@ -15,7 +15,7 @@ export const GET = route(async () => {
 
 /** 201 with `token`, shown this once (only its hash is kept). */
 export const POST = route(async (request) => {
-  const user = await requireUser();
+  const user = await requireUserForNewToken();
   const input = tokensApi.create.body.parse(await readJson(request));
   const { token, row } = await createToken(user, input);
   return json({ ...serializeToken(row), token }, 201);
