@@ -1,5 +1,6 @@
 import { AppError } from "@/lib/errors";
 import { someError, type Inspectable } from "@/lib/health/unavailable";
+import { isRetryable } from "./retry";
 import { ClientGoneError } from "./scope";
 
 // Database failures that are neither an outage nor a bug: statement timeouts, a pool wait that
@@ -49,6 +50,10 @@ export function databaseAppError(error: unknown): AppError | null {
     return new AppError(503, "query_timeout", "This took too long and was stopped. Narrow the filters, or try again in a moment.", undefined, BUSY_RETRY_AFTER_SECONDS);
   }
   if (isLastAdmin(error)) return new AppError(422, "last_admin", LAST_ADMIN_MESSAGE);
+  // Still deadlocked after the transaction's own retries (lib/db/retry.ts): busy, not broken.
+  if (isRetryable(error)) {
+    return new AppError(503, "busy", "Others were changing the same records at the same moment. Try again in a few seconds.", undefined, BUSY_RETRY_AFTER_SECONDS);
+  }
   if (isDatabaseBusy(error)) {
     return new AppError(503, "busy", "The console is busy with other requests right now. Try again in a few seconds.", undefined, BUSY_RETRY_AFTER_SECONDS);
   }
