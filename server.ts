@@ -6,7 +6,7 @@ import http from "node:http";
 import type { Socket } from "node:net";
 import path from "node:path";
 import next from "next";
-import { ConfigError, config, fixConfig } from "@/lib/config";
+import { ConfigError, config, freezeConfig } from "@/lib/config";
 import { withQuerySignal } from "@/lib/db/scope";
 import { apiAllowedMethods } from "@/lib/openapi/methods";
 import { headersBefore } from "@/lib/security/headers";
@@ -54,7 +54,7 @@ async function serve() {
   const handle = app.getRequestHandler();
   await app.prepare();
   // Development keeps reading settings, as Next reloads its env files.
-  if (!dev) settingsOrExit(fixConfig);
+  if (!dev) settingsOrExit(freezeConfig);
   // Imported once Next has set up the runtime that next/server (in proxy.ts) needs.
   const goesThroughProxy = proxiedPaths((await import("./proxy")).config.matcher);
   // Route patterns for the logs and metrics, from the build Next serves (lib/telemetry/routes.ts).

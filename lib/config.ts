@@ -180,14 +180,14 @@ const schema = z.object({
   JOB_CONCURRENCY: whole(1, 3),
   // Exports
   EXPORT_BATCH_SIZE: whole(1, 20_000),
-  EXPORT_RETRY_LIMIT: whole(0, 2),
-  EXPORT_RETRY_DELAY_SECONDS: whole(0, 5),
-  EXPORT_JOB_EXPIRE_SECONDS: whole(1, 600),
-  EXPORT_POLL_SECONDS: whole(1, 2),
-  EXPORT_MAINTENANCE_SECONDS: whole(1, 60),
+  JOB_RETRY_LIMIT: whole(0, 2),
+  JOB_RETRY_DELAY_SECONDS: whole(0, 5),
+  JOB_EXPIRE_SECONDS: whole(1, 600),
+  JOB_POLL_SECONDS: whole(1, 2),
+  JOB_MAINTENANCE_SECONDS: whole(1, 60),
   EXPORT_RETENTION_HOURS: whole(1, 24 * 7),
-  EXPORT_PURGE_CRON: optional(z.string().regex(/^\S+( \S+){4,5}$/, "must be a cron expression, e.g. */15 * * * *")).transform((c) => c ?? "*/15 * * * *"),
-  EXPORT_STOP_TIMEOUT_SECONDS: whole(1, 20),
+  JOB_PURGE_CRON: optional(z.string().regex(/^\S+( \S+){4,5}$/, "must be a cron expression, e.g. */15 * * * *")).transform((c) => c ?? "*/15 * * * *"),
+  JOB_STOP_TIMEOUT_SECONDS: whole(1, 20),
 });
 
 export type Config = z.output<typeof schema>;
@@ -293,7 +293,17 @@ export type SingleSignOn = NonNullable<ReturnType<typeof singleSignOn>>;
 export const CONFIG_VARIABLES = Object.keys(schema.shape) as (keyof Config)[];
 
 /** Settings renamed: the old name is still read when the new one is unset, with a warning once. */
-const RENAMED = { EXPORT_WORKER: "JOB_WORKER" } as const;
+const RENAMED = {
+  EXPORT_WORKER: "JOB_WORKER",
+  // The queue's settings were named after exports, its first kind of job; they govern every job.
+  EXPORT_RETRY_LIMIT: "JOB_RETRY_LIMIT",
+  EXPORT_RETRY_DELAY_SECONDS: "JOB_RETRY_DELAY_SECONDS",
+  EXPORT_JOB_EXPIRE_SECONDS: "JOB_EXPIRE_SECONDS",
+  EXPORT_POLL_SECONDS: "JOB_POLL_SECONDS",
+  EXPORT_MAINTENANCE_SECONDS: "JOB_MAINTENANCE_SECONDS",
+  EXPORT_PURGE_CRON: "JOB_PURGE_CRON",
+  EXPORT_STOP_TIMEOUT_SECONDS: "JOB_STOP_TIMEOUT_SECONDS",
+} as const;
 const warnedRenamed = processWide("config.renamed", () => new Set<string>());
 
 function withRenamed(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
@@ -349,7 +359,7 @@ let cached: { key: string; value: Config } | undefined;
 // Process-wide: every layer of the build has its own copy of this module (lib/process-wide.ts).
 const served = processWide("config.served", () => ({ value: undefined as Config | undefined }));
 
-/** Parsed once per distinct environment (tests change it); fixed once the server has started (fixConfig). */
+/** Parsed once per distinct environment (tests change it); frozen once the server has started (freezeConfig). */
 export function config(): Config {
   if (served.value) return served.value;
   const env = process.env;
@@ -361,8 +371,8 @@ export function config(): Config {
   return cached.value;
 }
 
-/** Fixes a server's settings for its lifetime: called once Next has loaded its env files. */
-export function fixConfig(): Config {
+/** Freezes a server's settings for its lifetime: called once Next has loaded its env files. */
+export function freezeConfig(): Config {
   served.value = undefined;
   served.value = config();
   return served.value;

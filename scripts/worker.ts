@@ -4,7 +4,7 @@
 // server.
 //
 // SIGTERM/SIGINT stop it gracefully: no new jobs, the running jobs get
-// EXPORT_STOP_TIMEOUT_SECONDS to finish, else they are handed back to the queue for a later attempt.
+// JOB_STOP_TIMEOUT_SECONDS to finish, else they are handed back to the queue for a later attempt.
 import { ConfigError, config } from "@/lib/config";
 import { db } from "@/lib/db/client";
 import { databaseTarget } from "@/lib/db/config";

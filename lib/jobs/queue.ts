@@ -15,8 +15,10 @@ import { jobConfig } from "./config";
 export const JOB_QUEUE = "console-job";
 /** Where pg-boss moves a job whose last attempt failed (or expired): see worker.ts. */
 export const JOB_FAILED_QUEUE = "console-job-failed";
-/** The scheduled clean-up; its cron schedule is stored under this name, so it is not renamed. */
-export const PURGE_QUEUE = "subscriber-export-purge";
+/** The scheduled clean-up (old exports and imports, sign-in attempts, the trash). */
+export const PURGE_QUEUE = "console-purge";
+/** Its name while it purged exports only: the schedule stored under it is removed at start (worker.ts). */
+export const LEGACY_PURGE_QUEUE = "subscriber-export-purge";
 
 export type JobKind = "export" | "import" | "bulk";
 export type JobData = { kind: JobKind; id: string; userId: number };

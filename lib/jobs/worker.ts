@@ -13,7 +13,7 @@ import { log, logError } from "@/lib/telemetry/log";
 import { metrics } from "@/lib/telemetry/metrics";
 import { jobConfig } from "./config";
 import { jobProgress, withJobLog } from "./progress";
-import { JOB_FAILED_QUEUE, JOB_QUEUE, LEGACY_QUEUES, PURGE_QUEUE, queue, stopQueue, type JobData, type JobKind } from "./queue";
+import { JOB_FAILED_QUEUE, JOB_QUEUE, LEGACY_PURGE_QUEUE, LEGACY_QUEUES, PURGE_QUEUE, queue, stopQueue, type JobData, type JobKind } from "./queue";
 
 // The job worker, in the web process (unless JOB_WORKER=off) or its own (scripts/worker.ts). More
 // slots than JOBS_PER_USER, so one user never holds them all (docs/decisions/0022-jobs-fair-per-user.md).
@@ -144,6 +144,8 @@ export function startJobWorker(): Promise<void> {
         await purgeTrash();
       });
       await boss.schedule(PURGE_QUEUE, jobConfig.purgeCron);
+      // One schedule: an older version's, under the queue's former name, would purge twice.
+      await boss.unschedule(LEGACY_PURGE_QUEUE);
     })();
     current.worker = { running, started };
     started.catch((error) => {

@@ -31,9 +31,9 @@ export function exportTestEnv(bucket?: S3Server): string {
   for (const name of STORAGE_VARIABLES) delete process.env[name];
   Object.assign(process.env, {
     ...(bucket ? s3Env(bucket, "console") : { STORAGE_DIR: path.join(dir, "files") }),
-    EXPORT_POLL_SECONDS: "1",
-    EXPORT_MAINTENANCE_SECONDS: "1",
-    EXPORT_RETRY_DELAY_SECONDS: "0",
+    JOB_POLL_SECONDS: "1",
+    JOB_MAINTENANCE_SECONDS: "1",
+    JOB_RETRY_DELAY_SECONDS: "0",
     EXPORT_BATCH_SIZE: "97",
   });
   return dir;

@@ -30,7 +30,7 @@ for (const kind of testDbKinds()) {
     const json = (body: unknown) => ({ method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
 
     beforeAll(async () => {
-      server = await startConsole(kind, { users: [ADMIN, STAFF], env: { EXPORT_POLL_SECONDS: "1" } });
+      server = await startConsole(kind, { users: [ADMIN, STAFF], env: { JOB_POLL_SECONDS: "1" } });
       admin = new Browser(server.url, "127.0.0.41");
       staff = new Browser(server.url, "127.0.0.42");
       expect((await admin.signIn(ADMIN.email, PASSWORD)).status).toBe(200);

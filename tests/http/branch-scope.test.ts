@@ -45,7 +45,7 @@ for (const kind of testDbKinds()) {
     };
 
     beforeAll(async () => {
-      server = await startConsole(kind, { users: [ADMIN, STAFF], env: { EXPORT_POLL_SECONDS: "1" } });
+      server = await startConsole(kind, { users: [ADMIN, STAFF], env: { JOB_POLL_SECONDS: "1" } });
       admin = new Browser(server.url, "127.0.0.51");
       staff = new Browser(server.url, "127.0.0.52");
       expect((await admin.signIn(ADMIN.email, PASSWORD)).status).toBe(200);

@@ -43,7 +43,7 @@ describe("imports over HTTP", () => {
   let dir: string;
 
   beforeAll(async () => {
-    server = await startConsole("pglite", { users: [STAFF, OTHER], env: { IMPORT_MAX_MB: "2", EXPORT_POLL_SECONDS: "1" } });
+    server = await startConsole("pglite", { users: [STAFF, OTHER], env: { IMPORT_MAX_MB: "2", JOB_POLL_SECONDS: "1" } });
     staff = new Browser(server.url, "127.0.0.61");
     other = new Browser(server.url, "127.0.0.62");
     expect((await staff.signIn(STAFF.email, STAFF.password)).status).toBe(200);

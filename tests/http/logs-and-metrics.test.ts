@@ -44,7 +44,7 @@ for (const kind of testDbKinds()) {
     };
 
     beforeAll(async () => {
-      server = await startConsole(kind, { users: [ADMIN], env: { METRICS_TOKEN, LOG_LEVEL: "info", EXPORT_POLL_SECONDS: "1" } });
+      server = await startConsole(kind, { users: [ADMIN], env: { METRICS_TOKEN, LOG_LEVEL: "info", JOB_POLL_SECONDS: "1" } });
       admin = new Browser(server.url, "127.0.0.61");
       expect((await admin.signIn(ADMIN.email, PASSWORD)).status).toBe(200);
       const made = await admin.request("/api/v1/tokens", json({ name: "logs script", scope: "export", expires_at: new Date(Date.now() + 7 * 86_400_000).toISOString().slice(0, 10) }));

@@ -148,11 +148,11 @@ if (!process.env.TEST_DATABASE_URL) {
         HEALTH_TOKEN,
         JOB_WORKER: "off",
         EXPORT_BATCH_SIZE: "20",
-        EXPORT_POLL_SECONDS: "1",
-        EXPORT_MAINTENANCE_SECONDS: "1",
-        EXPORT_JOB_EXPIRE_SECONDS: "15",
-        EXPORT_RETRY_DELAY_SECONDS: "0",
-        EXPORT_STOP_TIMEOUT_SECONDS: "2",
+        JOB_POLL_SECONDS: "1",
+        JOB_MAINTENANCE_SECONDS: "1",
+        JOB_EXPIRE_SECONDS: "15",
+        JOB_RETRY_DELAY_SECONDS: "0",
+        JOB_STOP_TIMEOUT_SECONDS: "2",
       };
       a = await startNextServer({ port: portA, env });
       workers.push(spawnWorker(env), spawnWorker(env));
@@ -257,7 +257,7 @@ if (!process.env.TEST_DATABASE_URL) {
       expect(left.processed_rows).toBeLessThan(ROWS);
       expect((await objectKeys()).filter((k) => k.includes(id))).toEqual([]); // nothing half-written is visible
 
-      // The job expires (EXPORT_JOB_EXPIRE_SECONDS), the survivor's maintenance retries it, and it runs it.
+      // The job expires (JOB_EXPIRE_SECONDS), the survivor's maintenance retries it, and it runs it.
       const survivor = 1 - worker;
       await until(async () => (await job(id)).state === "completed", 90_000, `takeover\n${workers[survivor]!.output()}`);
       expect(workerLines({ job: "export", job_id: id, attempt: 2, msg: "job started" }).map((l) => l.worker)).toEqual([survivor]);

@@ -16,7 +16,7 @@ for (const kind of testDbKinds()) {
     const json = (body: unknown) => ({ method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
 
     beforeAll(async () => {
-      server = await startConsole(kind, { users: [STAFF], env: { EXPORT_POLL_SECONDS: "1" } });
+      server = await startConsole(kind, { users: [STAFF], env: { JOB_POLL_SECONDS: "1" } });
       staff = new Browser(server.url, "127.0.0.71");
       expect((await staff.signIn(STAFF.email, PASSWORD)).status).toBe(200);
       for (const [i, status] of ["active", "active", "pending"].entries()) {

@@ -101,7 +101,7 @@ for (const kind of testDbKinds()) {
     beforeAll(async () => {
       server = await startConsole(kind, {
         users: [ADMIN, STAFF, SCOPED],
-        env: { EXPORT_POLL_SECONDS: "1" },
+        env: { JOB_POLL_SECONDS: "1" },
         seed: async (run) => void (await run(`INSERT INTO countries (code, name) VALUES ('GB', 'United Kingdom'), ('FR', 'France')`)),
       });
       admin = new Browser(server.url, "127.0.0.61");

@@ -71,7 +71,7 @@ if (!process.env.TEST_DATABASE_URL) {
     };
 
     beforeAll(async () => {
-      server = await startConsole("postgres", { users: [ADMIN], env: { WEB_CONCURRENCY: "2", METRICS_TOKEN, EXPORT_POLL_SECONDS: "1", LOG_LEVEL: "info" } });
+      server = await startConsole("postgres", { users: [ADMIN], env: { WEB_CONCURRENCY: "2", METRICS_TOKEN, JOB_POLL_SECONDS: "1", LOG_LEVEL: "info" } });
       await until(() => childrenOf(server.pid).length === 2 && readyLines() === 2, "both processes to listen", 90_000).catch((error: Error) => {
         throw new Error(`${error.message}: children ${JSON.stringify(childrenOf(server.pid))}, output:\n${server.output()}`);
       });

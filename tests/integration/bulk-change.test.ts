@@ -258,7 +258,7 @@ for (const kind of testDbKinds()) {
       await q(`UPDATE subscribers SET subscription_status = 'pending' WHERE id = ${stop}`);
       await q(`CREATE FUNCTION fail_bulk_test() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'disk on fire'; END $$`);
       await q(`CREATE TRIGGER fail_bulk_test BEFORE UPDATE ON subscribers FOR EACH ROW WHEN (OLD.id = ${stop}) EXECUTE FUNCTION fail_bulk_test()`);
-      process.env.EXPORT_RETRY_LIMIT = "1";
+      process.env.JOB_RETRY_LIMIT = "1";
       try {
         const result = await requestBulkChange(EVERY, s.staff, { filters: { sort: "id" } }, { subscription_status: "cancelled" });
         const id = (result as { id: string }).id;
@@ -281,7 +281,7 @@ for (const kind of testDbKinds()) {
           after: { filters: {}, change: { subscription_status: "cancelled" }, count: changed, status: "failed", error: expect.stringMatching(/disk on fire/) },
         });
       } finally {
-        delete process.env.EXPORT_RETRY_LIMIT;
+        delete process.env.JOB_RETRY_LIMIT;
         await q(`DROP TRIGGER fail_bulk_test ON subscribers`);
         await q(`DROP FUNCTION fail_bulk_test()`);
       }
@@ -293,7 +293,7 @@ for (const kind of testDbKinds()) {
       const [{ stop }] = (await q<{ stop: number }>(`SELECT id AS stop FROM subscribers WHERE last_name = 'FailOrig' ORDER BY id OFFSET 9 LIMIT 1`)) as [{ stop: number }];
       await q(`CREATE FUNCTION fail_bulk_test() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'disk on fire'; END $$`);
       await q(`CREATE TRIGGER fail_bulk_test BEFORE DELETE ON subscribers FOR EACH ROW WHEN (OLD.id = ${stop}) EXECUTE FUNCTION fail_bulk_test()`);
-      process.env.EXPORT_RETRY_LIMIT = "1";
+      process.env.JOB_RETRY_LIMIT = "1";
       try {
         const result = await requestBulkChange(EVERY, s.admin, { filters: { last_name: "FailOrig" } }, { delete: true });
         const id = (result as { id: string }).id;
@@ -305,7 +305,7 @@ for (const kind of testDbKinds()) {
         const [event] = await s.database.prisma.auditEvent.findMany({ where: { action: "subscriber.bulk_change", entity_id: id } });
         expect(event!.after).toMatchObject({ filters: { last_name: "FailOrig" }, change: { delete: true }, count: 7, status: "failed", duplicates_decided_again: true });
       } finally {
-        delete process.env.EXPORT_RETRY_LIMIT;
+        delete process.env.JOB_RETRY_LIMIT;
         await q(`DROP TRIGGER fail_bulk_test ON subscribers`);
         await q(`DROP FUNCTION fail_bulk_test()`);
       }

@@ -52,7 +52,7 @@ if (process.env.TEST_DATABASE_URL) {
     beforeAll(async () => {
       dir = exportTestEnv();
       process.env.JOB_WORKER = "off"; // this process only requests; the spawned ones work
-      process.env.EXPORT_JOB_EXPIRE_SECONDS = "25"; // job settings are the requester's
+      process.env.JOB_EXPIRE_SECONDS = "25"; // job settings are the requester's
       database = await testDatabase("postgres");
       await seedSubscribers((text) => database.prisma.$executeRawUnsafe(text), ROWS);
       user = (await createUsers(database)).staff;
@@ -60,17 +60,17 @@ if (process.env.TEST_DATABASE_URL) {
         DATABASE_URL: database.target.kind === "postgres" ? database.target.url : "",
         STORAGE_DIR: process.env.STORAGE_DIR!,
         EXPORT_BATCH_SIZE: "100",
-        EXPORT_POLL_SECONDS: "1",
-        EXPORT_MAINTENANCE_SECONDS: "1",
-        EXPORT_JOB_EXPIRE_SECONDS: "25",
-        EXPORT_RETRY_DELAY_SECONDS: "0",
+        JOB_POLL_SECONDS: "1",
+        JOB_MAINTENANCE_SECONDS: "1",
+        JOB_EXPIRE_SECONDS: "25",
+        JOB_RETRY_DELAY_SECONDS: "0",
       };
     });
     afterAll(async () => {
       for (const w of workers) w.child.kill("SIGKILL");
       await Promise.all(workers.map((w) => w.exited));
       delete process.env.JOB_WORKER;
-      delete process.env.EXPORT_JOB_EXPIRE_SECONDS;
+      delete process.env.JOB_EXPIRE_SECONDS;
       await closeExportSuite({ database, dir, staff: user, admin: user });
     });
 
@@ -132,8 +132,8 @@ if (process.env.TEST_DATABASE_URL) {
     }, 360_000);
 
     it("fails the export with a message when a crash leaves no retry, and allows a new request", async () => {
-      process.env.EXPORT_RETRY_LIMIT = "0";
-      const id = await request().finally(() => delete process.env.EXPORT_RETRY_LIMIT);
+      process.env.JOB_RETRY_LIMIT = "0";
+      const id = await request().finally(() => delete process.env.JOB_RETRY_LIMIT);
       await killMidJob(id, start());
       const w = start();
       const failed = await until(async () => ((await row(id)).status === "failed" ? row(id) : null), 240_000, `failure\n${w.output()}`);

@@ -3,7 +3,8 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { purgeExports } from "@/lib/export/purge";
 import { connection, sql } from "@/lib/db/sql";
-import { startJobWorker } from "@/lib/jobs/worker";
+import { LEGACY_PURGE_QUEUE, PURGE_QUEUE, queue } from "@/lib/jobs/queue";
+import { startJobWorker, stopJobWorker } from "@/lib/jobs/worker";
 import { testDbKinds } from "../helpers/db";
 import { closeExportSuite, download, openExportSuite, postExport, waitForStatus, type ExportSuite } from "../helpers/export-test";
 
@@ -17,11 +18,11 @@ for (const kind of testDbKinds()) {
     beforeAll(async () => {
       s = await openExportSuite(kind, 300);
       goodDir = process.env.STORAGE_DIR!;
-      process.env.EXPORT_RETRY_LIMIT = "1";
+      process.env.JOB_RETRY_LIMIT = "1";
       await startJobWorker();
     });
     afterAll(async () => {
-      delete process.env.EXPORT_RETRY_LIMIT;
+      delete process.env.JOB_RETRY_LIMIT;
       await closeExportSuite(s);
     });
 
@@ -47,6 +48,19 @@ for (const kind of testDbKinds()) {
       expect((await postExport(s.staff)).status).toBe(202);
       const done = await waitForStatus(s.staff, (st) => st.downloadable_file_status === "completed");
       expect(done.total_rows).toBe(300);
+    });
+
+    it("schedules the clean-up once, under its own name, removing an older version's schedule", async () => {
+      const schedules = async () => (await (await connection()).query<{ name: string; cron: string }>(sql`SELECT name, cron FROM pgboss.schedule ORDER BY name`)).map((r) => r.name);
+      expect(await schedules()).toEqual([PURGE_QUEUE]);
+      // As an older version left it: the clean-up scheduled under the queue's former name.
+      const boss = await queue();
+      await boss.createQueue(LEGACY_PURGE_QUEUE, { name: LEGACY_PURGE_QUEUE });
+      await boss.schedule(LEGACY_PURGE_QUEUE, "*/15 * * * *");
+      expect(await schedules()).toEqual([PURGE_QUEUE, LEGACY_PURGE_QUEUE].sort());
+      await stopJobWorker();
+      await startJobWorker();
+      expect(await schedules()).toEqual([PURGE_QUEUE]);
     });
 
     it("purges exports unused for the retention time, with their files, and stray files", async () => {

@@ -72,10 +72,10 @@ describe("PostgreSQL outage (real server, real next start)", () => {
         // Slow enough that the export is still being written when the server stops; quick to
         // hand back the attempt that the outage broke.
         EXPORT_BATCH_SIZE: "100",
-        EXPORT_POLL_SECONDS: "1",
-        EXPORT_MAINTENANCE_SECONDS: "1",
-        EXPORT_JOB_EXPIRE_SECONDS: "20",
-        EXPORT_RETRY_DELAY_SECONDS: "1",
+        JOB_POLL_SECONDS: "1",
+        JOB_MAINTENANCE_SECONDS: "1",
+        JOB_EXPIRE_SECONDS: "20",
+        JOB_RETRY_DELAY_SECONDS: "1",
       },
     });
     cookie = await signIn(server.url, "admin@outage.test", PASSWORD);

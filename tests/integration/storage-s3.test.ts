@@ -162,7 +162,7 @@ describe("exports in the bucket", () => {
   const settingsSaved = { ...process.env };
 
   beforeAll(async () => {
-    Object.assign(process.env, { EXPORT_POLL_SECONDS: "1", EXPORT_MAINTENANCE_SECONDS: "1", EXPORT_RETRY_DELAY_SECONDS: "0", EXPORT_BATCH_SIZE: "97" });
+    Object.assign(process.env, { JOB_POLL_SECONDS: "1", JOB_MAINTENANCE_SECONDS: "1", JOB_RETRY_DELAY_SECONDS: "0", EXPORT_BATCH_SIZE: "97" });
     database = await testDatabase("pglite");
     await seedSubscribers((text) => database.prisma.$executeRawUnsafe(text), 300);
     users = await createUsers(database);
@@ -172,7 +172,7 @@ describe("exports in the bucket", () => {
     await stopJobWorker(1);
     await closeConnection();
     await database?.close();
-    for (const name of ["EXPORT_POLL_SECONDS", "EXPORT_MAINTENANCE_SECONDS", "EXPORT_RETRY_DELAY_SECONDS", "EXPORT_BATCH_SIZE"]) {
+    for (const name of ["JOB_POLL_SECONDS", "JOB_MAINTENANCE_SECONDS", "JOB_RETRY_DELAY_SECONDS", "EXPORT_BATCH_SIZE"]) {
       if (settingsSaved[name] === undefined) delete process.env[name];
       else process.env[name] = settingsSaved[name];
     }

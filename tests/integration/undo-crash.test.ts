@@ -27,7 +27,7 @@ if (process.env.TEST_DATABASE_URL) {
     beforeAll(async () => {
       dir = exportTestEnv();
       process.env.JOB_WORKER = "off"; // this process only requests; the spawned ones work
-      process.env.EXPORT_JOB_EXPIRE_SECONDS = "20";
+      process.env.JOB_EXPIRE_SECONDS = "20";
       process.env.BULK_INLINE_MAX = "100";
       database = await testDatabase("postgres");
       await seedSubscribers((text) => database.prisma.$executeRawUnsafe(text), ROWS);
@@ -38,17 +38,17 @@ if (process.env.TEST_DATABASE_URL) {
         DATABASE_URL: database.target.kind === "postgres" ? database.target.url : "",
         STORAGE_DIR: process.env.STORAGE_DIR!,
         BULK_BATCH_SIZE: "100",
-        EXPORT_POLL_SECONDS: "1",
-        EXPORT_MAINTENANCE_SECONDS: "1",
-        EXPORT_JOB_EXPIRE_SECONDS: "20",
-        EXPORT_RETRY_DELAY_SECONDS: "0",
+        JOB_POLL_SECONDS: "1",
+        JOB_MAINTENANCE_SECONDS: "1",
+        JOB_EXPIRE_SECONDS: "20",
+        JOB_RETRY_DELAY_SECONDS: "0",
       };
     }, 120_000);
     afterAll(async () => {
       for (const w of workers) w.child.kill("SIGKILL");
       await Promise.all(workers.map((w) => w.exited));
       delete process.env.JOB_WORKER;
-      delete process.env.EXPORT_JOB_EXPIRE_SECONDS;
+      delete process.env.JOB_EXPIRE_SECONDS;
       delete process.env.BULK_INLINE_MAX;
       await closeExportSuite({ database, dir, staff: admin, admin });
     });

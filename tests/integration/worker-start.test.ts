@@ -47,7 +47,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)("export workers started at the s
       const started: WorkerProcess[] = [];
       try {
         await gate.query(`SELECT pg_advisory_lock(${PGBOSS_LOCK})`);
-        const env = { DATABASE_URL: database.url, STORAGE_DIR: exportDir, EXPORT_POLL_SECONDS: "1" };
+        const env = { DATABASE_URL: database.url, STORAGE_DIR: exportDir, JOB_POLL_SECONDS: "1" };
         for (let i = 0; i < WORKERS; i++) started.push(spawnWorker(env));
         workers.push(...started);
         // Both are at the gate: waiting on an advisory lock in this database.

@@ -45,14 +45,14 @@ describe("parseConfig", () => {
       ["JOB_WORKER", "maybe"],
       ["JOBS_PER_USER", "0"],
       ["EXPORT_BATCH_SIZE", "-1"],
-      ["EXPORT_PURGE_CRON", "often"],
+      ["JOB_PURGE_CRON", "often"],
       ["LOGIN_WINDOW_MINUTES", "1.5"],
       ["PORT", "70000"],
     ] as const) {
       expect(() => parseConfig({ ...base, [name]: value }), name).toThrow(new RegExp(`^${name} `, "m"));
     }
     const defaults = parseConfig(base);
-    expect(defaults).toMatchObject({ DATABASE_POOL_SIZE: 10, JOB_WORKER: true, CONSOLE_TIME_ZONE: "UTC", EXPORT_PURGE_CRON: "*/15 * * * *", TRUST_PROXY: 0 });
+    expect(defaults).toMatchObject({ DATABASE_POOL_SIZE: 10, JOB_WORKER: true, CONSOLE_TIME_ZONE: "UTC", JOB_PURGE_CRON: "*/15 * * * *", TRUST_PROXY: 0 });
     expect(parseConfig({ ...base, JOB_WORKER: "off", CONSOLE_TIME_ZONE: " Europe/Paris " })).toMatchObject({ JOB_WORKER: false, CONSOLE_TIME_ZONE: "Europe/Paris" });
   });
 
@@ -66,6 +66,23 @@ describe("parseConfig", () => {
     expect(() => parseConfig({ ...postgres, WEB_CONCURRENCY: "6" })).toThrow(/^WEB_CONCURRENCY is 6 but DATABASE_POOL_SIZE \(10\).*raise DATABASE_POOL_SIZE to 12/m);
     expect(parseConfig({ ...postgres, WEB_CONCURRENCY: "6", DATABASE_POOL_SIZE: "12" }).WEB_CONCURRENCY).toBe(6);
     for (const value of ["0", "two", "1.5", "-1"]) expect(() => parseConfig({ ...base, WEB_CONCURRENCY: value }), value).toThrow(/^WEB_CONCURRENCY must be a whole number, at least 1/m);
+  });
+
+  it("still reads the job settings' EXPORT_* names when the JOB_* ones are unset, warning once each", () => {
+    const base = { NODE_ENV: "test", NEXTAUTH_SECRET: GOOD_SECRET } as const;
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    try {
+      const old = { EXPORT_POLL_SECONDS: "7", EXPORT_RETRY_LIMIT: "4", EXPORT_RETRY_DELAY_SECONDS: "9", EXPORT_JOB_EXPIRE_SECONDS: "30", EXPORT_MAINTENANCE_SECONDS: "90", EXPORT_PURGE_CRON: "0 * * * *", EXPORT_STOP_TIMEOUT_SECONDS: "3" };
+      const expected = { JOB_POLL_SECONDS: 7, JOB_RETRY_LIMIT: 4, JOB_RETRY_DELAY_SECONDS: 9, JOB_EXPIRE_SECONDS: 30, JOB_MAINTENANCE_SECONDS: 90, JOB_PURGE_CRON: "0 * * * *", JOB_STOP_TIMEOUT_SECONDS: 3 };
+      expect(parseConfig({ ...base, ...old })).toMatchObject(expected);
+      expect(parseConfig({ ...base, ...old })).toMatchObject(expected);
+      expect(parseConfig({ ...base, ...old, JOB_POLL_SECONDS: "1" }).JOB_POLL_SECONDS).toBe(1);
+      const said = warn.mock.calls.map((call) => String(call[0]));
+      for (const name of Object.keys(old)) expect(said.filter((line) => line.startsWith(`${name} is now called JOB_`)), name).toHaveLength(1);
+      expect(() => parseConfig({ ...base, EXPORT_POLL_SECONDS: "soon" })).toThrow(/^EXPORT_POLL_SECONDS \(now JOB_POLL_SECONDS\) must be a whole number/m);
+    } finally {
+      warn.mockRestore();
+    }
   });
 
   it("still reads EXPORT_WORKER when JOB_WORKER is unset, warning once that it was renamed", () => {
