@@ -26,8 +26,9 @@ test("set up with the page's secret, sign in with a code, admin resets it", asyn
 
   await page.goto("/account");
   await page.getByRole("link", { name: "Set up two-factor" }).click();
+  await expect(page).toHaveURL(/\/account\/two-factor$/);
   // The secret is shown only after the current password.
-  await page.getByLabel("Password").fill(PASSWORD);
+  await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
   await page.getByRole("button", { name: "Set up two-factor" }).click();
   await expect(page.getByRole("img", { name: "QR code of your two-factor secret" })).toBeVisible();
   const secret = (await page.getByTestId("two-factor-secret").textContent())!.trim();

@@ -5,7 +5,7 @@ import { recentSignIn, twoFactorState } from "@/lib/auth/two-factor";
 import { SSO_PROVIDER_ID } from "@/lib/auth/sso-claims";
 import { singleSignOn } from "@/lib/config";
 import { formatDateTime } from "@/lib/format";
-import { StartTwoFactorForm, TurnOffTwoFactorForm } from "./two-factor-forms";
+import { StartTwoFactorForm, TurnOffTwoFactorForm, TwoFactorPanel } from "./two-factor-forms";
 
 export const metadata: Metadata = { title: "Two-factor sign-in" };
 
@@ -35,6 +35,7 @@ export default async function TwoFactorPage({ searchParams }: { searchParams: Pr
         </p>
       ) : null}
       <section aria-labelledby="state-heading" className="rounded-lg border border-slate-200 bg-white p-6 shadow-sm">
+        <TwoFactorPanel>
         {state.state === "off" ? (
           <>
             <h2 id="state-heading" className="text-lg font-semibold">Off</h2>
@@ -58,6 +59,7 @@ export default async function TwoFactorPage({ searchParams }: { searchParams: Pr
             </div>
           </>
         )}
+        </TwoFactorPanel>
       </section>
     </div>
   );

@@ -4,7 +4,7 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import Link from "next/link";
 import { z } from "zod";
 import { useRouter } from "next/navigation";
-import { useState } from "react";
+import { createContext, useContext, useState } from "react";
 import { useForm } from "react-hook-form";
 import { notify } from "@/components/toast";
 import { buttonClass } from "@/components/ui/button-styles";
@@ -104,35 +104,23 @@ export function StartTwoFactorForm({ sso }: { sso: SsoConfirm }) {
   );
 }
 
-/** Confirms the set-up with a current code, then shows the recovery codes: the only time they are shown. */
-export function ConfirmTwoFactorForm() {
+/** Where a confirmed set-up hands its recovery codes, to be shown by TwoFactorPanel. */
+const ShowRecoveryCodes = createContext<(codes: string[]) => void>(() => {});
+
+/**
+ * The set-up's or the turn-off's panel. Turning codes on re-issues the session cookie, so the page
+ * is rendered again in its "on" state; this panel stays mounted across that, and shows the new
+ * recovery codes (the only time they are shown) in place of whatever the page now holds.
+ */
+export function TwoFactorPanel({ children }: { children: React.ReactNode }) {
   const [codes, setCodes] = useState<string[] | null>(null);
-  const [formError, setFormError] = useState<string | null>(null);
-  const {
-    register,
-    handleSubmit,
-    setError,
-    formState: { errors, isSubmitting },
-  } = useForm<TwoFactorConfirmInput>({ resolver: zodResolver(twoFactorConfirmSchema), defaultValues: { code: "" } });
-
-  const onSubmit = handleSubmit(async (values) => {
-    setFormError(null);
-    try {
-      const result = await confirmTwoFactorAction(values);
-      if (result.ok) {
-        setCodes(result.data.recoveryCodes);
-        return;
-      }
-      if (result.fieldErrors?.code) setError("code", { message: result.fieldErrors.code[0] }, { shouldFocus: true });
-      else setFormError(result.formError ?? "Two-factor sign-in could not be turned on.");
-    } catch {
-      setFormError(`Two-factor sign-in could not be turned on. ${OFFLINE}`);
-    }
-  });
-
   if (codes) {
     return (
       <div role="status" className="space-y-3">
+        {/* The section's heading (the page's aria-labelledby), in place of the one the panel replaces. */}
+        <h2 id="state-heading" className="text-lg font-semibold">
+          On
+        </h2>
         <p className="font-medium text-emerald-800">Two-factor sign-in is on.</p>
         <p className="text-sm text-slate-700">
           Keep these recovery codes somewhere safe: each signs you in once if you lose your phone. They are shown only now.
@@ -148,6 +136,35 @@ export function ConfirmTwoFactorForm() {
       </div>
     );
   }
+  return <ShowRecoveryCodes.Provider value={setCodes}>{children}</ShowRecoveryCodes.Provider>;
+}
+
+/** Confirms the set-up with a current code; the recovery codes go to TwoFactorPanel. */
+export function ConfirmTwoFactorForm() {
+  const showCodes = useContext(ShowRecoveryCodes);
+  const [formError, setFormError] = useState<string | null>(null);
+  const {
+    register,
+    handleSubmit,
+    setError,
+    formState: { errors, isSubmitting },
+  } = useForm<TwoFactorConfirmInput>({ resolver: zodResolver(twoFactorConfirmSchema), defaultValues: { code: "" } });
+
+  const onSubmit = handleSubmit(async (values) => {
+    setFormError(null);
+    try {
+      const result = await confirmTwoFactorAction(values);
+      if (result.ok) {
+        showCodes(result.data.recoveryCodes);
+        return;
+      }
+      if (result.fieldErrors?.code) setError("code", { message: result.fieldErrors.code[0] }, { shouldFocus: true });
+      else setFormError(result.formError ?? "Two-factor sign-in could not be turned on.");
+    } catch {
+      setFormError(`Two-factor sign-in could not be turned on. ${OFFLINE}`);
+    }
+  });
+
   return (
     <form onSubmit={onSubmit} noValidate className="space-y-4">
       <Field label="Code from the app" error={errors.code?.message}>
