@@ -5,8 +5,8 @@ export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
   const { checkEnvironment } = await import("./lib/server/startup");
   checkEnvironment();
-  // Frees what React's render-completed abort reasons would otherwise keep (lib/process-wide.ts).
-  (await import("./lib/process-wide")).releaseAbortReasonStacks();
+  // Frees what React's render-completed abort reasons would otherwise keep (lib/framework-gaps/).
+  (await import("./lib/framework-gaps/abort-reason-stacks")).releaseAbortReasonStacks();
   // Never during `next build`; JOB_WORKER=off leaves it to `npm run worker`.
   const { runsWorker } = await import("./lib/jobs/queue");
   if (runsWorker() && process.env.NEXT_PHASE !== "phase-production-build") {

@@ -1,10 +1,9 @@
 import { NextResponse, type NextRequest } from "next/server";
-import { sessionCookieName } from "@/lib/auth/cookies";
 import { config as settingsOf } from "@/lib/config";
+import { actionBodyProblem } from "@/lib/framework-gaps/action-body";
 import { databaseReachable } from "@/lib/health/sentinel";
 import { refusedListQuery } from "@/lib/list/pages";
 import { refusedBeforeRendering } from "@/lib/load/early-refusal";
-import { actionBodyProblem } from "@/lib/server/action-body";
 import { RETRY_AFTER_SECONDS } from "@/lib/health/unavailable";
 import { createNonce, securityHeaders } from "@/lib/security/headers";
 import { crossSiteWrite } from "@/lib/security/origin";
@@ -13,12 +12,11 @@ import { tooManyRequestsPage, unavailablePage } from "@/lib/security/unavailable
 // The pages' one front door (docs/decisions/0020-policy-one-place-per-concern.md): security headers
 // with a CSP nonce, 403 for cross-site writes, 503 during an outage, 400 for bad action bodies and
 // refused list queries, 429 before a user's excess heavy page renders (pages cannot set a status).
-// Not the only protection: every page, action and route checks the session itself (lib/auth/guards.ts).
-
-const CONSOLE_PAGES = /^\/(subscribers|branches|users|account|audit)(\/|$)/;
+// No protection: every page, action and route checks the session itself (lib/auth/guards.ts), and a
+// page sends a signed-out visitor to /login (lib/auth/page-guards.ts).
 
 export async function proxy(request: NextRequest) {
-  const { pathname, search } = request.nextUrl;
+  const { pathname } = request.nextUrl;
   const nonce = createNonce();
   const headers = securityHeaders("page", { nonce, development: process.env.NODE_ENV === "development" });
   const isApi = pathname.startsWith("/api/");
@@ -52,13 +50,6 @@ export async function proxy(request: NextRequest) {
     if (problem) return finish(NextResponse.json({ error: { code: "invalid_action_body", message: problem, request_id: requestId } }, { status: 400 }));
   }
 
-  const isNavigation = isRead && !request.headers.has("rsc") && !request.headers.has("next-router-prefetch");
-  if (isNavigation && CONSOLE_PAGES.test(pathname) && !request.cookies.has(sessionCookieName())) {
-    // The same address the page's own guard would send them to (lib/auth/page-guards.ts).
-    const login = new URL(`/login?callbackUrl=${encodeURIComponent(`${pathname}${search}`)}`, request.url);
-    return finish(NextResponse.redirect(login));
-  }
-
   if (isRead) {
     const refused = await refusedBeforeRendering(pathname, request.cookies);
     if (refused) {
@@ -73,6 +64,7 @@ export async function proxy(request: NextRequest) {
   const requestHeaders = new Headers(request.headers);
   requestHeaders.set("Content-Security-Policy", headers["Content-Security-Policy"]!);
   // Not for RSC requests: Next's client reloads the whole page on a non-200 answer.
+  const isNavigation = isRead && !request.headers.has("rsc") && !request.headers.has("next-router-prefetch");
   const status = isNavigation && refusedListQuery(pathname, request.nextUrl.searchParams) ? 400 : 200;
   return finish(NextResponse.next({ request: { headers: requestHeaders }, status }));
 }

@@ -8,6 +8,7 @@ import path from "node:path";
 import next from "next";
 import { ConfigError, config, freezeConfig } from "@/lib/config";
 import { withQuerySignal } from "@/lib/db/scope";
+import { buildRoutes } from "@/lib/framework-gaps/routes";
 import { apiAllowedMethods } from "@/lib/openapi/methods";
 import { headersBefore } from "@/lib/security/headers";
 import { prepareIncoming, proxiedPaths, unparsableRequestAnswer } from "@/lib/server/incoming";
@@ -18,13 +19,9 @@ import { shareMetrics } from "@/lib/telemetry/cluster-metrics";
 import { metrics } from "@/lib/telemetry/metrics";
 import { log } from "@/lib/telemetry/log";
 import { REQUEST_ID_HEADER, withRequestFacts } from "@/lib/telemetry/request";
-import { buildRoutes } from "@/lib/telemetry/routes";
 import { observeAnswer } from "@/lib/telemetry/served";
 
 const dev = process.argv.includes("--dev");
-// tsx turns source maps on, and every abort reason's stack is formatted (lib/process-wide.ts):
-// a served build runs without them, as `next start` does.
-if (!dev) process.setSourceMapsEnabled(false);
 /** How much of a refused request's body is read (and thrown away) before the connection is cut. */
 const DRAIN_LIMIT = 16 * 1024 * 1024;
 
@@ -57,7 +54,7 @@ async function serve() {
   if (!dev) settingsOrExit(freezeConfig);
   // Imported once Next has set up the runtime that next/server (in proxy.ts) needs.
   const goesThroughProxy = proxiedPaths((await import("./proxy")).config.matcher);
-  // Route patterns for the logs and metrics, from the build Next serves (lib/telemetry/routes.ts).
+  // Route patterns for the logs and metrics, from the build Next serves (lib/framework-gaps/routes.ts).
   const routeOf = buildRoutes(path.join(process.cwd(), dev ? ".next/dev" : ".next"), { development: dev });
   // The API's methods by route, for the 405 of a method a route does not have (lib/openapi/methods.ts).
   const apiAllow = apiAllowedMethods();

@@ -1,9 +1,9 @@
 import type { IncomingHttpHeaders } from "node:http";
 import { SIGN_IN_BODY_LIMIT } from "@/lib/auth/sign-in-body";
+import { isReadableRouterState } from "@/lib/framework-gaps/router-state";
 import { securityHeaders } from "@/lib/security/headers";
 import { REQUEST_ID_HEADER, requestIdFrom } from "@/lib/telemetry/request";
 import { CLIENT_ADDRESS_HEADER, resolveClientAddress } from "./client-address";
-import { isReadableRouterState } from "./router-state";
 
 // What server.ts does before Next.js sees a request: facts only the socket knows replace what the
 // client claimed; requests no part of the console may answer are refused (docs/decisions/0008-own-http-server.md).
@@ -66,8 +66,6 @@ function decodablePath(url: string): boolean {
   }
 }
 
-const headerValue = (value: string | string[] | undefined) => (Array.isArray(value) ? value.join(", ") : value);
-
 /**
  * Sets the caller's address and the request's id (the client's own when it is a good one), drops
  * client-written proxy headers unless a proxy is trusted; a refusal when the request must not reach Next.
@@ -95,7 +93,7 @@ export function prepareIncoming(
 
   // Requests Next.js would answer with a 500: refused with a 4xx here.
   if (!decodablePath(req.url ?? "/")) return refusal(requestId, 400, "bad_path", "The address has a malformed %-escape (it must decode as UTF-8).");
-  if (!isReadableRouterState(headerValue(req.headers["next-router-state-tree"]))) {
+  if (!isReadableRouterState(req.headers["next-router-state-tree"])) {
     return refusal(requestId, 400, "bad_router_state", "The Next-Router-State-Tree header is malformed. Reload the page.");
   }
 

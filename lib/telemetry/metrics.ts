@@ -4,7 +4,7 @@ import { processWide } from "@/lib/process-wide";
 
 // The process's Prometheus metrics (docs/deployment.md, "Metrics"): each process, web or worker,
 // counts its own; Prometheus adds them up. Labels are bounded: a route's pattern, never its path
-// (lib/telemetry/routes.ts); a method from a fixed list; a status code (docs/decisions/0026-logs-and-metrics.md).
+// (lib/framework-gaps/routes.ts); a method from a fixed list; a status code (docs/decisions/0026-logs-and-metrics.md).
 
 const METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
 

@@ -12,7 +12,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { withQuerySignal } from "@/lib/db/scope";
 import { REQUEST_ID_HEADER, requestIdFrom, withRequestFacts, noteCaller } from "@/lib/telemetry/request";
-import { buildRoutes } from "@/lib/telemetry/routes";
+import { buildRoutes } from "@/lib/framework-gaps/routes";
 import { observeAnswer } from "@/lib/telemetry/served";
 
 const { values: args } = parseArgs({ options: { requests: { type: "string", default: "200000" }, dir: { type: "string", default: "." } } });

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { appEntries } from "../helpers/built-app";
 import { Browser, rawRequest, startConsole, type ConsoleServer, type RawResponse } from "../helpers/console-server";
 
 // Every return address, as an attacker spells it, against the production build over HTTP: the
@@ -126,6 +127,18 @@ describe("return addresses over HTTP", () => {
       expectNo5xx(response, path);
       expect(response.status).toBe(307);
       expectOnConsole(response.headers.location, path);
+    }
+  });
+
+  it("sends a signed-out navigation to every console page of the build to /login, and back to it", async () => {
+    const pages = appEntries().filter((e) => e.kind === "page" && e.file.startsWith("(console)/")).map((e) => e.pattern.replace(/\[[^\]]+\]/g, "1"));
+    expect(pages).toEqual(expect.arrayContaining(["/trash", "/views", "/subscribers", "/account/two-factor"]));
+    // A list query its page refuses (a 400 for a signed-in user) too.
+    for (const path of [...pages, "/subscribers?page=abc"]) {
+      const response = await rawRequest(server.url, path);
+      expect({ status: response.status, location: response.headers.location?.replace(/\?.*/, "") }, path).toEqual({ status: 307, location: "/login" });
+      const back = new URL(response.headers.location!, origin).searchParams.get("callbackUrl");
+      expect(back?.split("?")[0], path).toBe(path.split("?")[0]);
     }
   });
 });

@@ -1,9 +1,9 @@
 import v8 from "node:v8";
 import vm from "node:vm";
 import { describe, expect, it } from "vitest";
-import { releaseAbortReasonStacks } from "@/lib/process-wide";
+import { releaseAbortReasonStacks } from "@/lib/framework-gaps/abort-reason-stacks";
 
-// The mechanism of the leak lib/process-wide.ts works around: an abort reason whose stack
+// The mechanism of the leak lib/framework-gaps/abort-reason-stacks.ts works around: an abort reason whose stack
 // was never read keeps the receivers of its frames alive (React's render-completed reason kept
 // whole renders). Checked with a real garbage collection.
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { actionBodyProblem, MAX_ACTION_ARGUMENTS, replyProblem } from "@/lib/server/action-body";
+import { actionBodyProblem, MAX_ACTION_ARGUMENTS, replyProblem } from "@/lib/framework-gaps/action-body";
 
 // Bodies of page POSTs that made Next answer 500 (found by tests/http/fuzz.test.ts): React's
 // decoder threw on them. Plain arguments, as React's client encodes the console's actions, pass.

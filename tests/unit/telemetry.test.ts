@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { jobProgress, withJobLog } from "@/lib/jobs/progress";
 import { log, REDACTED_PATHS } from "@/lib/telemetry/log";
 import { requestIdFrom } from "@/lib/telemetry/request";
-import { routeMatcher, UNMATCHED_ROUTE, type RoutesManifest } from "@/lib/telemetry/routes";
+import { routeMatcher, UNMATCHED_ROUTE, type RoutesManifest } from "@/lib/framework-gaps/routes";
 import { scrapeMetrics } from "@/lib/telemetry/scrape";
 
 describe("requestIdFrom", () => {

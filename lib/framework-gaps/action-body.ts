@@ -1,6 +1,6 @@
 // A server action's body, checked before React decodes it (proxy.ts): React's decoder answers
 // 500 to a body it cannot read, and is where the "React2Shell" class of bugs lives. The console's
-// actions take plain values only, so anything else is a 400 React never sees.
+// actions take plain values only, so anything else is a 400 React never sees (README.md here: when to remove it).
 
 /** The console's actions take one argument; a few more leave room, Next's own cap is 1,000. */
 export const MAX_ACTION_ARGUMENTS = 16;

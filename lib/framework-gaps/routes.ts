@@ -4,7 +4,8 @@ import path from "node:path";
 // A request's route as its pattern (`/api/v1/subscribers/[id]`), for the logs and the metrics'
 // labels: never the path itself, whose ids would make every line and label different. Matched
 // against the routes Next wrote into its build (routes-manifest.json), static routes first, then
-// dynamic ones in the manifest's order, as Next's router does (docs/decisions/0026-logs-and-metrics.md).
+// dynamic ones in the manifest's order, as Next's router does: Next tells a custom server no request's
+// route (docs/decisions/0026-logs-and-metrics.md; README.md here: when to remove it).
 
 type ManifestRoute = { page: string; regex: string };
 export type RoutesManifest = { staticRoutes?: ManifestRoute[]; dynamicRoutes?: ManifestRoute[] };
