@@ -12,7 +12,7 @@ import { apiAllowedMethods } from "@/lib/openapi/methods";
 import { headersBefore } from "@/lib/security/headers";
 import { prepareIncoming, proxiedPaths, unparsableRequestAnswer } from "@/lib/server/incoming";
 import { superviseWebProcesses } from "@/lib/server/cluster";
-import { COMPRESS_ANSWERS, SERVED_BY_CONSOLE } from "@/lib/server/startup";
+import { SERVED_BY_CONSOLE } from "@/lib/server/startup";
 import { webProcesses } from "@/lib/server/web-processes";
 import { shareMetrics } from "@/lib/telemetry/cluster-metrics";
 import { metrics } from "@/lib/telemetry/metrics";
@@ -50,8 +50,8 @@ async function serve() {
   if (cluster.isWorker) shareMetrics([metrics.registry]);
 
   process.env[SERVED_BY_CONSOLE] = "1";
-  // next.config.js reads it when Next loads its config below (docs/decisions/0039-compression.md).
-  process.env[COMPRESS_ANSWERS] = settings.COMPRESS ? "1" : "";
+  // COMPRESS for next.config.js, which Next loads below and which cannot import lib/config.ts (docs/decisions/0039-compression.md).
+  process.env.CONSOLE_COMPRESS = settings.COMPRESS ? "1" : "";
   const app = next({ dev, hostname: host || "localhost", port, ...(dev ? { turbopack: true } : {}) });
   const handle = app.getRequestHandler();
   await app.prepare();

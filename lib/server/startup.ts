@@ -5,8 +5,6 @@ import { log } from "@/lib/telemetry/log";
 
 /** Set by server.ts: the console's own HTTP server decides the caller's address. */
 export const SERVED_BY_CONSOLE = "CONSOLE_HTTP_SERVER";
-/** Set by server.ts from COMPRESS for next.config.js, which Next loads (and which cannot import lib/config.ts). */
-export const COMPRESS_ANSWERS = "CONSOLE_COMPRESS";
 
 export function checkEnvironment() {
   const problems: string[] = [];
