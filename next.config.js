@@ -6,6 +6,8 @@ const root = path.dirname(new URL(import.meta.url).pathname);
 /** @type {import('next').NextConfig} */
 const nextConfig = {
   poweredByHeader: false,
+  // COMPRESS (lib/config.ts), handed over by server.ts: off, the reverse proxy compresses (docs/decisions/0039-compression.md).
+  compress: process.env.CONSOLE_COMPRESS === "1",
   // The same id for every build of the same sources (scripts/build-id.mjs), so that instances
   // built on separate machines serve one app behind a load balancer.
   generateBuildId: async () => buildId(root),

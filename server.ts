@@ -47,6 +47,8 @@ async function serve() {
   if (cluster.isWorker) shareMetrics([metrics.registry]);
 
   process.env[SERVED_BY_CONSOLE] = "1";
+  // COMPRESS for next.config.js, which Next loads below and which cannot import lib/config.ts (docs/decisions/0039-compression.md).
+  process.env.CONSOLE_COMPRESS = settings.COMPRESS ? "1" : "";
   const app = next({ dev, hostname: host || "localhost", port, ...(dev ? { turbopack: true } : {}) });
   const handle = app.getRequestHandler();
   await app.prepare();

@@ -119,6 +119,7 @@ const schema = z.object({
   PORT: whole(1, 3000, "a port number").refine((n) => n < 65536, "must be a port number (1–65535)"),
   /** Server processes sharing PORT (lib/server/cluster.ts); unset: the cores on PostgreSQL, 1 on the embedded database. */
   WEB_CONCURRENCY: wholeOrUnset(1),
+  COMPRESS: onOff("off"), // Next's own gzip; off: the reverse proxy compresses (docs/decisions/0039-compression.md)
   TRUST_PROXY: optional(
     z
       .string()

@@ -107,7 +107,7 @@ export function savedAs(user: SessionUser, resource: ViewResource, params: RawPa
 export async function viewsState(user: SessionUser, resource: ViewResource, params: RawParams): Promise<ViewsState> {
   const [rows, defaultId] = await Promise.all([menuViews(user, resource), defaultOf(user, resource)]);
   const here = filtersKey(resource, params);
-  const shown = [...rows.own, ...rows.shared].map((row) => menuView(user, resource, row, defaultId));
+  const shown = rows.map((row) => menuView(user, resource, row, defaultId));
   const matching = here === null ? [] : shown.filter((v) => v.key === here);
   let current = matching.find((v) => v.own) ?? matching[0] ?? null;
   if (!current && here !== null && VIEW_LISTS[resource].keys.some((k) => params[k])) {

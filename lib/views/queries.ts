@@ -3,6 +3,7 @@ import type { SessionUser } from "@/lib/auth/permissions";
 import { canSeeView } from "@/lib/auth/permissions";
 import { config } from "@/lib/config";
 import { prisma } from "@/lib/db/client";
+import { query, sql, type Statement } from "@/lib/db/sql";
 import { notFound } from "@/lib/errors";
 import { readPage } from "@/lib/list/depth";
 import { pagination, type Pagination } from "@/lib/list/pagination";
@@ -87,17 +88,17 @@ export async function listViews(user: Pick<SessionUser, "id">, f: { resource?: V
 export const MENU_SHARED_VIEWS = 10;
 
 /**
- * What the Views menu shows of a list: the caller's own views (VIEWS_PER_USER at most, as many as
- * they may keep) and the first MENU_SHARED_VIEWS shared views of others, by name. Read with LIMITs,
- * so a flood of shared views does not grow every user's list pages.
+ * What the Views menu shows of a list: the caller's own views (VIEWS_PER_USER at most), then the first
+ * MENU_SHARED_VIEWS shared views of others, each by name, in one statement on the driver (every list
+ * page asks it: decision 23). The LIMITs keep a flood of shared views from growing every page.
  */
-export async function menuViews(user: Pick<SessionUser, "id">, resource: ViewResource): Promise<{ own: ViewRow[]; shared: ViewRow[] }> {
-  const db = await prisma();
-  const [own, shared] = await Promise.all([
-    db.savedView.findMany({ where: { resource, owner_id: user.id }, orderBy: byName("asc"), take: config().VIEWS_PER_USER, select: viewSelect }),
-    db.savedView.findMany({ where: { resource, shared: true, owner_id: { not: user.id } }, orderBy: byName("asc"), take: MENU_SHARED_VIEWS, select: viewSelect }),
-  ]);
-  return { own, shared };
+export async function menuViews(user: Pick<SessionUser, "id">, resource: ViewResource): Promise<ViewRow[]> {
+  const pick = (where: Statement, limit: number) =>
+    sql`(SELECT v.id, v.name, v.resource, v.query, v.columns, v.shared, v.owner_id, v.created_at, v.updated_at, o.name AS owner_name
+      FROM saved_views v JOIN users o ON o.id = v.owner_id WHERE v.resource = ${resource} AND ${where} ORDER BY v.name, v.id LIMIT ${limit})`;
+  const rows = await query<Omit<ViewRow, "owner"> & { owner_name: string }>(sql`SELECT * FROM (${pick(sql`v.owner_id = ${user.id}`, config().VIEWS_PER_USER)}
+    UNION ALL ${pick(sql`v.shared AND v.owner_id <> ${user.id}`, MENU_SHARED_VIEWS)}) m ORDER BY m.owner_id <> ${user.id}, m.name, m.id`);
+  return rows.map(({ owner_name, ...row }) => ({ ...row, owner: { id: row.owner_id, name: owner_name } }));
 }
 
 /** A shared view of others whose stored query is exactly `query`: the current view when the menu leaves it out. */
@@ -114,12 +115,9 @@ export async function getVisibleView(user: Pick<SessionUser, "id">, id: number):
   return view;
 }
 
-/** The id of the user's default view of a list, when they may still see it. */
+/** The id of the user's default view of a list, when they may still see it (raw, as `menuViews`). */
 export async function defaultViewId(user: Pick<SessionUser, "id">, resource: ViewResource): Promise<number | null> {
-  const db = await prisma();
-  const row = await db.savedViewDefault.findUnique({
-    where: { user_id_resource: { user_id: user.id, resource } },
-    select: { view: { select: { id: true, owner_id: true, shared: true } } },
-  });
-  return row && canSeeView(user, row.view) ? row.view.id : null;
+  const [view] = await query<{ id: number; owner_id: number; shared: boolean }>(sql`SELECT v.id, v.owner_id, v.shared
+    FROM saved_view_defaults d JOIN saved_views v ON v.id = d.view_id WHERE d.user_id = ${user.id} AND d.resource = ${resource}`);
+  return view && canSeeView(user, view) ? view.id : null;
 }

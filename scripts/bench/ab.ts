@@ -93,8 +93,11 @@ try {
     for (const connections of args.connections.split(",").map(Number)) {
       const p50s: number[][] = servers.map(() => []);
       const cpu: number[][] = servers.map(() => []);
+      const rates: number[][] = servers.map(() => []);
       const failures = servers.map(() => new Map<number, number>());
-      for (const [i, s] of servers.entries()) await loadHttp({ url: `${s.url}${p}`, cookie: cookies[i]!, connections, seconds: warmup });
+      // /login is measured as the signed-out visitor it is for (it sends a signed-in one on).
+      const cookieOf = (i: number) => (p === "/login" ? "" : cookies[i]!);
+      for (const [i, s] of servers.entries()) await loadHttp({ url: `${s.url}${p}`, cookie: cookieOf(i), connections, seconds: warmup });
       for (let r = 0; r < rounds; r++) {
         // Every other round in reverse order (A B, B A, …): neither build always runs first.
         const order = servers.map((_, i) => i);
@@ -102,15 +105,16 @@ try {
         for (const i of order) {
           const s = servers[i]!;
           const before = cpuOfTree(s.pid);
-          const sample = await loadHttp({ url: `${s.url}${p}`, cookie: cookies[i]!, connections, seconds, failures: failures[i] });
+          const sample = await loadHttp({ url: `${s.url}${p}`, cookie: cookieOf(i), connections, seconds, failures: failures[i] });
           p50s[i]!.push(sample.p50);
+          rates[i]!.push(sample.requests / seconds);
           cpu[i]!.push(((cpuOfTree(s.pid) - before) * 1000) / Math.max(1, sample.requests));
         }
       }
       const ratio = (values: number[][], i: number) => median(values[i]!.map((v, r) => v / values[0]![r]!));
       const cells = builds.map(
         (b, i) =>
-          `${b.label}: p50 ${median(p50s[i]!).toFixed(1)} ms, CPU ${median(cpu[i]!).toFixed(2)} ms/request${i ? ` (×${ratio(p50s, i).toFixed(3)}, CPU ×${ratio(cpu, i).toFixed(3)})` : ""}`,
+          `${b.label}: p50 ${median(p50s[i]!).toFixed(1)} ms, ${median(rates[i]!).toFixed(0)}/s, CPU ${median(cpu[i]!).toFixed(2)} ms/request${i ? ` (×${ratio(p50s, i).toFixed(3)}, ×${ratio(rates, i).toFixed(3)}/s, CPU ×${ratio(cpu, i).toFixed(3)})` : ""}`,
       );
       console.log(`${p} ×${connections}  ${cells.join("  |  ")}`);
       // An answer that is not 2xx is not counted as a request: say so, or the CPU per request misleads.
