@@ -14,6 +14,12 @@ const RAW_SQL = [
   })),
 ];
 
+const JOSE = { name: "jose", message: "Read next-auth's tokens with next-auth/jwt's decode (lib/auth/session.ts)." };
+const PRINCIPAL_ONLY = [
+  { name: "@/lib/auth/scope", importNames: ["branchScope", "branchScopeOfUser"], message: "Use the scope the guard's user carries: (await requireUser()).scope." },
+  { name: "@/lib/auth/session", importNames: ["sessionPrincipal", "currentSession"], message: "Ask the guards (lib/auth/guards.ts), which read the principal once." },
+];
+
 export default defineConfig([
   ...nextVitals,
   ...nextTs,
@@ -42,8 +48,14 @@ export default defineConfig([
   // built on the library next-auth uses underneath (decision 23).
   {
     files: ["**/*.{ts,tsx,js,mjs,cjs}"],
+    rules: { "no-restricted-imports": ["error", { paths: [JOSE] }] },
+  },
+  // Pages, actions and routes decide on the request's one principal (decision 40): the user and
+  // branch scope the guards return, never a scope or session worked out again beside it.
+  {
+    files: ["app/**", "components/**"],
     rules: {
-      "no-restricted-imports": ["error", { paths: [{ name: "jose", message: "Read next-auth's tokens with next-auth/jwt's decode (lib/auth/session.ts)." }] }],
+      "no-restricted-imports": ["error", { paths: [JOSE, ...PRINCIPAL_ONLY] }],
     },
   },
   // Settings are read in one place each: the console's in lib/config.ts (config()), the tests' and

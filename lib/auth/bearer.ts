@@ -7,7 +7,7 @@ import { tokenRateWait } from "@/lib/tokens/rate";
 import { tokenAllows, type TokenScope } from "@/lib/tokens/scope";
 import type { Role } from "./permissions";
 import { twoFactorStanding, type Principal } from "./principal";
-import { USER_BRANCH_IDS } from "./scope";
+import { USER_BRANCH_IDS, branchScope } from "./scope";
 import { isApiTokenShape, secretHash } from "./secrets";
 
 // Bearer tokens on the JSON API, decided once per request by lib/http/api.ts; judged by the token
@@ -78,7 +78,7 @@ export async function authenticateBearer(token: string, request: Request): Promi
     await query(sql`UPDATE api_tokens SET last_used_at = now() WHERE id = ${row.id}`);
   }
   return {
-    user: { id: row.user_id, name: row.user_name, email: row.email, role: row.role, branch_ids: row.branch_ids },
+    user: { id: row.user_id, name: row.user_name, email: row.email, role: row.role, branch_ids: row.branch_ids, scope: branchScope(row) },
     via: "token",
     signedInAt: null,
     // The requirement covers the person, not one credential: a token of a user who still has to set

@@ -1,9 +1,9 @@
 import "server-only";
 import { auditDenied } from "@/lib/audit/log";
 import { BrandedError } from "@/lib/errors";
-import { canManageBranches, type SessionUser } from "./permissions";
+import { canManageBranches } from "./permissions";
 import { tokenPrincipal } from "./bearer";
-import type { Principal } from "./principal";
+import type { Caller, Principal } from "./principal";
 import { sessionPrincipal } from "./session";
 import { logError } from "@/lib/telemetry/log";
 
@@ -43,13 +43,13 @@ async function signedIn(): Promise<Principal> {
  * Every protected read and mutation starts here (or at requireAdmin, built on it); a bearer
  * request's user is its token's. A caller who still has to set up two-factor gets no further.
  */
-export async function requireUser(): Promise<SessionUser> {
+export async function requireUser(): Promise<Caller> {
   const principal = await signedIn();
   if (principal.twoFactor === "pending") throw new AuthError(403, "two_factor_required");
   return principal.user;
 }
 
-export async function requireAdmin(): Promise<SessionUser> {
+export async function requireAdmin(): Promise<Caller> {
   const user = await requireUser();
   if (!canManageBranches(user)) {
     // A signed-in user tried something their role does not allow: worth a line in the audit log.
@@ -76,7 +76,7 @@ export async function requireSessionForTwoFactorSetUp(): Promise<Principal> {
  * Making an API token: as requireUser, and a user REQUIRE_TWO_FACTOR covers has codes set up,
  * even in a single sign-on session, since the token would be refused at its first use.
  */
-export async function requireUserForNewToken(): Promise<SessionUser> {
+export async function requireUserForNewToken(): Promise<Caller> {
   const principal = await signedIn();
   if (principal.twoFactor === "pending" || principal.twoFactor === "provider") throw new AuthError(403, "two_factor_required");
   return principal.user;

@@ -1,8 +1,9 @@
 import type { SessionUser } from "./permissions";
+import type { BranchScope } from "./scope";
 
 // Who is calling, resolved once per request from the session cookie or the bearer token, with what
-// REQUIRE_TWO_FACTOR makes of them; the guards (lib/auth/guards.ts) decide on this alone
-// (docs/decisions/0030-sign-in-two-factor-and-sso.md).
+// REQUIRE_TWO_FACTOR makes of them and the branches they see; the guards (lib/auth/guards.ts) decide
+// on this alone (docs/decisions/0040-one-principal.md).
 
 export type TwoFactorRule = "off" | "admins" | "everyone";
 
@@ -14,8 +15,11 @@ export type TwoFactorRule = "off" | "admins" | "everyone";
  */
 export type TwoFactorStanding = "on" | "not-required" | "provider" | "pending";
 
+/** The user as the guards hand it on, with the branch scope decided once from the same row (decision 40). */
+export type Caller = SessionUser & { readonly scope: BranchScope };
+
 export type Principal = {
-  user: SessionUser;
+  user: Caller;
   /** How the caller proved who they are. */
   via: "password" | "sso" | "token";
   /** A session's sign-in time (seconds since the epoch); null for a token. */

@@ -2,9 +2,9 @@ import "server-only";
 import { cache } from "react";
 import { cookies } from "next/headers";
 import { SESSION_MAX_AGE_SECONDS, decodeSessionCookie, sessionCookieName } from "./cookies";
-import type { Role, SessionUser } from "./permissions";
-import { twoFactorStanding, type Principal } from "./principal";
-import { USER_BRANCH_IDS, USER_BRANCH_NAMES } from "./scope";
+import type { Role } from "./permissions";
+import { twoFactorStanding, type Caller, type Principal } from "./principal";
+import { USER_BRANCH_IDS, USER_BRANCH_NAMES, branchScope } from "./scope";
 import { config } from "@/lib/config";
 import { query, sql, type Statement } from "@/lib/db/sql";
 import { noteCaller } from "@/lib/telemetry/request";
@@ -37,7 +37,7 @@ export const currentSession = cache(async (): Promise<{ principal: Principal; ex
   const signedInAt = token.sat as number;
   return {
     principal: {
-      user: { id: user.id, name: user.name, email: user.email, role: user.role, branch_ids: user.branch_ids, branch_names: user.branch_names, preferences: user.preferences },
+      user: { id: user.id, name: user.name, email: user.email, role: user.role, branch_ids: user.branch_ids, branch_names: user.branch_names, preferences: user.preferences, scope: branchScope(user) },
       via,
       signedInAt,
       // Decided here, with the row it depends on: no guard reads the setting or the session again.
@@ -51,4 +51,4 @@ export const currentSession = cache(async (): Promise<{ principal: Principal; ex
 export const sessionPrincipal = cache(async (): Promise<Principal | null> => (await currentSession())?.principal ?? null);
 
 /** The signed-in user of this request, or null, for what only decides what to show (the header); never for access. */
-export const currentUser = cache(async (): Promise<SessionUser | null> => (await currentSession())?.principal.user ?? null);
+export const currentUser = cache(async (): Promise<Caller | null> => (await currentSession())?.principal.user ?? null);

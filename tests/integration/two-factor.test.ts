@@ -4,6 +4,7 @@ import { authOptions } from "@/lib/auth/options";
 import { hashPassword } from "@/lib/auth/password";
 import type { SessionUser } from "@/lib/auth/permissions";
 import type { Principal } from "@/lib/auth/principal";
+import { branchScope } from "@/lib/auth/scope";
 import { duringSignIn } from "@/lib/auth/sign-in";
 import { currentTotp, RECOVERY_CODE_COUNT, recoveryCodeHash } from "@/lib/auth/totp";
 import { confirmTwoFactor, startTwoFactorSetup, turnOffTwoFactor, twoFactorState } from "@/lib/auth/two-factor";
@@ -25,7 +26,7 @@ const PASSWORD = "right-password";
 
 /** A session's principal (lib/auth/principal.ts) signed in `ago` seconds before now. */
 const session = (user: SessionUser, via: "password" | "sso" = "password", ago = 0): Principal => ({
-  user,
+  user: { ...user, scope: branchScope(user) },
   via,
   signedInAt: Math.floor(Date.now() / 1000) - ago,
   twoFactor: "not-required",

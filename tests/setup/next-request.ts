@@ -6,14 +6,20 @@ import type { SessionUser } from "@/lib/auth/permissions";
 type Holder = { __test_session_user?: SessionUser | null };
 
 // The session's principal (lib/auth/principal.ts) is a password session with nothing pending.
-const sessionUser = () => (globalThis as Holder).__test_session_user ?? null;
-vi.mock("@/lib/auth/session", () => ({
-  currentUser: async () => sessionUser(),
-  sessionPrincipal: async () => {
-    const user = sessionUser();
-    return user ? { user, via: "password", signedInAt: Math.floor(Date.now() / 1000), twoFactor: "not-required" } : null;
-  },
-}));
+vi.mock("@/lib/auth/session", async () => {
+  const { branchScope } = await import("@/lib/auth/scope");
+  const sessionUser = () => {
+    const user = (globalThis as Holder).__test_session_user ?? null;
+    return user ? { ...user, scope: branchScope(user) } : null;
+  };
+  return {
+    currentUser: async () => sessionUser(),
+    sessionPrincipal: async () => {
+      const user = sessionUser();
+      return user ? { user, via: "password", signedInAt: Math.floor(Date.now() / 1000), twoFactor: "not-required" } : null;
+    },
+  };
+});
 
 // What Next provides inside a request: cache revalidation is a no-op here, and forbidden() /
 // unauthorized() are enabled as by next.config.js (experimental.authInterrupts).

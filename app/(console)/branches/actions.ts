@@ -6,7 +6,6 @@ import { action } from "@/lib/actions";
 import { requireAdmin } from "@/lib/auth/guards";
 import { createBranch, deleteBranch, updateBranch } from "@/lib/branches/mutations";
 import { branchSubscriberCount } from "@/lib/branches/queries";
-import { branchScope } from "@/lib/auth/scope";
 import { branchIdSchema, branchInputSchema } from "@/lib/branches/schema";
 
 // Each action checks the role itself (requireAdmin): hiding the buttons from staff is not the protection.
@@ -30,7 +29,7 @@ export const updateBranchAction = action(
 /** For the delete confirmation, when it opens: how many subscribers would lose their branch. */
 export const countBranchSubscribersAction = action(requireAdmin, z.object({ id: branchIdSchema }), async ({ id }, user) => ({
   ok: true,
-  data: { subscribers: await branchSubscriberCount(branchScope(user), id) },
+  data: { subscribers: await branchSubscriberCount(user.scope, id) },
 }));
 
 export const deleteBranchAction = action(requireAdmin, z.object({ id: branchIdSchema }), async ({ id }, user) => {

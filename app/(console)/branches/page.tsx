@@ -11,7 +11,7 @@ import { requirePageUser } from "@/lib/auth/page-guards";
 import { canManageBranches } from "@/lib/auth/permissions";
 import { BRANCH_FILTER_KEYS, branchFiltersSchema } from "@/lib/branches/filters";
 import { listBranches } from "@/lib/branches/queries";
-import { branchScope, type BranchScope } from "@/lib/auth/scope";
+import { type BranchScope } from "@/lib/auth/scope";
 import { listOutcome } from "@/lib/list/outcome";
 import { parseWith, withParams, type RawParams } from "@/lib/list/params";
 import { defaultViewHref, viewsState } from "@/lib/views/menu";
@@ -51,7 +51,7 @@ export default async function BranchesPage({ searchParams }: { searchParams: Pro
       />
       {parsed.ok ? (
         <Suspense fallback={<TableSkeleton />}>
-          <Results scope={branchScope(user)} filters={parsed.value} params={params} admin={admin} />
+          <Results scope={user.scope} filters={parsed.value} params={params} admin={admin} />
         </Suspense>
       ) : <InvalidQuery fields={parsed.fields} params={params} path={PATH} />}
     </div>

@@ -4,7 +4,6 @@ import { revalidatePath } from "next/cache";
 import { action } from "@/lib/actions";
 import { z } from "zod";
 import { requireAdmin, requireUser } from "@/lib/auth/guards";
-import { branchScope } from "@/lib/auth/scope";
 import { deleteSubscriber, updateSubscriber } from "@/lib/subscribers/edit";
 import { checkDuplicates, createSubscriber } from "@/lib/subscribers/mutations";
 import { serializeRecord } from "@/lib/subscribers/record";
@@ -15,7 +14,7 @@ import { idSchema } from "@/lib/validation/id";
 // read from the input: the server decides it.
 
 export const createSubscriberAction = action(requireUser, subscriberInputSchema, async (input, user) => {
-  const row = await createSubscriber(branchScope(user), input, user);
+  const row = await createSubscriber(user.scope, input, user);
   revalidatePath("/subscribers");
   const name = `${row.first_name} ${row.last_name}`;
   return {
@@ -27,19 +26,19 @@ export const createSubscriberAction = action(requireUser, subscriberInputSchema,
 
 /** The form asks this when the email or mobile field loses focus, before submitting. */
 export const checkDuplicateAction = action(requireUser, duplicateCheckSchema, async (input, user) => {
-  return { ok: true, data: await checkDuplicates(branchScope(user), input) };
+  return { ok: true, data: await checkDuplicates(user.scope, input) };
 });
 
 /** Saves an edit made on `version` (the record's updated_at as read); a stale one fails with the record as it is now. */
 export const updateSubscriberAction = action(requireUser, subscriberEditSchema, async ({ id, version, ...input }, user) => {
-  const row = await updateSubscriber(branchScope(user), id, input, new Date(version), user);
+  const row = await updateSubscriber(user.scope, id, input, new Date(version), user);
   revalidatePath("/subscribers");
   revalidatePath(`/subscribers/${id}`);
   return { ok: true, data: serializeRecord(row), message: `Subscriber “${row.first_name} ${row.last_name}” saved.${row.is_duplicate ? " It is marked as a duplicate." : ""}` };
 });
 
 export const deleteSubscriberAction = action(requireAdmin, z.object({ id: idSchema("The subscriber id must be a whole number of 1 or more.") }), async ({ id }, user) => {
-  const row = await deleteSubscriber(branchScope(user), id, user);
+  const row = await deleteSubscriber(user.scope, id, user);
   revalidatePath("/subscribers");
   return { ok: true, data: undefined, message: `Subscriber “${row.first_name} ${row.last_name}” deleted. It is in the trash.` };
 });

@@ -4,7 +4,6 @@ import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { action } from "@/lib/actions";
 import { requireUser } from "@/lib/auth/guards";
-import { branchScope } from "@/lib/auth/scope";
 import { isJobId } from "@/lib/jobs/ids";
 import { requestBulkChange, requestUndo } from "@/lib/subscribers/bulk";
 import { bulkRequestSchema } from "@/lib/subscribers/bulk-schema";
@@ -12,7 +11,7 @@ import { bulkRequestSchema } from "@/lib/subscribers/bulk-schema";
 // Anyone signed in changes the status or the mandatory flag of many subscribers; deleting them is
 // for administrators (requestBulkChange checks it, whoever calls). The API's POST takes the same path.
 export const bulkChangeAction = action(requireUser, bulkRequestSchema, async ({ target, change }, user) => {
-  const result = await requestBulkChange(branchScope(user), user, target, change);
+  const result = await requestBulkChange(user.scope, user, target, change);
   if (result.kind === "done") revalidatePath("/subscribers");
   return {
     ok: true,

@@ -1,7 +1,6 @@
 "use server";
 
 import { z } from "zod";
-import { branchScope } from "@/lib/auth/scope";
 import { action } from "@/lib/actions";
 import { requireUser } from "@/lib/auth/guards";
 import { parseExportBody } from "@/lib/export/filters";
@@ -21,6 +20,6 @@ export const requestExportAction = action(requireUser, input, async (raw, user) 
   if (!split.ok) return { ok: false, fieldErrors: split.fields, formError: split.message };
   const filters = parseExportBody(split.value.body);
   if (!filters.ok) return { ok: false, fieldErrors: filters.fields, formError: filters.message };
-  const status: ExportStatusBody = await requestExport(branchScope(user), user, filters.value, split.value.format);
+  const status: ExportStatusBody = await requestExport(user.scope, user, filters.value, split.value.format);
   return { ok: true, data: status, message: "Export requested. The file is being prepared." };
 });

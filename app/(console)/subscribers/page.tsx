@@ -7,7 +7,6 @@ import { ListToolbar } from "@/components/list/list-toolbar";
 import { Pager } from "@/components/list/pager";
 import { TableSkeleton } from "@/components/list/table-skeleton";
 import { buttonClass } from "@/components/ui/button-styles";
-import { branchScope } from "@/lib/auth/scope";
 import { requirePageUser } from "@/lib/auth/page-guards";
 import { canCreateSubscribers, canManageBranches, type SessionUser } from "@/lib/auth/permissions";
 import { rawExportFilters } from "@/lib/export/filters";
@@ -38,7 +37,7 @@ export default async function SubscribersPage({ searchParams }: { searchParams: 
   if (defaultView) redirect(defaultView);
   const parsed = parseWith(subscriberFiltersSchema, params);
   // The export panel takes its count from this query rather than counting again.
-  const scope = branchScope(user);
+  const scope = user.scope;
   const list = parsed.ok ? listOutcome(() => heavyUnless(isLightList(scope, parsed.value), user.id, () => listSubscribers(scope, parsed.value))) : null;
   const views = await viewsState(user, "subscribers", params);
 

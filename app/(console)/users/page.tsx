@@ -7,12 +7,11 @@ import { Pager } from "@/components/list/pager";
 import { TableSkeleton } from "@/components/list/table-skeleton";
 import { buttonClass } from "@/components/ui/button-styles";
 import { requirePageAdmin } from "@/lib/auth/page-guards";
-import type { SessionUser } from "@/lib/auth/permissions";
+import type { Caller } from "@/lib/auth/principal";
 import { listOutcome } from "@/lib/list/outcome";
 import { parseWith, withParams, type RawParams } from "@/lib/list/params";
 import { userFiltersSchema, type UserFilters } from "@/lib/users/filters";
 import { listUsers } from "@/lib/users/queries";
-import { branchScope } from "@/lib/auth/scope";
 import { branchOptions } from "@/lib/subscribers/options";
 import { UserTable } from "./user-table";
 import { USER_TOOLBAR } from "./filter-fields";
@@ -45,9 +44,9 @@ export default async function UsersPage({ searchParams }: { searchParams: Promis
   );
 }
 
-async function Results({ filters, params, me }: { filters: UserFilters; params: RawParams; me: SessionUser }) {
+async function Results({ filters, params, me }: { filters: UserFilters; params: RawParams; me: Caller }) {
   // The admin's own scope (every branch): the choices of the "Branches…" dialog and the names in the table.
-  const [outcome, branches] = await Promise.all([listOutcome(() => listUsers(filters)), branchOptions(branchScope(me))]);
+  const [outcome, branches] = await Promise.all([listOutcome(() => listUsers(filters)), branchOptions(me.scope)]);
   if (!outcome.ok) return <ListProblemNotice problem={outcome.problem} params={params} path={PATH} />;
   const { data, pagination } = outcome.value;
   if (pagination.total === 0) {

@@ -6,7 +6,6 @@ import { Badge, EmptyValue } from "@/components/ui/badge";
 import { buttonClass } from "@/components/ui/button-styles";
 import { requirePageUser } from "@/lib/auth/page-guards";
 import { canManageBranches } from "@/lib/auth/permissions";
-import { branchScope } from "@/lib/auth/scope";
 import { formatDateTime, formatDay, isoDay } from "@/lib/format";
 import { STATUS_LABEL, STATUS_TONE } from "@/lib/subscribers/labels";
 import { dismissalsOf } from "@/lib/subscribers/dismissals";
@@ -29,7 +28,7 @@ export default async function SubscriberPage({ params }: Props) {
   const raw = (await params).id;
   const user = await requirePageUser(`/subscribers/${encodeURIComponent(raw)}`);
   const id = parseId(raw);
-  const scope = branchScope(user);
+  const scope = user.scope;
   const s = id === null ? null : await findSubscriber(scope, id);
   if (!s) notFound();
   const admin = canManageBranches(user);

@@ -7,7 +7,7 @@ import { databaseAppError, isQueryCancelled } from "@/lib/db/errors";
 import { AppError } from "@/lib/errors";
 import { withParams, type RawParams } from "@/lib/list/params";
 import { heavy } from "@/lib/load/user-limit";
-import { branchScope, isScoped } from "@/lib/auth/scope";
+import { isScoped } from "@/lib/auth/scope";
 import { countTarget, runsAtOnce } from "@/lib/subscribers/bulk";
 import { MAX_SELECTION, changeFromChoice, describeChange, type BulkTarget } from "@/lib/subscribers/bulk-schema";
 import { SUBSCRIBER_ADDRESS_KEYS, SUBSCRIBER_FILTER_KEYS } from "@/lib/subscribers/filters";
@@ -48,7 +48,7 @@ export default async function BulkChangePage({ searchParams }: { searchParams: P
           ? `Select at most ${MAX_SELECTION} subscribers, or change all that match the filters.`
           : null;
   const target: BulkTarget = all ? { filters } : { ids: [...new Set(selected)] };
-  const scope = branchScope(user);
+  const scope = user.scope;
   let count = 0;
   let countProblem: string | null = null;
   if (!problem) {

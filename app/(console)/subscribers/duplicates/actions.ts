@@ -3,7 +3,6 @@
 import { revalidatePath } from "next/cache";
 import { action } from "@/lib/actions";
 import { requireAdmin, requireUser } from "@/lib/auth/guards";
-import { branchScope } from "@/lib/auth/scope";
 import { z } from "zod";
 import { dismissBodySchema, mergeBodySchema } from "@/lib/subscribers/duplicate-schema";
 import { dismissDuplicates, undoDismissal } from "@/lib/subscribers/dismissals";
@@ -13,25 +12,25 @@ import { mergeSubscribers, undoMerge } from "@/lib/subscribers/merge";
 // /api/v1/subscribers/merge and /api/v1/subscribers/merges/{merge_id}/undo.
 
 export const dismissDuplicatesAction = action(requireUser, dismissBodySchema, async ({ ids }, user) => {
-  const result = await dismissDuplicates(branchScope(user), ids, user);
+  const result = await dismissDuplicates(user.scope, ids, user);
   revalidatePath("/subscribers");
   return { ok: true, data: result, message: `Marked ${ids.length} subscribers as not duplicates of each other.` };
 });
 
 export const undoDismissalAction = action(requireAdmin, dismissBodySchema, async ({ ids }, user) => {
-  const result = await undoDismissal(branchScope(user), ids, user);
+  const result = await undoDismissal(user.scope, ids, user);
   revalidatePath("/subscribers");
   return { ok: true, data: result, message: result.pairs.length ? "They count as possible duplicates again." : "They were not marked as not duplicates." };
 });
 
 export const mergeAction = action(requireAdmin, mergeBodySchema, async (input, user) => {
-  const { survivor, merge_id } = await mergeSubscribers(branchScope(user), input, user);
+  const { survivor, merge_id } = await mergeSubscribers(user.scope, input, user);
   revalidatePath("/subscribers");
   return { ok: true, data: { survivor_id: survivor.id, merge_id }, message: `Merged ${input.merged_ids.length + 1} subscribers into #${survivor.id}.` };
 });
 
 export const undoMergeAction = action(requireAdmin, z.object({ merge_id: z.string().regex(/^[A-Za-z0-9_-]{1,32}$/, "Not a merge.") }), async ({ merge_id }, user) => {
-  const survivor = await undoMerge(branchScope(user), merge_id, user);
+  const survivor = await undoMerge(user.scope, merge_id, user);
   revalidatePath("/subscribers");
   return { ok: true, data: { survivor_id: survivor.id }, message: "The merge is undone: the merged subscribers are back." };
 });

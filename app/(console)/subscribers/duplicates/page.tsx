@@ -10,7 +10,6 @@ import { TableSkeleton } from "@/components/list/table-skeleton";
 import { Badge, EmptyValue } from "@/components/ui/badge";
 import { requirePageUser } from "@/lib/auth/page-guards";
 import { canMergeSubscribers, type SessionUser } from "@/lib/auth/permissions";
-import { branchScope } from "@/lib/auth/scope";
 import { formatDateTime } from "@/lib/format";
 import { listOutcome, type ListOutcome } from "@/lib/list/outcome";
 import { parseWith, withParams, type RawParams } from "@/lib/list/params";
@@ -38,7 +37,7 @@ export default async function DuplicatesPage({ searchParams }: { searchParams: P
   const params = await searchParams;
   const user = await requirePageUser(`${PATH}${withParams(params, {})}`);
   const parsed = parseWith(duplicateFiltersSchema, params);
-  const scope = branchScope(user);
+  const scope = user.scope;
   const list = parsed.ok ? listOutcome(() => heavy(user.id, () => listDuplicateGroups(scope, parsed.value))) : null;
   return (
     <div className="space-y-5">

@@ -1,6 +1,5 @@
 import type { Metadata } from "next";
 import { requirePageUser } from "@/lib/auth/page-guards";
-import { branchScope } from "@/lib/auth/scope";
 import { listCountries } from "@/lib/countries/queries";
 import { branchOptions, sheetNames } from "@/lib/subscribers/options";
 import { SubscriberForm } from "../subscriber-form";
@@ -9,7 +8,7 @@ export const metadata: Metadata = { title: "New subscriber" };
 
 /** Every signed-in user may create subscribers (docs/SPEC.md: no administrator check). */
 export default async function NewSubscriberPage() {
-  const scope = branchScope(await requirePageUser("/subscribers/new"));
+  const scope = (await requirePageUser("/subscribers/new")).scope;
   const [branches, countries, sheets] = await Promise.all([branchOptions(scope), listCountries(), sheetNames()]);
   return (
     <div className="mx-auto max-w-2xl">

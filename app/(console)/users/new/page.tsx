@@ -1,6 +1,5 @@
 import type { Metadata } from "next";
 import { requirePageAdmin } from "@/lib/auth/page-guards";
-import { branchScope } from "@/lib/auth/scope";
 import { branchOptions } from "@/lib/subscribers/options";
 import { UserForm } from "./user-form";
 
@@ -9,7 +8,7 @@ export const metadata: Metadata = { title: "New user" };
 export default async function NewUserPage() {
   const admin = await requirePageAdmin("/users/new");
   // The admin's own scope (every branch): the choices of a new staff member's branches.
-  const branches = await branchOptions(branchScope(admin));
+  const branches = await branchOptions(admin.scope);
   return (
     <div className="mx-auto max-w-lg">
       <h1 className="text-2xl font-semibold tracking-tight">New user</h1>

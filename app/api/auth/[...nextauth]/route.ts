@@ -3,6 +3,7 @@ import { cookies } from "next/headers";
 import { NextRequest } from "next/server";
 import { SSO_PROVIDER_ID, authOptions } from "@/lib/auth/options";
 import { secureCookies, sessionCookieName } from "@/lib/auth/cookies";
+// eslint-disable-next-line no-restricted-imports -- next-auth's session endpoint answers with the session itself, for the client
 import { currentSession } from "@/lib/auth/session";
 import { duringSignIn } from "@/lib/auth/sign-in";
 import { duringSsoCallback } from "@/lib/auth/sso-failures";

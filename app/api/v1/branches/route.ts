@@ -1,5 +1,4 @@
 import { requireAdmin, requireUser } from "@/lib/auth/guards";
-import { branchScope } from "@/lib/auth/scope";
 import { createBranch } from "@/lib/branches/mutations";
 import { listBranches, serializeBranch } from "@/lib/branches/queries";
 import { json, readJson, route } from "@/lib/http/api";
@@ -11,7 +10,7 @@ export const dynamic = "force-dynamic";
 export const GET = route(async (request) => {
   const user = await requireUser();
   const filters = branchesApi.list.query.parse(rawParams(new URL(request.url).searchParams));
-  const { data, pagination } = await listBranches(branchScope(user), filters);
+  const { data, pagination } = await listBranches(user.scope, filters);
   return json({ data: data.map(serializeBranch), pagination });
 });
 

@@ -1,5 +1,4 @@
 import { requireUser } from "@/lib/auth/guards";
-import { branchScope } from "@/lib/auth/scope";
 import { json, readJson, route } from "@/lib/http/api";
 import { heavyUnless } from "@/lib/load/user-limit";
 import { rawParams } from "@/lib/list/params";
@@ -14,7 +13,7 @@ export const dynamic = "force-dynamic";
 export const GET = route(async (request) => {
   const user = await requireUser();
   const filters = subscribersApi.list.query.parse(rawParams(new URL(request.url).searchParams));
-  const scope = branchScope(user);
+  const scope = user.scope;
   const { data, pagination } = await heavyUnless(isLightList(scope, filters), user.id, () => listSubscribers(scope, filters));
   return json({ data: data.map(serializeSubscriber), pagination });
 });
@@ -23,5 +22,5 @@ export const GET = route(async (request) => {
 export const POST = route(async (request) => {
   const user = await requireUser();
   const input = subscribersApi.create.body.parse(await readJson(request));
-  return json(serializeSubscriber(await createSubscriber(branchScope(user), input, user)), 201);
+  return json(serializeSubscriber(await createSubscriber(user.scope, input, user)), 201);
 });

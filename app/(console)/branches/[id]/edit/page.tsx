@@ -2,7 +2,6 @@ import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { requirePageAdmin } from "@/lib/auth/page-guards";
 import { getBranch } from "@/lib/branches/queries";
-import { branchScope } from "@/lib/auth/scope";
 import { AppError } from "@/lib/errors";
 import { parseId } from "@/lib/validation/id";
 import { BranchForm } from "../../branch-form";
@@ -15,7 +14,7 @@ export default async function EditBranchPage({ params }: { params: Promise<{ id:
   // The one spelling of an id (digits, no leading zero): any other names no branch.
   const id = parseId(rawId);
   if (id === null) notFound();
-  const branch = await getBranch(branchScope(user), id).catch((error: unknown) => {
+  const branch = await getBranch(user.scope, id).catch((error: unknown) => {
     if (AppError.is(error) && error.status === 404) notFound();
     throw error;
   });

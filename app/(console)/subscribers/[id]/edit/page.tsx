@@ -7,7 +7,6 @@ import { listCountries } from "@/lib/countries/queries";
 import { editableFields } from "@/lib/subscribers/edit";
 import { branchOptions, sheetNames } from "@/lib/subscribers/options";
 import { findSubscriber } from "@/lib/subscribers/record";
-import { branchScope } from "@/lib/auth/scope";
 import { parseId } from "@/lib/validation/id";
 import { SubscriberForm } from "../../subscriber-form";
 
@@ -16,7 +15,7 @@ export const metadata: Metadata = { title: "Edit subscriber" };
 /** Anyone signed in may correct a subscriber (the creation form's rules); the server decides the duplicate flag again. */
 export default async function EditSubscriberPage({ params }: { params: Promise<{ id: string }> }) {
   const raw = (await params).id;
-  const scope = branchScope(await requirePageUser(`/subscribers/${encodeURIComponent(raw)}/edit`));
+  const scope = (await requirePageUser(`/subscribers/${encodeURIComponent(raw)}/edit`)).scope;
   const id = parseId(raw);
   const s = id === null ? null : await findSubscriber(scope, id);
   if (!s) notFound();

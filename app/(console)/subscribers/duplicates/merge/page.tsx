@@ -2,7 +2,6 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { requirePageAdmin } from "@/lib/auth/page-guards";
-import { branchScope } from "@/lib/auth/scope";
 import { parseWith, withParams, type RawParams } from "@/lib/list/params";
 import { MERGE_FIELDS, mergePageSchema } from "@/lib/subscribers/duplicate-schema";
 import { fieldText } from "@/lib/subscribers/merge-fields";
@@ -19,7 +18,7 @@ export default async function MergePage({ searchParams }: { searchParams: Promis
   const user = await requirePageAdmin(`${PATH}${withParams(params, {})}`);
   const parsed = parseWith(mergePageSchema, params);
   if (!parsed.ok) notFound();
-  const scope = branchScope(user);
+  const scope = user.scope;
   const found = await Promise.all(parsed.value.ids.map((id) => findSubscriber(scope, id)));
   const rows = found.filter((s) => s !== null);
   if (rows.length < 2) notFound();

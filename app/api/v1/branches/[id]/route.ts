@@ -1,5 +1,4 @@
 import { requireAdmin, requireUser } from "@/lib/auth/guards";
-import { branchScope } from "@/lib/auth/scope";
 import { deleteBranch, updateBranch } from "@/lib/branches/mutations";
 import { getBranch, serializeBranch } from "@/lib/branches/queries";
 import { json, readJson, route } from "@/lib/http/api";
@@ -20,7 +19,7 @@ async function branchId(context: Context) {
 
 export const GET = route<Context>(async (_request, context) => {
   const user = await requireUser();
-  return json(serializeBranch(await getBranch(branchScope(user), await branchId(context))));
+  return json(serializeBranch(await getBranch(user.scope, await branchId(context))));
 });
 
 export const PATCH = route<Context>(async (request, context) => {

@@ -1,5 +1,4 @@
 import { requireAdmin, requireUser } from "@/lib/auth/guards";
-import { branchScope } from "@/lib/auth/scope";
 import { notFound } from "@/lib/errors";
 import { json, readJson, route } from "@/lib/http/api";
 import { subscribersApi } from "@/lib/openapi/operations/subscribers";
@@ -22,7 +21,7 @@ async function subscriberId(context: Context) {
 /** 200: the subscriber, with `updated_at` (the version a PATCH names). */
 export const GET = route<Context>(async (_request, context) => {
   const user = await requireUser();
-  return json(serializeRecord(await getSubscriber(branchScope(user), await subscriberId(context))));
+  return json(serializeRecord(await getSubscriber(user.scope, await subscriberId(context))));
 });
 
 /** The given fields over the record, checked by the creation rules; 409 when it changed since `updated_at`. */
@@ -30,7 +29,7 @@ export const PATCH = route<Context>(async (request, context) => {
   const user = await requireUser();
   const id = await subscriberId(context);
   const { version, changes } = subscribersApi.update.body.parse(await readJson(request));
-  const scope = branchScope(user);
+  const scope = user.scope;
   const current = await getSubscriber(scope, id);
   const input = subscriberInputSchema.parse({ ...editableFields(current), ...changes });
   return json(serializeRecord(await updateSubscriber(scope, id, input, version, user)));
@@ -39,6 +38,6 @@ export const PATCH = route<Context>(async (request, context) => {
 /** 204: deleted (administrators). */
 export const DELETE = route<Context>(async (_request, context) => {
   const user = await requireAdmin();
-  await deleteSubscriber(branchScope(user), await subscriberId(context), user);
+  await deleteSubscriber(user.scope, await subscriberId(context), user);
   return new Response(null, { status: 204 });
 });

@@ -1,5 +1,4 @@
 import { requireUser } from "@/lib/auth/guards";
-import { branchScope } from "@/lib/auth/scope";
 import { json, readJson, route } from "@/lib/http/api";
 import { bulkApi } from "@/lib/openapi/operations/trash";
 import { bulkStatus, requestBulkChange, serializeBulk } from "@/lib/subscribers/bulk";
@@ -10,6 +9,6 @@ export const dynamic = "force-dynamic";
 export const POST = route(async (request) => {
   const user = await requireUser();
   const { target, change } = bulkApi.request.body.parse(await readJson(request));
-  const result = await requestBulkChange(branchScope(user), user, target, change);
+  const result = await requestBulkChange(user.scope, user, target, change);
   return json(serializeBulk(await bulkStatus(user, result.id)), result.kind === "done" ? 200 : 202);
 });

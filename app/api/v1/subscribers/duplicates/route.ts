@@ -1,5 +1,4 @@
 import { requireUser } from "@/lib/auth/guards";
-import { branchScope } from "@/lib/auth/scope";
 import { json, route } from "@/lib/http/api";
 import { rawParams } from "@/lib/list/params";
 import { heavy } from "@/lib/load/user-limit";
@@ -14,6 +13,6 @@ export const dynamic = "force-dynamic";
 export const GET = route(async (request) => {
   const user = await requireUser();
   const filters = duplicatesApi.list.query.parse(rawParams(new URL(request.url).searchParams));
-  const { data, pagination } = await heavy(user.id, () => listDuplicateGroups(branchScope(user), filters));
+  const { data, pagination } = await heavy(user.id, () => listDuplicateGroups(user.scope, filters));
   return json({ data: data.map((g) => ({ key: g.key, rule: g.rule, subscribers: g.subscribers.map(serializeRecord) })), pagination });
 });

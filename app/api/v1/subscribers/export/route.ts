@@ -1,5 +1,4 @@
 import { requireUser } from "@/lib/auth/guards";
-import { branchScope } from "@/lib/auth/scope";
 import { AppError } from "@/lib/errors";
 import { parseExportBody, parseExportQuery } from "@/lib/export/filters";
 import { splitExportFormat } from "@/lib/export/format";
@@ -30,5 +29,5 @@ export const POST = route(async (request) => {
   }
   const filters = hasBody ? parseExportBody(body) : parseExportQuery(query);
   if (!filters.ok) throw new AppError(400, "invalid_input", filters.message, filters.fields);
-  return json(await requestExport(branchScope(user), user, filters.value, format), 202);
+  return json(await requestExport(user.scope, user, filters.value, format), 202);
 });

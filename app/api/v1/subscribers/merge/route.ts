@@ -1,5 +1,4 @@
 import { requireAdmin } from "@/lib/auth/guards";
-import { branchScope } from "@/lib/auth/scope";
 import { json, readJson, route } from "@/lib/http/api";
 import { duplicatesApi } from "@/lib/openapi/operations/duplicates";
 import { mergeSubscribers } from "@/lib/subscribers/merge";
@@ -11,6 +10,6 @@ export const dynamic = "force-dynamic";
 export const POST = route(async (request) => {
   const user = await requireAdmin();
   const input = duplicatesApi.merge.body.parse(await readJson(request));
-  const { survivor, merge_id } = await mergeSubscribers(branchScope(user), input, user);
+  const { survivor, merge_id } = await mergeSubscribers(user.scope, input, user);
   return json({ survivor: serializeRecord(survivor), merge_id });
 });

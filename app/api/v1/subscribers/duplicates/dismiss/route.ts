@@ -1,5 +1,4 @@
 import { requireUser } from "@/lib/auth/guards";
-import { branchScope } from "@/lib/auth/scope";
 import { json, readJson, route } from "@/lib/http/api";
 import { duplicatesApi } from "@/lib/openapi/operations/duplicates";
 import { dismissDuplicates } from "@/lib/subscribers/dismissals";
@@ -10,5 +9,5 @@ export const dynamic = "force-dynamic";
 export const POST = route(async (request) => {
   const user = await requireUser();
   const { ids } = duplicatesApi.dismiss.body.parse(await readJson(request));
-  return json(await dismissDuplicates(branchScope(user), ids, user));
+  return json(await dismissDuplicates(user.scope, ids, user));
 });

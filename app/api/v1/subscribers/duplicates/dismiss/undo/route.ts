@@ -1,5 +1,4 @@
 import { requireAdmin } from "@/lib/auth/guards";
-import { branchScope } from "@/lib/auth/scope";
 import { json, readJson, route } from "@/lib/http/api";
 import { duplicatesApi } from "@/lib/openapi/operations/duplicates";
 import { undoDismissal } from "@/lib/subscribers/dismissals";
@@ -10,5 +9,5 @@ export const dynamic = "force-dynamic";
 export const POST = route(async (request) => {
   const user = await requireAdmin();
   const { ids } = duplicatesApi.undoDismiss.body.parse(await readJson(request));
-  return json(await undoDismissal(branchScope(user), ids, user));
+  return json(await undoDismissal(user.scope, ids, user));
 });

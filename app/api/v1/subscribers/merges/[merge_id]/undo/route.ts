@@ -1,5 +1,4 @@
 import { requireAdmin } from "@/lib/auth/guards";
-import { branchScope } from "@/lib/auth/scope";
 import { notFound } from "@/lib/errors";
 import { json, route } from "@/lib/http/api";
 import { undoMerge } from "@/lib/subscribers/merge";
@@ -14,5 +13,5 @@ export const POST = route<Context>(async (_request, context) => {
   const user = await requireAdmin();
   const id = (await context.params).merge_id;
   if (!/^[A-Za-z0-9_-]{1,32}$/.test(id)) throw notFound("The merge");
-  return json(serializeRecord(await undoMerge(branchScope(user), id, user)));
+  return json(serializeRecord(await undoMerge(user.scope, id, user)));
 });
