@@ -46,7 +46,8 @@ export default defineConfig([
     ignores: [
       "lib/auth/scope.ts", // defines the sources
       "lib/subscribers/duplicates.ts", // the duplicate rule decides every row's flag alike, whoever asks (decision 32)
-      "lib/trash/**", // moves subscribers out of and back into the table, reads and restores trashed branches (decision 31)
+      "lib/trash/subscribers.ts", // moves subscribers out of the table into the trash and back (decision 31)
+      "lib/trash/branches.ts", // restores and erases branches in the trash
       "tools/**", "scripts/**", "bench/**", // seed and measure the whole database, outside the app
       "tests/**", "e2e/**", // seed and inspect databases directly
     ],

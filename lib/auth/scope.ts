@@ -20,7 +20,7 @@ export function branchScope(user: Pick<SessionUser, "role" | "branch_ids">): Bra
   return Object.freeze({ branchIds: ids }) as BranchScope;
 }
 
-/** The branches not in the trash, everyone's (docs/decisions/0031-trash.md): a subquery the planner flattens into the join. */
+/** The branches not in the trash, everyone's (docs/decisions/0031-trash.md); like every source, a subquery the planner flattens. */
 export const LIVE_BRANCHES = sql`(SELECT * FROM branches WHERE deleted_at IS NULL)`;
 
 /** The branches in the trash, for what reads or restores them (the trash, a record keeping its trashed branch). */
@@ -30,11 +30,7 @@ export const TRASHED_BRANCHES = sql`(SELECT * FROM branches WHERE deleted_at IS 
 export const USER_BRANCH_IDS = sql`CASE WHEN u.role = 'admin' OR NOT u.branch_scoped THEN NULL
   ELSE ARRAY(SELECT ub.branch_id FROM user_branches ub JOIN ${LIVE_BRANCHES} tb ON tb.id = ub.branch_id WHERE ub.user_id = u.id ORDER BY ub.branch_id) END AS branch_ids`;
 
-/**
- * A scoped user's branch names, by name, as the session reads them (NULL unless scoped): the header
- * names them on every page with no query of its own. Branches in the trash left out, as from
- * USER_BRANCH_IDS: a trashed branch is seen in the trash only (docs/decisions/0031-trash.md).
- */
+/** A scoped user's live branch names, by name, as the session reads them (NULL unless scoped): the header names them with no query of its own. */
 export const USER_BRANCH_NAMES = sql`CASE WHEN u.role = 'admin' OR NOT u.branch_scoped THEN NULL
   ELSE ARRAY(SELECT b.name FROM user_branches ub JOIN ${LIVE_BRANCHES} b ON b.id = ub.branch_id WHERE ub.user_id = u.id ORDER BY lower(b.name), b.id) END AS branch_names`;
 
@@ -49,17 +45,13 @@ export async function branchScopeOfUser(userId: number, db: Queryable = { query 
   return branchScope(user);
 }
 
-/**
- * The subscribers the scope sees, the source of every read of them: `FROM ${subscribersOf(scope)} s`.
- * Trashed subscribers are moved out of the table (docs/decisions/0031-trash.md), so the scope is the one rule;
- * unscoped it is the table itself, scoped a subquery the planner flattens into the statement.
- */
+/** The subscribers the scope sees, the start of every statement on them: `FROM ${subscribersOf(scope)} s` (trashed ones are moved out of the table). */
 export function subscribersOf(scope: BranchScope): Statement {
   const inside = scopeCondition(scope, sql`branch_id`);
   return inside ? sql`(SELECT * FROM subscribers WHERE ${inside})` : sql`subscribers`;
 }
 
-/** The live branches the scope sees, the source of every read of them: `FROM ${branchesOf(scope)} b`. */
+/** The live branches the scope sees, the start of every statement on them: `FROM ${branchesOf(scope)} b`. */
 export function branchesOf(scope: BranchScope): Statement {
   const inside = scopeCondition(scope, sql`id`);
   return inside ? sql`(SELECT * FROM branches WHERE deleted_at IS NULL AND ${inside})` : LIVE_BRANCHES;

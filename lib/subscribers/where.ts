@@ -39,18 +39,14 @@ function searchCondition(q: string): Statement[] {
   });
 }
 
-/** The filters' conditions over the scope's subscribers `s`, one per filter given (ANDed by subscriberFrom). */
-export function subscriberConditions(scope: BranchScope, f: SubscriberFilterValues): Statement[] {
-  return filterConditions(f, scope);
-}
-
 /** Whether any filter is given; `beyondCounts`: any but status and flags (whose totals are kept by triggers). */
 export function isFiltered(f: SubscriberFilterValues, { beyondCounts = false } = {}): boolean {
   const rest = beyondCounts ? { ...f, subscription_status: undefined, is_duplicate: undefined, is_mandatory: undefined } : f;
-  return filterConditions(rest).length > 0;
+  return subscriberConditions(null, rest).length > 0;
 }
 
-function filterConditions(f: SubscriberFilterValues, scope?: BranchScope): Statement[] {
+/** The filters' conditions over the scope's subscribers `s`, one per filter given (ANDed by subscriberFrom). */
+export function subscriberConditions(scope: BranchScope | null, f: SubscriberFilterValues): Statement[] {
   const tz = config().CONSOLE_TIME_ZONE;
   const c: Statement[] = [];
   if (f.q) c.push(...searchCondition(f.q));

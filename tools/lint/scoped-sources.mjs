@@ -2,8 +2,9 @@
 // lib/auth/scope.ts (subscribersOf, branchesOf, LIVE_BRANCHES, TRASHED_BRANCHES), never from the
 // bare tables, so none can leave out the branch scope or the trash (docs/decisions/0037-scoped-sources.md).
 
-/** SQL text naming a table to read, join or change. */
+/** SQL text naming a table to read, join or change; or a `sql` fragment that is the table's name alone, to put in one. */
 const BARE_TABLE = /\b(from|join|update)\s+(subscribers|branches)\b/i;
+const TABLE_FRAGMENT = /^\s*(subscribers|branches)\s*$/i;
 
 /** Prisma's model methods that read or change rows a WHERE picks; creating rows picks none. */
 const PICKING = new Set([
@@ -21,7 +22,8 @@ const scopedSources = {
     return {
       TemplateLiteral(node) {
         const text = node.quasis.map((q) => q.value.cooked ?? q.value.raw).join(" ${} ");
-        if (BARE_TABLE.test(text)) context.report({ node, message: SQL_MESSAGE });
+        const fragment = node.parent.type === "TaggedTemplateExpression" && TABLE_FRAGMENT.test(text);
+        if (BARE_TABLE.test(text) || fragment) context.report({ node, message: SQL_MESSAGE });
       },
       Literal(node) {
         if (typeof node.value === "string" && BARE_TABLE.test(node.value)) context.report({ node, message: SQL_MESSAGE });
