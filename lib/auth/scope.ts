@@ -1,10 +1,9 @@
 import { query, sql, type Queryable, type Statement } from "@/lib/db/sql";
 import type { SessionUser } from "./permissions";
 
-// The one place that decides which branches a user sees (docs/decisions/0028-branch-scope.md), and
-// the sources every statement on subscribers and branches starts from: `FROM ${subscribersOf(scope)} s`,
-// `FROM ${branchesOf(scope)} b`, `JOIN ${LIVE_BRANCHES} b`. The lint rule console/scoped-sources
-// refuses the bare tables anywhere else (docs/decisions/0037-scoped-sources.md).
+// The one place that decides which branches a user sees (docs/decisions/0028-branch-scope.md), and the
+// sources every statement on subscribers and branches starts from (subscribersOf, branchesOf, LIVE_BRANCHES):
+// the lint rule console/scoped-sources refuses the bare tables anywhere else (docs/decisions/0037-scoped-sources.md).
 
 declare const branded: unique symbol;
 
@@ -66,12 +65,6 @@ export function scopeCondition(scope: BranchScope, column: Statement): Statement
   if (ids.length === 1) return sql`${column} = ${ids[0]!}`;
   return sql`${column} = ANY(${[...ids]}::int[])`;
 }
-
-/** The scope's predicates as a list to spread into a WHERE's conditions. */
-export const scopeConditions = (scope: BranchScope, column: Statement): Statement[] => {
-  const c = scopeCondition(scope, column);
-  return c ? [c] : [];
-};
 
 /** Whether a subscriber of this branch (null: none) is in the scope. */
 export const inScope = (scope: BranchScope, branchId: number | null | undefined): boolean =>

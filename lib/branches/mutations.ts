@@ -11,6 +11,8 @@ import { serializeBranch, type BranchRow } from "./queries";
 // Every change is written with its audit event in one transaction: both or neither.
 
 const select = { id: true, name: true, created_at: true, updated_at: true } as const;
+const liveBranch = (tx: Tx, id: number, actor: SessionUser) =>
+  within(tx).query<BranchRow>(sql`SELECT b.id, b.name, b.created_at, b.updated_at FROM ${branchesOf(branchScope(actor))} b WHERE b.id = ${id}`);
 const TAKEN = { name: ["A branch with this name already exists."] };
 
 function translate(error: unknown): never {
@@ -20,13 +22,6 @@ function translate(error: unknown): never {
     if (error.code === "P2025") throw notFound("The branch");
   }
   throw error;
-}
-
-/** The live branch `id` as the actor sees it (an administrator: every branch); none is a 404. */
-async function liveBranch(tx: Tx, id: number, actor: SessionUser): Promise<BranchRow> {
-  const [branch] = await within(tx).query<BranchRow>(sql`SELECT b.id, b.name, b.created_at, b.updated_at FROM ${branchesOf(branchScope(actor))} b WHERE b.id = ${id}`);
-  if (!branch) throw notFound("The branch");
-  return branch;
 }
 
 export async function createBranch(name: string, actor: SessionUser): Promise<BranchRow> {
@@ -39,7 +34,8 @@ export async function createBranch(name: string, actor: SessionUser): Promise<Br
 
 export async function updateBranch(id: number, name: string, actor: SessionUser): Promise<BranchRow> {
   return transaction(async (tx) => {
-    const before = await liveBranch(tx, id, actor);
+    const [before] = await liveBranch(tx, id, actor);
+    if (!before) throw notFound("The branch");
     // eslint-disable-next-line console/scoped-sources -- the branch just read through branchesOf.
     const branch = await tx.branch.update({ where: { id }, data: { name }, select });
     await audit(tx, {
@@ -60,7 +56,8 @@ export async function updateBranch(id: number, name: string, actor: SessionUser)
  */
 export async function deleteBranch(id: number, actor: SessionUser): Promise<{ name: string; detached: number }> {
   return transaction(async (tx) => {
-    const before = await liveBranch(tx, id, actor);
+    const [before] = await liveBranch(tx, id, actor);
+    if (!before) throw notFound("The branch");
     const [count] = await within(tx).query<{ n: number }>(sql`SELECT count(*)::int AS n FROM ${subscribersOf(branchScope(actor))} s WHERE s.branch_id = ${id}`);
     const detached = count?.n ?? 0;
     // Conditional, so two deletions at once trash it once.

@@ -18,7 +18,7 @@ import { BULK_FILTER_NAMES, MAX_SELECTION, type BulkChange, type BulkChangeRecor
 import { lockBesideImports, lockKeySets, redecide } from "./duplicates";
 import { subscriberFilterOnlySchema } from "./filters";
 import { subscriberConditions } from "./where";
-import { branchScope, branchScopeOfUser, scopeConditions, subscribersOf, type BranchScope } from "@/lib/auth/scope";
+import { branchScope, branchScopeOfUser, scopeCondition, subscribersOf, type BranchScope } from "@/lib/auth/scope";
 import { logError } from "@/lib/telemetry/log";
 
 // Bulk changes of status, mandatory flag or (admins) deletion to the trash: small ones at once in
@@ -322,10 +322,10 @@ async function undoBatch(tx: Queryable, original: string, change: BulkChange, sc
       ? [sql`subscription_status = r.old_status`, sql`s.subscription_status = ${change.subscription_status}::"SubscriptionStatus"`]
       : [sql`is_mandatory = r.old_mandatory`, sql`s.is_mandatory = ${change.is_mandatory}`];
   // Unchanged since: still the change's value and still the version it left (any edit or change moves it).
-  // eslint-disable-next-line console/scoped-sources -- the rows the change changed, in the scope (scopeConditions below).
+  // eslint-disable-next-line console/scoped-sources -- the rows the change changed, in the scope (scopeCondition below).
   const put = await tx.query<{ id: number }>(sql`UPDATE subscribers s SET ${set}, updated_at = now()
       FROM bulk_change_rows r
-    ${whereClause([sql`r.bulk_change_id = ${original}`, sql`r.subscriber_id = s.id`, sql`s.id = ANY(${ids}::int[])`, still, sql`s.updated_at = r.changed_at`, ...scopeConditions(scope, sql`s.branch_id`)])}
+    ${whereClause([sql`r.bulk_change_id = ${original}`, sql`r.subscriber_id = s.id`, sql`s.id = ANY(${ids}::int[])`, still, sql`s.updated_at = r.changed_at`, scopeCondition(scope, sql`s.branch_id`)])}
     RETURNING s.id`);
   await tx.query(sql`DELETE FROM bulk_change_rows WHERE bulk_change_id = ${original} AND subscriber_id = ANY(${ids}::int[])`);
   return { matched: ids.length, changed: put.length, skipped: ids.length - put.length };

@@ -7,7 +7,7 @@ import { whereClause } from "@/lib/list/sql";
 import type { SubscriberFilters, SubscriberFilterValues, SubscriptionStatus } from "./filters";
 import type { SubscriberBody } from "./schema";
 import { readsEveryRow, isFiltered, SUBSCRIBER_JOINS, subscriberConditions, subscriberFrom } from "./where";
-import { isScoped, LIVE_BRANCHES, scopeConditions, subscribersOf, TRASHED_BRANCHES, type BranchScope } from "@/lib/auth/scope";
+import { isScoped, LIVE_BRANCHES, scopeCondition, subscribersOf, TRASHED_BRANCHES, type BranchScope } from "@/lib/auth/scope";
 import { empty, query, sql, type Statement } from "@/lib/db/sql";
 
 /** One row of the list: exactly the columns the table and the API show. */
@@ -115,7 +115,7 @@ export function subscriberListSql(
  */
 export function subscriberCountSql(scope: BranchScope, f: SubscriberFilterValues): Statement {
   if (isFiltered(f, { beyondCounts: true })) return sql`SELECT count(*)::int AS total ${subscriberFrom(scope, f)}`;
-  const c: Statement[] = scopeConditions(scope, sql`t.branch_id`);
+  const c = [scopeCondition(scope, sql`t.branch_id`)];
   if (f.subscription_status) c.push(sql`t.subscription_status = ${f.subscription_status}::"SubscriptionStatus"`);
   if (f.is_duplicate !== undefined) c.push(sql`t.is_duplicate = ${f.is_duplicate}`);
   if (f.is_mandatory !== undefined) c.push(sql`t.is_mandatory = ${f.is_mandatory}`);
