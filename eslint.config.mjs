@@ -1,6 +1,7 @@
 import { defineConfig, globalIgnores } from "eslint/config";
 import nextVitals from "eslint-config-next/core-web-vitals";
 import nextTs from "eslint-config-next/typescript";
+import scopedSources from "./tools/lint/scoped-sources.mjs";
 
 const RAW_SQL = [
   ...["$queryRaw", "$executeRaw", "$queryRawUnsafe", "$executeRawUnsafe", "$queryRawTyped"].map((property) => ({
@@ -43,6 +44,21 @@ export default defineConfig([
         { property: "$transaction", message: "Open the transaction with lib/db/transaction.ts's transaction(), which runs it again on a deadlock." },
       ],
     },
+  },
+  // Statements on subscribers and branches start from the scoped sources (decision 37); the bare
+  // tables only where every row is truly meant:
+  {
+    files: ["**/*.{ts,tsx,js,mjs,cjs}"],
+    ignores: [
+      "lib/auth/scope.ts", // defines the sources
+      "lib/subscribers/duplicates.ts", // the duplicate rule decides every row's flag alike, whoever asks (decision 32)
+      "lib/trash/subscribers.ts", // moves subscribers out of the table into the trash and back (decision 31)
+      "lib/trash/branches.ts", // restores and erases branches in the trash
+      "tools/**", "scripts/**", "bench/**", // seed and measure the whole database, outside the app
+      "tests/**", "e2e/**", // seed and inspect databases directly
+    ],
+    plugins: { console: { rules: { "scoped-sources": scopedSources } } },
+    rules: { "console/scoped-sources": "error" },
   },
   // The session cookie is next-auth's: read with next-auth/jwt's `decode`, never by a copy of it
   // built on the library next-auth uses underneath (decision 23).

@@ -8,7 +8,7 @@ import { isLastAdmin } from "@/lib/db/errors";
 import { sql, within, type Queryable } from "@/lib/db/sql";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { hashPassword } from "./password";
-import { USER_BRANCH_IDS } from "./scope";
+import { LIVE_BRANCHES, USER_BRANCH_IDS } from "./scope";
 import type { SignedInUser } from "./sign-in";
 import { readIdentity, type SsoIdentity, type SsoRefusal } from "./sso-claims";
 
@@ -40,7 +40,7 @@ async function branchIds(tx: Prisma.TransactionClient, names: string[]): Promise
   const lower = [...new Set(names.map((n) => n.toLowerCase()))];
   // A branch in the trash may share its name with a live one: only the live one is meant.
   const rows = await within(tx).query<{ id: number; name: string }>(
-    sql`SELECT id, lower(name) AS name FROM branches WHERE lower(name) = ANY(${lower}::text[]) AND deleted_at IS NULL ORDER BY id`,
+    sql`SELECT id, lower(name) AS name FROM ${LIVE_BRANCHES} b WHERE lower(name) = ANY(${lower}::text[]) ORDER BY id`,
   );
   const found = new Set(rows.map((r) => r.name));
   return { ids: rows.map((r) => r.id), unknown: lower.filter((n) => !found.has(n)) };

@@ -1,7 +1,9 @@
 import "server-only";
 import { audit } from "@/lib/audit/log";
 import type { SessionUser } from "@/lib/auth/permissions";
-import { transaction } from "@/lib/db/transaction";
+import { branchesOf, branchScope, subscribersOf } from "@/lib/auth/scope";
+import { sql, within } from "@/lib/db/sql";
+import { transaction, type Tx } from "@/lib/db/transaction";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { conflict, notFound } from "@/lib/errors";
 import { serializeBranch, type BranchRow } from "./queries";
@@ -9,6 +11,8 @@ import { serializeBranch, type BranchRow } from "./queries";
 // Every change is written with its audit event in one transaction: both or neither.
 
 const select = { id: true, name: true, created_at: true, updated_at: true } as const;
+const liveBranch = (tx: Tx, id: number, actor: SessionUser) =>
+  within(tx).query<BranchRow>(sql`SELECT b.id, b.name, b.created_at, b.updated_at FROM ${branchesOf(branchScope(actor))} b WHERE b.id = ${id}`);
 const TAKEN = { name: ["A branch with this name already exists."] };
 
 function translate(error: unknown): never {
@@ -30,8 +34,9 @@ export async function createBranch(name: string, actor: SessionUser): Promise<Br
 
 export async function updateBranch(id: number, name: string, actor: SessionUser): Promise<BranchRow> {
   return transaction(async (tx) => {
-    const before = await tx.branch.findUnique({ where: { id, deleted_at: null }, select });
+    const [before] = await liveBranch(tx, id, actor);
     if (!before) throw notFound("The branch");
+    // eslint-disable-next-line console/scoped-sources -- the branch just read through branchesOf.
     const branch = await tx.branch.update({ where: { id }, data: { name }, select });
     await audit(tx, {
       action: "branch.update",
@@ -51,10 +56,12 @@ export async function updateBranch(id: number, name: string, actor: SessionUser)
  */
 export async function deleteBranch(id: number, actor: SessionUser): Promise<{ name: string; detached: number }> {
   return transaction(async (tx) => {
-    const before = await tx.branch.findUnique({ where: { id, deleted_at: null }, select });
+    const [before] = await liveBranch(tx, id, actor);
     if (!before) throw notFound("The branch");
-    const detached = await tx.subscriber.count({ where: { branch_id: id } });
+    const [count] = await within(tx).query<{ n: number }>(sql`SELECT count(*)::int AS n FROM ${subscribersOf(branchScope(actor))} s WHERE s.branch_id = ${id}`);
+    const detached = count?.n ?? 0;
     // Conditional, so two deletions at once trash it once.
+    // eslint-disable-next-line console/scoped-sources -- the branch just read through branchesOf, if still live.
     const moved = await tx.branch.updateMany({ where: { id, deleted_at: null }, data: { deleted_at: new Date(), deleted_by: actor.id } });
     if (moved.count === 0) throw notFound("The branch");
     await audit(tx, {

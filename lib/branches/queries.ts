@@ -1,14 +1,12 @@
 import "server-only";
-import type { BranchScope } from "@/lib/auth/scope";
+import { subscribersOf, type BranchScope } from "@/lib/auth/scope";
 import { notFound } from "@/lib/errors";
 import { offsetOf, readDirection, readPage, type PageWindow } from "@/lib/list/depth";
 import { PER_PAGE, pagination, type Pagination } from "@/lib/list/pagination";
 import { direction } from "@/lib/list/sql";
 import type { BranchFilters } from "./filters";
 import type { BranchBody } from "./schema";
-import { branchWhere } from "./where";
-import { whereClause } from "@/lib/list/sql";
-import { subscriberScope } from "@/lib/subscribers/where";
+import { branchFrom } from "./where";
 import { query, sql } from "@/lib/db/sql";
 
 export type BranchRow = { id: number; name: string; created_at: Date; updated_at: Date };
@@ -26,13 +24,13 @@ const SORT_SQL = {
  * `window`: the page's place in the order (lib/list/depth.ts), by default the page number's.
  */
 export function branchListSql(scope: BranchScope, f: BranchFilters, window: PageWindow = { offset: offsetOf(f.page), limit: PER_PAGE, reverse: false }) {
-  const where = branchWhere(scope, f);
+  const from = branchFrom(scope, f);
   const dir = direction(readDirection(f.sort.direction, window));
   return {
-    rows: sql`SELECT b.id, b.name, b.created_at, b.updated_at FROM branches b ${where}
+    rows: sql`SELECT b.id, b.name, b.created_at, b.updated_at ${from}
       ORDER BY ${SORT_SQL[f.sort.column]} ${dir}, b.id ${dir}
       LIMIT ${window.limit} OFFSET ${window.offset}`,
-    count: sql`SELECT count(*)::int AS total FROM branches b ${where}`,
+    count: sql`SELECT count(*)::int AS total ${from}`,
   };
 }
 
@@ -48,7 +46,7 @@ export async function listBranches(scope: BranchScope, f: BranchFilters): Promis
 
 /** The branch; one outside the scope is the same 404 as an unknown id. */
 export async function getBranch(scope: BranchScope, id: number): Promise<BranchRow> {
-  const [branch] = await query<BranchRow>(sql`SELECT b.id, b.name, b.created_at, b.updated_at FROM branches b ${branchWhere(scope, { id })}`);
+  const [branch] = await query<BranchRow>(sql`SELECT b.id, b.name, b.created_at, b.updated_at ${branchFrom(scope, { id })}`);
   if (!branch) throw notFound("The branch");
   return branch;
 }
@@ -58,8 +56,7 @@ export async function getBranch(scope: BranchScope, id: number): Promise<BranchR
  * not for every branch on every view (an index-only count on subscribers (branch_id, …)).
  */
 export async function branchSubscriberCount(scope: BranchScope, id: number): Promise<number> {
-  const [row] = await query<{ n: number }>(sql`SELECT count(*)::int AS n FROM subscribers s
-    ${whereClause([sql`s.branch_id = ${id}`, ...subscriberScope(scope)])}`);
+  const [row] = await query<{ n: number }>(sql`SELECT count(*)::int AS n FROM ${subscribersOf(scope)} s WHERE s.branch_id = ${id}`);
   return row?.n ?? 0;
 }
 

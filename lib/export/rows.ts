@@ -1,8 +1,8 @@
 import pg from "pg";
 import type { SubscriberFilterValues } from "@/lib/subscribers/filters";
-import { SUBSCRIBER_JOINS, subscriberConditions, subscriberWhere } from "@/lib/subscribers/where";
+import { SUBSCRIBER_JOINS, subscriberConditions, subscriberFrom } from "@/lib/subscribers/where";
 import { whereClause } from "@/lib/list/sql";
-import type { BranchScope } from "@/lib/auth/scope";
+import { subscribersOf, type BranchScope } from "@/lib/auth/scope";
 import { CopyTextRows } from "./copy-text";
 import { sql, type Queryable, type Reader, type Statement } from "@/lib/db/sql";
 
@@ -18,12 +18,12 @@ const COLUMNS = sql`s.id::text, s.first_name, s.last_name, b.name, c.name, s.ema
 
 /** Every matching row in id order, as one statement (what the benchmark COPYs). */
 export function exportQuery(scope: BranchScope, filters: SubscriberFilterValues): Statement {
-  return sql`SELECT ${COLUMNS} FROM subscribers s ${SUBSCRIBER_JOINS} ${subscriberWhere(scope, filters)} ORDER BY s.id`;
+  return sql`SELECT ${COLUMNS} ${subscriberFrom(scope, filters, SUBSCRIBER_JOINS)} ORDER BY s.id`;
 }
 
 /** How many rows the file of these filters holds (in the reader's snapshot, when it has one). */
 export async function countRows(on: Queryable, scope: BranchScope, filters: SubscriberFilterValues): Promise<number> {
-  const [row] = await on.query<{ total: number }>(sql`SELECT count(*)::int AS total FROM subscribers s ${subscriberWhere(scope, filters)}`);
+  const [row] = await on.query<{ total: number }>(sql`SELECT count(*)::int AS total ${subscriberFrom(scope, filters)}`);
   return row?.total ?? 0;
 }
 
@@ -31,7 +31,7 @@ export async function countRows(on: Queryable, scope: BranchScope, filters: Subs
 function batchQuery(scope: BranchScope, filters: SubscriberFilterValues, after: number | null, limit: number): Statement {
   const conditions = subscriberConditions(scope, filters);
   if (after !== null) conditions.push(sql`s.id > ${after}`);
-  return sql`SELECT ${COLUMNS} FROM (SELECT * FROM subscribers s ${whereClause(conditions)}
+  return sql`SELECT ${COLUMNS} FROM (SELECT * FROM ${subscribersOf(scope)} s ${whereClause(conditions)}
     ORDER BY s.id LIMIT ${limit}) s ${SUBSCRIBER_JOINS} ORDER BY s.id`;
 }
 

@@ -7,8 +7,8 @@ import { connection, sql, type Queryable } from "@/lib/db/sql";
 import { csvLines, unneutralised } from "@/lib/export/csv";
 import { storage } from "@/lib/storage";
 import { batchRowMatches, LOCK_IMPORT } from "@/lib/subscribers/duplicates";
-import { branchScopeOfUser, isScoped, scopeCondition, type BranchScope } from "@/lib/auth/scope";
-import { branchWhere } from "@/lib/branches/where";
+import { branchScopeOfUser, isScoped, LIVE_BRANCHES, scopeCondition, type BranchScope } from "@/lib/auth/scope";
+import { branchFrom } from "@/lib/branches/where";
 import { withoutUnsafeText } from "@/lib/validation/text";
 import { cellText, checkRow, excelSerialDay, reasonOf, type Cell, type CheckedRow, type Lookups } from "./cells";
 import { headerProblems, type ImportField } from "./fields";
@@ -54,7 +54,7 @@ export function sheetOfFile(fileName: string): string {
 
 async function lookups(conn: Queryable, scope: BranchScope): Promise<Lookups> {
   const branches = new Map<string, number>();
-  for (const b of await conn.query<{ id: number; name: string }>(sql`SELECT b.id, b.name FROM branches b ${branchWhere(scope, {})}`)) branches.set(b.name.trim().toLowerCase(), b.id);
+  for (const b of await conn.query<{ id: number; name: string }>(sql`SELECT b.id, b.name ${branchFrom(scope, {})}`)) branches.set(b.name.trim().toLowerCase(), b.id);
   const countries = new Map<string, { id: number; code: string }>();
   for (const c of await conn.query<{ id: number; name: string; code: string }>(`SELECT id, name, code FROM countries`)) {
     countries.set(c.name.trim().toLowerCase(), { id: c.id, code: c.code });
@@ -249,7 +249,7 @@ export async function runImport(id: string, signal?: AbortSignal): Promise<RunRe
       const [c] = await tx.query<{ n: number; d: number }>(sql`WITH inserted AS (
           INSERT INTO subscribers (first_name, last_name, email, mobile, branch_id, country_id, travel_date, sheet_id, subscription_status, is_duplicate, duplicate_by_email, duplicate_by_mobile, is_mandatory)
           SELECT d.first_name, d.last_name, d.email, d.mobile, b.id, d.country_id, d.travel_date, sh.id, d.subscription_status, d.is_duplicate, d.duplicate_by_email, d.duplicate_by_mobile, d.is_mandatory
-          FROM (${decided}) d JOIN sheets sh ON sh.name = d.sheet LEFT JOIN branches b ON b.id = d.branch_id AND b.deleted_at IS NULL
+          FROM (${decided}) d JOIN sheets sh ON sh.name = d.sheet LEFT JOIN ${LIVE_BRANCHES} b ON b.id = d.branch_id
           ORDER BY d.line
           RETURNING is_duplicate)
         SELECT count(*)::int AS n, count(*) FILTER (WHERE is_duplicate)::int AS d FROM inserted`);

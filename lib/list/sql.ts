@@ -25,9 +25,10 @@ export function trigramServes(text: string): boolean {
   return /[\p{L}\p{N}]{3}/u.test(text);
 }
 
-/** `WHERE a AND b …`, or nothing. */
-export function whereClause(conditions: Statement[]): Statement {
-  return conditions.length ? sql`WHERE ${join(conditions, " AND ")}` : empty;
+/** `WHERE a AND b …` (a null, as an unscoped scopeCondition, left out), or nothing. */
+export function whereClause(conditions: (Statement | null)[]): Statement {
+  const c = conditions.filter((x) => x !== null);
+  return c.length ? sql`WHERE ${join(c, " AND ")}` : empty;
 }
 
 export const direction = (dir: "asc" | "desc") => (dir === "asc" ? sql`ASC` : sql`DESC`);

@@ -17,8 +17,8 @@ import { keysNotIn } from "@/lib/validation/common";
 import { BULK_FILTER_NAMES, MAX_SELECTION, type BulkChange, type BulkChangeRecord, type BulkTarget } from "./bulk-schema";
 import { lockBesideImports, lockKeySets, redecide } from "./duplicates";
 import { subscriberFilterOnlySchema } from "./filters";
-import { subscriberConditions, subscriberScope } from "./where";
-import { branchScope, branchScopeOfUser, type BranchScope } from "@/lib/auth/scope";
+import { subscriberConditions } from "./where";
+import { branchScope, branchScopeOfUser, scopeCondition, subscribersOf, type BranchScope } from "@/lib/auth/scope";
 import { logError } from "@/lib/telemetry/log";
 
 // Bulk changes of status, mandatory flag or (admins) deletion to the trash: small ones at once in
@@ -37,15 +37,15 @@ function targetFilters(target: Extract<BulkTarget, { filters: unknown }>) {
   return { raw: known, values: parsed.value };
 }
 
-/** The target's subscribers in the scope: ids of other branches are left out as unknown ids are. */
-function targetConditions(scope: BranchScope, target: BulkTarget): Statement[] {
-  if ("ids" in target) return [...subscriberScope(scope), sql`s.id = ANY(${target.ids}::int[])`];
-  return subscriberConditions(scope, targetFilters(target).values);
+/** The FROM and WHERE of the target's subscribers in the scope (`s`): ids of other branches are left out as unknown ids are. */
+function targetFrom(scope: BranchScope, target: BulkTarget, more: Statement[] = []): Statement {
+  const conditions = "ids" in target ? [sql`s.id = ANY(${target.ids}::int[])`] : subscriberConditions(scope, targetFilters(target).values);
+  return sql`FROM ${subscribersOf(scope)} s ${whereClause([...conditions, ...more])}`;
 }
 
 /** Counts the target's subscribers; as costly as the list's total, so callers bound it with `heavy` (docs/decisions/0010-no-user-can-starve-the-others.md). */
 export async function countTarget(scope: BranchScope, target: BulkTarget): Promise<number> {
-  const [row] = await query<{ n: number }>(sql`SELECT count(*)::int AS n FROM subscribers s ${whereClause(targetConditions(scope, target))}`);
+  const [row] = await query<{ n: number }>(sql`SELECT count(*)::int AS n ${targetFrom(scope, target)}`);
   return row?.n ?? 0;
 }
 
@@ -79,6 +79,7 @@ async function applyBatch(tx: Queryable, ids: number[], change: BulkChange, of: 
           sql`is_mandatory <> ${change.is_mandatory}`,
           sql`NULL::"SubscriptionStatus" AS old_status, old.is_mandatory AS old_mandatory`,
         ];
+  // eslint-disable-next-line console/scoped-sources -- the ids were read through subscribersOf(scope) in this transaction.
   const rows = await tx.query<{ id: number }>(sql`
     WITH old AS (SELECT id, subscription_status, is_mandatory FROM subscribers WHERE id = ANY(${ids}::int[]) AND ${differs} ORDER BY id FOR UPDATE),
     changed AS (UPDATE subscribers s SET ${set}, updated_at = now() FROM old WHERE s.id = old.id
@@ -107,6 +108,7 @@ export async function clearStaleDuplicates(after: number, signal?: AbortSignal, 
       // Waits for an import's insert, so rows it decided against the deleted subscribers are seen.
       await lockBesideImports(tx);
       // Rows before keys, in id order, as edits and batches lock them.
+      // eslint-disable-next-line console/scoped-sources -- the duplicate rule decides for every row, whoever deleted (docs/decisions/0015-bulk-deletion-decides-duplicates-after.md).
       const rows = await tx.query<{ id: number; email: string; mobile: string }>(sql`
         SELECT id, lower(email) AS email, mobile FROM subscribers WHERE is_duplicate AND id > ${cursor} ORDER BY id LIMIT ${size} FOR UPDATE`);
       if (rows.length === 0) return null;
@@ -141,7 +143,7 @@ export async function requestBulkChange(scope: BranchScope, user: SessionUser, t
   const total = await heavy(user.id, () => countTarget(scope, target));
   if (total === 0) throw new AppError(400, "nothing_matches", "No subscriber matches: nothing would change.");
   const conn = await connection();
-  const where = whereClause(targetConditions(scope, target));
+  const from = targetFrom(scope, target);
   const id = newJobId();
 
   // A selection (at most MAX_SELECTION rows) always runs at once: its event names the subscribers.
@@ -149,7 +151,7 @@ export async function requestBulkChange(scope: BranchScope, user: SessionUser, t
     const count = await conn.transaction(async (tx) => {
       await tx.query(sql`INSERT INTO bulk_changes (id, user_id, status, target, change, total_rows)
         VALUES (${id}, ${user.id}, 'running', '{}'::jsonb, ${JSON.stringify(change)}::jsonb, ${total})`);
-      const ids = (await tx.query<{ id: number }>(sql`SELECT s.id FROM subscribers s ${where} ORDER BY s.id`)).map((r) => r.id);
+      const ids = (await tx.query<{ id: number }>(sql`SELECT s.id ${from} ORDER BY s.id`)).map((r) => r.id);
       const { matched, changed } = await applyBatch(tx, ids, change, { bulkId: id, userId: user.id }, { decideAgain: true });
       // Only ids that changed, so a later subscriber given a missing id never shows this in its history.
       const what = "ids" in target ? { ids: changed } : { filters: targetFilters(target).raw };
@@ -209,8 +211,8 @@ export async function runBulkChange(
     signal?.throwIfAborted();
     const done = await conn.transaction(async (tx) => {
       // The user's scope as it is at each batch: a scope narrowed since the request, or during the job, narrows the change.
-      const where = targetConditions(await branchScopeOfUser(row.user_id, tx), row.target);
-      const ids = (await tx.query<{ id: number }>(sql`SELECT s.id FROM subscribers s ${whereClause([...where, sql`s.id > ${last}`])} ORDER BY s.id LIMIT ${size}`)).map((r) => r.id);
+      const from = targetFrom(await branchScopeOfUser(row.user_id, tx), row.target, [sql`s.id > ${last}`]);
+      const ids = (await tx.query<{ id: number }>(sql`SELECT s.id ${from} ORDER BY s.id LIMIT ${size}`)).map((r) => r.id);
       if (ids.length === 0) return null;
       const { matched, changed } = await applyBatch(tx, ids, row.change, { bulkId, userId: row.user_id }, { decideAgain: false });
       const next = ids[ids.length - 1]!;
@@ -313,15 +315,17 @@ async function undoBatch(tx: Queryable, original: string, change: BulkChange, sc
   if (batch.length === 0) return null;
   const ids = batch.map((r) => r.id);
   // Rows first, in id order, as a change's batch and an edit lock them.
+  // eslint-disable-next-line console/scoped-sources -- every row the change changed is locked, in order; the UPDATE below keeps to the scope.
   await tx.query(sql`SELECT id FROM subscribers WHERE id = ANY(${ids}::int[]) ORDER BY id FOR UPDATE`);
   const [set, still] =
     "subscription_status" in change
       ? [sql`subscription_status = r.old_status`, sql`s.subscription_status = ${change.subscription_status}::"SubscriptionStatus"`]
       : [sql`is_mandatory = r.old_mandatory`, sql`s.is_mandatory = ${change.is_mandatory}`];
   // Unchanged since: still the change's value and still the version it left (any edit or change moves it).
+  // eslint-disable-next-line console/scoped-sources -- the rows the change changed, in the scope (scopeCondition below).
   const put = await tx.query<{ id: number }>(sql`UPDATE subscribers s SET ${set}, updated_at = now()
       FROM bulk_change_rows r
-    ${whereClause([sql`r.bulk_change_id = ${original}`, sql`r.subscriber_id = s.id`, sql`s.id = ANY(${ids}::int[])`, still, sql`s.updated_at = r.changed_at`, ...subscriberScope(scope)])}
+    ${whereClause([sql`r.bulk_change_id = ${original}`, sql`r.subscriber_id = s.id`, sql`s.id = ANY(${ids}::int[])`, still, sql`s.updated_at = r.changed_at`, scopeCondition(scope, sql`s.branch_id`)])}
     RETURNING s.id`);
   await tx.query(sql`DELETE FROM bulk_change_rows WHERE bulk_change_id = ${original} AND subscriber_id = ANY(${ids}::int[])`);
   return { matched: ids.length, changed: put.length, skipped: ids.length - put.length };

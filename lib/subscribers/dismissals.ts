@@ -1,14 +1,12 @@
 import "server-only";
 import { audit } from "@/lib/audit/log";
 import type { SessionUser } from "@/lib/auth/permissions";
-import type { BranchScope } from "@/lib/auth/scope";
+import { subscribersOf, type BranchScope } from "@/lib/auth/scope";
 import { sql, within, type Queryable } from "@/lib/db/sql";
 import { transaction } from "@/lib/db/transaction";
 import { AppError } from "@/lib/errors";
-import { whereClause } from "@/lib/list/sql";
 import { decideDuplicates, lockKeysOf, removeDismissals, storeDismissals } from "./duplicates";
 import { forgetGroupCounts } from "./duplicate-count";
-import { subscriberScope } from "./where";
 
 // "Not duplicates" (anyone signed in) and its undo (admins): every pair of the named subscribers
 // is stored or removed, and the flags of everyone sharing their keys are decided again by the rule,
@@ -18,8 +16,8 @@ export type DismissalResult = { ids: number[]; pairs: [number, number][]; decide
 
 /** The named subscribers, locked; any outside the scope or unknown is a 404 naming it. */
 async function lockSubscribers(q: Queryable, scope: BranchScope, ids: readonly number[]) {
-  const found = new Set((await q.query<{ id: number }>(sql`SELECT s.id FROM subscribers s
-    ${whereClause([sql`s.id = ANY(${[...ids]}::int[])`, ...subscriberScope(scope)])} ORDER BY s.id FOR UPDATE`)).map((r) => r.id));
+  const found = new Set((await q.query<{ id: number }>(sql`SELECT s.id FROM ${subscribersOf(scope)} s
+    WHERE s.id = ANY(${[...ids]}::int[]) ORDER BY s.id FOR UPDATE`)).map((r) => r.id));
   const missing = ids.filter((id) => !found.has(id));
   if (missing.length) throw new AppError(404, "not_found", `No subscriber ${missing.join(", ")} was found.`);
 }
@@ -60,8 +58,8 @@ export type Dismissal = { other_id: number; created_at: Date; by: string | null 
 export async function dismissalsOf(q: Queryable, scope: BranchScope, id: number): Promise<Dismissal[]> {
   return q.query<Dismissal>(sql`
     SELECT s.id AS other_id, d.created_at, u.name AS by FROM subscriber_dismissals d
-      JOIN subscribers s ON s.id = CASE WHEN d.low_id = ${id} THEN d.high_id ELSE d.low_id END
+      JOIN ${subscribersOf(scope)} s ON s.id = CASE WHEN d.low_id = ${id} THEN d.high_id ELSE d.low_id END
       LEFT JOIN users u ON u.id = d.created_by
-     ${whereClause([sql`(d.low_id = ${id} OR d.high_id = ${id})`, ...subscriberScope(scope)])}
+     WHERE d.low_id = ${id} OR d.high_id = ${id}
      ORDER BY s.id LIMIT 50`);
 }

@@ -1,5 +1,5 @@
 import "server-only";
-import { isScoped, scopeConditions, type BranchScope } from "@/lib/auth/scope";
+import { isScoped, subscribersOf, type BranchScope } from "@/lib/auth/scope";
 import { query, sql, type Statement } from "@/lib/db/sql";
 import { offsetOf } from "@/lib/list/depth";
 import { PER_PAGE, pagination, type Pagination } from "@/lib/list/pagination";
@@ -7,7 +7,7 @@ import { whereClause } from "@/lib/list/sql";
 import type { DuplicateFilters, DuplicateRule } from "./duplicate-filters";
 import { dismissed } from "./duplicates";
 import { RECORD_COLUMNS, type SubscriberDetail } from "./record";
-import { SUBSCRIBER_JOINS, subscriberConditions, subscriberScope } from "./where";
+import { SUBSCRIBER_JOINS, subscriberFrom } from "./where";
 
 // The duplicates review (docs/decisions/0032-duplicates-decided-in-one-place.md): groups of
 // subscribers sharing an email or a mobile. Every pair the rule counts has its later member
@@ -38,12 +38,13 @@ const FLAGGED_BY: Record<DuplicateRule, Statement> = {
  */
 function groupsOf(scope: BranchScope, rule: DuplicateRule, q: string | undefined): Statement {
   const key = KEY[rule];
-  const conditions = [sql`t.is_duplicate`, FLAGGED_BY[rule], ...scopeConditions(scope, sql`t.branch_id`)];
+  const from = subscribersOf(scope);
+  const conditions = [sql`t.is_duplicate`, FLAGGED_BY[rule]];
   if (isScoped(scope)) {
-    conditions.push(sql`EXISTS (SELECT 1 FROM subscribers e ${whereClause([sql`${key(sql`e`)} = ${key(sql`t`)}`, sql`e.id < t.id`, sql`NOT ${dismissed(sql`e.id`, sql`t.id`)}`, ...scopeConditions(scope, sql`e.branch_id`)])})`);
+    conditions.push(sql`EXISTS (SELECT 1 FROM ${from} e WHERE ${key(sql`e`)} = ${key(sql`t`)} AND e.id < t.id AND NOT ${dismissed(sql`e.id`, sql`t.id`)})`);
   }
-  if (q) conditions.push(sql`${key(sql`t`)} IN (SELECT ${key(sql`s`)} FROM subscribers s ${whereClause(subscriberConditions(scope, { q, is_duplicate: undefined, is_mandatory: undefined }))})`);
-  return sql`SELECT ${rule}::text AS rule, ${key(sql`t`)} AS key, max(t.id) AS newest FROM subscribers t ${whereClause(conditions)} GROUP BY 2`;
+  if (q) conditions.push(sql`${key(sql`t`)} IN (SELECT ${key(sql`s`)} ${subscriberFrom(scope, { q, is_duplicate: undefined, is_mandatory: undefined })})`);
+  return sql`SELECT ${rule}::text AS rule, ${key(sql`t`)} AS key, max(t.id) AS newest FROM ${from} t ${whereClause(conditions)} GROUP BY 2`;
 }
 
 function groupsSql(scope: BranchScope, f: Pick<DuplicateFilters, "rule" | "q">): Statement {
@@ -85,9 +86,9 @@ export async function groupMembers(scope: BranchScope, groups: readonly { rule: 
     const key = KEY[rule];
     return query<SubscriberDetail & { key: string }>(sql`
       SELECT ${RECORD_COLUMNS}, g.key FROM unnest(${keys}::text[]) AS g(key)
-        CROSS JOIN LATERAL (SELECT s.id FROM subscribers s ${whereClause([sql`${key(sql`s`)} = g.key`, ...subscriberScope(scope)])}
+        CROSS JOIN LATERAL (SELECT s.id FROM ${subscribersOf(scope)} s WHERE ${key(sql`s`)} = g.key
                              ORDER BY s.id DESC LIMIT ${MAX_GROUP_MEMBERS}) m
-        JOIN subscribers s ON s.id = m.id ${SUBSCRIBER_JOINS}`);
+        JOIN ${subscribersOf(scope)} s ON s.id = m.id ${SUBSCRIBER_JOINS}`);
   };
   const [byEmail, byMobile] = [await membersOf("email"), await membersOf("mobile")];
   const ids = [...new Set([...byEmail, ...byMobile].map((m) => m.id))];

@@ -3,7 +3,7 @@ import { audit } from "@/lib/audit/log";
 import type { SessionUser } from "@/lib/auth/permissions";
 import { sql, within } from "@/lib/db/sql";
 import { AppError, notFound } from "@/lib/errors";
-import type { BranchScope } from "@/lib/auth/scope";
+import { TRASHED_BRANCHES, type BranchScope } from "@/lib/auth/scope";
 import { isoDay } from "@/lib/format";
 import { decideDuplicates, lockKeySets } from "./duplicates";
 import { resolveReferences, sheetFor } from "./mutations";
@@ -50,7 +50,7 @@ const sameVersion = (a: Date, b: Date) => Math.floor(a.getTime()) === Math.floor
  * Without a branch in the edit, a link to a branch in the trash stays (the record shows no branch,
  * restoring the branch brings it back: docs/decisions/0031-trash.md).
  */
-const KEEP_TRASHED_BRANCH = sql`(SELECT t.id FROM branches t WHERE t.id = subscribers.branch_id AND t.deleted_at IS NOT NULL)`;
+const KEEP_TRASHED_BRANCH = sql`(SELECT t.id FROM ${TRASHED_BRANCHES} t WHERE t.id = subscribers.branch_id)`;
 
 /** An edit within the scope: a subscriber outside it is a 404, a branch outside it a 400 on branch_id. */
 export async function updateSubscriber(scope: BranchScope, id: number, input: SubscriberValues, version: Date, actor: SessionUser): Promise<SubscriberDetail> {
@@ -65,6 +65,7 @@ export async function updateSubscriber(scope: BranchScope, id: number, input: Su
       const mobiles = [before.mobile, mobile];
       await lockKeySets(q, emails, mobiles);
       const sheet = await sheetFor(tx, input.sheet_name);
+      // eslint-disable-next-line console/scoped-sources -- the row read and locked through subscribersOf(scope) above.
       await q.query(sql`UPDATE subscribers SET first_name = ${input.first_name}, last_name = ${input.last_name},
           email = ${input.email}, mobile = ${mobile}, country_id = ${country?.id ?? null},
           branch_id = ${branch ? sql`${branch.id}` : KEEP_TRASHED_BRANCH},

@@ -1,19 +1,18 @@
 import "server-only";
 import { audit } from "@/lib/audit/log";
 import type { SessionUser } from "@/lib/auth/permissions";
-import type { BranchScope } from "@/lib/auth/scope";
+import { subscribersOf, type BranchScope } from "@/lib/auth/scope";
 import { sql, within, type Queryable } from "@/lib/db/sql";
 import { transaction } from "@/lib/db/transaction";
 import { AppError, notFound } from "@/lib/errors";
 import { isoDay } from "@/lib/format";
 import { newJobId } from "@/lib/jobs/ids";
-import { whereClause } from "@/lib/list/sql";
 import { restoreSubscribers, trashSubscribers } from "@/lib/trash/subscribers";
 import type { MergeField, MergeInput } from "./duplicate-schema";
 import { forgetGroupCounts } from "./duplicate-count";
 import { decideDuplicates, lockKeySets } from "./duplicates";
 import { changedFields, findSubscriber, RECORD_COLUMNS, serializeRecord, type SubscriberDetail } from "./record";
-import { SUBSCRIBER_JOINS, subscriberScope } from "./where";
+import { SUBSCRIBER_JOINS } from "./where";
 
 // Merging duplicates (administrators): the survivor takes the chosen values, the others go to the
 // trash with `merged_into`, every flag involved is decided again, all in one transaction; the
@@ -65,6 +64,7 @@ const columnsOf = (r: Row): Columns => ({
 });
 
 const writeColumns = (q: Queryable, id: number, c: Columns) =>
+  // eslint-disable-next-line console/scoped-sources -- a row mergeSubscribers read and locked through subscribersOf(scope).
   q.query<{ updated_at: Date }>(sql`UPDATE subscribers SET first_name = ${c.first_name}, last_name = ${c.last_name}, email = ${c.email},
       mobile = ${c.mobile}, branch_id = ${c.branch_id}::int, country_id = ${c.country_id}::int, sheet_id = ${c.sheet_id}::int,
       travel_date = ${c.travel_date}::date, subscription_status = ${c.subscription_status}::"SubscriptionStatus",
@@ -99,8 +99,8 @@ export async function mergeSubscribers(scope: BranchScope, input: MergeInput, ac
       const q = within(tx);
       const ids = [input.survivor_id, ...input.merged_ids].sort((a, b) => a - b);
       // Rows in id order, then their keys: the order edits and the trash lock them in.
-      const rows = await q.query<Row>(sql`SELECT ${RECORD_COLUMNS}, s.sheet_id, s.branch_id AS own_branch_id FROM subscribers s ${SUBSCRIBER_JOINS}
-        ${whereClause([sql`s.id = ANY(${ids}::int[])`, ...subscriberScope(scope)])} ORDER BY s.id FOR UPDATE OF s`);
+      const rows = await q.query<Row>(sql`SELECT ${RECORD_COLUMNS}, s.sheet_id, s.branch_id AS own_branch_id FROM ${subscribersOf(scope)} s ${SUBSCRIBER_JOINS}
+        WHERE s.id = ANY(${ids}::int[]) ORDER BY s.id FOR UPDATE OF s`);
       const byId = new Map(rows.map((r) => [r.id, r]));
       const missing = ids.filter((id) => !byId.has(id));
       if (missing.length) throw new AppError(404, "not_found", `No subscriber ${missing.join(", ")} was found.`);

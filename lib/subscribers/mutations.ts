@@ -5,10 +5,8 @@ import { prisma } from "@/lib/db/client";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { badRequest } from "@/lib/errors";
 import { decideNew, findDuplicates, lockKeySets } from "./duplicates";
-import { isScoped, type BranchScope } from "@/lib/auth/scope";
-import { branchWhere } from "@/lib/branches/where";
-import { whereClause } from "@/lib/list/sql";
-import { subscriberScope } from "./where";
+import { isScoped, subscribersOf, type BranchScope } from "@/lib/auth/scope";
+import { branchFrom } from "@/lib/branches/where";
 import { normaliseMobile } from "./phone";
 import { serializeSubscriber, type SubscriberRow } from "./queries";
 import type { SubscriberValues } from "./schema";
@@ -26,7 +24,7 @@ const OUT_OF_SCOPE = "Choose one of your branches.";
 export async function resolveReferences(tx: Tx, scope: BranchScope, input: SubscriberValues) {
   const fields: Fields = {};
   const [branch] = input.branch_id
-    ? await within(tx).query<{ id: number; name: string }>(sql`SELECT b.id, b.name FROM branches b ${branchWhere(scope, { id: input.branch_id })}`)
+    ? await within(tx).query<{ id: number; name: string }>(sql`SELECT b.id, b.name ${branchFrom(scope, { id: input.branch_id })}`)
     : [];
   if (input.branch_id && !branch) fields.branch_id = [isScoped(scope) ? OUT_OF_SCOPE : "This branch does not exist (any more). Choose another."];
   else if (!input.branch_id && isScoped(scope)) fields.branch_id = [OUT_OF_SCOPE];
@@ -128,8 +126,8 @@ export async function checkDuplicates(scope: BranchScope, input: {
   const match = await findDuplicates(within(db), email, mobile, input.before_id ?? undefined);
   if (!isScoped(scope)) return match;
   const ids = [match.email, match.mobile].filter((id) => id !== null);
-  const seen = new Set(ids.length ? (await query<{ id: number }>(sql`SELECT s.id FROM subscribers s
-    ${whereClause([sql`s.id = ANY(${ids}::int[])`, ...subscriberScope(scope)])}`)).map((r) => r.id) : []);
+  const seen = new Set(ids.length ? (await query<{ id: number }>(sql`SELECT s.id FROM ${subscribersOf(scope)} s
+    WHERE s.id = ANY(${ids}::int[])`)).map((r) => r.id) : []);
   const shown = (id: number | null): DuplicateWarning => (id === null ? null : seen.has(id) ? id : "elsewhere");
   return { email: shown(match.email), mobile: shown(match.mobile) };
 }

@@ -1,6 +1,6 @@
 import "server-only";
 import type { BranchScope } from "@/lib/auth/scope";
-import { branchWhere } from "@/lib/branches/where";
+import { branchFrom } from "@/lib/branches/where";
 import { prisma } from "@/lib/db/client";
 import { query, sql } from "@/lib/db/sql";
 
@@ -11,7 +11,7 @@ type Option = { id: number; name: string };
 
 /** The branches the user may choose: their scope's. */
 export async function branchOptions(scope: BranchScope): Promise<Option[]> {
-  return query<Option>(sql`SELECT b.id, b.name FROM branches b ${branchWhere(scope, {})} ORDER BY b.name, b.id`);
+  return query<Option>(sql`SELECT b.id, b.name ${branchFrom(scope, {})} ORDER BY b.name, b.id`);
 }
 
 export async function sheetNames(limit = 500): Promise<string[]> {

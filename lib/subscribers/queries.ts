@@ -6,8 +6,8 @@ import { PER_PAGE, pagination, type Pagination } from "@/lib/list/pagination";
 import { whereClause } from "@/lib/list/sql";
 import type { SubscriberFilters, SubscriberFilterValues, SubscriptionStatus } from "./filters";
 import type { SubscriberBody } from "./schema";
-import { readsEveryRow, isFiltered, SUBSCRIBER_JOINS, subscriberConditions, subscriberScope, subscriberWhere } from "./where";
-import { isScoped, scopeConditions, type BranchScope } from "@/lib/auth/scope";
+import { readsEveryRow, isFiltered, SUBSCRIBER_JOINS, subscriberConditions, subscriberFrom } from "./where";
+import { isScoped, LIVE_BRANCHES, scopeCondition, subscribersOf, TRASHED_BRANCHES, type BranchScope } from "@/lib/auth/scope";
 import { empty, query, sql, type Statement } from "@/lib/db/sql";
 
 /** One row of the list: exactly the columns the table and the API show. */
@@ -45,17 +45,16 @@ const OWN_SORTS = {
 } as const satisfies Record<OwnColumn, Statement>;
 
 // Walked in the order of each name's unique index; unique names make (name, id) a total order.
-// `live`: which rows of the table name a row (a branch in the trash names none); `none`: a row without a name.
+// `none`: a row without a name (a branch in the trash names none).
 const JOINED_SORTS = {
   branch_name: {
-    table: sql`branches`,
+    table: LIVE_BRANCHES,
     key: sql`branch_id`,
     name: sql`lower(j.name)`,
-    live: sql`AND j.deleted_at IS NULL`,
-    none: sql`(s.branch_id IS NULL OR s.branch_id IN (SELECT id FROM branches WHERE deleted_at IS NOT NULL))`,
+    none: sql`(s.branch_id IS NULL OR s.branch_id IN (SELECT id FROM ${TRASHED_BRANCHES} t))`,
   },
-  country_name: { table: sql`countries`, key: sql`country_id`, name: sql`j.name`, live: empty, none: sql`s.country_id IS NULL` },
-  sheet: { table: sql`sheets`, key: sql`sheet_id`, name: sql`j.name`, live: empty, none: sql`s.sheet_id IS NULL` },
+  country_name: { table: sql`countries`, key: sql`country_id`, name: sql`j.name`, none: sql`s.country_id IS NULL` },
+  sheet: { table: sql`sheets`, key: sql`sheet_id`, name: sql`j.name`, none: sql`s.sheet_id IS NULL` },
 } as const;
 
 /** The columns of a list row; the joins bring only the three names shown. */
@@ -72,8 +71,8 @@ export function subscriberListSql(
   window: PageWindow = { offset: offsetOf(f.page), limit: PER_PAGE, reverse: false },
   only?: readonly number[],
 ): { rows: Statement; count: Statement } {
-  const filters = subscriberConditions(scope, f);
-  const conditions = only ? [...subscriberScope(scope), sql`s.id = ANY(${[...only]}::int[])`] : filters;
+  const conditions = only ? [sql`s.id = ANY(${[...only]}::int[])`] : subscriberConditions(scope, f);
+  const from = subscribersOf(scope);
   const where = whereClause(conditions);
   const desc = (f.sort.direction === "desc") !== window.reverse;
   const dir = desc ? sql`DESC NULLS FIRST` : sql`ASC NULLS LAST`;
@@ -84,28 +83,28 @@ export function subscriberListSql(
   const column = f.sort.column;
 
   if (column === "branch_name" || column === "country_name" || column === "sheet") {
-    const { table, key, name, live, none } = JOINED_SORTS[column];
+    const { table, key, name, none } = JOINED_SORTS[column];
     const upTo = offset + window.limit;
-    const withName = sql`(SELECT s.id, ${name}::text AS sort_name FROM subscribers s
-        JOIN ${table} j ON j.id = s.${key} ${live} ${where} ORDER BY ${name} ${idDir}, s.id ${idDir} LIMIT ${upTo})`;
+    const withName = sql`(SELECT s.id, ${name}::text AS sort_name FROM ${from} s
+        JOIN ${table} j ON j.id = s.${key} ${where} ORDER BY ${name} ${idDir}, s.id ${idDir} LIMIT ${upTo})`;
     // Filtering by that same name already excludes the rows without one.
     const withoutName = f[column]
       ? empty
-      : sql`UNION ALL (SELECT s.id, NULL::text AS sort_name FROM subscribers s
+      : sql`UNION ALL (SELECT s.id, NULL::text AS sort_name FROM ${from} s
         ${whereClause([none, ...conditions])} ORDER BY s.id ${idDir} LIMIT ${upTo})`;
     const rows = sql`SELECT ${COLUMNS} FROM (SELECT u.id, u.sort_name FROM (${withName} ${withoutName}) u
         ORDER BY u.sort_name ${dir}, u.id ${idDir} ${page}) p
-      JOIN subscribers s ON s.id = p.id ${SUBSCRIBER_JOINS}
+      JOIN ${from} s ON s.id = p.id ${SUBSCRIBER_JOINS}
       ORDER BY p.sort_name ${dir}, s.id ${idDir}`;
     return { rows, count };
   }
   const order = column === "id" ? sql`s.id ${idDir}` : sql`${OWN_SORTS[column]} ${dir}, s.id ${idDir}`;
   const ids =
-    column === "created_at" && !conditions.length && offset >= DAY_SEEK_FROM
-      ? daySeek(order, desc, offset, window.limit)
-      : sql`SELECT s.id FROM subscribers s ${where} ORDER BY ${order} ${page}`;
+    seeksByDay(scope, f) && !only && offset >= DAY_SEEK_FROM
+      ? daySeek(from, order, desc, offset, window.limit)
+      : sql`SELECT s.id FROM ${from} s ${where} ORDER BY ${order} ${page}`;
   const rows = sql`SELECT ${COLUMNS} FROM (${ids}) p
-      JOIN subscribers s ON s.id = p.id ${SUBSCRIBER_JOINS}
+      JOIN ${from} s ON s.id = p.id ${SUBSCRIBER_JOINS}
       ORDER BY ${order}`;
   return { rows, count };
 }
@@ -115,8 +114,8 @@ export function subscriberListSql(
  * subscriber, or of the scope's branches (docs/decisions/0005-trigger-kept-counts.md, 0028-branch-scope.md).
  */
 export function subscriberCountSql(scope: BranchScope, f: SubscriberFilterValues): Statement {
-  if (isFiltered(f, { beyondCounts: true })) return sql`SELECT count(*)::int AS total FROM subscribers s ${subscriberWhere(scope, f)}`;
-  const c: Statement[] = scopeConditions(scope, sql`t.branch_id`);
+  if (isFiltered(f, { beyondCounts: true })) return sql`SELECT count(*)::int AS total ${subscriberFrom(scope, f)}`;
+  const c = [scopeCondition(scope, sql`t.branch_id`)];
   if (f.subscription_status) c.push(sql`t.subscription_status = ${f.subscription_status}::"SubscriptionStatus"`);
   if (f.is_duplicate !== undefined) c.push(sql`t.is_duplicate = ${f.is_duplicate}`);
   if (f.is_mandatory !== undefined) c.push(sql`t.is_mandatory = ${f.is_mandatory}`);
@@ -128,7 +127,7 @@ export function subscriberCountSql(scope: BranchScope, f: SubscriberFilterValues
 const DAY_SEEK_FROM = 1000;
 
 /** A deep unfiltered created_at page's ids, entering the index at its day's edge found from the per-day counts. */
-function daySeek(order: Statement, desc: boolean, offset: number, limit: number): Statement {
+function daySeek(source: Statement, order: Statement, desc: boolean, offset: number, limit: number): Statement {
   const day = desc
     ? sql`SELECT (c.day + 1)::timestamp AT TIME ZONE 'UTC' AS edge, ${offset} - (c.through - c.total) AS skip
         FROM (SELECT day, total, sum(total) OVER (ORDER BY day DESC) AS through FROM subscriber_day_counts) c
@@ -137,7 +136,7 @@ function daySeek(order: Statement, desc: boolean, offset: number, limit: number)
         FROM (SELECT day, total, sum(total) OVER (ORDER BY day ASC) AS through FROM subscriber_day_counts) c
         WHERE c.through > ${offset} ORDER BY c.day ASC LIMIT 1`;
   const from = desc ? sql`s.created_at < (SELECT edge FROM d)` : sql`s.created_at >= (SELECT edge FROM d)`;
-  return sql`WITH d AS (${day}) SELECT s.id FROM subscribers s WHERE ${from}
+  return sql`WITH d AS (${day}) SELECT s.id FROM ${source} s WHERE ${from}
       ORDER BY ${order} LIMIT ${limit} OFFSET (SELECT skip FROM d)`;
 }
 
@@ -151,14 +150,14 @@ const LIGHT_SKIP = 1_000;
 
 /** Unfiltered, unscoped pages in created_at order are found by day (daySeek) at any depth. */
 function seeksByDay(scope: BranchScope, f: SubscriberFilters): boolean {
-  return f.sort.column === "created_at" && subscriberConditions(scope, f).length === 0;
+  return f.sort.column === "created_at" && !isScoped(scope) && subscriberConditions(scope, f).length === 0;
 }
 
 /** One page and its pagination, bounded (docs/decisions/0010-no-user-can-starve-the-others.md); a filter without trigrams first reads up to FEW_MATCHES ids. */
 export async function listSubscribers(scope: BranchScope, f: SubscriberFilters): Promise<{ data: SubscriberRow[]; pagination: Pagination }> {
   if (readsEveryRow(f)) {
     const probe = await query<{ id: number }>(
-      sql`SELECT s.id FROM subscribers s ${subscriberWhere(scope, f)} LIMIT ${fewMatchesLimit() + 1}`,
+      sql`SELECT s.id ${subscriberFrom(scope, f)} LIMIT ${fewMatchesLimit() + 1}`,
     );
     if (probe.length <= fewMatchesLimit()) {
       const ids = probe.map((r) => r.id);

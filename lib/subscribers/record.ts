@@ -6,10 +6,9 @@ import { emailKey, subscriberRecordSchema, type SubscriberRecordBody } from "./s
 import { dismissed } from "./duplicates";
 export type { SubscriberRecordBody };
 import { serializeSubscriber, type SubscriberRow } from "./queries";
-import { SUBSCRIBER_JOINS, subscriberScope } from "./where";
+import { SUBSCRIBER_JOINS } from "./where";
 import { whereClause } from "@/lib/list/sql";
-import { isScoped, scopeCondition, type BranchScope } from "@/lib/auth/scope";
-import { branchWhere } from "@/lib/branches/where";
+import { branchesOf, EVERY_BRANCH, isScoped, scopeCondition, subscribersOf, type BranchScope } from "@/lib/auth/scope";
 
 // One subscriber as its page and record API show it: fields, references, `updated_at` (the
 // version an edit names), the earlier subscribers it duplicates, and its history.
@@ -33,7 +32,7 @@ export const RECORD_COLUMNS = sql`s.id, s.first_name, s.last_name, b.name AS bra
  */
 export async function findSubscriber(scope: BranchScope, id: number, db: Queryable = { query }, lock = false): Promise<SubscriberDetail | null> {
   const [row] = await db.query<SubscriberDetail>(
-    sql`SELECT ${RECORD_COLUMNS} FROM subscribers s ${SUBSCRIBER_JOINS} ${whereClause([sql`s.id = ${id}`, ...subscriberScope(scope)])} ${lock ? sql`FOR UPDATE OF s` : sql``}`);
+    sql`SELECT ${RECORD_COLUMNS} FROM ${subscribersOf(scope)} s ${SUBSCRIBER_JOINS} WHERE s.id = ${id} ${lock ? sql`FOR UPDATE OF s` : sql``}`);
   return row ?? null;
 }
 
@@ -61,19 +60,19 @@ export async function earlierMatches(
 ): Promise<{ matches: EarlierMatch[]; elsewhere: boolean }> {
   // The matches the rule counts (lib/subscribers/duplicates.ts): pairs marked "not duplicates" left out.
   const notDismissed = sql`NOT ${dismissed(sql`s.id`, sql`${r.id}::int`)}`;
-  const earlier = (where: Statement[]) => sql`
-       (SELECT s.id FROM subscribers s ${whereClause([sql`lower(s.email) = ${emailKey(r.email)}`, sql`s.id < ${r.id}`, notDismissed, ...where])} ORDER BY s.id LIMIT ${limit})
+  const earlier = (from: Statement, where: Statement[] = []) => sql`
+       (SELECT s.id FROM ${from} s ${whereClause([sql`lower(s.email) = ${emailKey(r.email)}`, sql`s.id < ${r.id}`, notDismissed, ...where])} ORDER BY s.id LIMIT ${limit})
        UNION
-       (SELECT s.id FROM subscribers s ${whereClause([sql`s.mobile = ${r.mobile}`, sql`s.id < ${r.id}`, notDismissed, ...where])} ORDER BY s.id LIMIT ${limit})`;
+       (SELECT s.id FROM ${from} s ${whereClause([sql`s.mobile = ${r.mobile}`, sql`s.id < ${r.id}`, notDismissed, ...where])} ORDER BY s.id LIMIT ${limit})`;
   const matches = await query<EarlierMatch>(sql`
     SELECT s.id, s.first_name, s.last_name, s.created_at,
            lower(s.email) = ${emailKey(r.email)} AS email, s.mobile = ${r.mobile} AS mobile
-      FROM subscribers s
-     WHERE s.id IN (${earlier(subscriberScope(scope))})
+      FROM ${subscribersOf(scope)} s
+     WHERE s.id IN (${earlier(subscribersOf(scope))})
      ORDER BY s.id LIMIT ${limit}`);
   const inside = scopeCondition(scope, sql`s.branch_id`);
   if (!inside) return { matches, elsewhere: false };
-  const [outside] = await query<{ n: number }>(sql`SELECT count(*)::int AS n FROM (${earlier([sql`NOT coalesce(${inside}, false)`])}) e`);
+  const [outside] = await query<{ n: number }>(sql`SELECT count(*)::int AS n FROM (${earlier(subscribersOf(EVERY_BRANCH), [sql`NOT coalesce(${inside}, false)`])}) e`);
   return { matches, elsewhere: (outside?.n ?? 0) > 0 };
 }
 
@@ -125,7 +124,7 @@ export async function subscriberHistory(scope: BranchScope, id: number, limit = 
       (SELECT id::text, at, action, actor_email, before, after FROM audit_events
         WHERE action IN (${join(MANY_SUBSCRIBER_ACTIONS)}) AND after -> 'ids' @> to_jsonb(${id}::int) ORDER BY at DESC LIMIT ${limit})
       ORDER BY at DESC LIMIT ${limit}`),
-    isScoped(scope) ? query<{ name: string }>(sql`SELECT lower(b.name) AS name FROM branches b ${branchWhere(scope, {})}`) : null,
+    isScoped(scope) ? query<{ name: string }>(sql`SELECT lower(b.name) AS name FROM ${branchesOf(scope)} b`) : null,
   ]);
   const names = own && new Set(own.map((b) => b.name));
   const ownBranch = (name: string) => names === null || names.has(name.toLowerCase());

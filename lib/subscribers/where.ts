@@ -1,25 +1,19 @@
-import { scopeConditions, type BranchScope } from "@/lib/auth/scope";
+import { branchesOf, LIVE_BRANCHES, subscribersOf, type BranchScope } from "@/lib/auth/scope";
 import { config } from "@/lib/config";
 import { endOfDayExclusive, startOfDay } from "@/lib/list/params";
 import { contains, containsPattern, trigramServes, whereClause } from "@/lib/list/sql";
 import type { SubscriberFilterValues } from "./filters";
-import { join, sql, type Statement } from "@/lib/db/sql";
+import { empty, join, sql, type Statement } from "@/lib/db/sql";
 
-/**
- * The joins for the names a row shows (aliases b, c, sh), shared by every read of rows over `subscribers s`;
- * a branch in the trash is no branch (docs/decisions/0031-trash.md).
- */
-export const SUBSCRIBER_JOINS = sql`LEFT JOIN branches b ON b.id = s.branch_id AND b.deleted_at IS NULL
+/** The joins for the names a row shows (aliases b, c, sh), shared by every read of rows over `subscribers s`; a trashed branch names none. */
+export const SUBSCRIBER_JOINS = sql`LEFT JOIN ${LIVE_BRANCHES} b ON b.id = s.branch_id
   LEFT JOIN countries c ON c.id = s.country_id
   LEFT JOIN sheets sh ON sh.id = s.sheet_id`;
 
-/** The WHERE of every subscriber read; names are matched in their small tables first, so the big one is filtered by indexed ids. */
-export function subscriberWhere(scope: BranchScope, f: SubscriberFilterValues): Statement {
-  return whereClause(subscriberConditions(scope, f));
+/** The FROM (the scope's subscribers `s`, then `joins`) and WHERE of a filtered read; names are matched in their small tables first, so the big one is filtered by indexed ids. */
+export function subscriberFrom(scope: BranchScope, f: SubscriberFilterValues, joins = empty): Statement {
+  return sql`FROM ${subscribersOf(scope)} s ${joins} ${whereClause(subscriberConditions(scope, f))}`;
 }
-
-/** The user's scope over `subscribers s`: the one predicate every read of subscribers starts with (lib/auth/scope.ts). */
-export const subscriberScope = (scope: BranchScope): Statement[] => scopeConditions(scope, sql`s.branch_id`);
 
 /** Numbers are stored in E.164: "+44 7700-900" matches as "+447700900". */
 const mobileDigits = (mobile: string) => mobile.replace(/[\s().-]/g, "");
@@ -45,19 +39,14 @@ function searchCondition(q: string): Statement[] {
   });
 }
 
-/** The scope's and the filters' conditions, one per filter given (ANDed by subscriberWhere). */
-export function subscriberConditions(scope: BranchScope, f: SubscriberFilterValues): Statement[] {
-  return [...subscriberScope(scope), ...filterConditions(f, scope)];
-}
-
 /** Whether any filter is given; `beyondCounts`: any but status and flags (whose totals are kept by triggers). */
 export function isFiltered(f: SubscriberFilterValues, { beyondCounts = false } = {}): boolean {
   const rest = beyondCounts ? { ...f, subscription_status: undefined, is_duplicate: undefined, is_mandatory: undefined } : f;
-  return filterConditions(rest).length > 0;
+  return subscriberConditions(null, rest).length > 0;
 }
 
-/** The filters' conditions alone (private: a WHERE always starts with the scope). */
-function filterConditions(f: SubscriberFilterValues, scope?: BranchScope): Statement[] {
+/** The filters' conditions over the scope's subscribers `s`, one per filter given (ANDed by subscriberFrom). */
+export function subscriberConditions(scope: BranchScope | null, f: SubscriberFilterValues): Statement[] {
   const tz = config().CONSOLE_TIME_ZONE;
   const c: Statement[] = [];
   if (f.q) c.push(...searchCondition(f.q));
@@ -68,8 +57,7 @@ function filterConditions(f: SubscriberFilterValues, scope?: BranchScope): State
   if (f.mobile) c.push(sql`s.mobile LIKE ${containsPattern(mobileDigits(f.mobile))}`);
   // The scope's branches only: another branch's name finds no branch, as a name no branch has, in the same time.
   if (f.branch_name) {
-    const named = [contains(sql`fb.name`, f.branch_name), sql`fb.deleted_at IS NULL`, ...(scope ? scopeConditions(scope, sql`fb.id`) : [])];
-    c.push(sql`s.branch_id IN (SELECT fb.id FROM branches fb ${whereClause(named)})`);
+    c.push(sql`s.branch_id IN (SELECT fb.id FROM ${scope ? branchesOf(scope) : LIVE_BRANCHES} fb WHERE ${contains(sql`fb.name`, f.branch_name)})`);
   }
   if (f.country_name) c.push(sql`s.country_id IN (SELECT id FROM countries WHERE ${contains(sql`name`, f.country_name)})`);
   if (f.sheet) c.push(sql`s.sheet_id IN (SELECT id FROM sheets WHERE ${contains(sql`name`, f.sheet)})`);

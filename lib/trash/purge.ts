@@ -1,4 +1,5 @@
 import { auditStatement } from "@/lib/audit/log";
+import { TRASHED_BRANCHES } from "@/lib/auth/scope";
 import { config } from "@/lib/config";
 import { connection, sql } from "@/lib/db/sql";
 import { AppError } from "@/lib/errors";
@@ -35,7 +36,7 @@ export async function purgeTrash(now: Date = new Date()): Promise<TrashPurge> {
   }
   if (newest) result.exports = await forgetExportsBefore(newest);
 
-  const branches = await conn.query<{ id: number }>(sql`SELECT id FROM branches WHERE deleted_at < ${cutoff} ORDER BY deleted_at, id`);
+  const branches = await conn.query<{ id: number }>(sql`SELECT b.id FROM ${TRASHED_BRANCHES} b WHERE b.deleted_at < ${cutoff} ORDER BY b.deleted_at, b.id`);
   for (const { id } of branches) {
     try {
       await eraseBranch(id, null);

@@ -1,5 +1,6 @@
 import "server-only";
 import { z } from "zod";
+import { LIVE_BRANCHES, TRASHED_BRANCHES } from "@/lib/auth/scope";
 import { config } from "@/lib/config";
 import { join, query, sql, type Statement } from "@/lib/db/sql";
 import { readDirection, readPage, type PageWindow } from "@/lib/list/depth";
@@ -12,7 +13,7 @@ import type { TrashFilters } from "./filters";
 
 // The trash's lists (admins only: the caller's guard), newest deletion first. Subscribers are read
 // from subscriber_trash (their branch's name only while that branch is not in the trash itself),
-// branches from branches with deleted_at set.
+// branches from TRASHED_BRANCHES.
 
 type Deleter = { id: number; name: string } | null;
 
@@ -35,7 +36,7 @@ type Query = Partial<Omit<TrashFilters, "page" | "sort">> & Pick<TrashFilters, "
 
 function conditions(f: Query, alias: "t" | "b", names: Statement[]): Statement[] {
   const tz = config().CONSOLE_TIME_ZONE;
-  const c: Statement[] = alias === "b" ? [sql`b.deleted_at IS NOT NULL`] : [];
+  const c: Statement[] = [];
   const at = alias === "b" ? sql`b.deleted_at` : sql`t.deleted_at`;
   if (f.id !== undefined) c.push(alias === "b" ? sql`b.id = ${f.id}` : sql`t.id = ${f.id}`);
   const name = f.name;
@@ -54,7 +55,7 @@ export function trashedSubscribersSql(f: Query, window: PageWindow) {
         sh.name AS sheet_name, t.subscription_status::text AS subscription_status, t.is_duplicate, t.is_mandatory, t.created_at,
         t.deleted_at, ${DELETER}, t.merged_into
       FROM (SELECT t.* FROM subscriber_trash t ${where} ORDER BY ${order} LIMIT ${window.limit} OFFSET ${window.offset}) t
-      LEFT JOIN branches b ON b.id = t.branch_id AND b.deleted_at IS NULL
+      LEFT JOIN ${LIVE_BRANCHES} b ON b.id = t.branch_id
       LEFT JOIN countries c ON c.id = t.country_id
       LEFT JOIN sheets sh ON sh.id = t.sheet_id
       LEFT JOIN users u ON u.id = t.deleted_by
@@ -69,9 +70,9 @@ export function trashedBranchesSql(f: Query, window: PageWindow) {
   const order = f.sort.column === "id" ? sql`b.id ${dir}` : sql`b.deleted_at ${dir}, b.id ${dir}`;
   return {
     rows: sql`SELECT b.id, b.name, b.created_at, b.updated_at, b.deleted_at, ${DELETER}
-      FROM branches b LEFT JOIN users u ON u.id = b.deleted_by ${where}
+      FROM ${TRASHED_BRANCHES} b LEFT JOIN users u ON u.id = b.deleted_by ${where}
       ORDER BY ${order} LIMIT ${window.limit} OFFSET ${window.offset}`,
-    count: sql`SELECT count(*)::int AS total FROM branches b ${where}`,
+    count: sql`SELECT count(*)::int AS total FROM ${TRASHED_BRANCHES} b ${where}`,
   };
 }
 

@@ -4,7 +4,7 @@ import { audit } from "@/lib/audit/log";
 import type { SessionUser } from "@/lib/auth/permissions";
 import { hashPassword } from "@/lib/auth/password";
 import { clearTwoFactor } from "@/lib/auth/two-factor";
-import { branchScope, covers } from "@/lib/auth/scope";
+import { branchScope, covers, LIVE_BRANCHES } from "@/lib/auth/scope";
 import { deleteExportFiles } from "@/lib/export/files";
 import { passwordProblem } from "@/lib/auth/password-policy";
 import { prisma } from "@/lib/db/client";
@@ -37,7 +37,7 @@ export type NewUser = { name: string; email: string; role: "admin" | "staff"; pa
 
 /** 400 unless every id names a branch (the caller is an admin: nothing is hidden from them). */
 async function checkBranches(tx: Prisma.TransactionClient, ids: number[]) {
-  const found = new Set((await within(tx).query<{ id: number }>(sql`SELECT id FROM branches WHERE id = ANY(${ids}::int[]) AND deleted_at IS NULL`)).map((r) => r.id));
+  const found = new Set((await within(tx).query<{ id: number }>(sql`SELECT id FROM ${LIVE_BRANCHES} b WHERE id = ANY(${ids}::int[])`)).map((r) => r.id));
   const missing = ids.filter((id) => !found.has(id));
   if (missing.length) {
     const message = `No branch has the id ${missing.slice(0, 10).join(", ")}${missing.length > 10 ? ", …" : ""}.`;

@@ -34,6 +34,9 @@ vi.mock("next/headers", () => ({ cookies: async () => ({ has: () => false, get: 
 // "scoped" is a staff member limited to one branch of their own: every {subscriber} and {branch}
 // they are given is another branch's, so what staff get for it, they get as a 404 (an unknown id),
 // and what they may do anyway is the same as staff (`scoped` is staff's answer unless named).
+// The scope dimension: whatever the answer, every page, route and action the scoped member calls
+// shows nothing of another branch (no other branch's name, no subscriber outside their branch)
+// and changes nothing of one (docs/decisions/0037-scoped-sources.md).
 type Person = "anonymous" | "staff" | "scoped" | "admin";
 type TokenCaller = "read token" | "export token";
 type Who = Person | TokenCaller;
@@ -358,6 +361,7 @@ describe("authorization matrix", () => {
   let users: Record<Person, SessionUser | null>;
   let bearer: Record<TokenCaller, string>;
   let branchIds: number[] = [];
+  let home = 0;
   const adminTokenIds: number[] = [];
   /** Subscribers to read, edit and delete, each with the version an edit names. */
   let subscribers: { id: number; version: string }[] = [];
@@ -374,12 +378,12 @@ describe("authorization matrix", () => {
     suite = await openExportSuite("pglite", 60);
     await syncCountries(suite.database.prisma);
     // The scoped staff member's own branch, with none of the subscribers the calls are given.
-    const home = await suite.database.prisma.branch.create({ data: { name: "Matrix scoped home" }, select: { id: true } });
+    home = (await suite.database.prisma.branch.create({ data: { name: "Matrix scoped home" }, select: { id: true } })).id;
     const scoped = await suite.database.prisma.user.create({
-      data: { email: "scoped@test.local", name: "Scoped Staff", role: "staff", password_hash: "x", branch_scoped: true, branches: { create: [{ branch_id: home.id }] } },
+      data: { email: "scoped@test.local", name: "Scoped Staff", role: "staff", password_hash: "x", branch_scoped: true, branches: { create: [{ branch_id: home }] } },
       select: { id: true, email: true, name: true, role: true },
     });
-    users = { anonymous: null, staff: suite.staff, scoped: { ...scoped, branch_ids: [home.id] }, admin: suite.admin };
+    users = { anonymous: null, staff: suite.staff, scoped: { ...scoped, branch_ids: [home] }, admin: suite.admin };
     const branches = await suite.database.prisma.branch.createManyAndReturn({
       data: Array.from({ length: 30 }, (_, i) => ({ name: `Matrix branch ${i}` })),
       select: { id: true },
@@ -482,6 +486,51 @@ describe("authorization matrix", () => {
   const nextHeaders = async () => Object.fromEntries(await (await import("next/headers")).headers());
   const personOf = (who: Who): Person => (who === "read token" || who === "export token" ? "anonymous" : who);
 
+  /**
+   * What of other branches than the scoped member's there is: the emails of subscribers outside it
+   * (no branch included) and the other branches' names, to look for in an answer; and a digest of
+   * those rows (the trash's and the "not duplicates" pairs too), to see a call changed none.
+   */
+  const otherBranches = async () => {
+    const [row] = await (await connection()).query<{ markers: string[]; digest: string }>(sql`SELECT
+      ARRAY(SELECT email FROM subscribers WHERE branch_id IS DISTINCT FROM ${home}) || ARRAY(SELECT name FROM branches WHERE id <> ${home}) AS markers,
+      md5(concat((SELECT string_agg(s::text, ',' ORDER BY s.id) FROM subscribers s WHERE branch_id IS DISTINCT FROM ${home}),
+                 (SELECT string_agg(b::text, ',' ORDER BY b.id) FROM branches b WHERE id <> ${home}),
+                 (SELECT string_agg(t.id::text, ',' ORDER BY t.id) FROM subscriber_trash t WHERE branch_id IS DISTINCT FROM ${home}),
+                 (SELECT string_agg(d.low_id || '-' || d.high_id, ',' ORDER BY d.low_id, d.high_id) FROM subscriber_dismissals d))) AS digest`);
+    return row!;
+  };
+  const shownOf = (text: string, markers: readonly string[]) => markers.filter((m) => text.includes(m));
+  /** Runs a scoped member's call and checks its answer (as text) shows, and its effects change, nothing of another branch. */
+  const nothingOfOtherBranches = async <T>(who: Who, call: () => Promise<T>, text: (answer: T) => Promise<string>): Promise<T> => {
+    if (who !== "scoped") return call();
+    const before = await otherBranches();
+    const answer = await call();
+    const after = await otherBranches();
+    expect(shownOf(await text(answer), after.markers), "another branch's subscribers or names shown").toEqual([]);
+    expect(after.digest, "another branch's rows changed").toBe(before.digest);
+    return answer;
+  };
+  /** A page's answer as text: its element tree's props, with the async server components inside it run (client ones are props only). */
+  const pageText = async (node: unknown, depth = 0): Promise<string> => {
+    if (depth > 12 || node === null || typeof node !== "object") return typeof node === "string" || typeof node === "number" ? String(node) : "";
+    if (Array.isArray(node)) return (await Promise.all(node.map((n) => pageText(n, depth + 1)))).join(" ");
+    const element = node as { type?: unknown; props?: Record<string, unknown> };
+    if (!element.props) return safeJson(node);
+    const own = safeJson({ ...element.props, children: undefined });
+    const inner = typeof element.type === "function" && element.type.constructor.name === "AsyncFunction"
+      ? await (element.type as (p: unknown) => Promise<unknown>)(element.props).then((n) => pageText(n, depth + 1), () => "")
+      : await pageText(element.props.children, depth + 1);
+    return `${own} ${inner}`;
+  };
+  const safeJson = (value: unknown) => {
+    try {
+      return JSON.stringify(value, (_k, v: unknown) => (typeof v === "function" || typeof v === "symbol" || v instanceof Promise ? undefined : v)) ?? "";
+    } catch {
+      return "";
+    }
+  };
+
   for (const [file, expected] of Object.entries(PAGES)) {
     for (const who of CALLERS) {
       it(`page ${file} as ${who} → ${answerOf(expected, personOf(who))}`, async () => {
@@ -490,7 +539,9 @@ describe("authorization matrix", () => {
         const mod = (await import(/* @vite-ignore */ path.join(APP, file))) as { default: (props: unknown) => Promise<unknown> | unknown };
         const id = file.includes("subscribers/[id]") ? subscribers[0]!.id : file.includes("subscribers/import/[id]") ? otherImport.preview : branchIds[0];
         const props = { params: Promise.resolve({ id: String(id), token: "not-a-link" }), searchParams: Promise.resolve({}) };
-        expect(await outcome(async () => mod.default(props))).toBe(answerOf(expected, personOf(who)));
+        let tree: unknown = null;
+        const answer = await nothingOfOtherBranches(who, () => outcome(async () => void (tree = await mod.default(props))), () => pageText(tree));
+        expect(answer).toBe(answerOf(expected, personOf(who)));
       });
     }
   }
@@ -509,7 +560,11 @@ describe("authorization matrix", () => {
           const id = named.id ?? /\/(?:branches|exports|users|tokens|subscribers|views)\/([^/?]+)/.exec(url)?.[1];
           const body = call.json === undefined ? undefined : JSON.parse(fill(JSON.stringify(call.json), who));
           const init = call.form === undefined ? { json: body, headers } : { body: call.form, headers: { ...headers, "content-type": "application/x-www-form-urlencoded" } };
-          const response = await mod[call.method]!(apiRequest(url, { method: call.method, ...init }), { params: Promise.resolve({ ...named, id }) });
+          const response = await nothingOfOtherBranches(
+            who,
+            () => mod[call.method]!(apiRequest(url, { method: call.method, ...init }), { params: Promise.resolve({ ...named, id }) }),
+            (r) => r.clone().text(),
+          );
           expect(response.status, `${url} ${await response.clone().text()}`).toBe(answerOf(call.expect, who));
         });
       }
@@ -525,7 +580,8 @@ describe("authorization matrix", () => {
           const mod = (await import(/* @vite-ignore */ path.join(APP, file))) as Record<string, (input: unknown) => Promise<{ ok: boolean }>>;
           const input = /^(delete|update|count)/.test(name) ? { id: branchIds.pop(), name: `Matrix action ${who}` } : { name: `Matrix action ${who} ${name}` };
           const before = await Promise.all([suite.database.prisma.branch.count(), suite.database.prisma.user.count(), suite.database.prisma.apiToken.count()]);
-          const result = await outcome(() => mod[name]!(input));
+          let returned: unknown = null;
+          const result = await nothingOfOtherBranches(who, () => outcome(async () => void (returned = await mod[name]!(input))), async () => safeJson(returned));
           expect(result).toBe(answerOf(expected, personOf(who)));
           // Refused: nothing changed.
           if (result !== "ok") {
@@ -604,6 +660,21 @@ describe("authorization matrix", () => {
       await suite.database.prisma.savedViewDefault.deleteMany({ where: { view_id: views.shared } });
     });
   }
+
+  // The scope dimension's check finds what it looks for: the same answers show other branches to unscoped staff.
+  it("shows other branches' subscribers and names to unscoped staff, in the answers the scoped member gets none of", async () => {
+    const { markers } = await otherBranches();
+    for (const file of ["api/v1/subscribers/route.ts", "api/v1/branches/route.ts"]) {
+      as("staff");
+      const mod = (await import(/* @vite-ignore */ path.join(APP, file))) as Record<string, (r: Request, c: unknown) => Promise<Response>>;
+      const response = await mod.GET!(apiRequest(`/api/v1/${file.split("/")[2]}`), { params: Promise.resolve({}) });
+      expect(shownOf(await response.text(), markers).length, file).toBeGreaterThan(0);
+    }
+    as("staff");
+    const page = (await import(/* @vite-ignore */ path.join(APP, "(console)/subscribers/page.tsx"))) as { default: (props: unknown) => Promise<unknown> };
+    const tree = await page.default({ params: Promise.resolve({}), searchParams: Promise.resolve({}) });
+    expect(shownOf(await pageText(tree), markers).length).toBeGreaterThan(0);
+  });
 
   it("lists every page of the app", () => {
     expect(filesNamed((f) => f === "page.tsx").sort()).toEqual(Object.keys(PAGES).sort());
