@@ -1,47 +1,30 @@
 "use client";
 
 import { zodResolver } from "@hookform/resolvers/zod";
-import { useState } from "react";
-import { useForm, useWatch } from "react-hook-form";
+import { useWatch } from "react-hook-form";
 import { PasswordStrength } from "@/components/password-strength";
 import { notify } from "@/components/toast";
 import { buttonClass } from "@/components/ui/button-styles";
 import { Field } from "@/components/ui/field";
 import { FormAlert } from "@/components/ui/form-alert";
-import { placeFieldErrors } from "@/components/ui/place-field-errors";
-import { passwordChangeSchema, type PasswordChangeInput } from "@/lib/users/schema";
+import { useActionForm } from "@/components/ui/use-action-form";
+import { passwordChangeSchema } from "@/lib/users/schema";
 import { changePasswordAction } from "./actions";
 
-const FIELDS = ["current", "password", "confirm"] as const;
-
 export function PasswordChangeForm({ userInputs }: { userInputs: string[] }) {
-  const [formError, setFormError] = useState<string | null>(null);
-  const {
-    register,
-    handleSubmit,
-    setError,
-    reset,
-    control,
-    formState: { errors, isSubmitting },
-  } = useForm<PasswordChangeInput>({ resolver: zodResolver(passwordChangeSchema), defaultValues: { current: "", password: "", confirm: "" } });
-
-  const password = useWatch({ control, name: "password" });
-
-  const onSubmit = handleSubmit(async (values) => {
-    setFormError(null);
-    try {
-      const result = await changePasswordAction(values);
-      if (result.ok) {
+  const { register, reset, control, errors, isSubmitting, formError, onSubmit } = useActionForm(
+    { resolver: zodResolver(passwordChangeSchema), defaultValues: { current: "", password: "", confirm: "" } },
+    {
+      fields: ["current", "password", "confirm"],
+      failed: "The password could not be changed.",
+      send: changePasswordAction,
+      done: (result) => {
         notify("success", result.message ?? "Password changed.");
         reset();
-        return;
-      }
-      const placed = placeFieldErrors(result.fieldErrors, FIELDS, setError);
-      setFormError(placed ? null : (result.formError ?? "The password could not be changed."));
-    } catch {
-      setFormError("The password could not be changed. Check your connection and try again.");
-    }
-  });
+      },
+    },
+  );
+  const password = useWatch({ control, name: "password" });
 
   return (
     <form onSubmit={onSubmit} noValidate className="space-y-4">

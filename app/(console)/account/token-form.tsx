@@ -3,50 +3,37 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
-import { useForm } from "react-hook-form";
 import { notify } from "@/components/toast";
 import { buttonClass } from "@/components/ui/button-styles";
 import { Field } from "@/components/ui/field";
 import { inputClass } from "@/components/ui/input-styles";
 import { FormAlert } from "@/components/ui/form-alert";
-import { placeFieldErrors } from "@/components/ui/place-field-errors";
+import { useActionForm } from "@/components/ui/use-action-form";
 import { MAX_TOKEN_DAYS, tokenCreateSchema, type TokenCreateInput } from "@/lib/tokens/schema";
 import { createTokenAction } from "./actions";
 
-const FIELDS = ["name", "scope", "expires_at"] as const;
 const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+const blank = (): TokenCreateInput => ({ name: "", scope: "read", expires_at: day(90) });
 
 /** "New token": name, scope and expiry; the token is shown once, right here. */
 export function TokenForm() {
   const router = useRouter();
   const [made, setMade] = useState<{ token: string; name: string } | null>(null);
   const [copied, setCopied] = useState(false);
-  const [formError, setFormError] = useState<string | null>(null);
-  const {
-    register,
-    handleSubmit,
-    setError,
-    reset,
-    formState: { errors, isSubmitting },
-  } = useForm<TokenCreateInput>({ resolver: zodResolver(tokenCreateSchema, undefined, { raw: true }), defaultValues: { name: "", scope: "read", expires_at: day(90) } });
-
-  const onSubmit = handleSubmit(async (values) => {
-    setFormError(null);
-    try {
-      const result = await createTokenAction(values);
-      if (result.ok) {
+  const { register, reset, errors, isSubmitting, formError, onSubmit } = useActionForm(
+    { resolver: zodResolver(tokenCreateSchema, undefined, { raw: true }), defaultValues: blank() },
+    {
+      fields: ["name", "scope", "expires_at"],
+      failed: "The token could not be made.",
+      send: createTokenAction,
+      done: (result) => {
         setMade(result.data);
         setCopied(false);
-        reset({ name: "", scope: "read", expires_at: day(90) });
+        reset(blank());
         router.refresh();
-        return;
-      }
-      const placed = placeFieldErrors(result.fieldErrors, FIELDS, setError);
-      setFormError(placed ? null : (result.formError ?? "The token could not be made."));
-    } catch {
-      setFormError("The token could not be made. Check your connection and try again.");
-    }
-  });
+      },
+    },
+  );
 
   const copy = async () => {
     if (!made) return;

@@ -1,17 +1,14 @@
 import type { Metadata } from "next";
-import { Suspense } from "react";
 import Link from "next/link";
 import { redirect } from "next/navigation";
-import { EmptyState, InvalidQuery, ListProblemNotice, PastLastPage, ResultSummary } from "@/components/list/list-states";
+import { ListBody, ListResults } from "@/components/list/list-results";
+import { EmptyState } from "@/components/list/list-states";
 import { ListToolbar } from "@/components/list/list-toolbar";
-import { Pager } from "@/components/list/pager";
-import { TableSkeleton } from "@/components/list/table-skeleton";
 import { buttonClass } from "@/components/ui/button-styles";
 import { requirePageUser } from "@/lib/auth/page-guards";
 import { canManageBranches } from "@/lib/auth/permissions";
 import { BRANCH_FILTER_KEYS, branchFiltersSchema } from "@/lib/branches/filters";
 import { listBranches } from "@/lib/branches/queries";
-import { type BranchScope } from "@/lib/auth/scope";
 import { listOutcome } from "@/lib/list/outcome";
 import { parseWith, withParams, type RawParams } from "@/lib/list/params";
 import { defaultViewHref, viewsState } from "@/lib/views/menu";
@@ -49,50 +46,32 @@ export default async function BranchesPage({ searchParams }: { searchParams: Pro
         views={<ViewsMenu state={views} params={params} />}
         emptyQuery={views.hasDefault ? "view=all" : undefined}
       />
-      {parsed.ok ? (
-        <Suspense fallback={<TableSkeleton />}>
-          <Results scope={user.scope} filters={parsed.value} params={params} admin={admin} />
-        </Suspense>
-      ) : <InvalidQuery fields={parsed.fields} params={params} path={PATH} />}
+      <ListBody parsed={parsed} params={params} path={PATH}>
+        {(filters) => (
+          <ListResults
+            list={listOutcome(() => listBranches(user.scope, filters))}
+            params={params}
+            path={PATH}
+            noun={["branch", "branches"]}
+            empty={<NoBranches filtered={BRANCH_FILTER_KEYS.some((key) => params[key])} admin={admin} />}
+          >
+            {(rows) => <BranchTable rows={rows} sort={filters.sort} params={params} path={PATH} admin={admin} />}
+          </ListResults>
+        )}
+      </ListBody>
     </div>
   );
 }
 
-async function Results({
-  scope,
-  filters,
-  params,
-  admin,
-}: {
-  scope: BranchScope;
-  filters: Parameters<typeof listBranches>[1];
-  params: RawParams;
-  admin: boolean;
-}) {
-  const outcome = await listOutcome(() => listBranches(scope, filters));
-  if (!outcome.ok) return <ListProblemNotice problem={outcome.problem} params={params} path={PATH} />;
-  const { data, pagination } = outcome.value;
-  const filtered = BRANCH_FILTER_KEYS.some((key) => params[key]);
-
-  if (pagination.total === 0) {
-    return filtered ? (
-      <EmptyState title="No branches match these filters">Change or clear the filters to see more branches.</EmptyState>
-    ) : (
-      <EmptyState
-        title="No branches yet"
-        action={admin ? <Link href="/branches/new" className={buttonClass.primary}>New branch</Link> : null}
-      >
-        {admin ? "Create the first branch to assign subscribers to it." : "An administrator can create branches."}
-      </EmptyState>
-    );
-  }
-  if (data.length === 0) return <PastLastPage pagination={pagination} params={params} path={PATH} />;
-
-  return (
-    <div className="space-y-4">
-      <ResultSummary pagination={pagination} rows={data.length} noun={["branch", "branches"]} />
-      <BranchTable rows={data} sort={filters.sort} params={params} path={PATH} admin={admin} />
-      <Pager pagination={pagination} params={params} path={PATH} />
-    </div>
+function NoBranches({ filtered, admin }: { filtered: boolean; admin: boolean }) {
+  return filtered ? (
+    <EmptyState title="No branches match these filters">Change or clear the filters to see more branches.</EmptyState>
+  ) : (
+    <EmptyState
+      title="No branches yet"
+      action={admin ? <Link href="/branches/new" className={buttonClass.primary}>New branch</Link> : null}
+    >
+      {admin ? "Create the first branch to assign subscribers to it." : "An administrator can create branches."}
+    </EmptyState>
   );
 }

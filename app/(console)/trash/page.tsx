@@ -1,14 +1,13 @@
 import type { Metadata } from "next";
-import { Suspense } from "react";
 import Link from "next/link";
-import { EmptyState, InvalidQuery, ListProblemNotice, PastLastPage, ResultSummary } from "@/components/list/list-states";
+import { ListBody, ListResults } from "@/components/list/list-results";
+import { EmptyState } from "@/components/list/list-states";
 import { ListToolbar } from "@/components/list/list-toolbar";
-import { Pager } from "@/components/list/pager";
-import { TableSkeleton } from "@/components/list/table-skeleton";
 import { requirePageAdmin } from "@/lib/auth/page-guards";
 import { config } from "@/lib/config";
 import { formatDateTime } from "@/lib/format";
 import { listOutcome } from "@/lib/list/outcome";
+import type { Pagination } from "@/lib/list/pagination";
 import { parseWith, withParams, type RawParams } from "@/lib/list/params";
 import { TRASH_FILTER_KEYS, TRASH_KINDS, trashPageSchema, type TrashFilters, type TrashKind } from "@/lib/trash/filters";
 import { listTrashedBranches, listTrashedSubscribers } from "@/lib/trash/queries";
@@ -46,61 +45,51 @@ export default async function TrashPage({ searchParams }: { searchParams: Promis
         ))}
       </nav>
       <ListToolbar filters={TRASH_TOOLBAR} params={params} path={PATH} />
-      {parsed.ok ? (
-        <Suspense key={kind} fallback={<TableSkeleton />}>
-          <Results kind={kind} filters={parsed.value} params={params} />
-        </Suspense>
-      ) : (
-        <InvalidQuery fields={parsed.fields} params={params} path={PATH} />
-      )}
+      <ListBody parsed={parsed} params={params} path={PATH} streamKey={kind}>
+        {(filters) => (
+          <ListResults list={listOutcome(() => trashRows(kind, filters))} params={params} path={PATH} noun={NOUNS[kind]} empty={<NoTrash kind={kind} params={params} />}>
+            {(rows) => <TrashTable kind={kind} rows={rows} />}
+          </ListResults>
+        )}
+      </ListBody>
     </div>
   );
 }
 
-async function Results({ kind, filters, params }: { kind: TrashKind; filters: TrashFilters; params: RawParams }) {
-  const outcome = await listOutcome(async () => {
-    if (kind === "branches") {
-      const { data, pagination } = await listTrashedBranches(filters);
-      const rows: TrashRow[] = data.map((b) => ({
-        id: b.id,
-        name: b.name,
-        detail: null,
-        deleted_at: b.deleted_at.toISOString(),
-        deleted_at_text: formatDateTime(b.deleted_at),
-        deleted_by: b.deleted_by?.name ?? null,
-        merged_into: null,
-      }));
-      return { rows, pagination };
-    }
-    const { data, pagination } = await listTrashedSubscribers(filters);
-    const rows: TrashRow[] = data.map((s) => ({
-      id: s.id,
-      name: `${s.first_name} ${s.last_name}`,
-      detail: s.email,
-      deleted_at: s.deleted_at.toISOString(),
-      deleted_at_text: formatDateTime(s.deleted_at),
-      deleted_by: s.deleted_by?.name ?? null,
-      merged_into: s.merged_into,
+const NOUNS: Record<TrashKind, [string, string]> = { branches: ["branch", "branches"], subscribers: ["subscriber", "subscribers"] };
+
+async function trashRows(kind: TrashKind, filters: TrashFilters): Promise<{ data: TrashRow[]; pagination: Pagination }> {
+  if (kind === "branches") {
+    const { data, pagination } = await listTrashedBranches(filters);
+    const rows: TrashRow[] = data.map((b) => ({
+      id: b.id,
+      name: b.name,
+      detail: null,
+      deleted_at: b.deleted_at.toISOString(),
+      deleted_at_text: formatDateTime(b.deleted_at),
+      deleted_by: b.deleted_by?.name ?? null,
+      merged_into: null,
     }));
-    return { rows, pagination };
-  });
-  if (!outcome.ok) return <ListProblemNotice problem={outcome.problem} params={params} path={PATH} />;
-  const { rows, pagination } = outcome.value;
-  const noun: [string, string] = kind === "branches" ? ["branch", "branches"] : ["subscriber", "subscribers"];
-  if (pagination.total === 0) {
-    const filtered = TRASH_FILTER_KEYS.some((key) => params[key]);
-    return filtered ? (
-      <EmptyState title={`No trashed ${noun[1]} match these filters`}>Change or clear the filters to see more.</EmptyState>
-    ) : (
-      <EmptyState title={`No ${noun[1]} in the trash`}>Deleted {noun[1]} appear here, ready to be restored.</EmptyState>
-    );
+    return { data: rows, pagination };
   }
-  if (rows.length === 0) return <PastLastPage pagination={pagination} params={params} path={PATH} />;
-  return (
-    <div className="space-y-4">
-      <ResultSummary pagination={pagination} rows={rows.length} noun={noun} />
-      <TrashTable kind={kind} rows={rows} />
-      <Pager pagination={pagination} params={params} path={PATH} />
-    </div>
+  const { data, pagination } = await listTrashedSubscribers(filters);
+  const rows: TrashRow[] = data.map((s) => ({
+    id: s.id,
+    name: `${s.first_name} ${s.last_name}`,
+    detail: s.email,
+    deleted_at: s.deleted_at.toISOString(),
+    deleted_at_text: formatDateTime(s.deleted_at),
+    deleted_by: s.deleted_by?.name ?? null,
+    merged_into: s.merged_into,
+  }));
+  return { data: rows, pagination };
+}
+
+function NoTrash({ kind, params }: { kind: TrashKind; params: RawParams }) {
+  const noun = NOUNS[kind][1];
+  return TRASH_FILTER_KEYS.some((key) => params[key]) ? (
+    <EmptyState title={`No trashed ${noun} match these filters`}>Change or clear the filters to see more.</EmptyState>
+  ) : (
+    <EmptyState title={`No ${noun} in the trash`}>Deleted {noun} appear here, ready to be restored.</EmptyState>
   );
 }

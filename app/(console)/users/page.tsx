@@ -1,10 +1,8 @@
 import type { Metadata } from "next";
-import { Suspense } from "react";
 import Link from "next/link";
-import { EmptyState, InvalidQuery, ListProblemNotice, PastLastPage, ResultSummary } from "@/components/list/list-states";
+import { ListBody, ListResults } from "@/components/list/list-results";
+import { EmptyState } from "@/components/list/list-states";
 import { ListToolbar } from "@/components/list/list-toolbar";
-import { Pager } from "@/components/list/pager";
-import { TableSkeleton } from "@/components/list/table-skeleton";
 import { buttonClass } from "@/components/ui/button-styles";
 import { requirePageAdmin } from "@/lib/auth/page-guards";
 import type { Caller } from "@/lib/auth/principal";
@@ -33,31 +31,26 @@ export default async function UsersPage({ searchParams }: { searchParams: Promis
         </Link>
       </div>
       <ListToolbar filters={USER_TOOLBAR} params={params} path={PATH} />
-      {parsed.ok ? (
-        <Suspense fallback={<TableSkeleton />}>
-          <Results filters={parsed.value} params={params} me={admin} />
-        </Suspense>
-      ) : (
-        <InvalidQuery fields={parsed.fields} params={params} path={PATH} />
-      )}
+      <ListBody parsed={parsed} params={params} path={PATH}>
+        {(filters) => <Results filters={filters} params={params} me={admin} />}
+      </ListBody>
     </div>
   );
 }
 
 async function Results({ filters, params, me }: { filters: UserFilters; params: RawParams; me: Caller }) {
+  const list = listOutcome(() => listUsers(filters));
   // The admin's own scope (every branch): the choices of the "Branches…" dialog and the names in the table.
-  const [outcome, branches] = await Promise.all([listOutcome(() => listUsers(filters)), branchOptions(me.scope)]);
-  if (!outcome.ok) return <ListProblemNotice problem={outcome.problem} params={params} path={PATH} />;
-  const { data, pagination } = outcome.value;
-  if (pagination.total === 0) {
-    return <EmptyState title="No users match these filters">Change or clear the filters to see more users.</EmptyState>;
-  }
-  if (data.length === 0) return <PastLastPage pagination={pagination} params={params} path={PATH} />;
+  const [branches] = await Promise.all([branchOptions(me.scope), list]);
   return (
-    <div className="space-y-4">
-      <ResultSummary pagination={pagination} rows={data.length} noun={["user", "users"]} />
-      <UserTable rows={data} sort={filters.sort} params={params} path={PATH} me={me} branches={branches} />
-      <Pager pagination={pagination} params={params} path={PATH} />
-    </div>
+    <ListResults
+      list={list}
+      params={params}
+      path={PATH}
+      noun={["user", "users"]}
+      empty={<EmptyState title="No users match these filters">Change or clear the filters to see more users.</EmptyState>}
+    >
+      {(rows) => <UserTable rows={rows} sort={filters.sort} params={params} path={PATH} me={me} branches={branches} />}
+    </ListResults>
   );
 }

@@ -24,17 +24,18 @@ export function UserRowActions({ user, self, branches }: { user: Row; self: bool
   const [confirming, setConfirming] = useState<Pending>(null);
   const [link, setLink] = useState<string | null>(null);
 
-  const run = (work: () => Promise<{ ok: boolean; message?: string; formError?: string }>, failure: string) =>
+  const ask = (what: NonNullable<Pending>) => () => setConfirming(what);
+  type Answer = { ok: true; message?: string; data?: unknown } | { ok: false; formError?: string };
+  const run = <R extends Answer>(work: () => Promise<R>, failure: string, done?: (result: Extract<R, { ok: true }>) => void) =>
     start(async () => {
       try {
         const result = await work();
-        if (result.ok) {
+        setConfirming(null);
+        if (!result.ok) notify("error", result.formError ?? failure);
+        else if (done) done(result as Extract<R, { ok: true }>);
+        else {
           if (result.message) notify("success", result.message);
-          setConfirming(null);
           router.refresh();
-        } else {
-          notify("error", result.formError ?? failure);
-          setConfirming(null);
         }
       } catch {
         notify("error", `${failure} Check your connection and try again.`);
@@ -42,88 +43,51 @@ export function UserRowActions({ user, self, branches }: { user: Row; self: bool
     });
 
   const otherRole: Role = user.role === "admin" ? "staff" : "admin";
-  const reset = () =>
-    start(async () => {
-      try {
-        const result = await resetPasswordAction({ id: user.id });
-        setConfirming(null);
-        if (result.ok) setLink(result.data.setPasswordUrl);
-        else notify("error", result.formError ?? "No link could be made.");
-      } catch {
-        notify("error", "No link could be made. Check your connection and try again.");
-      }
-    });
-
+  const quiet = `${small} text-slate-700 hover:bg-slate-100`;
   return (
     <div className="inline-flex flex-wrap justify-end gap-1">
       {user.role === "staff" ? (
-        <button
-          type="button"
-          className={`${small} text-brand-700 hover:bg-brand-50`}
-          disabled={pending}
-          onClick={() => setConfirming("branches")}
-          aria-label={`Branches of ${user.name}`}
-        >
+        <RowButton className={`${small} text-brand-700 hover:bg-brand-50`} disabled={pending} onClick={ask("branches")} label={`Branches of ${user.name}`}>
           Branches…
-        </button>
+        </RowButton>
       ) : null}
-      <button
-        type="button"
+      <RowButton
         className={`${small} text-brand-700 hover:bg-brand-50`}
         disabled={pending || self}
         title={self ? "Another administrator must change your role." : undefined}
-        onClick={() => setConfirming("role")}
-        aria-label={`${user.role === "admin" ? "Make staff" : "Make admin"} (${user.name})`}
+        onClick={ask("role")}
+        label={`${user.role === "admin" ? "Make staff" : "Make admin"} (${user.name})`}
       >
         {user.role === "admin" ? "Make staff" : "Make admin"}
-      </button>
-      <button
-        type="button"
+      </RowButton>
+      <RowButton
         className={`${small} ${user.active ? "text-red-700 hover:bg-red-50" : "text-emerald-700 hover:bg-emerald-50"}`}
         disabled={pending || (self && user.active)}
         title={self && user.active ? "Another administrator must deactivate you." : undefined}
-        onClick={() => setConfirming("active")}
-        aria-label={user.active ? `Deactivate ${user.name}` : `Reactivate ${user.name}`}
+        onClick={ask("active")}
+        label={user.active ? `Deactivate ${user.name}` : `Reactivate ${user.name}`}
       >
         {user.active ? "Deactivate" : "Reactivate"}
-      </button>
+      </RowButton>
       {self ? (
         // Your own password is changed on /account, with the current one (the server refuses a self-reset too).
-        <Link href="/account" className={`${small} text-slate-700 hover:bg-slate-100`}>
+        <Link href="/account" className={quiet}>
           Change password
         </Link>
       ) : (
-        <button
-          type="button"
-          className={`${small} text-slate-700 hover:bg-slate-100`}
-          disabled={pending}
-          onClick={() => setConfirming("reset")}
-          aria-label={`Reset password of ${user.name}`}
-        >
+        <RowButton className={quiet} disabled={pending} onClick={ask("reset")} label={`Reset password of ${user.name}`}>
           Reset password
-        </button>
+        </RowButton>
       )}
       {user.two_factor && !self ? (
-        <button
-          type="button"
-          className={`${small} text-slate-700 hover:bg-slate-100`}
-          disabled={pending}
-          onClick={() => setConfirming("two-factor")}
-          aria-label={`Reset two-factor of ${user.name}`}
-        >
+        <RowButton className={quiet} disabled={pending} onClick={ask("two-factor")} label={`Reset two-factor of ${user.name}`}>
           Reset two-factor
-        </button>
+        </RowButton>
       ) : null}
       {user.sso_linked && !self ? (
-        <button
-          type="button"
-          className={`${small} text-slate-700 hover:bg-slate-100`}
-          disabled={pending}
-          onClick={() => setConfirming("sso")}
-          aria-label={`Unlink single sign-on of ${user.name}`}
-        >
+        <RowButton className={quiet} disabled={pending} onClick={ask("sso")} label={`Unlink single sign-on of ${user.name}`}>
           Unlink single sign-on
-        </button>
+        </RowButton>
       ) : null}
 
       <ConfirmDialog
@@ -177,7 +141,7 @@ export function UserRowActions({ user, self, branches }: { user: Row; self: bool
         title={`Reset the password of ${user.name}?`}
         confirmLabel="Make a link"
         pending={pending}
-        onConfirm={reset}
+        onConfirm={() => run(() => resetPasswordAction({ id: user.id }), "No link could be made.", (result) => setLink(result.data.setPasswordUrl))}
         onClose={() => setConfirming(null)}
       >
         <span id={`${id}-reset`}>
@@ -189,4 +153,8 @@ export function UserRowActions({ user, self, branches }: { user: Row; self: bool
       {user.role === "staff" ? <BranchScopeDialog user={user} branches={branches} open={confirming === "branches"} onClose={() => setConfirming(null)} /> : null}
     </div>
   );
+}
+
+function RowButton({ label, ...props }: { label: string; className: string; disabled: boolean; title?: string; onClick: () => void; children: React.ReactNode }) {
+  return <button type="button" aria-label={label} {...props} />;
 }

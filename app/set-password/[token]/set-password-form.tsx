@@ -2,45 +2,31 @@
 
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useRouter } from "next/navigation";
-import { useState } from "react";
-import { useForm, useWatch } from "react-hook-form";
+import { useWatch } from "react-hook-form";
 import { PasswordStrength } from "@/components/password-strength";
 import { notify } from "@/components/toast";
 import { buttonClass } from "@/components/ui/button-styles";
 import { Field } from "@/components/ui/field";
 import { FormAlert } from "@/components/ui/form-alert";
-import { passwordSetSchema, type PasswordSetInput } from "@/lib/users/schema";
+import { useActionForm } from "@/components/ui/use-action-form";
+import { passwordSetSchema } from "@/lib/users/schema";
 import { setPasswordAction } from "./actions";
 
 export function SetPasswordForm({ token, userInputs }: { token: string; userInputs: string[] }) {
   const router = useRouter();
-  const [formError, setFormError] = useState<string | null>(null);
-  const {
-    register,
-    handleSubmit,
-    setError,
-    control,
-    formState: { errors, isSubmitting },
-  } = useForm<PasswordSetInput>({ resolver: zodResolver(passwordSetSchema), defaultValues: { token, password: "", confirm: "" } });
-
-  const password = useWatch({ control, name: "password" });
-
-  const onSubmit = handleSubmit(async (values) => {
-    setFormError(null);
-    try {
-      const result = await setPasswordAction(values);
-      if (result.ok) {
+  const { register, control, errors, isSubmitting, formError, onSubmit } = useActionForm(
+    { resolver: zodResolver(passwordSetSchema), defaultValues: { token, password: "", confirm: "" } },
+    {
+      fields: ["password"],
+      failed: "The password could not be set.",
+      send: setPasswordAction,
+      done: (result) => {
         notify("success", result.message ?? "Password set.");
         router.push("/login");
-        return;
-      }
-      const message = result.fieldErrors?.password?.[0];
-      if (message) setError("password", { message }, { shouldFocus: true });
-      else setFormError(result.formError ?? "The password could not be set.");
-    } catch {
-      setFormError("The password could not be set. Check your connection and try again.");
-    }
-  });
+      },
+    },
+  );
+  const password = useWatch({ control, name: "password" });
 
   return (
     <form onSubmit={onSubmit} noValidate className="space-y-4">

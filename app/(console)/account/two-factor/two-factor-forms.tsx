@@ -5,24 +5,14 @@ import Link from "next/link";
 import { z } from "zod";
 import { useRouter } from "next/navigation";
 import { createContext, useContext, useState } from "react";
-import { useForm } from "react-hook-form";
 import { notify } from "@/components/toast";
 import { buttonClass } from "@/components/ui/button-styles";
 import { Field } from "@/components/ui/field";
 import { FormAlert } from "@/components/ui/form-alert";
-import { placeFieldErrors } from "@/components/ui/place-field-errors";
+import { useActionForm } from "@/components/ui/use-action-form";
 import { SsoButton } from "@/app/login/sso-button";
-import {
-  twoFactorConfirmSchema,
-  twoFactorOffSchema,
-  twoFactorStartSchema,
-  type TwoFactorConfirmInput,
-  type TwoFactorOffInput,
-  type TwoFactorStartInput,
-} from "@/lib/validation/auth";
+import { twoFactorConfirmSchema, twoFactorOffSchema, twoFactorStartSchema } from "@/lib/validation/auth";
 import { confirmTwoFactorAction, startTwoFactorAction, turnOffTwoFactorAction } from "./actions";
-
-const OFFLINE = "Check your connection and try again.";
 
 /** A single sign-on session's way to confirm who is there: its provider's name, and whether it signed in recently enough. */
 export type SsoConfirm = { name: string; providerId: string; recent: boolean } | null;
@@ -45,30 +35,19 @@ function SignInAgain({ sso, what }: { sso: NonNullable<SsoConfirm>; what: string
  */
 export function StartTwoFactorForm({ sso }: { sso: SsoConfirm }) {
   const [setUp, setSetUp] = useState<{ secret: string; qr: string } | null>(null);
-  const [formError, setFormError] = useState<string | null>(null);
   const [stale, setStale] = useState(false);
-  const {
-    register,
-    handleSubmit,
-    setError,
-    formState: { errors, isSubmitting },
-  } = useForm<TwoFactorStartInput>({ resolver: zodResolver(sso ? twoFactorStartSchema : passwordRequired), defaultValues: { password: "" } });
-
-  const onSubmit = handleSubmit(async (values) => {
-    setFormError(null);
-    try {
-      const result = await startTwoFactorAction(values);
-      if (result.ok) {
-        setSetUp(result.data);
-        return;
-      }
-      if (result.details?.sign_in_again) setStale(true);
-      if (result.fieldErrors?.password) setError("password", { message: result.fieldErrors.password[0] }, { shouldFocus: true });
-      else setFormError(result.formError ?? "The set-up could not start.");
-    } catch {
-      setFormError(`The set-up could not start. ${OFFLINE}`);
-    }
-  });
+  const { register, errors, isSubmitting, formError, onSubmit } = useActionForm(
+    { resolver: zodResolver(sso ? twoFactorStartSchema : passwordRequired), defaultValues: { password: "" } },
+    {
+      fields: ["password"],
+      failed: "The set-up could not start.",
+      send: startTwoFactorAction,
+      done: (result) => setSetUp(result.data),
+      refused: (result) => {
+        if (result.details?.sign_in_again) setStale(true);
+      },
+    },
+  );
 
   if (setUp) {
     return (
@@ -142,28 +121,15 @@ export function TwoFactorPanel({ children }: { children: React.ReactNode }) {
 /** Confirms the set-up with a current code; the recovery codes go to TwoFactorPanel. */
 export function ConfirmTwoFactorForm() {
   const showCodes = useContext(ShowRecoveryCodes);
-  const [formError, setFormError] = useState<string | null>(null);
-  const {
-    register,
-    handleSubmit,
-    setError,
-    formState: { errors, isSubmitting },
-  } = useForm<TwoFactorConfirmInput>({ resolver: zodResolver(twoFactorConfirmSchema), defaultValues: { code: "" } });
-
-  const onSubmit = handleSubmit(async (values) => {
-    setFormError(null);
-    try {
-      const result = await confirmTwoFactorAction(values);
-      if (result.ok) {
-        showCodes(result.data.recoveryCodes);
-        return;
-      }
-      if (result.fieldErrors?.code) setError("code", { message: result.fieldErrors.code[0] }, { shouldFocus: true });
-      else setFormError(result.formError ?? "Two-factor sign-in could not be turned on.");
-    } catch {
-      setFormError(`Two-factor sign-in could not be turned on. ${OFFLINE}`);
-    }
-  });
+  const { register, errors, isSubmitting, formError, onSubmit } = useActionForm(
+    { resolver: zodResolver(twoFactorConfirmSchema), defaultValues: { code: "" } },
+    {
+      fields: ["code"],
+      failed: "Two-factor sign-in could not be turned on.",
+      send: confirmTwoFactorAction,
+      done: (result) => showCodes(result.data.recoveryCodes),
+    },
+  );
 
   return (
     <form onSubmit={onSubmit} noValidate className="space-y-4">
@@ -180,31 +146,22 @@ export function ConfirmTwoFactorForm() {
 
 export function TurnOffTwoFactorForm({ sso }: { sso: SsoConfirm }) {
   const router = useRouter();
-  const [formError, setFormError] = useState<string | null>(null);
   const [stale, setStale] = useState(false);
-  const {
-    register,
-    handleSubmit,
-    setError,
-    formState: { errors, isSubmitting },
-  } = useForm<TwoFactorOffInput>({ resolver: zodResolver(sso ? twoFactorOffSchema : twoFactorOffSchema.extend(passwordRequired.shape)), defaultValues: { password: "", code: "" } });
-
-  const onSubmit = handleSubmit(async (values) => {
-    setFormError(null);
-    try {
-      const result = await turnOffTwoFactorAction(values);
-      if (result.ok) {
+  const { register, errors, isSubmitting, formError, onSubmit } = useActionForm(
+    { resolver: zodResolver(sso ? twoFactorOffSchema : twoFactorOffSchema.extend(passwordRequired.shape)), defaultValues: { password: "", code: "" } },
+    {
+      fields: ["password", "code"],
+      failed: "Two-factor sign-in could not be turned off.",
+      send: turnOffTwoFactorAction,
+      done: (result) => {
         notify("success", result.message ?? "Two-factor sign-in is off.");
         router.refresh();
-        return;
-      }
-      if (result.details?.sign_in_again) setStale(true);
-      const placed = placeFieldErrors(result.fieldErrors, ["password", "code"] as const, setError);
-      setFormError(placed ? null : (result.formError ?? "Two-factor sign-in could not be turned off."));
-    } catch {
-      setFormError(`Two-factor sign-in could not be turned off. ${OFFLINE}`);
-    }
-  });
+      },
+      refused: (result) => {
+        if (result.details?.sign_in_again) setStale(true);
+      },
+    },
+  );
 
   if (sso && (!sso.recent || stale)) return <SignInAgain sso={sso} what="turn two-factor off" />;
   return (

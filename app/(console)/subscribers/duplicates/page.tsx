@@ -1,20 +1,18 @@
 import type { Metadata } from "next";
-import { Suspense } from "react";
 import Link from "next/link";
-import { EmptyState, InvalidQuery, ListProblemNotice, PastLastPage, ResultSummary } from "@/components/list/list-states";
+import { ListBody, ListResults } from "@/components/list/list-results";
+import { EmptyState } from "@/components/list/list-states";
 import { ListToolbar } from "@/components/list/list-toolbar";
 import type { ListFilters } from "@/components/list/filter-bar";
 import { ListTable } from "@/components/list/list-table";
-import { Pager } from "@/components/list/pager";
-import { TableSkeleton } from "@/components/list/table-skeleton";
 import { Badge, EmptyValue } from "@/components/ui/badge";
 import { requirePageUser } from "@/lib/auth/page-guards";
 import { canMergeSubscribers, type SessionUser } from "@/lib/auth/permissions";
 import { formatDateTime } from "@/lib/format";
-import { listOutcome, type ListOutcome } from "@/lib/list/outcome";
+import { listOutcome } from "@/lib/list/outcome";
 import { parseWith, withParams, type RawParams } from "@/lib/list/params";
 import { heavy } from "@/lib/load/user-limit";
-import { duplicateFiltersSchema, type DuplicateFilters } from "@/lib/subscribers/duplicate-filters";
+import { duplicateFiltersSchema } from "@/lib/subscribers/duplicate-filters";
 import { MERGE_FIELDS } from "@/lib/subscribers/duplicate-schema";
 import { FIELD } from "@/lib/subscribers/fields";
 import { listDuplicateGroups, type DuplicateGroup } from "@/lib/subscribers/duplicate-groups";
@@ -38,7 +36,6 @@ export default async function DuplicatesPage({ searchParams }: { searchParams: P
   const user = await requirePageUser(`${PATH}${withParams(params, {})}`);
   const parsed = parseWith(duplicateFiltersSchema, params);
   const scope = user.scope;
-  const list = parsed.ok ? listOutcome(() => heavy(user.id, () => listDuplicateGroups(scope, parsed.value))) : null;
   return (
     <div className="space-y-5">
       <nav aria-label="Breadcrumb" className="text-sm">
@@ -54,38 +51,25 @@ export default async function DuplicatesPage({ searchParams }: { searchParams: P
         </p>
       </div>
       <ListToolbar filters={TOOLBAR} params={params} path={PATH} />
-      {parsed.ok ? (
-        <Suspense fallback={<TableSkeleton />}>
-          <Groups list={list!} filters={parsed.value} params={params} user={user} />
-        </Suspense>
-      ) : (
-        <InvalidQuery fields={parsed.fields} params={params} path={PATH} />
-      )}
-    </div>
-  );
-}
-
-type List = Awaited<ReturnType<typeof listDuplicateGroups>>;
-
-async function Groups({ list, filters, params, user }: { list: Promise<ListOutcome<List>>; filters: DuplicateFilters; params: RawParams; user: SessionUser }) {
-  const outcome = await list;
-  if (!outcome.ok) return <ListProblemNotice problem={outcome.problem} params={params} path={PATH} />;
-  const { data, pagination } = outcome.value;
-  if (pagination.total === 0) {
-    return filters.q || filters.rule ? (
-      <EmptyState title="No duplicates match these filters">Change or clear the filters to see more groups.</EmptyState>
-    ) : (
-      <EmptyState title="No duplicates">No two subscribers share an email or a mobile, apart from those marked as not duplicates.</EmptyState>
-    );
-  }
-  if (data.length === 0) return <PastLastPage pagination={pagination} params={params} path={PATH} />;
-  return (
-    <div className="space-y-4">
-      <ResultSummary pagination={pagination} rows={data.length} noun={["group", "groups"]} />
-      {data.map((group) => (
-        <Group key={`${group.rule}:${group.key}`} group={group} user={user} />
-      ))}
-      <Pager pagination={pagination} params={params} path={PATH} />
+      <ListBody parsed={parsed} params={params} path={PATH}>
+        {(filters) => (
+          <ListResults
+            list={listOutcome(() => heavy(user.id, () => listDuplicateGroups(scope, filters)))}
+            params={params}
+            path={PATH}
+            noun={["group", "groups"]}
+            empty={
+              filters.q || filters.rule ? (
+                <EmptyState title="No duplicates match these filters">Change or clear the filters to see more groups.</EmptyState>
+              ) : (
+                <EmptyState title="No duplicates">No two subscribers share an email or a mobile, apart from those marked as not duplicates.</EmptyState>
+              )
+            }
+          >
+            {(groups) => groups.map((group) => <Group key={`${group.rule}:${group.key}`} group={group} user={user} />)}
+          </ListResults>
+        )}
+      </ListBody>
     </div>
   );
 }

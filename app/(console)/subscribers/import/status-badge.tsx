@@ -1,7 +1,8 @@
 import { Badge } from "@/components/ui/badge";
 import type { ImportStatus } from "@/lib/imports/imports";
 
-const STATE = {
+/** A queued job's state (an import, a bulk change) as a badge says it. */
+export const JOB_STATE = {
   in_queue: { tone: "blue", label: "Waiting" },
   running: { tone: "blue", label: "Running" },
   completed: { tone: "green", label: "Completed" },
@@ -10,6 +11,6 @@ const STATE = {
 
 /** A preview (a dry run) is "Checking" and then "Ready"; an import waits, runs, completes or fails. */
 export function ImportBadge({ status, preview = false }: { status: ImportStatus["status"]; preview?: boolean }) {
-  const state = preview && status !== "failed" ? (status === "completed" ? { tone: "green" as const, label: "Ready" } : { tone: "blue" as const, label: "Checking" }) : STATE[status];
+  const state = preview && status !== "failed" ? (status === "completed" ? { tone: "green" as const, label: "Ready" } : { tone: "blue" as const, label: "Checking" }) : JOB_STATE[status];
   return <Badge tone={state.tone}>{state.label}</Badge>;
 }

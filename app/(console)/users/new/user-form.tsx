@@ -4,57 +4,41 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
-import { Controller, useForm, useWatch } from "react-hook-form";
+import { Controller, useWatch } from "react-hook-form";
 import { PasswordStrength } from "@/components/password-strength";
 import { notify } from "@/components/toast";
 import { buttonClass } from "@/components/ui/button-styles";
 import { Field } from "@/components/ui/field";
 import { FormAlert } from "@/components/ui/form-alert";
-import { placeFieldErrors } from "@/components/ui/place-field-errors";
-import { userCreateSchema, type UserCreateInput } from "@/lib/users/schema";
+import { useActionForm } from "@/components/ui/use-action-form";
+import { userCreateSchema } from "@/lib/users/schema";
 import { createUserAction } from "../actions";
 import { BranchPicker, type BranchChoice } from "../branch-picker";
 import { LinkDialog } from "../link-dialog";
-
-type Values = UserCreateInput;
-const FIELDS = ["name", "email", "role", "password", "branch_ids"] as const;
 
 /** `branches`: the choices of a staff member's branches (an administrator always sees every branch). */
 export function UserForm({ branches }: { branches: BranchChoice[] }) {
   const router = useRouter();
   const [how, setHow] = useState<"link" | "password">("link");
-  const [formError, setFormError] = useState<string | null>(null);
   const [made, setMade] = useState<{ url: string; name: string } | null>(null);
-  const {
-    register,
-    handleSubmit,
-    setError,
-    control,
-    formState: { errors, isSubmitting },
-  } = useForm<Values>({
-    resolver: zodResolver(userCreateSchema),
-    defaultValues: { name: "", email: "", role: "staff", password: "", branch_ids: null },
-    shouldUnregister: true, // a password typed, then "link" chosen, is not sent nor checked; nor branches once "Administrator" is chosen
-  });
-
-  const [password, name, email, role] = useWatch({ control, name: ["password", "name", "email", "role"] });
-
-  const onSubmit = handleSubmit(async (values) => {
-    setFormError(null);
-    try {
-      const result = await createUserAction({ ...values, password: how === "password" ? values.password : undefined });
-      if (result.ok) {
+  const { register, control, errors, isSubmitting, formError, onSubmit } = useActionForm(
+    {
+      resolver: zodResolver(userCreateSchema),
+      defaultValues: { name: "", email: "", role: "staff", password: "", branch_ids: null },
+      shouldUnregister: true, // a password typed, then "link" chosen, is not sent nor checked; nor branches once "Administrator" is chosen
+    },
+    {
+      fields: ["name", "email", "role", "password", "branch_ids"],
+      failed: "The user could not be created.",
+      send: (values) => createUserAction({ ...values, password: how === "password" ? values.password : undefined }),
+      done: (result, values) => {
         notify("success", result.message ?? "User created.");
         if (result.data.setPasswordUrl) setMade({ url: result.data.setPasswordUrl, name: values.name });
         else router.push("/users");
-        return;
-      }
-      const placed = placeFieldErrors(result.fieldErrors, FIELDS, setError);
-      setFormError(placed ? null : (result.formError ?? "The user could not be created."));
-    } catch {
-      setFormError("The user could not be created. Check your connection and try again.");
-    }
-  });
+      },
+    },
+  );
+  const [password, name, email, role] = useWatch({ control, name: ["password", "name", "email", "role"] });
 
   return (
     <>

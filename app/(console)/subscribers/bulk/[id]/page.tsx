@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { Badge } from "@/components/ui/badge";
+import { JOB_STATE } from "../../import/status-badge";
 import { requirePageUser } from "@/lib/auth/page-guards";
 import { AppError } from "@/lib/errors";
 import { isJobId } from "@/lib/jobs/ids";
@@ -13,13 +14,6 @@ import { RefreshWhile } from "./refresh-while";
 import { UndoButton } from "./undo-button";
 
 export const metadata: Metadata = { title: "Bulk change" };
-
-const STATE = {
-  in_queue: { tone: "blue", label: "Waiting" },
-  running: { tone: "blue", label: "Running" },
-  completed: { tone: "green", label: "Completed" },
-  failed: { tone: "red", label: "Failed" },
-} as const;
 
 const rows = (n: number) => `${formatCount(n)} subscriber${n === 1 ? "" : "s"}`;
 
@@ -45,7 +39,7 @@ export default async function BulkChangeProgressPage({ params }: { params: Promi
   const running = bulk.status === "in_queue" || bulk.status === "running" || bulk.undo_status === "in_queue" || bulk.undo_status === "running";
   const percent = bulk.total_rows ? Math.min(100, Math.floor((bulk.processed_rows / bulk.total_rows) * 100)) : 100;
   const back = `/subscribers${"filters" in bulk.target ? withParams(bulk.target.filters, {}) : ""}`;
-  const state = STATE[bulk.status];
+  const state = JOB_STATE[bulk.status];
   const finished = bulk.status === "completed" || bulk.status === "failed";
   return (
     <div className="mx-auto max-w-2xl space-y-5">

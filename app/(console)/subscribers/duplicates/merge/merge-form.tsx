@@ -2,8 +2,7 @@
 
 import Link from "next/link";
 import { useRouter } from "next/navigation";
-import { useState } from "react";
-import { useForm } from "react-hook-form";
+import { useActionForm } from "@/components/ui/use-action-form";
 import { ListTable } from "@/components/list/list-table";
 import { notify } from "@/components/toast";
 import { Badge, EmptyValue } from "@/components/ui/badge";
@@ -26,35 +25,32 @@ function preselected(members: MergeMember[], survivor: number): Choices {
 /** A grid of radios: the survivor in the first row, then whose value each field keeps. */
 export function MergeForm({ members }: { members: MergeMember[] }) {
   const router = useRouter();
-  const [formError, setFormError] = useState<string | null>(null);
   // The earliest stays by default: the record the others duplicate.
-  const { register, handleSubmit, formState } = useForm<Choices>({ defaultValues: preselected(members, members[0]!.id) });
-
-  const onSubmit = handleSubmit(async (choices) => {
-    setFormError(null);
-    const survivor = Number(choices.survivor);
-    const kept = members.find((m) => m.id === survivor)!;
-    // Only the values that change the survivor: its history names what the merge took.
-    const taken = (f: MergeField) => members.find((m) => m.id === Number(choices[f]))!;
-    const values = Object.fromEntries(MERGE_FIELDS.filter((f) => taken(f).texts[f] !== kept.texts[f]).map((f) => [f, taken(f).id]));
-    try {
-      const result = await mergeAction({
-        survivor_id: survivor,
-        merged_ids: members.filter((m) => m.id !== survivor).map((m) => m.id),
-        values,
-        updated_at: Object.fromEntries(members.map((m) => [String(m.id), m.updated_at])),
-      });
-      if (result.ok) {
+  const { register, isSubmitting, formError, onSubmit } = useActionForm(
+    { defaultValues: preselected(members, members[0]!.id) },
+    {
+      fields: [],
+      failed: "The subscribers could not be merged.",
+      send: (choices) => {
+        const survivor = Number(choices.survivor);
+        const kept = members.find((m) => m.id === survivor)!;
+        // Only the values that change the survivor: its history names what the merge took.
+        const taken = (f: MergeField) => members.find((m) => m.id === Number(choices[f]))!;
+        const values = Object.fromEntries(MERGE_FIELDS.filter((f) => taken(f).texts[f] !== kept.texts[f]).map((f) => [f, taken(f).id]));
+        return mergeAction({
+          survivor_id: survivor,
+          merged_ids: members.filter((m) => m.id !== survivor).map((m) => m.id),
+          values,
+          updated_at: Object.fromEntries(members.map((m) => [String(m.id), m.updated_at])),
+        });
+      },
+      done: (result) => {
         notify("success", result.message ?? "Merged.");
         router.push(`/subscribers/${result.data.survivor_id}`);
-        return;
-      }
-      setFormError(result.formError ?? "The subscribers could not be merged.");
-      router.refresh();
-    } catch {
-      setFormError("The subscribers could not be merged. Check your connection and try again.");
-    }
-  });
+      },
+      refused: () => router.refresh(),
+    },
+  );
 
   return (
     <form onSubmit={onSubmit} className="space-y-4">
@@ -109,8 +105,8 @@ export function MergeForm({ members }: { members: MergeMember[] }) {
         </p>
       ) : null}
       <div className="flex gap-3">
-        <button type="submit" className={buttonClass.primary} disabled={formState.isSubmitting}>
-          {formState.isSubmitting ? "Merging…" : "Merge"}
+        <button type="submit" className={buttonClass.primary} disabled={isSubmitting}>
+          {isSubmitting ? "Merging…" : "Merge"}
         </button>
         <Link href="/subscribers/duplicates" className={buttonClass.secondary}>
           Cancel
