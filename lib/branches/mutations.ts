@@ -1,5 +1,4 @@
 import "server-only";
-import { audit } from "@/lib/audit/log";
 import type { SessionUser } from "@/lib/auth/permissions";
 import { transaction } from "@/lib/db/transaction";
 import { Prisma } from "@/lib/generated/prisma/client";
@@ -23,7 +22,7 @@ function translate(error: unknown): never {
 export async function createBranch(name: string, actor: SessionUser): Promise<BranchRow> {
   return transaction(async (tx) => {
     const branch = await tx.branch.create({ data: { name }, select });
-    await audit(tx, { action: "branch.create", actor, entity: "branch", entityId: branch.id, after: serializeBranch(branch) });
+    await tx.audit({ action: "branch.create", actor, entity: "branch", entityId: branch.id, after: serializeBranch(branch) });
     return branch;
   }).catch(translate);
 }
@@ -33,7 +32,7 @@ export async function updateBranch(id: number, name: string, actor: SessionUser)
     const before = await tx.branch.findUnique({ where: { id, deleted_at: null }, select });
     if (!before) throw notFound("The branch");
     const branch = await tx.branch.update({ where: { id }, data: { name }, select });
-    await audit(tx, {
+    await tx.audit({
       action: "branch.update",
       actor,
       entity: "branch",
@@ -57,7 +56,7 @@ export async function deleteBranch(id: number, actor: SessionUser): Promise<{ na
     // Conditional, so two deletions at once trash it once.
     const moved = await tx.branch.updateMany({ where: { id, deleted_at: null }, data: { deleted_at: new Date(), deleted_by: actor.id } });
     if (moved.count === 0) throw notFound("The branch");
-    await audit(tx, {
+    await tx.audit({
       action: "branch.delete",
       actor,
       entity: "branch",

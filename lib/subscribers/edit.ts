@@ -1,7 +1,6 @@
 import "server-only";
-import { audit } from "@/lib/audit/log";
 import type { SessionUser } from "@/lib/auth/permissions";
-import { sql, within } from "@/lib/db/sql";
+import { sql } from "@/lib/db/sql";
 import { AppError, notFound } from "@/lib/errors";
 import type { BranchScope } from "@/lib/auth/scope";
 import { isoDay } from "@/lib/format";
@@ -56,7 +55,7 @@ const KEEP_TRASHED_BRANCH = sql`(SELECT t.id FROM branches t WHERE t.id = subscr
 export async function updateSubscriber(scope: BranchScope, id: number, input: SubscriberValues, version: Date, actor: SessionUser): Promise<SubscriberDetail> {
   return transaction(
     async (tx) => {
-      const q = within(tx);
+      const q = tx;
       const before = await findSubscriber(scope, id, q, true);
       if (!before) throw notFound("The subscriber");
       if (!sameVersion(before.updated_at, version)) throw staleRecord(before);
@@ -75,7 +74,7 @@ export async function updateSubscriber(scope: BranchScope, id: number, input: Su
       // Its own flag and those of the others sharing its old or new keys.
       const reevaluated = (await decideDuplicates(q, emails, mobiles, id)).filter((other) => other !== id);
       const after = (await findSubscriber(scope, id, q))!;
-      await audit(tx, {
+      await tx.audit({
         action: "subscriber.update",
         actor,
         entity: "subscriber",
@@ -93,12 +92,12 @@ export async function updateSubscriber(scope: BranchScope, id: number, input: Su
 export async function deleteSubscriber(scope: BranchScope, id: number, actor: SessionUser): Promise<SubscriberDetail> {
   return transaction(
     async (tx) => {
-      const q = within(tx);
+      const q = tx;
       const before = await findSubscriber(scope, id, q, true);
       if (!before) throw notFound("The subscriber");
       await trashSubscribers(q, [id], { deletedBy: actor.id, decideAgain: false });
       const reevaluated = await decideDuplicates(q, [before.email], [before.mobile], id);
-      await audit(tx, {
+      await tx.audit({
         action: "subscriber.delete",
         actor,
         entity: "subscriber",

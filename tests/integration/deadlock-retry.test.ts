@@ -89,11 +89,10 @@ for (const kind of testDbKinds()) {
       expect(await attempts()).toBe(5);
     });
 
-    it("connection().transaction runs the work again after a deadlock, its first attempt's writes undone", async () => {
+    it("raw statements in transaction() are run again after a deadlock, its first attempt's writes undone", async () => {
       await deadlockOn("audit_events");
       let runs = 0;
-      const conn = await connection();
-      const done = await conn.transaction(async (tx) => {
+      const done = await transaction(async (tx) => {
         runs++;
         await tx.query(sql`INSERT INTO branches (name, updated_at) VALUES (${`Raw ${runs}`}, now())`);
         await tx.query(sql`INSERT INTO audit_events (action, entity) VALUES ('branch.create', 'branch')`);
