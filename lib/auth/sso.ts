@@ -53,14 +53,13 @@ async function applyRole(tx: Tx, before: Existing, identity: SsoIdentity): Promi
   if (before.role === identity.role) return before.role;
   const entry = { actor: { id: before.id, email: before.email }, entity: "user", entityId: before.id } as const;
   const groups = identity.groups.slice(0, 50);
-  const q = tx;
-  await q.query(sql`SAVEPOINT sso_role`);
+  await tx.query(sql`SAVEPOINT sso_role`);
   try {
     await tx.user.update({ where: { id: before.id }, data: { role: identity.role }, select: { id: true } });
-    await q.query(sql`RELEASE SAVEPOINT sso_role`);
+    await tx.query(sql`RELEASE SAVEPOINT sso_role`);
   } catch (error) {
     if (!isLastAdmin(error)) throw error;
-    await q.query(sql`ROLLBACK TO SAVEPOINT sso_role`);
+    await tx.query(sql`ROLLBACK TO SAVEPOINT sso_role`);
     await tx.audit({ ...entry, action: "user.role_change_refused", before: { role: before.role }, after: { role: identity.role, via: VIA, groups, reason: "last_admin" } });
     return before.role;
   }
@@ -78,11 +77,10 @@ async function applyGroups(tx: Tx, before: Existing, identity: SsoIdentity): Pro
   // No prefix set: the scope stays the administrators' to give on /users.
   if (branchNames === undefined) return role;
   const wanted = branchNames ? await branchIds(tx, branchNames) : { ids: null, unknown: [] };
-  const q = tx;
-  await q.query(sql`DELETE FROM user_branches WHERE user_id = ${before.id}`);
-  if (wanted.ids?.length) await q.query(sql`INSERT INTO user_branches (user_id, branch_id) SELECT ${before.id}, unnest(${wanted.ids}::int[])`);
-  await q.query(sql`UPDATE users SET branch_scoped = ${wanted.ids !== null} WHERE id = ${before.id}`);
-  const [after] = await q.query<{ branch_ids: number[] | null }>(sql`SELECT ${USER_BRANCH_IDS} FROM users u WHERE u.id = ${before.id}`);
+  await tx.query(sql`DELETE FROM user_branches WHERE user_id = ${before.id}`);
+  if (wanted.ids?.length) await tx.query(sql`INSERT INTO user_branches (user_id, branch_id) SELECT ${before.id}, unnest(${wanted.ids}::int[])`);
+  await tx.query(sql`UPDATE users SET branch_scoped = ${wanted.ids !== null} WHERE id = ${before.id}`);
+  const [after] = await tx.query<{ branch_ids: number[] | null }>(sql`SELECT ${USER_BRANCH_IDS} FROM users u WHERE u.id = ${before.id}`);
   if (JSON.stringify(after?.branch_ids ?? null) !== JSON.stringify(before.branch_ids)) {
     const unknown = wanted.unknown.length ? { unknown_branches: wanted.unknown.slice(0, 50) } : {};
     await tx.audit({ ...entry, action: "user.scope_change", before: { branch_ids: before.branch_ids }, after: { branch_ids: after?.branch_ids ?? null, via: VIA, ...unknown } });
@@ -142,17 +140,16 @@ export async function signInWithSso(claims: Record<string, unknown>): Promise<Ss
   // Hashed before the transaction (scrypt is slow), used only if the user is new.
   const unknownPassword = await hashPassword(randomBytes(32).toString("base64url"));
   const outcome = await transaction(async (tx): Promise<SsoOutcome | Refused> => {
-    const q = tx;
     // Always in this order: two first sign-ins of one person make one user, and of two subjects
     // with one email, one links the account and the other finds it linked.
-    await lock(q, `sso-subject:${identity.issuer}\n${identity.subject}`);
-    await lock(q, `sso-user:${identity.email}`);
-    let user = await readBySubject(q, identity);
+    await lock(tx, `sso-subject:${identity.issuer}\n${identity.subject}`);
+    await lock(tx, `sso-user:${identity.email}`);
+    let user = await readBySubject(tx, identity);
     if (user) {
       if (!user.active) return { refused: "deactivated", user };
       if (user.sso_issuer === null) await tx.user.update({ where: { id: user.id }, data: { sso_issuer: identity.issuer }, select: { id: true } });
     } else {
-      const existing = await readByEmail(q, identity.email);
+      const existing = await readByEmail(tx, identity.email);
       // Linked to another subject (or to this subject of another issuer): never this person's.
       if (existing && existing.sso_subject !== null) return { refused: "subject_mismatch", user: existing };
       if (existing && !existing.active) return { refused: "deactivated", user: existing };
@@ -181,7 +178,7 @@ export async function signInWithSso(claims: Record<string, unknown>): Promise<Ss
           after: { name: identity.name, email: identity.email, role: identity.role, via: VIA, subject: identity.subject, issuer: identity.issuer },
           request,
         });
-        user = (await readByEmail(q, identity.email))!;
+        user = (await readByEmail(tx, identity.email))!;
       }
     }
     const role = await applyGroups(tx, user, identity);

@@ -25,14 +25,13 @@ async function lockSubscribers(q: Queryable, scope: BranchScope, ids: readonly n
 
 async function changeDismissals(scope: BranchScope, ids: readonly number[], actor: SessionUser, undo: boolean): Promise<DismissalResult> {
   const result = await transaction(
-    async (tx) => {
-      const q = tx;
+    async (q) => {
       await lockSubscribers(q, scope, ids);
       const keys = await lockKeysOf(q, ids);
       const pairs = undo ? await removeDismissals(q, ids) : await storeDismissals(q, ids, actor.id);
       const decided = await decideDuplicates(q, keys.emails, keys.mobiles, Math.min(...ids));
       const sorted = [...ids].sort((a, b) => a - b);
-      await tx.audit({
+      await q.audit({
         action: undo ? "subscriber.duplicates_again" : "subscriber.not_duplicates",
         actor,
         // No one entity: the subscribers' histories find it by `after.ids` (lib/subscribers/record.ts).

@@ -54,16 +54,15 @@ const KEEP_TRASHED_BRANCH = sql`(SELECT t.id FROM branches t WHERE t.id = subscr
 /** An edit within the scope: a subscriber outside it is a 404, a branch outside it a 400 on branch_id. */
 export async function updateSubscriber(scope: BranchScope, id: number, input: SubscriberValues, version: Date, actor: SessionUser): Promise<SubscriberDetail> {
   return transaction(
-    async (tx) => {
-      const q = tx;
+    async (q) => {
       const before = await findSubscriber(scope, id, q, true);
       if (!before) throw notFound("The subscriber");
       if (!sameVersion(before.updated_at, version)) throw staleRecord(before);
-      const { branch, country, mobile } = await resolveReferences(tx, scope, input);
+      const { branch, country, mobile } = await resolveReferences(q, scope, input);
       const emails = [before.email, input.email];
       const mobiles = [before.mobile, mobile];
       await lockKeySets(q, emails, mobiles);
-      const sheet = await sheetFor(tx, input.sheet_name);
+      const sheet = await sheetFor(q, input.sheet_name);
       await q.query(sql`UPDATE subscribers SET first_name = ${input.first_name}, last_name = ${input.last_name},
           email = ${input.email}, mobile = ${mobile}, country_id = ${country?.id ?? null},
           branch_id = ${branch ? sql`${branch.id}` : KEEP_TRASHED_BRANCH},
@@ -74,7 +73,7 @@ export async function updateSubscriber(scope: BranchScope, id: number, input: Su
       // Its own flag and those of the others sharing its old or new keys.
       const reevaluated = (await decideDuplicates(q, emails, mobiles, id)).filter((other) => other !== id);
       const after = (await findSubscriber(scope, id, q))!;
-      await tx.audit({
+      await q.audit({
         action: "subscriber.update",
         actor,
         entity: "subscriber",
@@ -91,13 +90,12 @@ export async function updateSubscriber(scope: BranchScope, id: number, input: Su
 /** Moves a subscriber to the trash (admins: the caller's guard); the subscribers it matched are decided again. */
 export async function deleteSubscriber(scope: BranchScope, id: number, actor: SessionUser): Promise<SubscriberDetail> {
   return transaction(
-    async (tx) => {
-      const q = tx;
+    async (q) => {
       const before = await findSubscriber(scope, id, q, true);
       if (!before) throw notFound("The subscriber");
       await trashSubscribers(q, [id], { deletedBy: actor.id, decideAgain: false });
       const reevaluated = await decideDuplicates(q, [before.email], [before.mobile], id);
-      await tx.audit({
+      await q.audit({
         action: "subscriber.delete",
         actor,
         entity: "subscriber",

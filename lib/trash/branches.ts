@@ -16,8 +16,7 @@ const COLUMNS = sql`b.id, b.name, b.created_at, b.updated_at`;
 
 /** Takes a branch out of the trash: 404 unless it is there, 409 naming the branch that has its name now. */
 export async function restoreBranch(id: number, actor: SessionUser): Promise<BranchRow> {
-  return transaction(async (tx) => {
-    const q = tx;
+  return transaction(async (q) => {
     const [trashed] = await q.query<BranchRow>(sql`SELECT ${COLUMNS} FROM branches b WHERE b.id = ${id} AND b.deleted_at IS NOT NULL FOR UPDATE`);
     if (!trashed) throw notFound("The branch in the trash");
     const [taken] = await q.query<{ id: number; name: string }>(sql`SELECT id, name FROM branches
@@ -25,7 +24,7 @@ export async function restoreBranch(id: number, actor: SessionUser): Promise<Bra
     if (taken) throw nameTaken(trashed.name, taken);
     const [branch] = await q.query<BranchRow>(sql`UPDATE branches b SET deleted_at = NULL, deleted_by = NULL, updated_at = now()
       WHERE b.id = ${id} RETURNING ${COLUMNS}`);
-    await tx.audit({ action: "branch.restore", actor, entity: "branch", entityId: id, after: serializeBranch(branch!) });
+    await q.audit({ action: "branch.restore", actor, entity: "branch", entityId: id, after: serializeBranch(branch!) });
     return branch!;
   }).catch((error: unknown) => {
     // A branch given the name between our check and the update: the same 409.

@@ -47,10 +47,9 @@ async function checkBranches(tx: Tx, ids: number[]) {
 /** Sets a user's branch scope (null: every branch); checked against the branches first. */
 async function writeScope(tx: Tx, id: number, ids: number[] | null) {
   if (ids) await checkBranches(tx, ids);
-  const q = tx;
-  await q.query(sql`DELETE FROM user_branches WHERE user_id = ${id}`);
-  if (ids?.length) await q.query(sql`INSERT INTO user_branches (user_id, branch_id) SELECT ${id}, unnest(${ids}::int[])`);
-  await q.query(sql`UPDATE users SET branch_scoped = ${ids !== null} WHERE id = ${id}`);
+  await tx.query(sql`DELETE FROM user_branches WHERE user_id = ${id}`);
+  if (ids?.length) await tx.query(sql`INSERT INTO user_branches (user_id, branch_id) SELECT ${id}, unnest(${ids}::int[])`);
+  await tx.query(sql`UPDATE users SET branch_scoped = ${ids !== null} WHERE id = ${id}`);
 }
 
 const userRow = async (tx: Tx, id: number): Promise<UserRow> => {
