@@ -48,7 +48,7 @@ const text = (statement: Statement | string) => (typeof statement === "string" ?
 /** Prisma's client or one of its transactions: raw statements run there beside its record access. */
 type PrismaLike = { $queryRaw<T = unknown>(query: Statement): Promise<T>; $queryRawUnsafe<T = unknown>(query: string): Promise<T> };
 
-/** Statements on Prisma's client, outside any transaction (a transaction's `tx.query`: lib/db/transaction.ts). */
+/** Statements on Prisma's client or one of its transactions (`tx.query` in lib/db/transaction.ts). */
 export function within(tx: PrismaLike): Queryable {
   return {
     query: <T>(statement: Statement | string) =>

@@ -3,7 +3,7 @@ import { auditStatement, type AnyAuditEntry } from "@/lib/audit/log";
 import { config } from "@/lib/config";
 import { db } from "./client";
 import { retryingDeadlocks } from "./retry";
-import type { Queryable, Statement } from "./sql";
+import { within, type Queryable } from "./sql";
 
 // The one way a unit of work writes (docs/decisions/0038-one-transaction-path.md): Prisma's
 // interactive transaction, run again from the start when PostgreSQL aborts it to break a deadlock
@@ -31,7 +31,7 @@ export type TransactionOptions = { maxWait?: number; timeout?: number; job?: boo
 const value = (v: unknown) => (v !== null && typeof v === "object" && !(v instanceof Date) && !Array.isArray(v) ? JSON.stringify(v) : v);
 
 function unitOf(tx: Prisma.TransactionClient): Tx {
-  const query = <T>(statement: Statement | string) => (typeof statement === "string" ? tx.$queryRawUnsafe<T[]>(statement) : tx.$queryRaw<T[]>(statement));
+  const { query } = within(tx);
   const extra: Omit<Tx, keyof Prisma.TransactionClient> = {
     query,
     executeSql: async (text, values = []) => ({ rows: await tx.$queryRawUnsafe<unknown[]>(text, ...values.map(value)) }),
