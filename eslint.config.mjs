@@ -6,8 +6,10 @@ import scopedSources from "./tools/lint/scoped-sources.mjs";
 const RAW_SQL = [
   ...["$queryRaw", "$executeRaw", "$queryRawUnsafe", "$executeRawUnsafe", "$queryRawTyped"].map((property) => ({
     property,
-    message: "Raw SQL goes through lib/db/sql.ts: within(tx).query(sql`…`) or query(sql`…`).",
+    message: "Raw SQL goes through lib/db/sql.ts: tx.query(sql`…`) in a transaction(), or query(sql`…`).",
   })),
+  // Every write opens its transaction with lib/db/transaction.ts, retried on a deadlock, the audit in it (decision 38).
+  { property: "$transaction", message: "Open the transaction with lib/db/transaction.ts's transaction(): retried on a deadlock, tx.audit(…) in it." },
   ...["sql", "raw", "join", "empty"].map((property) => ({
     object: "Prisma",
     property,
@@ -24,26 +26,13 @@ const PRINCIPAL_ONLY = [
 export default defineConfig([
   ...nextVitals,
   ...nextTs,
-  // Raw SQL goes through lib/db/sql.ts (the `sql` tag, `query`, `within(tx)`, `connection()`), the
-  // one layer that sends it on PGlite and PostgreSQL alike; Prisma's own raw calls and templates
-  // stay inside lib/db (and tests, which inspect and seed databases directly).
+  // Raw SQL goes through lib/db (the `sql` tag, `query`, a transaction's `tx.query`, `connection()`),
+  // the one layer that sends it on PGlite and PostgreSQL alike, and so do transactions; Prisma's own
+  // raw calls, templates and $transaction stay inside lib/db (and tests, which inspect and seed databases directly).
   {
     files: ["**/*.{ts,tsx,js,mjs,cjs}"],
     ignores: ["lib/db/**", "tests/**"],
     rules: { "no-restricted-properties": ["error", ...RAW_SQL] },
-  },
-  // The writes of subscribers, branches and the trash take row and duplicate-key locks: their
-  // transactions open where a deadlock is retried, lib/db/transaction.ts's `transaction` or
-  // connection().transaction, never Prisma's own (decision 35).
-  {
-    files: ["lib/subscribers/**", "lib/trash/**", "lib/imports/**", "lib/branches/**"],
-    rules: {
-      "no-restricted-properties": [
-        "error",
-        ...RAW_SQL,
-        { property: "$transaction", message: "Open the transaction with lib/db/transaction.ts's transaction(), which runs it again on a deadlock." },
-      ],
-    },
   },
   // Statements on subscribers and branches start from the scoped sources (decision 37); the bare
   // tables only where every row is truly meant:

@@ -62,7 +62,7 @@ export async function checkCredentials(credentials: unknown, headers: Headers): 
       await settleAttempt(claimed, { email, success: false }, request);
       return null;
     }
-    if (spent === "recovery") await audit(await prisma(), { action: "user.recovery_code_use", actor: user, entity: "user", entityId: user.id, request });
+    if (spent === "recovery") await audit({ action: "user.recovery_code_use", actor: user, entity: "user", entityId: user.id, request });
   }
   await settleAttempt(claimed, { email, success: true, user }, request);
   return { id: String(user.id), email: user.email, name: user.name, role: user.role, sv: user.session_version };

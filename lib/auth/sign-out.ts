@@ -1,16 +1,14 @@
 import "server-only";
-import { audit } from "@/lib/audit/log";
-import { prisma } from "@/lib/db/client";
+import { transaction } from "@/lib/db/transaction";
 
 /** Moves the session version, so a copy of an old cookie is useless too. */
 export async function endSessions(userId: number): Promise<void> {
-  const db = await prisma();
-  await db.$transaction(async (tx) => {
+  await transaction(async (tx) => {
     const user = await tx.user.update({
       where: { id: userId },
       data: { session_version: { increment: 1 } },
       select: { id: true, email: true },
     });
-    await audit(tx, { action: "auth.sign_out", actor: user });
+    await tx.audit({ action: "auth.sign_out", actor: user });
   });
 }

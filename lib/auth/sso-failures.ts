@@ -1,7 +1,6 @@
 import "server-only";
 import { audit } from "@/lib/audit/log";
 import { requestInfo } from "@/lib/audit/context";
-import { prisma } from "@/lib/db/client";
 import { scopeSlot } from "@/lib/request-scope";
 import { log } from "@/lib/telemetry/log";
 
@@ -28,7 +27,7 @@ export async function duringSsoCallback<T>(run: () => Promise<T>): Promise<T> {
   const seen: Noted = { codes: [], message: null };
   const result = await noted.run(seen, run);
   if (seen.codes.length) {
-    await audit(await prisma(), {
+    await audit({
       action: "auth.sso_refused",
       after: { reason: "provider_answer_refused", codes: seen.codes, message: seen.message },
       request: await requestInfo(),

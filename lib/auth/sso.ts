@@ -3,14 +3,13 @@ import { randomBytes } from "node:crypto";
 import { audit } from "@/lib/audit/log";
 import { requestInfo } from "@/lib/audit/context";
 import { singleSignOn } from "@/lib/config";
-import { prisma } from "@/lib/db/client";
 import { isLastAdmin } from "@/lib/db/errors";
-import { sql, within, type Queryable } from "@/lib/db/sql";
-import type { Prisma } from "@/lib/generated/prisma/client";
+import { sql, type Queryable } from "@/lib/db/sql";
 import { hashPassword } from "./password";
 import { LIVE_BRANCHES, USER_BRANCH_IDS } from "./scope";
 import type { SignedInUser } from "./sign-in";
 import { readIdentity, type SsoIdentity, type SsoRefusal } from "./sso-claims";
+import { transaction, type Tx } from "@/lib/db/transaction";
 
 // A single sign-on, once next-auth has checked the provider's answer (state, PKCE, the ID token's
 // signature and nonce): the person is the account linked to their issuer and subject, else an
@@ -36,10 +35,10 @@ type Existing = {
 };
 
 /** The ids of the live branches named (in any case); unknown names are left out, and returned apart to audit. */
-async function branchIds(tx: Prisma.TransactionClient, names: string[]): Promise<{ ids: number[]; unknown: string[] }> {
+async function branchIds(tx: Tx, names: string[]): Promise<{ ids: number[]; unknown: string[] }> {
   const lower = [...new Set(names.map((n) => n.toLowerCase()))];
   // A branch in the trash may share its name with a live one: only the live one is meant.
-  const rows = await within(tx).query<{ id: number; name: string }>(
+  const rows = await tx.query<{ id: number; name: string }>(
     sql`SELECT id, lower(name) AS name FROM ${LIVE_BRANCHES} b WHERE lower(name) = ANY(${lower}::text[]) ORDER BY id`,
   );
   const found = new Set(rows.map((r) => r.name));
@@ -50,27 +49,26 @@ async function branchIds(tx: Prisma.TransactionClient, names: string[]): Promise
  * The groups' role, unless it would leave no active administrator (the database refuses that,
  * decision 0030): the last admin then keeps the role, signs in, and the refusal is audited.
  */
-async function applyRole(tx: Prisma.TransactionClient, before: Existing, identity: SsoIdentity): Promise<"admin" | "staff"> {
+async function applyRole(tx: Tx, before: Existing, identity: SsoIdentity): Promise<"admin" | "staff"> {
   if (before.role === identity.role) return before.role;
   const entry = { actor: { id: before.id, email: before.email }, entity: "user", entityId: before.id } as const;
   const groups = identity.groups.slice(0, 50);
-  const q = within(tx);
-  await q.query(sql`SAVEPOINT sso_role`);
+  await tx.query(sql`SAVEPOINT sso_role`);
   try {
     await tx.user.update({ where: { id: before.id }, data: { role: identity.role }, select: { id: true } });
-    await q.query(sql`RELEASE SAVEPOINT sso_role`);
+    await tx.query(sql`RELEASE SAVEPOINT sso_role`);
   } catch (error) {
     if (!isLastAdmin(error)) throw error;
-    await q.query(sql`ROLLBACK TO SAVEPOINT sso_role`);
-    await audit(tx, { ...entry, action: "user.role_change_refused", before: { role: before.role }, after: { role: identity.role, via: VIA, groups, reason: "last_admin" } });
+    await tx.query(sql`ROLLBACK TO SAVEPOINT sso_role`);
+    await tx.audit({ ...entry, action: "user.role_change_refused", before: { role: before.role }, after: { role: identity.role, via: VIA, groups, reason: "last_admin" } });
     return before.role;
   }
-  await audit(tx, { ...entry, action: "user.role_change", before: { role: before.role }, after: { role: identity.role, via: VIA, groups } });
+  await tx.audit({ ...entry, action: "user.role_change", before: { role: before.role }, after: { role: identity.role, via: VIA, groups } });
   return identity.role;
 }
 
 /** Role and scope as the groups give them; audited as the administrators' changes are. The role the user has now. */
-async function applyGroups(tx: Prisma.TransactionClient, before: Existing, identity: SsoIdentity): Promise<"admin" | "staff"> {
+async function applyGroups(tx: Tx, before: Existing, identity: SsoIdentity): Promise<"admin" | "staff"> {
   const actor = { id: before.id, email: before.email };
   const entry = { actor, entity: "user", entityId: before.id } as const;
   const role = await applyRole(tx, before, identity);
@@ -79,14 +77,13 @@ async function applyGroups(tx: Prisma.TransactionClient, before: Existing, ident
   // No prefix set: the scope stays the administrators' to give on /users.
   if (branchNames === undefined) return role;
   const wanted = branchNames ? await branchIds(tx, branchNames) : { ids: null, unknown: [] };
-  const q = within(tx);
-  await q.query(sql`DELETE FROM user_branches WHERE user_id = ${before.id}`);
-  if (wanted.ids?.length) await q.query(sql`INSERT INTO user_branches (user_id, branch_id) SELECT ${before.id}, unnest(${wanted.ids}::int[])`);
-  await q.query(sql`UPDATE users SET branch_scoped = ${wanted.ids !== null} WHERE id = ${before.id}`);
-  const [after] = await q.query<{ branch_ids: number[] | null }>(sql`SELECT ${USER_BRANCH_IDS} FROM users u WHERE u.id = ${before.id}`);
+  await tx.query(sql`DELETE FROM user_branches WHERE user_id = ${before.id}`);
+  if (wanted.ids?.length) await tx.query(sql`INSERT INTO user_branches (user_id, branch_id) SELECT ${before.id}, unnest(${wanted.ids}::int[])`);
+  await tx.query(sql`UPDATE users SET branch_scoped = ${wanted.ids !== null} WHERE id = ${before.id}`);
+  const [after] = await tx.query<{ branch_ids: number[] | null }>(sql`SELECT ${USER_BRANCH_IDS} FROM users u WHERE u.id = ${before.id}`);
   if (JSON.stringify(after?.branch_ids ?? null) !== JSON.stringify(before.branch_ids)) {
     const unknown = wanted.unknown.length ? { unknown_branches: wanted.unknown.slice(0, 50) } : {};
-    await audit(tx, { ...entry, action: "user.scope_change", before: { branch_ids: before.branch_ids }, after: { branch_ids: after?.branch_ids ?? null, via: VIA, ...unknown } });
+    await tx.audit({ ...entry, action: "user.scope_change", before: { branch_ids: before.branch_ids }, after: { branch_ids: after?.branch_ids ?? null, via: VIA, ...unknown } });
   }
   return role;
 }
@@ -127,7 +124,7 @@ export async function signInWithSso(claims: Record<string, unknown>): Promise<Ss
   const read = readIdentity(claims, settings);
   const refuse = async (reason: SsoRefusal, email: string | null, groups: string[], account?: { user: Existing; own: boolean }): Promise<SsoOutcome> => {
     const mismatch = account && !account.own ? { account_id: account.user.id, issuer: read.ok ? read.identity.issuer : null } : {};
-    await audit(await prisma(), {
+    await audit({
       action: "auth.sso_refused",
       // The account's owner is the actor only when it is theirs; someone refused another's account is named by the email tried.
       actor: account?.own ? { id: account.user.id, email: account.user.email } : null,
@@ -142,25 +139,23 @@ export async function signInWithSso(claims: Record<string, unknown>): Promise<Ss
   const identity = read.identity;
   // Hashed before the transaction (scrypt is slow), used only if the user is new.
   const unknownPassword = await hashPassword(randomBytes(32).toString("base64url"));
-  const db = await prisma();
-  const outcome = await db.$transaction(async (tx): Promise<SsoOutcome | Refused> => {
-    const q = within(tx);
+  const outcome = await transaction(async (tx): Promise<SsoOutcome | Refused> => {
     // Always in this order: two first sign-ins of one person make one user, and of two subjects
     // with one email, one links the account and the other finds it linked.
-    await lock(q, `sso-subject:${identity.issuer}\n${identity.subject}`);
-    await lock(q, `sso-user:${identity.email}`);
-    let user = await readBySubject(q, identity);
+    await lock(tx, `sso-subject:${identity.issuer}\n${identity.subject}`);
+    await lock(tx, `sso-user:${identity.email}`);
+    let user = await readBySubject(tx, identity);
     if (user) {
       if (!user.active) return { refused: "deactivated", user };
       if (user.sso_issuer === null) await tx.user.update({ where: { id: user.id }, data: { sso_issuer: identity.issuer }, select: { id: true } });
     } else {
-      const existing = await readByEmail(q, identity.email);
+      const existing = await readByEmail(tx, identity.email);
       // Linked to another subject (or to this subject of another issuer): never this person's.
       if (existing && existing.sso_subject !== null) return { refused: "subject_mismatch", user: existing };
       if (existing && !existing.active) return { refused: "deactivated", user: existing };
       if (existing) {
         await tx.user.update({ where: { id: existing.id }, data: { sso_subject: identity.subject, sso_issuer: identity.issuer }, select: { id: true } });
-        await audit(tx, {
+        await tx.audit({
           action: "user.sso_link",
           actor: { id: existing.id, email: existing.email },
           entity: "user",
@@ -175,7 +170,7 @@ export async function signInWithSso(claims: Record<string, unknown>): Promise<Ss
           data: { email: identity.email, name: identity.name, role: identity.role, password_hash: unknownPassword, sso_subject: identity.subject, sso_issuer: identity.issuer },
           select: { id: true },
         });
-        await audit(tx, {
+        await tx.audit({
           action: "user.create",
           actor: { id: created.id, email: identity.email },
           entity: "user",
@@ -183,12 +178,12 @@ export async function signInWithSso(claims: Record<string, unknown>): Promise<Ss
           after: { name: identity.name, email: identity.email, role: identity.role, via: VIA, subject: identity.subject, issuer: identity.issuer },
           request,
         });
-        user = (await readByEmail(q, identity.email))!;
+        user = (await readByEmail(tx, identity.email))!;
       }
     }
     const role = await applyGroups(tx, user, identity);
     await tx.user.update({ where: { id: user.id }, data: { last_sign_in_at: new Date() }, select: { id: true } });
-    await audit(tx, {
+    await tx.audit({
       action: "auth.sign_in",
       actor: { id: user.id, email: user.email },
       after: { via: VIA, role, groups: identity.groups.slice(0, 50) },

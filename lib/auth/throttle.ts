@@ -2,9 +2,10 @@ import "server-only";
 import { audit } from "@/lib/audit/log";
 import type { RequestInfo } from "@/lib/audit/context";
 import { prisma } from "@/lib/db/client";
-import { sql, within } from "@/lib/db/sql";
+import { sql } from "@/lib/db/sql";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { throttleSettings } from "./login-attempts";
+import { transaction } from "@/lib/db/transaction";
 
 // Sign-in throttling in the database, so every process sees the same counts. The email as typed
 // counts whether or not it exists, so no answer tells them apart; a try is claimed under locks
@@ -52,10 +53,9 @@ type ClaimedAttempt = { id: bigint };
 /** Claims one try, or answers how long to wait; locks the email, then the address (always in that order). */
 export async function claimAttempt(email: string, request: RequestInfo): Promise<{ wait: number; attempt?: ClaimedAttempt }> {
   const ip = request.ip ?? "unknown";
-  const db = await prisma();
-  return db.$transaction(async (tx) => {
-    await within(tx).query(sql`SELECT 1 AS locked FROM pg_advisory_xact_lock(hashtextextended(${`login-email:${email}`}, 0))`);
-    await within(tx).query(sql`SELECT 1 AS locked FROM pg_advisory_xact_lock(hashtextextended(${`login-ip:${ip}`}, 0))`);
+  return transaction(async (tx) => {
+    await tx.query(sql`SELECT 1 AS locked FROM pg_advisory_xact_lock(hashtextextended(${`login-email:${email}`}, 0))`);
+    await tx.query(sql`SELECT 1 AS locked FROM pg_advisory_xact_lock(hashtextextended(${`login-ip:${ip}`}, 0))`);
     const wait = await throttleWait(email, ip, new Date(), tx);
     if (wait > 0) return { wait };
     const row = await tx.loginAttempt.create({ data: { email: email.slice(0, 254), ip, success: false }, select: { id: true } });
@@ -71,12 +71,11 @@ export async function settleAttempt(
   kind: "sign-in" | "password-check" = "sign-in",
   during = "password change",
 ) {
-  const db = await prisma();
-  await db.$transaction(async (tx) => {
+  await transaction(async (tx) => {
     if (outcome.success) await tx.loginAttempt.update({ where: { id: claimed.id }, data: { success: true } });
     if (outcome.success && kind === "password-check") return;
     if (outcome.success && outcome.user) await tx.user.update({ where: { id: outcome.user.id }, data: { last_sign_in_at: new Date() } });
-    await audit(tx, {
+    await tx.audit({
       action: outcome.success ? "auth.sign_in" : "auth.sign_in_failed",
       actor: outcome.user ?? null,
       actorEmail: outcome.email,
@@ -92,6 +91,6 @@ export async function dropAttempt(claimed: ClaimedAttempt) {
 }
 
 export async function recordLocked(email: string, request: RequestInfo, retryAfter: number) {
-  await audit(await prisma(), { action: "auth.locked", actorEmail: email, after: { retry_after_seconds: retryAfter }, request });
+  await audit({ action: "auth.locked", actorEmail: email, after: { retry_after_seconds: retryAfter }, request });
 }
 

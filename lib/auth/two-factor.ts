@@ -1,6 +1,5 @@
 import "server-only";
 import QRCode from "qrcode";
-import { audit } from "@/lib/audit/log";
 import { requestInfo } from "@/lib/audit/context";
 import { prisma } from "@/lib/db/client";
 import { AppError, conflict } from "@/lib/errors";
@@ -10,6 +9,7 @@ import type { Principal } from "./principal";
 import { verifyPassword } from "./password";
 import { claimAttempt, recordLocked, settleAttempt } from "./throttle";
 import { isTotpShape, newRecoveryCodes, newTotpSecret, recoveryCodeHash, totpStep, totpUri } from "./totp";
+import { transaction } from "@/lib/db/transaction";
 
 // Two-factor codes of password sign-ins: set up and turned off by the user on /account, checked by
 // the one credentials path (sign-in.ts), reset by administrators (lib/users/mutations.ts).
@@ -114,9 +114,8 @@ const WRONG_CODE = "That code is not right: type the 6 digits your app shows now
  * once, and the user's new session version: every other session ends, as after a password change.
  */
 export async function confirmTwoFactor(user: Pick<SessionUser, "id" | "email">, code: string): Promise<{ recoveryCodes: string[]; sessionVersion: number }> {
-  const db = await prisma();
   const codes = newRecoveryCodes();
-  return db.$transaction(async (tx) => {
+  return transaction(async (tx) => {
     const row = await tx.user.findUnique({ where: { id: user.id }, select: { two_factor_secret: true, two_factor_enabled_at: true } });
     if (!row?.two_factor_secret) throw conflict("Start the set-up again: there is no code to confirm.");
     if (row.two_factor_enabled_at) throw conflict("Two-factor sign-in is already on.");
@@ -129,7 +128,7 @@ export async function confirmTwoFactor(user: Pick<SessionUser, "id" | "email">, 
     });
     await tx.recoveryCode.deleteMany({ where: { user_id: user.id } });
     await tx.recoveryCode.createMany({ data: codes.map((c) => ({ user_id: user.id, code_hash: recoveryCodeHash(c) })) });
-    await audit(tx, { action: "user.two_factor_enable", actor: user, entity: "user", entityId: user.id });
+    await tx.audit({ action: "user.two_factor_enable", actor: user, entity: "user", entityId: user.id });
     return { recoveryCodes: codes, sessionVersion: session_version };
   });
 }
@@ -151,10 +150,10 @@ export async function turnOffTwoFactor(principal: Principal, password: string, c
   if (!row?.two_factor_enabled_at) throw conflict("Two-factor sign-in is already off.");
   await confirmPerson(principal, password, "two-factor turn-off", async () => (await spendSecondFactor(db, row, code)) !== null);
   const request = await requestInfo();
-  return db.$transaction(async (tx) => {
+  return transaction(async (tx) => {
     await clearTwoFactor(tx, user.id);
     const { session_version } = await tx.user.update({ where: { id: user.id }, data: { session_version: { increment: 1 } }, select: { session_version: true } });
-    await audit(tx, { action: "user.two_factor_disable", actor: user, entity: "user", entityId: user.id, request });
+    await tx.audit({ action: "user.two_factor_disable", actor: user, entity: "user", entityId: user.id, request });
     return session_version;
   });
 }

@@ -1,8 +1,7 @@
 import "server-only";
-import { audit } from "@/lib/audit/log";
 import type { SessionUser } from "@/lib/auth/permissions";
 import { branchesOf, branchScope, subscribersOf } from "@/lib/auth/scope";
-import { sql, within } from "@/lib/db/sql";
+import { sql } from "@/lib/db/sql";
 import { transaction, type Tx } from "@/lib/db/transaction";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { conflict, notFound } from "@/lib/errors";
@@ -12,7 +11,7 @@ import { serializeBranch, type BranchRow } from "./queries";
 
 const select = { id: true, name: true, created_at: true, updated_at: true } as const;
 const liveBranch = (tx: Tx, id: number, actor: SessionUser) =>
-  within(tx).query<BranchRow>(sql`SELECT b.id, b.name, b.created_at, b.updated_at FROM ${branchesOf(branchScope(actor))} b WHERE b.id = ${id}`);
+  tx.query<BranchRow>(sql`SELECT b.id, b.name, b.created_at, b.updated_at FROM ${branchesOf(branchScope(actor))} b WHERE b.id = ${id}`);
 const TAKEN = { name: ["A branch with this name already exists."] };
 
 function translate(error: unknown): never {
@@ -27,7 +26,7 @@ function translate(error: unknown): never {
 export async function createBranch(name: string, actor: SessionUser): Promise<BranchRow> {
   return transaction(async (tx) => {
     const branch = await tx.branch.create({ data: { name }, select });
-    await audit(tx, { action: "branch.create", actor, entity: "branch", entityId: branch.id, after: serializeBranch(branch) });
+    await tx.audit({ action: "branch.create", actor, entity: "branch", entityId: branch.id, after: serializeBranch(branch) });
     return branch;
   }).catch(translate);
 }
@@ -38,7 +37,7 @@ export async function updateBranch(id: number, name: string, actor: SessionUser)
     if (!before) throw notFound("The branch");
     // eslint-disable-next-line console/scoped-sources -- the branch just read through branchesOf.
     const branch = await tx.branch.update({ where: { id }, data: { name }, select });
-    await audit(tx, {
+    await tx.audit({
       action: "branch.update",
       actor,
       entity: "branch",
@@ -58,13 +57,13 @@ export async function deleteBranch(id: number, actor: SessionUser): Promise<{ na
   return transaction(async (tx) => {
     const [before] = await liveBranch(tx, id, actor);
     if (!before) throw notFound("The branch");
-    const [count] = await within(tx).query<{ n: number }>(sql`SELECT count(*)::int AS n FROM ${subscribersOf(branchScope(actor))} s WHERE s.branch_id = ${id}`);
+    const [count] = await tx.query<{ n: number }>(sql`SELECT count(*)::int AS n FROM ${subscribersOf(branchScope(actor))} s WHERE s.branch_id = ${id}`);
     const detached = count?.n ?? 0;
     // Conditional, so two deletions at once trash it once.
     // eslint-disable-next-line console/scoped-sources -- the branch just read through branchesOf, if still live.
     const moved = await tx.branch.updateMany({ where: { id, deleted_at: null }, data: { deleted_at: new Date(), deleted_by: actor.id } });
     if (moved.count === 0) throw notFound("The branch");
-    await audit(tx, {
+    await tx.audit({
       action: "branch.delete",
       actor,
       entity: "branch",

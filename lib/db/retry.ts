@@ -4,8 +4,8 @@ import { someError } from "@/lib/health/unavailable";
 // running it again is safe and is what the user wanted. Locks are taken in one order where the
 // code can (rows by id, then duplicate keys: lib/trash/subscribers.ts), and this covers the rest
 // (a row's edit deciding later duplicates while a batch holds them; docs/decisions/0031-trash.md).
-// Transactions open through it, not their callers: connection().transaction and lib/db/transaction.ts
-// (docs/decisions/0035-deadlocks-retried-where-transactions-open.md).
+// Transactions open through it, not their callers: lib/db/transaction.ts
+// (docs/decisions/0035-deadlocks-retried-where-transactions-open.md, 0038-one-transaction-path.md).
 
 /** A deadlock (40P01) or a serialization failure (40001), by the driver's code or Prisma's P2034. */
 export function isRetryable(error: unknown): boolean {

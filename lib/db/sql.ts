@@ -1,4 +1,4 @@
-import type { PGlite, Transaction } from "@electric-sql/pglite";
+import type { PGlite } from "@electric-sql/pglite";
 import type pg from "pg";
 import { to as copyTo } from "pg-copy-streams";
 import { Prisma } from "@/lib/generated/prisma/client";
@@ -8,7 +8,6 @@ import type { DatabaseTarget } from "./config";
 import { processWide } from "@/lib/process-wide";
 import { endPool } from "./end-pool";
 import { openPool } from "./pool";
-import { retryingDeadlocks } from "./retry";
 
 // The one way to send raw SQL, on PGlite and PostgreSQL alike: values always bound via the `sql`
 // tag (docs/decisions/0003-raw-sql-for-list-queries.md, 0023-raw-reads-on-the-driver.md). The two
@@ -35,12 +34,6 @@ export type SqlConnection = Queryable & {
   kind: "pglite" | "postgres";
   /** pg-boss's `db` interface: several statements at once when there are no values. */
   executeSql(text: string, values?: unknown[]): Promise<{ rows: unknown[] }>;
-  /**
-   * `run` in one transaction (committed when it returns, rolled back when it throws), run again from
-   * the start when PostgreSQL aborts it to break a deadlock (lib/db/retry.ts): `run` does nothing
-   * outside the transaction that a second run would repeat (docs/decisions/0035-deadlocks-retried-where-transactions-open.md).
-   */
-  transaction<T>(run: (tx: Queryable & Pick<SqlConnection, "executeSql">) => Promise<T>): Promise<T>;
   /** Runs `run` on one snapshot (PostgreSQL: a read-only REPEATABLE READ transaction), so an export holds exactly the rows it counted. */
   read<T>(run: (reader: Reader) => Promise<T>): Promise<T>;
   /** Runs `run` holding a session advisory lock named `key`, so processes doing the same wait for each other. */
@@ -55,7 +48,7 @@ const text = (statement: Statement | string) => (typeof statement === "string" ?
 /** Prisma's client or one of its transactions: raw statements run there beside its record access. */
 type PrismaLike = { $queryRaw<T = unknown>(query: Statement): Promise<T>; $queryRawUnsafe<T = unknown>(query: string): Promise<T> };
 
-/** Statements inside a Prisma transaction (`db.$transaction(async (tx) => …)`), with its writes. */
+/** Statements on Prisma's client or one of its transactions (`tx.query` in lib/db/transaction.ts). */
 export function within(tx: PrismaLike): Queryable {
   return {
     query: <T>(statement: Statement | string) =>
@@ -68,9 +61,7 @@ export async function query<T = Row>(statement: Statement | string): Promise<T[]
   return (await db()).query<T>(statement);
 }
 
-type PGliteLike = Pick<PGlite, "query" | "exec"> | Transaction;
-
-function pgliteQueryable(p: PGliteLike): Queryable & Pick<SqlConnection, "executeSql"> {
+function pgliteQueryable(p: Pick<PGlite, "query" | "exec">): Queryable & Pick<SqlConnection, "executeSql"> {
   return {
     query: async <T>(statement: Statement | string) => {
       const { text: t, values } = text(statement);
@@ -111,13 +102,6 @@ function fromPGlite(pglite: PGlite): SqlConnection {
   return {
     ...base,
     kind: "pglite",
-    // One connection cannot deadlock; retried all the same, so a unit of work behaves alike on both.
-    transaction: (run) =>
-      retryingDeadlocks(async () => {
-        // PGlite runs synchronously in-process: without a turn of the event loop, back-to-back batches would starve requests and timers.
-        await new Promise((resolve) => setImmediate(resolve));
-        return pglite.transaction((tx) => run(pgliteQueryable(tx)));
-      }),
     read: (run) => run(reader),
     exclusive: (_key, run) => run(),
     sessions: (_n, run) => run(base),
@@ -161,20 +145,6 @@ function fromPool(pool: pg.Pool, close: () => Promise<void>): SqlConnection {
           throw error;
         }
       }),
-    transaction: (run) =>
-      retryingDeadlocks(() =>
-        withConnection(pool, async (client, discard) => {
-          await client.query("BEGIN");
-          try {
-            const result = await run(pgQueryable(client));
-            await client.query("COMMIT");
-            return result;
-          } catch (error) {
-            await client.query("ROLLBACK").catch(discard);
-            throw error;
-          }
-        }),
-      ),
     exclusive: (key, run) =>
       withConnection(pool, async (client, discard) => {
         await client.query("SELECT pg_advisory_lock(hashtextextended($1, 0))", [key]);

@@ -1,20 +1,58 @@
 import type { Prisma } from "@/lib/generated/prisma/client";
-import { prisma } from "./client";
+import { auditStatement, type AnyAuditEntry } from "@/lib/audit/log";
+import { config } from "@/lib/config";
+import { db } from "./client";
 import { retryingDeadlocks } from "./retry";
+import { within, type Queryable } from "./sql";
 
-// The one way a unit of work runs in a Prisma transaction, as connection().transaction is for raw
-// statements: run again from the start when PostgreSQL aborts it to break a deadlock (an aborted
-// attempt changed nothing). So the work does nothing outside the transaction that a second run
-// would repeat (a job is queued with the transaction, a file written after it), and writes its
-// audit event in it: `audit(tx, …)` (docs/decisions/0035-deadlocks-retried-where-transactions-open.md).
+// The one way a unit of work writes (docs/decisions/0038-one-transaction-path.md): Prisma's
+// interactive transaction, run again from the start when PostgreSQL aborts it to break a deadlock
+// (an aborted attempt changed nothing; 0035). So the work does nothing outside the transaction that
+// a second run would repeat (a job is queued with the transaction, a file written after it), and
+// writes its audit event in it: `tx.audit(…)`.
 
-export type Tx = Prisma.TransactionClient;
+/** Prisma's transaction with its models, raw statements (`tx.query(sql…)`), pg-boss's `db` and the audit log in the same transaction. */
+export type Tx = Prisma.TransactionClient &
+  Queryable & {
+    /** pg-boss's `db` interface, so a job is queued in the transaction (lib/jobs/queue.ts). */
+    executeSql(text: string, values?: unknown[]): Promise<{ rows: unknown[] }>;
+    /** Writes one audit event in this transaction. */
+    audit(entry: AnyAuditEntry): Promise<void>;
+  };
 
-/** Prisma's limits of an interactive transaction, in milliseconds (its defaults: 2 s to start, 5 s to run). */
-export type TransactionOptions = { maxWait?: number; timeout?: number };
+/**
+ * Prisma's limits of an interactive transaction, in milliseconds (here: 10 s to start, 20 s to run);
+ * `job`: a background job's, which may run as long as the job's attempt and whose statements have no
+ * statement_timeout, the request's bound (an import's insert, a batch waiting for it).
+ */
+export type TransactionOptions = { maxWait?: number; timeout?: number; job?: boolean };
+
+// pg-boss passes its job's data as an object, which pg turns into JSON; Prisma's raw values do not.
+const value = (v: unknown) => (v !== null && typeof v === "object" && !(v instanceof Date) && !Array.isArray(v) ? JSON.stringify(v) : v);
+
+function unitOf(tx: Prisma.TransactionClient): Tx {
+  const { query } = within(tx);
+  const extra: Omit<Tx, keyof Prisma.TransactionClient> = {
+    query,
+    executeSql: async (text, values = []) => ({ rows: await tx.$queryRawUnsafe<unknown[]>(text, ...values.map(value)) }),
+    audit: async (entry) => void (await query(await auditStatement(entry))),
+  };
+  return new Proxy(tx, { get: (target, key, receiver) => (key in extra ? extra[key as keyof typeof extra] : Reflect.get(target, key, receiver)) }) as Tx;
+}
 
 /** Runs `work` in one transaction, committed when it returns; again, up to a few times, while PostgreSQL aborts it for a deadlock. */
-export async function transaction<T>(work: (tx: Tx) => Promise<T>, options?: TransactionOptions): Promise<T> {
-  const db = await prisma();
-  return retryingDeadlocks(() => db.$transaction(work, options));
+export async function transaction<T>(work: (tx: Tx) => Promise<T>, { maxWait = 10_000, timeout = 20_000, job = false }: TransactionOptions = {}): Promise<T> {
+  const database = await db();
+  const limit = job ? Math.min(config().JOB_EXPIRE_SECONDS * 1000, 2 ** 31 - 1) : timeout;
+  return retryingDeadlocks(async () => {
+    // PGlite runs synchronously in-process: without a turn of the event loop, back-to-back batches would starve requests and timers.
+    if (database.pglite) await new Promise((resolve) => setImmediate(resolve));
+    return database.prisma.$transaction(
+      async (tx) => {
+        if (job) await tx.$executeRawUnsafe("SET LOCAL statement_timeout = 0");
+        return work(unitOf(tx));
+      },
+      { maxWait, timeout: limit },
+    );
+  });
 }

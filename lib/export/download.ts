@@ -1,6 +1,5 @@
 import "server-only";
 import { Readable } from "node:stream";
-import { audit } from "@/lib/audit/log";
 import type { SessionUser } from "@/lib/auth/permissions";
 import { prisma } from "@/lib/db/client";
 import { notFound } from "@/lib/errors";
@@ -10,6 +9,7 @@ import { exportKey } from "./files";
 import { CONTENT_TYPES } from "./format";
 import { isJobId } from "@/lib/jobs/ids";
 import { exportFilename } from "./status";
+import { transaction } from "@/lib/db/transaction";
 
 /**
  * `GET /api/v1/exports/{id}/download`: the user's completed file as an attachment. Anything else
@@ -27,11 +27,11 @@ export async function downloadResponse(user: Pick<SessionUser, "id" | "email">, 
   const file = await storage().get(exportKey(row.id, row.format));
   if (!file) throw notFound("The export file");
   try {
-    await db.$transaction(async (tx) => {
+    await transaction(async (tx) => {
       await tx.subscriberExport.update({ where: { id: row.id }, data: { downloaded_at: new Date() } });
-      await audit(tx, { action: "export.download", actor: user, entity: "export", entityId: row.id });
+      await tx.audit({ action: "export.download", actor: user, entity: "export", entityId: row.id });
       const viaToken = tokenExportEntry("download", row.id);
-      if (viaToken) await audit(tx, viaToken);
+      if (viaToken) await tx.audit(viaToken);
     });
   } catch (error) {
     file.body.destroy(); // nobody will read it

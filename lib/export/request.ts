@@ -1,6 +1,5 @@
 import "server-only";
 import crypto from "node:crypto";
-import { auditStatement } from "@/lib/audit/log";
 import { tokenExportEntry } from "@/lib/tokens/tokens";
 import type { SessionUser } from "@/lib/auth/permissions";
 import type { BranchScope } from "@/lib/auth/scope";
@@ -13,6 +12,7 @@ import { queue, sendJob } from "@/lib/jobs/queue";
 import { subscriberCountSql } from "@/lib/subscribers/queries";
 import { connection, sql } from "@/lib/db/sql";
 import { exportStatus, type ExportStatusBody } from "./status";
+import { transaction } from "@/lib/db/transaction";
 
 /** Namespace of the advisory locks that let one export request of a user run at a time. */
 const REQUEST_LOCK = 0x45585054; // "EXPT"
@@ -33,7 +33,7 @@ export async function requestExport(
   const id = newJobId();
   const timeout = statementTimeoutMs();
   try {
-    await conn.transaction(async (tx) => {
+    await transaction(async (tx) => {
       const [lock] = await tx.query<{ locked: boolean }>(sql`SELECT pg_try_advisory_xact_lock(${REQUEST_LOCK}, ${userId}) AS locked`);
       if (!lock?.locked) throw alreadyQueued();
       const queued = await tx.query(sql`SELECT 1 FROM subscriber_exports WHERE user_id = ${userId} AND status = 'in_queue' LIMIT 1`);
@@ -52,9 +52,9 @@ export async function requestExport(
          VALUES (${id}, ${userId}, 'in_queue', ${format}::"ExportFormat", ${JSON.stringify(filters.raw)}::jsonb,
            NOT EXISTS (SELECT 1 FROM subscriber_exports WHERE user_id = ${userId} AND status = 'completed'), ${total}, ${jobId})`);
       await sendJob(tx, { kind: "export", id, userId }, jobId);
-      await tx.query(await auditStatement({ action: "export.request", actor: user, entity: "export", entityId: id, after: { filters: filters.raw, format, total_rows: total } }));
+      await tx.audit({ action: "export.request", actor: user, entity: "export", entityId: id, after: { filters: filters.raw, format, total_rows: total } });
       const viaToken = tokenExportEntry("request", id);
-      if (viaToken) await tx.query(await auditStatement(viaToken));
+      if (viaToken) await tx.audit(viaToken);
     });
   } catch (error) {
     if (isUniqueViolation(error)) throw alreadyQueued();

@@ -6,6 +6,7 @@ import { storedFilters } from "./filters";
 import { countRows, exportRows } from "./rows";
 import { connection, sql } from "@/lib/db/sql";
 import { jobProgress } from "@/lib/jobs/progress";
+import { transaction } from "@/lib/db/transaction";
 
 // One attempt at one export: safe to rerun after a crash (rebuilt under a new temporary name), a no-op once not in_queue.
 
@@ -46,7 +47,7 @@ export async function runExport(exportId: string, signal?: AbortSignal): Promise
   });
 
   // Publish: this export completed; the user's older exports (and their files) are replaced.
-  const replaced = await conn.transaction(async (tx) => {
+  const replaced = await transaction(async (tx) => {
     // A scope narrowed meanwhile: the file may hold rows the user no longer sees, so it is not published.
     if (!covers(await branchScopeOfUser(row.user_id, tx), scope)) {
       await tx.query(sql`UPDATE subscriber_exports SET status = 'failed', error = ${SCOPE_CHANGED} WHERE id = ${exportId} AND status = 'in_queue'`);

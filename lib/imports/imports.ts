@@ -1,7 +1,6 @@
 import "server-only";
 import crypto from "node:crypto";
 import type { z } from "zod";
-import { auditStatement } from "@/lib/audit/log";
 import type { SessionUser } from "@/lib/auth/permissions";
 import { config } from "@/lib/config";
 import { connection, sql, type Statement } from "@/lib/db/sql";
@@ -15,6 +14,7 @@ import { markImportFailed, runImport, sheetOfFile, type ImportRecord, type Previ
 import { importFieldsSchema, type importStatusSchema } from "./schema";
 import { inspectXlsxObject, openSource, rejectedKey, sourceKey, type ImportSource } from "./source";
 import { receiveUpload } from "./upload";
+import { transaction } from "@/lib/db/transaction";
 
 // The imports' API, page and actions; another user's import is the same 404 as none.
 
@@ -118,8 +118,7 @@ const MB = 1024 * 1024;
 /** Inserts a preview unless the user's unstarted previews would pass IMPORT_PREVIEW_QUOTA_MB (413), under their lock so two uploads cannot both take the last of it (docs/decisions/0024-previews-are-heavy-and-refused-early.md). */
 async function insertWithinQuota(userId: number, size: number, insert: Statement) {
   const quotaMb = config().IMPORT_PREVIEW_QUOTA_MB;
-  const conn = await connection();
-  await conn.transaction(async (tx) => {
+  await transaction(async (tx) => {
     await tx.query(sql`SELECT 1 AS locked FROM pg_advisory_xact_lock(hashtextextended(${`import-quota:${userId}`}, 0))`);
     const [held] = await tx.query<{ bytes: number }>(sql`SELECT COALESCE(sum(file_size), 0)::float8 AS bytes FROM subscriber_imports WHERE user_id = ${userId} AND dry_run`);
     if (held!.bytes + size > quotaMb * MB) {
@@ -138,12 +137,11 @@ async function insertWithinQuota(userId: number, size: number, insert: Statement
 /** Sends the job and records who started what, in one transaction. */
 async function enqueue(user: SessionUser, id: string, fileName: string, sheetName: string | null) {
   await queue(); // started outside the transaction: on PGlite that holds the only connection
-  const conn = await connection();
   const jobId = crypto.randomUUID();
-  await conn.transaction(async (tx) => {
+  await transaction(async (tx) => {
     await tx.query(sql`UPDATE subscriber_imports SET dry_run = false, status = 'in_queue', job_id = ${jobId}, processed_rows = 0, imported_rows = 0,
       duplicate_rows = 0, error = NULL, completed_at = NULL, created_at = now() WHERE id = ${id}`);
-    await tx.query(await auditStatement({ action: "import.start", actor: user, entity: "import", entityId: id, after: { file_name: fileName, sheet_name: sheetName } }));
+    await tx.audit({ action: "import.start", actor: user, entity: "import", entityId: id, after: { file_name: fileName, sheet_name: sheetName } });
     await sendJob(tx, { kind: "import", id, userId: user.id }, jobId);
   });
 }

@@ -1,7 +1,6 @@
 import "server-only";
 import { once } from "node:events";
 import { PassThrough } from "node:stream";
-import { jobAuditStatement } from "@/lib/audit/log";
 import { config } from "@/lib/config";
 import { connection, sql, type Queryable } from "@/lib/db/sql";
 import { csvLines, unneutralised } from "@/lib/export/csv";
@@ -15,6 +14,7 @@ import { headerProblems, type ImportField } from "./fields";
 import { ImportFileError, lineOf, MAX_CELL } from "./read";
 import { openSource, rejectedKey, type ImportSource } from "./source";
 import { jobProgress } from "@/lib/jobs/progress";
+import { transaction } from "@/lib/db/transaction";
 
 // Running an import or its dry run: rows are checked by the creation form's rules and staged, then
 // one transaction under the import lock decides duplicates in SQL and inserts them all, so an
@@ -222,7 +222,7 @@ export async function runImport(id: string, signal?: AbortSignal): Promise<RunRe
   }
 
   // All at once: the duplicates decided, the rows inserted, the staging emptied, the counts kept.
-  const counted = await conn.transaction(async (tx) => {
+  const counted = await transaction(async (tx) => {
     // A preview takes the lock shared, so it holds up no one's form; it waits only for an inserting import.
     await tx.query(
       imp.dry_run
@@ -263,19 +263,17 @@ export async function runImport(id: string, signal?: AbortSignal): Promise<RunRe
         reasons = ${JSON.stringify(reasons)}::jsonb, preview = ${JSON.stringify(preview)}::jsonb, has_rejected = ${hasRejected}
       WHERE id = ${id}`);
     if (!imp.dry_run) {
-      await tx.query(
-        jobAuditStatement({
-          action: "import.complete",
-          userId: imp.user_id,
-          job: "import job",
-          entity: "import",
-          entityId: id,
-          after: { file_name: imp.file_name, sheet_name: imp.sheet_name, total_rows: total, imported_rows: imported, rejected_rows: rejectedRows, duplicate_rows: duplicates },
-        }),
-      );
+      await tx.audit({
+        action: "import.complete",
+        userId: imp.user_id,
+        job: "import job",
+        entity: "import",
+        entityId: id,
+        after: { file_name: imp.file_name, sheet_name: imp.sheet_name, total_rows: total, imported_rows: imported, rejected_rows: rejectedRows, duplicate_rows: duplicates },
+      });
     }
     return { total, imported, rejected: rejectedRows, duplicates };
-  }).catch(async (error: unknown) => {
+  }, { job: true }).catch(async (error: unknown) => {
     if (!(error instanceof Superseded)) throw error;
     await conn.query(sql`DELETE FROM import_rows WHERE import_id = ${id} AND attempt = ${attempt}`);
     return { skipped: "a newer attempt of the import took it over" } as const;
@@ -285,17 +283,14 @@ export async function runImport(id: string, signal?: AbortSignal): Promise<RunRe
 
 /** The import cannot go on: failed with the reason (its staging rows dropped, the audit told). */
 export async function markImportFailed(id: string, message: string): Promise<boolean> {
-  const conn = await connection();
-  return conn.transaction(async (tx) => {
+  return transaction(async (tx) => {
     const rows = await tx.query<{ user_id: number; dry_run: boolean; file_name: string }>(sql`UPDATE subscriber_imports SET status = 'failed', error = ${message.slice(0, 1000)}, completed_at = now()
       WHERE id = ${id} AND status IN ('in_queue', 'running') RETURNING user_id, dry_run, file_name`);
     await tx.query(sql`DELETE FROM import_rows WHERE import_id = ${id}`);
     const row = rows[0];
     if (!row) return false;
     if (!row.dry_run) {
-      await tx.query(
-        jobAuditStatement({ action: "import.fail", userId: row.user_id, job: "import job", entity: "import", entityId: id, after: { file_name: row.file_name, error: message.slice(0, 500) } }),
-      );
+      await tx.audit({ action: "import.fail", userId: row.user_id, job: "import job", entity: "import", entityId: id, after: { file_name: row.file_name, error: message.slice(0, 500) } });
     }
     return true;
   });

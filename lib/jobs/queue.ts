@@ -94,7 +94,7 @@ export const tooManyJobs = (limit: number) =>
  */
 export async function sendJob(tx: Queryable & Pick<SqlConnection, "executeSql">, data: JobData, jobId: string): Promise<string> {
   const boss = await queue();
-  await tx.query(sql`SELECT pg_advisory_xact_lock(${USER_LOCK}, ${data.userId})`);
+  await tx.query(sql`SELECT 1 AS locked FROM pg_advisory_xact_lock(${USER_LOCK}, ${data.userId})`);
   const [row] = await tx.query<{ n: number }>(sql`SELECT count(*)::int AS n FROM pgboss.job
     WHERE name = ${JOB_QUEUE} AND state < 'completed' AND data->>'userId' = ${String(data.userId)}`);
   const unfinished = row?.n ?? 0;

@@ -1,6 +1,5 @@
 import "server-only";
 import crypto from "node:crypto";
-import { auditStatement, jobAuditStatement } from "@/lib/audit/log";
 import type { SessionUser } from "@/lib/auth/permissions";
 import { config } from "@/lib/config";
 import { connection, query, sql, type Queryable, type Statement } from "@/lib/db/sql";
@@ -20,6 +19,8 @@ import { subscriberFilterOnlySchema } from "./filters";
 import { subscriberConditions } from "./where";
 import { branchScope, branchScopeOfUser, scopeCondition, subscribersOf, type BranchScope } from "@/lib/auth/scope";
 import { logError } from "@/lib/telemetry/log";
+import { transaction, type Tx } from "@/lib/db/transaction";
+import type { AnyAuditEntry } from "@/lib/audit/log";
 
 // Bulk changes of status, mandatory flag or (admins) deletion to the trash: small ones at once in
 // one transaction, larger ones as a resumable job in id-ordered batches, one audit event either way
@@ -98,13 +99,12 @@ const REDECISION_BATCH = 250;
  * transactions locking keys as edits do; returns how many (docs/decisions/0015-bulk-deletion-decides-duplicates-after.md).
  */
 export async function clearStaleDuplicates(after: number, signal?: AbortSignal, onBatch?: () => void): Promise<number> {
-  const conn = await connection();
   const size = Math.min(config().BULK_BATCH_SIZE, REDECISION_BATCH);
   let cursor = after;
   let cleared = 0;
   for (;;) {
     signal?.throwIfAborted();
-    const step = await conn.transaction(async (tx) => {
+    const step = await transaction(async (tx) => {
       // Waits for an import's insert, so rows it decided against the deleted subscribers are seen.
       await lockBesideImports(tx);
       // Rows before keys, in id order, as edits and batches lock them.
@@ -117,7 +117,7 @@ export async function clearStaleDuplicates(after: number, signal?: AbortSignal, 
       const done = await redecide(tx, sql`t.is_duplicate AND (t.id, lower(t.email), t.mobile) IN
         (SELECT * FROM unnest(${rows.map((r) => r.id)}::int[], ${rows.map((r) => r.email)}::text[], ${rows.map((r) => r.mobile)}::text[]))`);
       return { next: rows[rows.length - 1]!.id, cleared: done.length };
-    });
+    }, { job: true });
     if (!step) return cleared;
     cursor = step.next;
     cleared += step.cleared;
@@ -142,13 +142,12 @@ export async function requestBulkChange(scope: BranchScope, user: SessionUser, t
   if ("delete" in change && user.role !== "admin") throw new AppError(403, "forbidden", "Only administrators delete subscribers.");
   const total = await heavy(user.id, () => countTarget(scope, target));
   if (total === 0) throw new AppError(400, "nothing_matches", "No subscriber matches: nothing would change.");
-  const conn = await connection();
   const from = targetFrom(scope, target);
   const id = newJobId();
 
   // A selection (at most MAX_SELECTION rows) always runs at once: its event names the subscribers.
   if ("ids" in target || runsAtOnce(target, change, total)) {
-    const count = await conn.transaction(async (tx) => {
+    const count = await transaction(async (tx) => {
       await tx.query(sql`INSERT INTO bulk_changes (id, user_id, status, target, change, total_rows)
         VALUES (${id}, ${user.id}, 'running', '{}'::jsonb, ${JSON.stringify(change)}::jsonb, ${total})`);
       const ids = (await tx.query<{ id: number }>(sql`SELECT s.id ${from} ORDER BY s.id`)).map((r) => r.id);
@@ -158,14 +157,14 @@ export async function requestBulkChange(scope: BranchScope, user: SessionUser, t
       await tx.query(sql`UPDATE bulk_changes SET status = 'completed', completed_at = now(), target = ${JSON.stringify(what)}::jsonb,
           total_rows = ${ids.length}, processed_rows = ${matched}, changed_rows = ${changed.length}
         WHERE id = ${id}`);
-      await tx.query(await auditStatement({ action: "subscriber.bulk_change", actor: user, entity: "bulk_change", entityId: id, after: { ...what, change, count: matched } }));
+      await tx.audit({ action: "subscriber.bulk_change", actor: user, entity: "bulk_change", entityId: id, after: { ...what, change, count: matched } });
       return matched;
     });
     return { kind: "done", id, count };
   }
   await queue(); // started outside the transaction: on PGlite that holds the only connection
   const jobId = crypto.randomUUID();
-  await conn.transaction(async (tx) => {
+  await transaction(async (tx) => {
     await tx.query(sql`INSERT INTO bulk_changes (id, user_id, target, change, total_rows, job_id)
       VALUES (${id}, ${user.id}, ${JSON.stringify({ filters: targetFilters(target).raw })}::jsonb, ${JSON.stringify(change)}::jsonb, ${total}, ${jobId})`);
     await sendJob(tx, { kind: "bulk", id, userId: user.id }, jobId);
@@ -209,7 +208,7 @@ export async function runBulkChange(
   let { last_id: last, processed_rows: processed } = row;
   for (;;) {
     signal?.throwIfAborted();
-    const done = await conn.transaction(async (tx) => {
+    const done = await transaction(async (tx) => {
       // The user's scope as it is at each batch: a scope narrowed since the request, or during the job, narrows the change.
       const from = targetFrom(await branchScopeOfUser(row.user_id, tx), row.target, [sql`s.id > ${last}`]);
       const ids = (await tx.query<{ id: number }>(sql`SELECT s.id ${from} ORDER BY s.id LIMIT ${size}`)).map((r) => r.id);
@@ -219,7 +218,7 @@ export async function runBulkChange(
       await tx.query(sql`UPDATE bulk_changes SET last_id = ${next}, processed_rows = processed_rows + ${matched}, changed_rows = changed_rows + ${changed.length}
         WHERE id = ${bulkId}`);
       return { next, matched, first: changed[0] ?? null };
-    });
+    }, { job: true });
     if (!done) break;
     last = done.next;
     processed += done.matched;
@@ -230,18 +229,16 @@ export async function runBulkChange(
   if (deleting && (resumed || firstDeleted !== null)) {
     await clearStaleDuplicates(resumed ? 0 : firstDeleted!, signal, () => onBatch?.(processed));
   }
-  await conn.transaction(async (tx) => {
+  await transaction(async (tx) => {
     await tx.query(sql`UPDATE bulk_changes SET status = 'completed', completed_at = now() WHERE id = ${bulkId}`);
-    await tx.query(
-      jobAuditStatement({
-        action: "subscriber.bulk_change",
-        userId: row.user_id,
-        job: "bulk change job",
-        entity: "bulk_change",
-        entityId: bulkId,
-        after: { ...row.target, change: row.change, count: processed },
-      }),
-    );
+    await tx.audit({
+      action: "subscriber.bulk_change",
+      userId: row.user_id,
+      job: "bulk change job",
+      entity: "bulk_change",
+      entityId: bulkId,
+      after: { ...row.target, change: row.change, count: processed },
+    });
   });
   return { processed };
 }
@@ -263,30 +260,28 @@ export async function markBulkFailed(bulkId: string, message: string): Promise<b
       },
     );
   }
-  return conn.transaction(async (tx) => {
+  return transaction(async (tx) => {
     const [row] = await tx.query<Pick<BulkRow, "user_id" | "target" | "change" | "processed_rows" | "total_rows" | "undo_of">>(sql`
       UPDATE bulk_changes SET status = 'failed', error = ${error}
        WHERE id = ${bulkId} AND status IN ('in_queue', 'running')
       RETURNING user_id, target, change, processed_rows, total_rows, undo_of`);
     if (!row) return false;
-    await tx.query(
-      jobAuditStatement({
-        action: row.undo_of ? "subscriber.bulk_undo" : "subscriber.bulk_change",
-        userId: row.user_id,
-        job: "bulk change job",
-        entity: "bulk_change",
-        entityId: bulkId,
-        after: {
-          ...(row.undo_of ? { undo_of: row.undo_of } : row.target),
-          change: row.change,
-          count: row.processed_rows,
-          total: row.total_rows,
-          status: "failed",
-          error,
-          ...(decided === undefined ? {} : { duplicates_decided_again: decided }),
-        },
-      }),
-    );
+    await tx.audit({
+      action: row.undo_of ? "subscriber.bulk_undo" : "subscriber.bulk_change",
+      userId: row.user_id,
+      job: "bulk change job",
+      entity: "bulk_change",
+      entityId: bulkId,
+      after: {
+        ...(row.undo_of ? { undo_of: row.undo_of } : row.target),
+        change: row.change,
+        count: row.processed_rows,
+        total: row.total_rows,
+        status: "failed",
+        error,
+        ...(decided === undefined ? {} : { duplicates_decided_again: decided }),
+      },
+    });
     return true;
   });
 }
@@ -332,7 +327,7 @@ async function undoBatch(tx: Queryable, original: string, change: BulkChange, sc
 }
 
 /** Ends an undo in the caller's transaction: completed, its skipped rows counted (a deletion's: rows no longer in the trash), audited. */
-async function completeUndo(tx: Queryable, undoId: string, audit: (after: Record<string, unknown>) => Promise<Statement>) {
+async function completeUndo(tx: Tx, undoId: string, audit: (after: Prisma.InputJsonObject) => AnyAuditEntry) {
   const [done] = await tx.query<{ undo_of: string; change: BulkChange; processed_rows: number; changed_rows: number; skipped_rows: number }>(sql`
     UPDATE bulk_changes u SET status = 'completed', completed_at = now(),
         skipped_rows = CASE WHEN (u.change -> 'delete') IS NULL THEN u.skipped_rows
@@ -340,28 +335,26 @@ async function completeUndo(tx: Queryable, undoId: string, audit: (after: Record
      WHERE u.id = ${undoId}
     RETURNING u.undo_of, u.change, u.processed_rows, u.changed_rows, u.skipped_rows`);
   if (!done) return;
-  await tx.query(await audit({ undo_of: done.undo_of, change: done.change, count: done.processed_rows, changed: done.changed_rows, skipped: done.skipped_rows }));
+  await tx.audit(audit({ undo_of: done.undo_of, change: done.change, count: done.processed_rows, changed: done.changed_rows, skipped: done.skipped_rows }));
 }
 
 async function runUndo(row: BulkRow, scope: BranchScope, signal?: AbortSignal, onBatch?: (processed: number) => void): Promise<{ processed: number }> {
-  const conn = await connection();
   let processed = row.processed_rows;
   for (;;) {
     signal?.throwIfAborted();
-    const done = await conn.transaction(async (tx) => {
+    const done = await transaction(async (tx) => {
       const batch = await undoBatch(tx, row.undo_of!, row.change, scope);
       if (!batch) return null;
       await tx.query(sql`UPDATE bulk_changes SET processed_rows = processed_rows + ${batch.matched},
           changed_rows = changed_rows + ${batch.changed}, skipped_rows = skipped_rows + ${batch.skipped} WHERE id = ${row.id}`);
       return batch;
-    });
+    }, { job: true });
     if (!done) break;
     processed += done.matched;
     onBatch?.(processed);
   }
-  await conn.transaction((tx) =>
-    completeUndo(tx, row.id, async (after) =>
-      jobAuditStatement({ action: "subscriber.bulk_undo", userId: row.user_id, job: "bulk change job", entity: "bulk_change", entityId: row.id, after: after as Prisma.InputJsonValue }),
+  await transaction((tx) =>
+    completeUndo(tx, row.id, (after) => ({ action: "subscriber.bulk_undo", userId: row.user_id, job: "bulk change job", entity: "bulk_change", entityId: row.id, after }),
     ),
   );
   return { processed };
@@ -394,21 +387,21 @@ export async function requestUndo(user: SessionUser, bulkId: string): Promise<Bu
       VALUES (${id}, ${user.id}, ${status}::"BulkChangeStatus", ${JSON.stringify({ undo_of: bulkId })}::jsonb, ${JSON.stringify(original.change)}::jsonb, ${total}, ${bulkId}, ${jobId})`);
   try {
     if (total <= atOnceMax(original.change)) {
-      const count = await conn.transaction(async (tx) => {
+      const count = await transaction(async (tx) => {
         await insert(tx, "running", null);
         let sums = { matched: 0, changed: 0, skipped: 0 };
         for (let batch = await undoBatch(tx, bulkId, original.change, scope); batch; batch = await undoBatch(tx, bulkId, original.change, scope)) {
           sums = { matched: sums.matched + batch.matched, changed: sums.changed + batch.changed, skipped: sums.skipped + batch.skipped };
         }
         await tx.query(sql`UPDATE bulk_changes SET processed_rows = ${sums.matched}, changed_rows = ${sums.changed}, skipped_rows = ${sums.skipped} WHERE id = ${id}`);
-        await completeUndo(tx, id, (after) => auditStatement({ action: "subscriber.bulk_undo", actor: user, entity: "bulk_change", entityId: id, after: after as Prisma.InputJsonValue }));
+        await completeUndo(tx, id, (after) => ({ action: "subscriber.bulk_undo", actor: user, entity: "bulk_change", entityId: id, after }));
         return sums.matched;
       });
       return { kind: "done", id, count };
     }
     await queue(); // started outside the transaction: on PGlite that holds the only connection
     const jobId = crypto.randomUUID();
-    await conn.transaction(async (tx) => {
+    await transaction(async (tx) => {
       await insert(tx, "in_queue", jobId);
       await sendJob(tx, { kind: "bulk", id, userId: user.id }, jobId);
     });

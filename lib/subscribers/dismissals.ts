@@ -1,8 +1,7 @@
 import "server-only";
-import { audit } from "@/lib/audit/log";
 import type { SessionUser } from "@/lib/auth/permissions";
 import { subscribersOf, type BranchScope } from "@/lib/auth/scope";
-import { sql, within, type Queryable } from "@/lib/db/sql";
+import { sql, type Queryable } from "@/lib/db/sql";
 import { transaction } from "@/lib/db/transaction";
 import { AppError } from "@/lib/errors";
 import { decideDuplicates, lockKeysOf, removeDismissals, storeDismissals } from "./duplicates";
@@ -24,14 +23,13 @@ async function lockSubscribers(q: Queryable, scope: BranchScope, ids: readonly n
 
 async function changeDismissals(scope: BranchScope, ids: readonly number[], actor: SessionUser, undo: boolean): Promise<DismissalResult> {
   const result = await transaction(
-    async (tx) => {
-      const q = within(tx);
+    async (q) => {
       await lockSubscribers(q, scope, ids);
       const keys = await lockKeysOf(q, ids);
       const pairs = undo ? await removeDismissals(q, ids) : await storeDismissals(q, ids, actor.id);
       const decided = await decideDuplicates(q, keys.emails, keys.mobiles, Math.min(...ids));
       const sorted = [...ids].sort((a, b) => a - b);
-      await audit(tx, {
+      await q.audit({
         action: undo ? "subscriber.duplicates_again" : "subscriber.not_duplicates",
         actor,
         // No one entity: the subscribers' histories find it by `after.ids` (lib/subscribers/record.ts).

@@ -1,7 +1,6 @@
 import "server-only";
-import { audit } from "@/lib/audit/log";
 import type { SessionUser } from "@/lib/auth/permissions";
-import { sql, within } from "@/lib/db/sql";
+import { sql } from "@/lib/db/sql";
 import { AppError, notFound } from "@/lib/errors";
 import { TRASHED_BRANCHES, type BranchScope } from "@/lib/auth/scope";
 import { isoDay } from "@/lib/format";
@@ -55,16 +54,15 @@ const KEEP_TRASHED_BRANCH = sql`(SELECT t.id FROM ${TRASHED_BRANCHES} t WHERE t.
 /** An edit within the scope: a subscriber outside it is a 404, a branch outside it a 400 on branch_id. */
 export async function updateSubscriber(scope: BranchScope, id: number, input: SubscriberValues, version: Date, actor: SessionUser): Promise<SubscriberDetail> {
   return transaction(
-    async (tx) => {
-      const q = within(tx);
+    async (q) => {
       const before = await findSubscriber(scope, id, q, true);
       if (!before) throw notFound("The subscriber");
       if (!sameVersion(before.updated_at, version)) throw staleRecord(before);
-      const { branch, country, mobile } = await resolveReferences(tx, scope, input);
+      const { branch, country, mobile } = await resolveReferences(q, scope, input);
       const emails = [before.email, input.email];
       const mobiles = [before.mobile, mobile];
       await lockKeySets(q, emails, mobiles);
-      const sheet = await sheetFor(tx, input.sheet_name);
+      const sheet = await sheetFor(q, input.sheet_name);
       // eslint-disable-next-line console/scoped-sources -- the row read and locked through subscribersOf(scope) above.
       await q.query(sql`UPDATE subscribers SET first_name = ${input.first_name}, last_name = ${input.last_name},
           email = ${input.email}, mobile = ${mobile}, country_id = ${country?.id ?? null},
@@ -76,7 +74,7 @@ export async function updateSubscriber(scope: BranchScope, id: number, input: Su
       // Its own flag and those of the others sharing its old or new keys.
       const reevaluated = (await decideDuplicates(q, emails, mobiles, id)).filter((other) => other !== id);
       const after = (await findSubscriber(scope, id, q))!;
-      await audit(tx, {
+      await q.audit({
         action: "subscriber.update",
         actor,
         entity: "subscriber",
@@ -93,13 +91,12 @@ export async function updateSubscriber(scope: BranchScope, id: number, input: Su
 /** Moves a subscriber to the trash (admins: the caller's guard); the subscribers it matched are decided again. */
 export async function deleteSubscriber(scope: BranchScope, id: number, actor: SessionUser): Promise<SubscriberDetail> {
   return transaction(
-    async (tx) => {
-      const q = within(tx);
+    async (q) => {
       const before = await findSubscriber(scope, id, q, true);
       if (!before) throw notFound("The subscriber");
       await trashSubscribers(q, [id], { deletedBy: actor.id, decideAgain: false });
       const reevaluated = await decideDuplicates(q, [before.email], [before.mobile], id);
-      await audit(tx, {
+      await q.audit({
         action: "subscriber.delete",
         actor,
         entity: "subscriber",

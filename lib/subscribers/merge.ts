@@ -1,8 +1,7 @@
 import "server-only";
-import { audit } from "@/lib/audit/log";
 import type { SessionUser } from "@/lib/auth/permissions";
 import { subscribersOf, type BranchScope } from "@/lib/auth/scope";
-import { sql, within, type Queryable } from "@/lib/db/sql";
+import { sql, type Queryable } from "@/lib/db/sql";
 import { transaction } from "@/lib/db/transaction";
 import { AppError, notFound } from "@/lib/errors";
 import { isoDay } from "@/lib/format";
@@ -95,8 +94,7 @@ export type MergeResult = { survivor: SubscriberDetail; merge_id: string };
 /** Merges `merged_ids` into `survivor_id` in one transaction (administrators: the caller's guard). */
 export async function mergeSubscribers(scope: BranchScope, input: MergeInput, actor: SessionUser): Promise<MergeResult> {
   const result = await transaction(
-    async (tx) => {
-      const q = within(tx);
+    async (q) => {
       const ids = [input.survivor_id, ...input.merged_ids].sort((a, b) => a - b);
       // Rows in id order, then their keys: the order edits and the trash lock them in.
       const rows = await q.query<Row>(sql`SELECT ${RECORD_COLUMNS}, s.sheet_id, s.branch_id AS own_branch_id FROM ${subscribersOf(scope)} s ${SUBSCRIBER_JOINS}
@@ -122,7 +120,7 @@ export async function mergeSubscribers(scope: BranchScope, input: MergeInput, ac
       await q.query(sql`INSERT INTO subscriber_merges (id, survivor_id, merged_ids, before, "values", survivor_version, created_by)
         VALUES (${mergeId}, ${survivor.id}, ${input.merged_ids}::int[], ${JSON.stringify(before)}::jsonb, ${JSON.stringify(input.values)}::jsonb, ${written!.updated_at}, ${actor.id})`);
       const after = (await findSubscriber(scope, survivor.id, q))!;
-      await audit(tx, {
+      await q.audit({
         action: "subscriber.merge",
         actor,
         entity: "subscriber",
@@ -148,8 +146,7 @@ export async function mergesInto(q: Queryable, survivorId: number): Promise<{ id
 /** Undoes a merge (administrators): the merged come back from the trash, the survivor gets its values from before. */
 export async function undoMerge(scope: BranchScope, mergeId: string, actor: SessionUser): Promise<SubscriberDetail> {
   const result = await transaction(
-    async (tx) => {
-      const q = within(tx);
+    async (q) => {
       const [merge] = await q.query<MergeRow>(sql`SELECT id, survivor_id, merged_ids, before, survivor_version, undone_at FROM subscriber_merges WHERE id = ${mergeId} FOR UPDATE`);
       if (!merge) throw notFound("The merge");
       const survivor = await findSubscriber(scope, merge.survivor_id, q, true);
@@ -171,7 +168,7 @@ export async function undoMerge(scope: BranchScope, mergeId: string, actor: Sess
       const decided = await decideDuplicates(q, emails, mobiles);
       await q.query(sql`UPDATE subscriber_merges SET undone_at = now(), undone_by = ${actor.id} WHERE id = ${merge.id}`);
       const after = (await findSubscriber(scope, survivor.id, q))!;
-      await audit(tx, {
+      await q.audit({
         action: "subscriber.merge_undo",
         actor,
         entity: "subscriber",

@@ -1,5 +1,4 @@
 import "server-only";
-import { audit } from "@/lib/audit/log";
 import type { SessionUser } from "@/lib/auth/permissions";
 import { prisma } from "@/lib/db/client";
 import { Prisma } from "@/lib/generated/prisma/client";
@@ -24,7 +23,7 @@ const OUT_OF_SCOPE = "Choose one of your branches.";
 export async function resolveReferences(tx: Tx, scope: BranchScope, input: SubscriberValues) {
   const fields: Fields = {};
   const [branch] = input.branch_id
-    ? await within(tx).query<{ id: number; name: string }>(sql`SELECT b.id, b.name ${branchFrom(scope, { id: input.branch_id })}`)
+    ? await tx.query<{ id: number; name: string }>(sql`SELECT b.id, b.name ${branchFrom(scope, { id: input.branch_id })}`)
     : [];
   if (input.branch_id && !branch) fields.branch_id = [isScoped(scope) ? OUT_OF_SCOPE : "This branch does not exist (any more). Choose another."];
   else if (!input.branch_id && isScoped(scope)) fields.branch_id = [OUT_OF_SCOPE];
@@ -41,10 +40,10 @@ export async function resolveReferences(tx: Tx, scope: BranchScope, input: Subsc
 /** An existing sheet of that name (whatever its case), else a new one; safe under concurrent creation. */
 export async function sheetFor(tx: Tx, name: string | null): Promise<{ id: number; name: string } | null> {
   if (!name) return null;
-  const [existing] = await within(tx).query<{ id: number; name: string }>(sql`
+  const [existing] = await tx.query<{ id: number; name: string }>(sql`
     SELECT id, name FROM sheets WHERE lower(name) = lower(${name}) ORDER BY id LIMIT 1`);
   if (existing) return existing;
-  const [created] = await within(tx).query<{ id: number; name: string }>(sql`
+  const [created] = await tx.query<{ id: number; name: string }>(sql`
     INSERT INTO sheets (name) VALUES (${name})
     ON CONFLICT (name) DO UPDATE SET name = EXCLUDED.name RETURNING id, name`);
   return created ?? null;
@@ -56,8 +55,8 @@ export async function createSubscriber(scope: BranchScope, input: SubscriberValu
     return await transaction(
       async (tx) => {
         const { branch, country, mobile } = await resolveReferences(tx, scope, input);
-        await lockKeySets(within(tx), [input.email], [mobile]);
-        const flags = await decideNew(within(tx), { email: input.email, mobile });
+        await lockKeySets(tx, [input.email], [mobile]);
+        const flags = await decideNew(tx, { email: input.email, mobile });
         const sheet = await sheetFor(tx, input.sheet_name);
         const row = await tx.subscriber.create({
           data: {
@@ -87,7 +86,7 @@ export async function createSubscriber(scope: BranchScope, input: SubscriberValu
           },
         });
         const created = { ...row, branch_name: branch?.name ?? null, country_name: country?.name ?? null, sheet_name: sheet?.name ?? null };
-        await audit(tx, { action: "subscriber.create", actor, entity: "subscriber", entityId: row.id, after: serializeSubscriber(created) });
+        await tx.audit({ action: "subscriber.create", actor, entity: "subscriber", entityId: row.id, after: serializeSubscriber(created) });
         return created;
       },
       { maxWait: 10_000, timeout: 20_000 },

@@ -1,5 +1,5 @@
 import "server-only";
-import { audit, type AuditEntry } from "@/lib/audit/log";
+import { type AuditEntry } from "@/lib/audit/log";
 import { tokenPrincipal } from "@/lib/auth/bearer";
 import type { SessionUser } from "@/lib/auth/permissions";
 import { newApiToken, secretHash } from "@/lib/auth/secrets";
@@ -8,6 +8,7 @@ import { notFound } from "@/lib/errors";
 import type { z } from "zod";
 import type { TokenBody, tokenCreateSchema } from "./schema";
 import type { TokenScope } from "./scope";
+import { transaction } from "@/lib/db/transaction";
 
 // A user's own API tokens: the secret is shown once, only its hash kept (docs/decisions/0011-people-tokens-and-sessions.md).
 
@@ -25,13 +26,12 @@ const select = { id: true, name: true, scope: true, created_at: true, expires_at
 
 export async function createToken(user: SessionUser, input: z.output<typeof tokenCreateSchema>): Promise<{ token: string; row: TokenRow }> {
   const token = newApiToken();
-  const db = await prisma();
-  const row = await db.$transaction(async (tx) => {
+  const row = await transaction(async (tx) => {
     const created = await tx.apiToken.create({
       data: { user_id: user.id, name: input.name, scope: input.scope, expires_at: input.expires_at, token_hash: secretHash(token) },
       select,
     });
-    await audit(tx, { action: "token.create", actor: user, entity: "token", entityId: created.id, after: serializeToken(created) });
+    await tx.audit({ action: "token.create", actor: user, entity: "token", entityId: created.id, after: serializeToken(created) });
     return created;
   });
   return { token, row };
@@ -44,8 +44,7 @@ export async function listTokens(userId: number): Promise<TokenRow[]> {
 
 /** Revokes one of the user's own tokens; anyone else's is the same 404 as no token. */
 export async function revokeToken(user: SessionUser, id: number): Promise<TokenRow> {
-  const db = await prisma();
-  return db.$transaction(async (tx) => {
+  return transaction(async (tx) => {
     const revoked = await tx.apiToken.updateManyAndReturn({
       where: { id, user_id: user.id, revoked_at: null },
       data: { revoked_at: new Date() },
@@ -53,7 +52,7 @@ export async function revokeToken(user: SessionUser, id: number): Promise<TokenR
     });
     const row = revoked[0] ?? (await tx.apiToken.findFirst({ where: { id, user_id: user.id }, select }));
     if (!row) throw notFound("The token");
-    if (revoked[0]) await audit(tx, { action: "token.revoke", actor: user, entity: "token", entityId: id, before: serializeToken({ ...row, revoked_at: null }) });
+    if (revoked[0]) await tx.audit({ action: "token.revoke", actor: user, entity: "token", entityId: id, before: serializeToken({ ...row, revoked_at: null }) });
     return row;
   });
 }

@@ -1,9 +1,8 @@
 import "server-only";
-import { audit } from "@/lib/audit/log";
 import type { SessionUser } from "@/lib/auth/permissions";
 import { serializeBranch, type BranchRow } from "@/lib/branches/queries";
 import { isUniqueViolation } from "@/lib/db/errors";
-import { connection, sql, within } from "@/lib/db/sql";
+import { connection, sql } from "@/lib/db/sql";
 import { transaction } from "@/lib/db/transaction";
 import { AppError, notFound } from "@/lib/errors";
 import { config } from "@/lib/config";
@@ -17,8 +16,7 @@ const COLUMNS = sql`b.id, b.name, b.created_at, b.updated_at`;
 
 /** Takes a branch out of the trash: 404 unless it is there, 409 naming the branch that has its name now. */
 export async function restoreBranch(id: number, actor: SessionUser): Promise<BranchRow> {
-  return transaction(async (tx) => {
-    const q = within(tx);
+  return transaction(async (q) => {
     const [trashed] = await q.query<BranchRow>(sql`SELECT ${COLUMNS} FROM branches b WHERE b.id = ${id} AND b.deleted_at IS NOT NULL FOR UPDATE`);
     if (!trashed) throw notFound("The branch in the trash");
     const [taken] = await q.query<{ id: number; name: string }>(sql`SELECT id, name FROM branches
@@ -26,7 +24,7 @@ export async function restoreBranch(id: number, actor: SessionUser): Promise<Bra
     if (taken) throw nameTaken(trashed.name, taken);
     const [branch] = await q.query<BranchRow>(sql`UPDATE branches b SET deleted_at = NULL, deleted_by = NULL, updated_at = now()
       WHERE b.id = ${id} RETURNING ${COLUMNS}`);
-    await audit(tx, { action: "branch.restore", actor, entity: "branch", entityId: id, after: serializeBranch(branch!) });
+    await q.audit({ action: "branch.restore", actor, entity: "branch", entityId: id, after: serializeBranch(branch!) });
     return branch!;
   }).catch((error: unknown) => {
     // A branch given the name between our check and the update: the same 409.
@@ -56,7 +54,7 @@ export async function eraseBranch(id: number, actor: SessionUser | null): Promis
   const size = Math.min(config().BULK_BATCH_SIZE, DETACH_BATCH);
   for (const table of [sql`subscribers`, sql`subscriber_trash`]) {
     for (;;) {
-      const detached = await conn.transaction(async (tx) => {
+      const detached = await transaction(async (tx) => {
         // Held until commit, so a restore waits for this batch, and a batch after a restore detaches nothing.
         const [still] = await tx.query(sql`SELECT 1 AS trashed FROM branches WHERE id = ${id} AND deleted_at IS NOT NULL FOR SHARE`);
         if (!still) throw notFound("The branch in the trash");
@@ -68,9 +66,9 @@ export async function eraseBranch(id: number, actor: SessionUser | null): Promis
   }
   return transaction(async (tx) => {
     // Still in the trash (not restored meanwhile); anything attached since is detached by the foreign key.
-    const [gone] = await within(tx).query<BranchRow>(sql`DELETE FROM branches b WHERE b.id = ${id} AND b.deleted_at IS NOT NULL RETURNING ${COLUMNS}`);
+    const [gone] = await tx.query<BranchRow>(sql`DELETE FROM branches b WHERE b.id = ${id} AND b.deleted_at IS NOT NULL RETURNING ${COLUMNS}`);
     if (!gone) throw notFound("The branch in the trash");
-    await audit(tx, { action: "branch.erase", actor, entity: "branch", entityId: id, before: serializeBranch(gone), request: actor ? undefined : { ip: null, userAgent: "trash clean-up" } });
+    await tx.audit({ action: "branch.erase", actor, entity: "branch", entityId: id, before: serializeBranch(gone), request: actor ? undefined : { ip: null, userAgent: "trash clean-up" } });
     return gone;
   });
 }

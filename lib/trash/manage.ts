@@ -1,5 +1,4 @@
 import "server-only";
-import { auditStatement } from "@/lib/audit/log";
 import type { SessionUser } from "@/lib/auth/permissions";
 import { branchScope } from "@/lib/auth/scope";
 import { serializeBranch } from "@/lib/branches/queries";
@@ -10,6 +9,7 @@ import { findSubscriber, serializeRecord, type SubscriberRecordBody } from "@/li
 import { eraseBranch, restoreBranch } from "./branches";
 import type { TrashKind } from "./filters";
 import { eraseSubscribers, restoreSubscribers } from "./subscribers";
+import { transaction } from "@/lib/db/transaction";
 
 // What /trash and /api/v1/trash do to one record (admins: the caller's guard), audited in the
 // transaction of the change (docs/decisions/0031-trash.md).
@@ -18,12 +18,11 @@ const EVERY = branchScope({ role: "admin", branch_ids: null });
 
 /** A trashed subscriber back among the subscribers, its duplicate flags decided again: its record. */
 export async function restoreTrashedSubscriber(id: number, actor: SessionUser): Promise<SubscriberRecordBody> {
-  const conn = await connection();
-  return conn.transaction(async (tx) => {
+  return transaction(async (tx) => {
     const restored = await restoreSubscribers(tx, [id]);
     if (restored.length === 0) throw notFound("The subscriber in the trash");
     const record = serializeRecord((await findSubscriber(EVERY, id, tx))!);
-    await tx.query(await auditStatement({ action: "subscriber.restore", actor, entity: "subscriber", entityId: id, after: record }));
+    await tx.audit({ action: "subscriber.restore", actor, entity: "subscriber", entityId: id, after: record });
     return record;
   });
 }
@@ -40,11 +39,10 @@ export async function eraseFromTrash(kind: TrashKind, id: number, actor: Session
     await eraseBranch(id, actor);
     return;
   }
-  const conn = await connection();
-  const deletedAt = await conn.transaction(async (tx) => {
+  const deletedAt = await transaction(async (tx) => {
     const [row] = await tx.query<{ deleted_at: Date }>(sql`SELECT deleted_at FROM subscriber_trash WHERE id = ${id} FOR UPDATE`);
     if (!row || (await eraseSubscribers(tx, [id])).length === 0) throw notFound("The subscriber in the trash");
-    await tx.query(await auditStatement({ action: "subscriber.erase", actor, entity: "subscriber", entityId: id, after: { id, erased: true } }));
+    await tx.audit({ action: "subscriber.erase", actor, entity: "subscriber", entityId: id, after: { id, erased: true } });
     return row.deleted_at;
   });
   await forgetExportsBefore(deletedAt);

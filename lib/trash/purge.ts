@@ -1,4 +1,4 @@
-import { auditStatement } from "@/lib/audit/log";
+import { audit } from "@/lib/audit/log";
 import { TRASHED_BRANCHES } from "@/lib/auth/scope";
 import { config } from "@/lib/config";
 import { connection, sql } from "@/lib/db/sql";
@@ -6,6 +6,7 @@ import { AppError } from "@/lib/errors";
 import { eraseBranch } from "./branches";
 import { forgetExportsBefore } from "./manage";
 import { eraseSubscribers } from "./subscribers";
+import { transaction } from "@/lib/db/transaction";
 
 // The scheduled clean-up's part for the trash (docs/decisions/0031-trash.md): what has been in the
 // trash for TRASH_RETENTION_DAYS is erased, in short transactions, with what must not outlive it
@@ -24,12 +25,12 @@ export async function purgeTrash(now: Date = new Date()): Promise<TrashPurge> {
 
   let newest: Date | null = null;
   for (;;) {
-    const batch = await conn.transaction(async (tx) => {
+    const batch = await transaction(async (tx) => {
       const rows = await tx.query<{ id: number; deleted_at: Date }>(sql`SELECT id, deleted_at FROM subscriber_trash
         WHERE deleted_at < ${cutoff} ORDER BY deleted_at, id LIMIT ${PURGE_BATCH} FOR UPDATE SKIP LOCKED`);
       const erased = await eraseSubscribers(tx, rows.map((r) => r.id));
       return { erased: erased.length, last: rows.at(-1)?.deleted_at ?? null };
-    });
+    }, { job: true });
     if (batch.erased === 0) break;
     result.subscribers += batch.erased;
     newest = batch.last;
@@ -59,14 +60,7 @@ export async function purgeTrash(now: Date = new Date()): Promise<TrashPurge> {
   }
 
   if (result.subscribers || result.branches) {
-    await conn.query(
-      await auditStatement({
-        action: "trash.purge",
-        entity: "trash",
-        after: { ...result, older_than: cutoff.toISOString() },
-        request: { ip: null, userAgent: "trash clean-up" },
-      }),
-    );
+    await audit({ action: "trash.purge", entity: "trash", after: { ...result, older_than: cutoff.toISOString() }, request: { ip: null, userAgent: "trash clean-up" } });
   }
   return result;
 }

@@ -1,5 +1,4 @@
 import "server-only";
-import { audit } from "@/lib/audit/log";
 import { requestInfo } from "@/lib/audit/context";
 import type { SessionUser } from "@/lib/auth/permissions";
 import { hashPassword, verifyPassword } from "@/lib/auth/password";
@@ -7,6 +6,7 @@ import { passwordProblem } from "@/lib/auth/password-policy";
 import { claimAttempt, recordLocked, settleAttempt } from "@/lib/auth/throttle";
 import { prisma } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
+import { transaction } from "@/lib/db/transaction";
 
 // The current password goes through the sign-in throttle, so a stolen session cannot guess it
 // faster; then every other session of the user ends.
@@ -28,13 +28,13 @@ export async function changeOwnPassword(user: SessionUser, current: string, pass
   const problem = await passwordProblem(password, [user.name, user.email]);
   if (problem) throw new AppError(400, "invalid_input", problem, { password: [problem] });
   const hash = await hashPassword(password);
-  return db.$transaction(async (tx) => {
+  return transaction(async (tx) => {
     const updated = await tx.user.update({
       where: { id: user.id },
       data: { password_hash: hash, session_version: { increment: 1 } },
       select: { session_version: true },
     });
-    await audit(tx, { action: "user.password_change", actor: user, entity: "user", entityId: user.id });
+    await tx.audit({ action: "user.password_change", actor: user, entity: "user", entityId: user.id });
     return updated.session_version;
   });
 }

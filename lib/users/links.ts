@@ -1,5 +1,4 @@
 import "server-only";
-import { audit } from "@/lib/audit/log";
 import type { SessionUser } from "@/lib/auth/permissions";
 import { hashPassword } from "@/lib/auth/password";
 import { passwordProblem } from "@/lib/auth/password-policy";
@@ -8,6 +7,7 @@ import { prisma } from "@/lib/db/client";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { AppError } from "@/lib/errors";
 import { consoleOrigin } from "@/lib/http/return-to";
+import { transaction } from "@/lib/db/transaction";
 
 // One-time set-password links, shown once to the admin (no e-mail); only the secret's hash is
 // stored. Deactivating a user retires their links by a trigger, migration 20261127090000
@@ -60,8 +60,7 @@ export async function setPasswordWithLink(secret: string, password: string): Pro
   const problem = await passwordProblem(password, [state.user.name, state.user.email]);
   if (problem) throw new AppError(400, "invalid_input", problem, { password: [problem] });
   const hash = await hashPassword(password);
-  const db = await prisma();
-  return db.$transaction(async (tx) => {
+  return transaction(async (tx) => {
     // Only while active: a concurrent deactivation is waited for and then seen.
     const changed = await tx.user.updateMany({ where: { id: state.user.id, active: true }, data: { password_hash: hash, session_version: { increment: 1 } } });
     if (changed.count !== 1) throw new AppError(400, "link_inactive", LINK_MESSAGES.inactive);
@@ -72,7 +71,7 @@ export async function setPasswordWithLink(secret: string, password: string): Pro
     });
     if (spent.count !== 1) throw new AppError(400, "link_used", LINK_MESSAGES.used);
     const user = { id: state.user.id, email: state.user.email };
-    await audit(tx, { action: "user.password_set", actor: user, entity: "user", entityId: user.id, after: { via: "link" } });
+    await tx.audit({ action: "user.password_set", actor: user, entity: "user", entityId: user.id, after: { via: "link" } });
     return { email: user.email };
   });
 }

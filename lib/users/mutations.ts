@@ -1,20 +1,19 @@
 import "server-only";
 import { randomBytes } from "node:crypto";
-import { audit } from "@/lib/audit/log";
 import type { SessionUser } from "@/lib/auth/permissions";
 import { hashPassword } from "@/lib/auth/password";
 import { clearTwoFactor } from "@/lib/auth/two-factor";
 import { branchScope, covers, LIVE_BRANCHES } from "@/lib/auth/scope";
 import { deleteExportFiles } from "@/lib/export/files";
 import { passwordProblem } from "@/lib/auth/password-policy";
-import { prisma } from "@/lib/db/client";
 import { databaseAppError, isLastAdmin } from "@/lib/db/errors";
-import { sql, within } from "@/lib/db/sql";
+import { sql } from "@/lib/db/sql";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { AppError, conflict, notFound } from "@/lib/errors";
 import { makePasswordLink } from "./links";
 import { readUser, serializeUser, type UserRow } from "./queries";
 import { ADMIN_SCOPE, type UserUpdateInput } from "./schema";
+import { transaction, type Tx } from "@/lib/db/transaction";
 
 // Each change is written with its audit event in one transaction, under locks on the active
 // admins' rows, so two admins changing each other at once take turns; the actor's own role is read
@@ -36,8 +35,8 @@ function translate(error: unknown): never {
 export type NewUser = { name: string; email: string; role: "admin" | "staff"; password?: string; branch_ids?: number[] | null };
 
 /** 400 unless every id names a branch (the caller is an admin: nothing is hidden from them). */
-async function checkBranches(tx: Prisma.TransactionClient, ids: number[]) {
-  const found = new Set((await within(tx).query<{ id: number }>(sql`SELECT id FROM ${LIVE_BRANCHES} b WHERE id = ANY(${ids}::int[])`)).map((r) => r.id));
+async function checkBranches(tx: Tx, ids: number[]) {
+  const found = new Set((await tx.query<{ id: number }>(sql`SELECT id FROM ${LIVE_BRANCHES} b WHERE id = ANY(${ids}::int[])`)).map((r) => r.id));
   const missing = ids.filter((id) => !found.has(id));
   if (missing.length) {
     const message = `No branch has the id ${missing.slice(0, 10).join(", ")}${missing.length > 10 ? ", …" : ""}.`;
@@ -46,16 +45,15 @@ async function checkBranches(tx: Prisma.TransactionClient, ids: number[]) {
 }
 
 /** Sets a user's branch scope (null: every branch); checked against the branches first. */
-async function writeScope(tx: Prisma.TransactionClient, id: number, ids: number[] | null) {
+async function writeScope(tx: Tx, id: number, ids: number[] | null) {
   if (ids) await checkBranches(tx, ids);
-  const q = within(tx);
-  await q.query(sql`DELETE FROM user_branches WHERE user_id = ${id}`);
-  if (ids?.length) await q.query(sql`INSERT INTO user_branches (user_id, branch_id) SELECT ${id}, unnest(${ids}::int[])`);
-  await q.query(sql`UPDATE users SET branch_scoped = ${ids !== null} WHERE id = ${id}`);
+  await tx.query(sql`DELETE FROM user_branches WHERE user_id = ${id}`);
+  if (ids?.length) await tx.query(sql`INSERT INTO user_branches (user_id, branch_id) SELECT ${id}, unnest(${ids}::int[])`);
+  await tx.query(sql`UPDATE users SET branch_scoped = ${ids !== null} WHERE id = ${id}`);
 }
 
-const userRow = async (tx: Prisma.TransactionClient, id: number): Promise<UserRow> => {
-  const row = await readUser(within(tx), id);
+const userRow = async (tx: Tx, id: number): Promise<UserRow> => {
+  const row = await readUser(tx, id);
   if (!row) throw notFound("The user");
   return row;
 };
@@ -68,9 +66,7 @@ export async function createUser(input: NewUser, actor: SessionUser | null): Pro
   }
   // Without a password, one nobody knows: the account cannot be signed in to until the link is used.
   const hash = await hashPassword(input.password ?? randomBytes(32).toString("base64url"));
-  const db = await prisma();
-  return db
-    .$transaction(async (tx) => {
+  return transaction(async (tx) => {
       if (actor) await lockActiveAdmin(tx, actor);
       const created = await tx.user.create({ data: { name: input.name, email: input.email, role: input.role, password_hash: hash }, select: { id: true } });
       if (input.branch_ids !== undefined) {
@@ -79,7 +75,7 @@ export async function createUser(input: NewUser, actor: SessionUser | null): Pro
       }
       const user = await userRow(tx, created.id);
       const setPasswordUrl = input.password === undefined ? await makePasswordLink(tx, user.id, actor) : null;
-      await audit(tx, {
+      await tx.audit({
         action: "user.create",
         actor,
         actorEmail: actor ? undefined : "npm run user:create",
@@ -93,16 +89,16 @@ export async function createUser(input: NewUser, actor: SessionUser | null): Pro
 }
 
 /** Locks the active administrators' rows and counts them: concurrent changes take turns here. */
-async function activeAdmins(tx: Prisma.TransactionClient): Promise<number[]> {
-  const rows = await within(tx).query<{ id: number }>(sql`SELECT id FROM users WHERE role = 'admin' AND active ORDER BY id FOR UPDATE`);
+async function activeAdmins(tx: Tx): Promise<number[]> {
+  const rows = await tx.query<{ id: number }>(sql`SELECT id FROM users WHERE role = 'admin' AND active ORDER BY id FOR UPDATE`);
   return rows.map((r) => r.id);
 }
 
 const noLongerAdmin = () => new AppError(403, "forbidden", "You are no longer an active administrator: nothing was changed.");
 
 /** 403 unless the actor is an active admin now, under a share lock: a demotion of theirs waits for this change. */
-async function lockActiveAdmin(tx: Prisma.TransactionClient, actor: Pick<SessionUser, "id">): Promise<void> {
-  const rows = await within(tx).query(sql`SELECT id FROM users WHERE id = ${actor.id} AND role = 'admin' AND active FOR SHARE`);
+async function lockActiveAdmin(tx: Tx, actor: Pick<SessionUser, "id">): Promise<void> {
+  const rows = await tx.query(sql`SELECT id FROM users WHERE id = ${actor.id} AND role = 'admin' AND active FOR SHARE`);
   if (rows.length === 0) throw noLongerAdmin();
 }
 
@@ -111,12 +107,10 @@ export async function updateUser(id: number, changes: UserUpdateInput, actor: Se
   if (id === actor.id && (changes.role === "staff" || changes.active === false)) {
     throw conflict("You cannot demote or deactivate yourself: ask another administrator.");
   }
-  const db = await prisma();
   let withdrawn: string[] = [];
-  const updated = await db
-    .$transaction(async (tx) => {
+  const updated = await transaction(async (tx) => {
       const admins = await activeAdmins(tx);
-      const before = await readUser(within(tx), id);
+      const before = await readUser(tx, id);
       if (!before) throw notFound("The user");
       const { branch_ids: scope, ...fields } = changes;
       const role = changes.role ?? before.role;
@@ -131,19 +125,19 @@ export async function updateUser(id: number, changes: UserUpdateInput, actor: Se
       const user = await userRow(tx, id);
       const entry = { actor, entity: "user", entityId: id } as const;
       if (changes.name !== undefined && changes.name !== before.name) {
-        await audit(tx, { ...entry, action: "user.update", before: { name: before.name }, after: { name: user.name } });
+        await tx.audit({ ...entry, action: "user.update", before: { name: before.name }, after: { name: user.name } });
       }
       if (changes.role !== undefined && changes.role !== before.role) {
-        await audit(tx, { ...entry, action: "user.role_change", before: { role: before.role }, after: { role: user.role } });
+        await tx.audit({ ...entry, action: "user.role_change", before: { role: before.role }, after: { role: user.role } });
       }
       if (changes.active !== undefined && changes.active !== before.active) {
-        await audit(tx, { ...entry, action: user.active ? "user.reactivate" : "user.deactivate", before: { active: before.active }, after: { active: user.active } });
+        await tx.audit({ ...entry, action: user.active ? "user.reactivate" : "user.deactivate", before: { active: before.active }, after: { active: user.active } });
       }
       if (JSON.stringify(user.branch_ids) !== JSON.stringify(before.branch_ids)) {
-        await audit(tx, { ...entry, action: "user.scope_change", before: { branch_ids: before.branch_ids }, after: { branch_ids: user.branch_ids } });
+        await tx.audit({ ...entry, action: "user.scope_change", before: { branch_ids: before.branch_ids }, after: { branch_ids: user.branch_ids } });
         // Their export files were made under the wider scope: withdrawn, so none shows what they no longer see.
         if (!covers(branchScope(user), branchScope(before))) {
-          const rows = await within(tx).query<{ id: string }>(sql`DELETE FROM subscriber_exports WHERE user_id = ${id} AND status <> 'in_queue' RETURNING id`);
+          const rows = await tx.query<{ id: string }>(sql`DELETE FROM subscriber_exports WHERE user_id = ${id} AND status <> 'in_queue' RETURNING id`);
           withdrawn = rows.map((r) => r.id);
         }
       }
@@ -160,13 +154,11 @@ export const SELF_RESET_MESSAGE = "You cannot reset your own password here: chan
 /** Never for the actor themself: /account requires the current password (409, pointing there). */
 export async function resetPassword(id: number, actor: SessionUser): Promise<{ user: UserRow; setPasswordUrl: string }> {
   if (id === actor.id) throw conflict(SELF_RESET_MESSAGE);
-  const db = await prisma();
-  return db
-    .$transaction(async (tx) => {
+  return transaction(async (tx) => {
       await lockActiveAdmin(tx, actor);
       const user = await userRow(tx, id);
       const setPasswordUrl = await makePasswordLink(tx, id, actor);
-      await audit(tx, { action: "user.password_reset", actor, entity: "user", entityId: id, after: { link_expires_in_hours: 24 } });
+      await tx.audit({ action: "user.password_reset", actor, entity: "user", entityId: id, after: { link_expires_in_hours: 24 } });
       return { user, setPasswordUrl };
     })
     .catch(translate);
@@ -177,14 +169,12 @@ export const SELF_TWO_FACTOR_MESSAGE = "You cannot reset your own two-factor sig
 /** Clears another user's two-factor codes (a lost phone) and ends their sessions: they sign in again with the password alone. */
 export async function resetTwoFactor(id: number, actor: SessionUser): Promise<UserRow> {
   if (id === actor.id) throw conflict(SELF_TWO_FACTOR_MESSAGE);
-  const db = await prisma();
-  return db
-    .$transaction(async (tx) => {
+  return transaction(async (tx) => {
       await lockActiveAdmin(tx, actor);
       const before = await userRow(tx, id);
       await clearTwoFactor(tx, id);
       await tx.user.update({ where: { id }, data: { session_version: { increment: 1 } }, select: { id: true } });
-      await audit(tx, { action: "user.two_factor_reset", actor, entity: "user", entityId: id, before: { two_factor: before.two_factor }, after: { two_factor: false } });
+      await tx.audit({ action: "user.two_factor_reset", actor, entity: "user", entityId: id, before: { two_factor: before.two_factor }, after: { two_factor: false } });
       return userRow(tx, id);
     })
     .catch(translate);
@@ -196,15 +186,13 @@ export async function resetTwoFactor(id: number, actor: SessionUser): Promise<Us
  * may change. Unlinking an account that is not linked changes nothing and is no error (204).
  */
 export async function unlinkSso(id: number, actor: SessionUser): Promise<UserRow> {
-  const db = await prisma();
-  return db
-    .$transaction(async (tx) => {
+  return transaction(async (tx) => {
       await lockActiveAdmin(tx, actor);
-      const [link] = await within(tx).query<{ sso_subject: string | null; sso_issuer: string | null }>(sql`SELECT sso_subject, sso_issuer FROM users WHERE id = ${id} FOR UPDATE`);
+      const [link] = await tx.query<{ sso_subject: string | null; sso_issuer: string | null }>(sql`SELECT sso_subject, sso_issuer FROM users WHERE id = ${id} FOR UPDATE`);
       if (!link) throw notFound("The user");
       if (link.sso_subject !== null) {
         await tx.user.update({ where: { id }, data: { sso_subject: null, sso_issuer: null, session_version: { increment: 1 } }, select: { id: true } });
-        await audit(tx, { action: "user.sso_unlink", actor, entity: "user", entityId: id, before: { subject: link.sso_subject, issuer: link.sso_issuer }, after: { subject: null } });
+        await tx.audit({ action: "user.sso_unlink", actor, entity: "user", entityId: id, before: { subject: link.sso_subject, issuer: link.sso_issuer }, after: { subject: null } });
       }
       return userRow(tx, id);
     })

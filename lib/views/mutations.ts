@@ -2,12 +2,13 @@ import "server-only";
 import { canChangeView, canSeeView, type SessionUser } from "@/lib/auth/permissions";
 import { config } from "@/lib/config";
 import { prisma } from "@/lib/db/client";
-import { sql, within } from "@/lib/db/sql";
+import { sql } from "@/lib/db/sql";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { AppError, badRequest, conflict, notFound } from "@/lib/errors";
 import { checkViewColumns, checkViewQuery, isViewResource, type ViewResource } from "./resources";
 import { viewSelect, type ViewRow } from "./queries";
 import type { ViewCreate, ViewPatch } from "./schema";
+import { transaction } from "@/lib/db/transaction";
 
 // Views are the user's own working tools, not records of the business: not in the audit log.
 
@@ -59,10 +60,8 @@ const tooManyViews = (limit: number, resource: ViewResource) =>
 export async function createView(user: SessionUser, input: ViewCreate): Promise<ViewRow> {
   const data = checked(input.resource, input);
   const limit = config().VIEWS_PER_USER;
-  const db = await prisma();
-  return db
-    .$transaction(async (tx) => {
-      await within(tx).query(sql`SELECT 1 AS locked FROM pg_advisory_xact_lock(hashtextextended(${`saved-views:${user.id}:${input.resource}`}, 0))`);
+  return transaction(async (tx) => {
+      await tx.query(sql`SELECT 1 AS locked FROM pg_advisory_xact_lock(hashtextextended(${`saved-views:${user.id}:${input.resource}`}, 0))`);
       const kept = await tx.savedView.count({ where: { owner_id: user.id, resource: input.resource } });
       if (kept >= limit) throw tooManyViews(limit, input.resource);
       return tx.savedView.create({
@@ -82,9 +81,7 @@ async function changeable(tx: Prisma.TransactionClient, user: SessionUser, id: n
 }
 
 export async function updateView(user: SessionUser, id: number, patch: ViewPatch): Promise<ViewRow> {
-  const db = await prisma();
-  return db
-    .$transaction(async (tx) => {
+  return transaction(async (tx) => {
       const view = await changeable(tx, user, id);
       const data = checked(view.resource, patch);
       return tx.savedView.update({
@@ -97,9 +94,7 @@ export async function updateView(user: SessionUser, id: number, patch: ViewPatch
 }
 
 export async function deleteView(user: SessionUser, id: number): Promise<{ name: string }> {
-  const db = await prisma();
-  return db
-    .$transaction(async (tx) => {
+  return transaction(async (tx) => {
       const view = await changeable(tx, user, id);
       await tx.savedView.delete({ where: { id } });
       return { name: view.name };
@@ -114,7 +109,7 @@ export async function setDefaultView(user: SessionUser, resource: ViewResource, 
     await db.savedViewDefault.deleteMany({ where: { user_id: user.id, resource } });
     return;
   }
-  await db.$transaction(async (tx) => {
+  await transaction(async (tx) => {
     const view = await tx.savedView.findUnique({ where: { id }, select: { owner_id: true, shared: true, resource: true } });
     if (!view || !canSeeView(user, view) || view.resource !== resource) throw notFound("The view");
     await tx.savedViewDefault.upsert({

@@ -15,6 +15,7 @@ import { runImport } from "@/lib/imports/run";
 import { trashSubscribers } from "@/lib/trash/subscribers";
 import { requestBulkChange } from "@/lib/subscribers/bulk";
 import { branchScope } from "@/lib/auth/scope";
+import { transaction } from "@/lib/db/transaction";
 
 // What next/headers gives the code: the headers of the caller's request (a token caller's carry
 // `Authorization: Bearer …`, set by as() below), and no cookie jar (sign-out gets an empty one;
@@ -429,7 +430,7 @@ describe("authorization matrix", () => {
       SELECT 'Trash', 'Matrix ' || g, 'trash-matrix-' || g || '@example.com', '+4474009' || lpad(g::text, 5, '0'), 'active' FROM generate_series(1, 80) g RETURNING id`);
     const extraIds = extra.map((r) => r.id);
     const trashed = extraIds.splice(0, 20);
-    await conn.transaction((tx) => trashSubscribers(tx, trashed, { deletedBy: suite.admin.id }));
+    await transaction((tx) => trashSubscribers(tx, trashed, { deletedBy: suite.admin.id }));
     pools.trashedSubscribers = trashed;
     const trashedBranches = await suite.database.prisma.branch.createManyAndReturn({ data: Array.from({ length: 20 }, (_, i) => ({ name: `Matrix trashed ${i}` })), select: { id: true } });
     pools.trashedBranches = trashedBranches.map((b) => b.id);

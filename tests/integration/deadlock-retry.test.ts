@@ -12,12 +12,16 @@ import { createSubscriber } from "@/lib/subscribers/mutations";
 import { mergeBodySchema } from "@/lib/subscribers/duplicate-schema";
 import { subscriberInputSchema } from "@/lib/subscribers/schema";
 import { syncCountries } from "@/tools/seed/demo";
+import { createToken } from "@/lib/tokens/tokens";
+import { tokenCreateSchema } from "@/lib/tokens/schema";
+import { endSessions } from "@/lib/auth/sign-out";
 import { createUsers, testDatabase, testDbKinds } from "../helpers/db";
 
 // Every write that takes subscriber rows or duplicate keys runs in a transaction that is run again
 // when PostgreSQL aborts it to break a deadlock (docs/decisions/0035-deadlocks-retried-where-transactions-open.md):
-// the two ways a transaction opens (lib/db/transaction.ts, connection().transaction) and the merge,
-// its undo, "not duplicates" and creation on them. The deadlock is the database's own error
+// the one way a transaction opens (lib/db/transaction.ts, docs/decisions/0038-one-transaction-path.md),
+// with Prisma's models and raw statements, and the merge, its undo, "not duplicates", creation and
+// writes elsewhere (tokens, sign-out) on it. The deadlock is the database's own error
 // (SQLSTATE 40P01), raised once by a trigger in the middle of the unit of work; the second run
 // must answer as the first would have, and leave nothing twice. tests/http/deadlocks.test.ts
 // makes real deadlocks on PostgreSQL.
@@ -89,11 +93,10 @@ for (const kind of testDbKinds()) {
       expect(await attempts()).toBe(5);
     });
 
-    it("connection().transaction runs the work again after a deadlock, its first attempt's writes undone", async () => {
+    it("raw statements in transaction() are run again after a deadlock, its first attempt's writes undone", async () => {
       await deadlockOn("audit_events");
       let runs = 0;
-      const conn = await connection();
-      const done = await conn.transaction(async (tx) => {
+      const done = await transaction(async (tx) => {
         runs++;
         await tx.query(sql`INSERT INTO branches (name, updated_at) VALUES (${`Raw ${runs}`}, now())`);
         await tx.query(sql`INSERT INTO audit_events (action, entity) VALUES ('branch.create', 'branch')`);
@@ -142,6 +145,21 @@ for (const kind of testDbKinds()) {
       expect(await attempts()).toBe(2);
       expect(await count(`audit_events WHERE action = 'subscriber.duplicates_again'`)).toBe(1);
       expect(await count(`subscriber_dismissals`)).toBe(0);
+    });
+
+    it("writes beside the subscribers, a token's creation and a sign-out, aborted by a deadlock are run again: done once, audited once", async () => {
+      await deadlockOn("audit_events");
+      const { row } = await createToken(users.staff, tokenCreateSchema.parse({ name: "Retried token", scope: "read", expires_at: new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10) }));
+      expect(await attempts()).toBe(2);
+      expect(await count(`api_tokens WHERE name = 'Retried token'`)).toBe(1);
+      expect(await count(`audit_events WHERE action = 'token.create' AND entity_id = '${row.id}'`)).toBe(1);
+
+      await deadlockOn("audit_events");
+      const [before] = await run(`SELECT session_version AS v FROM users WHERE id = ${users.staff.id}`);
+      await endSessions(users.staff.id);
+      expect(await attempts()).toBe(2);
+      expect(await run(`SELECT session_version AS v FROM users WHERE id = ${users.staff.id}`)).toEqual([{ v: Number(before!.v) + 1 }]);
+      expect(await count(`audit_events WHERE action = 'auth.sign_out' AND actor_id = ${users.staff.id}`)).toBe(1);
     });
 
     it("a creation aborted by a deadlock is run again: created once, audited once", async () => {

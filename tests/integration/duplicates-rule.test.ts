@@ -19,6 +19,7 @@ import { subscriberInputSchema } from "@/lib/subscribers/schema";
 import { actAs, testDbKinds } from "../helpers/db";
 import { closeExportSuite, openExportSuite, type ExportSuite } from "../helpers/export-test";
 import { routeContext } from "../helpers/http";
+import { transaction } from "@/lib/db/transaction";
 
 const EVERY = branchScope({ role: "admin", branch_ids: null });
 
@@ -141,10 +142,10 @@ for (const kind of testDbKinds()) {
       } else if (o.kind === "bulk_delete") {
         await requestBulkChange(EVERY, s.admin, { ids: some(o.who) }, { delete: true });
       } else if (o.kind === "trash") {
-        await (await connection()).transaction((tx) => trashSubscribers(tx, some(o.who), { deletedBy: s.admin.id }));
+        await transaction((tx) => trashSubscribers(tx, some(o.who), { deletedBy: s.admin.id }));
       } else if (o.kind === "restore") {
         const trashed = (await q<{ id: number }>(`SELECT id FROM subscriber_trash ORDER BY id`)).map((r) => r.id);
-        if (trashed.length) await (await connection()).transaction((tx) => restoreSubscribers(tx, [trashed[o.who % trashed.length]!]));
+        if (trashed.length) await transaction((tx) => restoreSubscribers(tx, [trashed[o.who % trashed.length]!]));
       } else if (o.kind === "merge") {
         const [survivor, ...merged] = some(o.who);
         if (!merged.length) return;

@@ -3,6 +3,7 @@ import type { Database } from "@/lib/db/client";
 import { connection, type Queryable } from "@/lib/db/sql";
 import { eraseSubscribers, restoreSubscribers, trashSubscribers } from "@/lib/trash/subscribers";
 import { createUsers, testDatabase, testDbKinds } from "../helpers/db";
+import { transaction } from "@/lib/db/transaction";
 
 // The trash's moves, in the caller's transaction: a trashed subscriber leaves `subscribers` whole
 // (kept counts follow by their triggers), later duplicates are decided again, restoring brings the
@@ -17,7 +18,7 @@ for (const kind of testDbKinds()) {
     let database: Database;
     let adminId: number;
     const q = async <T,>(text: string) => (await connection()).query<T>(text);
-    const tx = async <T,>(run: (t: Queryable) => Promise<T>) => (await connection()).transaction(run);
+    const tx = <T,>(run: (t: Queryable) => Promise<T>) => transaction(run);
     const countsExact = async () => {
       const [row] = await q<{ kept: number; actual: number; branches: number }>(`SELECT
         (SELECT coalesce(sum(total), 0)::int FROM subscriber_status_counts) AS kept,

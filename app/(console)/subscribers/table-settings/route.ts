@@ -1,10 +1,10 @@
 import { requireUser } from "@/lib/auth/guards";
-import { prisma } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import { readLimitedText } from "@/lib/http/body";
 import { consoleOrigin, safeReturnPath } from "@/lib/http/return-to";
 import { route } from "@/lib/http/api";
 import { settingsFromForm, tableSettings } from "@/lib/subscribers/columns";
+import { transaction } from "@/lib/db/transaction";
 
 export const dynamic = "force-dynamic";
 
@@ -17,8 +17,7 @@ export const POST = route(async (request) => {
   const form = new FormData();
   for (const [key, value] of fields) form.append(key, value);
   const settings = settingsFromForm(form);
-  const db = await prisma();
-  await db.$transaction(async (tx) => {
+  await transaction(async (tx) => {
     const current = await tx.user.findUnique({ where: { id: user.id }, select: { preferences: true } });
     const preferences = { ...(current?.preferences as Record<string, unknown> | null), subscriberTable: tableSettings({ subscriberTable: settings }) };
     await tx.user.update({ where: { id: user.id }, data: { preferences } });
