@@ -10,7 +10,8 @@ vi.mock("@/lib/auth/session", async () => {
   const { branchScope } = await import("@/lib/auth/scope");
   const sessionUser = () => {
     const user = (globalThis as Holder).__test_session_user ?? null;
-    return user ? { ...user, scope: branchScope(user) } : null;
+    // Worked out when read, as a user made without branch_ids is fine until something needs its scope.
+    return user ? Object.defineProperty({ ...user }, "scope", { get: () => branchScope(user), enumerable: true }) : null;
   };
   return {
     currentUser: async () => sessionUser(),
