@@ -5,15 +5,17 @@ import { FIELD } from "@/lib/subscribers/fields";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useMemo, useState } from "react";
-import { Controller, useForm, useWatch } from "react-hook-form";
+import { Controller, useWatch } from "react-hook-form";
 import { notify } from "@/components/toast";
 import { buttonClass } from "@/components/ui/button-styles";
 import { Combobox, type ComboboxOption } from "@/components/ui/combobox";
 import { Field } from "@/components/ui/field";
+import { FormAlert } from "@/components/ui/form-alert";
+import { useActionForm } from "@/components/ui/use-action-form";
 import { STATUS_OPTIONS } from "@/lib/subscribers/labels";
 import { normaliseMobile } from "@/lib/subscribers/phone";
 import type { SubscriberRecordBody } from "@/lib/subscribers/record";
-import { subscriberFormSchema, type SubscriberInput, type SubscriberValues } from "@/lib/subscribers/schema";
+import { subscriberFormSchema, type SubscriberInput } from "@/lib/subscribers/schema";
 import { ConflictView, sameValue, type Conflict } from "./conflict-view";
 import { createSubscriberAction, updateSubscriberAction } from "./actions";
 import { DuplicateNote } from "./duplicate-note";
@@ -22,8 +24,6 @@ import { useDuplicateCheck } from "./use-duplicate-check";
 export type CountryChoice = ComboboxOption & { code: string };
 
 const FIELDS = ["first_name", "last_name", "email", "mobile", "branch_id", "country_id", "travel_date", "sheet_name", "subscription_status", "is_mandatory"] as const;
-type FieldName = (typeof FIELDS)[number];
-const isField = (key: string): key is FieldName => (FIELDS as readonly string[]).includes(key);
 
 const DEFAULTS: SubscriberInput = {
   first_name: "",
@@ -56,18 +56,31 @@ export function SubscriberForm({
   editing?: Editing;
 }) {
   const router = useRouter();
-  const [formError, setFormError] = useState<string | null>(null);
   // Editing: the version the form's values stand on, and someone else's newer version when a save found one.
   const [version, setVersion] = useState(editing?.version ?? "");
   const [conflict, setConflict] = useState<Conflict | null>(null);
   const codes = useMemo(() => new Map(countries.map((c) => [c.id, c.code])), [countries]);
   const schema = useMemo(() => subscriberFormSchema((id) => codes.get(id)), [codes]);
   const { warnings, check } = useDuplicateCheck();
-  const { register, control, handleSubmit, setError, getValues, trigger, reset, formState } = useForm<SubscriberInput, unknown, SubscriberValues>({
-    resolver: zodResolver(schema),
-    defaultValues: editing ? toForm(editing.values) : DEFAULTS,
-  });
-  const { errors, isSubmitting } = formState;
+  const { register, control, getValues, trigger, reset, errors, isSubmitting, formError, setFormError, onSubmit } = useActionForm(
+    { resolver: zodResolver(schema), defaultValues: editing ? toForm(editing.values) : DEFAULTS },
+    {
+      fields: FIELDS,
+      failed: editing ? "The subscriber could not be saved." : "The subscriber could not be created.",
+      send: (values) => (editing ? updateSubscriberAction({ ...values, id: editing.id, version }) : createSubscriberAction(values)),
+      done: (result) => {
+        notify("success", result.message ?? "Saved.");
+        router.push(editing ? `/subscribers/${editing.id}` : "/subscribers");
+        router.refresh();
+      },
+      refused: (result, values) => {
+        const theirs = result.details as { current?: SubscriberRecordBody; editable?: SubscriberInput } | undefined;
+        if (!editing || !theirs?.current || !theirs.editable) return false;
+        setConflict({ mine: values, theirs: theirs.current, theirsEditable: theirs.editable });
+        return true;
+      },
+    },
+  );
 
   const [countryId, mobile] = useWatch({ control, name: ["country_id", "mobile"] });
   const preview = mobile ? normaliseMobile(mobile, countryId ? codes.get(countryId) : undefined) : null;
@@ -75,29 +88,6 @@ export function SubscriberForm({
     const { email, mobile, country_id } = getValues();
     void check({ email, mobile, country_id, before_id: editing?.id ?? null });
   };
-
-  const onSubmit = handleSubmit(async (values) => {
-    setFormError(null);
-    try {
-      const result = editing ? await updateSubscriberAction({ ...values, id: editing.id, version }) : await createSubscriberAction(values);
-      if (result.ok) {
-        notify("success", result.message ?? "Saved.");
-        router.push(editing ? `/subscribers/${editing.id}` : "/subscribers");
-        router.refresh();
-        return;
-      }
-      const theirs = result.details as { current?: SubscriberRecordBody; editable?: SubscriberInput } | undefined;
-      if (editing && theirs?.current && theirs.editable) {
-        setConflict({ mine: values, theirs: theirs.current, theirsEditable: theirs.editable });
-        return;
-      }
-      const keys = Object.keys(result.fieldErrors ?? {}).filter(isField);
-      keys.forEach((key, i) => setError(key, { message: result.fieldErrors?.[key]?.[0] }, { shouldFocus: i === 0 }));
-      setFormError(result.formError ?? (editing ? "The subscriber could not be saved." : "The subscriber could not be created."));
-    } catch {
-      setFormError(`The subscriber could not be ${editing ? "saved" : "created"}. Check your connection and try again.`);
-    }
-  });
 
   /** Their version, with the fields this user changed put back on top: check, then save. */
   const keepMine = () => {
@@ -216,11 +206,7 @@ export function SubscriberForm({
           Mandatory subscription
         </label>
       </div>
-      {formError ? (
-        <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-800">
-          {formError}
-        </p>
-      ) : null}
+      <FormAlert message={formError} className="rounded-md bg-red-50 px-3 py-2" />
       <div className="flex gap-3">
         <button type="submit" className={buttonClass.primary} disabled={isSubmitting}>
           {isSubmitting ? (editing ? "Saving…" : "Creating…") : editing ? "Save changes" : "Create subscriber"}
