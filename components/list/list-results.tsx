@@ -20,7 +20,7 @@ export function ListBody<F>({ parsed, params, path, streamKey, children }: Place
 
 /**
  * One page of a list: the problem that stopped its query, `empty` when nothing matches, a page
- * past the last, or the rows (`children`) between their summary and the pager.
+ * past the last, or the rows (`children`) between their summary (with `beside` on its line) and the pager.
  */
 export async function ListResults<T>({
   list,
@@ -28,11 +28,13 @@ export async function ListResults<T>({
   path,
   noun,
   empty,
+  beside,
   children,
 }: Place & {
   list: Promise<ListOutcome<{ data: T[]; pagination: Pagination }>>;
   noun: [string, string];
   empty: React.ReactNode;
+  beside?: (pagination: Pagination) => React.ReactNode;
   children: (rows: T[]) => React.ReactNode;
 }) {
   const outcome = await list;
@@ -42,7 +44,10 @@ export async function ListResults<T>({
   if (data.length === 0) return <PastLastPage pagination={pagination} params={params} path={path} />;
   return (
     <div className="space-y-4">
-      <ResultSummary pagination={pagination} rows={data.length} noun={noun} />
+      <div className="flex flex-wrap items-center gap-2">
+        <ResultSummary pagination={pagination} rows={data.length} noun={noun} />
+        {beside?.(pagination)}
+      </div>
       {children(data)}
       <Pager pagination={pagination} params={params} path={path} />
     </div>

@@ -44,11 +44,14 @@ function find(node: unknown, name: string): ReactElement<Record<string, unknown>
   return find(element.props?.children, name);
 }
 
-/** Renders /subscribers' list part (the async Results component) for the current user. */
+type Component = (props: unknown) => ReactElement<Record<string, unknown>> | Promise<ReactElement<Record<string, unknown>>>;
+const render = (element: ReactElement<Record<string, unknown>>) => (element.type as Component)(element.props);
+
+/** Renders /subscribers' list part (ListBody, then the async ListResults in it) for the current user. */
 async function renderList(query: Record<string, string> = {}) {
   const page = await SubscribersPage({ searchParams: Promise.resolve(query) });
-  const results = find(page, "Results")!;
-  return (results.type as (props: unknown) => Promise<ReactElement<Record<string, unknown>>>)(results.props);
+  const body = await render(find(page, "ListBody")!);
+  return render(find(body, "ListResults")!);
 }
 
 for (const kind of testDbKinds()) {

@@ -1,19 +1,17 @@
 import type { Metadata } from "next";
-import { Suspense } from "react";
 import Link from "next/link";
 import { redirect } from "next/navigation";
-import { EmptyState, InvalidQuery, ListProblemNotice, PastLastPage, ResultSummary } from "@/components/list/list-states";
+import { ListBody, ListResults } from "@/components/list/list-results";
+import { EmptyState } from "@/components/list/list-states";
 import { ListToolbar } from "@/components/list/list-toolbar";
-import { Pager } from "@/components/list/pager";
-import { TableSkeleton } from "@/components/list/table-skeleton";
 import { buttonClass } from "@/components/ui/button-styles";
 import { requirePageUser } from "@/lib/auth/page-guards";
-import { canCreateSubscribers, canManageBranches, type SessionUser } from "@/lib/auth/permissions";
+import { canCreateSubscribers, canManageBranches } from "@/lib/auth/permissions";
 import { rawExportFilters } from "@/lib/export/filters";
-import { listOutcome, type ListOutcome } from "@/lib/list/outcome";
+import { listOutcome } from "@/lib/list/outcome";
 import { parseWith, withParams, type RawParams } from "@/lib/list/params";
 import { heavyUnless } from "@/lib/load/user-limit";
-import { SUBSCRIBER_FIELDS, SUBSCRIBER_FILTER_KEYS, subscriberFiltersSchema, type SubscriberFilters } from "@/lib/subscribers/filters";
+import { SUBSCRIBER_FIELDS, SUBSCRIBER_FILTER_KEYS, subscriberFiltersSchema } from "@/lib/subscribers/filters";
 import { isLightList, listSubscribers } from "@/lib/subscribers/queries";
 import { tableSettings } from "@/lib/subscribers/columns";
 import { defaultViewHref, shownColumns, viewsState } from "@/lib/views/menu";
@@ -40,6 +38,7 @@ export default async function SubscribersPage({ searchParams }: { searchParams: 
   const scope = user.scope;
   const list = parsed.ok ? listOutcome(() => heavyUnless(isLightList(scope, parsed.value), user.id, () => listSubscribers(scope, parsed.value))) : null;
   const views = await viewsState(user, "subscribers", params);
+  const shown = shownColumns(user, params);
 
   return (
     <div className="space-y-5">
@@ -72,53 +71,45 @@ export default async function SubscribersPage({ searchParams }: { searchParams: 
         view={views.current?.name ?? null}
         matching={list?.then((l) => (l.ok ? l.value.pagination.total : (l.problem.total ?? "unknown"))) ?? null}
       />
-      {parsed.ok ? (
-        <Suspense fallback={<TableSkeleton />}>
-          <Results list={list!} filters={parsed.value} params={params} user={user} />
-        </Suspense>
-      ) : <InvalidQuery fields={parsed.fields} params={params} path={PATH} />}
+      <ListBody parsed={parsed} params={params} path={PATH}>
+        {(filters) => (
+          <ListResults
+            list={list!}
+            params={params}
+            path={PATH}
+            noun={["subscriber", "subscribers"]}
+            empty={<NoSubscribers filtered={SUBSCRIBER_FILTER_KEYS.some((key) => params[key])} />}
+            beside={({ total }) => (
+              <>
+                {/* On a phone: the summary and Columns on one line, the bulk bar under them. */}
+                <div className="order-last w-full sm:order-none sm:ml-auto sm:w-auto">
+                  <BulkBar id={BULK_FORM} params={params} total={total} admin={canManageBranches(user)} />
+                </div>
+                <div className="ml-auto sm:ml-0">
+                  {/* Back without the address's columns (a view's), so the columns just chosen show. */}
+                  <a href={`/subscribers/columns?back=${encodeURIComponent(`${PATH}${withParams(params, { columns: undefined })}`)}`} className={`${buttonClass.secondary} py-1.5`}>
+                    {shown.length < COLUMN_COUNT ? `Columns · ${shown.length} of ${COLUMN_COUNT}` : "Columns"}
+                  </a>
+                </div>
+              </>
+            )}
+          >
+            {(rows) => (
+              <SubscriberTable rows={rows} sort={filters.sort} params={params} path={PATH} settings={tableSettings(user.preferences)} shown={typeof params.columns === "string" ? shown : undefined} selectForm={BULK_FORM} />
+            )}
+          </ListResults>
+        )}
+      </ListBody>
     </div>
   );
 }
 
-type List = Awaited<ReturnType<typeof listSubscribers>>;
-
-async function Results({ list, filters, params, user }: { list: Promise<ListOutcome<List>>; filters: SubscriberFilters; params: RawParams; user: SessionUser }) {
-  const outcome = await list;
-  if (!outcome.ok) return <ListProblemNotice problem={outcome.problem} params={params} path={PATH} />;
-  const { data, pagination } = outcome.value;
-  const filtered = SUBSCRIBER_FILTER_KEYS.some((key) => params[key]);
-
-  if (pagination.total === 0) {
-    return filtered ? (
-      <EmptyState title="No subscribers match these filters">Change or clear the filters to see more subscribers.</EmptyState>
-    ) : (
-      <EmptyState title="No subscribers yet" action={<Link href="/subscribers/new" className={buttonClass.primary}>New subscriber</Link>}>
-        Subscribers you create appear here, newest first.
-      </EmptyState>
-    );
-  }
-  if (data.length === 0) return <PastLastPage pagination={pagination} params={params} path={PATH} />;
-
-  const settings = tableSettings(user.preferences);
-  const shown = shownColumns(user, params);
-  return (
-    <div className="space-y-3">
-      {/* On a phone: the summary and Columns on one line, the bulk bar under them. */}
-      <div className="flex flex-wrap items-center gap-2">
-        <ResultSummary pagination={pagination} rows={data.length} noun={["subscriber", "subscribers"]} />
-        <div className="order-last w-full sm:order-none sm:ml-auto sm:w-auto">
-          <BulkBar id={BULK_FORM} params={params} total={pagination.total} admin={canManageBranches(user)} />
-        </div>
-        <div className="ml-auto sm:ml-0">
-          {/* Back without the address's columns (a view's), so the columns just chosen show. */}
-          <a href={`/subscribers/columns?back=${encodeURIComponent(`${PATH}${withParams(params, { columns: undefined })}`)}`} className={`${buttonClass.secondary} py-1.5`}>
-            {shown.length < COLUMN_COUNT ? `Columns · ${shown.length} of ${COLUMN_COUNT}` : "Columns"}
-          </a>
-        </div>
-      </div>
-      <SubscriberTable rows={data} sort={filters.sort} params={params} path={PATH} settings={settings} shown={typeof params.columns === "string" ? shown : undefined} selectForm={BULK_FORM} />
-      <Pager pagination={pagination} params={params} path={PATH} />
-    </div>
+function NoSubscribers({ filtered }: { filtered: boolean }) {
+  return filtered ? (
+    <EmptyState title="No subscribers match these filters">Change or clear the filters to see more subscribers.</EmptyState>
+  ) : (
+    <EmptyState title="No subscribers yet" action={<Link href="/subscribers/new" className={buttonClass.primary}>New subscriber</Link>}>
+      Subscribers you create appear here, newest first.
+    </EmptyState>
   );
 }
