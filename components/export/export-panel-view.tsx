@@ -7,6 +7,7 @@ import type { ActionResult } from "@/lib/actions";
 import type { ExportFormat } from "@/lib/export/format";
 import type { ExportStatusBody } from "@/lib/export/status";
 import { ExportProgress, FileSummary, StatusBadge } from "./export-parts";
+import { FormAlert } from "@/components/ui/form-alert";
 
 const POLL_MS = 1500;
 
@@ -120,11 +121,7 @@ export function ExportPanelView({ initial, filters, view, matching, request, tim
         </p>
       ) : null}
       {inQueue ? <ExportProgress status={status} /> : null}
-      {state === "failed" && status.error ? (
-        <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-800">
-          {status.error}
-        </p>
-      ) : null}
+      <FormAlert message={state === "failed" ? status.error : null} className="rounded-md bg-red-50 px-3 py-2" />
       {status.file ? <FileSummary file={status.file} timeZone={timeZone} replacing={inQueue} /> : null}
     </section>
   );

@@ -47,38 +47,39 @@ function entries(document: Document): Entry[] {
   );
 }
 
+/** A body's schema per media type. */
+function Media({ content }: { content: Content }) {
+  return Object.entries(content).map(([type, media]) => (
+    <div key={type} className="mt-1">
+      <p className="text-sm text-slate-600">{type}</p>
+      {media.schema && <SchemaView schema={media.schema} />}
+    </div>
+  ));
+}
+
 function Answers({ responses, shared }: { responses: Responses; shared: Responses }) {
   return (
     <dl className="space-y-2">
-      {Object.entries(responses).map(([status, response]) => {
-        const ref = response.$ref ?? null;
-        const body = ref ? null : response;
-        return (
-          <div key={status} className="flex gap-3">
-            <dt className="w-12 shrink-0 font-mono text-sm font-semibold">{status}</dt>
-            <dd className="min-w-0 flex-1 text-sm">
-              {ref ? (
-                <>
-                  <Prose text={shared[ref.split("/").at(-1)!]?.description ?? ""} />{" "}
-                  <a href="#schema-Error" className="text-sky-800 underline">
-                    Error
-                  </a>
-                </>
-              ) : (
-                <>
-                  {body?.description}
-                  {Object.entries(body?.content ?? {}).map(([type, media]) => (
-                    <div key={type} className="mt-1">
-                      <span className="text-slate-600">{type}: </span>
-                      {media.schema && <SchemaView schema={media.schema} />}
-                    </div>
-                  ))}
-                </>
-              )}
-            </dd>
-          </div>
-        );
-      })}
+      {Object.entries(responses).map(([status, response]) => (
+        <div key={status} className="flex gap-3">
+          <dt className="w-12 shrink-0 font-mono text-sm font-semibold">{status}</dt>
+          <dd className="min-w-0 flex-1 text-sm">
+            {response.$ref ? (
+              <>
+                <Prose text={shared[response.$ref.split("/").at(-1)!]?.description ?? ""} />{" "}
+                <a href="#schema-Error" className="text-sky-800 underline">
+                  Error
+                </a>
+              </>
+            ) : (
+              <>
+                {response.description}
+                <Media content={response.content ?? {}} />
+              </>
+            )}
+          </dd>
+        </div>
+      ))}
     </dl>
   );
 }
@@ -132,12 +133,7 @@ function OperationView({ entry, shared }: { entry: Entry; shared: Responses }) {
       {body && (
         <div className="mt-3">
           <h4 className="text-xs font-semibold uppercase tracking-wide text-slate-600">Body{body.required ? "" : " (optional)"}</h4>
-          {Object.entries(body.content).map(([type, media]) => (
-            <div key={type} className="mt-1">
-              <p className="text-sm text-slate-600">{type}</p>
-              {media.schema && <SchemaView schema={media.schema} />}
-            </div>
-          ))}
+          <Media content={body.content} />
         </div>
       )}
       <div className="mt-3">

@@ -3,6 +3,8 @@
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { buttonClass } from "@/components/ui/button-styles";
+import { Field } from "@/components/ui/field";
+import { FormAlert } from "@/components/ui/form-alert";
 
 /** The file goes to the JSON API, streamed to storage, never through a server action. */
 export function UploadForm({ maxMb }: { maxMb: number }) {
@@ -37,37 +39,22 @@ export function UploadForm({ maxMb }: { maxMb: number }) {
 
   return (
     <form onSubmit={submit} className="space-y-4" aria-busy={busy}>
-      <div className="space-y-1">
-        <label htmlFor="import-file" className="block text-sm font-medium text-slate-800">
-          File
-        </label>
-        <input
-          id="import-file"
-          name="file"
-          type="file"
-          required
-          accept=".csv,.txt,.xlsx,text/csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
-          aria-describedby="import-file-help"
-          className="block w-full text-sm file:mr-3 file:rounded-md file:border-0 file:bg-slate-100 file:px-3 file:py-2 file:text-sm file:font-medium hover:file:bg-slate-200"
-        />
-        <p id="import-file-help" className="text-xs text-slate-500">
-          CSV (comma, semicolon or tab separated) or XLSX, up to {maxMb} MB. The first row names the columns.
-        </p>
-      </div>
-      <div className="space-y-1">
-        <label htmlFor="import-sheet" className="block text-sm font-medium text-slate-800">
-          Sheet name <span className="font-normal text-slate-500">(optional)</span>
-        </label>
-        <input id="import-sheet" name="sheet_name" maxLength={100} aria-describedby="import-sheet-help" className="w-full max-w-sm rounded-md border border-slate-300 px-3 py-2 text-sm" />
-        <p id="import-sheet-help" className="text-xs text-slate-500">
-          Every row goes to this sheet. Left empty: each row&apos;s own sheet column, else a sheet named after the file.
-        </p>
-      </div>
-      {error ? (
-        <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-800">
-          {error}
-        </p>
-      ) : null}
+      <Field label="File" hint={`CSV (comma, semicolon or tab separated) or XLSX, up to ${maxMb} MB. The first row names the columns.`}>
+        {(props) => (
+          <input
+            {...props}
+            name="file"
+            type="file"
+            required
+            accept=".csv,.txt,.xlsx,text/csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+            className="block w-full text-sm file:mr-3 file:rounded-md file:border-0 file:bg-slate-100 file:px-3 file:py-2 file:text-sm file:font-medium hover:file:bg-slate-200"
+          />
+        )}
+      </Field>
+      <Field label="Sheet name (optional)" hint="Every row goes to this sheet. Left empty: each row's own sheet column, else a sheet named after the file.">
+        {(props) => <input {...props} name="sheet_name" maxLength={100} className={`${props.className} max-w-sm`} />}
+      </Field>
+      <FormAlert message={error} className="rounded-md bg-red-50 px-3 py-2" />
       <button type="submit" className={buttonClass.primary} disabled={busy}>
         {busy ? "Checking the file…" : "Upload"}
       </button>

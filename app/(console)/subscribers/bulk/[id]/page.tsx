@@ -12,6 +12,7 @@ import { bulkStatus, canUndo, type BulkStatus } from "@/lib/subscribers/bulk";
 import { describeChange, type BulkChange } from "@/lib/subscribers/bulk-schema";
 import { RefreshWhile } from "./refresh-while";
 import { UndoButton } from "./undo-button";
+import { FormAlert } from "@/components/ui/form-alert";
 
 export const metadata: Metadata = { title: "Bulk change" };
 
@@ -64,11 +65,7 @@ export default async function BulkChangeProgressPage({ params }: { params: Promi
             {bulk.undo_of ? `; ${rows(bulk.skipped_rows)} left as they are (changed since).` : "."}
           </p>
         ) : null}
-        {bulk.error ? (
-          <p role="alert" className="text-sm text-red-700">
-            {bulk.error}
-          </p>
-        ) : null}
+        <FormAlert message={bulk.error} />
         {bulk.undo_of ? (
           <p className="text-sm">
             <Link href={`/subscribers/bulk/${bulk.undo_of}`} className="text-brand-700 hover:underline">

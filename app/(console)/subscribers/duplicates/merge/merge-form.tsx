@@ -10,6 +10,7 @@ import { buttonClass } from "@/components/ui/button-styles";
 import { MERGE_FIELDS, type MergeField } from "@/lib/subscribers/duplicate-schema";
 import { FIELD } from "@/lib/subscribers/fields";
 import { mergeAction } from "../actions";
+import { FormAlert } from "@/components/ui/form-alert";
 
 export type MergeMember = { id: number; name: string; updated_at: string; texts: Record<MergeField, string | null> };
 
@@ -99,11 +100,7 @@ export function MergeForm({ members }: { members: MergeMember[] }) {
           );
         })}
       </ListTable>
-      {formError ? (
-        <p role="alert" className="text-sm text-red-700">
-          {formError}
-        </p>
-      ) : null}
+      <FormAlert message={formError} />
       <div className="flex gap-3">
         <button type="submit" className={buttonClass.primary} disabled={isSubmitting}>
           {isSubmitting ? "Merging…" : "Merge"}

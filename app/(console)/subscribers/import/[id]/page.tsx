@@ -14,6 +14,7 @@ import { heavy } from "@/lib/load/user-limit";
 import { RefreshWhile } from "../../bulk/[id]/refresh-while";
 import { ImportBadge } from "../status-badge";
 import { MappingForm } from "./mapping-form";
+import { FormAlert } from "@/components/ui/form-alert";
 
 export const metadata: Metadata = { title: "Import" };
 
@@ -90,11 +91,7 @@ function Preview({ imp }: { imp: ImportStatus }) {
   const ready = imp.status === "completed" && imp.problems.length === 0;
   return (
     <>
-      {imp.status === "failed" ? (
-        <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-800">
-          {imp.error}
-        </p>
-      ) : null}
+      <FormAlert message={imp.status === "failed" ? imp.error : null} className="rounded-md bg-red-50 px-3 py-2" />
       {imp.problems.length ? (
         <div role="alert" className="rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900">
           <p className="font-medium">Nothing can be imported until the columns are mapped:</p>
@@ -114,7 +111,7 @@ function Preview({ imp }: { imp: ImportStatus }) {
           </ul>
         </div>
       ) : null}
-      {imp.status === "completed" && imp.problems.length === 0 ? <Counts imp={imp} preview /> : null}
+      {ready ? <Counts imp={imp} preview /> : null}
       <section className="rounded-lg border border-slate-200 bg-white p-5 shadow-sm">
         <MappingForm
           // Remounted when the server's mapping, worksheet or sheet changes (another worksheet has another header).
@@ -185,11 +182,7 @@ function Progress({ imp }: { imp: ImportStatus }) {
         {n(imp.processed_rows)} of {total ? n(total) : "?"} rows read ({percent}%). Started {formatDateTime(imp.created_at)}
         {imp.completed_at ? `, finished ${formatDateTime(imp.completed_at)}` : ""}.
       </p>
-      {imp.error ? (
-        <p role="alert" className="text-sm text-red-700">
-          {imp.error}
-        </p>
-      ) : null}
+      <FormAlert message={imp.error} />
       {imp.status === "completed" ? (
         <>
           <Counts imp={imp} preview={false} />
