@@ -13,3 +13,12 @@ export function ListTable({ caption, header, children, bodyClassName = "" }: { c
     </div>
   );
 }
+
+/** A column header that does not sort; here rather than beside SortHeader, so client tables can import it without the list parser. */
+export function PlainHeader({ label, className = "" }: { label: string; className?: string }) {
+  return (
+    <th scope="col" className={`list-th whitespace-normal ${className}`}>
+      {label}
+    </th>
+  );
+}

@@ -1,6 +1,8 @@
 import Link from "next/link";
 import { withParams, type RawParams } from "@/lib/list/params";
 
+export { PlainHeader } from "./list-table";
+
 type Sort = { column: string; direction: "asc" | "desc" };
 
 /** A column header that sorts by its column; a second click reverses the order. */
@@ -48,14 +50,6 @@ export function SortHeader({
       ) : (
         link
       )}
-    </th>
-  );
-}
-
-export function PlainHeader({ label, className = "" }: { label: string; className?: string }) {
-  return (
-    <th scope="col" className={`list-th whitespace-normal ${className}`}>
-      {label}
     </th>
   );
 }

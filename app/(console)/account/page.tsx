@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { ListTable, PlainHeader } from "@/components/list/list-table";
 import { Badge, EmptyValue } from "@/components/ui/badge";
 import { requirePageUser } from "@/lib/auth/page-guards";
 import { twoFactorState } from "@/lib/auth/two-factor";
@@ -59,42 +60,35 @@ export default async function AccountPage() {
         {tokens.length === 0 ? (
           <p className="mt-6 text-sm text-slate-600">You have no tokens yet.</p>
         ) : (
-          <div className="mt-6 overflow-x-auto rounded-md border border-slate-200">
-            <table className="min-w-full divide-y divide-slate-200 text-sm">
-              <caption className="sr-only">Your API tokens</caption>
-              <thead className="bg-slate-50 text-left text-xs font-semibold uppercase tracking-wide text-slate-600">
-                <tr>
-                  {["Name", "Scope", "Created", "Expires", "Last used", "State"].map((h) => (
-                    <th key={h} scope="col" className="px-3 py-2.5">
-                      {h}
-                    </th>
-                  ))}
-                  <th scope="col" className="px-3 py-2.5 text-right">
-                    Actions
-                  </th>
-                </tr>
-              </thead>
-              <tbody className="divide-y divide-slate-100">
-                {tokens.map((t) => {
-                  const state = STATE[tokenState(t)];
-                  return (
-                    <tr key={t.id}>
-                      <td className="px-3 py-2.5 font-medium text-slate-900">
-                        <bdi>{t.name}</bdi>
-                      </td>
-                      <td className="px-3 py-2.5">{t.scope}</td>
-                      <td className={cell}>{formatDateTime(t.created_at)}</td>
-                      <td className={cell}>{formatDateTime(t.expires_at)}</td>
-                      <td className={cell}>{t.last_used_at ? formatDateTime(t.last_used_at) : <EmptyValue />}</td>
-                      <td className="px-3 py-2.5">
-                        <Badge tone={state.tone}>{state.label}</Badge>
-                      </td>
-                      <td className="px-3 py-1.5 text-right">{tokenState(t) === "active" ? <RevokeTokenButton id={t.id} name={t.name} /> : null}</td>
-                    </tr>
-                  );
-                })}
-              </tbody>
-            </table>
+          <div className="mt-6">
+            <ListTable
+              caption="Your API tokens"
+              header={
+                <>
+                  {["Name", "Scope", "Created", "Expires", "Last used", "State"].map((h) => <PlainHeader key={h} label={h} />)}
+                  <PlainHeader label="Actions" className="text-right" />
+                </>
+              }
+            >
+              {tokens.map((t) => {
+                const state = STATE[tokenState(t)];
+                return (
+                  <tr key={t.id}>
+                    <td className="px-3 py-2.5 font-medium text-slate-900">
+                      <bdi>{t.name}</bdi>
+                    </td>
+                    <td className="px-3 py-2.5">{t.scope}</td>
+                    <td className={cell}>{formatDateTime(t.created_at)}</td>
+                    <td className={cell}>{formatDateTime(t.expires_at)}</td>
+                    <td className={cell}>{t.last_used_at ? formatDateTime(t.last_used_at) : <EmptyValue />}</td>
+                    <td className="px-3 py-2.5">
+                      <Badge tone={state.tone}>{state.label}</Badge>
+                    </td>
+                    <td className="px-3 py-1.5 text-right">{tokenState(t) === "active" ? <RevokeTokenButton id={t.id} name={t.name} /> : null}</td>
+                  </tr>
+                );
+              })}
+            </ListTable>
           </div>
         )}
       </section>

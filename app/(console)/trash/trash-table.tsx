@@ -2,7 +2,7 @@
 
 import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
-import { ListTable } from "@/components/list/list-table";
+import { ListTable, PlainHeader } from "@/components/list/list-table";
 import { notify } from "@/components/toast";
 import { buttonClass } from "@/components/ui/button-styles";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
@@ -19,13 +19,6 @@ export type TrashRow = {
   deleted_by: string | null;
   merged_into: number | null;
 };
-
-/** A column's header as every list's (components/list/sort-header.tsx's PlainHeader, which a client module cannot import without the filters' parser). */
-const Header = ({ label, className = "" }: { label: string; className?: string }) => (
-  <th scope="col" className={`list-th whitespace-normal ${className}`}>
-    {label}
-  </th>
-);
 
 type Pending = { verb: "restore" | "erase"; rows: TrashRow[] } | null;
 
@@ -114,11 +107,11 @@ export function TrashTable({ kind, rows }: { kind: TrashKind; rows: TrashRow[] }
                 onChange={(event) => setSelected(event.currentTarget.checked ? new Set(rows.map((r) => r.id)) : new Set())}
               />
             </th>
-            <Header label="ID" className="w-20" />
-            <Header label="Name" />
-            <Header label="Deleted" />
-            <Header label="Deleted by" />
-            <Header label="Actions" className="text-right" />
+            <PlainHeader label="ID" className="w-20" />
+            <PlainHeader label="Name" />
+            <PlainHeader label="Deleted" />
+            <PlainHeader label="Deleted by" />
+            <PlainHeader label="Actions" className="text-right" />
           </>
         }
       >

@@ -3,20 +3,19 @@
 import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
 import { buttonClass } from "@/components/ui/button-styles";
-import type { ImportField } from "@/lib/imports/fields";
+import { Field } from "@/components/ui/field";
+import { FIELD, IMPORT_FIELDS, type ImportField } from "@/lib/subscribers/fields";
 import { previewImportAction, startImportAction } from "../actions";
 
 type Props = {
   id: string;
   headers: string[];
   mapping: (ImportField | null)[];
-  fields: { value: ImportField; label: string }[];
   worksheets: string[];
   worksheet: string | null;
   sheetName: string | null;
   defaultSheet: string;
   canStart: boolean;
-  startLabel: string;
 };
 
 /** The column mapping (each column: a field, or ignored), the worksheet and sheet; preview again, or start. */
@@ -51,16 +50,15 @@ export function MappingForm(props: Props) {
       }}
     >
       {props.worksheets.length > 1 ? (
-        <div className="space-y-1">
-          <label htmlFor="worksheet" className="block text-sm font-medium">
-            Worksheet
-          </label>
-          <select id="worksheet" value={worksheet ?? props.worksheets[0]} onChange={(e) => setWorksheet(e.target.value)} className="rounded-md border border-slate-300 px-3 py-2 text-sm">
-            {props.worksheets.map((w) => (
-              <option key={w}>{w}</option>
-            ))}
-          </select>
-        </div>
+        <Field label="Worksheet">
+          {(control) => (
+            <select {...control} value={worksheet ?? props.worksheets[0]} onChange={(e) => setWorksheet(e.target.value)} className={`${control.className} max-w-sm`}>
+              {props.worksheets.map((w) => (
+                <option key={w}>{w}</option>
+              ))}
+            </select>
+          )}
+        </Field>
       ) : null}
       <fieldset className="space-y-2">
         <legend className="text-sm font-medium">Columns</legend>
@@ -77,9 +75,9 @@ export function MappingForm(props: Props) {
                 className="rounded-md border border-slate-300 px-2 py-1 text-sm"
               >
                 <option value="">Ignore</option>
-                {props.fields.map((f) => (
-                  <option key={f.value} value={f.value}>
-                    {f.label}
+                {IMPORT_FIELDS.map((f) => (
+                  <option key={f} value={f}>
+                    {FIELD[f].label}
                   </option>
                 ))}
               </select>
@@ -87,12 +85,9 @@ export function MappingForm(props: Props) {
           ))}
         </div>
       </fieldset>
-      <div className="space-y-1">
-        <label htmlFor="sheet-name" className="block text-sm font-medium">
-          Sheet name <span className="font-normal text-slate-500">(optional)</span>
-        </label>
-        <input id="sheet-name" value={sheetName} onChange={(e) => setSheetName(e.target.value)} maxLength={100} placeholder={props.defaultSheet} className="w-full max-w-sm rounded-md border border-slate-300 px-3 py-2 text-sm" />
-      </div>
+      <Field label="Sheet name (optional)">
+        {(control) => <input {...control} value={sheetName} onChange={(e) => setSheetName(e.target.value)} maxLength={100} placeholder={props.defaultSheet} className={`${control.className} max-w-sm`} />}
+      </Field>
       {message ? (
         <p role={message.error ? "alert" : "status"} className={`text-sm ${message.error ? "text-red-700" : "text-slate-600"}`}>
           {message.text}
@@ -103,7 +98,7 @@ export function MappingForm(props: Props) {
           Update preview
         </button>
         <button type="button" className={buttonClass.primary} disabled={pending || changed || !props.canStart} onClick={start}>
-          {props.startLabel}
+          Start import
         </button>
       </div>
       {changed ? <p className="text-xs text-slate-500">Update the preview to see the new mapping&apos;s counts before you start.</p> : null}

@@ -6,7 +6,7 @@ import { requirePageUser } from "@/lib/auth/page-guards";
 import { AppError } from "@/lib/errors";
 import { isJobId } from "@/lib/jobs/ids";
 import { formatDateTime } from "@/lib/format";
-import { IMPORT_FIELDS, type ImportField } from "@/lib/imports/fields";
+import type { ImportField } from "@/lib/imports/fields";
 import { FIELD } from "@/lib/subscribers/fields";
 import { importStatus, type ImportStatus } from "@/lib/imports/imports";
 import { listOutcome, type ListOutcome } from "@/lib/list/outcome";
@@ -86,7 +86,6 @@ function Counts({ imp, preview }: { imp: ImportStatus; preview: boolean }) {
 }
 
 function Preview({ imp }: { imp: ImportStatus }) {
-  const fields = IMPORT_FIELDS.map((f) => ({ value: f, label: FIELD[f].label }));
   const mapping = imp.headers.map((h) => imp.mapping[h] ?? null) as (ImportField | null)[];
   const ready = imp.status === "completed" && imp.problems.length === 0;
   return (
@@ -119,13 +118,11 @@ function Preview({ imp }: { imp: ImportStatus }) {
           id={imp.id}
           headers={imp.headers}
           mapping={mapping}
-          fields={fields}
           worksheets={imp.worksheets}
           worksheet={imp.worksheet}
           sheetName={imp.chosen_sheet_name}
           defaultSheet={imp.sheet_name}
           canStart={ready && imp.imported_rows > 0}
-          startLabel="Start import"
         />
       </section>
       {imp.preview.length ? (
