@@ -46,17 +46,26 @@ export function ConflictView({
   /** The console's time zone (CONSOLE_TIME_ZONE): times read as everywhere else in the console. */
   timeZone: string;
 }) {
+  const you = <span className="ml-2 inline-block whitespace-nowrap text-xs font-medium text-brand-700">you changed</span>;
+  const they = <span className="ml-2 inline-block whitespace-nowrap text-xs font-medium text-amber-800">they changed</span>;
+  // Each side's value, marked when it differs from the version the edit started from.
   const rows = ROWS.map(({ key, label, show }) => ({
     key,
     label,
-    mine: show(conflict.mine, names),
-    theirs: show(conflict.theirsEditable, names),
-    youChanged: !sameValue(conflict.mine[key], original[key]),
-    theyChanged: !sameValue(conflict.theirsEditable[key], original[key]),
+    mine: (
+      <>
+        <bdi>{show(conflict.mine, names)}</bdi>
+        {sameValue(conflict.mine[key], original[key]) ? null : you}
+      </>
+    ),
+    theirs: (
+      <>
+        <bdi>{show(conflict.theirsEditable, names)}</bdi>
+        {sameValue(conflict.theirsEditable[key], original[key]) ? null : they}
+      </>
+    ),
     differ: !sameValue(conflict.mine[key], conflict.theirsEditable[key]),
   }));
-  const you = <span className="ml-2 inline-block whitespace-nowrap text-xs font-medium text-brand-700">you changed</span>;
-  const they = <span className="ml-2 inline-block whitespace-nowrap text-xs font-medium text-amber-800">they changed</span>;
   return (
     <section aria-labelledby="conflict-title" className="space-y-4">
       <div role="alert" className="rounded-md border border-amber-300 bg-amber-50 p-4 text-sm text-amber-950">
@@ -84,14 +93,8 @@ export function ConflictView({
                 <th scope="row" className="px-3 py-2 text-left font-medium text-slate-700">
                   {r.label}
                 </th>
-                <td className="px-3 py-2 [overflow-wrap:anywhere]">
-                  <bdi>{r.mine}</bdi>
-                  {r.youChanged ? you : null}
-                </td>
-                <td className="px-3 py-2 [overflow-wrap:anywhere]">
-                  <bdi>{r.theirs}</bdi>
-                  {r.theyChanged ? they : null}
-                </td>
+                <td className="px-3 py-2 [overflow-wrap:anywhere]">{r.mine}</td>
+                <td className="px-3 py-2 [overflow-wrap:anywhere]">{r.theirs}</td>
               </tr>
             ))}
           </tbody>
@@ -103,15 +106,9 @@ export function ConflictView({
             <p className="font-medium text-slate-700">{r.label}</p>
             <dl className="mt-1 grid grid-cols-[auto_minmax(0,1fr)] gap-x-3 gap-y-0.5">
               <dt className="text-xs text-slate-500">Yours</dt>
-              <dd className="[overflow-wrap:anywhere]">
-                <bdi>{r.mine}</bdi>
-                {r.youChanged ? you : null}
-              </dd>
+              <dd className="[overflow-wrap:anywhere]">{r.mine}</dd>
               <dt className="text-xs text-slate-500">Theirs (saved)</dt>
-              <dd className="[overflow-wrap:anywhere]">
-                <bdi>{r.theirs}</bdi>
-                {r.theyChanged ? they : null}
-              </dd>
+              <dd className="[overflow-wrap:anywhere]">{r.theirs}</dd>
             </dl>
           </li>
         ))}
