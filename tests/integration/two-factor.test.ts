@@ -92,8 +92,9 @@ for (const kind of testDbKinds()) {
       expect(await twoFactorState(ada)).toMatchObject({ state: "on", recoveryCodesLeft: RECOVERY_CODE_COUNT });
       expect(await database.prisma.auditEvent.count({ where: { action: "user.two_factor_enable", entity_id: String(ada.id) } })).toBe(1);
       await expect(startTwoFactorSetup(session(ada), PASSWORD)).rejects.toMatchObject({ status: 409 });
-      // The code that confirmed the set-up is spent too.
-      expect(await attempt({ email: ada.email, password: PASSWORD, code: currentTotp(shown.secret) })).toBe("refused");
+      // The code that confirmed the set-up is spent too, and the refusal says so (the password was right).
+      expect(await attempt({ email: ada.email, password: PASSWORD, code: currentTotp(shown.secret) })).toBe("two_factor_code_used");
+      expect(await attempt({ email: ada.email, password: "wrong", code: currentTotp(shown.secret) })).toBe("refused");
     });
 
     it("signs in only with the password and an unused code; a code sent many times at once is spent once", async () => {
@@ -105,7 +106,7 @@ for (const kind of testDbKinds()) {
       const code = currentTotp(secret);
       const results = await Promise.all(Array.from({ length: 5 }, (_, i) => attempt({ email: ada.email, password: PASSWORD, code }, `198.51.100.${i}`)));
       expect(results.filter((r) => r === "ok")).toHaveLength(1);
-      expect(results.filter((r) => r === "refused")).toHaveLength(4);
+      expect(results.filter((r) => r === "two_factor_code_used")).toHaveLength(4);
     });
 
     it("turns off only with the password and a code", async () => {
