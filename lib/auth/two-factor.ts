@@ -126,11 +126,30 @@ export async function confirmTwoFactor(user: Pick<SessionUser, "id" | "email">, 
       data: { two_factor_enabled_at: new Date(), two_factor_last_step: step, session_version: { increment: 1 } },
       select: { session_version: true },
     });
-    await tx.recoveryCode.deleteMany({ where: { user_id: user.id } });
-    await tx.recoveryCode.createMany({ data: codes.map((c) => ({ user_id: user.id, code_hash: recoveryCodeHash(c) })) });
+    await replaceRecoveryCodes(tx, user.id, codes);
     await tx.audit({ action: "user.two_factor_enable", actor: user, entity: "user", entityId: user.id });
     return { recoveryCodes: codes, sessionVersion: session_version };
   });
+}
+
+async function replaceRecoveryCodes(tx: Prisma.TransactionClient, userId: number, codes: string[]) {
+  await tx.recoveryCode.deleteMany({ where: { user_id: userId } });
+  await tx.recoveryCode.createMany({ data: codes.map((c) => ({ user_id: userId, code_hash: recoveryCodeHash(c) })) });
+}
+
+/** Ten new recovery codes in place of the old ones (all of which stop working), after the person is confirmed; shown once. */
+export async function newRecoveryCodesFor(principal: Principal, password: string): Promise<string[]> {
+  const { user } = principal;
+  const row = await (await prisma()).user.findUnique({ where: { id: user.id }, select: { two_factor_enabled_at: true } });
+  if (!row?.two_factor_enabled_at) throw conflict("Two-factor sign-in is off: there are no recovery codes to replace.");
+  await confirmPerson(principal, password, "new recovery codes");
+  const codes = newRecoveryCodes();
+  const request = await requestInfo();
+  await transaction(async (tx) => {
+    await replaceRecoveryCodes(tx, user.id, codes);
+    await tx.audit({ action: "user.recovery_codes_replace", actor: user, entity: "user", entityId: user.id, request });
+  });
+  return codes;
 }
 
 /** Clears the secret and the recovery codes (in `tx`, with the caller's audit event). */

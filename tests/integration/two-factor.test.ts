@@ -7,7 +7,7 @@ import type { Principal } from "@/lib/auth/principal";
 import { branchScope } from "@/lib/auth/scope";
 import { duringSignIn } from "@/lib/auth/sign-in";
 import { currentTotp, RECOVERY_CODE_COUNT, recoveryCodeHash } from "@/lib/auth/totp";
-import { confirmTwoFactor, startTwoFactorSetup, turnOffTwoFactor, twoFactorState } from "@/lib/auth/two-factor";
+import { confirmTwoFactor, newRecoveryCodesFor, startTwoFactorSetup, turnOffTwoFactor, twoFactorState } from "@/lib/auth/two-factor";
 import type { Database } from "@/lib/db/client";
 import { CLIENT_ADDRESS_HEADER } from "@/lib/server/client-address";
 import { resetTwoFactor, SELF_TWO_FACTOR_MESSAGE } from "@/lib/users/mutations";
@@ -109,6 +109,20 @@ for (const kind of testDbKinds()) {
       expect(results.filter((r) => r === "two_factor_code_used")).toHaveLength(4);
     });
 
+    it("replaces the recovery codes after the password: the old ones stop working, the new ones sign in once", async () => {
+      await expect(newRecoveryCodesFor(session(ada), "wrong")).rejects.toMatchObject({ status: 400, fields: { password: expect.any(Array) } });
+      const old = await database.prisma.recoveryCode.findMany({ where: { user_id: ada.id }, select: { code_hash: true } });
+      const codes = await newRecoveryCodesFor(session(ada), PASSWORD);
+      expect(codes).toHaveLength(RECOVERY_CODE_COUNT);
+      const stored = await database.prisma.recoveryCode.findMany({ where: { user_id: ada.id }, select: { code_hash: true } });
+      expect(stored.map((r) => r.code_hash).sort()).toEqual(codes.map(recoveryCodeHash).sort());
+      expect(stored.some((r) => old.some((o) => o.code_hash === r.code_hash))).toBe(false);
+      expect(await database.prisma.auditEvent.count({ where: { action: "user.recovery_codes_replace", entity_id: String(ada.id) } })).toBe(1);
+      expect(await attempt({ email: ada.email, password: PASSWORD, code: codes[0]! })).toBe("ok");
+      expect(await attempt({ email: ada.email, password: PASSWORD, code: codes[0]! })).toBe("two_factor_code_used");
+      expect(await database.prisma.auditEvent.count({ where: { action: "user.recovery_code_use", entity_id: String(ada.id) } })).toBe(1);
+    });
+
     it("turns off only with the password and a code", async () => {
       const secret = await secretOf();
       await database.prisma.user.update({ where: { id: ada.id }, data: { two_factor_last_step: null } });
@@ -118,6 +132,7 @@ for (const kind of testDbKinds()) {
       expect(await turnOffTwoFactor(session(ada), PASSWORD, currentTotp(secret))).toBe(before.session_version + 1);
       expect(await twoFactorState(ada)).toEqual({ state: "off", started: false });
       expect(await database.prisma.recoveryCode.count({ where: { user_id: ada.id } })).toBe(0);
+      await expect(newRecoveryCodesFor(session(ada), PASSWORD)).rejects.toMatchObject({ status: 409 });
       expect(await attempt({ email: ada.email, password: PASSWORD })).toBe("ok");
     });
 
