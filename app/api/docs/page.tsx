@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import Link from "next/link";
 import { servedDocument } from "@/lib/openapi/served";
 import { Prose, SchemaView, schemaAnchor, TypeLabel, type Schema } from "./schema-view";
 
@@ -156,9 +157,9 @@ export default function ApiDocsPage() {
   return (
     <main className="mx-auto max-w-5xl px-4 py-8">
       <p className="mb-3 text-sm">
-        <a href="/subscribers" className="text-sky-800 underline">
+        <Link href="/subscribers" className="text-sky-800 underline">
           ← Back to the console
-        </a>
+        </Link>
       </p>
       <h1 className="text-2xl font-semibold tracking-tight">{document.info.title}</h1>
       <p className="mt-2 text-sm text-slate-700">
