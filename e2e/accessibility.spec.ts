@@ -284,6 +284,9 @@ for (const [screen, viewport] of Object.entries(VIEWPORTS)) {
       await visit(page, check, new URL(set_password_url).pathname, "set password");
       await visit(page, check, "/set-password/not-a-real-link-0000000000000000000000000000", "set password, unknown link");
       await visit(page, check, "/api/docs", "API documentation");
+      // It fits the width (no sideways scroll on a phone) and leads back to the console.
+      expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+      await expect(page.getByRole("link", { name: "← Back to the console" })).toHaveAttribute("href", "/subscribers");
       await context.close();
       expect(found, found.join("\n\n")).toEqual([]);
     });

@@ -48,6 +48,13 @@ test("an admin scopes a staff member to one branch, who then sees that branch on
   // Another branch's id is not found, as an unknown one.
   const other = branches.data.find((b) => b.id !== home.id)!;
   expect((await bea.request.get(`/api/v1/branches/${other.id}`)).status()).toBe(404);
+  // Another branch's subscriber answers as an unknown one does, and the page says why it may be so.
+  const outside = (await (await admin.request.get(`/api/v1/subscribers?branch_name=${encodeURIComponent(other.name)}`)).json()) as { data: { id: number }[] };
+  for (const id of [outside.data[0]!.id, 999_999_999]) {
+    expect((await bea.goto(`/subscribers/${id}`))?.status()).toBe(404);
+    await expect(bea.getByRole("heading", { name: "This subscriber is not available" })).toBeVisible();
+    await expect(bea.getByText("a branch you do not have access to")).toBeVisible();
+  }
   await context.close();
 });
 

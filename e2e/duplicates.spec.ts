@@ -70,11 +70,18 @@ test.describe("duplicates", () => {
     await page.goto(`/subscribers/duplicates?q=${s}`);
     await group(page, "email", email).getByRole("link", { name: /^Merge…/ }).click();
     await expect(page.getByRole("heading", { name: "Merge 2 subscribers" })).toBeVisible();
-    // The earliest stays by default; each field's newest non-empty value is chosen for it.
+    // The earliest stays by default, and its own values are chosen for it.
     await expect(page.getByRole("radio", { name: `Keep #${first.id}` })).toBeChecked();
-    await expect(page.getByRole("radio", { name: `First name from #${second.id}` })).toBeChecked();
-    await page.getByRole("radio", { name: `First name from #${first.id}` }).check();
+    await expect(page.getByRole("radio", { name: `First name from #${first.id}` })).toBeChecked();
+    await expect(page.getByRole("radio", { name: `Mobile from #${first.id}` })).toBeChecked();
+    // A value chosen by hand stays when another survivor is chosen; the others follow the survivor.
     await page.getByRole("radio", { name: `Email from #${second.id}` }).check();
+    await page.getByRole("radio", { name: `Keep #${second.id}` }).check();
+    await expect(page.getByRole("radio", { name: `First name from #${second.id}` })).toBeChecked();
+    await expect(page.getByRole("radio", { name: `Email from #${second.id}` })).toBeChecked();
+    await page.getByRole("radio", { name: `Keep #${first.id}` }).check();
+    await expect(page.getByRole("radio", { name: `First name from #${first.id}` })).toBeChecked();
+    await page.getByRole("radio", { name: `Mobile from #${second.id}` }).check();
     await page.screenshot({ path: `${SCREENS}/duplicates-merge.png`, fullPage: true });
     await noViolations(page);
     await page.getByRole("button", { name: "Merge", exact: true }).click();
@@ -83,7 +90,7 @@ test.describe("duplicates", () => {
     await expect(toast(page, `Merged 2 subscribers into #${first.id}.`)).toBeVisible();
     await expect(page.getByRole("heading", { name: "Mel Twice" })).toBeVisible();
     await expect(page.getByText(`Mel.${s}@dups.test`).first()).toBeVisible();
-    // The newest mobile was preselected, the first name chosen back, the email chosen.
+    // The first name kept, the email and the mobile chosen.
     await expect(page.getByText(`From #${second.id} (now in the trash); values taken: Email from #${second.id}, Mobile from #${second.id}.`)).toBeVisible();
     // The merged one is in the trash: its record is gone.
     expect((await page.request.get(`/api/v1/subscribers/${second.id}`)).status()).toBe(404);

@@ -7,7 +7,7 @@ import { useState } from "react";
 import { useForm } from "react-hook-form";
 import { Field } from "@/components/ui/field";
 import { buttonClass } from "@/components/ui/button-styles";
-import { TWO_FACTOR_REQUIRED, loginSchema, type LoginInput } from "@/lib/validation/auth";
+import { TWO_FACTOR_CODE_USED, TWO_FACTOR_REQUIRED, loginSchema, type LoginInput } from "@/lib/validation/auth";
 
 export function LoginForm({ callbackUrl }: { callbackUrl: string }) {
   const router = useRouter();
@@ -34,6 +34,11 @@ export function LoginForm({ callbackUrl }: { callbackUrl: string }) {
       if (askCode) setFocus("code");
       setAskCode(true);
       setFormError(askCode ? "Enter the code from your authenticator app." : null);
+      return;
+    }
+    if (result?.error === TWO_FACTOR_CODE_USED) {
+      setFocus("code");
+      setFormError("That code was already used: wait for your app to show the next one, or use a recovery code you have not used.");
       return;
     }
     setFormError(

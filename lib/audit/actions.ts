@@ -41,6 +41,7 @@ export const AUDIT_ACTIONS = [
   "user.two_factor_disable",
   "user.two_factor_reset",
   "user.recovery_code_use",
+  "user.recovery_codes_replace",
   "user.sso_link",
   "user.sso_unlink",
   "user.role_change_refused",

@@ -1,9 +1,9 @@
 import "server-only";
 import { requestInfoFrom } from "@/lib/audit/context";
-import { audit } from "@/lib/audit/log";
 import { prisma } from "@/lib/db/client";
+import { transaction } from "@/lib/db/transaction";
 import { scopeSlot } from "@/lib/request-scope";
-import { TWO_FACTOR_REQUIRED, loginSchema } from "@/lib/validation/auth";
+import { TWO_FACTOR_CODE_USED, TWO_FACTOR_REQUIRED, loginSchema } from "@/lib/validation/auth";
 import { dummyHash, verifyPassword } from "./password";
 import { claimAttempt, dropAttempt, recordLocked, settleAttempt } from "./throttle";
 import { spendSecondFactor } from "./two-factor";
@@ -57,12 +57,17 @@ export async function checkCredentials(credentials: unknown, headers: Headers): 
       await dropAttempt(claimed);
       throw new Error(TWO_FACTOR_REQUIRED);
     }
-    const spent = await spendSecondFactor(await prisma(), user, code);
-    if (!spent) {
+    const spent = await transaction(async (tx) => {
+      const result = await spendSecondFactor(tx, user, code);
+      if (result === "recovery") await tx.audit({ action: "user.recovery_code_use", actor: user, entity: "user", entityId: user.id, request });
+      return result;
+    });
+    if (spent !== "code" && spent !== "recovery") {
       await settleAttempt(claimed, { email, success: false }, request);
+      // Only after the right password: saying the code was spent tells nothing the caller lacks.
+      if (spent === "used") throw new Error(TWO_FACTOR_CODE_USED);
       return null;
     }
-    if (spent === "recovery") await audit({ action: "user.recovery_code_use", actor: user, entity: "user", entityId: user.id, request });
   }
   await settleAttempt(claimed, { email, success: true, user }, request);
   return { id: String(user.id), email: user.email, name: user.name, role: user.role, sv: user.session_version };

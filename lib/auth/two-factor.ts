@@ -20,8 +20,9 @@ type Db = Prisma.TransactionClient | Awaited<ReturnType<typeof prisma>>;
 /**
  * Spends a code of an enrolled user: a current TOTP code whose time step is later than the last
  * one accepted, or an unused recovery code. The conditional update makes a replay lose a race too.
+ * `used`: a right code already spent, which the sign-in form names (the password was right).
  */
-export async function spendSecondFactor(db: Db, user: { id: number; two_factor_secret: string | null }, code: string): Promise<"code" | "recovery" | null> {
+export async function spendSecondFactor(db: Db, user: { id: number; two_factor_secret: string | null }, code: string): Promise<"code" | "recovery" | "used" | null> {
   const typed = code.replace(/\s/g, "");
   if (!user.two_factor_secret || typed === "") return null;
   if (isTotpShape(typed)) {
@@ -31,13 +32,12 @@ export async function spendSecondFactor(db: Db, user: { id: number; two_factor_s
       where: { id: user.id, two_factor_enabled_at: { not: null }, OR: [{ two_factor_last_step: null }, { two_factor_last_step: { lt: step } }] },
       data: { two_factor_last_step: step },
     });
-    return count === 1 ? "code" : null;
+    return count === 1 ? "code" : "used";
   }
-  const { count } = await db.recoveryCode.updateMany({
-    where: { user_id: user.id, code_hash: recoveryCodeHash(typed), used_at: null },
-    data: { used_at: new Date() },
-  });
-  return count === 1 ? "recovery" : null;
+  const code_hash = recoveryCodeHash(typed);
+  const { count } = await db.recoveryCode.updateMany({ where: { user_id: user.id, code_hash, used_at: null }, data: { used_at: new Date() } });
+  if (count === 1) return "recovery";
+  return (await db.recoveryCode.count({ where: { user_id: user.id, code_hash } })) > 0 ? "used" : null;
 }
 
 export type TwoFactorState = { state: "off"; started: boolean } | { state: "on"; since: Date; recoveryCodesLeft: number };
@@ -126,11 +126,30 @@ export async function confirmTwoFactor(user: Pick<SessionUser, "id" | "email">, 
       data: { two_factor_enabled_at: new Date(), two_factor_last_step: step, session_version: { increment: 1 } },
       select: { session_version: true },
     });
-    await tx.recoveryCode.deleteMany({ where: { user_id: user.id } });
-    await tx.recoveryCode.createMany({ data: codes.map((c) => ({ user_id: user.id, code_hash: recoveryCodeHash(c) })) });
+    await replaceRecoveryCodes(tx, user.id, codes);
     await tx.audit({ action: "user.two_factor_enable", actor: user, entity: "user", entityId: user.id });
     return { recoveryCodes: codes, sessionVersion: session_version };
   });
+}
+
+async function replaceRecoveryCodes(tx: Prisma.TransactionClient, userId: number, codes: string[]) {
+  await tx.recoveryCode.deleteMany({ where: { user_id: userId } });
+  await tx.recoveryCode.createMany({ data: codes.map((c) => ({ user_id: userId, code_hash: recoveryCodeHash(c) })) });
+}
+
+/** Ten new recovery codes in place of the old ones (all of which stop working), after the person is confirmed; shown once. */
+export async function newRecoveryCodesFor(principal: Principal, password: string): Promise<string[]> {
+  const { user } = principal;
+  const row = await (await prisma()).user.findUnique({ where: { id: user.id }, select: { two_factor_enabled_at: true } });
+  if (!row?.two_factor_enabled_at) throw conflict("Two-factor sign-in is off: there are no recovery codes to replace.");
+  await confirmPerson(principal, password, "new recovery codes");
+  const codes = newRecoveryCodes();
+  const request = await requestInfo();
+  await transaction(async (tx) => {
+    await replaceRecoveryCodes(tx, user.id, codes);
+    await tx.audit({ action: "user.recovery_codes_replace", actor: user, entity: "user", entityId: user.id, request });
+  });
+  return codes;
 }
 
 /** Clears the secret and the recovery codes (in `tx`, with the caller's audit event). */
@@ -148,7 +167,7 @@ export async function turnOffTwoFactor(principal: Principal, password: string, c
   const db = await prisma();
   const row = await db.user.findUnique({ where: { id: user.id }, select: { id: true, two_factor_secret: true, two_factor_enabled_at: true } });
   if (!row?.two_factor_enabled_at) throw conflict("Two-factor sign-in is already off.");
-  await confirmPerson(principal, password, "two-factor turn-off", async () => (await spendSecondFactor(db, row, code)) !== null);
+  await confirmPerson(principal, password, "two-factor turn-off", async () => ["code", "recovery"].includes((await spendSecondFactor(db, row, code)) ?? ""));
   const request = await requestInfo();
   return transaction(async (tx) => {
     await clearTwoFactor(tx, user.id);

@@ -2,6 +2,8 @@ import { z } from "zod";
 
 /** next-auth hands this to the client as the sign-in's `error`: the login page then asks for the code. */
 export const TWO_FACTOR_REQUIRED = "two_factor_required";
+/** The same, when the password was right and the code was right but already spent. */
+export const TWO_FACTOR_CODE_USED = "two_factor_code_used";
 
 export const loginSchema = z.object({
   email: z.string().trim().toLowerCase().min(1, "Enter your email.").max(254).email("Enter a valid email address."),

@@ -114,6 +114,7 @@ for (const kind of testDbKinds()) {
         const again = new Browser(server.url, "127.0.2.3");
         const response = await again.signIn(email("replay"), PASSWORD, { code: replayed });
         expect(response.status, response.body).toBe(401);
+        expect(errorOf(response)).toBe("two_factor_code_used");
         expect(again.sessionToken()).toBeUndefined();
       }
     });
@@ -124,6 +125,7 @@ for (const kind of testDbKinds()) {
       const second = new Browser(server.url, "127.0.2.4");
       const again = await second.signIn(email("recovery"), PASSWORD, { code: recovery[0]!.replace("-", "") });
       expect(again.status).toBe(401);
+      expect(errorOf(again)).toBe("two_factor_code_used");
       expect(second.sessionToken()).toBeUndefined();
       expect((await second.signIn(email("recovery"), PASSWORD, { code: recovery[1]! })).status).toBe(200);
     });

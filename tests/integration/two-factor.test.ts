@@ -7,7 +7,7 @@ import type { Principal } from "@/lib/auth/principal";
 import { branchScope } from "@/lib/auth/scope";
 import { duringSignIn } from "@/lib/auth/sign-in";
 import { currentTotp, RECOVERY_CODE_COUNT, recoveryCodeHash } from "@/lib/auth/totp";
-import { confirmTwoFactor, startTwoFactorSetup, turnOffTwoFactor, twoFactorState } from "@/lib/auth/two-factor";
+import { confirmTwoFactor, newRecoveryCodesFor, startTwoFactorSetup, turnOffTwoFactor, twoFactorState } from "@/lib/auth/two-factor";
 import type { Database } from "@/lib/db/client";
 import { CLIENT_ADDRESS_HEADER } from "@/lib/server/client-address";
 import { resetTwoFactor, SELF_TWO_FACTOR_MESSAGE } from "@/lib/users/mutations";
@@ -92,8 +92,9 @@ for (const kind of testDbKinds()) {
       expect(await twoFactorState(ada)).toMatchObject({ state: "on", recoveryCodesLeft: RECOVERY_CODE_COUNT });
       expect(await database.prisma.auditEvent.count({ where: { action: "user.two_factor_enable", entity_id: String(ada.id) } })).toBe(1);
       await expect(startTwoFactorSetup(session(ada), PASSWORD)).rejects.toMatchObject({ status: 409 });
-      // The code that confirmed the set-up is spent too.
-      expect(await attempt({ email: ada.email, password: PASSWORD, code: currentTotp(shown.secret) })).toBe("refused");
+      // The code that confirmed the set-up is spent too, and the refusal says so (the password was right).
+      expect(await attempt({ email: ada.email, password: PASSWORD, code: currentTotp(shown.secret) })).toBe("two_factor_code_used");
+      expect(await attempt({ email: ada.email, password: "wrong", code: currentTotp(shown.secret) })).toBe("refused");
     });
 
     it("signs in only with the password and an unused code; a code sent many times at once is spent once", async () => {
@@ -105,7 +106,21 @@ for (const kind of testDbKinds()) {
       const code = currentTotp(secret);
       const results = await Promise.all(Array.from({ length: 5 }, (_, i) => attempt({ email: ada.email, password: PASSWORD, code }, `198.51.100.${i}`)));
       expect(results.filter((r) => r === "ok")).toHaveLength(1);
-      expect(results.filter((r) => r === "refused")).toHaveLength(4);
+      expect(results.filter((r) => r === "two_factor_code_used")).toHaveLength(4);
+    });
+
+    it("replaces the recovery codes after the password: the old ones stop working, the new ones sign in once", async () => {
+      await expect(newRecoveryCodesFor(session(ada), "wrong")).rejects.toMatchObject({ status: 400, fields: { password: expect.any(Array) } });
+      const old = await database.prisma.recoveryCode.findMany({ where: { user_id: ada.id }, select: { code_hash: true } });
+      const codes = await newRecoveryCodesFor(session(ada), PASSWORD);
+      expect(codes).toHaveLength(RECOVERY_CODE_COUNT);
+      const stored = await database.prisma.recoveryCode.findMany({ where: { user_id: ada.id }, select: { code_hash: true } });
+      expect(stored.map((r) => r.code_hash).sort()).toEqual(codes.map(recoveryCodeHash).sort());
+      expect(stored.some((r) => old.some((o) => o.code_hash === r.code_hash))).toBe(false);
+      expect(await database.prisma.auditEvent.count({ where: { action: "user.recovery_codes_replace", entity_id: String(ada.id) } })).toBe(1);
+      expect(await attempt({ email: ada.email, password: PASSWORD, code: codes[0]! })).toBe("ok");
+      expect(await attempt({ email: ada.email, password: PASSWORD, code: codes[0]! })).toBe("two_factor_code_used");
+      expect(await database.prisma.auditEvent.count({ where: { action: "user.recovery_code_use", entity_id: String(ada.id) } })).toBe(1);
     });
 
     it("turns off only with the password and a code", async () => {
@@ -117,6 +132,7 @@ for (const kind of testDbKinds()) {
       expect(await turnOffTwoFactor(session(ada), PASSWORD, currentTotp(secret))).toBe(before.session_version + 1);
       expect(await twoFactorState(ada)).toEqual({ state: "off", started: false });
       expect(await database.prisma.recoveryCode.count({ where: { user_id: ada.id } })).toBe(0);
+      await expect(newRecoveryCodesFor(session(ada), PASSWORD)).rejects.toMatchObject({ status: 409 });
       expect(await attempt({ email: ada.email, password: PASSWORD })).toBe("ok");
     });
 

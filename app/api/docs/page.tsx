@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import Link from "next/link";
 import { servedDocument } from "@/lib/openapi/served";
 import { Prose, SchemaView, schemaAnchor, TypeLabel, type Schema } from "./schema-view";
 
@@ -92,7 +93,7 @@ function OperationView({ entry, shared }: { entry: Entry; shared: Responses }) {
     <section id={anchor(entry)} aria-labelledby={`${anchor(entry)}-title`} className="rounded-lg border border-slate-200 bg-white p-4 shadow-sm">
       <h3 id={`${anchor(entry)}-title`} className="flex flex-wrap items-baseline gap-2">
         <span className={`rounded px-2 py-0.5 font-mono text-xs font-bold uppercase ${METHOD_COLOURS[method]}`}>{method}</span>
-        <code className="font-semibold">{path}</code>
+        <code className="font-semibold [overflow-wrap:anywhere]">{path}</code>
         <span className="text-slate-700">{op.summary}</span>
       </h3>
       {op.description && (
@@ -151,6 +152,11 @@ export default function ApiDocsPage() {
   const schemes = Object.entries(document.components?.securitySchemes ?? {});
   return (
     <main className="mx-auto max-w-5xl px-4 py-8">
+      <p className="mb-3 text-sm">
+        <Link href="/subscribers" className="text-sky-800 underline">
+          ← Back to the console
+        </Link>
+      </p>
       <h1 className="text-2xl font-semibold tracking-tight">{document.info.title}</h1>
       <p className="mt-2 text-sm text-slate-700">
         <Prose text={document.info.description ?? ""} /> The machine-readable document:{" "}
@@ -160,7 +166,7 @@ export default function ApiDocsPage() {
         (OpenAPI {document.openapi}).
       </p>
       <nav aria-label="Operations" className="mt-6">
-        <ul className="columns-1 gap-6 text-sm sm:columns-2">
+        <ul className="columns-1 gap-6 text-sm [overflow-wrap:anywhere] sm:columns-2">
           {all.map((e) => (
             <li key={anchor(e)}>
               <a href={`#${anchor(e)}`} className="text-sky-800 underline">

@@ -4,7 +4,7 @@ import { revalidatePath } from "next/cache";
 import { action } from "@/lib/actions";
 import { requireSessionForTwoFactorSetUp } from "@/lib/auth/guards";
 import { reissueSession } from "@/lib/auth/session-cookie";
-import { confirmTwoFactor, startTwoFactorSetup, turnOffTwoFactor } from "@/lib/auth/two-factor";
+import { confirmTwoFactor, newRecoveryCodesFor, startTwoFactorSetup, turnOffTwoFactor } from "@/lib/auth/two-factor";
 import { twoFactorConfirmSchema, twoFactorOffSchema, twoFactorStartSchema } from "@/lib/validation/auth";
 
 // The signed-in user's own two-factor codes (an administrator resets someone else's on /users).
@@ -28,4 +28,11 @@ export const turnOffTwoFactorAction = action(requireSessionForTwoFactorSetUp, tw
   await reissueSession(sessionVersion);
   revalidatePath("/account/two-factor");
   return { ok: true, data: undefined, message: "Two-factor sign-in is off. You were signed out everywhere else." };
+});
+
+/** New recovery codes, in this answer only, after the password (or a recent single sign-on). */
+export const newRecoveryCodesAction = action(requireSessionForTwoFactorSetUp, twoFactorStartSchema, async ({ password }, principal) => {
+  const recoveryCodes = await newRecoveryCodesFor(principal, password);
+  revalidatePath("/account/two-factor");
+  return { ok: true, data: { recoveryCodes }, message: "New recovery codes: the old ones no longer work." };
 });

@@ -5,7 +5,7 @@ import { recentSignIn, twoFactorState } from "@/lib/auth/two-factor";
 import { SSO_PROVIDER_ID } from "@/lib/auth/sso-claims";
 import { singleSignOn } from "@/lib/config";
 import { formatDateTime } from "@/lib/format";
-import { StartTwoFactorForm, TurnOffTwoFactorForm, TwoFactorPanel } from "./two-factor-forms";
+import { NewRecoveryCodesForm, StartTwoFactorForm, TurnOffTwoFactorForm, TwoFactorPanel } from "./two-factor-forms";
 
 export const metadata: Metadata = { title: "Two-factor sign-in" };
 
@@ -52,6 +52,11 @@ export default async function TwoFactorPage({ searchParams }: { searchParams: Pr
             <p className="mt-1 text-sm text-slate-600">
               Since {formatDateTime(state.since)}. {state.recoveryCodesLeft} of 10 recovery codes left.
             </p>
+            <h3 className="mt-6 font-medium">Recovery codes</h3>
+            <p className="mt-1 text-sm text-slate-600">Lost them, or used most? New codes replace all of the old ones.</p>
+            <div className="mt-3 max-w-xs">
+              <NewRecoveryCodesForm sso={sso} />
+            </div>
             <h3 className="mt-6 font-medium">Turn off</h3>
             <p className="mt-1 text-sm text-slate-600">You then sign in with your password alone. Your recovery codes stop working.</p>
             <div className="mt-3 max-w-xs">

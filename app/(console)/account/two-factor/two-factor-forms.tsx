@@ -12,7 +12,7 @@ import { FormAlert } from "@/components/ui/form-alert";
 import { useActionForm } from "@/components/ui/use-action-form";
 import { SsoButton } from "@/app/login/sso-button";
 import { twoFactorConfirmSchema, twoFactorOffSchema, twoFactorStartSchema } from "@/lib/validation/auth";
-import { confirmTwoFactorAction, startTwoFactorAction, turnOffTwoFactorAction } from "./actions";
+import { confirmTwoFactorAction, newRecoveryCodesAction, startTwoFactorAction, turnOffTwoFactorAction } from "./actions";
 
 /** A single sign-on session's way to confirm who is there: its provider's name, and whether it signed in recently enough. */
 export type SsoConfirm = { name: string; providerId: string; recent: boolean } | null;
@@ -109,13 +109,60 @@ export function TwoFactorPanel({ children }: { children: React.ReactNode }) {
             <li key={c}>{c}</li>
           ))}
         </ul>
-        <Link href="/account" className={buttonClass.primary}>
-          Done
-        </Link>
+        <div className="flex gap-3">
+          <button type="button" className={buttonClass.secondary} onClick={() => copyCodes(codes)}>
+            Copy codes
+          </button>
+          <Link href="/account" className={buttonClass.primary}>
+            Done
+          </Link>
+        </div>
       </div>
     );
   }
   return <ShowRecoveryCodes.Provider value={setCodes}>{children}</ShowRecoveryCodes.Provider>;
+}
+
+async function copyCodes(codes: string[]) {
+  try {
+    await navigator.clipboard.writeText(codes.join("\n"));
+    notify("success", "The recovery codes are copied.");
+  } catch {
+    notify("error", "The codes could not be copied: select them and copy them by hand.");
+  }
+}
+
+/** Replaces the recovery codes after the password (or a recent single sign-on); the new ones go to TwoFactorPanel. */
+export function NewRecoveryCodesForm({ sso }: { sso: SsoConfirm }) {
+  const showCodes = useContext(ShowRecoveryCodes);
+  const [stale, setStale] = useState(false);
+  const { register, errors, isSubmitting, formError, onSubmit } = useActionForm(
+    { resolver: zodResolver(sso ? twoFactorStartSchema : passwordRequired), defaultValues: { password: "" } },
+    {
+      fields: ["password"],
+      failed: "New recovery codes could not be made.",
+      send: newRecoveryCodesAction,
+      done: (result) => showCodes(result.data.recoveryCodes),
+      refused: (result) => {
+        if (result.details?.sign_in_again) setStale(true);
+      },
+    },
+  );
+
+  if (sso && (!sso.recent || stale)) return <SignInAgain sso={sso} what="make new recovery codes" />;
+  return (
+    <form onSubmit={onSubmit} noValidate className="space-y-4">
+      {sso ? null : (
+        <Field label="Password" hint="Your current password, to show that it is you." error={errors.password?.message}>
+          {(props) => <input {...props} type="password" autoComplete="current-password" maxLength={200} {...register("password")} />}
+        </Field>
+      )}
+      <FormAlert message={formError} />
+      <button type="submit" className={buttonClass.secondary} disabled={isSubmitting}>
+        {isSubmitting ? "Making new codes…" : "Make new recovery codes"}
+      </button>
+    </form>
+  );
 }
 
 /** Confirms the set-up with a current code; the recovery codes go to TwoFactorPanel. */

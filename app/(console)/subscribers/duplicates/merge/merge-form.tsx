@@ -16,10 +16,11 @@ export type MergeMember = { id: number; name: string; updated_at: string; texts:
 
 type Choices = { survivor: string } & Record<MergeField, string>;
 
-/** Per field, the newest member (by its last change) whose value is not empty; the survivor's own otherwise. */
+/** Per field, the survivor's own value; where it has none, the newest member's (by its last change) that is not empty. */
 function preselected(members: MergeMember[], survivor: number): Choices {
   const newest = [...members].sort((a, b) => b.updated_at.localeCompare(a.updated_at) || b.id - a.id);
-  const choice = (f: MergeField) => String((newest.find((m) => m.texts[f] !== null) ?? members.find((m) => m.id === survivor)!).id);
+  const kept = members.find((m) => m.id === survivor)!;
+  const choice = (f: MergeField) => String((kept.texts[f] !== null ? kept : (newest.find((m) => m.texts[f] !== null) ?? kept)).id);
   return { survivor: String(survivor), ...(Object.fromEntries(MERGE_FIELDS.map((f) => [f, choice(f)])) as Record<MergeField, string>) };
 }
 
@@ -27,7 +28,7 @@ function preselected(members: MergeMember[], survivor: number): Choices {
 export function MergeForm({ members }: { members: MergeMember[] }) {
   const router = useRouter();
   // The earliest stays by default: the record the others duplicate.
-  const { register, isSubmitting, formError, onSubmit } = useActionForm(
+  const { register, getFieldState, setValue, isSubmitting, formError, onSubmit } = useActionForm(
     { defaultValues: preselected(members, members[0]!.id) },
     {
       fields: [],
@@ -53,6 +54,12 @@ export function MergeForm({ members }: { members: MergeMember[] }) {
     },
   );
 
+  // Choosing another survivor moves the fields nobody chose by hand to its values.
+  const follow = (survivor: number) => {
+    const choices = preselected(members, survivor);
+    for (const f of MERGE_FIELDS) if (!getFieldState(f).isDirty) setValue(f, choices[f]);
+  };
+
   return (
     <form onSubmit={onSubmit} className="space-y-4">
       <ListTable
@@ -73,7 +80,7 @@ export function MergeForm({ members }: { members: MergeMember[] }) {
           {members.map((m) => (
             <td key={m.id} className="px-3 py-2">
               <label className="inline-flex items-center gap-2">
-                <input type="radio" value={String(m.id)} {...register("survivor")} />
+                <input type="radio" value={String(m.id)} {...register("survivor", { onChange: (event) => follow(Number(event.target.value)) })} />
                 <span>
                   Keep #{m.id}
                 </span>

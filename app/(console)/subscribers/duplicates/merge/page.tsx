@@ -40,7 +40,7 @@ export default async function MergePage({ searchParams }: { searchParams: Promis
       <div>
         <h1 className="text-2xl font-semibold tracking-tight">Merge {members.length} subscribers</h1>
         <p className="mt-1 text-sm text-slate-600">
-          Choose the subscriber that stays, and for each field whose value it keeps (the newest value that is not empty is chosen for you). The
+          Choose the subscriber that stays, and for each field whose value it keeps (the one that stays keeps its own values unless you choose others; where it has none, the newest value that is not empty is chosen). The
           others go to the trash, marked as merged into it; you can undo the merge from its record.
         </p>
       </div>
