@@ -13,7 +13,7 @@ export function AppHeader({ user, signOut, branches }: { user: SessionUser; sign
         <Link href="/subscribers" className="text-base font-semibold tracking-tight text-slate-900">
           Console
         </Link>
-        <nav aria-label="Main" className="order-last -mx-2 flex w-full flex-wrap items-center gap-x-0.5 sm:order-none sm:mx-0 sm:w-auto sm:gap-1 max-sm:[&>a]:px-2">
+        <nav aria-label="Main" className="order-last -mx-2 flex w-full flex-wrap items-center gap-x-0.5 sm:order-none sm:mx-0 sm:w-auto sm:gap-1 max-sm:[&>a]:px-1.5">
           <NavLink href="/subscribers">Subscribers</NavLink>
           <NavLink href="/branches">Branches</NavLink>
           {canManageUsers(user) ? <NavLink href="/users">Users</NavLink> : null}

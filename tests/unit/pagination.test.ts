@@ -74,3 +74,16 @@ describe("pagination", () => {
     expect(shownRange(pagination(245, 26), 0)).toEqual({ from: 0, to: 0, total: 245 });
   });
 });
+
+describe("pageWindow on a phone (five buttons)", () => {
+  it("is the wide window narrowed: its pages are among the seven's", () => {
+    for (let length = 1; length <= 40; length++) {
+      for (let current = 1; current <= length; current++) {
+        const phone = pageWindow(current, length, 5);
+        expect(phone).toContain(current);
+        expect(phone.length).toBe(Math.min(5, length));
+        for (const p of phone) expect(pageWindow(current, length)).toContain(p);
+      }
+    }
+  });
+});
