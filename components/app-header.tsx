@@ -8,11 +8,12 @@ import { SignOutButton } from "./sign-out-button";
 export function AppHeader({ user, signOut, branches }: { user: SessionUser; signOut: () => Promise<void>; branches: readonly string[] | null }) {
   return (
     <header className="border-b border-slate-200 bg-white">
-      <div className="mx-auto flex max-w-7xl flex-wrap items-center gap-x-6 gap-y-2 px-4 py-3 sm:px-6 lg:px-8">
+      {/* On a phone: the name and Sign out beside "Console", the menu in one row under them. */}
+      <div className="mx-auto flex max-w-7xl flex-wrap items-center gap-x-6 gap-y-1.5 px-4 py-2 sm:gap-y-2 sm:px-6 sm:py-3 lg:px-8">
         <Link href="/subscribers" className="text-base font-semibold tracking-tight text-slate-900">
           Console
         </Link>
-        <nav aria-label="Main" className="flex flex-wrap items-center gap-1">
+        <nav aria-label="Main" className="order-last -mx-2 flex w-full flex-wrap items-center gap-x-0.5 sm:order-none sm:mx-0 sm:w-auto sm:gap-1 max-sm:[&>a]:px-1.5">
           <NavLink href="/subscribers">Subscribers</NavLink>
           <NavLink href="/branches">Branches</NavLink>
           {canManageUsers(user) ? <NavLink href="/users">Users</NavLink> : null}
@@ -29,7 +30,7 @@ export function AppHeader({ user, signOut, branches }: { user: SessionUser; sign
             </span>
             {branches ? (
               // The first few names; the whole list is /branches, which shows a scoped user theirs only.
-              <Link href="/branches" className="block max-w-xs text-xs text-slate-600 hover:text-brand-700" data-testid="user-branches" title={branches.join(", ")}>
+              <Link href="/branches" className="block max-w-[11rem] truncate text-xs text-slate-600 hover:text-brand-700 sm:max-w-xs" data-testid="user-branches" title={branches.join(", ")}>
                 {branches.length ? <>Your branches: <bdi>{nameList(branches)}</bdi></> : "No branches: ask an administrator"}
               </Link>
             ) : null}

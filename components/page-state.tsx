@@ -8,14 +8,17 @@ export function PageState({
   title,
   children,
   action = { href: "/subscribers", label: "Go to subscribers" },
+  landmark,
 }: {
   code?: string;
   title: string;
   children?: React.ReactNode;
   action?: { href: string; label: string } | null;
+  landmark?: boolean;
 }) {
   return (
     <PageMessage
+      landmark={landmark}
       code={code}
       title={title}
       action={
@@ -30,3 +33,16 @@ export function PageState({
     </PageMessage>
   );
 }
+
+// The 404 and 403 messages, at the root (their own <main>) and in the console's layout (inside its <main>).
+export const NotFoundState = ({ landmark }: { landmark?: boolean }) => (
+  <PageState code="404" title="Page not found" landmark={landmark}>
+    The page or record you asked for does not exist, or it was deleted.
+  </PageState>
+);
+
+export const ForbiddenState = ({ landmark }: { landmark?: boolean }) => (
+  <PageState code="403" title="Not allowed" landmark={landmark}>
+    Your role does not allow this. Ask an administrator if you need access.
+  </PageState>
+);

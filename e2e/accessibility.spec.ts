@@ -1,6 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
 import type { Browser, Page } from "@playwright/test";
-import { expect, signInByApi, test, USERS, type RoleName } from "./fixtures";
+import { expect, openRowMenu, signInByApi, test, USERS, type RoleName } from "./fixtures";
 
 // Every page of the console, as staff and as an administrator, at desktop and phone width: axe
 // (WCAG 2.1 A and AA) finds no serious or critical violation. Pages only administrators see are
@@ -81,7 +81,16 @@ const BOTH = ["staff", "admin"] as const;
 const ADMIN = ["admin"] as const;
 
 const PAGES: Visit[] = [
-  { name: "subscriber list", roles: BOTH, run: (page, check) => visit(page, check, "/subscribers") },
+  {
+    name: "subscriber list, and its last page",
+    roles: BOTH,
+    run: async (page, check) => {
+      await visit(page, check, "/subscribers", "subscriber list");
+      await page.getByRole("navigation", { name: "Pagination" }).getByRole("link", { name: /^\d+$/ }).last().click();
+      await expect(page).toHaveURL(/[?&]page=\d+/);
+      await check("subscriber list, last page");
+    },
+  },
   {
     name: "subscriber list, filters open",
     roles: BOTH,
@@ -108,8 +117,10 @@ const PAGES: Visit[] = [
     run: async (page, check) => {
       const first = await newSubscriber(page);
       const duplicate = await newSubscriber(page, first.email);
-      await visit(page, check, `/subscribers/${duplicate.id}`, "record");
-      await visit(page, check, `/subscribers/${duplicate.id}/edit`, "edit");
+      // Opened from a filtered, sorted list: the breadcrumb leads back to it.
+      const back = `?back=${encodeURIComponent("/subscribers?subscription_status=pending&sort=last_name&page=2")}`;
+      await visit(page, check, `/subscribers/${duplicate.id}${back}`, "record");
+      await visit(page, check, `/subscribers/${duplicate.id}/edit${back}`, "edit");
     },
   },
   {
@@ -228,6 +239,9 @@ const PAGES: Visit[] = [
     roles: ADMIN,
     run: async (page, check) => {
       await visit(page, check, "/users?role=staff", "staff users");
+      // Every row is staff's: the first row under the header has Branches… in its menu.
+      await openRowMenu(page.getByRole("row").nth(1));
+      await check("users, a row's menu open");
       await page.getByRole("button", { name: /^Branches of / }).first().click();
       const dialog = page.getByRole("dialog", { name: /^Branches of / });
       await dialog.getByLabel("Only the branches ticked below").check();

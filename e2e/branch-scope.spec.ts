@@ -1,4 +1,4 @@
-import { expect, test, toast } from "./fixtures";
+import { expect, openRowMenu, test, toast } from "./fixtures";
 
 // Branch scope in the browser: an admin limits a new staff member to one branch on /users (the
 // dialog's search and ticks), and that staff member, signed in in a browser of their own, sees
@@ -15,6 +15,7 @@ test("an admin scopes a staff member to one branch, who then sees that branch on
   await admin.goto(`/users?email=${encodeURIComponent(SCOPED.email)}`);
   const row = admin.getByRole("row", { name: new RegExp(SCOPED.name) });
   await expect(row).toContainText("Every branch");
+  await openRowMenu(row);
   await row.getByRole("button", { name: `Branches of ${SCOPED.name}` }).click();
   const dialog = admin.getByRole("dialog", { name: `Branches of ${SCOPED.name}` });
   await dialog.getByLabel("Only the branches ticked below").check();

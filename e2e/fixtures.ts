@@ -1,4 +1,4 @@
-import { test as base, expect, type Page } from "@playwright/test";
+import { test as base, expect, type Locator, type Page } from "@playwright/test";
 
 export const USERS = {
   admin: { email: "admin@example.com", password: "admin-demo-pass", name: "Ada Admin" },
@@ -65,3 +65,6 @@ export const queryOf = (page: Page) => Object.fromEntries(new URL(page.url()).se
 /** A toast (sonner's list in its "Notifications" region) saying `message`. */
 export const toast = (page: Page, message: string) =>
   page.getByRole("region", { name: /^Notifications/ }).getByRole("listitem").filter({ hasText: message });
+
+/** Opens a row's Actions menu (a <details>: its <summary> has no role of its own) on /users. */
+export const openRowMenu = (row: Locator) => row.locator("summary", { hasText: "Actions" }).click();

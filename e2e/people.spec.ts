@@ -1,5 +1,5 @@
 import type { Browser, Page } from "@playwright/test";
-import { expect, listToolbar, test, toast, USERS } from "./fixtures";
+import { expect, listToolbar, openRowMenu, test, toast, USERS } from "./fixtures";
 
 // People and access in the browser: an admin makes a user with a one-time link, the
 // user sets a password from it, signs in and makes an API token on /account; a request with the
@@ -201,6 +201,7 @@ test.describe("people and access", () => {
     await expect(roleCell).toHaveText("Staff");
 
     // Make admin: confirmed in a dialog, then the row and Rowan's next request both know it.
+    await openRowMenu(row);
     await row.getByRole("button", { name: "Make admin (Rowan Roles)" }).click();
     const makeAdmin = page.getByRole("dialog", { name: "Make Rowan Roles an administrator?" });
     await expect(makeAdmin).toBeVisible();
@@ -211,6 +212,7 @@ test.describe("people and access", () => {
     expect((await rowan.page.goto("/users"))?.status()).toBe(200);
 
     // Make staff: back again; /users is closed to Rowan on the next request.
+    await openRowMenu(row);
     await row.getByRole("button", { name: "Make staff (Rowan Roles)" }).click();
     const makeStaff = page.getByRole("dialog", { name: "Make Rowan Roles staff?" });
     await page.screenshot({ path: "test-results/screens/users-make-staff.png" });
@@ -219,6 +221,7 @@ test.describe("people and access", () => {
     expect((await rowan.page.goto("/users"))?.status()).toBe(403);
 
     // Deactivate: Rowan's browser is signed out at once.
+    await openRowMenu(row);
     await row.getByRole("button", { name: "Deactivate Rowan Roles" }).click();
     const deactivate = page.getByRole("dialog", { name: "Deactivate Rowan Roles?" });
     await expect(deactivate).toContainText("signed out everywhere");
@@ -235,6 +238,7 @@ test.describe("people and access", () => {
     await expect(rowan.page).toHaveURL(/\/login/);
 
     // Reactivate: the old session stays ended; a new sign-in works.
+    await openRowMenu(row);
     await row.getByRole("button", { name: "Reactivate Rowan Roles" }).click();
     const reactivate = page.getByRole("dialog", { name: "Reactivate Rowan Roles?" });
     await page.screenshot({ path: "test-results/screens/users-reactivate.png" });
@@ -244,6 +248,7 @@ test.describe("people and access", () => {
     const again = await signedInElsewhere(browser, ROWAN.email, ROWAN.password);
 
     // Reset password: the link is shown once, in a dialog; closing it loses it.
+    await openRowMenu(row);
     await row.getByRole("button", { name: "Reset password of Rowan Roles" }).click();
     const confirmReset = page.getByRole("dialog", { name: "Reset the password of Rowan Roles?" });
     await expect(confirmReset).toContainText("one-time link (24 hours)");
@@ -272,6 +277,7 @@ test.describe("people and access", () => {
     await page.goto(`/users?email=${encodeURIComponent(USERS.admin.email)}`);
     const mine = page.getByRole("row", { name: /\(you\)/ });
     await expect(mine).toContainText(USERS.admin.name);
+    await openRowMenu(mine);
     await expect(mine.getByRole("button", { name: /Reset password/ })).toHaveCount(0);
     await expect(mine.getByRole("button", { name: /^Make / })).toBeDisabled();
     await expect(mine.getByRole("button", { name: /^Deactivate / })).toBeDisabled();

@@ -30,17 +30,19 @@ test.describe("the subscriber record", () => {
     const s = await newSubscriber(page);
     await page.goto(`/subscribers?q=${s.last_name}`);
     await bodyRows(page).first().getByRole("link", { name: "Rhea" }).click();
-    await expect(page).toHaveURL(new RegExp(`/subscribers/${s.id}$`));
+    // The record, its edit page and the save keep the list's address to go back to.
+    const back = `\\?back=${encodeURIComponent(`/subscribers?q=${s.last_name}`)}$`;
+    await expect(page).toHaveURL(new RegExp(`/subscribers/${s.id}${back}`));
     await expect(page.getByRole("heading", { name: `Rhea ${s.last_name}` })).toBeVisible();
     await expect(page.getByText(s.email)).toBeVisible();
     await expect(page.getByRole("button", { name: "Delete" })).toHaveCount(0); // staff
     await page.getByRole("link", { name: "Edit" }).click();
-    await expect(page).toHaveURL(new RegExp(`/subscribers/${s.id}/edit$`));
+    await expect(page).toHaveURL(new RegExp(`/subscribers/${s.id}/edit${back}`));
     await page.getByLabel("Last name").fill(`${s.last_name}-Edited`);
     await page.getByLabel("Subscription status").selectOption("active");
     await page.screenshot({ path: `${SCREENS}/subscriber-edit.png`, fullPage: true });
     await page.getByRole("button", { name: "Save changes" }).click();
-    await expect(page).toHaveURL(new RegExp(`/subscribers/${s.id}$`));
+    await expect(page).toHaveURL(new RegExp(`/subscribers/${s.id}${back}`));
     await expect(page.getByRole("heading", { name: `Rhea ${s.last_name}-Edited` })).toBeVisible();
     const history = page.getByRole("region", { name: "History" });
     await expect(history).toContainText("changed it");

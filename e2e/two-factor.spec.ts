@@ -1,6 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
 import { Secret, TOTP } from "otpauth";
-import { expect, test } from "./fixtures";
+import { expect, openRowMenu, test } from "./fixtures";
 
 // Two-factor codes in the browser: a user sets them up by reading the secret from the page (as
 // an authenticator app scans it), keeps the recovery codes, and signs in again through the
@@ -103,6 +103,7 @@ test("set up with the page's secret, sign in with a code, admin resets it", asyn
 
   // The administrator resets it: that session ends, and the password alone signs in again.
   await admin.goto(`/users?email=${encodeURIComponent(email)}`);
+  await openRowMenu(admin.getByRole("row", { name: /Tess Totp/ }));
   await admin.getByRole("button", { name: "Reset two-factor of Tess Totp" }).click();
   await admin.getByRole("dialog").getByRole("button", { name: "Reset two-factor" }).click();
   await expect(admin.getByRole("button", { name: "Reset two-factor of Tess Totp" })).toHaveCount(0);

@@ -30,10 +30,10 @@ const viewsButton = (page: Page) => page.locator("summary", { hasText: /^Views/ 
 /** The menu's <details> (its <summary> is the button). */
 const disclosure = (page: Page) => viewsButton(page).locator("xpath=..");
 const menu = (page: Page) => page.getByRole("navigation", { name: "Saved views" });
-/** The ids of the table's rows, in order (each row links its record). */
+/** The ids of the table's rows, in order (each row links its record, with the list's address to go back to). */
 const rowIds = async (page: Page) =>
   (await page.getByRole("table", { name: "Subscribers" }).locator('tbody a[href^="/subscribers/"]').evaluateAll((links) => links.map((a) => a.getAttribute("href")))).map((h) =>
-    Number(h!.split("/").pop()),
+    Number(new URL(h!, "http://localhost").pathname.split("/").pop()),
   );
 const uniq = (ids: number[]) => [...new Set(ids)];
 

@@ -141,7 +141,7 @@ export function FilterBar({ filters: { search, fields, keys }, emptyQuery }: { f
           <div className="absolute inset-x-0 z-30 mt-2 max-h-[70vh] overflow-y-auto rounded-lg border border-slate-200 bg-white p-4 shadow-lg">{grid}</div>
         </Disclosure>
       </div>
-      {["sort", "columns", "view"].map((key) =>
+      {["sort", "columns", "view", "back"].map((key) =>
         searchParams.get(key) ? <input key={key} type="hidden" name={key} value={searchParams.get(key)!} /> : null,
       )}
       <div className="sr-only">

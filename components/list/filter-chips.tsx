@@ -1,4 +1,5 @@
 import Link from "next/link";
+import { formatDay } from "@/lib/date-time-format";
 import { withParams, type RawParams } from "@/lib/list/params";
 import type { FilterField } from "./filter-bar";
 
@@ -10,8 +11,8 @@ export function filterChips(fields: FilterField[], params: RawParams): FilterChi
   const value = (key: string) => (Object.hasOwn(params, key) && typeof params[key] === "string" ? (params[key] as string).trim() : "");
   for (const field of fields) {
     if (field.kind === "dateRange") {
-      if (value(field.from)) chips.push({ key: field.from, label: `${field.label} from`, value: value(field.from) });
-      if (value(field.to)) chips.push({ key: field.to, label: `${field.label} to`, value: value(field.to) });
+      if (value(field.from)) chips.push({ key: field.from, label: `${field.label} from`, value: formatDay(value(field.from)) });
+      if (value(field.to)) chips.push({ key: field.to, label: `${field.label} to`, value: formatDay(value(field.to)) });
       continue;
     }
     const v = value(field.name);

@@ -22,18 +22,18 @@ export function ListToolbar({
 }) {
   return (
     <div className="space-y-3">
+      <FilterBar filters={filters} emptyQuery={emptyQuery} />
       {views ? (
-        // On a phone the Views button goes under the filters, so the search keeps the width.
-        <div className="flex flex-col gap-2 sm:flex-row sm:items-start">
+        // Views sits with the chips, under the search: the search box keeps the toolbar's width.
+        <div className="flex flex-wrap items-start gap-2">
           <div className="min-w-0 flex-1">
-            <FilterBar filters={filters} emptyQuery={emptyQuery} />
+            <FilterChips fields={[filters.search, ...filters.fields]} params={params} path={path} emptyQuery={emptyQuery} />
           </div>
-          <div className="self-end sm:self-auto sm:pt-3">{views}</div>
+          <div className="ml-auto">{views}</div>
         </div>
       ) : (
-        <FilterBar filters={filters} emptyQuery={emptyQuery} />
+        <FilterChips fields={[filters.search, ...filters.fields]} params={params} path={path} emptyQuery={emptyQuery} />
       )}
-      <FilterChips fields={[filters.search, ...filters.fields]} params={params} path={path} emptyQuery={emptyQuery} />
     </div>
   );
 }

@@ -1,38 +1,63 @@
 import Link from "next/link";
+import { Fragment } from "react";
 import { pageWindow, showsPager, type Pagination } from "@/lib/list/pagination";
 import { withParams, type RawParams } from "@/lib/list/params";
 
-const item = "inline-flex min-w-9 items-center justify-center rounded-md px-3 py-1.5 text-sm font-medium";
+const item = "inline-flex min-w-9 items-center justify-center rounded-md px-2 py-1.5 text-sm font-medium sm:px-2.5";
+/** On a phone: five page numbers and arrows, so the pager keeps to one line. */
+const PHONE_BUTTONS = 5;
 
-/** Plain links (works without JavaScript) that keep every filter and the sort. */
+/** A class that shows an element only at the widths where it belongs (`wide`: 640 px and up). */
+const shownOn = (phone: boolean, wide: boolean) => (phone && wide ? "" : phone ? "sm:hidden" : "max-sm:hidden");
+
+/** Plain links (works without JavaScript) that keep every filter and the sort; the first and last page are always one click away. */
 export function Pager({ pagination, params, path }: { pagination: Pagination; params: RawParams; path: string }) {
   if (!showsPager(pagination.total)) return null;
   const { page, length } = pagination;
   const href = (p: number) => `${path}${withParams(params, { page: p === 1 ? undefined : p })}`;
-  const edge = (label: string, target: number, enabled: boolean, rel: string) =>
-    enabled ? (
+  const wide = pageWindow(page, length);
+  const phone = pageWindow(page, length, PHONE_BUTTONS);
+  // The phone's pages are among the wide ones (the same window, narrower); a gap in either gets its `…`.
+  const gap = (list: number[], p: number) => list.includes(p) && list.indexOf(p) > 0 && list[list.indexOf(p) - 1]! < p - 1;
+  const edge = (label: string, arrow: string, target: number, enabled: boolean, rel: string) => {
+    const text = (
+      <>
+        <span className="max-sm:sr-only">{label}</span>
+        <span aria-hidden="true" className="sm:hidden">
+          {arrow}
+        </span>
+      </>
+    );
+    return enabled ? (
       <Link href={href(target)} rel={rel} className={`${item} text-slate-700 hover:bg-slate-100`}>
-        {label}
+        {text}
       </Link>
     ) : (
       <span aria-disabled="true" className={`${item} cursor-not-allowed text-slate-400`}>
-        {label}
+        {text}
       </span>
     );
+  };
   return (
     <nav aria-label="Pagination" className="flex flex-wrap items-center justify-center gap-1">
-      {edge("Previous", page - 1, page > 1 && page <= length + 1, "prev")}
-      {pageWindow(page, length).map((p) => (
-        <Link
-          key={p}
-          href={href(p)}
-          aria-current={p === page ? "page" : undefined}
-          className={`${item} ${p === page ? "bg-brand-600 text-white" : "text-slate-700 hover:bg-slate-100"}`}
-        >
-          {p}
-        </Link>
+      {edge("Previous", "‹", page - 1, page > 1 && page <= length + 1, "prev")}
+      {wide.map((p) => (
+        <Fragment key={p}>
+          {gap(wide, p) || gap(phone, p) ? (
+            <span aria-hidden="true" className={`px-1 text-slate-400 ${shownOn(gap(phone, p), gap(wide, p))}`}>
+              …
+            </span>
+          ) : null}
+          <Link
+            href={href(p)}
+            aria-current={p === page ? "page" : undefined}
+            className={`${item} ${shownOn(phone.includes(p), true)} ${p === page ? "bg-brand-600 text-white" : "text-slate-700 hover:bg-slate-100"}`}
+          >
+            {p}
+          </Link>
+        </Fragment>
       ))}
-      {edge("Next", page + 1, page < length, "next")}
+      {edge("Next", "›", page + 1, page < length, "next")}
     </nav>
   );
 }

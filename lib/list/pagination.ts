@@ -21,13 +21,18 @@ export function pagination(total: number, page: number): Pagination {
 /** Whether the pager shows at all. */
 export const showsPager = (total: number) => total > PER_PAGE;
 
-/** The page numbers to show: at most `max`, centred on the current page where possible (clamped to 1..length). */
+/**
+ * The page numbers to show, at most `max`: every page when they fit, else the first and the last
+ * with the pages around the current one between them (centred where possible, clamped to 1..length).
+ */
 export function pageWindow(current: number, length: number, max = MAX_PAGE_BUTTONS): number[] {
   if (length < 1 || max < 1) return [];
-  const size = Math.min(max, length);
+  if (length <= max) return Array.from({ length }, (_, i) => i + 1);
+  if (max < 3) return [1, length].slice(0, max);
   const page = Math.min(Math.max(1, Math.trunc(current)), length);
-  const start = Math.min(Math.max(1, page - Math.floor((size - 1) / 2)), length - size + 1);
-  return Array.from({ length: size }, (_, i) => start + i);
+  const inner = max - 2;
+  const start = Math.min(Math.max(2, page - Math.floor((inner - 1) / 2)), length - inner);
+  return [1, ...Array.from({ length: inner }, (_, i) => start + i), length];
 }
 
 /** "Showing 11–20 of 245" numbers; `from` is 0 when the page is empty. */

@@ -1,4 +1,4 @@
-import { isoDay } from "@/lib/format";
+import { formatDay } from "@/lib/date-time-format";
 import type { MergeField } from "./duplicate-schema";
 import { STATUS_LABEL } from "./labels";
 import type { SubscriberDetail } from "./record";
@@ -10,7 +10,7 @@ type Values = Pick<SubscriberDetail, "first_name" | "last_name" | "email" | "mob
 export function fieldText(s: Values, field: MergeField): string | null {
   switch (field) {
     case "travel_date":
-      return s.travel_date ? isoDay(s.travel_date) : null;
+      return s.travel_date ? formatDay(s.travel_date) : null;
     case "sheet":
       return s.sheet_name;
     case "subscription_status":

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { formatDateTimeIn } from "@/lib/date-time-format";
+import { formatDateTimeIn, formatDay } from "@/lib/date-time-format";
 import { formatDateTime } from "@/lib/format";
 
 // Times are shown in the console's time zone (CONSOLE_TIME_ZONE), like the date filters read
@@ -34,5 +34,20 @@ describe("formatDateTimeIn (client components, given the console's zone)", () =>
       if (previous === undefined) delete process.env.CONSOLE_TIME_ZONE;
       else process.env.CONSOLE_TIME_ZONE = previous;
     }
+  });
+});
+
+// One date format everywhere: the record, the list, the history, the merge, the chips.
+describe("formatDay", () => {
+  it("shows a calendar day as \"2 Jan 2027\", from a DATE or its YYYY-MM-DD", () => {
+    expect(formatDay(new Date("2027-01-02T00:00:00Z"))).toBe("2 Jan 2027");
+    expect(formatDay("2027-01-02")).toBe("2 Jan 2027");
+    expect(formatDay("2028-02-29")).toBe("29 Feb 2028");
+  });
+
+  it("leaves a text that is not a calendar day as it is", () => {
+    expect(formatDay("2027-02-30")).toBe("2027-02-30");
+    expect(formatDay("02/01/2027")).toBe("02/01/2027");
+    expect(formatDay("")).toBe("");
   });
 });

@@ -3,6 +3,7 @@ import { formatCount } from "@/lib/format";
 import { SUBSCRIBER_ADDRESS_KEYS } from "@/lib/subscribers/filters";
 import { STATUS_OPTIONS } from "@/lib/subscribers/labels";
 import type { RawParams } from "@/lib/list/params";
+import { listAddress } from "@/lib/subscribers/back";
 
 // On a phone the menu takes what the buttons leave, and they keep their text on one line.
 const SELECT = "field-input w-auto min-w-0 flex-1 px-2.5 py-1.5 sm:max-w-[9.5rem] sm:flex-none";
@@ -10,8 +11,7 @@ const BUTTON = `${buttonClass.secondary} shrink-0 whitespace-nowrap px-2.5 py-1.
 
 /**
  * A plain GET to the confirmation page, which counts and asks before anything changes: no script
- * needed. It carries the list's address (the filters it changes by, and the sort and columns it
- * goes back to).
+ * needed. It carries the filters it changes by, and the list's whole address to go back to.
  */
 export function BulkBar({ id, params, total, admin }: { id: string; params: RawParams; total: number; admin: boolean }) {
   return (
@@ -20,6 +20,7 @@ export function BulkBar({ id, params, total, admin }: { id: string; params: RawP
         const value = params[key];
         return typeof value === "string" && value ? [<input key={key} type="hidden" name={key} value={value} />] : [];
       })}
+      <input type="hidden" name="back" value={listAddress(params)} />
       <label className="flex min-w-0 flex-1 sm:block sm:flex-none">
         <span className="sr-only">Change</span>
         <select name="change" required defaultValue="" className={SELECT}>

@@ -2,7 +2,7 @@
 
 import { buttonClass } from "@/components/ui/button-styles";
 import { FIELD } from "@/lib/subscribers/fields";
-import { formatDateTimeIn } from "@/lib/date-time-format";
+import { formatDateTimeIn, formatDay } from "@/lib/date-time-format";
 import { STATUS_LABEL } from "@/lib/subscribers/labels";
 import type { SubscriberRecordBody } from "@/lib/subscribers/record";
 import type { SubscriberInput } from "@/lib/subscribers/schema";
@@ -24,7 +24,7 @@ const ROWS: { key: keyof SubscriberInput; label: string; show: (v: SubscriberInp
   { key: "mobile", label: FIELD.mobile.label, show: (v) => v.mobile },
   { key: "country_id", label: FIELD.country_name.label, show: (v, n) => named(v.country_id, n.country) },
   { key: "branch_id", label: FIELD.branch_name.label, show: (v, n) => named(v.branch_id, n.branch) },
-  { key: "travel_date", label: FIELD.travel_date.label, show: (v) => v.travel_date || "—" },
+  { key: "travel_date", label: FIELD.travel_date.label, show: (v) => (v.travel_date ? formatDay(v.travel_date) : "—") },
   { key: "sheet_name", label: FIELD.sheet.label, show: (v) => v.sheet_name || "—" },
   { key: "subscription_status", label: FIELD.subscription_status.label, show: (v) => STATUS_LABEL[v.subscription_status] },
   { key: "is_mandatory", label: FIELD.is_mandatory.label, show: (v) => (v.is_mandatory ? "Yes" : "No") },

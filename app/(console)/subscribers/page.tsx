@@ -13,6 +13,7 @@ import { parseWith, withParams, type RawParams } from "@/lib/list/params";
 import { heavyUnless } from "@/lib/load/user-limit";
 import { SUBSCRIBER_FIELDS, SUBSCRIBER_FILTER_KEYS, subscriberFiltersSchema } from "@/lib/subscribers/filters";
 import { isLightList, listSubscribers } from "@/lib/subscribers/queries";
+import { backQuery, listAddress } from "@/lib/subscribers/back";
 import { tableSettings } from "@/lib/subscribers/columns";
 import { defaultViewHref, shownColumns, viewsState } from "@/lib/views/menu";
 import { ViewsMenu } from "../views/views-menu";
@@ -45,7 +46,7 @@ export default async function SubscribersPage({ searchParams }: { searchParams: 
       <div className="flex flex-wrap items-center justify-between gap-3">
         <h1 className="text-2xl font-semibold tracking-tight">Subscribers</h1>
         <div className="flex flex-wrap gap-2">
-          <DuplicatesLink scope={scope} />
+          <DuplicatesLink scope={scope} back={backQuery(listAddress(params))} />
           {canCreateSubscribers(user) ? (
             <>
               <Link href="/subscribers/import" className={buttonClass.secondary}>

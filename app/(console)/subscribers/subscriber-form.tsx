@@ -39,7 +39,8 @@ const DEFAULTS: SubscriberInput = {
 };
 
 /** A subscriber to edit, with the version its fields were read at. */
-export type Editing = { id: number; version: string; values: SubscriberInput; timeZone: string };
+/** `record`: the record page to return to (with the list's address it was opened from). */
+export type Editing = { id: number; record: string; version: string; values: SubscriberInput; timeZone: string };
 
 /** The form's own spelling of a subscriber's fields (empty strings, not nulls, in text inputs). */
 const toForm = (v: SubscriberInput): SubscriberInput => ({ ...v, travel_date: v.travel_date ?? "", sheet_name: v.sheet_name ?? "" });
@@ -70,7 +71,7 @@ export function SubscriberForm({
       send: (values) => (editing ? updateSubscriberAction({ ...values, id: editing.id, version }) : createSubscriberAction(values)),
       done: (result) => {
         notify("success", result.message ?? "Saved.");
-        router.push(editing ? `/subscribers/${editing.id}` : "/subscribers");
+        router.push(editing ? editing.record : "/subscribers");
         router.refresh();
       },
       refused: (result, values) => {
@@ -211,7 +212,7 @@ export function SubscriberForm({
         <button type="submit" className={buttonClass.primary} disabled={isSubmitting}>
           {isSubmitting ? (editing ? "Saving…" : "Creating…") : editing ? "Save changes" : "Create subscriber"}
         </button>
-        <Link href={editing ? `/subscribers/${editing.id}` : "/subscribers"} className={buttonClass.secondary}>
+        <Link href={editing ? editing.record : "/subscribers"} className={buttonClass.secondary}>
           Cancel
         </Link>
       </div>

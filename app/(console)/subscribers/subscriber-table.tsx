@@ -4,6 +4,7 @@ import { SortHeader } from "@/components/list/sort-header";
 import { Badge, EmptyValue, type BadgeTone } from "@/components/ui/badge";
 import { formatDateTime, formatDay, isoDay } from "@/lib/format";
 import type { RawParams } from "@/lib/list/params";
+import { backQuery, listAddress } from "@/lib/subscribers/back";
 import type { TableColumn, TableSettings } from "@/lib/subscribers/columns";
 import type { SubscriberFilters } from "@/lib/subscribers/filters";
 import { STATUS_LABEL, STATUS_TONE } from "@/lib/subscribers/labels";
@@ -46,11 +47,14 @@ export const COLUMNS: { column: TableColumn; label: string; render: (s: Subscrib
 
 type Column = (typeof COLUMNS)[number];
 
-/** One plain link a row (not a <Link>, a client component in every row); named for screen readers when the first name is hidden. */
-function RecordLink({ s, named, children }: { s: SubscriberRow; named: boolean; children: React.ReactNode }) {
-  if (named) return <a href={`/subscribers/${s.id}`}>{children}</a>;
+/**
+ * One plain link a row (not a <Link>, a client component in every row), carrying the list's
+ * address back; named for screen readers when the first name is hidden.
+ */
+function RecordLink({ s, named, back, children }: { s: SubscriberRow; named: boolean; back: string; children: React.ReactNode }) {
+  if (named) return <a href={`/subscribers/${s.id}${back}`}>{children}</a>;
   return (
-    <a href={`/subscribers/${s.id}`}>
+    <a href={`/subscribers/${s.id}${back}`}>
       {children}
       <span className="sr-only">
         {" "}
@@ -61,14 +65,14 @@ function RecordLink({ s, named, children }: { s: SubscriberRow; named: boolean; 
 }
 
 /** Plain elements only, nothing that hydrates; a cell holds only what it shows, as each row is sent twice (HTML and RSC payload). */
-function Row({ s, columns, linked, form }: { s: SubscriberRow; columns: readonly Column[]; linked: TableColumn; form: string }) {
+function Row({ s, columns, linked, form, back }: { s: SubscriberRow; columns: readonly Column[]; linked: TableColumn; form: string; back: string }) {
   return (
     <tr>
       {columns.map((c, i) => {
         const value = c.render(s);
         const content =
           c.column === linked ? (
-            <RecordLink s={s} named={linked === "first_name"}>
+            <RecordLink s={s} named={linked === "first_name"} back={back}>
               {value}
             </RecordLink>
           ) : (
@@ -113,6 +117,7 @@ export function SubscriberTable({
   const hidden = new Set<string>(settings.hidden);
   const columns = shown ? shown.flatMap((name) => COLUMNS.filter((c) => c.column === name)) : COLUMNS.filter((c) => !hidden.has(c.column));
   const linked = columns.some((c) => c.column === "first_name") ? "first_name" : columns[0]!.column;
+  const back = backQuery(listAddress(params));
   return (
     <div role="region" aria-label="Subscribers table" tabIndex={0} className="relative max-h-[75vh] overflow-auto rounded-lg border border-slate-200 bg-white shadow-sm">
       {/* The cells' padding, colour and the sticky first column: app/globals.css (.subscriber-table). */}
@@ -136,7 +141,7 @@ export function SubscriberTable({
         </thead>
         <tbody className="divide-y divide-slate-100">
           {rows.map((s) => (
-            <Row key={s.id} s={s} columns={columns} linked={linked} form={selectForm} />
+            <Row key={s.id} s={s} columns={columns} linked={linked} form={selectForm} back={back} />
           ))}
         </tbody>
       </table>

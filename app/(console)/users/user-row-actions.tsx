@@ -4,7 +4,9 @@ import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useId, useState, useTransition } from "react";
 import { notify } from "@/components/toast";
+import { buttonClass } from "@/components/ui/button-styles";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
+import { Disclosure } from "@/components/ui/disclosure";
 import type { Role } from "@/lib/auth/permissions";
 import { changeRoleAction, resetPasswordAction, resetTwoFactorAction, setActiveAction, unlinkSsoAction } from "./actions";
 import type { BranchChoice } from "./branch-picker";
@@ -14,9 +16,12 @@ import { LinkDialog } from "./link-dialog";
 type Row = { id: number; name: string; email: string; role: Role; active: boolean; branch_ids: number[] | null; two_factor: boolean; sso_linked: boolean };
 type Pending = null | "role" | "active" | "reset" | "branches" | "two-factor" | "sso";
 
-const small = "rounded-md px-2.5 py-1.5 text-sm font-medium disabled:opacity-50";
+const item = "rounded-md px-2.5 py-2 text-left text-sm font-medium text-slate-700 hover:bg-slate-100 disabled:opacity-50";
 
-/** On your own row, role and deactivation are disabled and the password is /account's. */
+/**
+ * One menu a row (a disclosure: Enter or Space opens it, Escape closes it), every action behind a
+ * confirmation naming the user. On your own row, role and deactivation are disabled and the password is /account's.
+ */
 export function UserRowActions({ user, self, branches }: { user: Row; self: boolean; branches: BranchChoice[] }) {
   const router = useRouter();
   const id = useId();
@@ -24,7 +29,6 @@ export function UserRowActions({ user, self, branches }: { user: Row; self: bool
   const [confirming, setConfirming] = useState<Pending>(null);
   const [link, setLink] = useState<string | null>(null);
 
-  const ask = (what: NonNullable<Pending>) => () => setConfirming(what);
   type Answer = { ok: true; message?: string; data?: unknown } | { ok: false; formError?: string };
   const run = <R extends Answer>(work: () => Promise<R>, failure: string, done?: (result: Extract<R, { ok: true }>) => void) =>
     start(async () => {
@@ -43,52 +47,76 @@ export function UserRowActions({ user, self, branches }: { user: Row; self: bool
     });
 
   const otherRole: Role = user.role === "admin" ? "staff" : "admin";
-  const quiet = `${small} text-slate-700 hover:bg-slate-100`;
+  // Choosing an item closes the menu; its dialog returns focus to the menu's button.
+  const choose = (what: NonNullable<Pending>) => (e: React.MouseEvent<HTMLButtonElement>) => {
+    const menu = e.currentTarget.closest("details");
+    menu?.removeAttribute("open");
+    menu?.querySelector("summary")?.focus();
+    setConfirming(what);
+  };
+  const danger = `${item} text-red-700 hover:bg-red-50`;
   return (
-    <div className="inline-flex flex-wrap justify-end gap-1">
-      {user.role === "staff" ? (
-        <RowButton className={`${small} text-brand-700 hover:bg-brand-50`} disabled={pending} onClick={ask("branches")} label={`Branches of ${user.name}`}>
-          Branches…
-        </RowButton>
-      ) : null}
-      <RowButton
-        className={`${small} text-brand-700 hover:bg-brand-50`}
-        disabled={pending || self}
-        title={self ? "Another administrator must change your role." : undefined}
-        onClick={ask("role")}
-        label={`${user.role === "admin" ? "Make staff" : "Make admin"} (${user.name})`}
-      >
-        {user.role === "admin" ? "Make staff" : "Make admin"}
-      </RowButton>
-      <RowButton
-        className={`${small} ${user.active ? "text-red-700 hover:bg-red-50" : "text-emerald-700 hover:bg-emerald-50"}`}
-        disabled={pending || (self && user.active)}
-        title={self && user.active ? "Another administrator must deactivate you." : undefined}
-        onClick={ask("active")}
-        label={user.active ? `Deactivate ${user.name}` : `Reactivate ${user.name}`}
-      >
-        {user.active ? "Deactivate" : "Reactivate"}
-      </RowButton>
-      {self ? (
-        // Your own password is changed on /account, with the current one (the server refuses a self-reset too).
-        <Link href="/account" className={quiet}>
-          Change password
-        </Link>
-      ) : (
-        <RowButton className={quiet} disabled={pending} onClick={ask("reset")} label={`Reset password of ${user.name}`}>
-          Reset password
-        </RowButton>
-      )}
-      {user.two_factor && !self ? (
-        <RowButton className={quiet} disabled={pending} onClick={ask("two-factor")} label={`Reset two-factor of ${user.name}`}>
-          Reset two-factor
-        </RowButton>
-      ) : null}
-      {user.sso_linked && !self ? (
-        <RowButton className={quiet} disabled={pending} onClick={ask("sso")} label={`Unlink single sign-on of ${user.name}`}>
-          Unlink single sign-on
-        </RowButton>
-      ) : null}
+    <>
+      <Disclosure className="group inline-block text-left">
+        <summary
+          aria-label={`Actions for ${user.name}`}
+          className={`${buttonClass.secondary} cursor-pointer list-none px-2.5 py-1.5 [&::-webkit-details-marker]:hidden`}
+        >
+          Actions
+          <span aria-hidden="true" className="text-slate-400 transition-transform group-open:rotate-180">
+            ▾
+          </span>
+        </summary>
+        {/* In the row, not over it: the table scrolls sideways and would cut a floating panel. */}
+        <div className="mt-1 flex w-52 flex-col rounded-lg border border-slate-200 bg-white p-1 text-left whitespace-normal shadow-md">
+          {user.role === "staff" ? (
+            <RowButton className={item} disabled={pending} onClick={choose("branches")} label={`Branches of ${user.name}`}>
+              Branches…
+            </RowButton>
+          ) : null}
+          {self ? (
+            // Your own password is changed on /account, with the current one (the server refuses a self-reset too).
+            <Link href="/account" className={item}>
+              Change password
+            </Link>
+          ) : (
+            <RowButton className={item} disabled={pending} onClick={choose("reset")} label={`Reset password of ${user.name}`}>
+              Reset password…
+            </RowButton>
+          )}
+          {user.two_factor && !self ? (
+            <RowButton className={item} disabled={pending} onClick={choose("two-factor")} label={`Reset two-factor of ${user.name}`}>
+              Reset two-factor…
+            </RowButton>
+          ) : null}
+          {user.sso_linked && !self ? (
+            <RowButton className={item} disabled={pending} onClick={choose("sso")} label={`Unlink single sign-on of ${user.name}`}>
+              Unlink single sign-on…
+            </RowButton>
+          ) : null}
+          {/* Role and deactivation last, apart: never one slip from each other or from the rest. */}
+          <div role="separator" className="my-1 border-t border-slate-100" />
+          <RowButton
+            className={danger}
+            disabled={pending || self}
+            title={self ? "Another administrator must change your role." : undefined}
+            onClick={choose("role")}
+            label={`${user.role === "admin" ? "Make staff" : "Make admin"} (${user.name})`}
+          >
+            {user.role === "admin" ? "Make staff…" : "Make admin…"}
+          </RowButton>
+          <RowButton
+            className={user.active ? danger : `${item} text-emerald-700 hover:bg-emerald-50`}
+            disabled={pending || (self && user.active)}
+            title={self && user.active ? "Another administrator must deactivate you." : undefined}
+            onClick={choose("active")}
+            label={user.active ? `Deactivate ${user.name}` : `Reactivate ${user.name}`}
+          >
+            {user.active ? "Deactivate…" : "Reactivate…"}
+          </RowButton>
+          {self ? <p className="px-2.5 py-1 text-xs text-slate-500">Another administrator changes your role or deactivates you.</p> : null}
+        </div>
+      </Disclosure>
 
       <ConfirmDialog
         open={confirming === "sso"}
@@ -151,10 +179,10 @@ export function UserRowActions({ user, self, branches }: { user: Row; self: bool
       </ConfirmDialog>
       <LinkDialog url={link} name={user.name} onClose={() => setLink(null)} />
       {user.role === "staff" ? <BranchScopeDialog user={user} branches={branches} open={confirming === "branches"} onClose={() => setConfirming(null)} /> : null}
-    </div>
+    </>
   );
 }
 
-function RowButton({ label, ...props }: { label: string; className: string; disabled: boolean; title?: string; onClick: () => void; children: React.ReactNode }) {
+function RowButton({ label, ...props }: { label: string; className: string; disabled: boolean; title?: string; onClick: (e: React.MouseEvent<HTMLButtonElement>) => void; children: React.ReactNode }) {
   return <button type="button" aria-label={label} {...props} />;
 }

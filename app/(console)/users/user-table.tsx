@@ -46,7 +46,7 @@ export function UserTable({
           <SortHeader column="active" label="Active" {...header} />
           <SortHeader column="last_sign_in_at" label="Last sign-in" {...header} />
           <SortHeader column="created_at" label="Created" {...header} />
-          <PlainHeader label="Actions" className="text-right" />
+          <PlainHeader label="Actions" className="sticky right-0 bg-slate-50 text-right" />
         </>
       }
     >
@@ -74,7 +74,8 @@ export function UserTable({
           <td className="whitespace-nowrap px-3 py-2.5 text-slate-600">
             <time dateTime={u.created_at.toISOString()}>{formatDateTime(u.created_at)}</time>
           </td>
-          <td className="whitespace-nowrap px-3 py-1.5 text-right">
+          {/* Pinned to the right edge: on a phone the table scrolls sideways and the menu stays in reach. */}
+          <td className={`sticky right-0 px-3 py-1.5 text-right align-top whitespace-nowrap ${u.active ? "bg-white" : "bg-slate-50"}`}>
             <UserRowActions user={{ id: u.id, name: u.name, email: u.email, role: u.role, active: u.active, branch_ids: u.branch_ids, two_factor: u.two_factor, sso_linked: u.sso_linked }} self={u.id === me.id} branches={branches} />
           </td>
         </tr>

@@ -1,4 +1,4 @@
-import { formatDateTime } from "@/lib/format";
+import { formatDateTime, formatDay } from "@/lib/format";
 import type { SubscriptionStatus } from "@/lib/subscribers/filters";
 import { FIELD, fieldLabel, type FieldName } from "@/lib/subscribers/fields";
 import { STATUS_LABEL } from "@/lib/subscribers/labels";
@@ -20,11 +20,12 @@ const ACTION: Record<string, string> = {
 /** What a merge's event lists of its fields: the values it chose, and the duplicate flag it decided again. */
 const mergeShows = (f: string) => Object.hasOwn(FIELD, f) && (FIELD[f as FieldName].edit || f === "is_duplicate");
 
-/** A value as the record page shows it: statuses by their labels, flags as Yes and No. */
+/** A value as the record page shows it: statuses by their labels, flags as Yes and No, days as "2 Jan 2027". */
 const shown = (field: string, value: unknown): string => {
   if (value === null || value === undefined || value === "") return "—";
   if (field === "subscription_status" && typeof value === "string" && Object.hasOwn(STATUS_LABEL, value)) return STATUS_LABEL[value as SubscriptionStatus];
   if (typeof value === "boolean") return value ? "Yes" : "No";
+  if (field === "travel_date" && typeof value === "string") return formatDay(value);
   if (typeof value === "object" && value && "name" in value) return String((value as { name: unknown }).name);
   return String(value);
 };

@@ -6,7 +6,7 @@ import { isScoped } from "@/lib/auth/scope";
 export default async function SubscriberNotFound() {
   const user = await requirePageUser("/subscribers");
   return (
-    <PageState code="404" title="This subscriber is not available" action={{ href: "/subscribers", label: "Back to subscribers" }}>
+    <PageState code="404" title="This subscriber is not available" landmark={false} action={{ href: "/subscribers", label: "Back to subscribers" }}>
       It may have been deleted or merged into another record
       {isScoped(user.scope) ? ", or it belongs to a branch you do not have access to: an administrator can tell you" : ""}.
     </PageState>

@@ -13,20 +13,23 @@ import { mergesInto } from "@/lib/subscribers/merge";
 import { earlierMatches, findSubscriber, subscriberHistory } from "@/lib/subscribers/record";
 import { query } from "@/lib/db/sql";
 import { parseId } from "@/lib/validation/id";
+import type { RawParams } from "@/lib/list/params";
+import { backQuery, listBack } from "@/lib/subscribers/back";
 import { DeleteSubscriberButton } from "./delete-subscriber-button";
 import { History } from "./history";
 import { UndoDismissalButton, UndoMergeButton } from "./undo-buttons";
 
-type Props = { params: Promise<{ id: string }> };
+type Props = { params: Promise<{ id: string }>; searchParams: Promise<RawParams> };
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
   return { title: `Subscriber ${(await params).id.slice(0, 12)}` };
 }
 
 /** One subscriber: every field, the earlier subscribers it duplicates and by which rule, its history. */
-export default async function SubscriberPage({ params }: Props) {
+export default async function SubscriberPage({ params, searchParams }: Props) {
   const raw = (await params).id;
-  const user = await requirePageUser(`/subscribers/${encodeURIComponent(raw)}`);
+  const back = listBack((await searchParams).back);
+  const user = await requirePageUser(`/subscribers/${encodeURIComponent(raw)}${backQuery(back)}`);
   const id = parseId(raw);
   const scope = user.scope;
   const s = id === null ? null : await findSubscriber(scope, id);
@@ -69,7 +72,7 @@ export default async function SubscriberPage({ params }: Props) {
   return (
     <div className="mx-auto max-w-4xl space-y-6">
       <nav aria-label="Breadcrumb" className="text-sm">
-        <Link href="/subscribers" className="text-brand-700 hover:underline">
+        <Link href={back} className="text-brand-700 hover:underline">
           ← Subscribers
         </Link>
       </nav>
@@ -81,7 +84,7 @@ export default async function SubscriberPage({ params }: Props) {
           <p className="mt-1 text-sm text-slate-600">Subscriber #{s.id}</p>
         </div>
         <div className="flex gap-2">
-          <Link href={`/subscribers/${s.id}/edit`} className={buttonClass.primary}>
+          <Link href={`/subscribers/${s.id}/edit${backQuery(back)}`} className={buttonClass.primary}>
             Edit
           </Link>
           {admin ? <DeleteSubscriberButton id={s.id} name={name} /> : null}

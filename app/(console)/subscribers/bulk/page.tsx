@@ -10,6 +10,7 @@ import { heavy } from "@/lib/load/user-limit";
 import { isScoped } from "@/lib/auth/scope";
 import { countTarget, runsAtOnce } from "@/lib/subscribers/bulk";
 import { MAX_SELECTION, changeFromChoice, describeChange, type BulkTarget } from "@/lib/subscribers/bulk-schema";
+import { listBack } from "@/lib/subscribers/back";
 import { SUBSCRIBER_ADDRESS_KEYS, SUBSCRIBER_FILTER_KEYS } from "@/lib/subscribers/filters";
 import { parseId } from "@/lib/validation/id";
 import { FIELDS, SEARCH } from "../filter-fields";
@@ -32,8 +33,8 @@ export default async function BulkChangePage({ searchParams }: { searchParams: P
   const params = await searchParams;
   const user = await requirePageUser(`/subscribers/bulk${withParams(params, {})}`);
   const filters = picked(params, SUBSCRIBER_FILTER_KEYS);
-  // Back to the list as it was: a saved view's address (its sort and columns too) comes back whole.
-  const back = `/subscribers${withParams(picked(params, SUBSCRIBER_ADDRESS_KEYS), {})}`;
+  // Back to the list as it was (the list sends its whole address, page included), else its filters, sort, columns and view.
+  const back = params.back === undefined ? `/subscribers${withParams(picked(params, SUBSCRIBER_ADDRESS_KEYS), {})}` : listBack(params.back);
   const change = changeFromChoice(typeof params.change === "string" ? params.change : undefined);
   const selected = [params.select ?? []].flat().map(parseId).filter((id): id is number => id !== null);
   const all = params.scope === "all";

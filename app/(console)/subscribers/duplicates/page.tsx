@@ -12,6 +12,7 @@ import { formatDateTime } from "@/lib/format";
 import { listOutcome } from "@/lib/list/outcome";
 import { parseWith, withParams, type RawParams } from "@/lib/list/params";
 import { heavy } from "@/lib/load/user-limit";
+import { listBack } from "@/lib/subscribers/back";
 import { duplicateFiltersSchema } from "@/lib/subscribers/duplicate-filters";
 import { MERGE_FIELDS } from "@/lib/subscribers/duplicate-schema";
 import { FIELD } from "@/lib/subscribers/fields";
@@ -39,7 +40,7 @@ export default async function DuplicatesPage({ searchParams }: { searchParams: P
   return (
     <div className="space-y-5">
       <nav aria-label="Breadcrumb" className="text-sm">
-        <Link href="/subscribers" className="text-brand-700 hover:underline">
+        <Link href={listBack(params.back)} className="text-brand-700 hover:underline">
           ← Subscribers
         </Link>
       </nav>
