@@ -15,6 +15,7 @@ export function AppHeader({ user, signOut, branches }: { user: SessionUser; sign
         <nav aria-label="Main" className="flex flex-wrap items-center gap-1">
           <NavLink href="/subscribers">Subscribers</NavLink>
           <NavLink href="/branches">Branches</NavLink>
+          <NavLink href="/activity">Activity</NavLink>
           {canManageUsers(user) ? <NavLink href="/users">Users</NavLink> : null}
           {canReadAudit(user) ? <NavLink href="/audit">Audit log</NavLink> : null}
           {canManageTrash(user) ? <NavLink href="/trash">Trash</NavLink> : null}

@@ -1,5 +1,5 @@
 import type { RawParams } from "@/lib/list/params";
-import { FilterBar, type ListFilters } from "./filter-bar";
+import { FilterBar, type ToolbarFilters } from "./filter-bar";
 import { FilterChips } from "./filter-chips";
 
 /**
@@ -14,7 +14,7 @@ export function ListToolbar({
   views,
   emptyQuery,
 }: {
-  filters: ListFilters;
+  filters: ToolbarFilters;
   params: RawParams;
   path: string;
   views?: React.ReactNode;
@@ -33,7 +33,7 @@ export function ListToolbar({
       ) : (
         <FilterBar filters={filters} emptyQuery={emptyQuery} />
       )}
-      <FilterChips fields={[filters.search, ...filters.fields]} params={params} path={path} emptyQuery={emptyQuery} />
+      <FilterChips fields={filters.search ? [filters.search, ...filters.fields] : filters.fields} params={params} path={path} emptyQuery={emptyQuery} />
     </div>
   );
 }
