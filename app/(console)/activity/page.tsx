@@ -57,33 +57,37 @@ export default async function ActivityPage({ searchParams }: { searchParams: Pro
                 caption="Activity"
                 header={
                   <>
-                    <PlainHeader label="When" />
+                    <PlainHeader label="When" className="hidden sm:table-cell" />
                     <PlainHeader label="What" />
-                    <PlainHeader label="Status" />
+                    <PlainHeader label="Status" className="hidden sm:table-cell" />
                     <PlainHeader label="Actions" className="text-right" />
                   </>
                 }
               >
-                {rows.map((r) => (
-                  <tr key={`${r.kind}-${r.id}`} className="hover:bg-slate-50/60">
-                    <td className="whitespace-nowrap px-3 py-2.5 text-slate-600">
-                      <time dateTime={r.at}>{formatDateTime(new Date(r.at))}</time>
-                    </td>
-                    <td className="px-3 py-2.5">
-                      {r.href ? (
-                        <Link href={r.href} className="font-medium text-brand-700 hover:underline">
+                {rows.map((r) => {
+                  const when = <time dateTime={r.at}>{formatDateTime(new Date(r.at))}</time>;
+                  const status = <Badge tone={STATUS[r.status].tone}>{STATUS[r.status].label}</Badge>;
+                  return (
+                    <tr key={`${r.kind}-${r.id}`} className="hover:bg-slate-50/60">
+                      <td className="hidden whitespace-nowrap px-3 py-2.5 text-slate-600 sm:table-cell">{when}</td>
+                      <td className="px-3 py-2.5">
+                        {r.href ? (
+                          <Link href={r.href} className="font-medium text-brand-700 hover:underline">
+                            <bdi>{r.summary}</bdi>
+                          </Link>
+                        ) : (
                           <bdi>{r.summary}</bdi>
-                        </Link>
-                      ) : (
-                        <bdi>{r.summary}</bdi>
-                      )}
-                    </td>
-                    <td className="px-3 py-2.5">
-                      <Badge tone={STATUS[r.status].tone}>{STATUS[r.status].label}</Badge>
-                    </td>
-                    <td className="whitespace-nowrap px-3 py-1.5 text-right">{r.can_undo ? <ActivityUndo entry={r} /> : null}</td>
-                  </tr>
-                ))}
+                        )}
+                        {/* On a phone, when and how it went go under what, leaving room for the Undo. */}
+                        <span className="mt-1 flex flex-wrap items-center gap-2 text-xs text-slate-600 sm:hidden">
+                          {when} {status}
+                        </span>
+                      </td>
+                      <td className="hidden px-3 py-2.5 sm:table-cell">{status}</td>
+                      <td className="whitespace-nowrap px-3 py-1.5 text-right">{r.can_undo ? <ActivityUndo entry={r} /> : null}</td>
+                    </tr>
+                  );
+                })}
               </ListTable>
             )}
           </ListResults>
