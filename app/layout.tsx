@@ -16,7 +16,7 @@ export default function RootLayout({ children }: { children: React.ReactNode }) 
     <html lang="en">
       <body className="min-h-screen font-sans">
         {children}
-        <ToastHost position="top-right" richColors closeButton style={TOAST_COLOURS} />
+        <ToastHost position="bottom-right" richColors closeButton style={TOAST_COLOURS} />
       </body>
     </html>
   );

@@ -16,6 +16,7 @@ export function AppHeader({ user, signOut, branches }: { user: SessionUser; sign
         <nav aria-label="Main" className="order-last -mx-2 flex w-full flex-wrap items-center gap-x-0.5 sm:order-none sm:mx-0 sm:w-auto sm:gap-1 max-sm:[&>a]:px-1.5">
           <NavLink href="/subscribers">Subscribers</NavLink>
           <NavLink href="/branches">Branches</NavLink>
+          <NavLink href="/activity">Activity</NavLink>
           {canManageUsers(user) ? <NavLink href="/users">Users</NavLink> : null}
           {canReadAudit(user) ? <NavLink href="/audit">Audit log</NavLink> : null}
           {canManageTrash(user) ? <NavLink href="/trash">Trash</NavLink> : null}

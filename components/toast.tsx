@@ -10,11 +10,11 @@ let sonner: Promise<typeof import("sonner")> | null = null;
 const load = () => (sonner ??= import("sonner"));
 const hosts = new Set<() => void>();
 
-/** Shows a toast (loading the toast library first, once), with a button when given one (e.g. a change's Undo). */
+/** Shows a toast (loading the toast library first, once), with a button when given one (e.g. a change's Undo): that one stays until dismissed. */
 export function notify(kind: "success" | "error", message: string, action?: { label: string; onClick: () => void }): void {
   void load().then(({ toast }) => {
     hosts.forEach((mount) => mount());
-    toast[kind](message, action ? { action } : undefined);
+    toast[kind](message, action ? { action, duration: Infinity } : undefined);
   });
 }
 

@@ -229,6 +229,18 @@ const PAGES: Visit[] = [
       await check("undo done");
     },
   },
+  {
+    // One's changes with their Undo (an administrator also picks whose, behind Filters).
+    name: "activity",
+    roles: BOTH,
+    run: async (page, check) => {
+      const made = await page.request.post("/api/v1/subscribers/bulk", { data: { ids: [(await newSubscriber(page)).id], change: { subscription_status: "active" } } });
+      expect(made.status()).toBe(200);
+      await visit(page, check, "/activity");
+      await page.getByRole("button", { name: "Undo", exact: true }).first().click();
+      await check("activity, undo confirmation");
+    },
+  },
   { name: "branch list", roles: BOTH, run: (page, check) => visit(page, check, "/branches") },
   { name: "new branch", roles: ADMIN, run: (page, check) => visit(page, check, "/branches/new") },
   { name: "edit branch", roles: BOTH, run: async (page, check) => visit(page, check, `/branches/${await branchId(page)}/edit`) },

@@ -32,7 +32,8 @@ test.describe("subscriber export", () => {
 
     // Completed without reloading the page: the panel polls the status.
     await expect(panel.getByRole("heading", { name: "Export file Completed" })).toBeVisible({ timeout: 30_000 });
-    await expect(toast(page, "Your export file is ready to download.")).toBeVisible();
+    // The toast carries the Download, and stays until dismissed.
+    await expect(toast(page, "Your export file is ready.").getByRole("button", { name: "Download" })).toBeVisible();
     await expect(requestButton).toBeEnabled();
     if (conflict.status() === 202) {
       await expect

@@ -49,10 +49,11 @@ export function ExportPanelView({ initial, filters, view, matching, request, tim
 
   const previous = useRef(state);
   useEffect(() => {
-    if (previous.current === "in_queue" && state === "completed") notify("success", "Your export file is ready to download.");
+    const file = status.downloadable_file;
+    if (previous.current === "in_queue" && state === "completed" && file) notify("success", "Your export file is ready.", { label: "Download", onClick: () => window.location.assign(file) });
     if (previous.current === "in_queue" && state === "failed") notify("error", "The export failed. You can request it again.");
     previous.current = state;
-  }, [state]);
+  }, [state, status.downloadable_file]);
 
   const requestExport = () =>
     startTransition(async () => {

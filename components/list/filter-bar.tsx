@@ -18,9 +18,11 @@ export type SearchField = Extract<FilterField, { kind: "text" }>;
 
 /** A list's filters as data, so every list gets the same toolbar (docs/decisions/0018-toolbar-every-list-one-toolbar.md). */
 export type ListFilters = { search: SearchField; fields: FilterField[]; keys: readonly string[] };
+/** A toolbar may go without a search (a short list filtered by a select or two). */
+export type ToolbarFilters = Omit<ListFilters, "search"> & { search?: SearchField };
 
 /** Filters live in the URL, so Back/Forward, reload and shared links work; without JavaScript, a plain GET form. */
-export function FilterBar({ filters: { search, fields, keys }, emptyQuery }: { filters: ListFilters; emptyQuery?: string }) {
+export function FilterBar({ filters: { search, fields, keys }, emptyQuery }: { filters: ToolbarFilters; emptyQuery?: string }) {
   const router = useRouter();
   const pathname = usePathname();
   const searchParams = useSearchParams();
@@ -59,7 +61,7 @@ export function FilterBar({ filters: { search, fields, keys }, emptyQuery }: { f
     document.addEventListener("keydown", onKey);
     return () => document.removeEventListener("keydown", onKey);
   }, []);
-  const hiddenActive = active.filter((key) => key !== search.name).length;
+  const hiddenActive = active.filter((key) => key !== search?.name).length;
 
   const grid = (
     <div className="grid grid-cols-1 gap-3 sm:grid-cols-2 lg:grid-cols-4">
@@ -130,7 +132,9 @@ export function FilterBar({ filters: { search, fields, keys }, emptyQuery }: { f
       }}
     >
       <div className="flex flex-wrap items-end gap-2">
-        <TextFilter field={search} inputRef={searchBox} hideLabel className="min-w-[12rem] flex-1" value={searchParams.get(search.name) ?? ""} onChange={(v) => navigate({ [search.name]: v })} />
+        {search ? (
+          <TextFilter field={search} inputRef={searchBox} hideLabel className="min-w-[12rem] flex-1" value={searchParams.get(search.name) ?? ""} onChange={(v) => navigate({ [search.name]: v })} />
+        ) : null}
         <Disclosure className="group">
           <summary className={`${buttonClass.secondary} cursor-pointer list-none [&::-webkit-details-marker]:hidden`}>
             Filters{hiddenActive ? ` · ${hiddenActive}` : ""}

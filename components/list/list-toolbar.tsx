@@ -1,5 +1,5 @@
 import type { RawParams } from "@/lib/list/params";
-import { FilterBar, type ListFilters } from "./filter-bar";
+import { FilterBar, type ToolbarFilters } from "./filter-bar";
 import { FilterChips } from "./filter-chips";
 
 /**
@@ -14,12 +14,13 @@ export function ListToolbar({
   views,
   emptyQuery,
 }: {
-  filters: ListFilters;
+  filters: ToolbarFilters;
   params: RawParams;
   path: string;
   views?: React.ReactNode;
   emptyQuery?: string;
 }) {
+  const chips = <FilterChips fields={filters.search ? [filters.search, ...filters.fields] : filters.fields} params={params} path={path} emptyQuery={emptyQuery} />;
   return (
     <div className="space-y-3">
       <FilterBar filters={filters} emptyQuery={emptyQuery} />
@@ -27,12 +28,12 @@ export function ListToolbar({
         // Views sits with the chips, under the search: the search box keeps the toolbar's width.
         <div className="flex flex-wrap items-start gap-2">
           <div className="min-w-0 flex-1">
-            <FilterChips fields={[filters.search, ...filters.fields]} params={params} path={path} emptyQuery={emptyQuery} />
+            {chips}
           </div>
           <div className="ml-auto">{views}</div>
         </div>
       ) : (
-        <FilterChips fields={[filters.search, ...filters.fields]} params={params} path={path} emptyQuery={emptyQuery} />
+        chips
       )}
     </div>
   );

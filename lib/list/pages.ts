@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import { activityFiltersSchema } from "@/lib/activity/schema";
 import { auditFiltersSchema } from "@/lib/audit/filters";
 import { branchFiltersSchema } from "@/lib/branches/filters";
 import { duplicateFiltersSchema } from "@/lib/subscribers/duplicate-filters";
@@ -19,6 +20,7 @@ const LIST_PAGES: Record<string, z.ZodType> = {
   "/audit": auditFiltersSchema,
   "/trash": trashPageSchema,
   "/views": viewsPageSchema,
+  "/activity": activityFiltersSchema,
 };
 
 /** Whether `pathname` is a list page whose query its schema refuses (the page then explains why). */

@@ -452,7 +452,7 @@ export async function bulkStatus(viewer: Pick<SessionUser, "id" | "role">, bulkI
 }
 
 /** Whether `viewer` may undo it now (the page's `Undo`, with the rules of requestUndo). */
-export function canUndo(viewer: Pick<SessionUser, "id" | "role">, bulk: BulkStatus): boolean {
+export function canUndo(viewer: Pick<SessionUser, "id" | "role">, bulk: Pick<BulkStatus, "undo_of" | "undo_id" | "status" | "change" | "user_id" | "created_at">): boolean {
   if (bulk.undo_of || bulk.undo_id) return false;
   if (bulk.status !== "completed" && bulk.status !== "failed") return false;
   if ("delete" in bulk.change && viewer.role !== "admin") return false;

@@ -84,6 +84,9 @@ export type HistoryEntry = {
   at: Date;
   action: string;
   actor_email: string | null;
+  /** The bulk change an entry of one is (its page links it). */
+  entity: string | null;
+  entity_id: string | null;
   before: Record<string, unknown> | null;
   after: Record<string, unknown> | null;
 };
@@ -92,7 +95,7 @@ export type HistoryEntry = {
 const RECORD_FIELDS = new Set(Object.keys(subscriberRecordSchema.shape));
 
 /** What a merge's event (or its undo's) names besides the fields: the records and whose value each field took. */
-const MERGE_FIELDS = new Set(["merged", "restored", "values"]);
+const MERGE_FIELDS = new Set(["merged", "restored", "values", "merge_id"]);
 
 /** Said in a scoped reader's history in place of a branch that is not theirs. */
 export const ANOTHER_BRANCH = "another branch";
@@ -118,10 +121,10 @@ export async function subscriberHistory(scope: BranchScope, id: number, limit = 
   if (!(await findSubscriber(scope, id))) return [];
   const [entries, own] = await Promise.all([
     query<HistoryEntry>(sql`
-      (SELECT id::text, at, action, actor_email, before, after FROM audit_events
+      (SELECT id::text, at, action, actor_email, entity, entity_id, before, after FROM audit_events
         WHERE entity = 'subscriber' AND entity_id = ${String(id)} ORDER BY at DESC LIMIT ${limit})
       UNION ALL
-      (SELECT id::text, at, action, actor_email, before, after FROM audit_events
+      (SELECT id::text, at, action, actor_email, entity, entity_id, before, after FROM audit_events
         WHERE action IN (${join(MANY_SUBSCRIBER_ACTIONS)}) AND after -> 'ids' @> to_jsonb(${id}::int) ORDER BY at DESC LIMIT ${limit})
       ORDER BY at DESC LIMIT ${limit}`),
     isScoped(scope) ? query<{ name: string }>(sql`SELECT lower(b.name) AS name FROM ${branchesOf(scope)} b`) : null,

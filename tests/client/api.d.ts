@@ -599,6 +599,28 @@ export interface paths {
         patch: operations["patchViewsId"];
         trace?: never;
     };
+    "/api/v1/activity": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your recent changes
+         * @description **Who:** Signed in. API tokens with the `read` scope (or `export`) too.
+         *
+         *     Your bulk changes, imports, exports, merges and deletions (to the trash), newest first, 10 a page, each with `can_undo`. Administrators may ask for another user's with `user_id`; anyone else's is a 403.
+         */
+        get: operations["getActivity"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/trash/subscribers": {
         parameters: {
             query?: never;
@@ -1067,6 +1089,26 @@ export interface components {
             updated_at: string;
             /** @description null, or why its list now refuses its query or columns (the view is kept, shown as broken). */
             problem: string | null;
+        };
+        Activity: {
+            /** @enum {string} */
+            kind: "bulk_change" | "import" | "export" | "merge" | "subscriber_deletion" | "branch_deletion";
+            /** @description The bulk change's, import's, export's or merge's id; a deletion's subscriber or branch id. */
+            id: string;
+            /** Format: date-time */
+            at: string;
+            user: {
+                id: number;
+                name: string;
+            } | null;
+            /** @enum {string} */
+            status: "in_queue" | "running" | "completed" | "failed" | "undoing" | "undone" | "in_trash";
+            /** @description What it did, in words. */
+            summary: string;
+            /** @description The console page that shows it, when there is one for you. */
+            href: string | null;
+            /** @description Whether you may undo it now (a bulk change's undo, a merge's undo, a restore from the trash). */
+            can_undo: boolean;
         };
         TrashedSubscriber: {
             id: number;
@@ -2584,6 +2626,39 @@ export interface operations {
             409: components["responses"]["Error409"];
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    getActivity: {
+        parameters: {
+            query?: {
+                page?: string;
+                /** @description Whose activity (administrators; anyone else only their own id). Default: your own. */
+                user_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Activity"][];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            429: components["responses"]["Error429"];
             503: components["responses"]["Error503"];
         };
     };

@@ -258,8 +258,15 @@ for (const kind of testDbKinds()) {
       await call(staff, "post", "/api/v1/subscribers/bulk/{id}/undo", { ids: { id: change.id } }); // 409, undone
       const token = await newToken("read");
       await call(token, "get", "/api/v1/subscribers/bulk/{id}", { ids: { id: change.id } }); // an admin's token reads any
+      // The change and its undo are on the author's activity; another user's is an administrator's.
+      const activity = (await call(staff, "get", "/api/v1/activity")).body.data as { id: string; status: string }[];
+      expect(activity.find((e) => e.id === change.id)?.status).toBe("undone");
+      const admins = (await call(admin, "get", "/api/v1/users", { query: "role=admin" })).body.data as { id: number }[];
+      await call(staff, "get", "/api/v1/activity", { query: `user_id=${admins[0]!.id}` }); // 403
+      await call(admin, "get", "/api/v1/activity", { query: `user_id=${admins[0]!.id}&page=2` });
       for (const status of ["409 post /api/v1/trash/branches/{id}/restore", "200 post /api/v1/trash/branches/{id}/restore", "404 post /api/v1/trash/subscribers/{id}/restore",
-        "200 post /api/v1/subscribers/bulk", "403 post /api/v1/subscribers/bulk", "409 post /api/v1/subscribers/bulk/{id}/undo", "200 get /api/v1/subscribers/bulk/{id}"]) {
+        "200 post /api/v1/subscribers/bulk", "403 post /api/v1/subscribers/bulk", "409 post /api/v1/subscribers/bulk/{id}/undo", "200 get /api/v1/subscribers/bulk/{id}",
+        "200 get /api/v1/activity", "403 get /api/v1/activity"]) {
         const [code, method, path] = status.split(" ");
         expect(seen, status).toContain(`${method} ${path} ${code}`);
       }

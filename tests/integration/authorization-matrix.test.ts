@@ -90,6 +90,8 @@ const PAGES: Record<string, Expect> = {
   "(console)/account/page.tsx": SIGNED_IN,
   // A list's saved views: the caller's own and the shared ones.
   "(console)/views/page.tsx": SIGNED_IN,
+  // One's own changes (an administrator picks whose).
+  "(console)/activity/page.tsx": SIGNED_IN,
   "(console)/account/two-factor/page.tsx": SIGNED_IN,
   // Whoever holds the link (an unknown link here: the page says so).
   "set-password/[token]/page.tsx": EVERYONE("ok"),
@@ -215,6 +217,11 @@ const ROUTES: Record<string, Call[] | "next-auth"> = {
   // Saved views: anyone signed in keeps their own (a token reads them, never writes). Another
   // user's private view is the same 404 as none to everyone, admins included; another user's
   // shared view is read by all and changed or deleted by administrators only.
+  // One's own activity; another user's is an administrator's (a read token reads it too).
+  "api/v1/activity/route.ts": [
+    { method: "GET", path: "/api/v1/activity", expect: r({ anonymous: 401, staff: 200, admin: 200 }, 200) },
+    { method: "GET", path: "/api/v1/activity?user_id={admin}", expect: r({ anonymous: 401, staff: 403, admin: 200 }, 200) },
+  ],
   "api/v1/views/route.ts": [
     { method: "GET", path: "/api/v1/views?resource=subscribers", expect: r({ anonymous: 401, staff: 200, admin: 200 }, 200) },
     { method: "POST", path: "/api/v1/views", json: { resource: "subscribers", name: "Matrix {who}", query: "subscription_status=active" }, expect: r({ anonymous: 401, staff: 201, admin: 201 }, 403) },
@@ -461,6 +468,7 @@ describe("authorization matrix", () => {
       })
       .replaceAll("{subscriber-version}", () => subscriber.version)
       .replaceAll("{user}", () => String(suite.staff.id))
+      .replaceAll("{admin}", () => String(suite.admin.id))
       .replaceAll("{admin-token}", () => String(adminTokenIds.pop()))
       .replaceAll("{tomorrow}", new Date(Date.now() + 86_400_000).toISOString().slice(0, 10))
       .replaceAll("{export}", "AAAAAAAAAAAAAAAAAAAAAA")

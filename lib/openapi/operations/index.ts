@@ -7,7 +7,7 @@ import { importsApi } from "./imports";
 import { countriesApi, tokensApi, usersApi } from "./people";
 import { subscribersApi } from "./subscribers";
 import { bulkApi, trashApi } from "./trash";
-import { viewsApi } from "./views";
+import { activityApi, viewsApi } from "./views";
 
 /**
  * Every /api/v1 operation, in the document's order. A new route: define its operation beside
@@ -24,6 +24,7 @@ export const API_OPERATIONS: readonly ApiOperation[] = [
   ...Object.values(countriesApi),
   ...Object.values(usersApi),
   ...Object.values(viewsApi),
+  ...Object.values(activityApi),
   ...Object.values(trashApi),
   ...Object.values(tokensApi),
   ...Object.values(documentApi),

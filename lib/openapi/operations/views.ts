@@ -1,3 +1,4 @@
+import { activityFiltersSchema, activitySchema } from "@/lib/activity/schema";
 import { listAnswer } from "@/lib/list/pagination";
 import { idPathParams } from "@/lib/validation/id";
 import { viewCreateSchema, viewListQuerySchema, viewPatchSchema, viewSchema } from "@/lib/views/schema";
@@ -42,5 +43,17 @@ export const viewsApi = {
     description: "Its owner, or an administrator for a shared view (403 for staff).",
     params: idPathParams,
     answers: { 204: null },
+  }),
+};
+
+export const activityApi = {
+  list: operation({
+    method: "get", path: "/api/v1/activity", tag: "Activity", summary: "Your recent changes", access: "signed_in", tokenScope: "read",
+    description:
+      "Your bulk changes, imports, exports, merges and deletions (to the trash), newest first, 10 a page, each with `can_undo`. " +
+      "Administrators may ask for another user's with `user_id`; anyone else's is a 403.",
+    query: activityFiltersSchema,
+    answers: { 200: listAnswer(activitySchema) },
+    errors: [403],
   }),
 };

@@ -1,3 +1,4 @@
+import Link from "next/link";
 import { formatDateTime, formatDay } from "@/lib/format";
 import type { SubscriptionStatus } from "@/lib/subscribers/filters";
 import { FIELD, fieldLabel, type FieldName } from "@/lib/subscribers/fields";
@@ -10,7 +11,7 @@ import { changedFields, type HistoryEntry } from "@/lib/subscribers/record";
 const ACTION: Record<string, string> = {
   "subscriber.create": "created it",
   "subscriber.update": "changed it",
-  "subscriber.bulk_change": "changed it with others (a bulk change)",
+  "subscriber.bulk_change": "changed it with others",
   "subscriber.not_duplicates": "marked it as not a duplicate of others",
   "subscriber.duplicates_again": "took back “not duplicates” for it and others",
   "subscriber.merge": "merged duplicates into it",
@@ -42,7 +43,10 @@ function MergeNote({ after }: { after: Record<string, unknown> | null }) {
   );
 }
 
-export function History({ entries }: { entries: HistoryEntry[] }) {
+const LINK = "font-medium text-brand-700 hover:underline";
+
+/** `merges`: the merges the page lists above (with their Undo), which a merge's entry links to. */
+export function History({ entries, merges }: { entries: HistoryEntry[]; merges: string[] }) {
   if (entries.length === 0) return <p className="mt-2 text-sm text-slate-600">Nothing recorded yet.</p>;
   return (
     <ol className="mt-3 space-y-3">
@@ -58,6 +62,18 @@ export function History({ entries }: { entries: HistoryEntry[] }) {
                 {formatDateTime(new Date(e.at), { seconds: true })}
               </time>{" "}
               <bdi className="font-medium text-slate-900">{e.actor_email ?? "someone"}</bdi> {ACTION[e.action] ?? e.action}
+              {bulk && e.entity === "bulk_change" ? (
+                <>
+                  {" "}
+                  (<Link href={`/subscribers/bulk/${e.entity_id}`} className={LINK}>the bulk change</Link>)
+                </>
+              ) : null}
+              {e.action === "subscriber.merge" && merges.includes(String(e.after?.merge_id)) ? (
+                <>
+                  {" "}
+                  (<Link href={`#merge-${String(e.after?.merge_id)}`} className={LINK}>the merge</Link>)
+                </>
+              ) : null}
             </p>
             {merge ? <MergeNote after={e.after} /> : null}
             {fields.length ? (

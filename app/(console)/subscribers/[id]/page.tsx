@@ -134,7 +134,7 @@ export default async function SubscriberPage({ params, searchParams }: Props) {
           <h2 id="duplicates-heading" className="font-semibold">Merges and “not duplicates”</h2>
           <ul className="mt-3 space-y-2 text-sm">
             {merges.map((m, i) => (
-              <li key={m.id} className="flex flex-wrap items-center gap-2">
+              <li key={m.id} id={`merge-${m.id}`} className="flex flex-wrap items-center gap-2">
                 <span>
                   Merged from {m.merged_ids.map((id) => `#${id}`).join(", ")} on {formatDateTime(m.created_at)}.
                 </span>
@@ -159,7 +159,7 @@ export default async function SubscriberPage({ params, searchParams }: Props) {
 
       <section aria-labelledby="history-heading" className="rounded-lg border border-slate-200 bg-white p-5 shadow-sm">
         <h2 id="history-heading" className="font-semibold">History</h2>
-        <History entries={history} />
+        <History entries={history} merges={merges.map((m) => m.id)} />
         <p className="mt-4 text-xs text-slate-500">
           Bulk changes of selected rows are listed here. A bulk change of all subscribers matching some filters is one event in the{" "}
           {canManageBranches(user) ? (

@@ -1,0 +1,108 @@
+import "server-only";
+import { AuthError } from "@/lib/auth/guards";
+import { scopeCondition, TRASHED_BRANCHES, type BranchScope } from "@/lib/auth/scope";
+import { canManageTrash, canMergeSubscribers, type SessionUser } from "@/lib/auth/permissions";
+import { empty, query, sql, type Statement } from "@/lib/db/sql";
+import { formatCount } from "@/lib/format";
+import { offsetOf } from "@/lib/list/depth";
+import { pagination, PER_PAGE, type Pagination } from "@/lib/list/pagination";
+import { canUndo } from "@/lib/subscribers/bulk";
+import { describeChange, type BulkChange } from "@/lib/subscribers/bulk-schema";
+import type { Activity, ActivityFilters } from "./schema";
+
+// One user's changes, newest first: bulk changes, imports, exports, merges and what they put in
+// the trash one by one (a bulk deletion's rows are its bulk change). Deletions are read through the
+// viewer's branch scope; the rest are the user's own jobs, scoped when they ran.
+
+type Viewer = Pick<SessionUser, "id" | "role"> & { scope: BranchScope };
+
+type Row = {
+  kind: Activity["kind"];
+  id: string;
+  at: Date;
+  status: Activity["status"];
+  detail: Record<string, unknown>;
+  user_id: number | null;
+  user_name: string | null;
+};
+
+function activitySql(userId: number, scope: BranchScope): Statement {
+  const trashScope = (column: Statement) => {
+    const inside = scopeCondition(scope, column);
+    return inside ? sql`AND ${inside}` : empty;
+  };
+  return sql`
+    SELECT 'bulk_change' AS kind, b.id, b.created_at AS at,
+           CASE WHEN x.status = 'completed' THEN 'undone' WHEN x.id IS NOT NULL THEN 'undoing' ELSE b.status::text END AS status,
+           jsonb_build_object('change', b.change, 'rows', b.total_rows, 'changed', b.changed_rows, 'undo_of', b.undo_of, 'undo_id', x.id) AS detail
+      FROM bulk_changes b LEFT JOIN bulk_changes x ON x.undo_of = b.id AND x.status <> 'failed' WHERE b.user_id = ${userId}
+    UNION ALL
+    SELECT 'import', i.id, i.created_at, i.status::text, jsonb_build_object('file', i.file_name, 'rows', i.imported_rows)
+      FROM subscriber_imports i WHERE i.user_id = ${userId} AND NOT i.dry_run
+    UNION ALL
+    SELECT 'export', e.id, e.created_at, e.status::text, jsonb_build_object('format', e.format, 'rows', e.total_rows)
+      FROM subscriber_exports e WHERE e.user_id = ${userId}
+    UNION ALL
+    SELECT 'merge', m.id, m.created_at, CASE WHEN m.undone_at IS NULL THEN 'completed' ELSE 'undone' END,
+           jsonb_build_object('survivor', m.survivor_id, 'merged', m.merged_ids)
+      FROM subscriber_merges m WHERE m.created_by = ${userId}
+    UNION ALL
+    SELECT 'subscriber_deletion', t.id::text, t.deleted_at, 'in_trash', jsonb_build_object('name', t.first_name || ' ' || t.last_name)
+      FROM subscriber_trash t WHERE t.deleted_by = ${userId} AND t.merged_into IS NULL AND t.bulk_change_id IS NULL ${trashScope(sql`t.branch_id`)}
+    UNION ALL
+    SELECT 'branch_deletion', b.id::text, b.deleted_at, 'in_trash', jsonb_build_object('name', b.name)
+      FROM ${TRASHED_BRANCHES} b WHERE b.deleted_by = ${userId} ${trashScope(sql`b.id`)}`;
+}
+
+const rows = (n: unknown) => `${formatCount(Number(n) || 0)} subscriber${n === 1 ? "" : "s"}`;
+
+function shown(row: Row, viewer: Viewer): Activity {
+  const d = row.detail;
+  const own = row.user_id === viewer.id;
+  const base = { kind: row.kind, id: row.id, at: row.at.toISOString(), status: row.status, user: row.user_id === null ? null : { id: row.user_id, name: row.user_name ?? "" } };
+  switch (row.kind) {
+    case "bulk_change": {
+      const change = d.change as BulkChange;
+      const status = row.status === "completed" || row.status === "failed" ? row.status : ("running" as const);
+      const bulk = { user_id: row.user_id ?? 0, status, change, created_at: row.at, undo_of: d.undo_of as string | null, undo_id: d.undo_id as string | null };
+      const summary = d.undo_of ? `Undo of a bulk change (${describeChange(change)})` : `Bulk change of ${rows(d.rows)}: ${describeChange(change)}`;
+      return { ...base, summary, href: `/subscribers/bulk/${row.id}`, can_undo: canUndo(viewer, bulk) };
+    }
+    case "import":
+      return { ...base, summary: `Import of “${String(d.file)}”: ${rows(d.rows)} imported`, href: own ? `/subscribers/import/${row.id}` : null, can_undo: false };
+    case "export":
+      return { ...base, summary: `Export of ${rows(d.rows)} (${String(d.format).toUpperCase()})`, href: null, can_undo: false };
+    case "merge":
+      return {
+        ...base,
+        summary: `Merged ${(d.merged as number[]).map((id) => `#${id}`).join(", ")} into #${String(d.survivor)}`,
+        href: `/subscribers/${String(d.survivor)}`,
+        can_undo: row.status === "completed" && canMergeSubscribers(viewer),
+      };
+    default: {
+      const subscriber = row.kind === "subscriber_deletion";
+      return {
+        ...base,
+        summary: `Deleted ${subscriber ? "subscriber" : "branch"} “${String(d.name)}” (to the trash)`,
+        href: canManageTrash(viewer) ? (subscriber ? "/trash" : "/trash?kind=branches") : null,
+        can_undo: canManageTrash(viewer),
+      };
+    }
+  }
+}
+
+/** A page of the activity of `filters.user_id` (administrators) or the viewer's own; anyone else's is a 403. */
+export async function listActivity(viewer: Viewer, filters: ActivityFilters): Promise<{ data: Activity[]; pagination: Pagination }> {
+  const userId = filters.user_id ?? viewer.id;
+  if (userId !== viewer.id && viewer.role !== "admin") throw new AuthError(403);
+  const source = activitySql(userId, viewer.scope);
+  const [found, [count]] = await Promise.all([
+    query<Row>(sql`SELECT a.*, u.id AS user_id, u.name AS user_name FROM (${source}) a LEFT JOIN users u ON u.id = ${userId}
+      ORDER BY a.at DESC, a.kind, a.id DESC LIMIT ${PER_PAGE} OFFSET ${offsetOf(filters.page)}`),
+    query<{ total: number }>(sql`SELECT count(*)::int AS total FROM (${source}) a`),
+  ]);
+  return { data: found.map((row) => shown(row, viewer)), pagination: pagination(count?.total ?? 0, filters.page) };
+}
+
+/** Everyone an administrator may pick on /activity, by name. */
+export const activityUsers = () => query<{ id: number; name: string }>(sql`SELECT id, name FROM users ORDER BY lower(name), id`);
