@@ -14,6 +14,8 @@ export type AuditRow = {
   action: string;
   entity: string | null;
   entity_id: string | null;
+  /** The user an event is about, by name (users' events keep only their id). */
+  entity_name: string | null;
   before: unknown;
   after: unknown;
   ip: string | null;
@@ -29,8 +31,8 @@ export async function listAuditEvents(f: AuditFilters): Promise<{ data: AuditRow
     f.page,
     (window) => {
       const dir = direction(readDirection(f.sort.direction, window));
-      return query<AuditRow>(sql`SELECT a.id::text AS id, a.at, a.actor_email, a.action, a.entity, a.entity_id, a.before, a.after, a.ip, a.user_agent
-        FROM audit_events a ${where} ORDER BY ${SORT_SQL[f.sort.column]} ${dir}, a.id ${dir}
+      return query<AuditRow>(sql`SELECT a.id::text AS id, a.at, a.actor_email, a.action, a.entity, a.entity_id, eu.name AS entity_name, a.before, a.after, a.ip, a.user_agent
+        FROM audit_events a LEFT JOIN users eu ON a.entity = 'user' AND eu.id::text = a.entity_id ${where} ORDER BY ${SORT_SQL[f.sort.column]} ${dir}, a.id ${dir}
         LIMIT ${window.limit} OFFSET ${window.offset}`);
     },
     async () => (await query<{ total: number }>(sql`SELECT count(*)::int AS total FROM audit_events a ${where}`))[0]?.total ?? 0,
