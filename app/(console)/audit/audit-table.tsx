@@ -50,21 +50,22 @@ export function AuditTable({ rows, sort, params, path }: { rows: AuditRow[]; sor
       header={
         <>
           <SortHeader column="at" label={`When (${config().CONSOLE_TIME_ZONE})`} {...header} />
-          <SortHeader column="actor_email" label="Who" {...header} />
           <SortHeader column="action" label="What happened" {...header} />
+          <SortHeader column="actor_email" label="Who" {...header} />
           <PlainHeader label="From" />
         </>
       }
     >
       {rows.map((row) => (
         <tr key={String(row.id)}>
-          <td className="whitespace-nowrap px-3 py-2.5 font-mono text-xs text-slate-600">
+          {/* On a phone the time wraps, so what happened is in sight beside it. */}
+          <td className="px-3 py-2.5 font-mono text-xs text-slate-600 sm:whitespace-nowrap">
             <time dateTime={row.at.toISOString()}>{formatDateTime(row.at, { seconds: true })}</time>
           </td>
-          <td className="px-3 py-2.5">{row.actor_email != null ? <bdi>{row.actor_email}</bdi> : <Dash />}</td>
-          <td className="min-w-[18rem] max-w-xl px-3 py-2.5" title={row.action}>
+          <td className="min-w-[13rem] sm:min-w-[18rem] max-w-xl px-3 py-2.5" title={row.action}>
             <WhatHappened row={row} />
           </td>
+          <td className="px-3 py-2.5">{row.actor_email != null ? <bdi>{row.actor_email}</bdi> : <Dash />}</td>
           <td className="whitespace-nowrap px-3 py-2.5 font-mono text-xs text-slate-500" title={row.user_agent ?? undefined}>
             {row.ip ?? <Dash />}
           </td>

@@ -89,7 +89,8 @@ export function ViewTitle({ view, as: Tag = "h2", className = "text-base font-se
 export function ViewEditor(props: { view: MenuView; resource: ViewResource; update: Update }) {
   return (
     <div className="space-y-2">
-      <ViewTitle view={props.view} as="p" className="text-sm font-medium" />
+      {/* Not a link: the menu's own link to the view is just above. */}
+      <ViewTitle view={{ ...props.view, href: null }} as="p" className="text-sm font-medium" />
       <ViewActions {...props} />
     </div>
   );
