@@ -3,7 +3,7 @@ import { expect, listToolbar, queryOf, test } from "./fixtures";
 // The audit log in words: an edit's sentence, its field-by-field change and its record's link,
 // a bulk change linked, and the action filter by readable names in areas.
 
-const SCREENS = "docs/screenshots";
+const SCREENS = "test-results/screens";
 
 test("an edit reads as a sentence with its field changes and links; the action filter is grouped", async ({ asAdmin: page }) => {
   const s = `${Date.now()}`;

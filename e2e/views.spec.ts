@@ -412,9 +412,9 @@ test.describe("saved views", () => {
     await expect(toast(page, `View “Active Germans ${stamp}” saved.`)).toBeVisible();
     await expect(page.getByRole("heading", { name: `Active Germans ${stamp}` })).toBeVisible();
     await page.setViewportSize({ width: 1280, height: 900 });
-    await page.screenshot({ path: "docs/screenshots/views-1280.png" });
+    await page.screenshot({ path: `${SCREENS}/views-1280.png` });
     await page.setViewportSize({ width: 390, height: 844 });
-    await page.screenshot({ path: "docs/screenshots/views-390.png" });
+    await page.screenshot({ path: `${SCREENS}/views-390.png` });
     await page.setViewportSize({ width: 1280, height: 900 });
     await page.getByRole("button", { name: `Copy link to Ordered ${stamp}` }).click();
     await expect(toast(page, `Link to “Ordered ${stamp}” copied.`)).toBeVisible();
