@@ -31,8 +31,10 @@ export async function listAuditEvents(f: AuditFilters): Promise<{ data: AuditRow
     f.page,
     (window) => {
       const dir = direction(readDirection(f.sort.direction, window));
-      return query<AuditRow>(sql`SELECT a.id::text AS id, a.at, a.actor_email, a.action, a.entity, a.entity_id, eu.name AS entity_name, a.before, a.after, a.ip, a.user_agent
-        FROM audit_events a LEFT JOIN users eu ON a.entity = 'user' AND eu.id::text = a.entity_id ${where} ORDER BY ${SORT_SQL[f.sort.column]} ${dir}, a.id ${dir}
+      return query<AuditRow>(sql`SELECT a.id::text AS id, a.at, a.actor_email, a.action, a.entity, a.entity_id, a.before, a.after, a.ip, a.user_agent,
+          -- Read per row shown (after the sort and limit), by the users' key.
+          CASE WHEN a.entity = 'user' AND a.entity_id ~ '^[0-9]{1,9}$' THEN (SELECT u.name FROM users u WHERE u.id = a.entity_id::int) END AS entity_name
+        FROM audit_events a ${where} ORDER BY ${SORT_SQL[f.sort.column]} ${dir}, a.id ${dir}
         LIMIT ${window.limit} OFFSET ${window.offset}`);
     },
     async () => (await query<{ total: number }>(sql`SELECT count(*)::int AS total FROM audit_events a ${where}`))[0]?.total ?? 0,
