@@ -391,6 +391,7 @@ test.describe("saved views", () => {
     await viewsButton(page).click();
     // The menu says its filters as the toolbar's chips.
     await expect(menu(page).getByRole("list", { name: `Filters and sort of Germans ${stamp}` })).toHaveText(/Country: Germany\s*Status: Active\s*Sort: Created, descending/);
+    await page.screenshot({ path: `${SCREENS}/views-menu-chips.png` });
     await menu(page).getByRole("link", { name: `Germans ${stamp}` }).click();
     await expect(page).toHaveURL(/columns=/);
     expect(await headers()).toEqual(shown);
