@@ -160,6 +160,10 @@ const PAGES: Visit[] = [
       await expect(page.getByRole("button", { name: `Rename ${name}` })).toBeVisible();
       await check("Views menu, a view's actions open");
       await visit(page, check, "/views?resource=subscribers", "views page");
+      await page.getByRole("button", { name: `Rename ${name}` }).click();
+      await expect(page.getByRole("textbox", { name: `New name of the view “${name}”` })).toBeFocused();
+      await check("views page, a view renamed in place");
+      await page.keyboard.press("Escape");
       await page.getByRole("button", { name: `Delete ${name}` }).click();
       await expect(page.getByRole("dialog", { name: `Delete the view “${name}”?` })).toBeVisible();
       await check("view delete confirmation");

@@ -104,9 +104,9 @@ test.describe("people and access", () => {
 
     // Who did what, on /audit.
     await page.goto("/audit?action=user.create");
-    await expect(page.getByRole("cell", { name: "user.create" }).first()).toBeVisible();
+    await expect(page.getByRole("cell", { name: /^Created the user / }).first()).toBeVisible();
     await page.goto("/audit?action=token.export");
-    await expect(page.getByRole("cell", { name: "token.export" }).first()).toBeVisible();
+    await expect(page.getByRole("cell", { name: /^Used the API token .+ for an export$/ }).first()).toBeVisible();
     await page.screenshot({ path: "test-results/screens/audit-token-export.png", fullPage: true });
   });
 

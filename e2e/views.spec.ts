@@ -108,8 +108,9 @@ test.describe("saved views", () => {
     await expect(walt.getByRole("button", { name: `Delete ${name}` })).toHaveCount(0);
     await vera.goto("/views?resource=subscribers");
     await vera.screenshot({ path: `${SCREENS}/views-page.png`, fullPage: true });
-    await vera.getByRole("textbox", { name: `Name of ${name}` }).fill(`${name} (renamed)`);
     await vera.getByRole("button", { name: `Rename ${name}` }).click();
+    await vera.getByRole("textbox", { name: `New name of the view “${name}”` }).fill(`${name} (renamed)`);
+    await vera.getByRole("button", { name: "Save name" }).click();
     await expect(toast(vera, `View “${name} (renamed)” saved.`)).toBeVisible();
     await vera.getByRole("button", { name: `Delete ${name} (renamed)` }).click();
     const dialog = vera.getByRole("dialog", { name: `Delete the view “${name} (renamed)”?` });
@@ -222,18 +223,19 @@ test.describe("saved views", () => {
     await viewsButton(owen).click();
     await owen.getByRole("link", { name: "Manage views…" }).click();
     await expect(owen).toHaveURL(/\/views\?resource=subscribers&back=/);
-    await expect(owen.getByText("The list you came from:")).toContainText("subscription_status=expired&sort=last_name");
+    await expect(owen.getByRole("list", { name: "Filters and sort of the list you came from" })).toHaveText(/Status: Expired\s*Sort: Last name/);
     await owen.getByRole("button", { name: "Update to the list’s current filters" }).click();
     await expect(toast(owen, `View “${name}” saved.`)).toBeVisible();
-    await expect(owen.getByRole("listitem").filter({ has: owen.getByRole("heading", { name }) })).toContainText("Filters and sort: subscription_status=expired&sort=last_name");
+    await expect(owen.getByRole("listitem").filter({ has: owen.getByRole("heading", { name }) })).toContainText(/Status: Expired\s*Sort: Last name/);
     await owen.getByRole("link", { name: "Back to the list" }).click();
     expect(queryOf(owen)).toEqual({ subscription_status: "expired", sort: "last_name" });
     await expect(viewsButton(owen)).toHaveText(new RegExp(`^Views: ${name}`));
 
     // An administrator renames the shared view on the views page; its owner sees the new name.
     await admin.goto("/views?resource=subscribers");
-    await admin.getByRole("textbox", { name: `Name of ${name}` }).fill(`${name} (by an admin)`);
     await admin.getByRole("button", { name: `Rename ${name}` }).click();
+    await admin.getByRole("textbox", { name: `New name of the view “${name}”` }).fill(`${name} (by an admin)`);
+    await admin.getByRole("button", { name: "Save name" }).click();
     await expect(toast(admin, `View “${name} (by an admin)” saved.`)).toBeVisible();
     await owen.reload();
     await expect(viewsButton(owen)).toHaveText(new RegExp(`^Views: ${name} \\(by an admin\\)`));
@@ -265,8 +267,9 @@ test.describe("saved views", () => {
     await expect(edit).toHaveAttribute("aria-expanded", "true");
     await expect(menu(page).getByRole("button", { name: "Stop sharing" }).or(menu(page).getByRole("button", { name: "Share with everyone" }))).toBeVisible();
     await expect(menu(page).getByRole("button", { name: "Update to the list’s current filters" })).toHaveCount(0);
-    await page.getByRole("textbox", { name: `Name of ${name}` }).fill(renamed);
     await page.getByRole("button", { name: `Rename ${name}` }).click();
+    await page.getByRole("textbox", { name: `New name of the view “${name}”` }).fill(renamed);
+    await page.getByRole("button", { name: "Save name" }).click();
     await expect(toast(page, `View “${renamed}” saved.`)).toBeVisible();
     await expect(viewsButton(page)).toHaveText(new RegExp(`^Views: ${renamed.replace(/[()]/g, "\\$&")}`));
     expect(await stored(renamed)).toMatchObject({ query: "subscription_status=pending" });
@@ -327,7 +330,7 @@ test.describe("saved views", () => {
     await page.keyboard.press(" ");
     await expect(keyedEdit).toHaveAttribute("aria-expanded", "false");
     await page.keyboard.press(" ");
-    const keyedName = page.getByRole("textbox", { name: `Name of Keyed edit ${stamp}` });
+    const keyedName = page.getByRole("button", { name: `Rename Keyed edit ${stamp}` });
     await expect(keyedName).toBeVisible();
     await page.keyboard.press("Tab");
     await expect(keyedName).toBeFocused();
@@ -368,6 +371,58 @@ test.describe("saved views", () => {
     await expect(viewsButton(page)).toHaveText(new RegExp(`^Views: ${name}`));
     const saved = ((await (await page.request.get("/api/v1/views?resource=branches")).json()) as { data: { name: string; query: string; shared: boolean; columns: unknown }[] }).data.find((v) => v.name === name);
     expect(saved).toMatchObject({ query: "name=north&sort=-name", shared: true, columns: null });
+    await page.context().close();
+  });
+  test("a view reads as chips, is renamed in place, its link copied, and opens with the columns in the order it was saved", async ({ asAdmin: admin, browser }) => {
+    const stamp = Date.now();
+    const page = await signedIn(browser, await newUser(admin, `Cleo Chips ${stamp}`));
+    await page.context().grantPermissions(["clipboard-read", "clipboard-write"]);
+    const headers = () => page.getByRole("table", { name: "Subscribers" }).locator("thead th a.sort-link").evaluateAll((links) => links.map((a) => a.firstChild?.textContent));
+
+    // Saved from a list showing its own columns: the view opens them in that order, not the fields' catalogue order.
+    await page.goto("/subscribers?subscription_status=active&country_name=Germany&sort=-created_at");
+    const shown = await headers();
+    expect(shown.length).toBeGreaterThan(5);
+    await viewsButton(page).click();
+    await page.getByRole("textbox", { name: "Name", exact: true }).fill(`Germans ${stamp}`);
+    await page.getByRole("button", { name: "Save view" }).click();
+    await expect(toast(page, `View “Germans ${stamp}” saved.`)).toBeVisible();
+    await page.goto("/subscribers?view=all");
+    await viewsButton(page).click();
+    // The menu says its filters as the toolbar's chips.
+    await expect(menu(page).getByRole("list", { name: `Filters and sort of Germans ${stamp}` })).toHaveText(/Country: Germany\s*Status: Active\s*Sort: Created, descending/);
+    await page.screenshot({ path: `${SCREENS}/views-menu-chips.png` });
+    await menu(page).getByRole("link", { name: `Germans ${stamp}` }).click();
+    await expect(page).toHaveURL(/columns=/);
+    expect(await headers()).toEqual(shown);
+    // A view's own order (through the API) is kept as it is.
+    const order = ["email", "last_name", "first_name", "subscription_status"];
+    expect((await page.request.post("/api/v1/views", { data: { resource: "subscribers", name: `Ordered ${stamp}`, query: "subscription_status=active", columns: order } })).status()).toBe(201);
+
+    // The views page: chips, not the query; rename in place (Escape cancels, Enter saves); copy link.
+    await page.goto("/views?resource=subscribers");
+    const item = page.getByRole("listitem").filter({ has: page.getByRole("heading", { name: `Ordered ${stamp}` }) });
+    await expect(item.getByRole("list", { name: `Filters and sort of Ordered ${stamp}` })).toHaveText("Status: Active");
+    await expect(page.getByText("subscription_status=")).toHaveCount(0);
+    await page.getByRole("button", { name: `Rename Germans ${stamp}` }).click();
+    await page.keyboard.press("Escape");
+    await expect(page.getByRole("heading", { name: `Germans ${stamp}` })).toBeVisible();
+    await page.getByRole("button", { name: `Rename Germans ${stamp}` }).click();
+    await page.getByRole("textbox", { name: `New name of the view “Germans ${stamp}”` }).fill(`Active Germans ${stamp}`);
+    await page.keyboard.press("Enter");
+    await expect(toast(page, `View “Active Germans ${stamp}” saved.`)).toBeVisible();
+    await expect(page.getByRole("heading", { name: `Active Germans ${stamp}` })).toBeVisible();
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.screenshot({ path: `${SCREENS}/views-1280.png` });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.screenshot({ path: `${SCREENS}/views-390.png` });
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.getByRole("button", { name: `Copy link to Ordered ${stamp}` }).click();
+    await expect(toast(page, `Link to “Ordered ${stamp}” copied.`)).toBeVisible();
+    const link = await page.evaluate(() => navigator.clipboard.readText());
+    expect(link).toMatch(/^http:\/\/localhost:\d+\/subscribers\?subscription_status=active&columns=/);
+    await page.goto(link);
+    expect(await headers()).toEqual(["Email", "Last name", "First name", "Status"]);
     await page.context().close();
   });
 });

@@ -8,10 +8,21 @@ import { inputClass } from "@/components/ui/input-styles";
 
 export type FilterField =
   | { kind: "text"; name: string; label: string; placeholder?: string; numeric?: boolean }
-  | { kind: "select"; name: string; label: string; options: { value: string; label: string }[] }
+  | { kind: "select"; name: string; label: string; options: { value: string; label: string; group?: string }[] }
   | { kind: "dateRange"; label: string; from: string; to: string };
 
 const DEBOUNCE_MS = 300;
+
+/** A select's options by their `group` (an <optgroup> each), in order; ungrouped options stay as they are. */
+function groups<O extends { group?: string }>(options: O[]) {
+  const out: [string | undefined, O[]][] = [];
+  for (const o of options) {
+    const last = out.at(-1);
+    if (last && last[0] === o.group) last[1].push(o);
+    else out.push([o.group, [o]]);
+  }
+  return out;
+}
 
 /** The toolbar's search: a text filter shown first, outside the Filters panel. */
 export type SearchField = Extract<FilterField, { kind: "text" }>;
@@ -78,11 +89,14 @@ export function FilterBar({ filters: { search, fields, keys }, emptyQuery }: { f
               onChange={(e) => navigate({ [field.name]: e.target.value })}
             >
               <option value="">Any</option>
-              {field.options.map((o) => (
-                <option key={o.value} value={o.value}>
-                  {o.label}
-                </option>
-              ))}
+              {groups(field.options).map(([group, options]) => {
+                const list = options.map((o) => (
+                  <option key={o.value} value={o.value}>
+                    {o.label}
+                  </option>
+                ));
+                return group ? <optgroup key={group} label={group}>{list}</optgroup> : list;
+              })}
             </select>
           </label>
         ) : (

@@ -1,7 +1,9 @@
 import Link from "next/link";
 import { formatDay } from "@/lib/date-time-format";
-import { withParams, type RawParams } from "@/lib/list/params";
+import { rawParams, withParams, type RawParams } from "@/lib/list/params";
 import type { FilterField } from "./filter-bar";
+
+const CHIP = "inline-flex max-w-[18rem] items-center gap-1.5 rounded-full border border-brand-200 bg-brand-50 px-3 py-1 text-xs text-brand-900";
 
 export type FilterChip = { key: string; label: string; value: string };
 
@@ -36,7 +38,7 @@ export function FilterChips({ fields, params, path, emptyQuery }: { fields: Filt
         <li key={chip.key}>
           <Link
             href={href(withParams(params, { [chip.key]: undefined, page: undefined }))}
-            className="inline-flex max-w-[18rem] items-center gap-1.5 rounded-full border border-brand-200 bg-brand-50 px-3 py-1 text-xs text-brand-900 hover:bg-brand-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600"
+            className={`${CHIP} hover:bg-brand-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600`}
             aria-label={`Remove the filter ${chip.label}: ${chip.value}`}
           >
             <span className="truncate">
@@ -53,6 +55,30 @@ export function FilterChips({ fields, params, path, emptyQuery }: { fields: Filt
           Clear filters
         </Link>
       </li>
+    </ul>
+  );
+}
+
+/** A column's label for the sort: its filter's, or its date range's (`created_at`: "Created"). */
+const columnLabel = (fields: FilterField[], column: string) =>
+  fields.find((f) => (f.kind === "dateRange" ? f.from.startsWith(`${column.replace(/_at$/, "")}_`) : f.name === column))?.label ?? column.replaceAll("_", " ");
+
+/** A saved query's filters and sort as the toolbar's chips, to read (a saved view's, on the views page and menu). */
+export function QueryChips({ fields, query, label }: { fields: FilterField[]; query: string; label: string }) {
+  const params = rawParams(new URLSearchParams(query));
+  const sort = typeof params.sort === "string" ? params.sort : null;
+  const chips = filterChips(fields, params);
+  if (sort) chips.push({ key: "sort", label: "Sort", value: `${columnLabel(fields, sort.replace(/^-/, ""))}${sort.startsWith("-") ? ", descending" : ""}` });
+  if (chips.length === 0) return null;
+  return (
+    <ul aria-label={label} className="flex flex-wrap gap-1.5">
+      {chips.map((chip) => (
+        <li key={chip.key} className={CHIP}>
+          <span className="truncate">
+            {chip.label}: <bdi className="font-medium">{chip.value}</bdi>
+          </span>
+        </li>
+      ))}
     </ul>
   );
 }

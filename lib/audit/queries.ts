@@ -14,6 +14,8 @@ export type AuditRow = {
   action: string;
   entity: string | null;
   entity_id: string | null;
+  /** The user an event is about, by name (users' events keep only their id). */
+  entity_name: string | null;
   before: unknown;
   after: unknown;
   ip: string | null;
@@ -29,7 +31,9 @@ export async function listAuditEvents(f: AuditFilters): Promise<{ data: AuditRow
     f.page,
     (window) => {
       const dir = direction(readDirection(f.sort.direction, window));
-      return query<AuditRow>(sql`SELECT a.id::text AS id, a.at, a.actor_email, a.action, a.entity, a.entity_id, a.before, a.after, a.ip, a.user_agent
+      return query<AuditRow>(sql`SELECT a.id::text AS id, a.at, a.actor_email, a.action, a.entity, a.entity_id, a.before, a.after, a.ip, a.user_agent,
+          -- Read per row shown (after the sort and limit), by the users' key.
+          CASE WHEN a.entity = 'user' AND a.entity_id ~ '^[0-9]{1,9}$' THEN (SELECT u.name FROM users u WHERE u.id = a.entity_id::int) END AS entity_name
         FROM audit_events a ${where} ORDER BY ${SORT_SQL[f.sort.column]} ${dir}, a.id ${dir}
         LIMIT ${window.limit} OFFSET ${window.offset}`);
     },

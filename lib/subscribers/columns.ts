@@ -5,6 +5,8 @@ import { SUBSCRIBER_FIELDS } from "./filters";
 // which columns are hidden, and the density of the rows. Pure: the page and the action share it.
 
 export type TableColumn = (typeof SUBSCRIBER_FIELDS)[number];
+/** The table's own column order (its COLUMNS'), status and flags early: what a view saved without `columns` shows. */
+export const TABLE_COLUMNS = ["id", "first_name", "last_name", "email", "mobile", "subscription_status", "is_duplicate", "is_mandatory", "branch_name", "country_name", "travel_date", "sheet", "created_at"] as const satisfies readonly TableColumn[];
 const DENSITIES = ["comfortable", "compact"] as const;
 type Density = (typeof DENSITIES)[number];
 

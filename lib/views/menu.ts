@@ -3,7 +3,7 @@ import { cache } from "react";
 import type { SessionUser } from "@/lib/auth/permissions";
 import { canChangeView } from "@/lib/auth/permissions";
 import type { RawParams } from "@/lib/list/params";
-import { tableSettings } from "@/lib/subscribers/columns";
+import { TABLE_COLUMNS, tableSettings } from "@/lib/subscribers/columns";
 import { SUBSCRIBER_FIELDS } from "@/lib/subscribers/filters";
 import { allHref, checkViewQuery, filtersKey, VIEW_LISTS, viewHref, type ViewResource } from "./resources";
 import type { Pagination } from "@/lib/list/pagination";
@@ -54,7 +54,8 @@ export function shownColumns(user: SessionUser, params: RawParams): string[] {
   const given = typeof params.columns === "string" ? params.columns.split(",").map((c) => c.trim()) : null;
   if (given && given.every((c) => (SUBSCRIBER_FIELDS as readonly string[]).includes(c))) return given;
   const hidden = new Set<string>(tableSettings(user.preferences).hidden);
-  return SUBSCRIBER_FIELDS.filter((c) => !hidden.has(c));
+  // The table's order, not the fields' catalogue order: a view saved now opens as it looks now.
+  return TABLE_COLUMNS.filter((c) => !hidden.has(c));
 }
 
 /** A stored view as the menu and the views page show it to `user`. */

@@ -93,6 +93,10 @@ for (const kind of testDbKinds()) {
       const byStaff = await listAuditEvents(auditFiltersSchema.parse({ actor: "staff-" }));
       expect(byStaff.data.length).toBeGreaterThan(0);
       expect(auditFiltersSchema.safeParse({ action: "nope" }).success).toBe(false);
+      // A user's event names the user, read by id for the rows shown.
+      await database.prisma.auditEvent.create({ data: { action: "user.role_change", entity: "user", entity_id: String(users.staff.id), before: { role: "staff" }, after: { role: "admin" } } });
+      const roles = await listAuditEvents(auditFiltersSchema.parse({ action: "user.role_change" }));
+      expect(roles.data[0]).toMatchObject({ entity_id: String(users.staff.id), entity_name: users.staff.name });
 
       actAs(users.staff);
       await expectRefused(AuditPage({ searchParams: Promise.resolve({}) }), 403);

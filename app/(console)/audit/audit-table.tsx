@@ -1,5 +1,7 @@
+import { FieldChanges } from "@/components/field-changes";
 import { ListTable } from "@/components/list/list-table";
 import { PlainHeader, SortHeader } from "@/components/list/sort-header";
+import { describeAudit } from "@/lib/audit/describe";
 import type { AuditRow } from "@/lib/audit/queries";
 import { config } from "@/lib/config";
 import { formatDateTime } from "@/lib/format";
@@ -7,17 +9,35 @@ import type { RawParams } from "@/lib/list/params";
 
 const Dash = () => <span className="text-slate-300">—</span>;
 
-// Values people typed (names, emails, filters) are isolated (<bdi>): one right-to-left value
-// cannot reorder the arrow, the other side or the cells around it.
-function changes(row: AuditRow) {
-  if (row.before == null && row.after == null) return <Dash />;
-  const show = (v: unknown) => (v == null ? "—" : JSON.stringify(v));
+/** The entry in words, its record a link where it still has a page, then what changed field by field. Typed values are isolated (<bdi>). */
+function WhatHappened({ row }: { row: AuditRow }) {
+  const { text, record, diff, details } = describeAudit(row);
+  const [head, tail] = text.split("{record}");
+  const name = record ? <bdi className="font-medium">{record.label}</bdi> : null;
   return (
-    <span className="font-mono text-xs break-all text-slate-600">
-      {row.before != null ? <bdi className="text-red-700">{show(row.before)}</bdi> : null}
-      {row.before != null && row.after != null ? " → " : null}
-      {row.after != null ? <bdi className="text-emerald-700">{show(row.after)}</bdi> : null}
-    </span>
+    <>
+      <p>
+        {head}
+        {record?.href ? (
+          <a href={record.href} className="text-brand-700 underline-offset-2 hover:underline">
+            {name}
+          </a>
+        ) : (
+          name
+        )}
+        {tail}
+      </p>
+      {diff ? <FieldChanges {...diff} /> : null}
+      {details.length ? (
+        <ul className="mt-1 text-xs text-slate-600">
+          {details.map(([k, v]) => (
+            <li key={k}>
+              {k}: <bdi className="break-all">{v}</bdi>
+            </li>
+          ))}
+        </ul>
+      ) : null}
+    </>
   );
 }
 
@@ -30,23 +50,22 @@ export function AuditTable({ rows, sort, params, path }: { rows: AuditRow[]; sor
       header={
         <>
           <SortHeader column="at" label={`When (${config().CONSOLE_TIME_ZONE})`} {...header} />
+          <SortHeader column="action" label="What happened" {...header} />
           <SortHeader column="actor_email" label="Who" {...header} />
-          <SortHeader column="action" label="Action" {...header} />
-          <PlainHeader label="Record" />
-          <PlainHeader label="Change" />
           <PlainHeader label="From" />
         </>
       }
     >
       {rows.map((row) => (
         <tr key={String(row.id)}>
-          <td className="whitespace-nowrap px-3 py-2.5 font-mono text-xs text-slate-600">
+          {/* On a phone the time wraps, so what happened is in sight beside it. */}
+          <td className="px-3 py-2.5 font-mono text-xs text-slate-600 sm:whitespace-nowrap">
             <time dateTime={row.at.toISOString()}>{formatDateTime(row.at, { seconds: true })}</time>
           </td>
+          <td className="min-w-[13rem] sm:min-w-[18rem] max-w-xl px-3 py-2.5" title={row.action}>
+            <WhatHappened row={row} />
+          </td>
           <td className="px-3 py-2.5">{row.actor_email != null ? <bdi>{row.actor_email}</bdi> : <Dash />}</td>
-          <td className="whitespace-nowrap px-3 py-2.5 font-mono text-xs">{row.action}</td>
-          <td className="whitespace-nowrap px-3 py-2.5 text-slate-600">{row.entity ? `${row.entity} #${row.entity_id}` : <Dash />}</td>
-          <td className="max-w-md px-3 py-2.5">{changes(row)}</td>
           <td className="whitespace-nowrap px-3 py-2.5 font-mono text-xs text-slate-500" title={row.user_agent ?? undefined}>
             {row.ip ?? <Dash />}
           </td>

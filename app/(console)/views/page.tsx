@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { QueryChips } from "@/components/list/filter-chips";
 import { InvalidQuery, PastLastPage, ResultSummary } from "@/components/list/list-states";
 import { Pager } from "@/components/list/pager";
 import { Badge } from "@/components/ui/badge";
@@ -10,7 +11,8 @@ import { parseWith, rawParams, withParams, type RawParams } from "@/lib/list/par
 import { savedAs, viewsPage, type MenuView } from "@/lib/views/menu";
 import { VIEW_LISTS, VIEW_RESOURCES, type ViewResource } from "@/lib/views/resources";
 import { viewsPageSchema } from "@/lib/views/schema";
-import { ViewActions } from "./view-actions";
+import { VIEW_FIELDS } from "./toolbars";
+import { ViewActions, ViewTitle } from "./view-actions";
 
 export const metadata: Metadata = { title: "Saved views" };
 
@@ -48,10 +50,12 @@ export default async function ViewsPage({ searchParams }: { searchParams: Promis
         list&rsquo;s filters changed since it was saved) says why: update it to the list&rsquo;s filters or delete it.
       </p>
       {update ? (
-        <p className="text-sm text-slate-600">
-          The list you came from: <code className="break-all">{update.query || "every row"}</code>. &ldquo;Update&rdquo; gives a view these filters and sort
-          {update.columns ? " and its columns" : ""}.
-        </p>
+        <div className="space-y-1.5 text-sm text-slate-600">
+          <p>
+            The list you came from{update.query ? "" : " shows every row"}. &ldquo;Update&rdquo; gives a view its filters and sort{update.columns ? " and its columns" : ""}.
+          </p>
+          <QueryChips fields={VIEW_FIELDS[resource]} query={update.query} label="Filters and sort of the list you came from" />
+        </div>
       ) : null}
       {parsed.ok ? (
         <ViewList user={user} resource={resource} page={parsed.value.page} params={params} update={update} />
@@ -92,15 +96,7 @@ function ViewItem({ view, resource, update }: { view: MenuView; resource: ViewRe
   return (
     <li className="space-y-2 rounded-lg border border-slate-200 bg-white p-4 text-sm shadow-sm">
       <div className="flex flex-wrap items-center gap-2">
-        <h2 className="text-base font-semibold">
-          {view.href ? (
-            <a href={view.href} className="text-brand-700 underline-offset-2 hover:underline">
-              <bdi>{view.name}</bdi>
-            </a>
-          ) : (
-            <bdi>{view.name}</bdi>
-          )}
-        </h2>
+        <ViewTitle view={view} />
         {view.shared ? <Badge tone="blue">Shared</Badge> : <Badge>Private</Badge>}
         {view.isDefault ? <Badge tone="green">Your default</Badge> : null}
         {view.problem ? <Badge tone="red">Broken</Badge> : null}
@@ -108,15 +104,7 @@ function ViewItem({ view, resource, update }: { view: MenuView; resource: ViewRe
           by <bdi>{view.own ? "you" : view.owner}</bdi>
         </span>
       </div>
-      <p className="text-xs text-slate-600">
-        {view.query ? (
-          <>
-            Filters and sort: <code className="break-all">{view.query}</code>
-          </>
-        ) : (
-          "Every row, in the list's own order."
-        )}
-      </p>
+      {view.query ? <QueryChips fields={VIEW_FIELDS[resource]} query={view.query} label={`Filters and sort of ${view.name}`} /> : <p className="text-xs text-slate-600">Every row, in the list&rsquo;s own order.</p>}
       {view.problem ? <p className="rounded-md bg-red-50 px-3 py-2 text-red-800">This view no longer opens: {view.problem}</p> : null}
       <ViewActions view={view} resource={resource} update={update} />
     </li>

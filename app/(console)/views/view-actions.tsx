@@ -14,7 +14,89 @@ import { deleteViewAction, setDefaultViewAction, updateViewAction } from "./acti
 /** The list's current filters and columns, for "Update"; null: no Update button. */
 type Update = { query: string; columns: string[] | null } | null;
 
-/** One view's buttons: rename, share, update to the list's filters, default, delete (confirmed, naming it). */
+/** The view's address, whole, on the clipboard; the toast says so (or that it could not). */
+async function copyLink(view: MenuView) {
+  try {
+    await navigator.clipboard.writeText(new URL(view.href!, window.location.origin).href);
+    notify("success", `Link to “${view.name}” copied.`);
+  } catch {
+    notify("error", "The browser did not let the link be copied: open the view and copy its address.");
+  }
+}
+
+/** The view's name (its link), renamed in place by its owner or an administrator: Enter saves, Escape cancels. */
+export function ViewTitle({ view, as: Tag = "h2", className = "text-base font-semibold" }: { view: MenuView; as?: "h2" | "p"; className?: string }) {
+  const router = useRouter();
+  const id = useId();
+  const [editing, setEditing] = useState(false);
+  const [pending, startTransition] = useTransition();
+  const [error, setError] = useState<string | null>(null);
+  const name = <bdi>{view.name}</bdi>;
+  if (!editing) {
+    return (
+      <div className="flex min-w-0 items-center gap-1">
+        <Tag className={className}>{view.href ? <a href={view.href} className="text-brand-700 underline-offset-2 hover:underline">{name}</a> : name}</Tag>
+        {view.changeable ? (
+          <button type="button" className={`${buttonClass.ghost} px-2 py-1 text-xs`} onClick={() => setEditing(true)}>
+            Rename<span className="sr-only"> {view.name}</span>
+          </button>
+        ) : null}
+      </div>
+    );
+  }
+  return (
+    <form
+      className="flex flex-wrap items-center gap-2"
+      onSubmit={(event) => {
+        event.preventDefault();
+        const value = String(new FormData(event.currentTarget).get("name") ?? "");
+        startTransition(async () => {
+          const result = await updateViewAction({ id: view.id, name: value });
+          if (!result.ok) return setError(result.fieldErrors?.name?.[0] ?? result.formError ?? "Not saved.");
+          notify("success", result.message ?? "Saved.");
+          setEditing(false);
+          router.refresh();
+        });
+      }}
+      onKeyDown={(event) => event.key === "Escape" && setEditing(false)}
+    >
+      <input
+        name="name"
+        defaultValue={view.name}
+        required
+        maxLength={60}
+        autoComplete="off"
+        autoFocus
+        aria-label={`New name of the view “${view.name}”`}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={`${id}-error`}
+        className={`${inputClass} min-w-[12rem] flex-1`}
+      />
+      <button type="submit" disabled={pending} className={buttonClass.primary}>
+        Save name
+      </button>
+      <button type="button" className={buttonClass.ghost} onClick={() => setEditing(false)}>
+        Cancel
+      </button>
+      <p id={`${id}-error`} aria-live="polite" className="basis-full text-sm text-red-700">
+        {error}
+      </p>
+    </form>
+  );
+}
+
+/** The menu's Edit panel: the name to rename in place, then the view's buttons. */
+export function ViewEditor(props: { view: MenuView; resource: ViewResource; update: Update }) {
+  return (
+    <div className="space-y-2">
+      {/* Not a link: the menu's own link to the view is just above. */}
+      <ViewTitle view={{ ...props.view, href: null }} as="p" className="text-sm font-medium" />
+      <ViewActions {...props} />
+    </div>
+  );
+}
+
+/** One view's buttons: copy its link, share, update to the list's filters, default, delete (confirmed, naming it). */
 export function ViewActions({ view, resource, update }: { view: MenuView; resource: ViewResource; update: Update }) {
   const router = useRouter();
   const id = useId();
@@ -37,39 +119,15 @@ export function ViewActions({ view, resource, update }: { view: MenuView; resour
 
   return (
     <div className="space-y-2">
-      {view.changeable ? (
-        <form
-          className="flex flex-wrap items-end gap-2"
-          onSubmit={(event) => {
-            event.preventDefault();
-            const name = String(new FormData(event.currentTarget).get("name") ?? "");
-            run(() => updateViewAction({ id: view.id, name }));
-          }}
-        >
-          <label className="block min-w-[12rem] flex-1">
-            <span className="text-xs font-medium text-slate-700">
-              Name<span className="sr-only"> of {view.name}</span>
-            </span>
-            <input
-              name="name"
-              defaultValue={view.name}
-              required
-              maxLength={60}
-              autoComplete="off"
-              className={`${inputClass} mt-1`}
-              aria-invalid={error ? true : undefined}
-              aria-describedby={`${id}-error`}
-            />
-          </label>
-          <button type="submit" disabled={pending} className={buttonClass.secondary} aria-label={`Rename ${view.name}`}>
-            Rename
-          </button>
-        </form>
-      ) : null}
       <p id={`${id}-error`} aria-live="polite" className="text-sm text-red-700">
         {error}
       </p>
       <div className="flex flex-wrap gap-2">
+        {view.href ? (
+          <button type="button" className={buttonClass.secondary} onClick={() => copyLink(view)}>
+            Copy link<span className="sr-only"> to {view.name}</span>
+          </button>
+        ) : null}
         {view.changeable && update ? (
           <button
             type="button"

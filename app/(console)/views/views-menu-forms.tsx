@@ -15,7 +15,7 @@ import { saveViewAction, setDefaultViewAction } from "./actions";
 // edit a view, so their code stays out of the list's first load (docs/decisions/0027-saved-views.md).
 // React.lazy rather than next/dynamic: it is rendered only once opened, never on the server,
 // and next/dynamic's loader would itself add to the first load.
-const ViewActions = lazy(() => import("./view-actions").then((m) => ({ default: m.ViewActions })));
+const ViewEditor = lazy(() => import("./view-actions").then((m) => ({ default: m.ViewEditor })));
 
 /** The Edit button beside a view one may change, and the view's actions below it once opened. */
 export function EditView({ view, resource, update }: { view: MenuView; resource: ViewResource; update: { query: string; columns: string[] | null } | null }) {
@@ -35,7 +35,7 @@ export function EditView({ view, resource, update }: { view: MenuView; resource:
       <div id={id} hidden={!open} className="mb-2 basis-full rounded border border-slate-200 bg-slate-50 p-2">
         {open ? (
           <Suspense fallback={<p className="text-xs text-slate-500">Loading…</p>}>
-            <ViewActions view={view} resource={resource} update={update} />
+            <ViewEditor view={view} resource={resource} update={update} />
           </Suspense>
         ) : null}
       </div>

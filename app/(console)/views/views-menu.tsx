@@ -1,9 +1,11 @@
 import { useId } from "react";
 import { buttonClass } from "@/components/ui/button-styles";
+import { QueryChips } from "@/components/list/filter-chips";
 import { Disclosure } from "@/components/ui/disclosure";
 import { withParams, type RawParams } from "@/lib/list/params";
 import type { MenuView, ViewsState } from "@/lib/views/menu";
 import { VIEW_LISTS } from "@/lib/views/resources";
+import { VIEW_FIELDS } from "./toolbars";
 import { DefaultToggle, EditView, SaveView } from "./views-menu-forms";
 
 const linkClass = "block rounded px-2 py-1 text-slate-800 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-brand-600 aria-[current=page]:bg-brand-50 aria-[current=page]:font-medium aria-[current=page]:text-brand-900";
@@ -96,6 +98,11 @@ function ViewList({ title, views, state, empty }: { title: string; views: MenuVi
               {/* "Update" takes the list's filters and columns, unless they are this view's already or do not parse. */}
               {v.changeable ? (
                 <EditView view={v} resource={state.resource} update={state.query === null || current?.id === v.id ? null : { query: state.query, columns: state.columns }} />
+              ) : null}
+              {v.href && v.query ? (
+                <div className="basis-full px-2 pb-1.5">
+                  <QueryChips fields={VIEW_FIELDS[state.resource]} query={v.query} label={`Filters and sort of ${v.name}`} />
+                </div>
               ) : null}
             </li>
           ))}

@@ -1,8 +1,7 @@
 import Link from "next/link";
-import { formatDateTime, formatDay } from "@/lib/format";
-import type { SubscriptionStatus } from "@/lib/subscribers/filters";
+import { FieldChanges } from "@/components/field-changes";
+import { formatDateTime } from "@/lib/format";
 import { FIELD, fieldLabel, type FieldName } from "@/lib/subscribers/fields";
-import { STATUS_LABEL } from "@/lib/subscribers/labels";
 import { changedFields, type HistoryEntry } from "@/lib/subscribers/record";
 
 // The subscriber's history from the audit log: who did what, when, and each changed field from
@@ -20,16 +19,6 @@ const ACTION: Record<string, string> = {
 
 /** What a merge's event lists of its fields: the values it chose, and the duplicate flag it decided again. */
 const mergeShows = (f: string) => Object.hasOwn(FIELD, f) && (FIELD[f as FieldName].edit || f === "is_duplicate");
-
-/** A value as the record page shows it: statuses by their labels, flags as Yes and No, days as "2 Jan 2027". */
-const shown = (field: string, value: unknown): string => {
-  if (value === null || value === undefined || value === "") return "—";
-  if (field === "subscription_status" && typeof value === "string" && Object.hasOwn(STATUS_LABEL, value)) return STATUS_LABEL[value as SubscriptionStatus];
-  if (typeof value === "boolean") return value ? "Yes" : "No";
-  if (field === "travel_date" && typeof value === "string") return formatDay(value);
-  if (typeof value === "object" && value && "name" in value) return String((value as { name: unknown }).name);
-  return String(value);
-};
 
 /** Which records a merge took in (or its undo gave back), and whose value each chosen field took. */
 function MergeNote({ after }: { after: Record<string, unknown> | null }) {
@@ -76,26 +65,7 @@ export function History({ entries, merges }: { entries: HistoryEntry[]; merges: 
               ) : null}
             </p>
             {merge ? <MergeNote after={e.after} /> : null}
-            {fields.length ? (
-              <ul className="mt-1 space-y-0.5 text-slate-700">
-                {fields.map((f) => (
-                  <li key={f}>
-                    {fieldLabel(f)}:{" "}
-                    {bulk ? null : (
-                      <>
-                        <del className="text-slate-500">
-                          <bdi>{shown(f, e.before?.[f])}</bdi>
-                        </del>{" "}
-                        →{" "}
-                      </>
-                    )}
-                    <ins className="no-underline">
-                      <bdi>{shown(f, bulk ? (e.after?.change as Record<string, unknown>)[f] : e.after?.[f])}</bdi>
-                    </ins>
-                  </li>
-                ))}
-              </ul>
-            ) : null}
+            <FieldChanges fields={fields} before={bulk ? null : e.before} after={bulk ? (e.after?.change as Record<string, unknown>) : e.after} />
           </li>
         );
       })}
