@@ -96,7 +96,7 @@ export function ExportPanelView({ initial, filters, sort, view, matching, reques
                 ? "The subscribers matching the current filters could not be counted just now; they will be exported."
                 : matching === 0
                   ? "No subscriber matches the current filters."
-                  : `${matching.toLocaleString("en-GB")} subscriber${matching === 1 ? "" : "s"}${Object.keys(filters).length ? (matching === 1 ? " matches the current filters and" : " match the current filters and") : ""} will be exported, ${sortWords(sort)} as the list is.`}
+                  : `${matching.toLocaleString("en-GB")} subscriber${matching === 1 ? "" : "s"}${Object.keys(filters).length ? (matching === 1 ? " matches the current filters and" : " match the current filters and") : ""} will be exported. Rows in the list's order: ${sortWords(sort)}.`}
           </p>
           {view ? (
             <p className="text-sm text-slate-600">

@@ -40,11 +40,10 @@ export function ExportProgress({ status }: { status: ExportStatusBody }) {
 
 const FILTER_LABELS: Record<string, string> = { branch_name: "branch", country_name: "country", subscription_status: "status" };
 
-/** "sorted by Created, newest first"-like words for a stored sort; null (older files) was by id. */
+/** "Created, descending" for a stored sort; null (an API request without one) is by id. */
 export function sortWords(sort: string | null): string {
-  if (!sort) return "in id order";
-  const desc = sort.startsWith("-");
-  return `sorted by ${fieldLabel(sort.replace(/^-/, ""))}, ${desc ? "descending" : "ascending"}`;
+  if (!sort) return "ID, ascending";
+  return `${fieldLabel(sort.replace(/^-/, ""))}, ${sort.startsWith("-") ? "descending" : "ascending"}`;
 }
 
 /** Whether a file holds the current filters' export: the same filters and sort. */
@@ -63,7 +62,7 @@ export function FileSummary({ file, timeZone, lead, id }: { file: NonNullable<Ex
       <span className="font-medium text-slate-800">
         {file.rows.toLocaleString("en-GB")} row{file.rows === 1 ? "" : "s"}
       </span>{" "}
-      {filters.length ? `with ${filters.join(", ")}` : "of all subscribers"}, {sortWords(file.sort)}, generated {when}.
+      {filters.length ? `with ${filters.join(", ")}` : "of all subscribers"}, sorted by {sortWords(file.sort)}, generated {when}.
     </p>
   );
 }

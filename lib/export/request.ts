@@ -27,6 +27,7 @@ export async function requestExport(
   user: Pick<SessionUser, "id" | "email">,
   filters: ParsedExportFilters,
   format: ExportFormat = "csv",
+  { refuseEmpty = false } = {},
 ): Promise<ExportStatusBody> {
   const userId = user.id;
   const conn = await connection();
@@ -47,8 +48,8 @@ export async function requestExport(
       // The list's own count statement, with its fast paths (trigger-kept totals when unfiltered).
       const [counted] = await tx.query<{ total: number }>(subscriberCountSql(scope, filters.values));
       const total = counted?.total ?? 0;
-      // Said before anything runs: an empty file helps nobody and would replace the user's file.
-      if (total === 0) throw new AppError(422, "nothing_to_export", "No subscriber matches these filters, so there is nothing to export.");
+      // The panel says so before anything runs (its count may be older than this one); the API keeps its empty files.
+      if (total === 0 && refuseEmpty) throw new AppError(422, "nothing_to_export", "No subscriber matches these filters, so there is nothing to export.");
       const jobId = crypto.randomUUID();
       await tx.query(
         sql`INSERT INTO subscriber_exports (id, user_id, status, format, filters, sort, fresh, total_rows, job_id)
