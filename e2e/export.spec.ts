@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import AxeBuilder from "@axe-core/playwright";
 import { parse } from "csv-parse/sync";
 import { expect, signInByApi, test, toast } from "./fixtures";
 import { convertWithLibreOffice } from "../tests/helpers/libreoffice";
@@ -115,5 +116,56 @@ test.describe("subscriber export", () => {
       expect(row[11]).toBe("TRUE");
       expect(row[12]).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
     }
+  });
+
+  test("the panel says what each file holds: an older file with other filters apart, the list's sort, nothing to export", async ({ asStaff: page }) => {
+    test.setTimeout(120_000);
+    // A file made with other filters (and no sort: by id), as an earlier visit or a script leaves it.
+    expect((await page.request.post("/api/v1/subscribers/export", { data: { is_mandatory: "true" } })).status()).toBe(202);
+    await expect.poll(async () => (await (await page.request.get("/api/v1/subscribers/export")).json()).downloadable_file_status, { timeout: 30_000 }).toBe("completed");
+    const older = (await (await page.request.get("/api/v1/subscribers/export")).json()) as { file: { rows: number } };
+
+    const query = "is_mandatory=true&subscription_status=active&sort=last_name";
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.goto(`/subscribers?${query}`);
+    const panel = page.getByRole("region", { name: /Export file/ });
+    await expect(panel).toContainText("Rows in the list's order: Last name, ascending.");
+    // The older file is offered apart, described by its own filters, sort and rows; no Download beside the current count.
+    const olderFile = panel.getByRole("group", { name: "Older file" });
+    await expect(olderFile).toContainText(`${older.file.rows.toLocaleString("en-GB")} rows with is mandatory: true, sorted by ID, ascending`);
+    await expect(olderFile.getByRole("link", { name: "Download older file" })).toBeVisible();
+    await expect(panel.getByRole("link", { name: /^Download \(/ })).toHaveCount(0);
+    await panel.screenshot({ path: "test-results/screens/export-panel-older-desktop.png" });
+    const { violations } = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
+    expect(violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => v.id)).toEqual([]);
+    await page.setViewportSize({ width: 390, height: 844 });
+    await panel.screenshot({ path: "test-results/screens/export-panel-older-phone.png" });
+    await page.setViewportSize({ width: 1280, height: 900 });
+
+    // The current filters' export: once made, its Download says its rows, and its rows follow the list's sort.
+    await panel.getByRole("button", { name: "Request export" }).click();
+    // The older file stays apart until the new one replaces it (the panel polls).
+    await expect(panel).toContainText("The current filters' file: ", { timeout: 30_000 });
+    await expect(panel.getByRole("heading", { name: "Export file Completed" })).toBeVisible();
+    const status = (await (await page.request.get("/api/v1/subscribers/export")).json()) as { file: { rows: number; sort: string } };
+    expect(status.file.sort).toBe("last_name");
+    const rows = status.file.rows.toLocaleString("en-GB");
+    await expect(panel).toContainText(`${rows} rows with is mandatory: true, status: active, sorted by Last name, ascending`);
+    await expect(olderFile).toHaveCount(0);
+    await panel.screenshot({ path: "test-results/screens/export-panel-current-desktop.png" });
+    const [download] = await Promise.all([page.waitForEvent("download"), panel.getByRole("link", { name: `Download (${rows} rows)` }).click()]);
+    const [, ...lines] = parse(fs.readFileSync((await download.path())!), { bom: true }) as string[][];
+    expect(lines).toHaveLength(status.file.rows);
+    const listed = (await (await page.request.get(`/api/v1/subscribers?${query}`)).json()) as { data: { id: number }[] };
+    expect(lines.slice(0, listed.data.length).map((r) => Number(r[0]))).toEqual(listed.data.map((r) => r.id));
+    await page.setViewportSize({ width: 390, height: 844 });
+    await panel.screenshot({ path: "test-results/screens/export-panel-current-phone.png" });
+    await page.setViewportSize({ width: 1280, height: 900 });
+
+    // Nothing matches: said before anything runs, and nothing can be requested.
+    await page.goto("/subscribers?email=nobody-matches-this-export");
+    await expect(panel).toContainText("No subscriber matches the current filters.");
+    await expect(panel).toContainText("there is nothing to export");
+    await expect(panel.getByRole("button", { name: "Request export" })).toBeDisabled();
   });
 });

@@ -6,7 +6,7 @@ import { buttonClass } from "@/components/ui/button-styles";
 import type { ActionResult } from "@/lib/actions";
 import type { ExportFormat } from "@/lib/export/format";
 import type { ExportStatusBody } from "@/lib/export/status";
-import { ExportProgress, FileSummary, StatusBadge } from "./export-parts";
+import { ExportProgress, FileSummary, holdsCurrent, sortWords, StatusBadge } from "./export-parts";
 import { FormAlert } from "@/components/ui/form-alert";
 
 const POLL_MS = 1500;
@@ -15,6 +15,8 @@ type Props = {
   initial: ExportStatusBody;
   /** The current list filters (query strings); null count when they are not valid, "unknown" when it could not be counted. */
   filters: Record<string, string>;
+  /** The list's sort (its `sort` value, the default spelt out): the file's rows follow it. */
+  sort: string;
   /** The saved view whose filters these are, if any. */
   view?: string | null;
   matching: number | null | "unknown";
@@ -23,7 +25,7 @@ type Props = {
 };
 
 /** `Request export`, the state of the user's export (polled while in_queue) and `Download`. */
-export function ExportPanelView({ initial, filters, view, matching, request, timeZone }: Props) {
+export function ExportPanelView({ initial, filters, sort, view, matching, request, timeZone }: Props) {
   const [status, setStatus] = useState(initial);
   const [format, setFormat] = useState<ExportFormat>(initial.format);
   const [pending, startTransition] = useTransition();
@@ -58,7 +60,7 @@ export function ExportPanelView({ initial, filters, view, matching, request, tim
   const requestExport = () =>
     startTransition(async () => {
       try {
-        const result = await request({ ...filters, format });
+        const result = await request({ ...filters, sort, format });
         if (result.ok) {
           setStatus(result.data);
           notify("success", result.message ?? "Export requested.");
@@ -76,7 +78,11 @@ export function ExportPanelView({ initial, filters, view, matching, request, tim
     ? "An export is already being prepared. You can request another one when it is ready."
     : matching === null
       ? "Fix the filters before exporting."
-      : null;
+      : matching === 0
+        ? "No subscriber matches the current filters, so there is nothing to export."
+        : null;
+  const file = status.file;
+  const current = file !== null && holdsCurrent(file, filters, sort);
 
   return (
     <section aria-labelledby="export-heading" className="space-y-3 rounded-lg border border-slate-200 bg-white p-4 shadow-sm">
@@ -90,7 +96,9 @@ export function ExportPanelView({ initial, filters, view, matching, request, tim
               ? "The filters are not valid."
               : matching === "unknown"
                 ? "The subscribers matching the current filters could not be counted just now; they will be exported."
-                : `${matching.toLocaleString("en-GB")} subscriber${matching === 1 ? "" : "s"}${Object.keys(filters).length ? (matching === 1 ? " matches the current filters and" : " match the current filters and") : ""} will be exported.`}
+                : matching === 0
+                  ? "No subscriber matches the current filters."
+                  : `${matching.toLocaleString("en-GB")} subscriber${matching === 1 ? "" : "s"}${Object.keys(filters).length ? (matching === 1 ? " matches the current filters and" : " match the current filters and") : ""} will be exported. Rows in the list's order: ${sortWords(sort)}.`}
           </p>
           {view ? (
             <p className="text-sm text-slate-600">
@@ -109,9 +117,9 @@ export function ExportPanelView({ initial, filters, view, matching, request, tim
           >
             {pending ? "Requesting…" : "Request export"}
           </button>
-          {status.downloadable_file ? (
+          {current && status.downloadable_file ? (
             <a href={status.downloadable_file} className={buttonClass.secondary} download aria-describedby="export-file">
-              Download
+              Download ({file.rows.toLocaleString("en-GB")} row{file.rows === 1 ? "" : "s"})
             </a>
           ) : null}
         </div>
@@ -123,7 +131,16 @@ export function ExportPanelView({ initial, filters, view, matching, request, tim
       ) : null}
       {inQueue ? <ExportProgress status={status} /> : null}
       <FormAlert message={state === "failed" ? status.error : null} className="rounded-md bg-red-50 px-3 py-2" />
-      {status.file ? <FileSummary file={status.file} timeZone={timeZone} replacing={inQueue} /> : null}
+      {current ? (
+        <FileSummary id="export-file" file={file} timeZone={timeZone} lead={inQueue ? "The current filters' file, still available:" : "The current filters' file:"} />
+      ) : file && status.downloadable_file ? (
+        <div role="group" aria-label="Older file" className="flex flex-wrap items-center justify-between gap-2 rounded-md border border-dashed border-slate-300 bg-slate-50 px-3 py-2">
+          <FileSummary id="export-file" file={file} timeZone={timeZone} lead="Older file, made with other filters or sort:" />
+          <a href={status.downloadable_file} className={buttonClass.secondary} download aria-describedby="export-file">
+            Download older file
+          </a>
+        </div>
+      ) : null}
     </section>
   );
 }

@@ -1,5 +1,6 @@
 import { Badge } from "@/components/ui/badge";
 import type { ExportStatusBody } from "@/lib/export/status";
+import { fieldLabel } from "@/lib/subscribers/fields";
 
 const LABELS = {
   in_queue: { text: "In queue", tone: "amber" },
@@ -39,15 +40,29 @@ export function ExportProgress({ status }: { status: ExportStatusBody }) {
 
 const FILTER_LABELS: Record<string, string> = { branch_name: "branch", country_name: "country", subscription_status: "status" };
 
-export function FileSummary({ file, timeZone, replacing }: { file: NonNullable<ExportStatusBody["file"]>; timeZone: string; replacing: boolean }) {
+/** "Created, descending" for a stored sort; null (an API request without one) is by id. */
+export function sortWords(sort: string | null): string {
+  if (!sort) return "ID, ascending";
+  return `${fieldLabel(sort.replace(/^-/, ""))}, ${sort.startsWith("-") ? "descending" : "ascending"}`;
+}
+
+/** Whether a file holds the current filters' export: the same filters and sort. */
+export function holdsCurrent(file: NonNullable<ExportStatusBody["file"]>, filters: Record<string, string>, sort: string): boolean {
+  const same = (a: Record<string, string>, b: Record<string, string>) => Object.keys(a).length === Object.keys(b).length && Object.entries(a).every(([k, v]) => b[k] === v);
+  return file.sort === sort && same(file.filters, filters);
+}
+
+/** What a file holds, said wherever it can be downloaded: its name, rows, filters, sort and time. */
+export function FileSummary({ file, timeZone, lead, id }: { file: NonNullable<ExportStatusBody["file"]>; timeZone: string; lead: string; id: string }) {
   const when = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "short", timeZone }).format(new Date(file.completed_at));
   const filters = Object.entries(file.filters).map(([k, v]) => `${FILTER_LABELS[k] ?? k.replaceAll("_", " ")}: ${v}`);
   return (
-    <p id="export-file" className="text-sm text-slate-600">
-      {replacing ? "Previous file, still available: " : "Latest file: "}
-      <span className="font-medium text-slate-800">{file.filename}</span>, {file.rows.toLocaleString("en-GB")} row
-      {file.rows === 1 ? "" : "s"}, generated {when}
-      {filters.length ? ` (${filters.join(", ")})` : " (all subscribers)"}.
+    <p id={id} className="text-sm text-slate-600">
+      {lead} <span className="font-medium text-slate-800">{file.filename}</span>,{" "}
+      <span className="font-medium text-slate-800">
+        {file.rows.toLocaleString("en-GB")} row{file.rows === 1 ? "" : "s"}
+      </span>{" "}
+      {filters.length ? `with ${filters.join(", ")}` : "of all subscribers"}, sorted by {sortWords(file.sort)}, generated {when}.
     </p>
   );
 }

@@ -1,5 +1,5 @@
 import { parseWith, type ParseResult } from "@/lib/list/params";
-import { SUBSCRIBER_FILTER_KEYS, subscriberFilterOnlySchema, type SubscriberFilterValues } from "@/lib/subscribers/filters";
+import { SUBSCRIBER_FILTER_KEYS, SUBSCRIBER_SORT_COLUMNS, subscriberFilterOnlySchema, type SubscriberFilterValues } from "@/lib/subscribers/filters";
 
 // An export's filters: the list's names and parser, stored as given so the worker parses them with the same schema.
 
@@ -18,7 +18,18 @@ function pickFilters(input: unknown): Record<string, string | string[]> {
   return out;
 }
 
-export type ParsedExportFilters = { raw: RawExportFilters; values: SubscriberFilterValues };
+/** The list's sort the file's rows follow (its `sort` value, `-` for descending); null: by id. */
+export type ExportSort = { column: (typeof SUBSCRIBER_SORT_COLUMNS)[number]; direction: "asc" | "desc" };
+
+export type ParsedExportFilters = { raw: RawExportFilters; values: SubscriberFilterValues; sort: string | null };
+
+const SORTS = new Set<string>(SUBSCRIBER_SORT_COLUMNS.flatMap((c) => [c, `-${c}`]));
+
+/** A stored or given `sort`, as the list reads it; null when there is none (or it is not one of the list's). */
+export function exportSort(sort: unknown): ExportSort | null {
+  if (typeof sort !== "string" || !SORTS.has(sort)) return null;
+  return { column: sort.replace(/^-/, "") as ExportSort["column"], direction: sort.startsWith("-") ? "desc" : "asc" };
+}
 
 /** The filters as an export stores them: the list's filter names with their given (trimmed) text. */
 export function rawExportFilters(input: unknown): RawExportFilters {
@@ -32,10 +43,16 @@ export function rawExportFilters(input: unknown): RawExportFilters {
 export function parseExportFilters(input: unknown): ParseResult<ParsedExportFilters> {
   const parsed = parseWith(subscriberFilterOnlySchema, pickFilters(input));
   if (!parsed.ok) return parsed;
-  return { ok: true, value: { raw: rawExportFilters(input), values: parsed.value } };
+  const given = input instanceof URLSearchParams ? input.get("sort") : (input as Record<string, unknown> | null)?.sort;
+  const sort = typeof given === "string" && given.trim() !== "" ? given.trim() : null;
+  if (sort !== null && !exportSort(sort)) {
+    const message = `sort must be one of: ${[...SORTS].join(", ")}.`;
+    return { ok: false, fields: { sort: [message] }, message };
+  }
+  return { ok: true, value: { raw: rawExportFilters(input), values: parsed.value, sort } };
 }
 
-/** The list's other parameters: a body may carry them (as the list's address does); the export ignores them. */
+/** The list's other parameters: a body may carry them (as the list's address does); the rows follow `sort`. */
 const LIST_PARAMETERS = ["page", "sort"];
 
 /**

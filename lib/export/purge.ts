@@ -1,7 +1,7 @@
 import { exportConfig } from "./config";
 import { deleteExportFiles, strayFiles } from "./files";
 import { JOB_QUEUE, LEGACY_QUEUES } from "@/lib/jobs/queue";
-import { markExportFailed } from "./run";
+import { idRanges, markExportFailed } from "./run";
 import { connection, sql } from "@/lib/db/sql";
 import { storage } from "@/lib/storage";
 
@@ -31,4 +31,21 @@ export async function purgeExports(now: Date = new Date()): Promise<PurgeResult>
        SELECT 1 FROM pgboss.job j WHERE j.name = ANY(${[JOB_QUEUE, LEGACY_QUEUES[0].name]}) AND j.id::text = e.job_id AND j.state < 'completed')`);
   for (const { id } of lost) await markExportFailed(id, "The export job was lost. Request it again.");
   return { purged: purged.length, strays: strays.length + incomplete, lost: lost.length };
+}
+
+/**
+ * Erased subscribers leave no file behind (docs/decisions/0041-export-withdrawal.md): the completed
+ * exports whose recorded ids hold one of them are withdrawn, their owners told by the export's
+ * error; a file recorded before ids were kept goes if it was made before `deletedBefore`.
+ */
+export async function withdrawExportsHolding(ids: readonly number[], deletedBefore: Date): Promise<number> {
+  if (ids.length === 0) return 0;
+  const conn = await connection();
+  const gone = await conn.query<{ id: string }>(
+    sql`UPDATE subscriber_exports SET status = 'failed', error = 'Your file of ' || to_char(total_rows, 'FM999,999,999,999')
+       || CASE WHEN total_rows = 1 THEN ' row' ELSE ' rows' END || ' was withdrawn: it held a subscriber who was deleted forever. Request the export again.'
+     WHERE status = 'completed' AND (subscriber_ids && ${idRanges([...ids])}::int4multirange
+       OR (subscriber_ids IS NULL AND created_at < ${deletedBefore})) RETURNING id`);
+  await deleteExportFiles(gone.map((r) => r.id));
+  return gone.length;
 }

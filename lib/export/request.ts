@@ -4,6 +4,7 @@ import { tokenExportEntry } from "@/lib/tokens/tokens";
 import type { SessionUser } from "@/lib/auth/permissions";
 import type { BranchScope } from "@/lib/auth/scope";
 import { parallelWorkers, statementTimeoutMs } from "@/lib/db/config";
+import { AppError } from "@/lib/errors";
 import { alreadyQueued, isUniqueViolation } from "./errors";
 import type { ParsedExportFilters } from "./filters";
 import type { ExportFormat } from "./format";
@@ -26,6 +27,7 @@ export async function requestExport(
   user: Pick<SessionUser, "id" | "email">,
   filters: ParsedExportFilters,
   format: ExportFormat = "csv",
+  { refuseEmpty = false } = {},
 ): Promise<ExportStatusBody> {
   const userId = user.id;
   const conn = await connection();
@@ -46,13 +48,15 @@ export async function requestExport(
       // The list's own count statement, with its fast paths (trigger-kept totals when unfiltered).
       const [counted] = await tx.query<{ total: number }>(subscriberCountSql(scope, filters.values));
       const total = counted?.total ?? 0;
+      // The panel says so before anything runs (its count may be older than this one); the API keeps its empty files.
+      if (total === 0 && refuseEmpty) throw new AppError(422, "nothing_to_export", "No subscriber matches these filters, so there is nothing to export.");
       const jobId = crypto.randomUUID();
       await tx.query(
-        sql`INSERT INTO subscriber_exports (id, user_id, status, format, filters, fresh, total_rows, job_id)
-         VALUES (${id}, ${userId}, 'in_queue', ${format}::"ExportFormat", ${JSON.stringify(filters.raw)}::jsonb,
+        sql`INSERT INTO subscriber_exports (id, user_id, status, format, filters, sort, fresh, total_rows, job_id)
+         VALUES (${id}, ${userId}, 'in_queue', ${format}::"ExportFormat", ${JSON.stringify(filters.raw)}::jsonb, ${filters.sort},
            NOT EXISTS (SELECT 1 FROM subscriber_exports WHERE user_id = ${userId} AND status = 'completed'), ${total}, ${jobId})`);
       await sendJob(tx, { kind: "export", id, userId }, jobId);
-      await tx.audit({ action: "export.request", actor: user, entity: "export", entityId: id, after: { filters: filters.raw, format, total_rows: total } });
+      await tx.audit({ action: "export.request", actor: user, entity: "export", entityId: id, after: { filters: filters.raw, sort: filters.sort, format, total_rows: total } });
       const viaToken = tokenExportEntry("request", id);
       if (viaToken) await tx.audit(viaToken);
     });

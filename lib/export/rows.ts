@@ -3,7 +3,9 @@ import type { SubscriberFilterValues } from "@/lib/subscribers/filters";
 import { SUBSCRIBER_JOINS, subscriberConditions, subscriberFrom } from "@/lib/subscribers/where";
 import { whereClause } from "@/lib/list/sql";
 import { subscribersOf, type BranchScope } from "@/lib/auth/scope";
+import { subscriberOrderSql } from "@/lib/subscribers/queries";
 import { CopyTextRows } from "./copy-text";
+import type { ExportSort } from "./filters";
 import { sql, type Queryable, type Reader, type Statement } from "@/lib/db/sql";
 
 // The file's rows in keyset batches (never OFFSET, never the whole table), with the list's own
@@ -57,7 +59,36 @@ function literal(value: unknown): string {
 type Batch = string[][];
 
 /** Every row, batch by batch as COPY chunks complete them; the caller's pace paces the database. */
-export async function* exportRows(reader: Reader, scope: BranchScope, filters: SubscriberFilterValues, batchSize: number): AsyncGenerator<Batch> {
+export function exportRows(reader: Reader, scope: BranchScope, filters: SubscriberFilterValues, batchSize: number, sort: ExportSort | null = null): AsyncGenerator<Batch> {
+  return sort && !(sort.column === "id" && sort.direction === "asc") ? sortedRows(reader, scope, filters, sort, batchSize) : idRows(reader, scope, filters, batchSize);
+}
+
+/**
+ * In the list's order: the matching ids first, sorted once in the reader's snapshot (only ids are
+ * held), then their rows batch by batch in that order.
+ */
+async function* sortedRows(reader: Reader, scope: BranchScope, filters: SubscriberFilterValues, sort: ExportSort, batchSize: number): AsyncGenerator<Batch> {
+  const ids: number[] = [];
+  const order = subscriberOrderSql(sort.column, sort.direction === "desc");
+  for await (const batch of copyRows(reader, sql`SELECT s.id FROM ${subscribersOf(scope)} s ${whereClause(subscriberConditions(scope, filters))} ORDER BY ${order}`)) {
+    for (const row of batch) ids.push(Number(row[0]));
+  }
+  for (let i = 0; i < ids.length; i += batchSize) {
+    yield* copyRows(reader, sql`SELECT ${COLUMNS} FROM unnest(${ids.slice(i, i + batchSize)}::int[]) WITH ORDINALITY o(id, n)
+      JOIN ${subscribersOf(scope)} s ON s.id = o.id ${SUBSCRIBER_JOINS} ORDER BY o.n`);
+  }
+}
+
+async function* copyRows(reader: Reader, q: Statement): AsyncGenerator<Batch> {
+  const rows = new CopyTextRows();
+  for await (const chunk of reader.copyOut(inlineValues(q))) {
+    const batch = rows.push(chunk);
+    if (batch.length > 0) yield batch;
+  }
+  rows.end();
+}
+
+async function* idRows(reader: Reader, scope: BranchScope, filters: SubscriberFilterValues, batchSize: number): AsyncGenerator<Batch> {
   for (let after: number | null = null; ; ) {
     const rows = new CopyTextRows();
     let count = 0;

@@ -2,7 +2,7 @@ import { branchScopeOfUser, covers } from "@/lib/auth/scope";
 import { exportConfig } from "./config";
 import { deleteExportFiles, writeExportFile } from "./files";
 import type { ExportFormat } from "./format";
-import { storedFilters } from "./filters";
+import { exportSort, storedFilters } from "./filters";
 import { countRows, exportRows } from "./rows";
 import { connection, sql } from "@/lib/db/sql";
 import { jobProgress } from "@/lib/jobs/progress";
@@ -20,8 +20,8 @@ export const SCOPE_CHANGED = "Your branches changed while the file was written, 
 
 export async function runExport(exportId: string, signal?: AbortSignal): Promise<RunResult> {
   const conn = await connection();
-  const [row] = await conn.query<{ status: string; format: ExportFormat; filters: unknown; user_id: number }>(
-    sql`SELECT status::text AS status, format::text AS format, filters, user_id FROM subscriber_exports WHERE id = ${exportId}`);
+  const [row] = await conn.query<{ status: string; format: ExportFormat; filters: unknown; sort: string | null; user_id: number }>(
+    sql`SELECT status::text AS status, format::text AS format, filters, sort, user_id FROM subscriber_exports WHERE id = ${exportId}`);
   if (!row) return { exportId, skipped: "the export no longer exists" };
   if (row.status !== "in_queue") return { exportId, skipped: `the export is ${row.status}` };
 
@@ -36,6 +36,7 @@ export async function runExport(exportId: string, signal?: AbortSignal): Promise
     // On PGlite (no snapshot) rows added since the count are exported too.
     await conn.query(sql`UPDATE subscriber_exports SET processed_rows = LEAST(${rows}, total_rows) WHERE id = ${exportId}`);
   };
+  const written: number[] = [];
   // The count and the rows in one snapshot (PostgreSQL), so the file holds exactly `total` rows.
   const rows = await conn.read(async (reader) => {
     const total = await countRows(reader, scope, filters);
@@ -43,7 +44,8 @@ export async function runExport(exportId: string, signal?: AbortSignal): Promise
       sql`UPDATE subscriber_exports SET started_at = now(), total_rows = ${total}, processed_rows = 0
        WHERE id = ${exportId} AND status = 'in_queue'`);
     // One query path for every format: the format only chooses the writer.
-    return writeExportFile(row.format, exportId, exportRows(reader, scope, filters, exportConfig.batchSize), progress, signal);
+    const batches = exportRows(reader, scope, filters, exportConfig.batchSize, exportSort(row.sort));
+    return writeExportFile(row.format, exportId, recordingIds(batches, written), progress, signal);
   });
 
   // Publish: this export completed; the user's older exports (and their files) are replaced.
@@ -55,7 +57,7 @@ export async function runExport(exportId: string, signal?: AbortSignal): Promise
     }
     const done = await tx.query<{ user_id: number }>(
       sql`UPDATE subscriber_exports SET status = 'completed', completed_at = now(), total_rows = ${rows},
-         processed_rows = ${rows}, error = NULL
+         processed_rows = ${rows}, error = NULL, subscriber_ids = ${idRanges(written)}::int4multirange
        WHERE id = ${exportId} AND status = 'in_queue' RETURNING user_id`);
     if (done.length === 0) return null;
     const older = await tx.query<{ id: string }>(
@@ -69,6 +71,27 @@ export async function runExport(exportId: string, signal?: AbortSignal): Promise
   }
   await deleteExportFiles(replaced);
   return { exportId, rows };
+}
+
+/** The batches passed on, each row's id (its first value) noted: the ids the file holds, whatever changed meanwhile. */
+async function* recordingIds<B extends readonly (readonly string[])[]>(batches: AsyncIterable<B>, ids: number[]): AsyncGenerator<B> {
+  for await (const batch of batches) {
+    for (const r of batch) ids.push(Number(r[0]));
+    yield batch;
+  }
+}
+
+/** Ids as a multirange literal of their runs, `{[1,4),[7,8)}`: small for the usual long runs of ids. */
+export function idRanges(ids: number[]): string {
+  const sorted = Int32Array.from(ids).sort();
+  const runs: string[] = [];
+  for (let i = 0; i < sorted.length; ) {
+    let j = i;
+    while (j + 1 < sorted.length && sorted[j + 1]! <= sorted[j]! + 1) j++;
+    runs.push(`[${sorted[i]},${sorted[j]! + 1})`);
+    i = j + 1;
+  }
+  return `{${runs.join(",")}}`;
 }
 
 /** The last attempt failed (or its worker died): the export is failed and a new request allowed. */

@@ -19,10 +19,11 @@ export const exportStatusSchema = z
     completed_at: z.iso.datetime().nullable(),
     error: z.string().nullable(),
     filters: z.record(z.string(), z.string()).meta({ description: "The filters the latest request captured, as query strings." }),
+    sort: z.string().nullable().meta({ description: "The list's sort the latest request's rows follow (`-created_at`…); null: by id." }),
     file: z
-      .object({ rows: z.number().int(), completed_at: z.iso.datetime(), filename: z.string(), format: z.enum(EXPORT_FORMATS), filters: z.record(z.string(), z.string()) })
+      .object({ rows: z.number().int(), completed_at: z.iso.datetime(), filename: z.string(), format: z.enum(EXPORT_FORMATS), filters: z.record(z.string(), z.string()), sort: z.string().nullable() })
       .nullable()
-      .meta({ description: "The downloadable file: its row count, time, filters and the name it downloads as." }),
+      .meta({ description: "The downloadable file: its row count, time, filters, sort and the name it downloads as." }),
   })
   .meta({ id: "ExportStatus" });
 

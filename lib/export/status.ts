@@ -19,6 +19,7 @@ type ExportRow = {
   status: ExportState;
   format: ExportFormat;
   filters: unknown;
+  sort: string | null;
   fresh: boolean;
   total_rows: number;
   processed_rows: number;
@@ -28,7 +29,7 @@ type ExportRow = {
   completed_at: Date | null;
 };
 
-const COLUMNS = sql`id, status::text AS status, format::text AS format, filters, fresh, total_rows, processed_rows, error,
+const COLUMNS = sql`id, status::text AS status, format::text AS format, filters, sort, fresh, total_rows, processed_rows, error,
   created_at, started_at, completed_at`;
 
 /** Every /subscribers page shows this: the latest request and the newest file in one statement. */
@@ -60,6 +61,7 @@ export async function exportStatus(userId: number): Promise<ExportStatusBody> {
     completed_at: latest?.completed_at?.toISOString() ?? null,
     error: latest?.error ?? null,
     filters: asStrings(latest?.filters),
+    sort: latest?.sort ?? null,
     file:
       file && file.completed_at
         ? {
@@ -68,6 +70,7 @@ export async function exportStatus(userId: number): Promise<ExportStatusBody> {
             filename: exportFilename(file.completed_at, undefined, file.format),
             format: file.format,
             filters: asStrings(file.filters),
+            sort: file.sort,
           }
         : null,
   };

@@ -57,6 +57,15 @@ const JOINED_SORTS = {
   sheet: { table: sql`sheets`, key: sql`sheet_id`, name: sql`j.name`, none: sql`s.sheet_id IS NULL` },
 } as const;
 
+/** The list's order over `s` with a joined name read per row, for a statement that reads every match (the export's). */
+export function subscriberOrderSql(column: SortColumn, desc: boolean): Statement {
+  const idDir = desc ? sql`DESC` : sql`ASC`;
+  if (column === "id") return sql`s.id ${idDir}`;
+  const joined = column === "branch_name" || column === "country_name" || column === "sheet" ? JOINED_SORTS[column] : null;
+  const key = joined ? sql`(SELECT ${joined.name} FROM ${joined.table} j WHERE j.id = s.${joined.key})` : OWN_SORTS[column as OwnColumn];
+  return sql`${key} ${desc ? sql`DESC NULLS FIRST` : sql`ASC NULLS LAST`}, s.id ${idDir}`;
+}
+
 /** The columns of a list row; the joins bring only the three names shown. */
 const COLUMNS = sql`s.id, s.first_name, s.last_name, b.name AS branch_name,
   c.name AS country_name, s.email, s.mobile, s.travel_date, sh.name AS sheet_name,

@@ -2,9 +2,9 @@ import "server-only";
 import type { SessionUser } from "@/lib/auth/permissions";
 import { branchScope } from "@/lib/auth/scope";
 import { serializeBranch } from "@/lib/branches/queries";
-import { connection, sql } from "@/lib/db/sql";
+import { sql } from "@/lib/db/sql";
 import { notFound } from "@/lib/errors";
-import { deleteExportFiles } from "@/lib/export/files";
+import { withdrawExportsHolding } from "@/lib/export/purge";
 import { findSubscriber, serializeRecord, type SubscriberRecordBody } from "@/lib/subscribers/record";
 import { eraseBranch, restoreBranch } from "./branches";
 import type { TrashKind } from "./filters";
@@ -45,16 +45,5 @@ export async function eraseFromTrash(kind: TrashKind, id: number, actor: Session
     await tx.audit({ action: "subscriber.erase", actor, entity: "subscriber", entityId: id, after: { id, erased: true } });
     return row.deleted_at;
   });
-  await forgetExportsBefore(deletedAt);
-}
-
-/**
- * Export files made before `when` may hold a subscriber erased now: they go, with their records
- * (their users request them again). Files made after a deletion cannot hold the deleted rows.
- */
-export async function forgetExportsBefore(when: Date): Promise<number> {
-  const conn = await connection();
-  const gone = await conn.query<{ id: string }>(sql`DELETE FROM subscriber_exports WHERE status <> 'in_queue' AND created_at < ${when} RETURNING id`);
-  await deleteExportFiles(gone.map((r) => r.id));
-  return gone.length;
+  await withdrawExportsHolding([id], deletedAt);
 }

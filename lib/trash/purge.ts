@@ -4,13 +4,13 @@ import { config } from "@/lib/config";
 import { connection, sql } from "@/lib/db/sql";
 import { AppError } from "@/lib/errors";
 import { eraseBranch } from "./branches";
-import { forgetExportsBefore } from "./manage";
+import { withdrawExportsHolding } from "@/lib/export/purge";
 import { eraseSubscribers } from "./subscribers";
 import { transaction } from "@/lib/db/transaction";
 
 // The scheduled clean-up's part for the trash (docs/decisions/0031-trash.md): what has been in the
 // trash for TRASH_RETENTION_DAYS is erased, in short transactions, with what must not outlive it
-// (its audit values, export files made before its deletion), and the values bulk changes recorded
+// (its audit values, the export files holding it), and the values bulk changes recorded
 // for an undo no longer possible.
 
 /** Rows per transaction: short, so the clean-up never holds locks long beside users' work. */
@@ -23,19 +23,17 @@ export async function purgeTrash(now: Date = new Date()): Promise<TrashPurge> {
   const cutoff = new Date(now.getTime() - config().TRASH_RETENTION_DAYS * 86_400_000);
   const result: TrashPurge = { subscribers: 0, branches: 0, undo_rows: 0, exports: 0 };
 
-  let newest: Date | null = null;
   for (;;) {
     const batch = await transaction(async (tx) => {
       const rows = await tx.query<{ id: number; deleted_at: Date }>(sql`SELECT id, deleted_at FROM subscriber_trash
         WHERE deleted_at < ${cutoff} ORDER BY deleted_at, id LIMIT ${PURGE_BATCH} FOR UPDATE SKIP LOCKED`);
       const erased = await eraseSubscribers(tx, rows.map((r) => r.id));
-      return { erased: erased.length, last: rows.at(-1)?.deleted_at ?? null };
+      return { erased, last: rows.at(-1)?.deleted_at ?? now };
     }, { job: true });
-    if (batch.erased === 0) break;
-    result.subscribers += batch.erased;
-    newest = batch.last;
+    if (batch.erased.length === 0) break;
+    result.subscribers += batch.erased.length;
+    result.exports += await withdrawExportsHolding(batch.erased, batch.last);
   }
-  if (newest) result.exports = await forgetExportsBefore(newest);
 
   const branches = await conn.query<{ id: number }>(sql`SELECT b.id FROM ${TRASHED_BRANCHES} b WHERE b.deleted_at < ${cutoff} ORDER BY b.deleted_at, b.id`);
   for (const { id } of branches) {

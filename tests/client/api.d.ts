@@ -978,7 +978,9 @@ export interface components {
             filters: {
                 [key: string]: string;
             };
-            /** @description The downloadable file: its row count, time, filters and the name it downloads as. */
+            /** @description The list's sort the latest request's rows follow (`-created_at`…); null: by id. */
+            sort: string | null;
+            /** @description The downloadable file: its row count, time, filters, sort and the name it downloads as. */
             file: {
                 rows: number;
                 /** Format: date-time */
@@ -989,6 +991,7 @@ export interface components {
                 filters: {
                     [key: string]: string;
                 };
+                sort: string | null;
             } | null;
         };
         ImportStatus: {

@@ -3,15 +3,18 @@ import { parseExportBody, parseExportFilters, parseExportQuery } from "@/lib/exp
 import { exportFilename } from "@/lib/export/status";
 
 describe("export filters", () => {
-  it("captures the list's filters as query strings; page, sort and unknown names are ignored", () => {
+  it("captures the list's filters as query strings and the sort the rows follow; page and unknown names are ignored", () => {
     const parsed = parseExportFilters({ email: " ada ", is_duplicate: true, page: "4", sort: "-email", evil: "x", id: 12 });
     expect(parsed).toEqual({
       ok: true,
-      value: { raw: { email: "ada", is_duplicate: "true", id: "12" }, values: { email: "ada", is_duplicate: true, id: 12 } },
+      value: { raw: { email: "ada", is_duplicate: "true", id: "12" }, values: { email: "ada", is_duplicate: true, id: 12 }, sort: "-email" },
     });
   });
 
-  it("refuses what the list refuses", () => {
+  it("refuses what the list refuses, a sort it does not take included", () => {
+    const sorted = parseExportFilters({ sort: "-password" });
+    expect(sorted.ok).toBe(false);
+    if (!sorted.ok) expect(Object.keys(sorted.fields)).toEqual(["sort"]);
     const parsed = parseExportFilters(new URLSearchParams("is_mandatory=maybe&created_from=2026-02-30"));
     expect(parsed.ok).toBe(false);
     if (!parsed.ok) expect(Object.keys(parsed.fields).sort()).toEqual(["created_from", "is_mandatory"]);
@@ -30,14 +33,14 @@ describe("export body", () => {
   it("takes the list's filters as strings", () => {
     expect(parseExportBody({ email: " ada ", is_duplicate: "true", id: "12" })).toEqual({
       ok: true,
-      value: { raw: { email: "ada", is_duplicate: "true", id: "12" }, values: { email: "ada", is_duplicate: true, id: 12 } },
+      value: { raw: { email: "ada", is_duplicate: "true", id: "12" }, values: { email: "ada", is_duplicate: true, id: 12 }, sort: null },
     });
-    expect(parseExportBody({})).toEqual({ ok: true, value: { raw: {}, values: {} } });
+    expect(parseExportBody({})).toEqual({ ok: true, value: { raw: {}, values: {}, sort: null } });
   });
 
-  it("names an unknown key; the list's page and sort are known, and ignored", () => {
+  it("names an unknown key; the list's page (ignored) and sort (followed) are known", () => {
     expect(refused({ emial: "ada@example.com" })).toEqual(["emial"]);
-    expect(parseExportBody({ email: "a", page: "2", sort: "-email" })).toEqual({ ok: true, value: { raw: { email: "a" }, values: { email: "a" } } });
+    expect(parseExportBody({ email: "a", page: "2", sort: "-email" })).toEqual({ ok: true, value: { raw: { email: "a" }, values: { email: "a" }, sort: "-email" } });
     expect(refused({ page: 2 })).toEqual(["page"]);
     expect(refused(JSON.parse('{"__proto__": {"email": "x"}}'))).toEqual(["__proto__"]);
   });
@@ -65,12 +68,12 @@ describe("export request's query string", () => {
     return parsed.ok ? [] : Object.keys(parsed.fields);
   };
 
-  it("takes the list's filters; page and sort are known, and ignored", () => {
+  it("takes the list's filters; page (ignored) and sort (followed) are known", () => {
     expect(parseExportQuery(new URLSearchParams("email=%20ada%20&is_duplicate=true&id=12&page=2&sort=-email"))).toEqual({
       ok: true,
-      value: { raw: { email: "ada", is_duplicate: "true", id: "12" }, values: { email: "ada", is_duplicate: true, id: 12 } },
+      value: { raw: { email: "ada", is_duplicate: "true", id: "12" }, values: { email: "ada", is_duplicate: true, id: 12 }, sort: "-email" },
     });
-    expect(parseExportQuery(new URLSearchParams(""))).toEqual({ ok: true, value: { raw: {}, values: {} } });
+    expect(parseExportQuery(new URLSearchParams(""))).toEqual({ ok: true, value: { raw: {}, values: {}, sort: null } });
   });
 
   it("names an unknown key, a key given twice, and what the list refuses", () => {

@@ -10,7 +10,7 @@ import type { ExportStatusBody } from "@/lib/export/status";
 
 // The panel's "Request export": the same guard, strict body parser and request as
 // POST /api/v1/subscribers/export. While the user's export is in_queue the answer is a typed
-// failure (the API's 409), never a second job.
+// failure (the API's 409), never a second job; nor is an export of no rows queued.
 
 const input = z.record(z.string(), z.string());
 
@@ -20,6 +20,6 @@ export const requestExportAction = action(requireUser, input, async (raw, user) 
   if (!split.ok) return { ok: false, fieldErrors: split.fields, formError: split.message };
   const filters = parseExportBody(split.value.body);
   if (!filters.ok) return { ok: false, fieldErrors: filters.fields, formError: filters.message };
-  const status: ExportStatusBody = await requestExport(user.scope, user, filters.value, split.value.format);
+  const status: ExportStatusBody = await requestExport(user.scope, user, filters.value, split.value.format, { refuseEmpty: true });
   return { ok: true, data: status, message: "Export requested. The file is being prepared." };
 });

@@ -9,11 +9,13 @@ import { requestExportAction } from "./export-actions";
 export async function ExportPanel({
   user,
   filters,
+  sort,
   view,
   matching,
 }: {
   user: SessionUser;
   filters: RawExportFilters | null;
+  sort: string;
   /** The saved view the address is, named so people see whose filters they export. */
   view: string | null;
   matching: Promise<number | "unknown"> | null;
@@ -23,6 +25,7 @@ export async function ExportPanel({
     <ExportPanelView
       initial={status}
       filters={filters ?? {}}
+      sort={sort}
       view={view}
       matching={filters ? total : null}
       request={requestExportAction}

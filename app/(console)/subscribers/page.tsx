@@ -69,6 +69,7 @@ export default async function SubscribersPage({ searchParams }: { searchParams: 
       <ExportPanel
         user={user}
         filters={parsed.ok ? rawExportFilters(params) : null}
+        sort={parsed.ok ? `${parsed.value.sort.direction === "desc" ? "-" : ""}${parsed.value.sort.column}` : "-created_at"}
         view={views.current?.name ?? null}
         matching={list?.then((l) => (l.ok ? l.value.pagination.total : (l.problem.total ?? "unknown"))) ?? null}
       />
