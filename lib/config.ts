@@ -28,24 +28,13 @@ export function secretProblem(value: string | undefined): string | null {
 const optional = <T extends z.ZodType>(schema: T) =>
   z.preprocess((v) => (typeof v === "string" && v.trim() === "" ? undefined : typeof v === "string" ? v.trim() : v), schema.optional());
 
-const whole = (min: number, fallback: number, what = "a whole number") =>
-  optional(
-    z
-      .string()
-      .regex(/^\d+$/, `must be ${what}${min > 0 ? `, at least ${min}` : ""}`)
-      .transform(Number)
-      .refine((n) => n >= min && Number.isSafeInteger(n), `must be ${what}${min > 0 ? `, at least ${min}` : ""}`),
-  ).transform((n) => n ?? fallback);
-
 /** A whole number, or undefined when unset (its default depends on other settings). */
-const wholeOrUnset = (min: number) =>
-  optional(
-    z
-      .string()
-      .regex(/^\d+$/, `must be a whole number, at least ${min}`)
-      .transform(Number)
-      .refine((n) => n >= min && Number.isSafeInteger(n), `must be a whole number, at least ${min}`),
-  );
+const wholeOrUnset = (min: number, what = "a whole number") => {
+  const message = `must be ${what}${min > 0 ? `, at least ${min}` : ""}`;
+  return optional(z.string().regex(/^\d+$/, message).transform(Number).refine((n) => n >= min && Number.isSafeInteger(n), message));
+};
+
+const whole = (min: number, fallback: number, what?: string) => wholeOrUnset(min, what).transform((n) => n ?? fallback);
 
 const onOff = (fallback: "on" | "off") =>
   optional(z.enum(["on", "off"], { message: "must be on or off" })).transform((v) => (v ?? fallback) === "on");
