@@ -64,8 +64,6 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
 type Row = Record<string, unknown>;
 const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));
 
-const EMPTY_QUEUE = { queued: 0, running: 0, oldest_queued_seconds: null, worker_seen_seconds_ago: null };
-
 type Probe =
   | { up: true; kind: DatabaseHealth["kind"]; latency_ms: number; query: <T extends Row>(text: string) => Promise<T[]> }
   | { up: "busy"; kind: DatabaseHealth["kind"] }
@@ -120,23 +118,15 @@ export async function checkHealth(): Promise<HealthReport> {
   const worker: QueueHealth["worker"] = runsWorker() ? "in_process" : "separate";
   const checked_at = new Date().toISOString();
   const [database, files] = await Promise.all([probe(), checkStorage()]);
-  const storageOk = files.status === "up";
-  if (database.up === "busy") {
+  const unknown: QueueHealth = { status: "unknown", worker, queued: 0, running: 0, oldest_queued_seconds: null, worker_seen_seconds_ago: null };
+  if (database.up !== true) {
+    const busy = database.up === "busy";
     return {
-      status: "degraded",
+      status: busy ? "degraded" : "unavailable",
       checked_at,
-      database: { status: "busy", kind: database.kind, latency_ms: null },
+      database: busy ? { status: "busy", kind: database.kind, latency_ms: null } : { status: "down", kind: database.kind, latency_ms: null, reason: database.reason },
       storage: files,
-      queue: { status: "unknown", worker, ...EMPTY_QUEUE },
-    };
-  }
-  if (!database.up) {
-    return {
-      status: "unavailable",
-      checked_at,
-      database: { status: "down", kind: database.kind, latency_ms: null, reason: database.reason },
-      storage: files,
-      queue: { status: "unknown", worker, ...EMPTY_QUEUE },
+      queue: unknown,
     };
   }
   const { kind, latency_ms, query } = database;
@@ -145,11 +135,11 @@ export async function checkHealth(): Promise<HealthReport> {
     queue = await withTimeout(checkQueue(query, worker), TIMEOUT_MS);
   } catch (error) {
     logError(error, "health check: queue query failed");
-    queue = { status: "unknown", worker, ...EMPTY_QUEUE };
+    queue = unknown;
   }
   const queueOk = queue.status === "up" || queue.status === "not_started";
   return {
-    status: queueOk && storageOk ? "ok" : "degraded",
+    status: queueOk && files.status === "up" ? "ok" : "degraded",
     checked_at,
     database: { status: "up", kind, latency_ms },
     storage: files,
