@@ -2,9 +2,8 @@ import "server-only";
 import type { Caller } from "@/lib/auth/principal";
 import { branchesOf, subscribersOf } from "@/lib/auth/scope";
 import { sql } from "@/lib/db/sql";
-import { transaction, type Tx } from "@/lib/db/transaction";
-import { Prisma } from "@/lib/generated/prisma/client";
-import { conflict, notFound } from "@/lib/errors";
+import { refusedWrite, transaction, type Tx } from "@/lib/db/transaction";
+import { notFound } from "@/lib/errors";
 import { serializeBranch, type BranchRow } from "./queries";
 
 // Every change is written with its audit event in one transaction: both or neither.
@@ -12,16 +11,8 @@ import { serializeBranch, type BranchRow } from "./queries";
 const select = { id: true, name: true, created_at: true, updated_at: true } as const;
 const liveBranch = (tx: Tx, id: number, actor: Caller) =>
   tx.query<BranchRow>(sql`SELECT b.id, b.name, b.created_at, b.updated_at FROM ${branchesOf(actor.scope)} b WHERE b.id = ${id}`);
-const TAKEN = { name: ["A branch with this name already exists."] };
-
-function translate(error: unknown): never {
-  if (error instanceof Prisma.PrismaClientKnownRequestError) {
-    // Names are unique regardless of case: the unique index on lower(name) decides.
-    if (error.code === "P2002") throw conflict("A branch with this name already exists.", TAKEN);
-    if (error.code === "P2025") throw notFound("The branch");
-  }
-  throw error;
-}
+// Names are unique regardless of case: the unique index on lower(name) decides.
+const translate = refusedWrite("The branch", "name", "A branch with this name already exists.");
 
 export async function createBranch(name: string, actor: Caller): Promise<BranchRow> {
   return transaction(async (tx) => {
