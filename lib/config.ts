@@ -166,10 +166,12 @@ const schema = z.object({
   IMPORT_PREVIEW_RETENTION_HOURS: whole(1, 2, "a whole number of hours"),
   // Background jobs (exports, imports, bulk changes; lib/jobs)
   JOB_WORKER: onOff("on"),
+  // A user's jobs queued or running, all kinds together; a worker runs more at once than one user may hold (docs/decisions/0022-jobs-fair-per-user.md).
   JOBS_PER_USER: whole(1, 2),
   JOB_CONCURRENCY: whole(1, 3),
-  // Exports
+  // Exports: rows per keyset batch (one COPY each); memory does not grow with it.
   EXPORT_BATCH_SIZE: whole(1, 20_000),
+  // Retries after a failed attempt (a crash counts once the job expires); an attempt runs at most JOB_EXPIRE_SECONDS.
   JOB_RETRY_LIMIT: whole(0, 2),
   JOB_RETRY_DELAY_SECONDS: whole(0, 5),
   JOB_EXPIRE_SECONDS: whole(1, 600),

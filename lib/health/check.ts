@@ -2,7 +2,6 @@ import "server-only";
 import { config } from "@/lib/config";
 import { db } from "@/lib/db/client";
 import { within } from "@/lib/db/sql";
-import { jobConfig } from "@/lib/jobs/config";
 import { runsWorker } from "@/lib/jobs/queue";
 import { isDatabaseBusy } from "@/lib/db/errors";
 import { storage, StorageUnavailableError, type StorageProblem } from "@/lib/storage";
@@ -95,9 +94,7 @@ async function probe(): Promise<Probe> {
   return { up: true, kind, latency_ms: Math.round(performance.now() - started), query: query! };
 }
 
-export async function checkUp(): Promise<PublicHealth> {
-  return { status: (await probe()).up === false ? "unavailable" : "ok" };
-}
+export const checkUp = async (): Promise<PublicHealth> => ({ status: (await probe()).up === false ? "unavailable" : "ok" });
 
 async function checkStorage(): Promise<StorageHealth> {
   let kind: StorageHealth["kind"] = "local";
@@ -162,7 +159,7 @@ async function checkQueue(query: <T extends Row>(text: string) => Promise<T[]>, 
   }
   const queued = Number(exports?.queued ?? 0);
   // Three missed maintenance rounds while exports wait: nobody is generating them.
-  const silent = seen === null || seen > jobConfig.maintenanceSeconds * 3 + 30;
+  const silent = seen === null || seen > config().JOB_MAINTENANCE_SECONDS * 3 + 30;
   const oldest = num(exports?.oldest);
   return {
     status: queued > 0 && silent ? "stalled" : boss?.started ? "up" : "not_started",

@@ -33,9 +33,7 @@ const LINE = Symbol("line");
 type Lined = { [LINE]?: number };
 
 /** The line a row of `csvRows` or `xlsxRows` is on, as a person sees it in the file (the header is line 1, or the row it is on). */
-export function lineOf(row: readonly Cell[]): number | undefined {
-  return (row as Lined)[LINE];
-}
+export const lineOf = (row: readonly Cell[]): number | undefined => (row as Lined)[LINE];
 
 function lined<T extends Cell[]>(row: T, line: number): T {
   return Object.defineProperty(row, LINE, { value: line }); // not enumerable: the row still equals its cells
