@@ -255,10 +255,9 @@ export async function runImport(id: string, signal?: AbortSignal): Promise<RunRe
     const imported = c?.n ?? 0;
     const duplicates = c?.d ?? 0;
     await tx.query(sql`DELETE FROM import_rows WHERE import_id = ${id}`);
-    const hasRejected = rejectedRows > 0;
     await tx.query(sql`UPDATE subscriber_imports SET status = 'completed', completed_at = now(), error = NULL,
         total_rows = ${total}, processed_rows = ${total}, imported_rows = ${imported}, rejected_rows = ${rejectedRows}, duplicate_rows = ${duplicates},
-        reasons = ${JSON.stringify(reasons)}::jsonb, preview = ${JSON.stringify(preview)}::jsonb, has_rejected = ${hasRejected}
+        reasons = ${JSON.stringify(reasons)}::jsonb, preview = ${JSON.stringify(preview)}::jsonb, has_rejected = ${rejectedRows > 0}
       WHERE id = ${id}`);
     if (!imp.dry_run) {
       await tx.audit({

@@ -63,7 +63,6 @@ type BatchOf = { bulkId: string; userId: number | null };
  */
 async function applyBatch(tx: Queryable, ids: number[], change: BulkChange, of: BatchOf, { decideAgain }: { decideAgain: boolean }): Promise<BatchResult> {
   if (ids.length === 0) return { matched: 0, changed: [] };
-  const changedIds = (rows: { id: number }[]) => rows.map((r) => r.id).sort((a, b) => a - b);
   if ("delete" in change) {
     const moved = await trashSubscribers(tx, ids, { deletedBy: of.userId, bulkChangeId: of.bulkId, decideAgain });
     return { matched: moved.length, changed: moved };
@@ -88,7 +87,7 @@ async function applyBatch(tx: Queryable, ids: number[], change: BulkChange, of: 
     INSERT INTO bulk_change_rows (bulk_change_id, subscriber_id, old_status, old_mandatory, changed_at)
     SELECT ${of.bulkId}, c.id, c.old_status, c.old_mandatory, c.updated_at FROM changed c
     RETURNING subscriber_id AS id`);
-  return { matched: ids.length, changed: changedIds(rows) };
+  return { matched: ids.length, changed: rows.map((r) => r.id).sort((a, b) => a - b) };
 }
 
 // Smaller than a deletion's batch: a flag change rewrites every index entry, holding locks longer (bench/README.md).
