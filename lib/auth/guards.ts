@@ -70,6 +70,13 @@ export async function requireSessionForTwoFactorSetUp(): Promise<Principal> {
   return principal;
 }
 
+/** As requireUser, in a session, for an action that confirms the person by how it signed in (a password, or a recent single sign-on). */
+export async function requireSession(): Promise<Principal> {
+  const principal = await requireSessionForTwoFactorSetUp();
+  if (principal.twoFactor === "pending") throw new AuthError(403, "two_factor_required");
+  return principal;
+}
+
 /**
  * Making an API token: as requireUser, and a user REQUIRE_TWO_FACTOR covers has codes set up,
  * even in a single sign-on session, since the token would be refused at its first use.

@@ -316,6 +316,7 @@ const ACTIONS: Record<string, Record<string, Expect>> = {
   "(console)/account/two-factor/actions.ts": {
     startTwoFactorAction: { anonymous: 401, staff: "ok", admin: "ok" },
     confirmTwoFactorAction: { anonymous: 401, staff: "ok", admin: "ok" },
+    newRecoveryCodesAction: { anonymous: 401, staff: "ok", admin: "ok" },
     turnOffTwoFactorAction: { anonymous: 401, staff: "ok", admin: "ok" },
   },
   // Views: anyone signed in; which view they may change is decided past the guard (the routes above).

@@ -2,7 +2,7 @@
 
 import { revalidatePath } from "next/cache";
 import { action } from "@/lib/actions";
-import { requireSessionForTwoFactorSetUp } from "@/lib/auth/guards";
+import { requireSession, requireSessionForTwoFactorSetUp } from "@/lib/auth/guards";
 import { reissueSession } from "@/lib/auth/session-cookie";
 import { confirmTwoFactor, newRecoveryCodesFor, startTwoFactorSetup, turnOffTwoFactor } from "@/lib/auth/two-factor";
 import { twoFactorConfirmSchema, twoFactorOffSchema, twoFactorStartSchema } from "@/lib/validation/auth";
@@ -31,7 +31,7 @@ export const turnOffTwoFactorAction = action(requireSessionForTwoFactorSetUp, tw
 });
 
 /** New recovery codes, in this answer only, after the password (or a recent single sign-on). */
-export const newRecoveryCodesAction = action(requireSessionForTwoFactorSetUp, twoFactorStartSchema, async ({ password }, principal) => {
+export const newRecoveryCodesAction = action(requireSession, twoFactorStartSchema, async ({ password }, principal) => {
   const recoveryCodes = await newRecoveryCodesFor(principal, password);
   revalidatePath("/account/two-factor");
   return { ok: true, data: { recoveryCodes }, message: "New recovery codes: the old ones no longer work." };
