@@ -37,12 +37,19 @@ test("an admin scopes a staff member to one branch, who then sees that branch on
   await bea.getByRole("button", { name: "Sign in" }).click();
   await expect(bea).toHaveURL(/\/subscribers$/);
   await expect(bea.getByTestId("user-branches")).toHaveText(`Your branches: ${home.name}`);
+  await expect(bea.getByTestId("list-scope")).toHaveText(`Only subscribers of your branches are listed: ${home.name}.`);
   const rows = bea.getByRole("table").getByRole("row");
   await expect(rows.nth(1)).toBeVisible();
   const branchCells = await bea.getByRole("table").locator("tbody tr").evaluateAll((trs) => trs.map((tr) => tr.textContent ?? ""));
   expect(branchCells.length).toBeGreaterThan(0);
   for (const text of branchCells) expect(text).toContain(home.name);
   await bea.screenshot({ path: "test-results/screens/scoped-subscribers.png", fullPage: true });
+  // Her one branch is chosen for her on a new subscriber, and the field says it is required.
+  await bea.goto("/subscribers/new");
+  await expect(bea.getByRole("combobox", { name: "Branch" })).toHaveValue(home.name);
+  await expect(bea.getByText("Required: one of your branches.")).toBeVisible();
+  await expect(bea.getByText("Optional.", { exact: true })).toHaveCount(1); // the travel date's only
+  await bea.screenshot({ path: "test-results/screens/scoped-new-subscriber.png", fullPage: true });
   await bea.goto("/branches");
   await expect(bea.getByRole("table").locator("tbody tr")).toHaveCount(1);
   await expect(bea.getByRole("table")).toContainText(home.name);

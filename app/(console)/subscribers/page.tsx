@@ -8,6 +8,7 @@ import { buttonClass } from "@/components/ui/button-styles";
 import { requirePageUser } from "@/lib/auth/page-guards";
 import { canCreateSubscribers, canManageBranches } from "@/lib/auth/permissions";
 import { rawExportFilters } from "@/lib/export/filters";
+import { nameList } from "@/lib/format";
 import { listOutcome } from "@/lib/list/outcome";
 import { parseWith, withParams, type RawParams } from "@/lib/list/params";
 import { heavyUnless } from "@/lib/load/user-limit";
@@ -59,6 +60,16 @@ export default async function SubscribersPage({ searchParams }: { searchParams: 
           ) : null}
         </div>
       </div>
+      {user.branch_names ? (
+        // The header names them too; the list says that it is limited to them.
+        <p className="text-sm text-slate-600" data-testid="list-scope">
+          {user.branch_names.length ? (
+            <>Only subscribers of your branches are listed: <bdi>{nameList(user.branch_names, 5)}</bdi>.</>
+          ) : (
+            "You have no branches yet, so no subscribers are listed: ask an administrator."
+          )}
+        </p>
+      ) : null}
       <ListToolbar
         filters={SUBSCRIBER_TOOLBAR}
         params={params}

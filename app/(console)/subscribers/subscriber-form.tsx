@@ -50,11 +50,14 @@ export function SubscriberForm({
   countries,
   sheets,
   editing,
+  branchRequired = false,
 }: {
   branches: ComboboxOption[];
   countries: CountryChoice[];
   sheets: string[];
   editing?: Editing;
+  /** A user limited to some branches gives every subscriber one of them; with one only, it is chosen for them. */
+  branchRequired?: boolean;
 }) {
   const router = useRouter();
   // Editing: the version the form's values stand on, and someone else's newer version when a save found one.
@@ -64,7 +67,7 @@ export function SubscriberForm({
   const schema = useMemo(() => subscriberFormSchema((id) => codes.get(id)), [codes]);
   const { warnings, check } = useDuplicateCheck();
   const { register, control, getValues, trigger, reset, errors, isSubmitting, formError, setFormError, onSubmit } = useActionForm(
-    { resolver: zodResolver(schema), defaultValues: editing ? toForm(editing.values) : DEFAULTS },
+    { resolver: zodResolver(schema), defaultValues: editing ? toForm(editing.values) : { ...DEFAULTS, branch_id: branchRequired && branches.length === 1 ? branches[0]!.id : null } },
     {
       fields: FIELDS,
       failed: editing ? "The subscriber could not be saved." : "The subscriber could not be created.",
@@ -166,7 +169,7 @@ export function SubscriberForm({
         </Field>
       </div>
       <DuplicateNote field="mobile" id={warnings.mobile} />
-      <Field label={FIELD.branch_name.label} error={errors.branch_id?.message} hint="Optional.">
+      <Field label={FIELD.branch_name.label} error={errors.branch_id?.message} hint={branchRequired ? "Required: one of your branches." : "Optional."}>
         {(props) => (
           <Controller
             control={control}

@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import { requirePageUser } from "@/lib/auth/page-guards";
+import { isScoped } from "@/lib/auth/scope";
 import { listCountries } from "@/lib/countries/queries";
 import { branchOptions, sheetNames } from "@/lib/subscribers/options";
 import { SubscriberForm } from "../subscriber-form";
@@ -17,7 +18,7 @@ export default async function NewSubscriberPage() {
         The server marks the subscriber as a duplicate when an earlier one has the same email or mobile.
       </p>
       <div className="mt-6 rounded-lg border border-slate-200 bg-white p-4 shadow-sm sm:p-6">
-        <SubscriberForm branches={branches} countries={countries} sheets={sheets} />
+        <SubscriberForm branches={branches} countries={countries} sheets={sheets} branchRequired={isScoped(scope)} />
       </div>
     </div>
   );
