@@ -28,24 +28,13 @@ export function secretProblem(value: string | undefined): string | null {
 const optional = <T extends z.ZodType>(schema: T) =>
   z.preprocess((v) => (typeof v === "string" && v.trim() === "" ? undefined : typeof v === "string" ? v.trim() : v), schema.optional());
 
-const whole = (min: number, fallback: number, what = "a whole number") =>
-  optional(
-    z
-      .string()
-      .regex(/^\d+$/, `must be ${what}${min > 0 ? `, at least ${min}` : ""}`)
-      .transform(Number)
-      .refine((n) => n >= min && Number.isSafeInteger(n), `must be ${what}${min > 0 ? `, at least ${min}` : ""}`),
-  ).transform((n) => n ?? fallback);
-
 /** A whole number, or undefined when unset (its default depends on other settings). */
-const wholeOrUnset = (min: number) =>
-  optional(
-    z
-      .string()
-      .regex(/^\d+$/, `must be a whole number, at least ${min}`)
-      .transform(Number)
-      .refine((n) => n >= min && Number.isSafeInteger(n), `must be a whole number, at least ${min}`),
-  );
+const wholeOrUnset = (min: number, what = "a whole number") => {
+  const message = `must be ${what}${min > 0 ? `, at least ${min}` : ""}`;
+  return optional(z.string().regex(/^\d+$/, message).transform(Number).refine((n) => n >= min && Number.isSafeInteger(n), message));
+};
+
+const whole = (min: number, fallback: number, what?: string) => wholeOrUnset(min, what).transform((n) => n ?? fallback);
 
 const onOff = (fallback: "on" | "off") =>
   optional(z.enum(["on", "off"], { message: "must be on or off" })).transform((v) => (v ?? fallback) === "on");
@@ -177,10 +166,12 @@ const schema = z.object({
   IMPORT_PREVIEW_RETENTION_HOURS: whole(1, 2, "a whole number of hours"),
   // Background jobs (exports, imports, bulk changes; lib/jobs)
   JOB_WORKER: onOff("on"),
+  // A user's jobs queued or running, all kinds together; a worker runs more at once than one user may hold (docs/decisions/0022-jobs-fair-per-user.md).
   JOBS_PER_USER: whole(1, 2),
   JOB_CONCURRENCY: whole(1, 3),
-  // Exports
+  // Exports: rows per keyset batch (one COPY each); memory does not grow with it.
   EXPORT_BATCH_SIZE: whole(1, 20_000),
+  // Retries after a failed attempt (a crash counts once the job expires); an attempt runs at most JOB_EXPIRE_SECONDS.
   JOB_RETRY_LIMIT: whole(0, 2),
   JOB_RETRY_DELAY_SECONDS: whole(0, 5),
   JOB_EXPIRE_SECONDS: whole(1, 600),

@@ -9,9 +9,7 @@ export function formatDateTime(value: Date, { seconds = false } = {}): string {
 /** A calendar date (stored as a DATE, read as UTC midnight) as "3 Mar 2027". */
 const day = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeZone: "UTC" });
 
-export function formatDay(value: Date): string {
-  return day.format(value);
-}
+export const formatDay = (value: Date): string => day.format(value);
 
 export const isoDay = (value: Date) => value.toISOString().slice(0, 10);
 export const formatCount = (n: number) => n.toLocaleString("en-GB");

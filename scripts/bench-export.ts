@@ -18,7 +18,7 @@ import pg from "pg";
 import { toolEnv } from "@/tools/env";
 import { applyMigrations } from "@/tools/migrate";
 import { seedSubscribers } from "../tests/helpers/export-data";
-import { exportConfig } from "@/lib/export/config";
+import { config } from "@/lib/config";
 import { newJobId } from "@/lib/jobs/ids";
 import { exportQuery } from "@/lib/export/rows";
 import { branchScope } from "@/lib/auth/scope";
@@ -141,7 +141,7 @@ function report(n: number, runs: number, copy: number[], ours: ChildResult[], xl
     `| path | median time | rows/s | ratio to COPY | file | worker RSS idle → peak |`,
     `|---|---|---|---|---|---|`,
     `| PostgreSQL \`COPY (SELECT …) TO STDOUT WITH CSV\` (psql, to a file) | ${(c / 1000).toFixed(2)} s | ${Math.round(n / (c / 1000)).toLocaleString("en-GB")} | 1.00 | ${(bytes / 1024 / 1024).toFixed(0)} MB | – |`,
-    line(`export worker, CSV (keyset batches of ${exportConfig.batchSize.toLocaleString("en-GB")} as COPY text, Papa Parse, fsync + rename)`, ours),
+    line(`export worker, CSV (keyset batches of ${config().EXPORT_BATCH_SIZE.toLocaleString("en-GB")} as COPY text, Papa Parse, fsync + rename)`, ours),
     line("export worker, XLSX (the same batches, the sheet's XML zipped by archiver at level 1, fsync + rename)", xlsx, csvMedian),
     ``,
   ].join("\n");

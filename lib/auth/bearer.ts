@@ -23,9 +23,7 @@ const principals = scopeSlot<TokenPrincipal>("auth.token-principal");
 /** The request's token and its user, when the request came with a bearer token. */
 export const tokenPrincipal = (): TokenPrincipal | null => principals.get() ?? null;
 
-export function withTokenPrincipal<T>(principal: TokenPrincipal, run: () => Promise<T>): Promise<T> {
-  return principals.run(principal, run);
-}
+export const withTokenPrincipal = <T>(principal: TokenPrincipal, run: () => Promise<T>): Promise<T> => principals.run(principal, run);
 
 /** One answer for every bad token: which part was wrong is nobody's business. */
 const invalid = () => new AppError(401, "invalid_token", "The API token is not valid. Make a new one on your account page.");

@@ -3,9 +3,7 @@
 import { decode, type JWT } from "next-auth/jwt";
 import { config } from "@/lib/config";
 
-export function secureCookies(url = config().NEXTAUTH_URL): boolean {
-  return url?.toLowerCase().startsWith("https://") ?? false;
-}
+export const secureCookies = (url = config().NEXTAUTH_URL): boolean => url?.toLowerCase().startsWith("https://") ?? false;
 
 export function sessionCookieName(secure = secureCookies()): string {
   return secure ? "__Secure-next-auth.session-token" : "next-auth.session-token";

@@ -29,9 +29,7 @@ export class AuthError extends BrandedError {
 }
 
 /** The request's caller: its bearer token's (decided by lib/http/api.ts), else its session's; both resolved once per request. */
-export async function currentPrincipal(): Promise<Principal | null> {
-  return tokenPrincipal() ?? (await sessionPrincipal());
-}
+export const currentPrincipal = async (): Promise<Principal | null> => tokenPrincipal() ?? (await sessionPrincipal());
 
 async function signedIn(): Promise<Principal> {
   const principal = await currentPrincipal();

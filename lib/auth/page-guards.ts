@@ -6,9 +6,7 @@ import type { Principal } from "./principal";
 export const TWO_FACTOR_PAGE = "/account/two-factor";
 
 /** Where to come back to after signing in: the page's own path and query. */
-function loginUrl(path: string) {
-  return `/login?callbackUrl=${encodeURIComponent(path)}`;
-}
+const loginUrl = (path: string) => `/login?callbackUrl=${encodeURIComponent(path)}`;
 
 async function guardPage<U>(guard: () => Promise<U>, path: string): Promise<U> {
   try {

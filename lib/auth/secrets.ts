@@ -7,19 +7,13 @@ const TOKEN = /^bsc_[A-Za-z0-9_-]{43}$/;
 const LINK = /^[A-Za-z0-9_-]{43}$/;
 
 /** A new API token: recognisable by its prefix (so a leaked one can be found in logs and code). */
-export function newApiToken(): string {
-  return `${TOKEN_PREFIX}${randomBytes(32).toString("base64url")}`;
-}
+export const newApiToken = (): string => `${TOKEN_PREFIX}${randomBytes(32).toString("base64url")}`;
 
 /** A new set-password link's secret, for its path. */
-export function newLinkSecret(): string {
-  return randomBytes(32).toString("base64url");
-}
+export const newLinkSecret = (): string => randomBytes(32).toString("base64url");
 
 export const isApiTokenShape = (value: string) => TOKEN.test(value);
 export const isLinkSecretShape = (value: string) => LINK.test(value);
 
 /** What is stored: the SHA-256 of the secret, in hex. */
-export function secretHash(secret: string): string {
-  return createHash("sha256").update(secret, "utf8").digest("hex");
-}
+export const secretHash = (secret: string): string => createHash("sha256").update(secret, "utf8").digest("hex");

@@ -1,29 +1,20 @@
 import "server-only";
-import type { SessionUser } from "@/lib/auth/permissions";
-import { branchesOf, branchScope, subscribersOf } from "@/lib/auth/scope";
+import type { Caller } from "@/lib/auth/principal";
+import { branchesOf, subscribersOf } from "@/lib/auth/scope";
 import { sql } from "@/lib/db/sql";
-import { transaction, type Tx } from "@/lib/db/transaction";
-import { Prisma } from "@/lib/generated/prisma/client";
-import { conflict, notFound } from "@/lib/errors";
+import { refusedWrite, transaction, type Tx } from "@/lib/db/transaction";
+import { notFound } from "@/lib/errors";
 import { serializeBranch, type BranchRow } from "./queries";
 
 // Every change is written with its audit event in one transaction: both or neither.
 
 const select = { id: true, name: true, created_at: true, updated_at: true } as const;
-const liveBranch = (tx: Tx, id: number, actor: SessionUser) =>
-  tx.query<BranchRow>(sql`SELECT b.id, b.name, b.created_at, b.updated_at FROM ${branchesOf(branchScope(actor))} b WHERE b.id = ${id}`);
-const TAKEN = { name: ["A branch with this name already exists."] };
+const liveBranch = (tx: Tx, id: number, actor: Caller) =>
+  tx.query<BranchRow>(sql`SELECT b.id, b.name, b.created_at, b.updated_at FROM ${branchesOf(actor.scope)} b WHERE b.id = ${id}`);
+// Names are unique regardless of case: the unique index on lower(name) decides.
+const translate = refusedWrite("The branch", "name", "A branch with this name already exists.");
 
-function translate(error: unknown): never {
-  if (error instanceof Prisma.PrismaClientKnownRequestError) {
-    // Names are unique regardless of case: the unique index on lower(name) decides.
-    if (error.code === "P2002") throw conflict("A branch with this name already exists.", TAKEN);
-    if (error.code === "P2025") throw notFound("The branch");
-  }
-  throw error;
-}
-
-export async function createBranch(name: string, actor: SessionUser): Promise<BranchRow> {
+export async function createBranch(name: string, actor: Caller): Promise<BranchRow> {
   return transaction(async (tx) => {
     const branch = await tx.branch.create({ data: { name }, select });
     await tx.audit({ action: "branch.create", actor, entity: "branch", entityId: branch.id, after: serializeBranch(branch) });
@@ -31,7 +22,7 @@ export async function createBranch(name: string, actor: SessionUser): Promise<Br
   }).catch(translate);
 }
 
-export async function updateBranch(id: number, name: string, actor: SessionUser): Promise<BranchRow> {
+export async function updateBranch(id: number, name: string, actor: Caller): Promise<BranchRow> {
   return transaction(async (tx) => {
     const [before] = await liveBranch(tx, id, actor);
     if (!before) throw notFound("The branch");
@@ -53,11 +44,11 @@ export async function updateBranch(id: number, name: string, actor: SessionUser)
  * Moves a branch to the trash: one row changes; its subscribers keep their link and show no branch
  * while it is there (docs/decisions/0031-trash.md).
  */
-export async function deleteBranch(id: number, actor: SessionUser): Promise<{ name: string; detached: number }> {
+export async function deleteBranch(id: number, actor: Caller): Promise<{ name: string; detached: number }> {
   return transaction(async (tx) => {
     const [before] = await liveBranch(tx, id, actor);
     if (!before) throw notFound("The branch");
-    const [count] = await tx.query<{ n: number }>(sql`SELECT count(*)::int AS n FROM ${subscribersOf(branchScope(actor))} s WHERE s.branch_id = ${id}`);
+    const [count] = await tx.query<{ n: number }>(sql`SELECT count(*)::int AS n FROM ${subscribersOf(actor.scope)} s WHERE s.branch_id = ${id}`);
     const detached = count?.n ?? 0;
     // Conditional, so two deletions at once trash it once.
     // eslint-disable-next-line console/scoped-sources -- the branch just read through branchesOf, if still live.

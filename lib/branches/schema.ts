@@ -6,7 +6,6 @@ import { safeText } from "@/lib/validation/text";
 export const branchInputSchema = z.object({
   name: safeText("Enter a name.").trim().min(1, "Enter a name.").max(100, "Use at most 100 characters."),
 });
-export type BranchInput = z.input<typeof branchInputSchema>;
 
 /** A branch id in an action's input: the one id parser (lib/validation/id.ts). */
 export const branchIdSchema = idSchema("The branch id must be a whole number of 1 or more.");

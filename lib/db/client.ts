@@ -96,9 +96,7 @@ export function db(): Promise<Database> {
 }
 
 /** Shortcut for the common case. */
-export async function prisma(): Promise<PrismaClient> {
-  return (await db()).prisma;
-}
+export const prisma = async (): Promise<PrismaClient> => (await db()).prisma;
 
 /** Tests point the app's code at a database of their own. */
 export function setDatabaseForTests(database: Database) {

@@ -16,9 +16,7 @@ export function isQueryTimeout(error: unknown): boolean {
 }
 
 /** A lock not granted within `lock_timeout` (SQLSTATE 55P03). */
-export function isLockTimeout(error: unknown): boolean {
-  return someError(error, (v) => sqlState(v) === "55P03");
-}
+export const isLockTimeout = (error: unknown): boolean => someError(error, (v) => sqlState(v) === "55P03");
 
 export function isDatabaseBusy(error: unknown): boolean {
   return someError(error, (v) => v.code === "P2024" || /timeout exceeded when trying to connect/i.test(text(v)));
@@ -35,9 +33,7 @@ export function isQueryCancelled(error: unknown): boolean {
 const LAST_ADMIN_SQLSTATE = "CA001";
 
 /** A change refused because it would leave no active administrator. */
-export function isLastAdmin(error: unknown): boolean {
-  return someError(error, (v) => sqlState(v) === LAST_ADMIN_SQLSTATE);
-}
+export const isLastAdmin = (error: unknown): boolean => someError(error, (v) => sqlState(v) === LAST_ADMIN_SQLSTATE);
 
 export const LAST_ADMIN_MESSAGE = "That is the last active administrator: make someone else an administrator first, so that the console always has one.";
 
@@ -61,6 +57,4 @@ export function databaseAppError(error: unknown): AppError | null {
 }
 
 /** A unique index refused the row (SQLSTATE 23505, or Prisma's P2002). */
-export function isUniqueViolation(error: unknown): boolean {
-  return someError(error, (v) => sqlState(v) === "23505" || v.code === "P2002");
-}
+export const isUniqueViolation = (error: unknown): boolean => someError(error, (v) => sqlState(v) === "23505" || v.code === "P2002");

@@ -11,9 +11,7 @@ export class DatabaseLockedError extends BrandedError {
   static readonly brand: string = "console.DatabaseLockedError";
 }
 
-function lockPath(dir: string) {
-  return `${dir}.lock`;
-}
+const lockPath = (dir: string) => `${dir}.lock`;
 
 function isAlive(pid: number) {
   try {

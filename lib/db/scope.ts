@@ -7,30 +7,20 @@ import { scopeSlot } from "@/lib/request-scope";
 
 const signals = scopeSlot<AbortSignal>("db.query-signal");
 
-export function withQuerySignal<T>(signal: AbortSignal, run: () => Promise<T>): Promise<T> {
-  return signals.run(signal, run);
-}
+export const withQuerySignal = <T>(signal: AbortSignal, run: () => Promise<T>): Promise<T> => signals.run(signal, run);
 
-export function querySignal(): AbortSignal | undefined {
-  return signals.get();
-}
+export const querySignal = (): AbortSignal | undefined => signals.get();
 
 const heavyUsers = scopeSlot<number>("db.heavy-user");
 
 /** Runs a user's heavy work (lib/load/user-limit.ts): its statements are scheduled fairly on PGlite (lib/db/pglite-fair.ts). */
-export function withHeavyUser<T>(userId: number, run: () => Promise<T>): Promise<T> {
-  return heavyUsers.run(userId, run);
-}
+export const withHeavyUser = <T>(userId: number, run: () => Promise<T>): Promise<T> => heavyUsers.run(userId, run);
 
 /** The user whose heavy work issued the current statement, if any. */
-export function heavyUser(): number | undefined {
-  return heavyUsers.get();
-}
+export const heavyUser = (): number | undefined => heavyUsers.get();
 
 /** Runs `run` outside the request's scope: what outlives the request must not be cancelled with it or queued as its user's. */
-export function outsideRequest<T>(run: () => T): T {
-  return signals.run(undefined, () => heavyUsers.run(undefined, run));
-}
+export const outsideRequest = <T>(run: () => T): T => signals.run(undefined, () => heavyUsers.run(undefined, run));
 
 /** What a statement of a request whose client went away rejects with, before it reaches PostgreSQL. */
 export class ClientGoneError extends BrandedError {

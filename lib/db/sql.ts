@@ -57,9 +57,7 @@ export function within(tx: PrismaLike): Queryable {
 }
 
 /** A statement on the app's database (`db()`), on the driver of Prisma's adapter, outside any transaction. */
-export async function query<T = Row>(statement: Statement | string): Promise<T[]> {
-  return (await db()).query<T>(statement);
-}
+export const query = async <T = Row>(statement: Statement | string): Promise<T[]> => (await db()).query<T>(statement);
 
 function pgliteQueryable(p: Pick<PGlite, "query" | "exec">): Queryable & Pick<SqlConnection, "executeSql"> {
   return {

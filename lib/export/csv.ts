@@ -24,17 +24,13 @@ const SEPARATOR = /[;\t]/;
 export type CsvCell = string | null;
 
 /** What a cell holding `value` reads back as once the file is parsed with `,` (the rule above). */
-export function neutralised(value: string): string {
-  return SUSPECT.test(value) ? value.replace(CELL_START_FORMULA, "'") : value;
-}
+export const neutralised = (value: string): string => (SUSPECT.test(value) ? value.replace(CELL_START_FORMULA, "'") : value);
 
 /** The apostrophes `neutralised` put in front of cell starts. */
 const NEUTRALISED = new RegExp(`(?<=(?:^|[${BREAK}]) *)'(?=[${TRIGGER}])`, "g");
 
 /** Undoes `neutralised` when an export is imported back; an apostrophe typed there on purpose goes too (a spreadsheet hides it anyway). */
-export function unneutralised(value: string): string {
-  return value.includes("'") ? value.replace(NEUTRALISED, "") : value;
-}
+export const unneutralised = (value: string): string => (value.includes("'") ? value.replace(NEUTRALISED, "") : value);
 
 const OPTIONS: Papa.UnparseConfig = {
   header: false,
@@ -51,6 +47,4 @@ export function csvLines(rows: readonly (readonly CsvCell[])[]): string {
 }
 
 /** The start of every file: the byte order mark and the header line. */
-export function csvHead(): string {
-  return `\uFEFF${csvLines([[...EXPORT_COLUMNS]])}`;
-}
+export const csvHead = (): string => `\uFEFF${csvLines([[...EXPORT_COLUMNS]])}`;

@@ -74,6 +74,4 @@ function strictly(entries: [string, unknown][], notAString: string): ParseResult
 }
 
 /** The stored filters, parsed again by the worker (they were valid when stored). */
-export function storedFilters(json: unknown): SubscriberFilterValues {
-  return subscriberFilterOnlySchema.parse(pickFilters(json));
-}
+export const storedFilters = (json: unknown): SubscriberFilterValues => subscriberFilterOnlySchema.parse(pickFilters(json));

@@ -1,4 +1,4 @@
-import { exportConfig } from "./config";
+import { config } from "@/lib/config";
 import { deleteExportFiles, strayFiles } from "./files";
 import { JOB_QUEUE, LEGACY_QUEUES } from "@/lib/jobs/queue";
 import { markExportFailed } from "./run";
@@ -14,7 +14,7 @@ const STRAY_AFTER_MS = 60 * 60 * 1000;
 
 export async function purgeExports(now: Date = new Date()): Promise<PurgeResult> {
   const conn = await connection();
-  const cutoff = new Date(now.getTime() - exportConfig.retentionHours * 3600 * 1000);
+  const cutoff = new Date(now.getTime() - config().EXPORT_RETENTION_HOURS * 3600 * 1000);
   const purged = await conn.query<{ id: string }>(
     sql`DELETE FROM subscriber_exports
      WHERE status <> 'in_queue' AND GREATEST(created_at, completed_at, downloaded_at) < ${cutoff} RETURNING id`);

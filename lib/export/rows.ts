@@ -40,9 +40,7 @@ function batchQuery(scope: BranchScope, filters: SubscriberFilterValues, after: 
  * escapeLiteral; arrays of integers (a scope of several branches) become array literals; anything
  * but integers, booleans and dates is refused.
  */
-export function inlineValues(q: Statement): string {
-  return q.text.replace(/\$(\d+)/g, (_, n: string) => literal(q.values[Number(n) - 1]));
-}
+export const inlineValues = (q: Statement): string => q.text.replace(/\$(\d+)/g, (_, n: string) => literal(q.values[Number(n) - 1]));
 
 function literal(value: unknown): string {
   if (typeof value === "number" && Number.isSafeInteger(value)) return String(value);

@@ -1,5 +1,5 @@
 import { branchScopeOfUser, covers } from "@/lib/auth/scope";
-import { exportConfig } from "./config";
+import { config } from "@/lib/config";
 import { deleteExportFiles, writeExportFile } from "./files";
 import type { ExportFormat } from "./format";
 import { storedFilters } from "./filters";
@@ -43,7 +43,7 @@ export async function runExport(exportId: string, signal?: AbortSignal): Promise
       sql`UPDATE subscriber_exports SET started_at = now(), total_rows = ${total}, processed_rows = 0
        WHERE id = ${exportId} AND status = 'in_queue'`);
     // One query path for every format: the format only chooses the writer.
-    return writeExportFile(row.format, exportId, exportRows(reader, scope, filters, exportConfig.batchSize), progress, signal);
+    return writeExportFile(row.format, exportId, exportRows(reader, scope, filters, config().EXPORT_BATCH_SIZE), progress, signal);
   });
 
   // Publish: this export completed; the user's older exports (and their files) are replaced.

@@ -2,7 +2,6 @@ import "server-only";
 import { config } from "@/lib/config";
 import { db } from "@/lib/db/client";
 import { within } from "@/lib/db/sql";
-import { jobConfig } from "@/lib/jobs/config";
 import { runsWorker } from "@/lib/jobs/queue";
 import { isDatabaseBusy } from "@/lib/db/errors";
 import { storage, StorageUnavailableError, type StorageProblem } from "@/lib/storage";
@@ -64,8 +63,6 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
 type Row = Record<string, unknown>;
 const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));
 
-const EMPTY_QUEUE = { queued: 0, running: 0, oldest_queued_seconds: null, worker_seen_seconds_ago: null };
-
 type Probe =
   | { up: true; kind: DatabaseHealth["kind"]; latency_ms: number; query: <T extends Row>(text: string) => Promise<T[]> }
   | { up: "busy"; kind: DatabaseHealth["kind"] }
@@ -97,9 +94,7 @@ async function probe(): Promise<Probe> {
   return { up: true, kind, latency_ms: Math.round(performance.now() - started), query: query! };
 }
 
-export async function checkUp(): Promise<PublicHealth> {
-  return { status: (await probe()).up === false ? "unavailable" : "ok" };
-}
+export const checkUp = async (): Promise<PublicHealth> => ({ status: (await probe()).up === false ? "unavailable" : "ok" });
 
 async function checkStorage(): Promise<StorageHealth> {
   let kind: StorageHealth["kind"] = "local";
@@ -120,23 +115,15 @@ export async function checkHealth(): Promise<HealthReport> {
   const worker: QueueHealth["worker"] = runsWorker() ? "in_process" : "separate";
   const checked_at = new Date().toISOString();
   const [database, files] = await Promise.all([probe(), checkStorage()]);
-  const storageOk = files.status === "up";
-  if (database.up === "busy") {
+  const unknown: QueueHealth = { status: "unknown", worker, queued: 0, running: 0, oldest_queued_seconds: null, worker_seen_seconds_ago: null };
+  if (database.up !== true) {
+    const busy = database.up === "busy";
     return {
-      status: "degraded",
+      status: busy ? "degraded" : "unavailable",
       checked_at,
-      database: { status: "busy", kind: database.kind, latency_ms: null },
+      database: busy ? { status: "busy", kind: database.kind, latency_ms: null } : { status: "down", kind: database.kind, latency_ms: null, reason: database.reason },
       storage: files,
-      queue: { status: "unknown", worker, ...EMPTY_QUEUE },
-    };
-  }
-  if (!database.up) {
-    return {
-      status: "unavailable",
-      checked_at,
-      database: { status: "down", kind: database.kind, latency_ms: null, reason: database.reason },
-      storage: files,
-      queue: { status: "unknown", worker, ...EMPTY_QUEUE },
+      queue: unknown,
     };
   }
   const { kind, latency_ms, query } = database;
@@ -145,11 +132,11 @@ export async function checkHealth(): Promise<HealthReport> {
     queue = await withTimeout(checkQueue(query, worker), TIMEOUT_MS);
   } catch (error) {
     logError(error, "health check: queue query failed");
-    queue = { status: "unknown", worker, ...EMPTY_QUEUE };
+    queue = unknown;
   }
   const queueOk = queue.status === "up" || queue.status === "not_started";
   return {
-    status: queueOk && storageOk ? "ok" : "degraded",
+    status: queueOk && files.status === "up" ? "ok" : "degraded",
     checked_at,
     database: { status: "up", kind, latency_ms },
     storage: files,
@@ -172,7 +159,7 @@ async function checkQueue(query: <T extends Row>(text: string) => Promise<T[]>, 
   }
   const queued = Number(exports?.queued ?? 0);
   // Three missed maintenance rounds while exports wait: nobody is generating them.
-  const silent = seen === null || seen > jobConfig.maintenanceSeconds * 3 + 30;
+  const silent = seen === null || seen > config().JOB_MAINTENANCE_SECONDS * 3 + 30;
   const oldest = num(exports?.oldest);
   return {
     status: queued > 0 && silent ? "stalled" : boss?.started ? "up" : "not_started",

@@ -50,9 +50,7 @@ function matches(value: Inspectable): boolean {
   return typeof value.message === "string" && MESSAGES.some((m) => m.test(value.message as string));
 }
 
-export function isDatabaseUnavailable(error: unknown): boolean {
-  return someError(error, matches);
-}
+export const isDatabaseUnavailable = (error: unknown): boolean => someError(error, matches);
 
 /** Whether `error` or anything it wraps (cause, Prisma's adapter error, an AggregateError's errors) satisfies `test`. */
 export function someError(error: unknown, test: (value: Inspectable) => boolean): boolean {

@@ -23,9 +23,7 @@ export function apiError(status: number, code: string, message: string, fields?:
   return NextResponse.json(body, { status });
 }
 
-export function json(data: unknown, status = 200) {
-  return NextResponse.json(data, { status });
-}
+export const json = (data: unknown, status = 200) => NextResponse.json(data, { status });
 
 function unavailable() {
   const response = apiError(503, "unavailable", UNAVAILABLE_MESSAGE);

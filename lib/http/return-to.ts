@@ -10,9 +10,7 @@ const MAX_LENGTH = 2048;
 
 const LOCAL_ORIGIN = "http://localhost";
 
-export function consoleOrigin(): string {
-  return config().NEXTAUTH_URL || LOCAL_ORIGIN;
-}
+export const consoleOrigin = (): string => config().NEXTAUTH_URL || LOCAL_ORIGIN;
 
 /** Where to send the browser: a path (with query and hash) on `origin`, or `fallback`. */
 export function safeReturnPath(value: unknown, origin: string = consoleOrigin(), fallback: string = DEFAULT_RETURN_PATH): string {

@@ -44,7 +44,6 @@ const SCIENTIFIC = /^[+-]?\d+(\.\d+)?[eE][+-]?\d+$/;
 export function cellText(cell: Cell): string {
   if (cell === null || cell === undefined) return "";
   if (cell instanceof Date) return Number.isNaN(cell.getTime()) ? "" : cell.toISOString().slice(0, 10);
-  if (typeof cell === "number") return Number.isInteger(cell) && Math.abs(cell) < 1e15 ? String(cell) : String(cell);
   return String(cell).trim();
 }
 

@@ -81,9 +81,7 @@ async function load(userId: number, id: string): Promise<Row> {
   return row;
 }
 
-export async function importStatus(userId: number, id: string): Promise<ImportStatus> {
-  return toStatus(await load(userId, id));
-}
+export const importStatus = async (userId: number, id: string): Promise<ImportStatus> => toStatus(await load(userId, id));
 
 /** The user's recent imports, newest first (dry runs that were never started are previews: left out). */
 export async function recentImports(userId: number, limit = 10): Promise<ImportStatus[]> {

@@ -1,7 +1,6 @@
 import "server-only";
 import { connection, sql } from "@/lib/db/sql";
 import { config } from "@/lib/config";
-import { exportConfig } from "@/lib/export/config";
 import { storage } from "@/lib/storage";
 import { rejectedKey, sourceKey } from "./source";
 
@@ -14,7 +13,7 @@ const STRAY_AFTER_MS = 60 * 60 * 1000;
 
 export async function purgeImports(now: Date = new Date()): Promise<{ purged: number; strays: number }> {
   const conn = await connection();
-  const cutoff = new Date(now.getTime() - exportConfig.retentionHours * 3600 * 1000);
+  const cutoff = new Date(now.getTime() - config().EXPORT_RETENTION_HOURS * 3600 * 1000);
   const previewCutoff = new Date(now.getTime() - config().IMPORT_PREVIEW_RETENTION_HOURS * 3600 * 1000);
   const purged = await conn.query<{ id: string }>(sql`DELETE FROM subscriber_imports
     WHERE CASE WHEN dry_run THEN GREATEST(created_at, completed_at) < ${previewCutoff}

@@ -1,4 +1,5 @@
 import { Transform, type Readable } from "node:stream";
+import { text as streamText } from "node:stream/consumers";
 import ExcelJS from "exceljs";
 import yauzl from "yauzl";
 import { config } from "@/lib/config";
@@ -7,7 +8,7 @@ import type { Cell } from "./cells";
 import { csvRecords, CsvShapeError } from "./csv";
 import { ImportFileError } from "./file-error";
 import type { TextEncoding } from "./sniff";
-import { boundedWorkbook, MAX_WORKBOOK_PART, type XlsxLimits } from "./xlsx-stream";
+import { boundedWorkbook, checkWorkbookPart, inflated, openZip, zipEntries, type XlsxLimits } from "./xlsx-stream";
 
 // An import's file as streamed rows of cells: CSV decoded record by record, XLSX via ExcelJS fed only bounded parts (xlsx-stream.ts).
 // File errors are 400 `invalid_file`; each row carries the line a person sees it on (`lineOf`).
@@ -32,9 +33,7 @@ const LINE = Symbol("line");
 type Lined = { [LINE]?: number };
 
 /** The line a row of `csvRows` or `xlsxRows` is on, as a person sees it in the file (the header is line 1, or the row it is on). */
-export function lineOf(row: readonly Cell[]): number | undefined {
-  return (row as Lined)[LINE];
-}
+export const lineOf = (row: readonly Cell[]): number | undefined => (row as Lined)[LINE];
 
 function lined<T extends Cell[]>(row: T, line: number): T {
   return Object.defineProperty(row, LINE, { value: line }); // not enumerable: the row still equals its cells
@@ -98,51 +97,13 @@ export async function* csvRows(body: Readable, options: { encoding: TextEncoding
   }
 }
 
-/** An XLSX's entries from its central directory: names and unpacked sizes, nothing inflated. */
-function zipEntries(path: string): Promise<{ name: string; size: number }[]> {
-  return new Promise((resolve, reject) => {
-    yauzl.open(path, { lazyEntries: true, autoClose: true }, (error, zip) => {
-      if (error || !zip) return reject(new ImportFileError("This is not a readable XLSX file (its zip structure is broken)."));
-      const entries: { name: string; size: number }[] = [];
-      zip.on("entry", (entry: yauzl.Entry) => {
-        entries.push({ name: entry.fileName, size: entry.uncompressedSize });
-        zip.readEntry();
-      });
-      zip.on("end", () => resolve(entries));
-      zip.on("error", () => reject(new ImportFileError("This is not a readable XLSX file (its zip structure is broken).")));
-      zip.readEntry();
-    });
-  });
-}
-
-/** One small entry's text (the workbook's list of worksheets); a larger one is refused. */
-function zipText(path: string, name: string, max = MAX_WORKBOOK_PART): Promise<string | null> {
-  return new Promise((resolve, reject) => {
-    yauzl.open(path, { lazyEntries: true, autoClose: true }, (error, zip) => {
-      if (error || !zip) return reject(new ImportFileError("This is not a readable XLSX file."));
-      let found = false;
-      zip.on("entry", (entry: yauzl.Entry) => {
-        if (entry.fileName !== name) return zip.readEntry();
-        if (entry.uncompressedSize > max) {
-          zip.close();
-          return reject(new ImportFileError(`This XLSX's part ${name} takes ${entry.uncompressedSize.toLocaleString("en")} bytes, where a spreadsheet writes a few kilobytes: it is not a workbook a spreadsheet wrote.`));
-        }
-        found = true;
-        zip.openReadStream(entry, (e, stream) => {
-          if (e || !stream) return reject(new ImportFileError("This is not a readable XLSX file."));
-          const chunks: Buffer[] = [];
-          stream.on("data", (c: Buffer) => chunks.push(c));
-          stream.on("end", () => {
-            zip.close();
-            resolve(Buffer.concat(chunks).toString("utf8"));
-          });
-          stream.on("error", () => reject(new ImportFileError("This is not a readable XLSX file.")));
-        });
-      });
-      zip.on("end", () => !found && resolve(null));
-      zip.on("error", () => reject(new ImportFileError("This is not a readable XLSX file.")));
-      zip.readEntry();
-    });
+/** One small part's text (the workbook's list of worksheets), null when missing; a larger one is refused. */
+async function partText(zip: yauzl.ZipFile, entries: yauzl.Entry[], name: string): Promise<string | null> {
+  const entry = entries.find((e) => e.fileName === name);
+  if (!entry) return null;
+  checkWorkbookPart(entry);
+  return streamText(await inflated(zip, entry)).catch(() => {
+    throw new ImportFileError("This is not a readable XLSX file.");
   });
 }
 
@@ -167,13 +128,19 @@ export type WorkbookInfo = { worksheets: Worksheet[]; /** Dates counted from 190
 
 /** Checks an XLSX's unpacked size and workbook; returns its worksheets in order, with each part's number (`sheetN.xml`), and its date system. */
 export async function inspectXlsx(path: string, maxUnpacked: number): Promise<WorkbookInfo> {
-  const entries = await zipEntries(path);
-  const unpacked = entries.reduce((sum, e) => sum + e.size, 0);
-  if (unpacked > maxUnpacked) {
-    throw new ImportFileError(`This XLSX unpacks to ${Math.round(unpacked / 1e6)} MB, more than the ${Math.round(maxUnpacked / 1e6)} MB accepted: it is refused unread (save it as CSV, or split it).`);
+  const zip = await openZip(path);
+  let workbook: string | null, rels: string | null;
+  try {
+    const entries = await zipEntries(zip);
+    const unpacked = entries.reduce((sum, e) => sum + e.uncompressedSize, 0);
+    if (unpacked > maxUnpacked) {
+      throw new ImportFileError(`This XLSX unpacks to ${Math.round(unpacked / 1e6)} MB, more than the ${Math.round(maxUnpacked / 1e6)} MB accepted: it is refused unread (save it as CSV, or split it).`);
+    }
+    workbook = await partText(zip, entries, "xl/workbook.xml");
+    rels = await partText(zip, entries, "xl/_rels/workbook.xml.rels");
+  } finally {
+    zip.close();
   }
-  const workbook = await zipText(path, "xl/workbook.xml");
-  const rels = await zipText(path, "xl/_rels/workbook.xml.rels");
   if (!workbook || !rels) throw new ImportFileError("This zip file is not an XLSX workbook.");
   const targets = new Map<string, number>();
   for (const m of rels.matchAll(/<Relationship\b[^>]*>/g)) {

@@ -237,30 +237,27 @@ export async function runImport(id: string, signal?: AbortSignal): Promise<RunRe
     const decided = sql`SELECT m.*, m.duplicate_by_email OR m.duplicate_by_mobile AS is_duplicate FROM (
       SELECT r.*, ${matches.email} AS duplicate_by_email, ${matches.mobile} AS duplicate_by_mobile
         FROM import_rows r WHERE r.import_id = ${id} AND r.attempt = ${attempt}) m`;
-    let imported = 0;
-    let duplicates = 0;
-    if (imp.dry_run) {
-      const [c] = await tx.query<{ n: number; d: number }>(sql`SELECT count(*)::int AS n, count(*) FILTER (WHERE is_duplicate)::int AS d FROM (${decided}) x`);
-      imported = c?.n ?? 0;
-      duplicates = c?.d ?? 0;
-    } else {
+    if (!imp.dry_run) {
       await tx.query(sql`INSERT INTO sheets (name) SELECT DISTINCT sheet FROM import_rows WHERE import_id = ${id} AND attempt = ${attempt} ON CONFLICT (name) DO NOTHING`);
-      // A branch deleted (or trashed) since the row was checked leaves the row without one.
-      const [c] = await tx.query<{ n: number; d: number }>(sql`WITH inserted AS (
+    }
+    // A branch deleted (or trashed) since the row was checked leaves the row without one.
+    const [c] = await tx.query<{ n: number; d: number }>(
+      imp.dry_run
+        ? sql`SELECT count(*)::int AS n, count(*) FILTER (WHERE is_duplicate)::int AS d FROM (${decided}) x`
+        : sql`WITH inserted AS (
           INSERT INTO subscribers (first_name, last_name, email, mobile, branch_id, country_id, travel_date, sheet_id, subscription_status, is_duplicate, duplicate_by_email, duplicate_by_mobile, is_mandatory)
           SELECT d.first_name, d.last_name, d.email, d.mobile, b.id, d.country_id, d.travel_date, sh.id, d.subscription_status, d.is_duplicate, d.duplicate_by_email, d.duplicate_by_mobile, d.is_mandatory
           FROM (${decided}) d JOIN sheets sh ON sh.name = d.sheet LEFT JOIN ${LIVE_BRANCHES} b ON b.id = d.branch_id
           ORDER BY d.line
           RETURNING is_duplicate)
-        SELECT count(*)::int AS n, count(*) FILTER (WHERE is_duplicate)::int AS d FROM inserted`);
-      imported = c?.n ?? 0;
-      duplicates = c?.d ?? 0;
-    }
+        SELECT count(*)::int AS n, count(*) FILTER (WHERE is_duplicate)::int AS d FROM inserted`,
+    );
+    const imported = c?.n ?? 0;
+    const duplicates = c?.d ?? 0;
     await tx.query(sql`DELETE FROM import_rows WHERE import_id = ${id}`);
-    const hasRejected = rejectedRows > 0;
     await tx.query(sql`UPDATE subscriber_imports SET status = 'completed', completed_at = now(), error = NULL,
         total_rows = ${total}, processed_rows = ${total}, imported_rows = ${imported}, rejected_rows = ${rejectedRows}, duplicate_rows = ${duplicates},
-        reasons = ${JSON.stringify(reasons)}::jsonb, preview = ${JSON.stringify(preview)}::jsonb, has_rejected = ${hasRejected}
+        reasons = ${JSON.stringify(reasons)}::jsonb, preview = ${JSON.stringify(preview)}::jsonb, has_rejected = ${rejectedRows > 0}
       WHERE id = ${id}`);
     if (!imp.dry_run) {
       await tx.audit({

@@ -44,7 +44,6 @@ export const importFieldsSchema = z
     dry_run: z.enum(["true", "false"], { message: "dry_run must be true or false." }).optional(),
   })
   .strict();
-export type ImportFields = z.output<typeof importFieldsSchema>;
 
 /** An import's status as the API answers it (docs/API.md, "import status"). */
 export const importStatusSchema = z

@@ -10,7 +10,7 @@ import { ImportFileError } from "./file-error";
 export const MAX_XML_CELL = 1 << 20;
 
 /** The workbook and its relationships are only a list of worksheets. */
-export const MAX_WORKBOOK_PART = 1 << 20;
+const MAX_WORKBOOK_PART = 1 << 20;
 /** ExcelJS keeps each rich-text run (`<r>`) as objects; formatted text is rare in a list of people. */
 export const MAX_RICH_TEXT_RUNS = 100_000;
 /** Tags per shared string on average (a spreadsheet writes 4, 5 with a phonetic guide); each piece costs more than its bytes. */
@@ -39,7 +39,7 @@ const EMPTY_SST = Buffer.from('<?xml version="1.0" encoding="UTF-8" standalone="
 const mb = (bytes: number) => `${Math.round(bytes / 1e6).toLocaleString("en")} MB`;
 const n = (x: number) => x.toLocaleString("en");
 
-function openZip(path: string): Promise<yauzl.ZipFile> {
+export function openZip(path: string): Promise<yauzl.ZipFile> {
   return new Promise((resolve, reject) =>
     yauzl.open(path, { lazyEntries: true, autoClose: false, validateEntrySizes: true }, (error, zip) =>
       error || !zip ? reject(new ImportFileError("This is not a readable XLSX file (its zip structure is broken).")) : resolve(zip),
@@ -47,7 +47,7 @@ function openZip(path: string): Promise<yauzl.ZipFile> {
   );
 }
 
-function entries(zip: yauzl.ZipFile): Promise<yauzl.Entry[]> {
+export function zipEntries(zip: yauzl.ZipFile): Promise<yauzl.Entry[]> {
   return new Promise((resolve, reject) => {
     const all: yauzl.Entry[] = [];
     zip.on("entry", (entry: yauzl.Entry) => {
@@ -60,7 +60,7 @@ function entries(zip: yauzl.ZipFile): Promise<yauzl.Entry[]> {
   });
 }
 
-function inflated(zip: yauzl.ZipFile, entry: yauzl.Entry): Promise<Readable> {
+export function inflated(zip: yauzl.ZipFile, entry: yauzl.Entry): Promise<Readable> {
   return new Promise((resolve, reject) =>
     zip.openReadStream(entry, (error, stream) =>
       error || !stream ? reject(new ImportFileError(`This XLSX's part ${entry.fileName.slice(0, 60)} cannot be read (${error?.message.slice(0, 100) ?? "no data"}).`)) : resolve(stream),
@@ -344,8 +344,13 @@ function checkDeclaredSize(entry: yauzl.Entry, limits: XlsxLimits) {
   if (entry.fileName === SHARED_STRINGS && size > limits.maxSharedStringsBytes) {
     throw new ImportFileError(`This XLSX's texts (its shared strings) take ${mb(size)}, more than the ${mb(limits.maxSharedStringsBytes)} an import reads: save it as CSV, or split it.`);
   }
-  if (entry.fileName !== SHARED_STRINGS && FIRST.includes(entry.fileName) && size > MAX_WORKBOOK_PART) {
-    throw new ImportFileError(`This XLSX's part ${entry.fileName} takes ${n(size)} bytes, where a spreadsheet writes a few kilobytes: it is not a workbook a spreadsheet wrote.`);
+  if (entry.fileName !== SHARED_STRINGS && FIRST.includes(entry.fileName)) checkWorkbookPart(entry);
+}
+
+/** Refuses a part that lists the worksheets (the workbook, its relationships) by its declared size. */
+export function checkWorkbookPart(entry: yauzl.Entry) {
+  if (entry.uncompressedSize > MAX_WORKBOOK_PART) {
+    throw new ImportFileError(`This XLSX's part ${entry.fileName} takes ${n(entry.uncompressedSize)} bytes, where a spreadsheet writes a few kilobytes: it is not a workbook a spreadsheet wrote.`);
   }
 }
 
@@ -361,7 +366,7 @@ export function boundedWorkbook(path: string, worksheet: number, limits: XlsxLim
   async function* parts(): AsyncGenerator<Buffer> {
     const zip = await openZip(path);
     try {
-      const all = await entries(zip);
+      const all = await zipEntries(zip);
       const names = [...FIRST, sheet];
       const wanted = names.map((name) => all.filter((e) => e.fileName === name));
       for (const group of wanted) {

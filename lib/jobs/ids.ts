@@ -2,9 +2,7 @@ import crypto from "node:crypto";
 import { z } from "zod";
 
 /** 128 random bits in base64url: ids of exports (and their file names), imports and bulk changes. */
-export function newJobId(): string {
-  return crypto.randomBytes(16).toString("base64url");
-}
+export const newJobId = (): string => crypto.randomBytes(16).toString("base64url");
 
 const ID = /^[A-Za-z0-9_-]{22}$/;
 
@@ -12,6 +10,4 @@ const ID = /^[A-Za-z0-9_-]{22}$/;
 export const jobIdPathParams = z.object({ id: z.string().regex(ID).meta({ description: "The job's id, as its status names it." }) });
 
 /** Only ids of our own shape ever reach the file system or the database. */
-export function isJobId(value: unknown): value is string {
-  return typeof value === "string" && ID.test(value);
-}
+export const isJobId = (value: unknown): value is string => typeof value === "string" && ID.test(value);

@@ -6,7 +6,6 @@ import { AppError } from "@/lib/errors";
 import { processWide } from "@/lib/process-wide";
 import { webSlot } from "@/lib/server/web-processes";
 import { logError } from "@/lib/telemetry/log";
-import { jobConfig } from "./config";
 
 // One pg-boss queue for exports, imports and bulk changes (schema "pgboss", created by boss.start()),
 // one instance per process; per-user limits and order are decided in the database so they hold
@@ -59,7 +58,7 @@ async function start(conn: SqlConnection): Promise<PgBoss> {
     // Maintenance (expiring the jobs of killed workers) and cron belong to processes that work.
     supervise: worker,
     schedule: worker,
-    maintenanceIntervalSeconds: jobConfig.maintenanceSeconds,
+    maintenanceIntervalSeconds: config().JOB_MAINTENANCE_SECONDS,
   });
   boss.on("error", (error) => logError(error, "job queue: error"));
   // pg-boss creates queues without a lock: processes starting at once deadlock on a fresh database.
@@ -98,13 +97,13 @@ export async function sendJob(tx: Queryable & Pick<SqlConnection, "executeSql">,
   const [row] = await tx.query<{ n: number }>(sql`SELECT count(*)::int AS n FROM pgboss.job
     WHERE name = ${JOB_QUEUE} AND state < 'completed' AND data->>'userId' = ${String(data.userId)}`);
   const unfinished = row?.n ?? 0;
-  if (unfinished >= jobConfig.perUser) throw tooManyJobs(jobConfig.perUser);
+  if (unfinished >= config().JOBS_PER_USER) throw tooManyJobs(config().JOBS_PER_USER);
   const id = await boss.send(JOB_QUEUE, data, {
     id: jobId,
     priority: -unfinished,
-    retryLimit: jobConfig.retryLimit,
-    retryDelay: jobConfig.retryDelaySeconds,
-    expireInSeconds: jobConfig.expireSeconds,
+    retryLimit: config().JOB_RETRY_LIMIT,
+    retryDelay: config().JOB_RETRY_DELAY_SECONDS,
+    expireInSeconds: config().JOB_EXPIRE_SECONDS,
     deadLetter: JOB_FAILED_QUEUE,
     db: { executeSql: (text: string, values: unknown[]) => tx.executeSql(text, values) },
   });
@@ -113,7 +112,7 @@ export async function sendJob(tx: Queryable & Pick<SqlConnection, "executeSql">,
 }
 
 /** Stops the queue (graceful: running jobs get `timeoutSeconds` to finish). */
-export async function stopQueue(timeoutSeconds = jobConfig.stopTimeoutSeconds): Promise<void> {
+export async function stopQueue(timeoutSeconds = config().JOB_STOP_TIMEOUT_SECONDS): Promise<void> {
   const stopping = current.started;
   current.started = undefined;
   if (!stopping) return;

@@ -11,7 +11,7 @@ import { markBulkFailed, runBulkChange } from "@/lib/subscribers/bulk";
 import { purgeTrash } from "@/lib/trash/purge";
 import { log, logError } from "@/lib/telemetry/log";
 import { metrics } from "@/lib/telemetry/metrics";
-import { jobConfig } from "./config";
+import { config } from "@/lib/config";
 import { jobProgress, withJobLog } from "./progress";
 import { JOB_FAILED_QUEUE, JOB_QUEUE, LEGACY_PURGE_QUEUE, LEGACY_QUEUES, PURGE_QUEUE, queue, stopQueue, type JobData, type JobKind } from "./queue";
 
@@ -124,11 +124,11 @@ export function startJobWorker(): Promise<void> {
     const started = (async () => {
       const boss = await queue();
       await recoverOrphans(boss);
-      const polling = jobConfig.pollingSeconds;
+      const polling = config().JOB_POLL_SECONDS;
       const options = { pollingIntervalSeconds: polling, batchSize: 1, includeMetadata: true } as const;
       const failedOptions = { ...options, pollingIntervalSeconds: polling * 2 };
       // pg-boss 10 runs one job at a time per work() call: concurrency is that many calls.
-      for (let i = 0; i < jobConfig.concurrency; i++) await boss.work<JobData>(JOB_QUEUE, options, (jobs) => onJobs(jobs, running));
+      for (let i = 0; i < config().JOB_CONCURRENCY; i++) await boss.work<JobData>(JOB_QUEUE, options, (jobs) => onJobs(jobs, running));
       await boss.work<JobData>(JOB_FAILED_QUEUE, failedOptions, onFailedJobs);
       for (const legacy of LEGACY_QUEUES) {
         if (!(await boss.getQueue(legacy.name))) continue;
@@ -143,7 +143,7 @@ export function startJobWorker(): Promise<void> {
         await purgeLoginAttempts();
         await purgeTrash();
       });
-      await boss.schedule(PURGE_QUEUE, jobConfig.purgeCron);
+      await boss.schedule(PURGE_QUEUE, config().JOB_PURGE_CRON);
       // One schedule: an older version's, under the queue's former name, would purge twice.
       await boss.unschedule(LEGACY_PURGE_QUEUE);
     })();
@@ -173,7 +173,7 @@ export async function keepStartingJobWorker(start = startJobWorker, wait = (ms: 
 }
 
 /** Stops gracefully; jobs still running at the timeout are aborted and handed back for a later attempt. */
-export async function stopJobWorker(timeoutSeconds = jobConfig.stopTimeoutSeconds): Promise<void> {
+export async function stopJobWorker(timeoutSeconds = config().JOB_STOP_TIMEOUT_SECONDS): Promise<void> {
   const worker = current.worker;
   current.worker = undefined;
   current.stopped = true;

@@ -119,12 +119,7 @@ export function columnsParam<const C extends readonly [string, ...string[]]>(col
 }
 
 /** A `_from`/`_to` pair must not run backwards. */
-export function checkRange(
-  value: Record<string, unknown>,
-  ctx: z.RefinementCtx,
-  from: string,
-  to: string,
-) {
+export function checkRange(value: Record<string, unknown>, ctx: z.RefinementCtx, from: string, to: string) {
   const a = value[from];
   const b = value[to];
   if (typeof a === "string" && typeof b === "string" && a > b) {
@@ -132,17 +127,14 @@ export function checkRange(
   }
 }
 
-/** The instant a day (YYYY-MM-DD) starts in the console's time zone. */
-export function startOfDay(day: string, timeZone: string): Date {
+/** The instant a day (YYYY-MM-DD) starts in the console's time zone, or the day `days` later. */
+export function startOfDay(day: string, timeZone: string, days = 0): Date {
   const [y, m, d] = day.split("-").map(Number) as [number, number, number];
-  return new Date(new TZDate(y, m - 1, d, timeZone).getTime());
+  return new Date(new TZDate(y, m - 1, d + days, timeZone).getTime());
 }
 
 /** The instant the day after `day` starts: `_to` filters are inclusive whole days. */
-export function endOfDayExclusive(day: string, timeZone: string): Date {
-  const [y, m, d] = day.split("-").map(Number) as [number, number, number];
-  return new Date(new TZDate(y, m - 1, d + 1, timeZone).getTime());
-}
+export const endOfDayExclusive = (day: string, timeZone: string): Date => startOfDay(day, timeZone, 1);
 
 export type ParseResult<T> = { ok: true; value: T } | { ok: false; fields: Record<string, string[]>; message: string };
 

@@ -68,9 +68,7 @@ export function buildCsp(options: { nonce: string; development?: boolean }): str
 }
 
 /** The nonce of a policy built by `buildCsp` (what Next does to find it), or null. */
-export function nonceOf(policy: string | null | undefined): string | null {
-  return policy?.match(/'nonce-([^']+)'/)?.[1] ?? null;
-}
+export const nonceOf = (policy: string | null | undefined): string | null => policy?.match(/'nonce-([^']+)'/)?.[1] ?? null;
 
 /** The security headers of an answer of `kind`. */
 export function securityHeaders(kind: AnswerKind, options: Options = {}): Record<string, string> {
@@ -86,9 +84,7 @@ export function securityHeaders(kind: AnswerKind, options: Options = {}): Record
 }
 
 /** Next's immutable build output: cacheable files, the same for everyone. */
-export function isStaticAsset(pathname: string): boolean {
-  return pathname.startsWith("/_next/static/");
-}
+export const isStaticAsset = (pathname: string): boolean => pathname.startsWith("/_next/static/");
 
 /** What server.ts sets on every answer before Next sees it (the proxy replaces them on pages). */
 export function headersBefore(url: string): Record<string, string> {

@@ -7,9 +7,7 @@ import path from "node:path";
 const SHARED_BITS = 0o077;
 
 /** The project's own data folder, the default parent of the database and the exports. */
-function dataRoot(): string {
-  return path.resolve(/*turbopackIgnore: true*/ ".data");
-}
+const dataRoot = (): string => path.resolve(/*turbopackIgnore: true*/ ".data");
 
 /** Creates or tightens `dir` to 0700, and `.data/` too when it lies inside it. */
 export function ensurePrivateDir(dir: string, root = dataRoot()): void {
@@ -31,6 +29,4 @@ export function tightenTree(dir: string): void {
 }
 
 /** A mode without group and others bits: what the embedded database's files are created with. */
-export function privateMode(mode: number): number {
-  return mode & ~SHARED_BITS;
-}
+export const privateMode = (mode: number): number => mode & ~SHARED_BITS;

@@ -41,7 +41,6 @@ export const bulkChangeSchema = z.union([
 export type BulkChange = z.output<typeof bulkChangeSchema>;
 
 export const bulkRequestSchema = z.object({ target: bulkTargetSchema, change: bulkChangeSchema });
-export type BulkRequest = z.input<typeof bulkRequestSchema>;
 
 /** POST /api/v1/subscribers/bulk: `{filters | ids, change}`, read as the page's request. */
 export const bulkApiBodySchema = z

@@ -17,7 +17,7 @@ import { BULK_FILTER_NAMES, MAX_SELECTION, type BulkChange, type BulkChangeRecor
 import { lockBesideImports, lockKeySets, redecide } from "./duplicates";
 import { subscriberFilterOnlySchema } from "./filters";
 import { subscriberConditions } from "./where";
-import { branchScope, branchScopeOfUser, scopeCondition, subscribersOf, type BranchScope } from "@/lib/auth/scope";
+import { branchScopeOfUser, scopeCondition, subscribersOf, type BranchScope } from "@/lib/auth/scope";
 import { logError } from "@/lib/telemetry/log";
 import { transaction, type Tx } from "@/lib/db/transaction";
 import type { AnyAuditEntry } from "@/lib/audit/log";
@@ -63,7 +63,6 @@ type BatchOf = { bulkId: string; userId: number | null };
  */
 async function applyBatch(tx: Queryable, ids: number[], change: BulkChange, of: BatchOf, { decideAgain }: { decideAgain: boolean }): Promise<BatchResult> {
   if (ids.length === 0) return { matched: 0, changed: [] };
-  const changedIds = (rows: { id: number }[]) => rows.map((r) => r.id).sort((a, b) => a - b);
   if ("delete" in change) {
     const moved = await trashSubscribers(tx, ids, { deletedBy: of.userId, bulkChangeId: of.bulkId, decideAgain });
     return { matched: moved.length, changed: moved };
@@ -88,7 +87,7 @@ async function applyBatch(tx: Queryable, ids: number[], change: BulkChange, of: 
     INSERT INTO bulk_change_rows (bulk_change_id, subscriber_id, old_status, old_mandatory, changed_at)
     SELECT ${of.bulkId}, c.id, c.old_status, c.old_mandatory, c.updated_at FROM changed c
     RETURNING subscriber_id AS id`);
-  return { matched: ids.length, changed: changedIds(rows) };
+  return { matched: ids.length, changed: rows.map((r) => r.id).sort((a, b) => a - b) };
 }
 
 // Smaller than a deletion's batch: a flag change rewrites every index entry, holding locks longer (bench/README.md).
@@ -361,7 +360,7 @@ async function runUndo(row: BulkRow, scope: BranchScope, signal?: AbortSignal, o
 }
 
 /** Undoes the bulk change `bulkId` at once or as a job (docs/API.md): its author or an admin; a deletion's, admins. */
-export async function requestUndo(user: SessionUser, bulkId: string): Promise<BulkRequestResult> {
+export async function requestUndo(scope: BranchScope, user: SessionUser, bulkId: string): Promise<BulkRequestResult> {
   const conn = await connection();
   const [original] = await conn.query<BulkRow & { old: boolean; undo: string | null }>(sql`SELECT ${BULK_ROW},
       created_at < now() - make_interval(days => ${config().TRASH_RETENTION_DAYS}) AS old,
@@ -374,7 +373,6 @@ export async function requestUndo(user: SessionUser, bulkId: string): Promise<Bu
   if (original.undo === "completed") throw conflict("This change is already undone.");
   if (original.undo) throw conflict("This change is being undone.");
   if (original.old) throw conflict(`This change is older than ${config().TRASH_RETENTION_DAYS} days: what it changed is no longer kept, so it cannot be undone.`);
-  const scope = branchScope(user);
   const [left] = await conn.query<{ n: number }>(
     "delete" in original.change
       ? sql`SELECT count(*)::int AS n FROM subscriber_trash WHERE bulk_change_id = ${bulkId}`

@@ -31,7 +31,6 @@ export const duplicateGroupSchema = z
     subscribers: z.array(subscriberRecordSchema),
   })
   .meta({ id: "DuplicateGroup" });
-export type DuplicateGroupBody = z.output<typeof duplicateGroupSchema>;
 
 export const dismissAnswerSchema = z
   .object({

@@ -128,13 +128,11 @@ const DAY_SEEK_FROM = 1000;
 
 /** A deep unfiltered created_at page's ids, entering the index at its day's edge found from the per-day counts. */
 function daySeek(source: Statement, order: Statement, desc: boolean, offset: number, limit: number): Statement {
-  const day = desc
-    ? sql`SELECT (c.day + 1)::timestamp AT TIME ZONE 'UTC' AS edge, ${offset} - (c.through - c.total) AS skip
-        FROM (SELECT day, total, sum(total) OVER (ORDER BY day DESC) AS through FROM subscriber_day_counts) c
-        WHERE c.through > ${offset} ORDER BY c.day DESC LIMIT 1`
-    : sql`SELECT c.day::timestamp AT TIME ZONE 'UTC' AS edge, ${offset} - (c.through - c.total) AS skip
-        FROM (SELECT day, total, sum(total) OVER (ORDER BY day ASC) AS through FROM subscriber_day_counts) c
-        WHERE c.through > ${offset} ORDER BY c.day ASC LIMIT 1`;
+  const dir = desc ? sql`DESC` : sql`ASC`;
+  const edge = desc ? sql`(c.day + 1)` : sql`c.day`;
+  const day = sql`SELECT ${edge}::timestamp AT TIME ZONE 'UTC' AS edge, ${offset} - (c.through - c.total) AS skip
+      FROM (SELECT day, total, sum(total) OVER (ORDER BY day ${dir}) AS through FROM subscriber_day_counts) c
+      WHERE c.through > ${offset} ORDER BY c.day ${dir} LIMIT 1`;
   const from = desc ? sql`s.created_at < (SELECT edge FROM d)` : sql`s.created_at >= (SELECT edge FROM d)`;
   return sql`WITH d AS (${day}) SELECT s.id FROM ${source} s WHERE ${from}
       ORDER BY ${order} LIMIT ${limit} OFFSET (SELECT skip FROM d)`;
@@ -156,9 +154,7 @@ function seeksByDay(scope: BranchScope, f: SubscriberFilters): boolean {
 /** One page and its pagination, bounded (docs/decisions/0010-no-user-can-starve-the-others.md); a filter without trigrams first reads up to FEW_MATCHES ids. */
 export async function listSubscribers(scope: BranchScope, f: SubscriberFilters): Promise<{ data: SubscriberRow[]; pagination: Pagination }> {
   if (readsEveryRow(f)) {
-    const probe = await query<{ id: number }>(
-      sql`SELECT s.id ${subscriberFrom(scope, f)} LIMIT ${fewMatchesLimit() + 1}`,
-    );
+    const probe = await query<{ id: number }>(sql`SELECT s.id ${subscriberFrom(scope, f)} LIMIT ${fewMatchesLimit() + 1}`);
     if (probe.length <= fewMatchesLimit()) {
       const ids = probe.map((r) => r.id);
       return { data: await pageRows(scope, f, ids.length, ids), pagination: pagination(ids.length, f.page) };

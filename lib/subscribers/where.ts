@@ -25,9 +25,7 @@ export function readsEveryRow(f: SubscriberFilterValues): boolean {
 }
 
 /** The search's words (at most 5; spaces and commas separate them). */
-function searchWords(q: string | undefined): string[] {
-  return q ? q.split(/[\s,]+/).filter(Boolean).slice(0, 5) : [];
-}
+const searchWords = (q: string | undefined): string[] => (q ? q.split(/[\s,]+/).filter(Boolean).slice(0, 5) : []);
 
 /** Each word in a name, the email or (with digits) the mobile; an OR of trigram-indexed columns, so their bitmaps combine. */
 function searchCondition(q: string): Statement[] {

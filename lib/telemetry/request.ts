@@ -25,9 +25,7 @@ export type RequestFacts = {
 const facts = scopeSlot<RequestFacts>("telemetry.request");
 
 /** Runs `run` as the request these facts describe; what it learns is written into them. */
-export function withRequestFacts<T>(request: RequestFacts, run: () => T): T {
-  return facts.run(request, run);
-}
+export const withRequestFacts = <T>(request: RequestFacts, run: () => T): T => facts.run(request, run);
 
 /** The current request's id, if a request is being served. */
 export const currentRequestId = (): string | undefined => facts.get()?.id;

@@ -1,6 +1,6 @@
 import "server-only";
 import type { SessionUser } from "@/lib/auth/permissions";
-import { branchScope } from "@/lib/auth/scope";
+import { EVERY_BRANCH } from "@/lib/auth/scope";
 import { serializeBranch } from "@/lib/branches/queries";
 import { connection, sql } from "@/lib/db/sql";
 import { notFound } from "@/lib/errors";
@@ -14,14 +14,12 @@ import { transaction } from "@/lib/db/transaction";
 // What /trash and /api/v1/trash do to one record (admins: the caller's guard), audited in the
 // transaction of the change (docs/decisions/0031-trash.md).
 
-const EVERY = branchScope({ role: "admin", branch_ids: null });
-
 /** A trashed subscriber back among the subscribers, its duplicate flags decided again: its record. */
 export async function restoreTrashedSubscriber(id: number, actor: SessionUser): Promise<SubscriberRecordBody> {
   return transaction(async (tx) => {
     const restored = await restoreSubscribers(tx, [id]);
     if (restored.length === 0) throw notFound("The subscriber in the trash");
-    const record = serializeRecord((await findSubscriber(EVERY, id, tx))!);
+    const record = serializeRecord((await findSubscriber(EVERY_BRANCH, id, tx))!);
     await tx.audit({ action: "subscriber.restore", actor, entity: "subscriber", entityId: id, after: record });
     return record;
   });

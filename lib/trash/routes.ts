@@ -1,23 +1,17 @@
 import "server-only";
 import { requireAdmin } from "@/lib/auth/guards";
-import { notFound } from "@/lib/errors";
 import { json, route } from "@/lib/http/api";
 import { rawParams } from "@/lib/list/params";
 import { trashApi } from "@/lib/openapi/operations/trash";
-import { parseId } from "@/lib/validation/id";
+import { routeId, type IdContext } from "@/lib/validation/route-id";
 import type { TrashKind } from "./filters";
 import { eraseFromTrash, restoreFromTrash } from "./manage";
 import { listTrashedBranches, listTrashedSubscribers, serializeTrashedBranch, serializeTrashedSubscriber } from "./queries";
 
 // The handlers of /api/v1/trash/{subscribers|branches}: one per method, for both kinds (admins).
 
-type Context = { params: Promise<{ id: string }> };
-
-async function trashedId(context: Context, kind: TrashKind) {
-  const id = parseId((await context.params).id);
-  if (id === null) throw notFound(kind === "subscribers" ? "The subscriber in the trash" : "The branch in the trash");
-  return id;
-}
+const trashedId = (context: IdContext, kind: TrashKind) =>
+  routeId(context, kind === "subscribers" ? "The subscriber in the trash" : "The branch in the trash");
 
 export const listTrash = (kind: TrashKind) =>
   route(async (request) => {
@@ -33,13 +27,13 @@ export const listTrash = (kind: TrashKind) =>
   });
 
 export const restoreTrashed = (kind: TrashKind) =>
-  route<Context>(async (_request, context) => {
+  route<IdContext>(async (_request, context) => {
     const user = await requireAdmin();
     return json(await restoreFromTrash(kind, await trashedId(context, kind), user));
   });
 
 export const eraseTrashed = (kind: TrashKind) =>
-  route<Context>(async (_request, context) => {
+  route<IdContext>(async (_request, context) => {
     const user = await requireAdmin();
     await eraseFromTrash(kind, await trashedId(context, kind), user);
     return new Response(null, { status: 204, headers: { "Cache-Control": "no-store" } });

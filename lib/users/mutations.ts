@@ -8,28 +8,23 @@ import { deleteExportFiles } from "@/lib/export/files";
 import { passwordProblem } from "@/lib/auth/password-policy";
 import { databaseAppError, isLastAdmin } from "@/lib/db/errors";
 import { sql } from "@/lib/db/sql";
-import { Prisma } from "@/lib/generated/prisma/client";
 import { AppError, conflict, notFound } from "@/lib/errors";
 import { makePasswordLink } from "./links";
 import { readUser, serializeUser, type UserRow } from "./queries";
 import { ADMIN_SCOPE, type UserUpdateInput } from "./schema";
-import { transaction, type Tx } from "@/lib/db/transaction";
+import { refusedWrite, transaction, type Tx } from "@/lib/db/transaction";
 
 // Each change is written with its audit event in one transaction, under locks on the active
 // admins' rows, so two admins changing each other at once take turns; the actor's own role is read
 // again there (docs/decisions/0011-people-tokens-and-sessions.md). That one active admin always
 // remains is the database's rule (a trigger on users: 422 `last_admin`), whatever path changes them.
 
-const TAKEN = { email: ["A user with this email already exists."] };
+const refused = refusedWrite("The user", "email", "A user with this email already exists.");
 
 function translate(error: unknown): never {
   // The database's own refusal (the trigger that keeps an active admin), as callers outside a route see it too.
   if (isLastAdmin(error)) throw databaseAppError(error) ?? error;
-  if (error instanceof Prisma.PrismaClientKnownRequestError) {
-    if (error.code === "P2002") throw conflict("A user with this email already exists.", TAKEN);
-    if (error.code === "P2025") throw notFound("The user");
-  }
-  throw error;
+  return refused(error);
 }
 
 export type NewUser = { name: string; email: string; role: "admin" | "staff"; password?: string; branch_ids?: number[] | null };

@@ -41,7 +41,6 @@ export const userCreateSchema = userIdentitySchema
   })
   .strict()
   .refine((v) => v.role !== "admin" || v.branch_ids === undefined, { path: ["branch_ids"], message: ADMIN_SCOPE });
-export type UserCreateInput = z.input<typeof userCreateSchema>;
 
 /** PATCH /api/v1/users/{id}: any of name, role, active, branch_ids (for staff; the mutation checks the user's role). */
 export const userUpdateSchema = z
@@ -71,7 +70,6 @@ export const passwordChangeSchema = z
     confirm: z.string(),
   })
   .refine((v) => v.password === v.confirm, { path: ["confirm"], message: "The two passwords differ." });
-export type PasswordChangeInput = z.input<typeof passwordChangeSchema>;
 
 /** The set-password page (from a one-time link). */
 export const passwordSetSchema = z

@@ -15,12 +15,9 @@ const codeField = z.string().trim().min(1, "Enter a code.").max(40, "That code i
 
 /** Confirming two-factor set-up: a current code of the app just set up. */
 export const twoFactorConfirmSchema = z.object({ code: z.string().trim().regex(/^\d{6}$/, "Type the 6 digits your app shows.") });
-export type TwoFactorConfirmInput = z.input<typeof twoFactorConfirmSchema>;
 
 /** Starting the set-up: the current password (a single sign-on session sends none and confirms by a recent sign-in). */
 export const twoFactorStartSchema = z.object({ password: z.string().max(200).default("") });
-export type TwoFactorStartInput = z.input<typeof twoFactorStartSchema>;
 
 /** Turning two-factor off: the password and a code (or a recovery code). */
 export const twoFactorOffSchema = z.object({ password: z.string().max(200).default(""), code: codeField });
-export type TwoFactorOffInput = z.input<typeof twoFactorOffSchema>;

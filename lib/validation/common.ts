@@ -23,9 +23,7 @@ export function jsonObjectSchema(message: string) {
 }
 
 /** Own keys not in `allowed`. Never `in`: inherited names ("constructor") would pass, be dropped, and widen a query to every row. */
-export function keysNotIn(value: object, allowed: ReadonlySet<string>): string[] {
-  return Object.keys(value).filter((key) => !allowed.has(key));
-}
+export const keysNotIn = (value: object, allowed: ReadonlySet<string>): string[] => Object.keys(value).filter((key) => !allowed.has(key));
 
 /** Control characters (NUL and friends) have no place in names or filters; PostgreSQL refuses NUL. */
 export const CONTROL_CHARACTERS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;

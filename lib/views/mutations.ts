@@ -4,23 +4,15 @@ import { config } from "@/lib/config";
 import { prisma } from "@/lib/db/client";
 import { sql } from "@/lib/db/sql";
 import { Prisma } from "@/lib/generated/prisma/client";
-import { AppError, badRequest, conflict, notFound } from "@/lib/errors";
+import { AppError, badRequest, notFound } from "@/lib/errors";
 import { checkViewColumns, checkViewQuery, isViewResource, type ViewResource } from "./resources";
 import { viewSelect, type ViewRow } from "./queries";
 import type { ViewCreate, ViewPatch } from "./schema";
-import { transaction } from "@/lib/db/transaction";
+import { refusedWrite, transaction } from "@/lib/db/transaction";
 
 // Views are the user's own working tools, not records of the business: not in the audit log.
 
-const TAKEN = "You already have a view of this list with this name.";
-
-function translate(error: unknown): never {
-  if (error instanceof Prisma.PrismaClientKnownRequestError) {
-    if (error.code === "P2002") throw conflict(TAKEN, { name: [TAKEN] });
-    if (error.code === "P2025") throw notFound("The view");
-  }
-  throw error;
-}
+const translate = refusedWrite("The view", "name", "You already have a view of this list with this name.");
 
 /** The query and columns as stored, or a 400 naming the bad key or value. */
 function checked(resource: string, input: { query?: string; columns?: string[] | null }) {

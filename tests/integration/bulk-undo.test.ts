@@ -3,6 +3,7 @@ import { POST as bulkPOST } from "@/app/api/v1/subscribers/bulk/route";
 import { GET as bulkGET } from "@/app/api/v1/subscribers/bulk/[id]/route";
 import { POST as undoPOST } from "@/app/api/v1/subscribers/bulk/[id]/undo/route";
 import type { SessionUser } from "@/lib/auth/permissions";
+import { EVERY_BRANCH } from "@/lib/auth/scope";
 import { connection } from "@/lib/db/sql";
 import { requestUndo, runBulkChange } from "@/lib/subscribers/bulk";
 import { actAs, testDbKinds } from "../helpers/db";
@@ -135,7 +136,7 @@ for (const kind of testDbKinds()) {
       expect(await valuesOf("Gone")).toEqual([]);
       expect(await q(`SELECT count(*)::int AS n FROM subscriber_trash WHERE bulk_change_id = '${done.body.id}'`)).toEqual([{ n: 5 }]);
       // An administrator demoted since, and staff, cannot undo a deletion.
-      await expect(requestUndo({ ...s.admin, role: "staff" }, done.body.id)).rejects.toMatchObject({ status: 403 });
+      await expect(requestUndo(EVERY_BRANCH, { ...s.admin, role: "staff" }, done.body.id)).rejects.toMatchObject({ status: 403 });
       expect((await undo(s.staff, done.body.id)).status).toBe(404);
       // One row restored by hand meanwhile, one erased.
       await q(`DELETE FROM subscriber_trash WHERE id = ${ids[0]}`);

@@ -61,7 +61,7 @@ if (process.env.TEST_DATABASE_URL) {
       const deleting = await editWhile(runBulkChange(change.id), edited);
       expect(deleting.length).toBeGreaterThan(5);
       expect(Math.max(...deleting)).toBeLessThan(1_000);
-      const undo = await requestUndo(s.admin, change.id);
+      const undo = await requestUndo(EVERY, s.admin, change.id);
       expect(undo.kind).toBe("queued");
       const undoing = await editWhile(runBulkChange(undo.id), edited);
       expect(undoing.length).toBeGreaterThan(5);
@@ -93,12 +93,12 @@ if (process.env.TEST_DATABASE_URL) {
         await Promise.all([settle(bulk), settle(edit(ids[1]!)), settle(edit(ids[4]!)), settle(deleteSubscriber(EVERY, ids[3]!, s.admin))]);
         const done = await bulk.catch(() => null);
         if (done) {
-          await Promise.all([settle(requestUndo(s.admin, done.id)), settle(restoreTrashedSubscriber(ids[3]!, s.admin)), settle(edit(ids[0]!))]);
+          await Promise.all([settle(requestUndo(EVERY, s.admin, done.id)), settle(restoreTrashedSubscriber(ids[3]!, s.admin)), settle(edit(ids[0]!))]);
         }
         const status = requestBulkChange(EVERY, s.staff, { ids }, { subscription_status: "cancelled" });
         await Promise.all([settle(status), settle(edit(ids[2]!)), settle(deleteSubscriber(EVERY, ids[5]!, s.admin))]);
         const changed = await status.catch(() => null);
-        if (changed) await Promise.all([settle(requestUndo(s.staff, changed.id)), settle(edit(ids[2]!)), settle(restoreTrashedSubscriber(ids[5]!, s.admin))]);
+        if (changed) await Promise.all([settle(requestUndo(EVERY, s.staff, changed.id)), settle(edit(ids[2]!)), settle(restoreTrashedSubscriber(ids[5]!, s.admin))]);
       }
       expect(failures.filter(isRetryable)).toEqual([]);
       expect(failures).toEqual([]);

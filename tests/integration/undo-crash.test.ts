@@ -70,7 +70,7 @@ if (process.env.TEST_DATABASE_URL) {
       await runBulkChange(change.id);
       const [{ n: changed }] = (await q<{ n: number }>(sql`SELECT count(*)::int AS n FROM bulk_change_rows WHERE bulk_change_id = ${change.id}`)) as [{ n: number }];
       expect(changed).toBe(ROWS / 4);
-      const undo = await requestUndo(admin, change.id);
+      const undo = await requestUndo(EVERY, admin, change.id);
       expect(undo.kind).toBe("queued");
 
       const first = spawnWorker(env);
@@ -104,7 +104,7 @@ if (process.env.TEST_DATABASE_URL) {
       await runBulkChange(change.id);
       const [{ n: trashed }] = (await q<{ n: number }>(sql`SELECT count(*)::int AS n FROM subscriber_trash WHERE bulk_change_id = ${change.id}`)) as [{ n: number }];
       expect(trashed).toBe(Math.floor(ROWS / 7));
-      const undo = await requestUndo(admin, change.id);
+      const undo = await requestUndo(EVERY, admin, change.id);
       const first = spawnWorker(env);
       workers.push(first);
       await until(async () => (await state(undo.id)).processed_rows >= 300, 60_000, `progress\n${first.output()}`);

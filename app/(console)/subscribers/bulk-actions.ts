@@ -27,7 +27,7 @@ const undoSchema = z.object({ id: z.string().refine(isJobId, "Not a bulk change.
 
 /** The bulk change page's Undo: its author or an admin (a deletion's: admins), checked by requestUndo. */
 export const undoBulkAction = action(requireUser, undoSchema, async ({ id }, user) => {
-  const result = await requestUndo(user, id);
+  const result = await requestUndo(user.scope, user, id);
   revalidatePath("/subscribers");
   revalidatePath(`/subscribers/bulk/${id}`);
   return {

@@ -13,6 +13,6 @@ export const POST = route<Context>(async (_request, context) => {
   const user = await requireUser();
   const parsed = bulkApi.undo.params.safeParse(await context.params);
   if (!parsed.success) throw notFound("The bulk change");
-  const result = await requestUndo(user, parsed.data.id);
+  const result = await requestUndo(user.scope, user, parsed.data.id);
   return json(serializeBulk(await bulkStatus(user, result.id)), result.kind === "done" ? 200 : 202);
 });
