@@ -43,7 +43,7 @@ export function editableFields(r: SubscriberDetail): SubscriberInput {
 }
 
 /** Versions are compared to the millisecond (what an ISO 8601 answer carries). */
-const sameVersion = (a: Date, b: Date) => Math.floor(a.getTime()) === Math.floor(b.getTime());
+export const sameVersion = (a: Date, b: Date) => Math.floor(a.getTime()) === Math.floor(b.getTime());
 
 /**
  * Without a branch in the edit, a link to a branch in the trash stays (the record shows no branch,

@@ -10,6 +10,7 @@ import { restoreSubscribers, trashSubscribers } from "@/lib/trash/subscribers";
 import type { MergeField, MergeInput } from "./duplicate-schema";
 import { forgetGroupCounts } from "./duplicate-count";
 import { decideDuplicates, lockKeySets } from "./duplicates";
+import { sameVersion } from "./edit";
 import { changedFields, findSubscriber, RECORD_COLUMNS, serializeRecord, type SubscriberDetail } from "./record";
 import { SUBSCRIBER_JOINS } from "./where";
 
@@ -69,9 +70,6 @@ const writeColumns = (q: Queryable, id: number, c: Columns) =>
       travel_date = ${c.travel_date}::date, subscription_status = ${c.subscription_status}::"SubscriptionStatus",
       is_mandatory = ${c.is_mandatory}, updated_at = now()
     WHERE id = ${id} RETURNING updated_at`);
-
-/** Versions are compared to the millisecond (what an ISO 8601 answer carries). */
-const sameVersion = (a: Date, b: Date) => Math.floor(a.getTime()) === Math.floor(b.getTime());
 
 /** Who last changed a subscriber, when, and which fields (its newest audit event). */
 async function lastChange(q: Queryable, id: number): Promise<{ id: number; by: string; at: string; fields: string[] }> {
