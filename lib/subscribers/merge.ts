@@ -12,6 +12,7 @@ import { forgetGroupCounts } from "./duplicate-count";
 import { decideDuplicates, lockKeySets } from "./duplicates";
 import { sameVersion } from "./edit";
 import { changedFields, findSubscriber, RECORD_COLUMNS, serializeRecord, type SubscriberDetail } from "./record";
+import type { SubscriberValues } from "./schema";
 import { SUBSCRIBER_JOINS } from "./where";
 
 // Merging duplicates (administrators): the survivor takes the chosen values, the others go to the
@@ -23,18 +24,7 @@ import { SUBSCRIBER_JOINS } from "./where";
 type Row = SubscriberDetail & { sheet_id: number | null; own_branch_id: number | null };
 
 /** The survivor's own columns a merge can change, as stored (what an undo puts back). */
-type Columns = {
-  first_name: string;
-  last_name: string;
-  email: string;
-  mobile: string;
-  branch_id: number | null;
-  country_id: number | null;
-  sheet_id: number | null;
-  travel_date: string | null;
-  subscription_status: string;
-  is_mandatory: boolean;
-};
+type Columns = Omit<SubscriberValues, "sheet_name"> & { sheet_id: number | null };
 
 /** Which stored columns each field of docs/API.md's subscriber is. */
 const COLUMNS_OF: Record<MergeField, (keyof Columns)[]> = {
