@@ -26,24 +26,26 @@ export function EmptyState({ title, children, action }: { title: string; childre
   );
 }
 
+/** Links to the list's first page and (when there is another) its last, page `length`. */
+function FirstAndLastPage({ params, path, length }: { params: RawParams; path: string; length: number }) {
+  return (
+    <>
+      <Link className={buttonClass.secondary} href={`${path}${withParams(params, { page: undefined })}`}>
+        First page
+      </Link>
+      {length > 1 ? (
+        <Link className={buttonClass.primary} href={`${path}${withParams(params, { page: length })}`}>
+          Last page ({formatCount(length)})
+        </Link>
+      ) : null}
+    </>
+  );
+}
+
 /** A page number past the last page: say so and link back. */
 export function PastLastPage({ pagination, params, path }: { pagination: Pagination; params: RawParams; path: string }) {
   return (
-    <EmptyState
-      title={`There is no page ${formatCount(pagination.page)}`}
-      action={
-        <>
-          <Link className={buttonClass.secondary} href={`${path}${withParams(params, { page: undefined })}`}>
-            First page
-          </Link>
-          {pagination.length > 1 ? (
-            <Link className={buttonClass.primary} href={`${path}${withParams(params, { page: pagination.length })}`}>
-              Last page ({formatCount(pagination.length)})
-            </Link>
-          ) : null}
-        </>
-      }
-    >
+    <EmptyState title={`There is no page ${formatCount(pagination.page)}`} action={<FirstAndLastPage params={params} path={path} length={pagination.length} />}>
       {pagination.total === 0
         ? "Nothing matches these filters."
         : `These filters match ${formatCount(pagination.total)} records on ${formatCount(pagination.length)} page${pagination.length === 1 ? "" : "s"}.`}
@@ -78,21 +80,13 @@ export function InvalidQuery({ fields, path, params }: { fields: Record<string, 
 
 /** A list not shown for a reason the user can act on (lib/list/outcome.ts). */
 export function ListProblemNotice({ problem, params, path }: { problem: ListProblem; params: RawParams; path: string }) {
-  const length = problem.total === null ? 0 : Math.ceil(problem.total / PER_PAGE);
   return (
     <div role="alert" className="rounded-lg border border-amber-300 bg-amber-50 px-6 py-8">
       <h2 className="text-base font-semibold text-amber-900">{problem.title}</h2>
       <p className="mt-2 text-sm text-amber-900">{problem.message}</p>
       <div className="mt-6 flex flex-wrap gap-3">
         {problem.kind === "too_deep" ? (
-          <>
-            <Link className={buttonClass.secondary} href={`${path}${withParams(params, { page: undefined })}`}>
-              First page
-            </Link>
-            <Link className={buttonClass.primary} href={`${path}${withParams(params, { page: length })}`}>
-              Last page ({formatCount(length)})
-            </Link>
-          </>
+          <FirstAndLastPage params={params} path={path} length={problem.total === null ? 0 : Math.ceil(problem.total / PER_PAGE)} />
         ) : (
           <Link className={buttonClass.primary} href={`${path}${withParams(params, {})}`}>
             Try again

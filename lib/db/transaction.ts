@@ -21,13 +21,6 @@ export type Tx = Prisma.TransactionClient &
     audit(entry: AnyAuditEntry): Promise<void>;
   };
 
-/**
- * Prisma's limits of an interactive transaction, in milliseconds (here: 10 s to start, 20 s to run);
- * `job`: a background job's, which may run as long as the job's attempt and whose statements have no
- * statement_timeout, the request's bound (an import's insert, a batch waiting for it).
- */
-export type TransactionOptions = { maxWait?: number; timeout?: number; job?: boolean };
-
 // pg-boss passes its job's data as an object, which pg turns into JSON; Prisma's raw values do not.
 const value = (v: unknown) => (v !== null && typeof v === "object" && !(v instanceof Date) && !Array.isArray(v) ? JSON.stringify(v) : v);
 
@@ -41,10 +34,14 @@ function unitOf(tx: Prisma.TransactionClient): Tx {
   return new Proxy(tx, { get: (target, key, receiver) => (key in extra ? extra[key as keyof typeof extra] : Reflect.get(target, key, receiver)) }) as Tx;
 }
 
-/** Runs `work` in one transaction, committed when it returns; again, up to a few times, while PostgreSQL aborts it for a deadlock. */
-export async function transaction<T>(work: (tx: Tx) => Promise<T>, { maxWait = 10_000, timeout = 20_000, job = false }: TransactionOptions = {}): Promise<T> {
+/**
+ * Runs `work` in one transaction (10 s to start, 20 s to run), committed when it returns; again, up to a few times, while PostgreSQL
+ * aborts it for a deadlock. `job`: a background job's, which may run as long as the job's attempt and whose statements have no
+ * statement_timeout, the request's bound (an import's insert, a batch waiting for it).
+ */
+export async function transaction<T>(work: (tx: Tx) => Promise<T>, { job = false } = {}): Promise<T> {
   const database = await db();
-  const limit = job ? Math.min(config().JOB_EXPIRE_SECONDS * 1000, 2 ** 31 - 1) : timeout;
+  const timeout = job ? Math.min(config().JOB_EXPIRE_SECONDS * 1000, 2 ** 31 - 1) : 20_000;
   return retryingDeadlocks(async () => {
     // PGlite runs synchronously in-process: without a turn of the event loop, back-to-back batches would starve requests and timers.
     if (database.pglite) await new Promise((resolve) => setImmediate(resolve));
@@ -53,7 +50,7 @@ export async function transaction<T>(work: (tx: Tx) => Promise<T>, { maxWait = 1
         if (job) await tx.$executeRawUnsafe("SET LOCAL statement_timeout = 0");
         return work(unitOf(tx));
       },
-      { maxWait, timeout: limit },
+      { maxWait: 10_000, timeout },
     );
   });
 }

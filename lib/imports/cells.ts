@@ -1,5 +1,6 @@
 import { normaliseMobile } from "@/lib/subscribers/phone";
 import { SUBSCRIPTION_STATUSES, type SubscriptionStatus } from "@/lib/subscribers/filters";
+import type { SubscriberValues } from "@/lib/subscribers/schema";
 import { isCalendarDay, isDayInRange } from "@/lib/validation/common";
 import { unsafeTextProblems } from "@/lib/validation/text";
 import type { ImportField } from "./fields";
@@ -18,18 +19,8 @@ export type Lookups = {
   countries: Map<string, { id: number; code: string }>;
 };
 
-export type CheckedRow = {
-  first_name: string;
-  last_name: string;
-  email: string;
-  mobile: string;
-  branch_id: number | null;
-  country_id: number | null;
-  travel_date: string | null;
-  sheet: string | null;
-  subscription_status: SubscriptionStatus;
-  is_mandatory: boolean;
-};
+/** The creation form's values, the sheet by its name. */
+export type CheckedRow = Omit<SubscriberValues, "sheet_name"> & { sheet: string | null };
 
 /** The reason of a row outside the importing user's branches (docs/API.md). */
 export const BRANCH_OUT_OF_SCOPE = "branch_out_of_scope";

@@ -25,18 +25,11 @@ export type ImportStatus = Omit<z.output<typeof importStatusSchema>, "created_at
   completed_at: Date | null;
 };
 
-type Row = ImportRecord & {
-  processed_rows: number;
-  imported_rows: number;
-  rejected_rows: number;
-  duplicate_rows: number;
-  reasons: Record<string, number>;
-  preview: PreviewRow[];
-  has_rejected: boolean;
-  error: string | null;
-  created_at: Date;
-  completed_at: Date | null;
-};
+type Row = ImportRecord &
+  Pick<ImportStatus, "processed_rows" | "imported_rows" | "rejected_rows" | "duplicate_rows" | "preview" | "error" | "created_at" | "completed_at"> & {
+    reasons: Record<string, number>;
+    has_rejected: boolean;
+  };
 
 const COLUMNS = sql`id, user_id, status::text AS status, dry_run, file_name, source, worksheet, sheet_name, headers, mapping, total_rows, processed_rows,
   imported_rows, rejected_rows, duplicate_rows, reasons, preview, has_rejected, error, created_at, completed_at`;
@@ -95,11 +88,8 @@ async function dryRun(id: string): Promise<void> {
   try {
     await runImport(id);
   } catch (error) {
-    if (!ImportFileError.is(error)) {
-      await markImportFailed(id, "The preview could not be made. Try again.");
-      throw error;
-    }
-    await discard(id);
+    if (ImportFileError.is(error)) await discard(id);
+    else await markImportFailed(id, "The preview could not be made. Try again.");
     throw error;
   }
 }

@@ -22,24 +22,21 @@ async function lockSubscribers(q: Queryable, scope: BranchScope, ids: readonly n
 }
 
 async function changeDismissals(scope: BranchScope, ids: readonly number[], actor: SessionUser, undo: boolean): Promise<DismissalResult> {
-  const result = await transaction(
-    async (q) => {
-      await lockSubscribers(q, scope, ids);
-      const keys = await lockKeysOf(q, ids);
-      const pairs = undo ? await removeDismissals(q, ids) : await storeDismissals(q, ids, actor.id);
-      const decided = await decideDuplicates(q, keys.emails, keys.mobiles, Math.min(...ids));
-      const sorted = [...ids].sort((a, b) => a - b);
-      await q.audit({
-        action: undo ? "subscriber.duplicates_again" : "subscriber.not_duplicates",
-        actor,
-        // No one entity: the subscribers' histories find it by `after.ids` (lib/subscribers/record.ts).
-        entity: "duplicates",
-        after: { ids: sorted, pairs, duplicates_reevaluated: decided },
-      });
-      return { ids: sorted, pairs, decided_again: decided };
-    },
-    { maxWait: 10_000, timeout: 20_000 },
-  );
+  const result = await transaction(async (q) => {
+    await lockSubscribers(q, scope, ids);
+    const keys = await lockKeysOf(q, ids);
+    const pairs = undo ? await removeDismissals(q, ids) : await storeDismissals(q, ids, actor.id);
+    const decided = await decideDuplicates(q, keys.emails, keys.mobiles, Math.min(...ids));
+    const sorted = [...ids].sort((a, b) => a - b);
+    await q.audit({
+      action: undo ? "subscriber.duplicates_again" : "subscriber.not_duplicates",
+      actor,
+      // No one entity: the subscribers' histories find it by `after.ids` (lib/subscribers/record.ts).
+      entity: "duplicates",
+      after: { ids: sorted, pairs, duplicates_reevaluated: decided },
+    });
+    return { ids: sorted, pairs, decided_again: decided };
+  });
   forgetGroupCounts();
   return result;
 }

@@ -43,7 +43,7 @@ export function editableFields(r: SubscriberDetail): SubscriberInput {
 }
 
 /** Versions are compared to the millisecond (what an ISO 8601 answer carries). */
-const sameVersion = (a: Date, b: Date) => Math.floor(a.getTime()) === Math.floor(b.getTime());
+export const sameVersion = (a: Date, b: Date) => Math.floor(a.getTime()) === Math.floor(b.getTime());
 
 /**
  * Without a branch in the edit, a link to a branch in the trash stays (the record shows no branch,
@@ -53,59 +53,53 @@ const KEEP_TRASHED_BRANCH = sql`(SELECT t.id FROM ${TRASHED_BRANCHES} t WHERE t.
 
 /** An edit within the scope: a subscriber outside it is a 404, a branch outside it a 400 on branch_id. */
 export async function updateSubscriber(scope: BranchScope, id: number, input: SubscriberValues, version: Date, actor: SessionUser): Promise<SubscriberDetail> {
-  return transaction(
-    async (q) => {
-      const before = await findSubscriber(scope, id, q, true);
-      if (!before) throw notFound("The subscriber");
-      if (!sameVersion(before.updated_at, version)) throw staleRecord(before);
-      const { branch, country, mobile } = await resolveReferences(q, scope, input);
-      const emails = [before.email, input.email];
-      const mobiles = [before.mobile, mobile];
-      await lockKeySets(q, emails, mobiles);
-      const sheet = await sheetFor(q, input.sheet_name);
-      // eslint-disable-next-line console/scoped-sources -- the row read and locked through subscribersOf(scope) above.
-      await q.query(sql`UPDATE subscribers SET first_name = ${input.first_name}, last_name = ${input.last_name},
-          email = ${input.email}, mobile = ${mobile}, country_id = ${country?.id ?? null},
-          branch_id = ${branch ? sql`${branch.id}` : KEEP_TRASHED_BRANCH},
-          sheet_id = ${sheet?.id ?? null}, travel_date = ${input.travel_date}::date,
-          subscription_status = ${input.subscription_status}::"SubscriptionStatus", is_mandatory = ${input.is_mandatory},
-          updated_at = now()
-        WHERE id = ${id}`);
-      // Its own flag and those of the others sharing its old or new keys.
-      const reevaluated = (await decideDuplicates(q, emails, mobiles, id)).filter((other) => other !== id);
-      const after = (await findSubscriber(scope, id, q))!;
-      await q.audit({
-        action: "subscriber.update",
-        actor,
-        entity: "subscriber",
-        entityId: id,
-        before: serializeRecord(before),
-        after: { ...serializeRecord(after), ...(reevaluated.length ? { duplicates_reevaluated: reevaluated } : {}) },
-      });
-      return after;
-    },
-    { maxWait: 10_000, timeout: 20_000 },
-  );
+  return transaction(async (q) => {
+    const before = await findSubscriber(scope, id, q, true);
+    if (!before) throw notFound("The subscriber");
+    if (!sameVersion(before.updated_at, version)) throw staleRecord(before);
+    const { branch, country, mobile } = await resolveReferences(q, scope, input);
+    const emails = [before.email, input.email];
+    const mobiles = [before.mobile, mobile];
+    await lockKeySets(q, emails, mobiles);
+    const sheet = await sheetFor(q, input.sheet_name);
+    // eslint-disable-next-line console/scoped-sources -- the row read and locked through subscribersOf(scope) above.
+    await q.query(sql`UPDATE subscribers SET first_name = ${input.first_name}, last_name = ${input.last_name},
+        email = ${input.email}, mobile = ${mobile}, country_id = ${country?.id ?? null},
+        branch_id = ${branch ? sql`${branch.id}` : KEEP_TRASHED_BRANCH},
+        sheet_id = ${sheet?.id ?? null}, travel_date = ${input.travel_date}::date,
+        subscription_status = ${input.subscription_status}::"SubscriptionStatus", is_mandatory = ${input.is_mandatory},
+        updated_at = now()
+      WHERE id = ${id}`);
+    // Its own flag and those of the others sharing its old or new keys.
+    const reevaluated = (await decideDuplicates(q, emails, mobiles, id)).filter((other) => other !== id);
+    const after = (await findSubscriber(scope, id, q))!;
+    await q.audit({
+      action: "subscriber.update",
+      actor,
+      entity: "subscriber",
+      entityId: id,
+      before: serializeRecord(before),
+      after: { ...serializeRecord(after), ...(reevaluated.length ? { duplicates_reevaluated: reevaluated } : {}) },
+    });
+    return after;
+  });
 }
 
 /** Moves a subscriber to the trash (admins: the caller's guard); the subscribers it matched are decided again. */
 export async function deleteSubscriber(scope: BranchScope, id: number, actor: SessionUser): Promise<SubscriberDetail> {
-  return transaction(
-    async (q) => {
-      const before = await findSubscriber(scope, id, q, true);
-      if (!before) throw notFound("The subscriber");
-      await trashSubscribers(q, [id], { deletedBy: actor.id, decideAgain: false });
-      const reevaluated = await decideDuplicates(q, [before.email], [before.mobile], id);
-      await q.audit({
-        action: "subscriber.delete",
-        actor,
-        entity: "subscriber",
-        entityId: id,
-        before: serializeRecord(before),
-        ...(reevaluated.length ? { after: { duplicates_reevaluated: reevaluated } } : {}),
-      });
-      return before;
-    },
-    { maxWait: 10_000, timeout: 20_000 },
-  );
+  return transaction(async (q) => {
+    const before = await findSubscriber(scope, id, q, true);
+    if (!before) throw notFound("The subscriber");
+    await trashSubscribers(q, [id], { deletedBy: actor.id, decideAgain: false });
+    const reevaluated = await decideDuplicates(q, [before.email], [before.mobile], id);
+    await q.audit({
+      action: "subscriber.delete",
+      actor,
+      entity: "subscriber",
+      entityId: id,
+      before: serializeRecord(before),
+      ...(reevaluated.length ? { after: { duplicates_reevaluated: reevaluated } } : {}),
+    });
+    return before;
+  });
 }

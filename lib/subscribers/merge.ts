@@ -10,7 +10,9 @@ import { restoreSubscribers, trashSubscribers } from "@/lib/trash/subscribers";
 import type { MergeField, MergeInput } from "./duplicate-schema";
 import { forgetGroupCounts } from "./duplicate-count";
 import { decideDuplicates, lockKeySets } from "./duplicates";
+import { sameVersion } from "./edit";
 import { changedFields, findSubscriber, RECORD_COLUMNS, serializeRecord, type SubscriberDetail } from "./record";
+import type { SubscriberValues } from "./schema";
 import { SUBSCRIBER_JOINS } from "./where";
 
 // Merging duplicates (administrators): the survivor takes the chosen values, the others go to the
@@ -22,18 +24,7 @@ import { SUBSCRIBER_JOINS } from "./where";
 type Row = SubscriberDetail & { sheet_id: number | null; own_branch_id: number | null };
 
 /** The survivor's own columns a merge can change, as stored (what an undo puts back). */
-type Columns = {
-  first_name: string;
-  last_name: string;
-  email: string;
-  mobile: string;
-  branch_id: number | null;
-  country_id: number | null;
-  sheet_id: number | null;
-  travel_date: string | null;
-  subscription_status: string;
-  is_mandatory: boolean;
-};
+type Columns = Omit<SubscriberValues, "sheet_name"> & { sheet_id: number | null };
 
 /** Which stored columns each field of docs/API.md's subscriber is. */
 const COLUMNS_OF: Record<MergeField, (keyof Columns)[]> = {
@@ -70,9 +61,6 @@ const writeColumns = (q: Queryable, id: number, c: Columns) =>
       is_mandatory = ${c.is_mandatory}, updated_at = now()
     WHERE id = ${id} RETURNING updated_at`);
 
-/** Versions are compared to the millisecond (what an ISO 8601 answer carries). */
-const sameVersion = (a: Date, b: Date) => Math.floor(a.getTime()) === Math.floor(b.getTime());
-
 /** Who last changed a subscriber, when, and which fields (its newest audit event). */
 async function lastChange(q: Queryable, id: number): Promise<{ id: number; by: string; at: string; fields: string[] }> {
   const [event] = await q.query<{ actor_email: string | null; at: Date; before: Record<string, unknown> | null; after: Record<string, unknown> | null }>(sql`
@@ -93,45 +81,42 @@ export type MergeResult = { survivor: SubscriberDetail; merge_id: string };
 
 /** Merges `merged_ids` into `survivor_id` in one transaction (administrators: the caller's guard). */
 export async function mergeSubscribers(scope: BranchScope, input: MergeInput, actor: SessionUser): Promise<MergeResult> {
-  const result = await transaction(
-    async (q) => {
-      const ids = [input.survivor_id, ...input.merged_ids].sort((a, b) => a - b);
-      // Rows in id order, then their keys: the order edits and the trash lock them in.
-      const rows = await q.query<Row>(sql`SELECT ${RECORD_COLUMNS}, s.sheet_id, s.branch_id AS own_branch_id FROM ${subscribersOf(scope)} s ${SUBSCRIBER_JOINS}
-        WHERE s.id = ANY(${ids}::int[]) ORDER BY s.id FOR UPDATE OF s`);
-      const byId = new Map(rows.map((r) => [r.id, r]));
-      const missing = ids.filter((id) => !byId.has(id));
-      if (missing.length) throw new AppError(404, "not_found", `No subscriber ${missing.join(", ")} was found.`);
-      const stale = rows.filter((r) => !sameVersion(r.updated_at, input.versions.get(r.id)!));
-      if (stale.length) throw await changedSince(q, stale);
-      const survivor = byId.get(input.survivor_id)!;
-      const before = columnsOf(survivor);
-      const next = { ...before };
-      for (const [field, from] of Object.entries(input.values) as [MergeField, number][]) {
-        for (const column of COLUMNS_OF[field]) Object.assign(next, { [column]: columnsOf(byId.get(from)!)[column] });
-      }
-      const emails = [...rows.map((r) => r.email)];
-      const mobiles = [...rows.map((r) => r.mobile)];
-      await lockKeySets(q, emails, mobiles);
-      const mergeId = newJobId();
-      await trashSubscribers(q, input.merged_ids, { deletedBy: actor.id, mergedInto: survivor.id, decideAgain: false });
-      const [written] = await writeColumns(q, survivor.id, next);
-      const decided = await decideDuplicates(q, emails, mobiles);
-      await q.query(sql`INSERT INTO subscriber_merges (id, survivor_id, merged_ids, before, "values", survivor_version, created_by)
-        VALUES (${mergeId}, ${survivor.id}, ${input.merged_ids}::int[], ${JSON.stringify(before)}::jsonb, ${JSON.stringify(input.values)}::jsonb, ${written!.updated_at}, ${actor.id})`);
-      const after = (await findSubscriber(scope, survivor.id, q))!;
-      await q.audit({
-        action: "subscriber.merge",
-        actor,
-        entity: "subscriber",
-        entityId: survivor.id,
-        before: serializeRecord(survivor),
-        after: { ...serializeRecord(after), merge_id: mergeId, merged: input.merged_ids, values: input.values, duplicates_reevaluated: decided },
-      });
-      return { survivor: after, merge_id: mergeId };
-    },
-    { maxWait: 10_000, timeout: 20_000 },
-  );
+  const result = await transaction(async (q) => {
+    const ids = [input.survivor_id, ...input.merged_ids].sort((a, b) => a - b);
+    // Rows in id order, then their keys: the order edits and the trash lock them in.
+    const rows = await q.query<Row>(sql`SELECT ${RECORD_COLUMNS}, s.sheet_id, s.branch_id AS own_branch_id FROM ${subscribersOf(scope)} s ${SUBSCRIBER_JOINS}
+      WHERE s.id = ANY(${ids}::int[]) ORDER BY s.id FOR UPDATE OF s`);
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    const missing = ids.filter((id) => !byId.has(id));
+    if (missing.length) throw new AppError(404, "not_found", `No subscriber ${missing.join(", ")} was found.`);
+    const stale = rows.filter((r) => !sameVersion(r.updated_at, input.versions.get(r.id)!));
+    if (stale.length) throw await changedSince(q, stale);
+    const survivor = byId.get(input.survivor_id)!;
+    const before = columnsOf(survivor);
+    const next = { ...before };
+    for (const [field, from] of Object.entries(input.values) as [MergeField, number][]) {
+      for (const column of COLUMNS_OF[field]) Object.assign(next, { [column]: columnsOf(byId.get(from)!)[column] });
+    }
+    const emails = [...rows.map((r) => r.email)];
+    const mobiles = [...rows.map((r) => r.mobile)];
+    await lockKeySets(q, emails, mobiles);
+    const mergeId = newJobId();
+    await trashSubscribers(q, input.merged_ids, { deletedBy: actor.id, mergedInto: survivor.id, decideAgain: false });
+    const [written] = await writeColumns(q, survivor.id, next);
+    const decided = await decideDuplicates(q, emails, mobiles);
+    await q.query(sql`INSERT INTO subscriber_merges (id, survivor_id, merged_ids, before, "values", survivor_version, created_by)
+      VALUES (${mergeId}, ${survivor.id}, ${input.merged_ids}::int[], ${JSON.stringify(before)}::jsonb, ${JSON.stringify(input.values)}::jsonb, ${written!.updated_at}, ${actor.id})`);
+    const after = (await findSubscriber(scope, survivor.id, q))!;
+    await q.audit({
+      action: "subscriber.merge",
+      actor,
+      entity: "subscriber",
+      entityId: survivor.id,
+      before: serializeRecord(survivor),
+      after: { ...serializeRecord(after), merge_id: mergeId, merged: input.merged_ids, values: input.values, duplicates_reevaluated: decided },
+    });
+    return { survivor: after, merge_id: mergeId };
+  });
   forgetGroupCounts();
   return result;
 }
@@ -145,41 +130,38 @@ export async function mergesInto(q: Queryable, survivorId: number): Promise<{ id
 
 /** Undoes a merge (administrators): the merged come back from the trash, the survivor gets its values from before. */
 export async function undoMerge(scope: BranchScope, mergeId: string, actor: SessionUser): Promise<SubscriberDetail> {
-  const result = await transaction(
-    async (q) => {
-      const [merge] = await q.query<MergeRow>(sql`SELECT id, survivor_id, merged_ids, before, survivor_version, undone_at FROM subscriber_merges WHERE id = ${mergeId} FOR UPDATE`);
-      if (!merge) throw notFound("The merge");
-      const survivor = await findSubscriber(scope, merge.survivor_id, q, true);
-      if (!survivor) throw notFound("The merge");
-      if (merge.undone_at) throw new AppError(409, "already_undone", "This merge was already undone.");
-      if (!sameVersion(survivor.updated_at, merge.survivor_version)) {
-        const change = await lastChange(q, survivor.id);
-        throw new AppError(409, "stale", `Subscriber #${survivor.id} was changed by ${change.by} at ${change.at}${change.fields.length ? ` (${change.fields.join(", ")})` : ""} after the merge: undoing it would lose that change.`);
-      }
-      const trashed = await q.query<{ id: number; email: string; mobile: string }>(sql`
-        SELECT id, email, mobile FROM subscriber_trash WHERE id = ANY(${merge.merged_ids}::int[]) AND merged_into = ${merge.survivor_id}`);
-      const gone = merge.merged_ids.filter((id) => !trashed.some((t) => t.id === id));
-      if (gone.length) throw new AppError(409, "not_in_trash", `Subscriber ${gone.join(", ")} is no longer in the trash (restored or erased since): the merge cannot be undone.`);
-      const emails = [survivor.email, merge.before.email, ...trashed.map((t) => t.email)];
-      const mobiles = [survivor.mobile, merge.before.mobile, ...trashed.map((t) => t.mobile)];
-      await lockKeySets(q, emails, mobiles);
-      await restoreSubscribers(q, merge.merged_ids);
-      await writeColumns(q, survivor.id, merge.before);
-      const decided = await decideDuplicates(q, emails, mobiles);
-      await q.query(sql`UPDATE subscriber_merges SET undone_at = now(), undone_by = ${actor.id} WHERE id = ${merge.id}`);
-      const after = (await findSubscriber(scope, survivor.id, q))!;
-      await q.audit({
-        action: "subscriber.merge_undo",
-        actor,
-        entity: "subscriber",
-        entityId: survivor.id,
-        before: serializeRecord(survivor),
-        after: { ...serializeRecord(after), merge_id: merge.id, restored: merge.merged_ids, duplicates_reevaluated: decided },
-      });
-      return after;
-    },
-    { maxWait: 10_000, timeout: 20_000 },
-  );
+  const result = await transaction(async (q) => {
+    const [merge] = await q.query<MergeRow>(sql`SELECT id, survivor_id, merged_ids, before, survivor_version, undone_at FROM subscriber_merges WHERE id = ${mergeId} FOR UPDATE`);
+    if (!merge) throw notFound("The merge");
+    const survivor = await findSubscriber(scope, merge.survivor_id, q, true);
+    if (!survivor) throw notFound("The merge");
+    if (merge.undone_at) throw new AppError(409, "already_undone", "This merge was already undone.");
+    if (!sameVersion(survivor.updated_at, merge.survivor_version)) {
+      const change = await lastChange(q, survivor.id);
+      throw new AppError(409, "stale", `Subscriber #${survivor.id} was changed by ${change.by} at ${change.at}${change.fields.length ? ` (${change.fields.join(", ")})` : ""} after the merge: undoing it would lose that change.`);
+    }
+    const trashed = await q.query<{ id: number; email: string; mobile: string }>(sql`
+      SELECT id, email, mobile FROM subscriber_trash WHERE id = ANY(${merge.merged_ids}::int[]) AND merged_into = ${merge.survivor_id}`);
+    const gone = merge.merged_ids.filter((id) => !trashed.some((t) => t.id === id));
+    if (gone.length) throw new AppError(409, "not_in_trash", `Subscriber ${gone.join(", ")} is no longer in the trash (restored or erased since): the merge cannot be undone.`);
+    const emails = [survivor.email, merge.before.email, ...trashed.map((t) => t.email)];
+    const mobiles = [survivor.mobile, merge.before.mobile, ...trashed.map((t) => t.mobile)];
+    await lockKeySets(q, emails, mobiles);
+    await restoreSubscribers(q, merge.merged_ids);
+    await writeColumns(q, survivor.id, merge.before);
+    const decided = await decideDuplicates(q, emails, mobiles);
+    await q.query(sql`UPDATE subscriber_merges SET undone_at = now(), undone_by = ${actor.id} WHERE id = ${merge.id}`);
+    const after = (await findSubscriber(scope, survivor.id, q))!;
+    await q.audit({
+      action: "subscriber.merge_undo",
+      actor,
+      entity: "subscriber",
+      entityId: survivor.id,
+      before: serializeRecord(survivor),
+      after: { ...serializeRecord(after), merge_id: merge.id, restored: merge.merged_ids, duplicates_reevaluated: decided },
+    });
+    return after;
+  });
   forgetGroupCounts();
   return result;
 }

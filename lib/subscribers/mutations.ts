@@ -52,45 +52,42 @@ export async function sheetFor(tx: Tx, name: string | null): Promise<{ id: numbe
 /** Creates a subscriber in one transaction, duplicates decided under the key locks; returns the row as the list shows it. */
 export async function createSubscriber(scope: BranchScope, input: SubscriberValues, actor: SessionUser): Promise<SubscriberRow> {
   try {
-    return await transaction(
-      async (tx) => {
-        const { branch, country, mobile } = await resolveReferences(tx, scope, input);
-        await lockKeySets(tx, [input.email], [mobile]);
-        const flags = await decideNew(tx, { email: input.email, mobile });
-        const sheet = await sheetFor(tx, input.sheet_name);
-        const row = await tx.subscriber.create({
-          data: {
-            first_name: input.first_name,
-            last_name: input.last_name,
-            email: input.email,
-            mobile,
-            branch_id: branch?.id ?? null,
-            country_id: country?.id ?? null,
-            sheet_id: sheet?.id ?? null,
-            travel_date: input.travel_date ? new Date(`${input.travel_date}T00:00:00Z`) : null,
-            subscription_status: input.subscription_status,
-            ...flags,
-            is_mandatory: input.is_mandatory,
-          },
-          select: {
-            id: true,
-            first_name: true,
-            last_name: true,
-            email: true,
-            mobile: true,
-            travel_date: true,
-            subscription_status: true,
-            is_duplicate: true,
-            is_mandatory: true,
-            created_at: true,
-          },
-        });
-        const created = { ...row, branch_name: branch?.name ?? null, country_name: country?.name ?? null, sheet_name: sheet?.name ?? null };
-        await tx.audit({ action: "subscriber.create", actor, entity: "subscriber", entityId: row.id, after: serializeSubscriber(created) });
-        return created;
-      },
-      { maxWait: 10_000, timeout: 20_000 },
-    );
+    return await transaction(async (tx) => {
+      const { branch, country, mobile } = await resolveReferences(tx, scope, input);
+      await lockKeySets(tx, [input.email], [mobile]);
+      const flags = await decideNew(tx, { email: input.email, mobile });
+      const sheet = await sheetFor(tx, input.sheet_name);
+      const row = await tx.subscriber.create({
+        data: {
+          first_name: input.first_name,
+          last_name: input.last_name,
+          email: input.email,
+          mobile,
+          branch_id: branch?.id ?? null,
+          country_id: country?.id ?? null,
+          sheet_id: sheet?.id ?? null,
+          travel_date: input.travel_date ? new Date(`${input.travel_date}T00:00:00Z`) : null,
+          subscription_status: input.subscription_status,
+          ...flags,
+          is_mandatory: input.is_mandatory,
+        },
+        select: {
+          id: true,
+          first_name: true,
+          last_name: true,
+          email: true,
+          mobile: true,
+          travel_date: true,
+          subscription_status: true,
+          is_duplicate: true,
+          is_mandatory: true,
+          created_at: true,
+        },
+      });
+      const created = { ...row, branch_name: branch?.name ?? null, country_name: country?.name ?? null, sheet_name: sheet?.name ?? null };
+      await tx.audit({ action: "subscriber.create", actor, entity: "subscriber", entityId: row.id, after: serializeSubscriber(created) });
+      return created;
+    });
   } catch (error) {
     // A branch deleted between our check and the insert: still the user's input, not a 500.
     if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2003") {

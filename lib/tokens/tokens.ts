@@ -5,24 +5,15 @@ import type { SessionUser } from "@/lib/auth/permissions";
 import { newApiToken, secretHash } from "@/lib/auth/secrets";
 import { prisma } from "@/lib/db/client";
 import { notFound } from "@/lib/errors";
+import type { Prisma } from "@/lib/generated/prisma/client";
 import type { z } from "zod";
 import type { TokenBody, tokenCreateSchema } from "./schema";
-import type { TokenScope } from "./scope";
 import { transaction } from "@/lib/db/transaction";
 
 // A user's own API tokens: the secret is shown once, only its hash kept (docs/decisions/0011-people-tokens-and-sessions.md).
 
-export type TokenRow = {
-  id: number;
-  name: string;
-  scope: TokenScope;
-  created_at: Date;
-  expires_at: Date;
-  last_used_at: Date | null;
-  revoked_at: Date | null;
-};
-
 const select = { id: true, name: true, scope: true, created_at: true, expires_at: true, last_used_at: true, revoked_at: true } as const;
+export type TokenRow = Prisma.ApiTokenGetPayload<{ select: typeof select }>;
 
 export async function createToken(user: SessionUser, input: z.output<typeof tokenCreateSchema>): Promise<{ token: string; row: TokenRow }> {
   const token = newApiToken();

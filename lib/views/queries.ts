@@ -5,6 +5,7 @@ import { config } from "@/lib/config";
 import { prisma } from "@/lib/db/client";
 import { query, sql, type Statement } from "@/lib/db/sql";
 import { notFound } from "@/lib/errors";
+import type { Prisma } from "@/lib/generated/prisma/client";
 import { readPage } from "@/lib/list/depth";
 import { pagination, type Pagination } from "@/lib/list/pagination";
 import { checkViewColumns, checkViewQuery, isViewResource, type ViewResource } from "./resources";
@@ -23,18 +24,7 @@ export const viewSelect = {
   owner: { select: { id: true, name: true } },
 } as const;
 
-export type ViewRow = {
-  id: number;
-  name: string;
-  resource: string;
-  query: string;
-  columns: unknown;
-  shared: boolean;
-  owner_id: number;
-  created_at: Date;
-  updated_at: Date;
-  owner: { id: number; name: string };
-};
+export type ViewRow = Prisma.SavedViewGetPayload<{ select: typeof viewSelect }>;
 
 /**
  * Why a stored view no longer opens (its list's filters changed since it was saved), or null.

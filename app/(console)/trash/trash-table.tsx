@@ -6,6 +6,7 @@ import { ListTable, PlainHeader } from "@/components/list/list-table";
 import { notify } from "@/components/toast";
 import { buttonClass } from "@/components/ui/button-styles";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
+import { nameList } from "@/lib/format";
 import type { TrashKind } from "@/lib/trash/filters";
 import { eraseTrashAction, restoreTrashAction } from "./actions";
 
@@ -22,13 +23,8 @@ export type TrashRow = {
 
 type Pending = { verb: "restore" | "erase"; rows: TrashRow[] } | null;
 
-/** How many names a confirmation lists before "and N more". */
-const NAMED = 10;
-
-function named(rows: TrashRow[]): string {
-  const names = rows.slice(0, NAMED).map((r) => `“${r.name}”`);
-  return rows.length > NAMED ? `${names.join(", ")} and ${rows.length - NAMED} more` : names.join(", ");
-}
+/** A confirmation names the first ten records, then "and N more". */
+const named = (rows: TrashRow[]) => nameList(rows.map((r) => `“${r.name}”`), 10);
 
 /** The trash's rows: Restore and Delete forever on each row and on a selection, each confirmed naming the records. */
 export function TrashTable({ kind, rows }: { kind: TrashKind; rows: TrashRow[] }) {

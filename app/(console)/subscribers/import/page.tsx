@@ -3,7 +3,7 @@ import Link from "next/link";
 import { ListProblemNotice } from "@/components/list/list-states";
 import { requirePageUser } from "@/lib/auth/page-guards";
 import { config } from "@/lib/config";
-import { formatDateTime } from "@/lib/format";
+import { formatCount, formatDateTime } from "@/lib/format";
 import { recentImports } from "@/lib/imports/imports";
 import { listOutcome } from "@/lib/list/outcome";
 import { heavy } from "@/lib/load/user-limit";
@@ -14,8 +14,6 @@ export const metadata: Metadata = { title: "Import subscribers" };
 
 /** A file to download (a route handler, not a page). */
 const TEMPLATE = "/api/v1/subscribers/imports/template";
-
-const n = (x: number) => x.toLocaleString("en-GB");
 
 /** Bring a sheet in: upload (a preview follows), the template, and the user's recent imports. */
 export default async function ImportPage() {
@@ -69,8 +67,8 @@ export default async function ImportPage() {
                     <td className="px-3 py-2">
                       <ImportBadge status={i.status} />
                     </td>
-                    <td className="px-3 py-2 text-right tabular-nums">{n(i.imported_rows)}</td>
-                    <td className="px-3 py-2 text-right tabular-nums">{n(i.rejected_rows)}</td>
+                    <td className="px-3 py-2 text-right tabular-nums">{formatCount(i.imported_rows)}</td>
+                    <td className="px-3 py-2 text-right tabular-nums">{formatCount(i.rejected_rows)}</td>
                     <td className="px-3 py-2 whitespace-nowrap">{formatDateTime(i.created_at)}</td>
                   </tr>
                 ))}

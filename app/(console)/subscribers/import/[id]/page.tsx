@@ -5,7 +5,7 @@ import { ListProblemNotice } from "@/components/list/list-states";
 import { requirePageUser } from "@/lib/auth/page-guards";
 import { AppError } from "@/lib/errors";
 import { isJobId } from "@/lib/jobs/ids";
-import { formatDateTime } from "@/lib/format";
+import { formatCount, formatDateTime } from "@/lib/format";
 import type { ImportField } from "@/lib/imports/fields";
 import { FIELD } from "@/lib/subscribers/fields";
 import { importStatus, type ImportStatus } from "@/lib/imports/imports";
@@ -17,8 +17,6 @@ import { MappingForm } from "./mapping-form";
 import { FormAlert } from "@/components/ui/form-alert";
 
 export const metadata: Metadata = { title: "Import" };
-
-const n = (x: number) => x.toLocaleString("en-GB");
 
 /** One import of the user's: its preview and mapping before it starts, its progress and outcome after. */
 export default async function ImportStatusPage({ params }: { params: Promise<{ id: string }> }) {
@@ -65,7 +63,7 @@ function Counts({ imp, preview }: { imp: ImportStatus; preview: boolean }) {
         ].map(([label, value]) => (
           <div key={label} className="rounded-md border border-slate-200 bg-white px-3 py-2">
             <dt className="text-xs text-slate-500">{label}</dt>
-            <dd className="text-lg font-semibold tabular-nums">{n(value as number)}</dd>
+            <dd className="text-lg font-semibold tabular-nums">{formatCount(value as number)}</dd>
           </div>
         ))}
       </dl>
@@ -75,7 +73,7 @@ function Counts({ imp, preview }: { imp: ImportStatus; preview: boolean }) {
           <ul className="mt-1 list-disc pl-6 text-slate-700">
             {reasons.map(([reason, count]) => (
               <li key={reason}>
-                <span className="tabular-nums">{n(count)}</span> · {reason}
+                <span className="tabular-nums">{formatCount(count)}</span> · {reason}
               </li>
             ))}
           </ul>
@@ -176,7 +174,7 @@ function Progress({ imp }: { imp: ImportStatus }) {
         <div className="h-2 rounded-full bg-brand-600 transition-all" style={{ width: `${percent}%` }} />
       </div>
       <p className="text-sm text-slate-600">
-        {n(imp.processed_rows)} of {total ? n(total) : "?"} rows read ({percent}%). Started {formatDateTime(imp.created_at)}
+        {formatCount(imp.processed_rows)} of {total ? formatCount(total) : "?"} rows read ({percent}%). Started {formatDateTime(imp.created_at)}
         {imp.completed_at ? `, finished ${formatDateTime(imp.completed_at)}` : ""}.
       </p>
       <FormAlert message={imp.error} />
