@@ -77,13 +77,6 @@ export default async function SubscribersPage({ searchParams }: { searchParams: 
         views={<ViewsMenu state={views} params={params} />}
         emptyQuery={views.hasDefault ? "view=all" : undefined}
       />
-      <ExportPanel
-        user={user}
-        filters={parsed.ok ? rawExportFilters(params) : null}
-        sort={parsed.ok ? `${parsed.value.sort.direction === "desc" ? "-" : ""}${parsed.value.sort.column}` : "-created_at"}
-        view={views.current?.name ?? null}
-        matching={list?.then((l) => (l.ok ? l.value.pagination.total : (l.problem.total ?? "unknown"))) ?? null}
-      />
       <ListBody parsed={parsed} params={params} path={PATH}>
         {(filters) => (
           <ListResults
@@ -113,6 +106,14 @@ export default async function SubscribersPage({ searchParams }: { searchParams: 
           </ListResults>
         )}
       </ListBody>
+      {/* Under the list: on a phone the first rows come before the export's description of its file. */}
+      <ExportPanel
+        user={user}
+        filters={parsed.ok ? rawExportFilters(params) : null}
+        sort={parsed.ok ? `${parsed.value.sort.direction === "desc" ? "-" : ""}${parsed.value.sort.column}` : "-created_at"}
+        view={views.current?.name ?? null}
+        matching={list?.then((l) => (l.ok ? l.value.pagination.total : (l.problem.total ?? "unknown"))) ?? null}
+      />
     </div>
   );
 }
