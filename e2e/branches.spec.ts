@@ -128,7 +128,7 @@ test.describe("branches", () => {
     // The first and the last page are always among the 7: the window moves between them.
     await expect(numbers).toHaveText(["1", "2", "3", "4", "5", "6", "20"]);
     await expect(pager.getByRole("link", { name: "Previous" })).toHaveCount(0);
-    await expect(pager.getByText("Previous", { exact: true })).toHaveAttribute("aria-disabled", "true");
+    await expect(pager.locator("[aria-disabled=true]", { hasText: "Previous" })).toHaveCount(1);
 
     await pager.getByRole("link", { name: "6", exact: true }).click();
     await expect(page).toHaveURL(/page=6/);
@@ -144,6 +144,6 @@ test.describe("branches", () => {
     await page.goto(`/branches?name=${encodeURIComponent(prefix)}&page=20`);
     await expect(numbers).toHaveText(["1", "15", "16", "17", "18", "19", "20"]);
     await expect(pager.getByRole("link", { name: "Next" })).toHaveCount(0);
-    await expect(pager.getByText("Next", { exact: true })).toHaveAttribute("aria-disabled", "true");
+    await expect(pager.locator("[aria-disabled=true]", { hasText: "Next" })).toHaveCount(1);
   });
 });
