@@ -34,7 +34,8 @@ const seed = async (run: (text: string) => Promise<unknown>) => {
   await run(`INSERT INTO user_branches (user_id, branch_id) SELECT id, 1 FROM users WHERE email = '${SCOPED.email}'`);
 };
 
-const rowIds = (html: string) => [...new Set([...html.matchAll(/href="\/subscribers\/(\d+)"/g)].map((m) => Number(m[1])))];
+/** The record links of the list's rows (each carries the list's address back: `?back=…`). */
+const rowIds = (html: string) => [...new Set([...html.matchAll(/href="\/subscribers\/(\d+)(?:\?back=[^"]*)?"/g)].map((m) => Number(m[1])))];
 
 for (const kind of testDbKinds()) {
   describe(`saved views over HTTP on ${kind}`, () => {
