@@ -10,6 +10,7 @@ import { buttonClass } from "@/components/ui/button-styles";
 import { Field } from "@/components/ui/field";
 import { FormAlert } from "@/components/ui/form-alert";
 import { useActionForm } from "@/components/ui/use-action-form";
+import type { ActionResult } from "@/lib/actions";
 import { SsoButton } from "@/app/login/sso-button";
 import { twoFactorConfirmSchema, twoFactorOffSchema, twoFactorStartSchema } from "@/lib/validation/auth";
 import { confirmTwoFactorAction, newRecoveryCodesAction, startTwoFactorAction, turnOffTwoFactorAction } from "./actions";
@@ -30,24 +31,60 @@ function SignInAgain({ sso, what }: { sso: NonNullable<SsoConfirm>; what: string
 }
 
 /**
- * Starts the set-up after the current password (or, for single sign-on, a recent sign-in); the
- * secret and its QR code come in the answer and are shown only here, then confirmed with a code.
+ * The step that shows it is the user before a two-factor secret or recovery codes are made: the
+ * current password, or for single sign-on a sign-in of the last 10 minutes.
  */
-export function StartTwoFactorForm({ sso }: { sso: SsoConfirm }) {
-  const [setUp, setSetUp] = useState<{ secret: string; qr: string } | null>(null);
+function ConfirmItIsYou<T>({
+  sso,
+  what,
+  send,
+  done,
+  failed,
+  submit,
+  primary,
+}: {
+  sso: SsoConfirm;
+  /** What the confirmation is for, as in "To {what}, sign in again first". */
+  what: string;
+  send: (values: { password?: string }) => Promise<ActionResult<T>>;
+  done: (data: T) => void;
+  failed: string;
+  submit: { idle: string; busy: string };
+  primary?: boolean;
+}) {
   const [stale, setStale] = useState(false);
   const { register, errors, isSubmitting, formError, onSubmit } = useActionForm(
     { resolver: zodResolver(sso ? twoFactorStartSchema : passwordRequired), defaultValues: { password: "" } },
     {
       fields: ["password"],
-      failed: "The set-up could not start.",
-      send: startTwoFactorAction,
-      done: (result) => setSetUp(result.data),
+      failed,
+      send,
+      done: (result) => done(result.data),
       refused: (result) => {
         if (result.details?.sign_in_again) setStale(true);
       },
     },
   );
+
+  if (sso && (!sso.recent || stale)) return <SignInAgain sso={sso} what={what} />;
+  return (
+    <form onSubmit={onSubmit} noValidate className="space-y-4">
+      {sso ? null : (
+        <Field label="Password" hint="Your current password, to show that it is you." error={errors.password?.message}>
+          {(props) => <input {...props} type="password" autoComplete="current-password" maxLength={200} {...register("password")} />}
+        </Field>
+      )}
+      <FormAlert message={formError} />
+      <button type="submit" className={primary ? buttonClass.primary : buttonClass.secondary} disabled={isSubmitting}>
+        {isSubmitting ? submit.busy : submit.idle}
+      </button>
+    </form>
+  );
+}
+
+/** Starts the set-up once it is the user; the secret and its QR code are shown only here, then confirmed with a code. */
+export function StartTwoFactorForm({ sso }: { sso: SsoConfirm }) {
+  const [setUp, setSetUp] = useState<{ secret: string; qr: string } | null>(null);
 
   if (setUp) {
     return (
@@ -67,19 +104,16 @@ export function StartTwoFactorForm({ sso }: { sso: SsoConfirm }) {
       </div>
     );
   }
-  if (sso && (!sso.recent || stale)) return <SignInAgain sso={sso} what="set up two-factor" />;
   return (
-    <form onSubmit={onSubmit} noValidate className="space-y-4">
-      {sso ? null : (
-        <Field label="Password" hint="Your current password, to show that it is you." error={errors.password?.message}>
-          {(props) => <input {...props} type="password" autoComplete="current-password" maxLength={200} {...register("password")} />}
-        </Field>
-      )}
-      <FormAlert message={formError} />
-      <button type="submit" className={buttonClass.primary} disabled={isSubmitting}>
-        {isSubmitting ? "Starting…" : "Set up two-factor"}
-      </button>
-    </form>
+    <ConfirmItIsYou
+      sso={sso}
+      what="set up two-factor"
+      send={startTwoFactorAction}
+      done={setSetUp}
+      failed="The set-up could not start."
+      submit={{ idle: "Set up two-factor", busy: "Starting…" }}
+      primary
+    />
   );
 }
 
@@ -132,36 +166,18 @@ async function copyCodes(codes: string[]) {
   }
 }
 
-/** Replaces the recovery codes after the password (or a recent single sign-on); the new ones go to TwoFactorPanel. */
+/** Replaces the recovery codes once it is the user; the new ones go to TwoFactorPanel. */
 export function NewRecoveryCodesForm({ sso }: { sso: SsoConfirm }) {
   const showCodes = useContext(ShowRecoveryCodes);
-  const [stale, setStale] = useState(false);
-  const { register, errors, isSubmitting, formError, onSubmit } = useActionForm(
-    { resolver: zodResolver(sso ? twoFactorStartSchema : passwordRequired), defaultValues: { password: "" } },
-    {
-      fields: ["password"],
-      failed: "New recovery codes could not be made.",
-      send: newRecoveryCodesAction,
-      done: (result) => showCodes(result.data.recoveryCodes),
-      refused: (result) => {
-        if (result.details?.sign_in_again) setStale(true);
-      },
-    },
-  );
-
-  if (sso && (!sso.recent || stale)) return <SignInAgain sso={sso} what="make new recovery codes" />;
   return (
-    <form onSubmit={onSubmit} noValidate className="space-y-4">
-      {sso ? null : (
-        <Field label="Password" hint="Your current password, to show that it is you." error={errors.password?.message}>
-          {(props) => <input {...props} type="password" autoComplete="current-password" maxLength={200} {...register("password")} />}
-        </Field>
-      )}
-      <FormAlert message={formError} />
-      <button type="submit" className={buttonClass.secondary} disabled={isSubmitting}>
-        {isSubmitting ? "Making new codes…" : "Make new recovery codes"}
-      </button>
-    </form>
+    <ConfirmItIsYou
+      sso={sso}
+      what="make new recovery codes"
+      send={newRecoveryCodesAction}
+      done={(data) => showCodes(data.recoveryCodes)}
+      failed="New recovery codes could not be made."
+      submit={{ idle: "Make new recovery codes", busy: "Making new codes…" }}
+    />
   );
 }
 
