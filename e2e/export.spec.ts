@@ -132,7 +132,7 @@ test.describe("subscriber export", () => {
     await expect(panel).toContainText("Rows in the list's order: Last name, ascending.");
     // The older file is offered apart, described by its own filters, sort and rows; no Download beside the current count.
     const olderFile = panel.getByRole("group", { name: "Older file" });
-    await expect(olderFile).toContainText(`${older.file.rows.toLocaleString("en-GB")} rows with is mandatory: true, sorted by ID, ascending`);
+    await expect(olderFile).toContainText(`${older.file.rows.toLocaleString("en-GB")} rows with Mandatory: Yes, sorted by ID, ascending`);
     await expect(olderFile.getByRole("link", { name: "Download older file" })).toBeVisible();
     await expect(panel.getByRole("link", { name: /^Download \(/ })).toHaveCount(0);
     await panel.screenshot({ path: "test-results/screens/export-panel-older-desktop.png" });
@@ -150,7 +150,7 @@ test.describe("subscriber export", () => {
     const status = (await (await page.request.get("/api/v1/subscribers/export")).json()) as { file: { rows: number; sort: string } };
     expect(status.file.sort).toBe("last_name");
     const rows = status.file.rows.toLocaleString("en-GB");
-    await expect(panel).toContainText(`${rows} rows with is mandatory: true, status: active, sorted by Last name, ascending`);
+    await expect(panel).toContainText(`${rows} rows with Status: Active, Mandatory: Yes, sorted by Last name, ascending`);
     await expect(olderFile).toHaveCount(0);
     await panel.screenshot({ path: "test-results/screens/export-panel-current-desktop.png" });
     const [download] = await Promise.all([page.waitForEvent("download"), panel.getByRole("link", { name: `Download (${rows} rows)` }).click()]);

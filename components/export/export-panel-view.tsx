@@ -8,6 +8,7 @@ import type { ExportFormat } from "@/lib/export/format";
 import type { ExportStatusBody } from "@/lib/export/status";
 import { ExportProgress, FileSummary, holdsCurrent, sortWords, StatusBadge } from "./export-parts";
 import { FormAlert } from "@/components/ui/form-alert";
+import type { FilterField } from "@/components/list/filter-bar";
 
 const POLL_MS = 1500;
 
@@ -22,10 +23,12 @@ type Props = {
   matching: number | null | "unknown";
   request: (filters: Record<string, string>) => Promise<ActionResult<ExportStatusBody>>;
   timeZone: string;
+  /** The list's filter fields, to name a file's filters as the toolbar does. */
+  fields: FilterField[];
 };
 
 /** `Request export`, the state of the user's export (polled while in_queue) and `Download`. */
-export function ExportPanelView({ initial, filters, sort, view, matching, request, timeZone }: Props) {
+export function ExportPanelView({ initial, filters, sort, view, matching, request, timeZone, fields }: Props) {
   const [status, setStatus] = useState(initial);
   const [format, setFormat] = useState<ExportFormat>(initial.format);
   const [pending, startTransition] = useTransition();
@@ -132,10 +135,10 @@ export function ExportPanelView({ initial, filters, sort, view, matching, reques
       {inQueue ? <ExportProgress status={status} /> : null}
       <FormAlert message={state === "failed" ? status.error : null} className="rounded-md bg-red-50 px-3 py-2" />
       {current ? (
-        <FileSummary id="export-file" file={file} timeZone={timeZone} lead={inQueue ? "The current filters' file, still available:" : "The current filters' file:"} />
+        <FileSummary id="export-file" file={file} fields={fields} timeZone={timeZone} lead={inQueue ? "The current filters' file, still available:" : "The current filters' file:"} />
       ) : file && status.downloadable_file ? (
         <div role="group" aria-label="Older file" className="flex flex-wrap items-center justify-between gap-2 rounded-md border border-dashed border-slate-300 bg-slate-50 px-3 py-2">
-          <FileSummary id="export-file" file={file} timeZone={timeZone} lead="Older file, made with other filters or sort:" />
+          <FileSummary id="export-file" file={file} fields={fields} timeZone={timeZone} lead="Older file, made with other filters or sort:" />
           <a href={status.downloadable_file} className={buttonClass.secondary} download aria-describedby="export-file">
             Download older file
           </a>

@@ -1,3 +1,5 @@
+import type { FilterField } from "@/components/list/filter-bar";
+import { filterChips } from "@/components/list/filter-chips";
 import { Badge } from "@/components/ui/badge";
 import type { ExportStatusBody } from "@/lib/export/status";
 import { fieldLabel } from "@/lib/subscribers/fields";
@@ -38,8 +40,6 @@ export function ExportProgress({ status }: { status: ExportStatusBody }) {
   );
 }
 
-const FILTER_LABELS: Record<string, string> = { branch_name: "branch", country_name: "country", subscription_status: "status" };
-
 /** "Created, descending" for a stored sort; null (an API request without one) is by id. */
 export function sortWords(sort: string | null): string {
   if (!sort) return "ID, ascending";
@@ -53,9 +53,10 @@ export function holdsCurrent(file: NonNullable<ExportStatusBody["file"]>, filter
 }
 
 /** What a file holds, said wherever it can be downloaded: its name, rows, filters, sort and time. */
-export function FileSummary({ file, timeZone, lead, id }: { file: NonNullable<ExportStatusBody["file"]>; timeZone: string; lead: string; id: string }) {
+export function FileSummary({ file, fields, timeZone, lead, id }: { file: NonNullable<ExportStatusBody["file"]>; fields: FilterField[]; timeZone: string; lead: string; id: string }) {
   const when = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "short", timeZone }).format(new Date(file.completed_at));
-  const filters = Object.entries(file.filters).map(([k, v]) => `${FILTER_LABELS[k] ?? k.replaceAll("_", " ")}: ${v}`);
+  // In the toolbar's words ("Status: Active"), as its chips say them.
+  const filters = filterChips(fields, file.filters).map((chip) => `${chip.label}: ${chip.value}`);
   return (
     <p id={id} className="text-sm text-slate-600">
       {lead} <span className="font-medium text-slate-800">{file.filename}</span>,{" "}
