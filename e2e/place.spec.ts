@@ -52,8 +52,7 @@ test.describe("lists keep their place", () => {
 
     // A bulk change's confirmation.
     await rows.first().getByRole("checkbox").check();
-    await page.getByRole("combobox", { name: "Change" }).selectOption("mandatory:true");
-    await page.getByRole("button", { name: "Change the selected subscribers…" }).click();
+    await page.getByRole("button", { name: "Set mandatory to Yes" }).click();
     await expect(page.getByRole("heading", { name: "Change subscribers" })).toBeVisible();
     await backLink(page).click();
     await atList();

@@ -1,3 +1,4 @@
+import AxeBuilder from "@axe-core/playwright";
 import type { Browser, Page } from "@playwright/test";
 import { expect, listToolbar, signInByApi, test, toast } from "./fixtures";
 
@@ -7,6 +8,11 @@ import { expect, listToolbar, signInByApi, test, toast } from "./fixtures";
 const SCREENS = "test-results/screens";
 const bodyRows = (page: Page) => page.getByRole("table", { name: "Subscribers" }).locator("tbody tr");
 const stamp = () => `${Date.now()}${Math.floor(Math.random() * 1000)}`;
+
+async function noSeriousViolations(page: Page) {
+  const { violations } = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
+  expect(violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id}: ${v.help}`)).toEqual([]);
+}
 
 /** A subscriber of the test's own, made through the API as the page's user. */
 async function newSubscriber(page: Page, change: Record<string, unknown> = {}) {
@@ -115,31 +121,81 @@ test.describe("the subscriber record", () => {
 });
 
 test.describe("bulk changes", () => {
-  test("select rows, review the count, change them", async ({ asStaff: page }) => {
-    const a = await newSubscriber(page, { last_name: `Bulk${stamp()}` });
-    const b = await newSubscriber(page, { last_name: `${a.last_name}b` });
-    await page.goto(`/subscribers?q=${a.last_name}`);
-    await expect(bodyRows(page)).toHaveCount(2);
-    await page.getByRole("checkbox", { name: "Select every subscriber on this page" }).check();
-    await page.getByRole("combobox", { name: "Change" }).selectOption("status:expired");
-    await page.getByRole("button", { name: "Change the selected subscribers…" }).click();
+  const bar = (page: Page) => page.getByRole("form", { name: "Change the selected subscribers" });
+
+  test("the toolbar: shown with a selection, its count, all matching, named changes, the confirmation names the rows", async ({ asStaff: page }) => {
+    const a = await newSubscriber(page, { first_name: "Ann", last_name: `Bulk${stamp()}` });
+    for (const first of ["Ben", "Cleo", "Dan"]) await newSubscriber(page, { first_name: first, last_name: `${a.last_name}x` });
+    await page.goto(`/subscribers?q=${a.last_name}&sort=first_name`);
+    await expect(bodyRows(page)).toHaveCount(4);
+    // Nothing selected: no toolbar, so nothing to click that leads nowhere.
+    await expect(bar(page)).toBeHidden();
+    for (const row of (await bodyRows(page).all()).slice(0, 3)) await row.getByRole("checkbox").check();
+    await expect(bar(page).getByRole("status")).toHaveText("3 selected");
+    await expect(page.getByRole("checkbox", { name: "Select every subscriber on this page" })).toHaveJSProperty("indeterminate", true);
+    // Named buttons, and no deletion for staff.
+    for (const name of ["Set the status to Pending", "Set the status to Active", "Set the status to Expired", "Set the status to Cancelled", "Set mandatory to Yes", "Set mandatory to No"]) {
+      await expect(bar(page).getByRole("button", { name })).toBeVisible();
+    }
+    await expect(bar(page).getByRole("button", { name: "Delete" })).toHaveCount(0);
+    await bar(page).getByRole("checkbox", { name: "Select all 4 matching" }).check();
+    await expect(bar(page).getByRole("status")).toHaveText("All 4 selected");
+    await bar(page).getByRole("checkbox", { name: "Select all 4 matching" }).uncheck();
+    await bar(page).getByRole("button", { name: "Set the status to Expired" }).click();
     await expect(page).toHaveURL(/\/subscribers\/bulk\?/);
-    await expect(page.getByRole("heading", { name: "2 subscribers will change: set the status to expired" })).toBeVisible();
-    await page.screenshot({ path: `${SCREENS}/bulk-confirm.png`, fullPage: true });
-    await page.getByRole("button", { name: "Change 2 subscribers" }).click();
-    await expect(page).toHaveURL(new RegExp(`/subscribers\\?q=${a.last_name}$`));
-    await expect(toast(page, "2 subscribers changed.")).toBeVisible();
-    for (const row of await bodyRows(page).all()) await expect(row).toContainText("Expired");
-    // Every subscriber matching the filters, and a staff user cannot choose deletion.
-    await expect(page.getByRole("combobox", { name: "Change" }).locator("option[value=delete]")).toHaveCount(0);
-    await page.getByRole("combobox", { name: "Change" }).selectOption("mandatory:true");
-    await page.getByRole("button", { name: /Change all 2 subscribers matching/ }).click();
-    await expect(page.getByRole("heading", { name: "2 subscribers will change: set mandatory to yes" })).toBeVisible();
-    // The filters named as the list's chips name them, not by their parameters.
+    await expect(page.getByRole("heading", { name: "3 subscribers will change: set the status to expired" })).toBeVisible();
+    await expect(page.getByTestId("bulk-which")).toHaveText(`The 3 subscribers you selected: Ann ${a.last_name}, Ben ${a.last_name}x, Cleo ${a.last_name}x.`);
+    await page.getByRole("button", { name: "Change 3 subscribers" }).click();
+    await expect(page).toHaveURL(new RegExp(`/subscribers\\?q=${a.last_name}&sort=first_name$`));
+    await expect(toast(page, "3 subscribers changed.")).toBeVisible();
+    await expect(bodyRows(page).filter({ hasText: "Expired" })).toHaveCount(3);
+    // Back with nothing selected; "Clear selection" hides the toolbar again.
+    await expect(bar(page)).toBeHidden();
+    await bodyRows(page).first().getByRole("checkbox").check();
+    await bar(page).getByRole("button", { name: "Clear selection" }).click();
+    await expect(bar(page)).toBeHidden();
+    // Every subscriber matching the filters, named as the list's chips name them.
+    await page.getByRole("checkbox", { name: "Select every subscriber on this page" }).check();
+    await expect(bar(page).getByRole("status")).toHaveText("4 selected");
+    await expect(bar(page).getByRole("checkbox", { name: /Select all/ })).toBeHidden();
+    await page.goto(`/subscribers/bulk?q=${a.last_name}&scope=all&change=mandatory:true`);
+    await expect(page.getByRole("heading", { name: "4 subscribers will change: set mandatory to yes" })).toBeVisible();
+    await expect(page.getByTestId("bulk-which")).toHaveText("All 4 subscribers matching these filters (as they match when the change runs):");
     await expect(page.getByRole("list", { name: "The change's filters" })).toHaveText(`Search: ${a.last_name}`);
-    await page.getByRole("button", { name: "Change 2 subscribers" }).click();
-    await expect(toast(page, "2 subscribers changed.")).toBeVisible();
-    expect(b.id).toBeGreaterThan(a.id);
+  });
+
+  test("an administrator's Delete: the confirmation names the rows and the trash (desktop and phone)", async ({ asAdmin: page }) => {
+    const a = await newSubscriber(page, { first_name: "Ann", last_name: `Bulk${stamp()}` });
+    for (const first of ["Ben", "Cleo", "Dan", "Eve"]) await newSubscriber(page, { first_name: first, last_name: `${a.last_name}x` });
+    for (const [width, height, suffix] of [[1280, 900, "1280"], [390, 844, "390"]] as const) {
+      await page.setViewportSize({ width, height });
+      await page.goto(`/subscribers?q=${a.last_name}&sort=first_name`);
+      await expect(bodyRows(page)).toHaveCount(5);
+      for (const row of (await bodyRows(page).all()).slice(0, 4)) await row.getByRole("checkbox").check();
+      await expect(bar(page).getByRole("status")).toHaveText("4 selected");
+      await expect(bar(page).getByRole("button", { name: "Delete" })).toBeVisible();
+      await noSeriousViolations(page);
+      await page.screenshot({ path: `${SCREENS}/bulk-bar-${suffix}.png` });
+      await bar(page).getByRole("button", { name: "Delete" }).click();
+      await expect(page.getByRole("heading", { name: "Delete 4 subscribers?" })).toBeVisible();
+      await expect(page.getByTestId("bulk-which")).toHaveText(`The 4 subscribers you selected: Ann ${a.last_name}, Ben ${a.last_name}x, Cleo ${a.last_name}x and 1 more.`);
+      await expect(page.getByText(/^They go to the trash: you can restore them from it for \d+ days, or undo this deletion from its page\.$/)).toBeVisible();
+      await expect(page.getByRole("button", { name: "Delete 4 subscribers" })).toBeVisible();
+      await noSeriousViolations(page);
+      await page.screenshot({ path: `${SCREENS}/bulk-confirm-delete-${suffix}.png`, fullPage: true });
+    }
+    // On a long list the toolbar is held at the bottom of the window, over the rows below.
+    await page.goto("/subscribers");
+    await bodyRows(page).first().getByRole("checkbox").check();
+    const box = await bar(page).boundingBox();
+    expect(box!.y + box!.height).toBeLessThanOrEqual(844);
+    await page.screenshot({ path: `${SCREENS}/bulk-bar-long-list-390.png` });
+    // All matching, by filters: the count and the filters' words.
+    await page.goto(`/subscribers/bulk?q=${a.last_name}&subscription_status=pending&scope=all&change=delete`);
+    await expect(page.getByRole("heading", { name: "Delete 5 subscribers?" })).toBeVisible();
+    await expect(page.getByTestId("bulk-which")).toHaveText("All 5 subscribers matching these filters (as they match when the change runs):");
+    await expect(page.getByRole("list", { name: "The change's filters" })).toHaveText(new RegExp(`Search: ${a.last_name}\\s*Status: Pending`));
+    await page.screenshot({ path: `${SCREENS}/bulk-confirm-filters-390.png`, fullPage: true });
   });
 });
 
@@ -253,6 +309,14 @@ test.describe("the table's toolbar and columns", () => {
       reached.add(label);
     }
     const all = [...reached].join("\n");
-    for (const expected of [/INPUT:|Search/, /SUMMARY:Filters/, /SELECT:/, /Change the selected subscribers/, /A:Columns/]) expect(all).toMatch(expected);
+    for (const expected of [/INPUT:|Search/, /SUMMARY:Filters/, /A:Columns/]) expect(all).toMatch(expected);
+    // The bulk toolbar, there once a row is selected, comes next after the rows.
+    await bodyRows(page).last().getByRole("checkbox").check();
+    const bulk: string[] = [];
+    for (let i = 0; i < 12; i++) {
+      await page.keyboard.press("Tab");
+      bulk.push(await page.evaluate(() => document.activeElement?.getAttribute("aria-label") ?? document.activeElement?.textContent?.trim() ?? ""));
+    }
+    expect(bulk.join("\n")).toMatch(/Set the status to Active/);
   });
 });

@@ -35,7 +35,7 @@ export async function ListResults<T>({
   noun: [string, string];
   empty: React.ReactNode;
   beside?: (pagination: Pagination) => React.ReactNode;
-  children: (rows: T[]) => React.ReactNode;
+  children: (rows: T[], pagination: Pagination) => React.ReactNode;
 }) {
   const outcome = await list;
   if (!outcome.ok) return <ListProblemNotice problem={outcome.problem} params={params} path={path} />;
@@ -48,7 +48,7 @@ export async function ListResults<T>({
         <ResultSummary pagination={pagination} rows={data.length} noun={noun} />
         {beside?.(pagination)}
       </div>
-      {children(data)}
+      {children(data, pagination)}
       <Pager pagination={pagination} params={params} path={path} />
     </div>
   );

@@ -50,6 +50,13 @@ export async function countTarget(scope: BranchScope, target: BulkTarget): Promi
   return row?.n ?? 0;
 }
 
+/** The first `limit` selected subscribers' names in the scope, in the selection's order, for the confirmation to name them. */
+export async function selectedNames(scope: BranchScope, ids: number[], limit = 3): Promise<string[]> {
+  const rows = await query<{ name: string }>(sql`SELECT s.first_name || ' ' || s.last_name AS name ${targetFrom(scope, { ids })}
+    ORDER BY array_position(${ids}::int[], s.id) LIMIT ${limit}`);
+  return rows.map((r) => r.name);
+}
+
 /** A change of a batch: how many rows it went through, and the ids whose values it changed. */
 type BatchResult = { matched: number; changed: number[] };
 

@@ -111,8 +111,9 @@ function shownSnapshot(snapshot: Record<string, unknown> | null, ownBranch: (nam
 }
 
 /**
- * The subscriber's history, newest first: its own events and selections that changed it. A bulk
- * change by filters is one event without ids, so not listed here (docs/decisions/0014-bulk-changes-in-the-audit-log.md).
+ * The subscriber's history, newest first: its own events, selections that changed it, and bulk
+ * changes by filters that changed it (their event names no ids: the rows they changed are in
+ * bulk_change_rows while they can be undone; docs/decisions/0014-bulk-changes-in-the-audit-log.md).
  * A scoped reader sees the record's fields only, and "another branch" for a branch not theirs
  * (a subscriber moved in from one, say): the history names no branch the list would not.
  */
@@ -126,6 +127,10 @@ export async function subscriberHistory(scope: BranchScope, id: number, limit = 
       UNION ALL
       (SELECT id::text, at, action, actor_email, entity, entity_id, before, after FROM audit_events
         WHERE action IN (${join(MANY_SUBSCRIBER_ACTIONS)}) AND after -> 'ids' @> to_jsonb(${id}::int) ORDER BY at DESC LIMIT ${limit})
+      UNION ALL
+      (SELECT a.id::text, a.at, a.action, a.actor_email, a.entity, a.entity_id, a.before, a.after
+         FROM bulk_change_rows r JOIN audit_events a ON a.entity = 'bulk_change' AND a.entity_id = r.bulk_change_id
+        WHERE r.subscriber_id = ${id} AND a.action = 'subscriber.bulk_change' AND NOT (a.after ? 'ids') ORDER BY a.at DESC LIMIT ${limit})
       ORDER BY at DESC LIMIT ${limit}`),
     isScoped(scope) ? query<{ name: string }>(sql`SELECT lower(b.name) AS name FROM ${branchesOf(scope)} b`) : null,
   ]);

@@ -117,6 +117,29 @@ for (const kind of testDbKinds()) {
       await countsExact();
     });
 
+    it("links a change by filters from the histories of the rows it changed, at once and as a job, once each", async () => {
+      await startJobWorker();
+      await q(`UPDATE subscribers SET subscription_status = 'pending', is_mandatory = false WHERE id BETWEEN 40 AND 54`);
+      await q(`UPDATE subscribers SET last_name = CASE WHEN id <= 42 THEN 'HistoryFew' ELSE 'HistoryMany' END WHERE id BETWEEN 40 AND 54`);
+      // 41 already has the value: the change goes through it without changing it.
+      await q(`UPDATE subscribers SET subscription_status = 'expired' WHERE id = 41`);
+      const linked = async (id: number) =>
+        (await subscriberHistory(EVERY, id)).filter((h) => h.action === "subscriber.bulk_change").map((h) => ({ entity: h.entity, entity_id: h.entity_id, after: h.after }));
+      const atOnce = await requestBulkChange(EVERY, s.staff, { filters: { last_name: "HistoryFew" } }, { subscription_status: "expired" });
+      expect(atOnce).toMatchObject({ kind: "done", count: 3 });
+      const job = await requestBulkChange(EVERY, s.staff, { filters: { last_name: "HistoryMany" } }, { subscription_status: "expired" });
+      expect(job).toMatchObject({ kind: "queued", total: 12 });
+      await waitFor(job.id, s.staff, "completed");
+      for (const [id, bulk] of [[40, atOnce.id], [42, atOnce.id], [43, job.id], [54, job.id]] as const) {
+        expect(await linked(id), `${id}`).toEqual([{ entity: "bulk_change", entity_id: bulk, after: { change: { subscription_status: "expired" } } }]);
+      }
+      expect(await linked(41)).toEqual([]);
+      // A selection is linked by its event's ids, once, though its rows are recorded too.
+      const selection = await requestBulkChange(EVERY, s.staff, { ids: [40, 43] }, { is_mandatory: true });
+      expect((await linked(40)).map((h) => h.entity_id)).toEqual(expect.arrayContaining([selection.id, atOnce.id]));
+      expect(await linked(40)).toHaveLength(2);
+    });
+
     it("refuses deletion to staff, whoever calls, and bad filters by name", async () => {
       // Every change has a row (its page, its undo): a refused one leaves none.
       const changes = await s.database.prisma.bulkChange.count();

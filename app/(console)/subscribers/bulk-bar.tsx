@@ -1,56 +1,57 @@
 import { buttonClass } from "@/components/ui/button-styles";
-import { formatCount } from "@/lib/format";
 import { SUBSCRIBER_ADDRESS_KEYS } from "@/lib/subscribers/filters";
 import { STATUS_OPTIONS } from "@/lib/subscribers/labels";
 import type { RawParams } from "@/lib/list/params";
 import { listAddress } from "@/lib/subscribers/back";
+import { SelectionCount } from "./selection-count";
 
-// On a phone the menu takes what the buttons leave, and they keep their text on one line.
-const SELECT = "field-input w-auto min-w-0 flex-1 px-2.5 py-1.5 sm:max-w-[9.5rem] sm:flex-none";
-const BUTTON = `${buttonClass.secondary} shrink-0 whitespace-nowrap px-2.5 py-1.5`;
+const BUTTON = `${buttonClass.secondary} whitespace-nowrap px-2.5 py-1`;
+const GROUP = "flex flex-wrap items-center gap-1.5";
 
 /**
- * A plain GET to the confirmation page, which counts and asks before anything changes: no script
- * needed. It carries the filters it changes by, and the list's whole address to go back to.
+ * The bulk toolbar: shown once a row is selected (app/globals.css, so also without script), it
+ * names each change as a button. A plain GET to the confirmation page, which counts and asks
+ * before anything changes; it carries the filters it changes by, and the list's whole address to
+ * go back to. Deletion is offered to administrators, and checked again by the server.
  */
 export function BulkBar({ id, params, total, admin }: { id: string; params: RawParams; total: number; admin: boolean }) {
   return (
-    <form id={id} method="get" action="/subscribers/bulk" aria-label="Change many subscribers" className="flex items-center gap-2 text-sm">
+    <form
+      id={id}
+      method="get"
+      action="/subscribers/bulk"
+      aria-label="Change the selected subscribers"
+      data-bulk-bar=""
+      className="sticky bottom-0 z-20 flex-wrap items-center gap-x-4 gap-y-2 rounded-lg border border-slate-300 bg-white px-3 py-2.5 text-sm shadow-lg"
+    >
       {SUBSCRIBER_ADDRESS_KEYS.flatMap((key) => {
         const value = params[key];
         return typeof value === "string" && value ? [<input key={key} type="hidden" name={key} value={value} />] : [];
       })}
       <input type="hidden" name="back" value={listAddress(params)} />
-      <label className="flex min-w-0 flex-1 sm:block sm:flex-none">
-        <span className="sr-only">Change</span>
-        <select name="change" required defaultValue="" className={SELECT}>
-          <option value="" disabled>
-            Change…
-          </option>
-          <optgroup label="Set the status">
-            {STATUS_OPTIONS.map((o) => (
-              <option key={o.value} value={`status:${o.value}`}>
-                {`Status: ${o.label}`}
-              </option>
-            ))}
-          </optgroup>
-          <optgroup label="Mandatory">
-            <option value="mandatory:true">Mandatory: yes</option>
-            <option value="mandatory:false">Mandatory: no</option>
-          </optgroup>
-          {admin ? (
-            <optgroup label="Administrators">
-              <option value="delete">Delete</option>
-            </optgroup>
-          ) : null}
-        </select>
-      </label>
-      <button type="submit" className={BUTTON} aria-label="Change the selected subscribers…">
-        Selected…
-      </button>
-      <button type="submit" name="scope" value="all" className={BUTTON} aria-label={`Change all ${formatCount(total)} subscribers matching the filters…`}>
-        {`All ${formatCount(total)}…`}
-      </button>
+      <SelectionCount form={id} total={total} />
+      <div role="group" aria-label="Set the status" className={GROUP}>
+        <span aria-hidden="true" className="text-slate-500">Status</span>
+        {STATUS_OPTIONS.map((o) => (
+          <button key={o.value} type="submit" name="change" value={`status:${o.value}`} className={BUTTON} aria-label={`Set the status to ${o.label}`}>
+            {o.label}
+          </button>
+        ))}
+      </div>
+      <div role="group" aria-label="Set mandatory" className={GROUP}>
+        <span aria-hidden="true" className="text-slate-500">Mandatory</span>
+        <button type="submit" name="change" value="mandatory:true" className={BUTTON} aria-label="Set mandatory to Yes">
+          Yes
+        </button>
+        <button type="submit" name="change" value="mandatory:false" className={BUTTON} aria-label="Set mandatory to No">
+          No
+        </button>
+      </div>
+      {admin ? (
+        <button type="submit" name="change" value="delete" className={`${buttonClass.danger} px-2.5 py-1 sm:ml-auto`}>
+          Delete
+        </button>
+      ) : null}
     </form>
   );
 }

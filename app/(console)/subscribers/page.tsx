@@ -85,23 +85,21 @@ export default async function SubscribersPage({ searchParams }: { searchParams: 
             path={PATH}
             noun={["subscriber", "subscribers"]}
             empty={<NoSubscribers filtered={SUBSCRIBER_FILTER_KEYS.some((key) => params[key])} />}
-            beside={({ total }) => (
-              <>
-                {/* On a phone: the summary and Columns on one line, the bulk bar under them. */}
-                <div className="order-last w-full sm:order-none sm:ml-auto sm:w-auto">
-                  <BulkBar id={BULK_FORM} params={params} total={total} admin={canManageBranches(user)} />
-                </div>
-                <div className="ml-auto sm:ml-0">
-                  {/* Back without the address's columns (a view's), so the columns just chosen show. */}
-                  <a href={`/subscribers/columns?back=${encodeURIComponent(`${PATH}${withParams(params, { columns: undefined })}`)}`} className={`${buttonClass.secondary} py-1.5`}>
-                    {shown.length < COLUMN_COUNT ? `Columns · ${shown.length} of ${COLUMN_COUNT}` : "Columns"}
-                  </a>
-                </div>
-              </>
+            beside={() => (
+              <div className="ml-auto">
+                {/* Back without the address's columns (a view's), so the columns just chosen show. */}
+                <a href={`/subscribers/columns?back=${encodeURIComponent(`${PATH}${withParams(params, { columns: undefined })}`)}`} className={`${buttonClass.secondary} py-1.5`}>
+                  {shown.length < COLUMN_COUNT ? `Columns · ${shown.length} of ${COLUMN_COUNT}` : "Columns"}
+                </a>
+              </div>
             )}
           >
-            {(rows) => (
-              <SubscriberTable rows={rows} sort={filters.sort} params={params} path={PATH} settings={tableSettings(user.preferences)} shown={typeof params.columns === "string" ? shown : undefined} selectForm={BULK_FORM} />
+            {(rows, { total }) => (
+              <>
+                <SubscriberTable rows={rows} sort={filters.sort} params={params} path={PATH} settings={tableSettings(user.preferences)} shown={typeof params.columns === "string" ? shown : undefined} selectForm={BULK_FORM} />
+                {/* Under the rows, held at the bottom of the window while they scroll: selecting moves no row. A new address starts a new selection. */}
+                <BulkBar key={listAddress(params)} id={BULK_FORM} params={params} total={total} admin={canManageBranches(user)} />
+              </>
             )}
           </ListResults>
         )}

@@ -6,6 +6,7 @@ import { Badge, EmptyValue } from "@/components/ui/badge";
 import { buttonClass } from "@/components/ui/button-styles";
 import { requirePageUser } from "@/lib/auth/page-guards";
 import { canManageBranches } from "@/lib/auth/permissions";
+import { config } from "@/lib/config";
 import { formatDateTime, formatDay, isoDay } from "@/lib/format";
 import { STATUS_LABEL, STATUS_TONE } from "@/lib/subscribers/labels";
 import { dismissalsOf } from "@/lib/subscribers/dismissals";
@@ -161,7 +162,7 @@ export default async function SubscriberPage({ params, searchParams }: Props) {
         <h2 id="history-heading" className="font-semibold">History</h2>
         <History entries={history} merges={merges.map((m) => m.id)} />
         <p className="mt-4 text-xs text-slate-500">
-          Bulk changes of selected rows are listed here. A bulk change of all subscribers matching some filters is one event in the{" "}
+          {`Bulk changes are listed here; one made by filters for ${config().TRASH_RETENTION_DAYS} days, while it can be undone, and not once undone. Each is also one event in the `}
           {canManageBranches(user) ? (
             <a href="/audit?action=subscriber.bulk_change" className="text-brand-700 underline underline-offset-2">
               audit log
@@ -169,7 +170,7 @@ export default async function SubscriberPage({ params, searchParams }: Props) {
           ) : (
             "audit log (administrators)"
           )}
-          , with its filters and count, and is not listed here.
+          , with its filters and count.
         </p>
       </section>
     </div>

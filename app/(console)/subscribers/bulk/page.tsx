@@ -8,7 +8,9 @@ import { AppError } from "@/lib/errors";
 import { withParams, type RawParams } from "@/lib/list/params";
 import { heavy } from "@/lib/load/user-limit";
 import { isScoped } from "@/lib/auth/scope";
-import { countTarget, runsAtOnce } from "@/lib/subscribers/bulk";
+import { config } from "@/lib/config";
+import { formatCount } from "@/lib/format";
+import { countTarget, runsAtOnce, selectedNames } from "@/lib/subscribers/bulk";
 import { MAX_SELECTION, changeFromChoice, describeChange, type BulkTarget } from "@/lib/subscribers/bulk-schema";
 import { listBack } from "@/lib/subscribers/back";
 import { SUBSCRIBER_ADDRESS_KEYS, SUBSCRIBER_FILTER_KEYS } from "@/lib/subscribers/filters";
@@ -17,6 +19,8 @@ import { FIELDS, SEARCH } from "../filter-fields";
 import { BulkConfirm } from "./bulk-confirm";
 
 export const metadata: Metadata = { title: "Change subscribers" };
+
+const noun = (count: number) => `${formatCount(count)} subscriber${count === 1 ? "" : "s"}`;
 
 /** These keys of the list's address, as it spells them: its filters (what the change takes), or all of it (where it goes back to). */
 function picked(params: RawParams, keys: readonly string[]): Record<string, string> {
@@ -51,11 +55,13 @@ export default async function BulkChangePage({ searchParams }: { searchParams: P
   const target: BulkTarget = all ? { filters } : { ids: [...new Set(selected)] };
   const scope = user.scope;
   let count = 0;
+  let names: string[] = [];
   let countProblem: string | null = null;
   if (!problem) {
     try {
       // As costly as the list's total: within the user's limit of heavy requests, like the list.
       count = await heavy(user.id, () => countTarget(scope, target));
+      if ("ids" in target) names = await selectedNames(scope, target.ids);
     } catch (error) {
       // Said in place of the summary.
       const known = AppError.is(error) ? error : databaseAppError(error);
@@ -82,16 +88,18 @@ export default async function BulkChangePage({ searchParams }: { searchParams: P
       ) : (
         <section aria-labelledby="bulk-summary" className="space-y-4 rounded-lg border border-slate-200 bg-white p-6 shadow-sm">
           <h2 id="bulk-summary" className="text-lg font-semibold">
-            {count.toLocaleString("en-GB")} subscriber{count === 1 ? "" : "s"} will change: {describeChange(change)}
+            {"delete" in change
+              ? `Delete ${noun(count)}?`
+              : `${noun(count)} will change: ${describeChange(change)}`}
           </h2>
-          <p className="text-sm text-slate-600">
+          <p className="text-sm text-slate-600" data-testid="bulk-which">
             {all
               ? filterList.length
-                ? `Every subscriber${isScoped(scope) ? " of your branches" : ""} matching these filters (as they match when the change runs):`
+                ? `All ${noun(count)}${isScoped(scope) ? " of your branches" : ""} matching these filters (as they match when the change runs):`
                 : isScoped(scope)
-                  ? "Every subscriber of your branches: no filter is set."
-                  : "Every subscriber: no filter is set."
-              : `The ${count === 1 ? "subscriber" : "subscribers"} you selected.`}
+                  ? `All ${noun(count)} of your branches: no filter is set.`
+                  : `All ${noun(count)}: no filter is set.`
+              : <>{count === 1 ? "The subscriber you selected: " : `The ${noun(count)} you selected: `}{names.map((name, i) => <span key={i}>{i ? ", " : ""}<bdi>{name}</bdi></span>)}{count > names.length ? ` and ${formatCount(count - names.length)} more` : ""}.</>}
           </p>
           {all && filterList.length ? (
             <ul aria-label="The change's filters" className="flex flex-wrap gap-2 text-xs">
@@ -101,6 +109,11 @@ export default async function BulkChangePage({ searchParams }: { searchParams: P
                 </li>
               ))}
             </ul>
+          ) : null}
+          {"delete" in change ? (
+            <p className="text-sm text-slate-700">
+              {`They go to the trash: you can restore them from it for ${config().TRASH_RETENTION_DAYS} days, or undo this deletion from its page.`}
+            </p>
           ) : null}
           {!runsAtOnce(target, change, count) ? (
             <p className="text-sm text-slate-600">It runs in the background in batches; you can follow its progress.</p>
