@@ -1,13 +1,17 @@
 "use client";
 
-import { useLayoutEffect, useRef } from "react";
+import { useLayoutEffect, useRef, useState } from "react";
 
 /**
- * A modal on <dialog>, so the browser traps and returns focus. Its content is rendered while open
- * only: a list with a dialog per row (delete a branch, say) sends and renders no closed dialogs.
+ * A modal on <dialog>, so the browser traps and returns focus. The dialog is rendered from its
+ * first opening on, its content while open only: a list with a dialog per row (delete a branch,
+ * say) sends and renders none until one is opened. Once opened it stays, so closing it is the
+ * browser's (focus back on the button that opened it).
  */
 export function Modal({ open, onClose, labelledBy, describedBy, children }: { open: boolean; onClose: () => void; labelledBy: string; describedBy?: string; children: React.ReactNode }) {
   const ref = useRef<HTMLDialogElement>(null);
+  const [opened, setOpened] = useState(open);
+  if (open && !opened) setOpened(true);
   // Before paint: the content and the open state change in the same frame.
   useLayoutEffect(() => {
     const dialog = ref.current;
@@ -16,6 +20,7 @@ export function Modal({ open, onClose, labelledBy, describedBy, children }: { op
     if (!open && dialog.open) dialog.close();
   }, [open]);
 
+  if (!opened) return null;
   return (
     <dialog
       ref={ref}
