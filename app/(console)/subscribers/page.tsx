@@ -41,6 +41,8 @@ export default async function SubscribersPage({ searchParams }: { searchParams: 
   const list = parsed.ok ? listOutcome(() => heavyUnless(isLightList(scope, parsed.value), user.id, () => listSubscribers(scope, parsed.value))) : null;
   const views = await viewsState(user, "subscribers", params);
   const shown = shownColumns(user, params);
+  const settings = tableSettings(user.preferences);
+  const chosen = typeof params.columns === "string" ? shown : undefined;
 
   return (
     <div className="space-y-5">
@@ -94,14 +96,14 @@ export default async function SubscribersPage({ searchParams }: { searchParams: 
                 <div className="ml-auto sm:ml-0">
                   {/* Back without the address's columns (a view's), so the columns just chosen show. */}
                   <a href={`/subscribers/columns?back=${encodeURIComponent(`${PATH}${withParams(params, { columns: undefined })}`)}`} className={`${buttonClass.secondary} py-1.5`}>
-                    {shown.length < COLUMN_COUNT ? `Columns · ${shown.length} of ${COLUMN_COUNT}` : "Columns"}
+                    {!chosen && !settings.hidden ? "Columns · fit" : shown.length < COLUMN_COUNT ? `Columns · ${shown.length} of ${COLUMN_COUNT}` : "Columns"}
                   </a>
                 </div>
               </>
             )}
           >
             {(rows) => (
-              <SubscriberTable rows={rows} sort={filters.sort} params={params} path={PATH} settings={tableSettings(user.preferences)} shown={typeof params.columns === "string" ? shown : undefined} selectForm={BULK_FORM} />
+              <SubscriberTable rows={rows} sort={filters.sort} params={params} path={PATH} settings={settings} shown={chosen} selectForm={BULK_FORM} />
             )}
           </ListResults>
         )}
