@@ -1,3 +1,4 @@
+import AxeBuilder from "@axe-core/playwright";
 import type { Browser, Page } from "@playwright/test";
 import { expect, listToolbar, signInByApi, test, toast } from "./fixtures";
 
@@ -7,6 +8,11 @@ import { expect, listToolbar, signInByApi, test, toast } from "./fixtures";
 const SCREENS = "test-results/screens";
 const COLUMN_ORDER = ["id", "first_name", "last_name", "email", "mobile", "subscription_status", "is_duplicate", "is_mandatory", "branch_name", "country_name", "travel_date", "sheet", "created_at"];
 const bodyRows = (page: Page) => page.getByRole("table", { name: "Subscribers" }).locator("tbody tr");
+/** What axe (WCAG 2.1 A and AA) finds serious or critical on the page as it is now. */
+const axeFindings = async (page: Page) =>
+  (await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze()).violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
 const stamp = () => `${Date.now()}${Math.floor(Math.random() * 1000)}`;
 
 /** A subscriber of the test's own, made through the API as the page's user. */
@@ -261,6 +267,7 @@ test.describe("the table's toolbar and columns", () => {
         expect(await first.locator("td:visible").allInnerTexts()).toEqual(expect.arrayContaining([expect.stringMatching(/@/), expect.stringMatching(/^(Active|Pending|Unsubscribed|Bounced)/)]));
         await first.getByRole("checkbox").check();
         await expect(first.getByRole("checkbox")).toBeChecked();
+        expect(await axeFindings(page)).toEqual([]);
         return;
       }
       // A view's own columns win over the fit, all thirteen: the scroll is marked, and the header
@@ -269,6 +276,7 @@ test.describe("the table's toolbar and columns", () => {
       await expect(page.getByRole("columnheader")).toHaveCount(COLUMN_ORDER.length);
       await expect(more).toBeVisible();
       await page.screenshot({ path: `${SCREENS}/subscribers-desktop-all-columns.png` });
+      expect(await axeFindings(page)).toEqual([]);
       const before = (await bodyRows(page).first().locator("td").first().boundingBox())!.x;
       await region.evaluate((el) => el.scrollBy({ left: 400 }));
       expect((await bodyRows(page).first().locator("td").first().boundingBox())!.x).toBe(before);

@@ -50,11 +50,10 @@ export function tableSettings(preferences: unknown): TableSettings {
   return { hidden: table?.hidden ?? null, density: table?.density ?? "comfortable" };
 }
 
-/** The chooser's form: the columns to show (at least one, else those that fit), or to fit the screen; the density; or a reset. */
+/** The chooser's form: the columns to show (none ticked: no choice, those that fit), the density; or a reset to no choice. */
 export function settingsFromForm(form: FormData): TableSettings {
   if (form.get("reset") !== null) return DEFAULT_TABLE_SETTINGS;
   const density = form.get("density") === "compact" ? "compact" : "comfortable";
-  if (form.get("fit") === "1") return { hidden: null, density };
   const shown = new Set(form.getAll("show").map(String));
   const hidden = SUBSCRIBER_FIELDS.filter((c) => !shown.has(c));
   return { hidden: hidden.length === SUBSCRIBER_FIELDS.length ? null : hidden, density };

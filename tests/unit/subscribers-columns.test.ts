@@ -36,10 +36,6 @@ describe("settingsFromForm (the column chooser)", () => {
     expect(settingsFromForm(showing(["id"])).density).toBe("comfortable");
   });
 
-  it("fits the screen again, with the density chosen, when asked to", () => {
-    expect(settingsFromForm(showing(["id"], [["fit", "1"], ["density", "compact"]]))).toEqual({ hidden: null, density: "compact" });
-  });
-
   it("resets to no choice (the columns that fit the screen), comfortable, whatever else the form holds", () => {
     expect(settingsFromForm(showing(["id"], [["density", "compact"], ["reset", ""]]))).toEqual(DEFAULT_TABLE_SETTINGS);
   });

@@ -96,7 +96,8 @@ export default async function SubscribersPage({ searchParams }: { searchParams: 
                 <div className="ml-auto sm:ml-0">
                   {/* Back without the address's columns (a view's), so the columns just chosen show. */}
                   <a href={`/subscribers/columns?back=${encodeURIComponent(`${PATH}${withParams(params, { columns: undefined })}`)}`} className={`${buttonClass.secondary} py-1.5`}>
-                    {!chosen && !settings.hidden ? "Columns · fit" : shown.length < COLUMN_COUNT ? `Columns · ${shown.length} of ${COLUMN_COUNT}` : "Columns"}
+                    {/* On a phone only "Columns": with the summary on one line (the phone shows cards, not columns). */}
+                    {!chosen && !settings.hidden ? <>Columns<span className="max-sm:hidden"> · fit</span></> : shown.length < COLUMN_COUNT ? `Columns · ${shown.length} of ${COLUMN_COUNT}` : "Columns"}
                   </a>
                 </div>
               </>
