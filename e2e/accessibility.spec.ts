@@ -13,9 +13,13 @@ const stamp = () => `${Date.now()}${Math.floor(Math.random() * 1000)}`.slice(-9)
 /** What axe finds serious or critical on the page as it is now, one readable paragraph per rule. */
 async function violations(page: Page, what: string): Promise<string[]> {
   // A toast still fading in blends its colours with the page's: axe judges the page once its
-  // finite animations and transitions are over (a spinner's endless one is left running).
+  // finite animations and transitions are over (a spinner's endless one is left running, and one
+  // driven by a table's scroll, not by time, never ends).
   await page.waitForFunction(
-    () => document.getAnimations().every((a) => a.effect?.getComputedTiming().iterations === Infinity || a.playState !== "running"),
+    () =>
+      document
+        .getAnimations()
+        .every((a) => a.timeline !== document.timeline || a.effect?.getComputedTiming().iterations === Infinity || a.playState !== "running"),
     undefined,
     { timeout: 5_000 },
   );

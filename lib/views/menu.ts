@@ -3,7 +3,7 @@ import { cache } from "react";
 import type { SessionUser } from "@/lib/auth/permissions";
 import { canChangeView } from "@/lib/auth/permissions";
 import type { RawParams } from "@/lib/list/params";
-import { TABLE_COLUMNS, tableSettings } from "@/lib/subscribers/columns";
+import { FIT_COLUMNS, TABLE_COLUMNS, tableSettings } from "@/lib/subscribers/columns";
 import { SUBSCRIBER_FIELDS } from "@/lib/subscribers/filters";
 import { allHref, checkViewQuery, filtersKey, VIEW_LISTS, viewHref, type ViewResource } from "./resources";
 import type { Pagination } from "@/lib/list/pagination";
@@ -53,9 +53,10 @@ const asColumns = (value: unknown) => (Array.isArray(value) ? (value as string[]
 export function shownColumns(user: SessionUser, params: RawParams): string[] {
   const given = typeof params.columns === "string" ? params.columns.split(",").map((c) => c.trim()) : null;
   if (given && given.every((c) => (SUBSCRIBER_FIELDS as readonly string[]).includes(c))) return given;
-  const hidden = new Set<string>(tableSettings(user.preferences).hidden);
-  // The table's order, not the fields' catalogue order: a view saved now opens as it looks now.
-  return TABLE_COLUMNS.filter((c) => !hidden.has(c));
+  const { hidden } = tableSettings(user.preferences);
+  // The table's order, not the fields' catalogue order: a view saved now opens as it looks now
+  // (with no choice made, as it looks on a wide screen).
+  return TABLE_COLUMNS.filter(hidden ? (c) => !hidden.includes(c) : (c) => c in FIT_COLUMNS);
 }
 
 /** A stored view as the menu and the views page show it to `user`. */

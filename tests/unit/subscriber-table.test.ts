@@ -5,7 +5,7 @@ import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import { COLUMNS, SubscriberTable } from "@/app/(console)/subscribers/subscriber-table";
-import type { TableColumn } from "@/lib/subscribers/columns";
+import { FIT_COLUMNS, type TableColumn } from "@/lib/subscribers/columns";
 import type { SubscriberRow } from "@/lib/subscribers/queries";
 
 // The subscriber list's rows are JSX like the rest of the console: React writes and escapes them.
@@ -27,7 +27,7 @@ const row = (over: Partial<SubscriberRow> = {}): SubscriberRow => ({
   ...over,
 });
 
-const table = (rows: SubscriberRow[], hidden: TableColumn[] = []) =>
+const table = (rows: SubscriberRow[], hidden: TableColumn[] | null = [], shown?: string[]) =>
   renderToStaticMarkup(
     createElement(SubscriberTable, {
       rows,
@@ -36,6 +36,7 @@ const table = (rows: SubscriberRow[], hidden: TableColumn[] = []) =>
       path: "/subscribers",
       settings: { hidden, density: "comfortable" },
       selectForm: "bulk-change",
+      ...(shown ? { shown } : {}),
     }),
   );
 const body = (markup: string) => markup.slice(markup.indexOf("<tbody"), markup.indexOf("</tbody>"));
@@ -46,12 +47,32 @@ describe("SubscriberTable's rows", () => {
     expect(out.match(/<tr>/g)).toHaveLength(2);
     expect(out.match(/<td[ >]/g)).toHaveLength(2 * COLUMNS.length);
     expect(out).toContain('<td class="code"><input type="checkbox" form="bulk-change" aria-label="Select Ada Lovelace" name="select" value="42"/>42</td>');
-    expect(out).toContain('<td class="font-medium"><a href="/subscribers/42"><bdi title="Ada">Ada</bdi></a></td>');
+    expect(out).toContain('<td class="font-medium card"><a href="/subscribers/42"><bdi title="Ada">Ada</bdi></a></td>');
     expect(out).toContain('<span class="badge badge-amber">Duplicate</span>');
     expect(out).toContain('<td class="quiet">No</td>');
     expect(out).toContain('<time dateTime="2027-03-03">3 Mar 2027</time>');
     expect(out).toContain('<time dateTime="2026-11-22T09:14:05.000Z">');
     expect(out).toContain('<span aria-hidden="true" class="text-slate-400">—</span><span class="sr-only">none</span>');
+  });
+
+  it("with no columns chosen, show those that fit the screen, the wider ones only from their breakpoint up", () => {
+    const markup = table([row()], null);
+    const out = body(markup);
+    expect(out.match(/<td[ >]/g)).toHaveLength(Object.keys(FIT_COLUMNS).length);
+    expect(out).not.toContain(">42<"); // the id and the dates are a choice away
+    expect(out).not.toContain("<time");
+    expect(out).toContain('<td class="font-medium card"><input type="checkbox"');
+    expect(out).toContain('<td class="card-meta from-lg"><bdi title="Dublin">Dublin</bdi></td>');
+    expect(out).toContain('<td class="code text-slate-700 card-meta from-xl">+353871234567</td>');
+    expect(markup).toMatch(/<th [^>]*class="list-th from-xl"[^>]*><a class="sort-link" href="\/subscribers\?sort=country_name"/);
+  });
+
+  it("keep a choice of columns, the user's or the address's, whatever the screen's width", () => {
+    for (const out of [table([row()], ["email"]), table([row()], null, ["id", "country_name", "sheet"])]) {
+      expect(out).not.toMatch(/from-(lg|xl)/);
+      expect(out).toContain('<td class="code"><input type="checkbox"');
+    }
+    expect(body(table([row()], null, ["id", "country_name", "sheet"])).match(/<td[ >]/g)).toHaveLength(3);
   });
 
   it("name the subscriber inside the link when the first name's column is hidden", () => {

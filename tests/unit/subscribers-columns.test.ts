@@ -20,8 +20,9 @@ describe("settingsFromForm (the column chooser)", () => {
     });
   });
 
-  it("shows every column when all or none are ticked (a table of no column is not a choice)", () => {
-    expect(settingsFromForm(showing([...SUBSCRIBER_FIELDS]))).toEqual(DEFAULT_TABLE_SETTINGS);
+  it("keeps every column ticked as a choice; none ticked is no choice (a table of no column is not one)", () => {
+    expect(settingsFromForm(showing([...SUBSCRIBER_FIELDS]))).toEqual({ hidden: [], density: "comfortable" });
+    expect(DEFAULT_TABLE_SETTINGS).toEqual({ hidden: null, density: "comfortable" });
     expect(settingsFromForm(form([]))).toEqual(DEFAULT_TABLE_SETTINGS);
     expect(settingsFromForm(showing(["password", "constructor", "__proto__"]))).toEqual(DEFAULT_TABLE_SETTINGS);
   });
@@ -35,7 +36,7 @@ describe("settingsFromForm (the column chooser)", () => {
     expect(settingsFromForm(showing(["id"])).density).toBe("comfortable");
   });
 
-  it("resets to every column, comfortable, whatever else the form holds", () => {
+  it("resets to no choice (the columns that fit the screen), comfortable, whatever else the form holds", () => {
     expect(settingsFromForm(showing(["id"], [["density", "compact"], ["reset", ""]]))).toEqual(DEFAULT_TABLE_SETTINGS);
   });
 });
@@ -49,8 +50,14 @@ describe("tableSettings (stored preferences)", () => {
     for (const stored of [null, undefined, "x", 5, [], {}, { subscriberTable: null }, { subscriberTable: { hidden: "email", density: 3 } }]) {
       expect(tableSettings(stored), JSON.stringify(stored)).toEqual(DEFAULT_TABLE_SETTINGS);
     }
-    // An unknown column, or every column hidden, is not kept: the table shows them all.
-    expect(tableSettings({ subscriberTable: { hidden: ["email", "password"] } }).hidden).toEqual([]);
-    expect(tableSettings({ subscriberTable: { hidden: [...SUBSCRIBER_FIELDS] } }).hidden).toEqual([]);
+    // An unknown column, or every column hidden, is not kept: no choice, the columns that fit the screen.
+    expect(tableSettings({ subscriberTable: { hidden: ["email", "password"] } }).hidden).toBeNull();
+    expect(tableSettings({ subscriberTable: { hidden: [...SUBSCRIBER_FIELDS] } }).hidden).toBeNull();
+    expect(tableSettings({ subscriberTable: { hidden: null, density: "compact" } })).toEqual({ hidden: null, density: "compact" });
+  });
+
+  it("keeps a choice of every column apart from no choice", () => {
+    expect(tableSettings({ subscriberTable: { hidden: [], density: "comfortable" } }).hidden).toEqual([]);
+    expect(tableSettings({ subscriberTable: { density: "compact" } }).hidden).toBeNull();
   });
 });

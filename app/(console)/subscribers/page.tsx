@@ -41,6 +41,8 @@ export default async function SubscribersPage({ searchParams }: { searchParams: 
   const list = parsed.ok ? listOutcome(() => heavyUnless(isLightList(scope, parsed.value), user.id, () => listSubscribers(scope, parsed.value))) : null;
   const views = await viewsState(user, "subscribers", params);
   const shown = shownColumns(user, params);
+  const settings = tableSettings(user.preferences);
+  const chosen = typeof params.columns === "string" ? shown : undefined;
 
   return (
     <div className="space-y-5">
@@ -89,14 +91,15 @@ export default async function SubscribersPage({ searchParams }: { searchParams: 
               <div className="ml-auto">
                 {/* Back without the address's columns (a view's), so the columns just chosen show. */}
                 <a href={`/subscribers/columns?back=${encodeURIComponent(`${PATH}${withParams(params, { columns: undefined })}`)}`} className={`${buttonClass.secondary} py-1.5`}>
-                  {shown.length < COLUMN_COUNT ? `Columns · ${shown.length} of ${COLUMN_COUNT}` : "Columns"}
+                  {/* On a phone only "Columns": with the summary on one line (the phone shows cards, not columns). */}
+                  {!chosen && !settings.hidden ? <>Columns<span className="max-sm:hidden"> · fit</span></> : shown.length < COLUMN_COUNT ? `Columns · ${shown.length} of ${COLUMN_COUNT}` : "Columns"}
                 </a>
               </div>
             )}
           >
             {(rows, { total }) => (
               <>
-                <SubscriberTable rows={rows} sort={filters.sort} params={params} path={PATH} settings={tableSettings(user.preferences)} shown={typeof params.columns === "string" ? shown : undefined} selectForm={BULK_FORM} />
+                <SubscriberTable rows={rows} sort={filters.sort} params={params} path={PATH} settings={settings} shown={chosen} selectForm={BULK_FORM} />
                 {/* Under the rows, held at the bottom of the window while they scroll: selecting moves no row. A new address starts a new selection. */}
                 <BulkBar key={listAddress(params)} id={BULK_FORM} params={params} total={total} admin={canManageBranches(user)} />
               </>

@@ -1,3 +1,4 @@
+import { TableFrame } from "@/components/list/list-table";
 import { SelectPage } from "@/components/list/select-page";
 import { FIELD } from "@/lib/subscribers/fields";
 import { SortHeader } from "@/components/list/sort-header";
@@ -5,7 +6,7 @@ import { Badge, EmptyValue, type BadgeTone } from "@/components/ui/badge";
 import { formatDateTime, formatDay, isoDay } from "@/lib/format";
 import type { RawParams } from "@/lib/list/params";
 import { backQuery, listAddress } from "@/lib/subscribers/back";
-import type { TableColumn, TableSettings } from "@/lib/subscribers/columns";
+import { FIT_COLUMNS, type TableColumn, type TableSettings } from "@/lib/subscribers/columns";
 import type { SubscriberFilters } from "@/lib/subscribers/filters";
 import { STATUS_LABEL, STATUS_TONE } from "@/lib/subscribers/labels";
 import type { SubscriberRow } from "@/lib/subscribers/queries";
@@ -15,21 +16,25 @@ const text = (value: string | null) => (value === null ? <EmptyValue /> : <bdi t
 /** Yes is a badge; no is the column's quiet text (its cells are .quiet). */
 const flag = (value: boolean, yes: string, tone: BadgeTone) => (value ? <Badge tone={tone}>{yes}</Badge> : "No");
 
-/** Every field of docs/SPEC.md's subscriber; the status and flags early, to read without scrolling. */
+/**
+ * Every field of docs/SPEC.md's subscriber; the status and flags early, to read without scrolling.
+ * The card-* classes place a cell in a phone's card (app/globals.css): the others stay off it.
+ */
 export const COLUMNS: { column: TableColumn; label: string; render: (s: SubscriberRow) => React.ReactNode; className?: string }[] = [
   { column: "id", label: FIELD.id.label, render: (s) => s.id, className: "code" },
-  { column: "first_name", label: FIELD.first_name.label, render: (s) => text(s.first_name), className: "font-medium" },
-  { column: "last_name", label: FIELD.last_name.label, render: (s) => text(s.last_name), className: "name font-medium text-slate-900" },
-  { column: "email", label: FIELD.email.label, render: (s) => text(s.email), className: "wide" },
-  { column: "mobile", label: FIELD.mobile.label, render: (s) => s.mobile, className: "code text-slate-700" },
+  { column: "first_name", label: FIELD.first_name.label, render: (s) => text(s.first_name), className: "font-medium card" },
+  { column: "last_name", label: FIELD.last_name.label, render: (s) => text(s.last_name), className: "name font-medium text-slate-900 card" },
+  { column: "email", label: FIELD.email.label, render: (s) => text(s.email), className: "wide card-line" },
+  { column: "mobile", label: FIELD.mobile.label, render: (s) => s.mobile, className: "code text-slate-700 card-meta" },
   {
     column: "subscription_status",
     label: FIELD.subscription_status.label,
     render: (s) => <Badge tone={STATUS_TONE[s.subscription_status]}>{STATUS_LABEL[s.subscription_status]}</Badge>,
+    className: "card-status",
   },
   { column: "is_duplicate", label: FIELD.is_duplicate.label, render: (s) => flag(s.is_duplicate, "Duplicate", "amber"), className: "quiet" },
   { column: "is_mandatory", label: FIELD.is_mandatory.label, render: (s) => flag(s.is_mandatory, "Mandatory", "violet"), className: "quiet" },
-  { column: "branch_name", label: FIELD.branch_name.label, render: (s) => text(s.branch_name) },
+  { column: "branch_name", label: FIELD.branch_name.label, render: (s) => text(s.branch_name), className: "card-meta" },
   { column: "country_name", label: FIELD.country_name.label, render: (s) => text(s.country_name) },
   {
     column: "travel_date",
@@ -46,6 +51,11 @@ export const COLUMNS: { column: TableColumn; label: string; render: (s: Subscrib
 ];
 
 type Column = (typeof COLUMNS)[number];
+
+/** A fitted column's width class: shown from that breakpoint up (app/globals.css), and as a card below md. */
+const FROM = { md: "", lg: "from-lg", xl: "from-xl" } as const;
+const fitClass = (column: TableColumn, fit: boolean) => (fit && column in FIT_COLUMNS ? FROM[FIT_COLUMNS[column as keyof typeof FIT_COLUMNS]] : "");
+const cellClass = (c: Column, fit: boolean) => [c.className, fitClass(c.column, fit)].filter(Boolean).join(" ");
 
 /**
  * One plain link a row (not a <Link>, a client component in every row), carrying the list's
@@ -65,7 +75,7 @@ function RecordLink({ s, named, back, children }: { s: SubscriberRow; named: boo
 }
 
 /** Plain elements only, nothing that hydrates; a cell holds only what it shows, as each row is sent twice (HTML and RSC payload). */
-function Row({ s, columns, linked, form, back }: { s: SubscriberRow; columns: readonly Column[]; linked: TableColumn; form: string; back: string }) {
+function Row({ s, columns, fit, linked, form, back }: { s: SubscriberRow; columns: readonly Column[]; fit: boolean; linked: TableColumn; form: string; back: string }) {
   return (
     <tr>
       {columns.map((c, i) => {
@@ -78,8 +88,9 @@ function Row({ s, columns, linked, form, back }: { s: SubscriberRow; columns: re
           ) : (
             value
           );
+        const className = cellClass(c, fit);
         return (
-          <td key={c.column} {...(c.className ? { className: c.className } : {})}>
+          <td key={c.column} {...(className ? { className } : {})}>
             {i === 0 ? (
               <>
                 <input type="checkbox" name="select" value={s.id} form={form} aria-label={`Select ${s.first_name} ${s.last_name}`} />
@@ -109,18 +120,22 @@ export function SubscriberTable({
   params: RawParams;
   path: string;
   settings: TableSettings;
-  /** The columns shown, in order: the address's `columns` (a saved view's), else the user's choice. */
+  /** The columns shown, in order: the address's `columns` (a saved view's), else the user's choice, else those that fit the screen. */
   shown?: readonly string[];
   /** The bulk change form the row boxes belong to. */
   selectForm: string;
 }) {
-  const hidden = new Set<string>(settings.hidden);
-  const columns = shown ? shown.flatMap((name) => COLUMNS.filter((c) => c.column === name)) : COLUMNS.filter((c) => !hidden.has(c.column));
+  const { hidden } = settings;
+  const fit = !shown && !hidden;
+  const columns = shown
+    ? shown.flatMap((name) => COLUMNS.filter((c) => c.column === name))
+    : COLUMNS.filter(hidden ? (c) => !hidden.includes(c.column) : (c) => c.column in FIT_COLUMNS);
   const linked = columns.some((c) => c.column === "first_name") ? "first_name" : columns[0]!.column;
   const back = backQuery(listAddress(params));
   return (
-    <div role="region" aria-label="Subscribers table" tabIndex={0} className="relative max-h-[75vh] overflow-auto rounded-lg border border-slate-200 bg-white shadow-sm">
-      {/* The cells' padding, colour and the sticky first column: app/globals.css (.subscriber-table). */}
+    // Scrolled within itself on a wider screen, so its header stays in sight; a phone's cards scroll with the page.
+    <TableFrame label="Subscribers table" landmark className="md:max-h-[75vh]">
+      {/* The cells' padding, colour, the sticky first column and a phone's cards: app/globals.css (.subscriber-table). */}
       <table className={`subscriber-table min-w-full divide-y divide-slate-200 ${settings.density === "compact" ? "compact text-xs" : "text-sm"}`}>
         <caption className="sr-only">Subscribers</caption>
         <thead className="sticky top-0 z-20 bg-slate-50">
@@ -133,7 +148,7 @@ export function SubscriberTable({
                 sort={sort}
                 params={params}
                 path={path}
-                className={i === 0 ? "sticky left-0 z-30 bg-slate-50" : ""}
+                className={i === 0 ? "sticky left-0 z-30 bg-slate-50" : fitClass(c.column, fit)}
                 before={i === 0 ? <span className="mr-2 inline-flex align-middle"><SelectPage form={selectForm} /></span> : null}
               />
             ))}
@@ -141,10 +156,10 @@ export function SubscriberTable({
         </thead>
         <tbody className="divide-y divide-slate-100">
           {rows.map((s) => (
-            <Row key={s.id} s={s} columns={columns} linked={linked} form={selectForm} back={back} />
+            <Row key={s.id} s={s} columns={columns} fit={fit} linked={linked} form={selectForm} back={back} />
           ))}
         </tbody>
       </table>
-    </div>
+    </TableFrame>
   );
 }

@@ -1,19 +1,21 @@
 import { buttonClass } from "@/components/ui/button-styles";
-import type { TableSettings } from "@/lib/subscribers/columns";
+import { FIT_COLUMNS, type TableColumn, type TableSettings } from "@/lib/subscribers/columns";
 import { COLUMNS } from "../subscriber-table";
 
 /** Show or hide columns and choose the density; kept with the user (every device shows the same). */
 export function ColumnForm({ settings, back }: { settings: TableSettings; back: string }) {
-  const hidden = new Set(settings.hidden);
+  // No choice yet: ticked are the columns a wide screen shows (narrower ones show fewer).
+  const shown = (column: TableColumn) => (settings.hidden ? !settings.hidden.includes(column) : column in FIT_COLUMNS);
   return (
     <form method="post" action="/subscribers/table-settings" className="space-y-5 rounded-lg border border-slate-200 bg-white p-6 text-sm shadow-sm">
       <input type="hidden" name="back" value={back} />
       <fieldset>
         <legend className="font-medium text-slate-700">Columns to show</legend>
+        {settings.hidden ? null : <p className="mt-1 text-slate-600">None chosen yet: the table shows those that fit your screen, fewer on a narrow one and a card per subscriber on a phone.</p>}
         <div className="mt-2 grid grid-cols-2 gap-2 sm:grid-cols-3">
           {COLUMNS.map((c) => (
             <label key={c.column} className="flex items-center gap-2">
-              <input type="checkbox" name="show" value={c.column} defaultChecked={!hidden.has(c.column)} className="size-4 accent-brand-600" />
+              <input type="checkbox" name="show" value={c.column} defaultChecked={shown(c.column)} className="size-4 accent-brand-600" />
               {c.label}
             </label>
           ))}
@@ -35,7 +37,7 @@ export function ColumnForm({ settings, back }: { settings: TableSettings; back: 
           Apply
         </button>
         <button type="submit" name="reset" value="1" className={buttonClass.secondary}>
-          Reset to all columns
+          Reset to the columns that fit the screen
         </button>
         <a href={back} className={buttonClass.ghost}>
           Cancel
