@@ -26,13 +26,13 @@ async function main() {
     process.exit(1);
   }
   process.env.JOB_WORKER = "on"; // this process works the queue whatever the web's setting
-  let metricsServer: ReturnType<typeof serveWorkerMetrics> | undefined;
+  const started: { metrics?: ReturnType<typeof serveWorkerMetrics> } = {};
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     log.info(`job worker: ${signal}, stopping…`);
-    metricsServer?.close();
+    started.metrics?.close();
     try {
       // Waits for a start still under way: the jobs it already took are finished or handed back too.
       await stopJobWorker();
@@ -54,7 +54,7 @@ async function main() {
   await startJobWorker();
   if (stopping) return;
   log.info("job worker: started");
-  metricsServer = serveWorkerMetrics();
+  started.metrics = serveWorkerMetrics();
 }
 
 main().catch((error: unknown) => {
