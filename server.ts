@@ -2,6 +2,7 @@
 // (docs/decisions/0008-own-http-server.md). Loaded with tsx's ESM hooks only: its CommonJS hook
 // would put every require of Next's server through tsx's resolver.
 import cluster from "node:cluster";
+import fs from "node:fs";
 import http from "node:http";
 import type { Socket } from "node:net";
 import path from "node:path";
@@ -50,6 +51,8 @@ async function serve() {
   process.env[SERVED_BY_CONSOLE] = "1";
   // COMPRESS for next.config.js, which Next loads below and which cannot import lib/config.ts (docs/decisions/0039-compression.md).
   process.env.CONSOLE_COMPRESS = settings.COMPRESS ? "1" : "";
+  // Next's deployment id (next.config.js) is the id of the build served (docs/decisions/0042-expand-and-contract.md).
+  if (!dev) process.env.NEXT_DEPLOYMENT_ID = fs.readFileSync(path.join(process.cwd(), ".next", "BUILD_ID"), "utf8").trim();
   const app = next({ dev, hostname: host || "localhost", port, ...(dev ? { turbopack: true } : {}) });
   const handle = app.getRequestHandler();
   await app.prepare();
