@@ -10,8 +10,10 @@ export async function register() {
   // Never during `next build`; JOB_WORKER=off leaves it to `npm run worker`.
   const { runsWorker } = await import("./lib/jobs/queue");
   if (runsWorker() && process.env.NEXT_PHASE !== "phase-production-build") {
-    const { keepStartingJobWorker } = await import("./lib/jobs/worker");
+    const { keepStartingJobWorker, stopJobWorker } = await import("./lib/jobs/worker");
     void keepStartingJobWorker(); // each failed start logged by the worker; the site keeps serving
+    // A stopping server (SIGTERM, server.ts) lets the jobs it runs finish or hands them back.
+    (await import("./lib/server/stopping")).beforeExit(() => stopJobWorker());
   }
 }
 

@@ -11,6 +11,11 @@ const nextConfig = {
   // The same id for every build of the same sources (scripts/build-id.mjs), so that instances
   // built on separate machines serve one app behind a load balancer.
   generateBuildId: async () => buildId(root),
+  // Skew protection: a page loaded from another build reloads itself on its next navigation
+  // instead of asking this one for scripts it does not have (docs/deployment.md, Upgrading).
+  // The build id; server.ts names the served build's in NEXT_DEPLOYMENT_ID, whatever the sources
+  // beside it say now.
+  deploymentId: process.env.NEXT_DEPLOYMENT_ID || buildId(root),
   // `next build` checks the app's own sources; `npm test` type-checks everything (tests, scripts).
   typescript: { tsconfigPath: "tsconfig.build.json" },
   // Loaded from node_modules at run time rather than bundled: PGlite reads its WebAssembly and

@@ -2,6 +2,7 @@
 // (docs/decisions/0008-own-http-server.md). Loaded with tsx's ESM hooks only: its CommonJS hook
 // would put every require of Next's server through tsx's resolver.
 import cluster from "node:cluster";
+import fs from "node:fs";
 import http from "node:http";
 import type { Socket } from "node:net";
 import path from "node:path";
@@ -13,6 +14,7 @@ import { apiAllowedMethods } from "@/lib/openapi/methods";
 import { headersBefore } from "@/lib/security/headers";
 import { prepareIncoming, proxiedPaths, unparsableRequestAnswer } from "@/lib/server/incoming";
 import { superviseWebProcesses } from "@/lib/server/cluster";
+import { isStopping, markStopping, runBeforeExit } from "@/lib/server/stopping";
 import { SERVED_BY_CONSOLE } from "@/lib/server/startup";
 import { webProcesses } from "@/lib/server/web-processes";
 import { shareMetrics } from "@/lib/telemetry/cluster-metrics";
@@ -38,7 +40,7 @@ function settingsOrExit(read: () => ReturnType<typeof config>) {
 
 const settings = settingsOrExit(config);
 const processes = dev ? 1 : webProcesses(settings);
-if (cluster.isPrimary && processes > 1) superviseWebProcesses(processes);
+if (cluster.isPrimary && processes > 1) superviseWebProcesses(processes, settings.SHUTDOWN_TIMEOUT_SECONDS);
 else await serve();
 
 async function serve() {
@@ -49,6 +51,8 @@ async function serve() {
   process.env[SERVED_BY_CONSOLE] = "1";
   // COMPRESS for next.config.js, which Next loads below and which cannot import lib/config.ts (docs/decisions/0039-compression.md).
   process.env.CONSOLE_COMPRESS = settings.COMPRESS ? "1" : "";
+  // Next's deployment id (next.config.js) is the id of the build served (docs/decisions/0044-expand-and-contract.md).
+  if (!dev) process.env.NEXT_DEPLOYMENT_ID = fs.readFileSync(path.join(process.cwd(), ".next", "BUILD_ID"), "utf8").trim();
   const app = next({ dev, hostname: host || "localhost", port, ...(dev ? { turbopack: true } : {}) });
   const handle = app.getRequestHandler();
   await app.prepare();
@@ -68,6 +72,8 @@ async function serve() {
     const facts = { id: req.headers[REQUEST_ID_HEADER] as string };
     res.setHeader("X-Request-Id", facts.id);
     observeAnswer(req, res, facts, routeOf);
+    // A stopping instance closes each connection after its answer, so nothing new arrives on it.
+    if (isStopping()) res.setHeader("Connection", "close");
     if (refused) {
       const answer = () => {
         if (!res.headersSent) res.writeHead(refused.status, refused.headers).end(refused.body);
@@ -113,11 +119,34 @@ async function serve() {
     log.info(`› Ready on http://${shown.includes(":") ? `[${shown}]` : shown}:${port}${dev ? " (development)" : ""}`);
   });
 
-  for (const signal of ["SIGINT", "SIGTERM"] as const) {
-    process.once(signal, () => {
-      server.close();
-      void app.close().finally(() => process.exit(0));
-      setTimeout(() => process.exit(0), 5_000).unref();
+  // A graceful stop (docs/deployment.md, Upgrading): readiness answers 503 at once; the instance
+  // goes on serving for SHUTDOWN_NOTICE_SECONDS (for a load balancer that checks readiness to
+  // notice), then stops accepting connections and closes its idle ones; the requests it holds get
+  // until SHUTDOWN_TIMEOUT_SECONDS from the signal to finish, then the rest are cut.
+  const stop = (signal: string) => {
+    if (isStopping()) return;
+    markStopping();
+    const { SHUTDOWN_TIMEOUT_SECONDS: timeout, SHUTDOWN_NOTICE_SECONDS: notice } = settings;
+    log.info(`› ${signal}: stopping (readiness 503; ${notice} s notice, up to ${timeout} s in all)`);
+    // The in-process job worker stops taking jobs now and finishes or hands back the ones it holds.
+    const jobs = runBeforeExit();
+    const requests = new Promise<void>((resolve) => {
+      // Node's close() also ends the idle keep-alive connections; busy ones end after their answer.
+      setTimeout(() => server.close(() => resolve()), Math.min(notice, timeout) * 1000).unref();
     });
-  }
+    const cut = setTimeout(() => {
+      log.warn("› stopping: requests still running at SHUTDOWN_TIMEOUT_SECONDS are cut");
+      server.closeAllConnections();
+    }, timeout * 1000);
+    cut.unref();
+    void Promise.all([requests.then(() => clearTimeout(cut)), jobs])
+      .then(() => app.close())
+      .finally(() => {
+        log.info("› stopped");
+        process.exit(0);
+      });
+    // However the rest goes, the process ends a little after the timeout.
+    setTimeout(() => process.exit(0), (timeout + 5) * 1000).unref();
+  };
+  for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => stop(signal));
 }

@@ -108,6 +108,10 @@ const schema = z.object({
   PORT: whole(1, 3000, "a port number").refine((n) => n < 65536, "must be a port number (1–65535)"),
   /** Server processes sharing PORT (lib/server/cluster.ts); unset: the cores on PostgreSQL, 1 on the embedded database. */
   WEB_CONCURRENCY: wholeOrUnset(1),
+  // A stop (SIGTERM): how long requests and jobs in flight get to finish, and how long the web
+  // instance first goes on serving while its readiness answers 503 (lib/server/stopping.ts).
+  SHUTDOWN_TIMEOUT_SECONDS: whole(1, 30, "a whole number of seconds"),
+  SHUTDOWN_NOTICE_SECONDS: whole(0, 0, "a whole number of seconds"),
   COMPRESS: onOff("off"), // Next's own gzip; off: the reverse proxy compresses (docs/decisions/0039-compression.md)
   TRUST_PROXY: optional(
     z
@@ -179,7 +183,8 @@ const schema = z.object({
   JOB_MAINTENANCE_SECONDS: whole(1, 60),
   EXPORT_RETENTION_HOURS: whole(1, 24 * 7),
   JOB_PURGE_CRON: optional(z.string().regex(/^\S+( \S+){4,5}$/, "must be a cron expression, e.g. */15 * * * *")).transform((c) => c ?? "*/15 * * * *"),
-  JOB_STOP_TIMEOUT_SECONDS: whole(1, 20),
+  // Unset: SHUTDOWN_TIMEOUT_SECONDS (jobStopSeconds).
+  JOB_STOP_TIMEOUT_SECONDS: wholeOrUnset(1),
 });
 
 export type Config = z.output<typeof schema>;
@@ -264,6 +269,11 @@ function signInProblems(env: NodeJS.ProcessEnv, parsed: Config | null): string[]
 }
 
 /** Single sign-on's settings when it is on (its issuer, id and secret set), else null. */
+/** How long a stopping worker lets its running jobs finish before handing them back. */
+export function jobStopSeconds(settings: Pick<Config, "JOB_STOP_TIMEOUT_SECONDS" | "SHUTDOWN_TIMEOUT_SECONDS"> = config()): number {
+  return settings.JOB_STOP_TIMEOUT_SECONDS ?? settings.SHUTDOWN_TIMEOUT_SECONDS;
+}
+
 export function singleSignOn(settings: Config = config()) {
   const { OIDC_ISSUER: issuer, OIDC_CLIENT_ID: clientId, OIDC_CLIENT_SECRET: clientSecret } = settings;
   if (!issuer || !clientId || !clientSecret) return null;

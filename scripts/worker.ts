@@ -3,8 +3,8 @@
 // It needs DATABASE_URL (PostgreSQL): the embedded database can be opened by one process only, the
 // server.
 //
-// SIGTERM/SIGINT stop it gracefully: no new jobs, the running jobs get
-// JOB_STOP_TIMEOUT_SECONDS to finish, else they are handed back to the queue for a later attempt.
+// SIGTERM/SIGINT stop it gracefully: no new jobs, the running jobs get SHUTDOWN_TIMEOUT_SECONDS
+// (JOB_STOP_TIMEOUT_SECONDS when set) to finish, else they are handed back to the queue for a later attempt.
 import { ConfigError, config } from "@/lib/config";
 import { db } from "@/lib/db/client";
 import { databaseTarget } from "@/lib/db/config";
@@ -26,17 +26,15 @@ async function main() {
     process.exit(1);
   }
   process.env.JOB_WORKER = "on"; // this process works the queue whatever the web's setting
-  await startJobWorker();
-  log.info("job worker: started");
-  const metricsServer = serveWorkerMetrics();
-
+  const started: { metrics?: ReturnType<typeof serveWorkerMetrics> } = {};
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     log.info(`job worker: ${signal}, stopping…`);
-    metricsServer?.close();
+    started.metrics?.close();
     try {
+      // Waits for a start still under way: the jobs it already took are finished or handed back too.
       await stopJobWorker();
       await closeConnection();
       await (await db()).close();
@@ -50,8 +48,13 @@ async function main() {
   // pg-boss 10 does not await its own fail()/complete() calls: while the database is away one of
   // them can reject with nobody listening. Log it and keep working; the job expires and is retried.
   process.on("unhandledRejection", (reason) => logError(reason, "job worker: unhandled rejection"));
+  // Before the start: a worker stopped while it starts may already hold a job.
   process.on("SIGTERM", () => void stop("SIGTERM"));
   process.on("SIGINT", () => void stop("SIGINT"));
+  await startJobWorker();
+  if (stopping) return;
+  log.info("job worker: started");
+  started.metrics = serveWorkerMetrics();
 }
 
 main().catch((error: unknown) => {

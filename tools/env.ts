@@ -75,6 +75,9 @@ const schema = z.object({
       .transform((list) => list.split(",").map((t) => t.trim()).filter(Boolean))
       .refine((paths) => paths.length > 0 && paths.every((p) => /^\/\S*$/.test(p)), "must be paths separated by commas, e.g. /branches,/api/v1/branches"),
   ),
+  // npm run rehearse:upgrade (scripts/rehearse-upgrade.ts); unset: TEST_DATABASE_URL.
+  REHEARSAL_DATABASE_URL: postgresUrl,
+  REHEARSAL_PORT: whole(1, 3300).refine((n) => n < 65531, "must be a port number (1–65530): it and the four after it are used"),
   // Benchmarks
   BENCH_DATABASE_URL: postgresUrl,
   BENCH_RUNS: whole(1, 3),

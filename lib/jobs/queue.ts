@@ -1,5 +1,5 @@
 import PgBoss from "pg-boss";
-import { config } from "@/lib/config";
+import { config, jobStopSeconds } from "@/lib/config";
 import { outsideRequest } from "@/lib/db/scope";
 import { connection, sql, type Queryable, type SqlConnection } from "@/lib/db/sql";
 import { AppError } from "@/lib/errors";
@@ -112,7 +112,7 @@ export async function sendJob(tx: Queryable & Pick<SqlConnection, "executeSql">,
 }
 
 /** Stops the queue (graceful: running jobs get `timeoutSeconds` to finish). */
-export async function stopQueue(timeoutSeconds = config().JOB_STOP_TIMEOUT_SECONDS): Promise<void> {
+export async function stopQueue(timeoutSeconds = jobStopSeconds()): Promise<void> {
   const stopping = current.started;
   current.started = undefined;
   if (!stopping) return;

@@ -11,7 +11,7 @@ import { markBulkFailed, runBulkChange } from "@/lib/subscribers/bulk";
 import { purgeTrash } from "@/lib/trash/purge";
 import { log, logError } from "@/lib/telemetry/log";
 import { metrics } from "@/lib/telemetry/metrics";
-import { config } from "@/lib/config";
+import { config, jobStopSeconds } from "@/lib/config";
 import { jobProgress, withJobLog } from "./progress";
 import { JOB_FAILED_QUEUE, JOB_QUEUE, LEGACY_PURGE_QUEUE, LEGACY_QUEUES, PURGE_QUEUE, queue, stopQueue, type JobData, type JobKind } from "./queue";
 
@@ -173,7 +173,7 @@ export async function keepStartingJobWorker(start = startJobWorker, wait = (ms: 
 }
 
 /** Stops gracefully; jobs still running at the timeout are aborted and handed back for a later attempt. */
-export async function stopJobWorker(timeoutSeconds = config().JOB_STOP_TIMEOUT_SECONDS): Promise<void> {
+export async function stopJobWorker(timeoutSeconds = jobStopSeconds()): Promise<void> {
   const worker = current.worker;
   current.worker = undefined;
   current.stopped = true;

@@ -11,10 +11,11 @@ import { WEB_SLOT } from "./web-processes";
 /** A process that dies sooner than this after starting is crashing: the next start waits longer. */
 const STEADY_MS = 10_000;
 const MAX_RESTART_DELAY_MS = 30_000;
-/** How long the processes get to finish their requests after SIGTERM before they are killed. */
-const STOP_TIMEOUT_MS = 10_000;
+/** Past SHUTDOWN_TIMEOUT_SECONDS, how long a stopping process gets to exit before it is killed. */
+const STOP_MARGIN_MS = 5_000;
 
-export function superviseWebProcesses(count: number): void {
+/** Several processes; on SIGTERM each stops gracefully (server.ts) within `stopSeconds`. */
+export function superviseWebProcesses(count: number, stopSeconds: number): void {
   const aggregator = new client.AggregatorRegistry();
   const slots = new Map<Worker, { slot: number; startedAt: number }>();
   const delays = new Map<number, number>();
@@ -58,7 +59,7 @@ export function superviseWebProcesses(count: number): void {
       setTimeout(() => {
         for (const worker of slots.keys()) worker.process.kill("SIGKILL");
         process.exit(0);
-      }, STOP_TIMEOUT_MS).unref();
+      }, stopSeconds * 1000 + STOP_MARGIN_MS).unref();
     });
   }
 

@@ -110,6 +110,10 @@ const ROUTES: Record<string, Call[] | "next-auth"> = {
     { method: "GET", path: "/api/health", expect: ALL(200) },
     { method: "HEAD", path: "/api/health", expect: ALL(200) },
   ],
+  "api/health/ready/route.ts": [
+    { method: "GET", path: "/api/health/ready", expect: ALL(200) },
+    { method: "HEAD", path: "/api/health/ready", expect: ALL(200) },
+  ],
   // Prometheus's, with METRICS_TOKEN alone: unset here, so nobody (tests/http/logs-and-metrics.test.ts has it set).
   "metrics/route.ts": [{ method: "GET", path: "/metrics", expect: ALL(404) }],
   "api/v1/branches/route.ts": [
