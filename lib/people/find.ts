@@ -1,42 +1,16 @@
 import "server-only";
-import { z } from "zod";
 import { scopeCondition, subscribersOf, type BranchScope } from "@/lib/auth/scope";
 import { query, sql, type Queryable } from "@/lib/db/sql";
 import { emailKey } from "@/lib/subscribers/schema";
-import { normaliseMobile } from "@/lib/subscribers/phone";
+import type { PersonKey } from "./key";
 import { markersOf, type Markers } from "./markers";
+
+export { personKeySchema, type PersonKey } from "./key";
 
 // A person, as the console knows them: every subscriber record sharing their email or mobile, among
 // the subscribers (through the reader's scoped source, decision 0037) and in the trash (deleted or
 // merged away), and the values their history held. Matching is direct, not transitive: a record
 // sharing only a mobile with one of theirs and an email with a stranger's is not followed further.
-
-/** Who is meant: an email, a mobile (E.164, or with + and the country code), or one subscriber record's id (its email and mobile). */
-export const personKeySchema = z
-  .object({
-    email: z.string().trim().max(254).email("Enter an email address.").optional(),
-    mobile: z
-      .string()
-      .trim()
-      .max(32)
-      .optional()
-      .transform((v, ctx) => {
-        if (v === undefined || v === "") return undefined;
-        const m = normaliseMobile(v);
-        if (!m.ok) {
-          ctx.addIssue({ code: "custom", message: m.message });
-          return z.NEVER;
-        }
-        return m.e164;
-      }),
-    subscriber_id: z.coerce.number().int("A subscriber id is a whole number.").positive("A subscriber id is a whole number.").max(2 ** 31 - 1).optional(),
-  })
-  .refine((k) => k.email !== undefined || k.mobile !== undefined || k.subscriber_id !== undefined, {
-    message: "Give the person's email, mobile or subscriber_id.",
-    path: ["email"],
-  });
-
-export type PersonKey = z.output<typeof personKeySchema>;
 
 export type PersonRecord = {
   id: number;

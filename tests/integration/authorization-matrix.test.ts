@@ -249,6 +249,13 @@ const ROUTES: Record<string, Call[] | "next-auth"> = {
   "api/v1/trash/branches/[id]/restore/route.ts": [
     { method: "POST", path: "/api/v1/trash/branches/{trashed-branch}/restore", expect: r({ anonymous: 401, staff: 403, admin: 200 }, 403) },
   ],
+  // A person's data: administrators only (an administrator's token may read the archive, never erase).
+  "api/v1/people/export/route.ts": [
+    { method: "GET", path: "/api/v1/people/export?subscriber_id={subscriber}", expect: r({ anonymous: 401, staff: 403, admin: 200 }, 200) },
+  ],
+  "api/v1/people/erase/route.ts": [
+    { method: "POST", path: "/api/v1/people/erase", json: { subscriber_id: "{subscriber}", confirm: true }, expect: r({ anonymous: 401, staff: 403, admin: 200 }, 403) },
+  ],
   // Bulk changes through the API: the page's rules (deletion for administrators; a scoped user's
   // ids of other branches match nothing: 400); a change is its author's and administrators' to
   // read and undo (anyone else: 404), never a token's to make or undo.
