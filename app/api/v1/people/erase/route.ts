@@ -8,6 +8,7 @@ export const dynamic = "force-dynamic";
 /** 200: what was erased (administrators); 404 when nothing matches. Not undoable. */
 export const POST = route(async (request) => {
   const user = await requireAdmin();
-  const { confirm: _confirm, ...key } = personalDataApi.erase.body.parse(await readJson(request));
-  return json(await erasePerson(user.scope, key, user));
+  // `confirm: true` is checked by the schema; the person is the rest.
+  const input = personalDataApi.erase.body.parse(await readJson(request));
+  return json(await erasePerson(user.scope, { email: input.email, mobile: input.mobile, subscriber_id: input.subscriber_id }, user));
 });
