@@ -108,3 +108,12 @@ export async function findPerson(scope: BranchScope, key: PersonKey, db: Queryab
     markers: markersOf({ emails: new Set(allEmails), mobiles: allMobiles, names: new Set(allNames) }),
   };
 }
+
+export type PersonCounts = { live: number; trash: number; merged: number; total: number };
+
+/** How many records an erasure of this record's person takes, by where they are: what its confirmation names. */
+export async function personCounts(scope: BranchScope, subscriberId: number): Promise<PersonCounts> {
+  const { records } = await findPerson(scope, { subscriber_id: subscriberId });
+  const count = (state: PersonRecord["state"]) => records.filter((r) => r.state === state).length;
+  return { live: count("live"), trash: count("trash"), merged: count("merged"), total: records.length };
+}

@@ -28,5 +28,6 @@ export const personKeySchema = z
     path: ["email"],
   });
 
-export type PersonKey = z.output<typeof personKeySchema>;
+/** Who is meant, once parsed (the mobile in E.164). */
+export type PersonKey = { email?: string; mobile?: string; subscriber_id?: number };
 

@@ -288,6 +288,8 @@ const ACTIONS: Record<string, Record<string, Expect>> = {
     createSubscriberAction: { anonymous: 401, staff: "ok", admin: "ok" },
     updateSubscriberAction: { anonymous: 401, staff: "ok", admin: "ok" },
     deleteSubscriberAction: { anonymous: 401, staff: 403, admin: "ok" },
+    // Erasing a person (the record page's): administrators only.
+    erasePersonAction: { anonymous: 401, staff: 403, admin: "ok" },
     checkDuplicateAction: { anonymous: 401, staff: "ok", admin: "ok" },
   },
   "(console)/subscribers/duplicates/actions.ts": {
@@ -595,7 +597,7 @@ describe("authorization matrix", () => {
           const { headers } = as(who);
           expect(await nextHeaders()).toEqual(headers);
           const mod = (await import(/* @vite-ignore */ path.join(APP, file))) as Record<string, (input: unknown) => Promise<{ ok: boolean }>>;
-          const input = /^(delete|update|count)/.test(name) ? { id: branchIds.pop(), name: `Matrix action ${who}` } : { name: `Matrix action ${who} ${name}` };
+          const input = /^(delete|update|count|erase)/.test(name) ? { id: branchIds.pop(), name: `Matrix action ${who}` } : { name: `Matrix action ${who} ${name}` };
           const before = await Promise.all([suite.database.prisma.branch.count(), suite.database.prisma.user.count(), suite.database.prisma.apiToken.count()]);
           let returned: unknown = null;
           const result = await nothingOfOtherBranches(who, () => outcome(async () => void (returned = await mod[name]!(input))), async () => safeJson(returned));
