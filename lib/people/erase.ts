@@ -39,9 +39,6 @@ async function scrubCopies(tx: Queryable, person: Person): Promise<number> {
   if (like.length === 0) return 0;
   const ids = person.ids;
 
-  await tx.query(sql`DELETE FROM subscriber_dismissals WHERE low_id = ANY(${ids}::int[]) OR high_id = ANY(${ids}::int[])`);
-  await tx.query(sql`DELETE FROM subscriber_merges WHERE survivor_id = ANY(${ids}::int[]) OR merged_ids && ${ids}::int[]`);
-  await tx.query(sql`DELETE FROM bulk_change_rows WHERE subscriber_id = ANY(${ids}::int[])`);
   await tx.query(sql`DELETE FROM import_rows WHERE lower(email) = ANY(${m.strong}::text[]) OR mobile = ANY(${person.mobiles}::text[])`);
 
   // Merges of others whose "before" holds one of their values (a survivor that once took them).
@@ -97,6 +94,10 @@ export async function eraseRecords(tx: Queryable, ids: readonly number[], actor:
   const [h] = await tx.query<{ n: number }>(sql`SELECT count(*)::int AS n FROM audit_events WHERE entity = 'subscriber' AND entity_id = ANY(${ids.map(String)}::text[])`);
   await trashSubscribers(tx, ids, { deletedBy: actor });
   const erased = await eraseSubscribers(tx, ids);
+  // What held them by id: "not duplicates" pairs, merges (their undo is gone with them), bulk changes' undo values.
+  await tx.query(sql`DELETE FROM subscriber_dismissals WHERE low_id = ANY(${erased}::int[]) OR high_id = ANY(${erased}::int[])`);
+  await tx.query(sql`DELETE FROM subscriber_merges WHERE survivor_id = ANY(${erased}::int[]) OR merged_ids && ${erased}::int[]`);
+  await tx.query(sql`DELETE FROM bulk_change_rows WHERE subscriber_id = ANY(${erased}::int[])`);
   return { erased, history: h?.n ?? 0 };
 }
 

@@ -793,6 +793,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/people/retention": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retention's dry run: how many subscribers it would erase, per branch
+         * @description **Who:** Administrators. API tokens with the `read` scope (or `export`) too.
+         *
+         *     Subscribers whose travel date is `RETENTION_ERASE_AFTER_DAYS` past and that nobody changed for `RETENTION_UNCHANGED_DAYS`, counted per branch; `erase_after_days` and `unchanged_days` try other settings. Writes nothing. `enabled`: whether the scheduled job erases (the setting is set).
+         */
+        get: operations["getPeopleRetention"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/tokens": {
         parameters: {
             query?: never;
@@ -2970,6 +2992,45 @@ export interface operations {
             403: components["responses"]["Error403"];
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    getPeopleRetention: {
+        parameters: {
+            query?: {
+                erase_after_days?: number;
+                unchanged_days?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        enabled: boolean;
+                        erase_after_days: number | null;
+                        unchanged_days: number;
+                        total: number;
+                        branches: {
+                            branch_id: number | null;
+                            branch_name: string | null;
+                            count: number;
+                        }[];
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            429: components["responses"]["Error429"];
             503: components["responses"]["Error503"];
         };
     };

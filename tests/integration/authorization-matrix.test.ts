@@ -253,6 +253,7 @@ const ROUTES: Record<string, Call[] | "next-auth"> = {
   "api/v1/people/export/route.ts": [
     { method: "GET", path: "/api/v1/people/export?subscriber_id={subscriber}", expect: r({ anonymous: 401, staff: 403, admin: 200 }, 200) },
   ],
+  "api/v1/people/retention/route.ts": [{ method: "GET", path: "/api/v1/people/retention", expect: r({ anonymous: 401, staff: 403, admin: 200 }, 200) }],
   "api/v1/people/erase/route.ts": [
     { method: "POST", path: "/api/v1/people/erase", json: { subscriber_id: "{subscriber}", confirm: true }, expect: r({ anonymous: 401, staff: 403, admin: 200 }, 403) },
   ],

@@ -26,6 +26,13 @@ export const retentionDryRunSchema = z.object({
   branches: z.array(z.object({ branch_id: z.number().int().nullable(), branch_name: z.string().nullable(), count: z.number().int() })),
 });
 
+const days = (what: string) => z.coerce.number().int(`${what} is a whole number of days.`).min(0, `${what} is a whole number of days.`).max(36_500, `${what} is at most 36500 days.`);
+
+export const retentionQuerySchema = z.object({
+  erase_after_days: days("erase_after_days").min(1, "erase_after_days is at least 1.").optional(),
+  unchanged_days: days("unchanged_days").optional(),
+});
+
 export const personalDataApi = {
   export: operation({
     method: "get", path: "/api/v1/people/export", tag, summary: "Download everything held about a person", access: "admin", tokenScope: "read",
@@ -44,5 +51,13 @@ export const personalDataApi = {
       "Cannot be undone. Audited as `person.erase` with the counts. 404 when nothing matches.",
     body: personEraseSchema,
     answers: { 200: erasureCountsSchema },
+  }),
+  retention: operation({
+    method: "get", path: "/api/v1/people/retention", tag, summary: "Retention's dry run: how many subscribers it would erase, per branch", access: "admin", tokenScope: "read",
+    description:
+      "Subscribers whose travel date is `RETENTION_ERASE_AFTER_DAYS` past and that nobody changed for `RETENTION_UNCHANGED_DAYS`, counted per branch; " +
+      "`erase_after_days` and `unchanged_days` try other settings. Writes nothing. `enabled`: whether the scheduled job erases (the setting is set).",
+    query: retentionQuerySchema,
+    answers: { 200: retentionDryRunSchema },
   }),
 };
