@@ -37,7 +37,6 @@ async function scrubCopies(tx: Queryable, person: Person): Promise<number> {
   const m = person.markers;
   const like = likePatterns(m);
   if (like.length === 0) return 0;
-  const ids = person.ids;
 
   await tx.query(sql`DELETE FROM import_rows WHERE lower(email) = ANY(${m.strong}::text[]) OR mobile = ANY(${person.mobiles}::text[])`);
 
