@@ -1,4 +1,4 @@
-// `npm run bench:retention -- --database NAME --after DAYS [--unchanged DAYS] [--run]`: retention
+// `npm run bench:retention -- --database NAME --after DAYS [--unchanged DAYS] [--run [--batch ROWS]]`: retention
 // (lib/people/retention.ts) on a loaded database (the bench's million rows). Without --run: the
 // dry run only (counts per branch; writes nothing, safe on the loaded data). With --run: the
 // scheduled job's two runs (the first reports, the second erases) on that database, which must be
@@ -14,7 +14,7 @@ const ms = (x: number) => `${x.toFixed(x < 10 ? 1 : 0)} ms`;
 const mb = (bytes: number) => `${(bytes / 1e6).toFixed(0)} MB`;
 
 runScript(async () => {
-  const { values } = parseArgs({ options: { database: { type: "string" }, after: { type: "string" }, unchanged: { type: "string", default: "30" }, run: { type: "boolean", default: false } } });
+  const { values } = parseArgs({ options: { database: { type: "string" }, after: { type: "string" }, unchanged: { type: "string", default: "30" }, run: { type: "boolean", default: false }, batch: { type: "string" }, alone: { type: "boolean", default: false } } });
   if (!values.database || !values.after) throw new Error("--database NAME and --after DAYS are required.");
   const url = `postgres://postgres@127.0.0.1:5432/${values.database}`;
   process.env.DATABASE_URL = url;
@@ -40,27 +40,32 @@ runScript(async () => {
   await probe.connect();
   const [kept] = (await probe.query<{ id: number }>(`SELECT id FROM subscribers WHERE travel_date IS NULL OR travel_date > now() ORDER BY id LIMIT 1`)).rows;
   const waits: number[] = [];
-  let running = true;
+  // --alone: no other writer (to tell the job's own time from waits on the other connection).
+  let running = !values.alone;
   let k = 0;
   let deadlocks = 0;
   const probing = (async () => {
     while (running) {
       k++;
       const start = performance.now();
-      // Run again when PostgreSQL breaks a deadlock on the trigger-kept counts, as the app's transaction() does (decision 35).
-      for (;;) {
-        try {
-          await probe.query("BEGIN");
-          await probe.query(`INSERT INTO subscribers (first_name, last_name, email, mobile, subscription_status) VALUES ('Probe', $1, $2, $3, 'pending')`, [`P${k}`, `probe${k}@retention.test`, `+44791${String(k).padStart(7, "0")}`]);
-          await probe.query(`UPDATE subscribers SET is_mandatory = NOT is_mandatory, updated_at = now() WHERE id = $1`, [kept!.id]);
-          await probe.query("COMMIT");
-          break;
-        } catch (error) {
-          await probe.query("ROLLBACK");
-          if ((error as { code?: string }).code !== "40P01") throw error;
-          deadlocks++;
+      // A creation and an edit, each its own transaction as in the app, run again when PostgreSQL
+      // breaks a deadlock (on the trigger-kept counts) as the app's transaction() does (decision 35).
+      const write = async (text: string, params: unknown[]) => {
+        for (;;) {
+          try {
+            await probe.query("BEGIN");
+            await probe.query(text, params);
+            await probe.query("COMMIT");
+            return;
+          } catch (error) {
+            await probe.query("ROLLBACK");
+            if ((error as { code?: string }).code !== "40P01") throw error;
+            deadlocks++;
+          }
         }
-      }
+      };
+      await write(`INSERT INTO subscribers (first_name, last_name, email, mobile, subscription_status) VALUES ('Probe', $1, $2, $3, 'pending')`, [`P${k}`, `probe${k}@retention.test`, `+44791${String(k).padStart(7, "0")}`]);
+      await write(`UPDATE subscribers SET is_mandatory = NOT is_mandatory, updated_at = now() WHERE id = $1`, [kept!.id]);
       waits.push(performance.now() - start);
       await new Promise((r) => setTimeout(r, 20));
     }
@@ -70,7 +75,7 @@ runScript(async () => {
   const first = await runRetention(now, settings);
   const firstMs = performance.now() - t;
   t = performance.now();
-  const second = await runRetention(now, settings);
+  const second = await runRetention(now, settings, values.batch ? Number(values.batch) : undefined);
   const secondMs = performance.now() - t;
   running = false;
   await probing;
