@@ -51,7 +51,7 @@ export async function retentionDryRun(settings: RetentionSettings = retentionSet
 export type RetentionRun = { subscribers: number; exports: number; batches: number; dry_run?: RetentionDryRun };
 
 /** The scheduled part: erases what is past retention in batches; the first run with a setting reports only. */
-export async function runRetention(now = new Date(), settings: RetentionSettings = retentionSettings()): Promise<RetentionRun> {
+export async function runRetention(now = new Date(), settings: RetentionSettings = retentionSettings(), batch = BATCH): Promise<RetentionRun> {
   const { erase_after_days } = settings;
   if (erase_after_days === null) return { subscribers: 0, exports: 0, batches: 0 };
   const [reported] = await query<{ n: number }>(sql`SELECT count(*)::int AS n FROM audit_events WHERE action = 'retention.erase'`);
@@ -65,7 +65,7 @@ export async function runRetention(now = new Date(), settings: RetentionSettings
   for (;;) {
     const erased = await transaction(async (tx) => {
       const rows = await tx.query<{ id: number }>(sql`SELECT s.id FROM ${subscribersOf(EVERY_BRANCH)} s WHERE ${which}
-        ORDER BY s.travel_date, s.id LIMIT ${BATCH} FOR UPDATE SKIP LOCKED`);
+        ORDER BY s.travel_date, s.id LIMIT ${batch} FOR UPDATE SKIP LOCKED`);
       return (await eraseRecords(tx, rows.map((r) => r.id), null)).erased;
     }, { job: true });
     if (erased.length === 0) break;
