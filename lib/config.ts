@@ -159,6 +159,10 @@ const schema = z.object({
   BULK_BATCH_SIZE: whole(1, 2_000),
   // The trash: days a deleted subscriber or branch (and a bulk change's undo) is kept before the clean-up erases it.
   TRASH_RETENTION_DAYS: whole(1, 30, "a whole number of days"),
+  // Retention: subscribers whose travel date is this many days past (unset: never) and that nobody changed
+  // for RETENTION_UNCHANGED_DAYS are erased by the scheduled clean-up (lib/people/retention.ts).
+  RETENTION_ERASE_AFTER_DAYS: wholeOrUnset(1, "a whole number of days"),
+  RETENTION_UNCHANGED_DAYS: whole(0, 30, "a whole number of days"),
   // Imports of subscribers' sheets
   IMPORT_MAX_MB: whole(1, 100),
   IMPORT_XLSX_MAX_UNPACKED_MB: whole(1, 1_000),

@@ -39,7 +39,7 @@ export class AppError extends BrandedError {
   static readonly brand: string = "console.AppError";
 
   constructor(
-    readonly status: 400 | 401 | 403 | 404 | 409 | 413 | 415 | 422 | 429 | 503,
+    readonly status: 400 | 401 | 403 | 404 | 409 | 410 | 413 | 415 | 422 | 429 | 503,
     readonly code: string,
     message: string,
     readonly fields?: Record<string, string[]>,

@@ -2,7 +2,8 @@ import "server-only";
 import { Readable } from "node:stream";
 import type { SessionUser } from "@/lib/auth/permissions";
 import { prisma } from "@/lib/db/client";
-import { notFound } from "@/lib/errors";
+import { AppError, notFound } from "@/lib/errors";
+import { WITHDRAWN } from "./purge";
 import { storage } from "@/lib/storage";
 import { tokenExportEntry } from "@/lib/tokens/tokens";
 import { exportKey } from "./files";
@@ -23,7 +24,12 @@ export async function downloadResponse(user: Pick<SessionUser, "id" | "email">, 
     where: { id, user_id: userId, status: "completed" },
     select: { id: true, completed_at: true, format: true },
   });
-  if (!row?.completed_at) throw notFound("The export file");
+  if (!row?.completed_at) {
+    // Withdrawn because it held erased data: its owner is told so, not that it never was.
+    const withdrawn = await db.subscriberExport.findFirst({ where: { id, user_id: userId, status: "failed", error: { contains: WITHDRAWN } }, select: { error: true } });
+    if (withdrawn?.error) throw new AppError(410, "erased_data", withdrawn.error);
+    throw notFound("The export file");
+  }
   const file = await storage().get(exportKey(row.id, row.format));
   if (!file) throw notFound("The export file");
   try {

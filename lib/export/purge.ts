@@ -33,17 +33,20 @@ export async function purgeExports(now: Date = new Date()): Promise<PurgeResult>
   return { purged: purged.length, strays: strays.length + incomplete, lost: lost.length };
 }
 
+/** What a withdrawn export's error says (after its size); a download of it answers 410 `erased_data`. */
+export const WITHDRAWN = "was withdrawn";
+
 /**
  * Erased subscribers leave no file behind (docs/decisions/0041-export-withdrawal.md): the completed
  * exports whose recorded ids hold one of them are withdrawn, their owners told by the export's
  * error; a file recorded before ids were kept goes if it was made before `deletedBefore`.
  */
-export async function withdrawExportsHolding(ids: readonly number[], deletedBefore: Date): Promise<number> {
+export async function withdrawExportsHolding(ids: readonly number[], deletedBefore: Date, reason = "it held a subscriber who was deleted forever"): Promise<number> {
   if (ids.length === 0) return 0;
   const conn = await connection();
   const gone = await conn.query<{ id: string }>(
     sql`UPDATE subscriber_exports SET status = 'failed', error = 'Your file of ' || to_char(total_rows, 'FM999,999,999,999')
-       || CASE WHEN total_rows = 1 THEN ' row' ELSE ' rows' END || ' was withdrawn: it held a subscriber who was deleted forever. Request the export again.'
+       || CASE WHEN total_rows = 1 THEN ' row' ELSE ' rows' END || ${` ${WITHDRAWN}: ${reason}. Request the export again.`}
      WHERE status = 'completed' AND (subscriber_ids && ${idRanges([...ids])}::int4multirange
        OR (subscriber_ids IS NULL AND created_at < ${deletedBefore})) RETURNING id`);
   await deleteExportFiles(gone.map((r) => r.id));

@@ -8,6 +8,7 @@ import { ImportFileError } from "@/lib/imports/read";
 import { markImportFailed, runImport } from "@/lib/imports/run";
 import { processWide } from "@/lib/process-wide";
 import { markBulkFailed, runBulkChange } from "@/lib/subscribers/bulk";
+import { runRetention } from "@/lib/people/retention";
 import { purgeTrash } from "@/lib/trash/purge";
 import { log, logError } from "@/lib/telemetry/log";
 import { metrics } from "@/lib/telemetry/metrics";
@@ -136,12 +137,14 @@ export function startJobWorker(): Promise<void> {
         await boss.work<Record<string, string>>(legacy.failed, failedOptions, (jobs) => onFailedJobs(fromLegacy(legacy, jobs)));
       }
       // The scheduled clean-up also drops sign-in attempts older than the throttling window, and erases
-      // what has been in the trash for TRASH_RETENTION_DAYS (lib/trash/purge.ts).
+      // what has been in the trash for TRASH_RETENTION_DAYS (lib/trash/purge.ts), and subscribers past
+      // RETENTION_ERASE_AFTER_DAYS when set (lib/people/retention.ts).
       await boss.work(PURGE_QUEUE, { pollingIntervalSeconds: Math.max(10, polling) }, async () => {
         await purgeExports();
         await purgeImports();
         await purgeLoginAttempts();
         await purgeTrash();
+        await runRetention();
       });
       await boss.schedule(PURGE_QUEUE, config().JOB_PURGE_CRON);
       // One schedule: an older version's, under the queue's former name, would purge twice.

@@ -12,6 +12,7 @@ const ERROR_MEANING: Record<ErrorStatus, string> = {
   403: "Not allowed: the role, the token's scope, a session's write from another site, or `two_factor_required` (REQUIRE_TWO_FACTOR covers the user, who has not set up two-factor codes yet).",
   404: "No such record (or not yours).",
   409: "Conflict with the record as it is now.",
+  410: "Gone for good: `erased_data`, the file held personal data erased since (the message says why).",
   413: "The body is too large.",
   415: "The body is not of the type this operation reads.",
   422: "Refused by a rule the console always keeps (`last_admin`: there is always one active administrator).",

@@ -33,7 +33,7 @@ export type ApiOperation = {
   errors?: ErrorStatus[];
 };
 
-export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 422 | 429 | 503;
+export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 410 | 413 | 415 | 422 | 429 | 503;
 
 /** Keeps the literal types of the schemas, so a route's `op.body.parse()` is typed as precisely as the schema. */
 export const operation = <const T extends ApiOperation>(op: T): T => op;

@@ -328,7 +328,7 @@ export interface paths {
          * Download an export's file (its owner only)
          * @description **Who:** Signed in. API tokens with the `export` scope too.
          *
-         *     The `downloadable_file` path of the export status. Another user's export is a 404. CSV or XLSX, as the export's `format`.
+         *     The `downloadable_file` path of the export status. Another user's export is a 404. CSV or XLSX, as the export's `format`. A file withdrawn because it held erased data answers 410 `erased_data`, saying why.
          */
         get: operations["getExportsIdDownload"];
         put?: never;
@@ -744,6 +744,72 @@ export interface paths {
          *     Its subscribers are left without a branch.
          */
         delete: operations["deleteTrashBranchesId"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/people/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download everything held about a person
+         * @description **Who:** Administrators. API tokens with the `read` scope (or `export`) too.
+         *
+         *     One of `email`, `mobile` (E.164 or with + and the country code) or `subscriber_id` (that record's email and mobile). A zip of `person.json` (every record sharing the email or mobile: live, in the trash, merged away; each one's history; merges, bulk changes, audit entries, imports and exports that concern them, saved views naming them) and `summary.csv`. 404 when nothing matches. Audited as `person.export` without personal values.
+         */
+        get: operations["getPeopleExport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/people/erase": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Erase a person everywhere
+         * @description **Who:** Administrators.
+         *
+         *     Every record sharing the email or mobile, and every copy of their values (history, merges, bulk changes' undo data, filters of exports, views and the audit, import previews and files); export files holding them are withdrawn (their owners get 410 `erased_data`). Cannot be undone. Audited as `person.erase` with the counts. 404 when nothing matches.
+         */
+        post: operations["postPeopleErase"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/people/retention": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retention's dry run: how many subscribers it would erase, per branch
+         * @description **Who:** Administrators. API tokens with the `read` scope (or `export`) too.
+         *
+         *     Subscribers whose travel date is `RETENTION_ERASE_AFTER_DAYS` past and that nobody changed for `RETENTION_UNCHANGED_DAYS`, counted per branch; `erase_after_days` and `unchanged_days` try other settings. Writes nothing. `enabled`: whether the scheduled job erases (the setting is set).
+         */
+        get: operations["getPeopleRetention"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -1230,6 +1296,16 @@ export interface components {
         };
         /** @description Conflict with the record as it is now. */
         Error409: {
+            headers: {
+                "X-Request-Id": components["headers"]["RequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Gone for good: `erased_data`, the file held personal data erased since (the message says why). */
+        Error410: {
             headers: {
                 "X-Request-Id": components["headers"]["RequestId"];
                 [name: string]: unknown;
@@ -2098,6 +2174,7 @@ export interface operations {
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            410: components["responses"]["Error410"];
             429: components["responses"]["Error429"];
             503: components["responses"]["Error503"];
         };
@@ -2841,6 +2918,119 @@ export interface operations {
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    getPeopleExport: {
+        parameters: {
+            query?: {
+                email?: string;
+                mobile?: string;
+                subscriber_id?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file, as an attachment. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/zip": string;
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    postPeopleErase: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: email */
+                    email?: string;
+                    mobile?: string;
+                    subscriber_id?: number;
+                    /** @constant */
+                    confirm: true;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        erased_subscribers: number;
+                        history_entries: number;
+                        audit_entries_scrubbed: number;
+                        import_rows: number;
+                        exports_withdrawn: number;
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    getPeopleRetention: {
+        parameters: {
+            query?: {
+                erase_after_days?: number;
+                unchanged_days?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        enabled: boolean;
+                        erase_after_days: number | null;
+                        unchanged_days: number;
+                        total: number;
+                        branches: {
+                            branch_id: number | null;
+                            branch_name: string | null;
+                            count: number;
+                        }[];
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            429: components["responses"]["Error429"];
             503: components["responses"]["Error503"];
         };
     };

@@ -253,6 +253,14 @@ const ROUTES: Record<string, Call[] | "next-auth"> = {
   "api/v1/trash/branches/[id]/restore/route.ts": [
     { method: "POST", path: "/api/v1/trash/branches/{trashed-branch}/restore", expect: r({ anonymous: 401, staff: 403, admin: 200 }, 403) },
   ],
+  // A person's data: administrators only (an administrator's token may read the archive, never erase).
+  "api/v1/people/export/route.ts": [
+    { method: "GET", path: "/api/v1/people/export?subscriber_id={subscriber}", expect: r({ anonymous: 401, staff: 403, admin: 200 }, 200) },
+  ],
+  "api/v1/people/retention/route.ts": [{ method: "GET", path: "/api/v1/people/retention", expect: r({ anonymous: 401, staff: 403, admin: 200 }, 200) }],
+  "api/v1/people/erase/route.ts": [
+    { method: "POST", path: "/api/v1/people/erase", json: { subscriber_id: "{subscriber}", confirm: true }, expect: r({ anonymous: 401, staff: 403, admin: 200 }, 403) },
+  ],
   // Bulk changes through the API: the page's rules (deletion for administrators; a scoped user's
   // ids of other branches match nothing: 400); a change is its author's and administrators' to
   // read and undo (anyone else: 404), never a token's to make or undo.
@@ -285,6 +293,8 @@ const ACTIONS: Record<string, Record<string, Expect>> = {
     createSubscriberAction: { anonymous: 401, staff: "ok", admin: "ok" },
     updateSubscriberAction: { anonymous: 401, staff: "ok", admin: "ok" },
     deleteSubscriberAction: { anonymous: 401, staff: 403, admin: "ok" },
+    // Erasing a person (the record page's): administrators only.
+    erasePersonAction: { anonymous: 401, staff: 403, admin: "ok" },
     checkDuplicateAction: { anonymous: 401, staff: "ok", admin: "ok" },
   },
   "(console)/subscribers/duplicates/actions.ts": {
@@ -592,7 +602,7 @@ describe("authorization matrix", () => {
           const { headers } = as(who);
           expect(await nextHeaders()).toEqual(headers);
           const mod = (await import(/* @vite-ignore */ path.join(APP, file))) as Record<string, (input: unknown) => Promise<{ ok: boolean }>>;
-          const input = /^(delete|update|count)/.test(name) ? { id: branchIds.pop(), name: `Matrix action ${who}` } : { name: `Matrix action ${who} ${name}` };
+          const input = /^(delete|update|count|erase)/.test(name) ? { id: branchIds.pop(), name: `Matrix action ${who}` } : { name: `Matrix action ${who} ${name}` };
           const before = await Promise.all([suite.database.prisma.branch.count(), suite.database.prisma.user.count(), suite.database.prisma.apiToken.count()]);
           let returned: unknown = null;
           const result = await nothingOfOtherBranches(who, () => outcome(async () => void (returned = await mod[name]!(input))), async () => safeJson(returned));

@@ -4,6 +4,7 @@ import { revalidatePath } from "next/cache";
 import { action } from "@/lib/actions";
 import { z } from "zod";
 import { requireAdmin, requireUser } from "@/lib/auth/guards";
+import { erasePerson } from "@/lib/people/erase";
 import { deleteSubscriber, updateSubscriber } from "@/lib/subscribers/edit";
 import { checkDuplicates, createSubscriber } from "@/lib/subscribers/mutations";
 import { serializeRecord } from "@/lib/subscribers/record";
@@ -41,4 +42,13 @@ export const deleteSubscriberAction = action(requireAdmin, z.object({ id: idSche
   const row = await deleteSubscriber(user.scope, id, user);
   revalidatePath("/subscribers");
   return { ok: true, data: undefined, message: `Subscriber “${row.first_name} ${row.last_name}” deleted. It is in the trash.` };
+});
+
+/** Erases the person of this record everywhere (administrators): not undoable, the confirmation said so. */
+export const erasePersonAction = action(requireAdmin, z.object({ id: idSchema("The subscriber id must be a whole number of 1 or more.") }), async ({ id }, user) => {
+  const counts = await erasePerson(user.scope, { subscriber_id: id }, user);
+  revalidatePath("/subscribers");
+  const records = `${counts.erased_subscribers} record${counts.erased_subscribers === 1 ? "" : "s"}`;
+  const files = counts.exports_withdrawn ? `, ${counts.exports_withdrawn} export file${counts.exports_withdrawn === 1 ? "" : "s"} withdrawn` : "";
+  return { ok: true, data: counts, message: `Person erased: ${records}${files}.` };
 });

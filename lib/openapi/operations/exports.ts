@@ -33,8 +33,10 @@ export const exportsApi = {
   }),
   download: operation({
     method: "get", path: "/api/v1/exports/{id}/download", tag, summary: "Download an export's file (its owner only)", access: "signed_in", tokenScope: "export",
-    description: "The `downloadable_file` path of the export status. Another user's export is a 404. CSV or XLSX, as the export's `format`.",
+    description: "The `downloadable_file` path of the export status. Another user's export is a 404. CSV or XLSX, as the export's `format`. " +
+      "A file withdrawn because it held erased data answers 410 `erased_data`, saying why.",
     params: jobIdPathParams,
     answers: { 200: { file: ["text/csv", CONTENT_TYPES.xlsx] } },
+    errors: [410],
   }),
 };

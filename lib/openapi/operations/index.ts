@@ -5,6 +5,7 @@ import { duplicatesApi } from "./duplicates";
 import { exportsApi } from "./exports";
 import { importsApi } from "./imports";
 import { countriesApi, tokensApi, usersApi } from "./people";
+import { personalDataApi } from "./personal-data";
 import { subscribersApi } from "./subscribers";
 import { bulkApi, trashApi } from "./trash";
 import { activityApi, viewsApi } from "./views";
@@ -26,6 +27,7 @@ export const API_OPERATIONS: readonly ApiOperation[] = [
   ...Object.values(viewsApi),
   ...Object.values(activityApi),
   ...Object.values(trashApi),
+  ...Object.values(personalDataApi),
   ...Object.values(tokensApi),
   ...Object.values(documentApi),
 ];

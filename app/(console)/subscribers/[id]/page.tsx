@@ -16,8 +16,10 @@ import { query } from "@/lib/db/sql";
 import { parseId } from "@/lib/validation/id";
 import type { RawParams } from "@/lib/list/params";
 import { backQuery, listBack } from "@/lib/subscribers/back";
+import { personCounts } from "@/lib/people/find";
 import { DeleteSubscriberButton } from "./delete-subscriber-button";
 import { History } from "./history";
+import { ErasePersonButton } from "./person-actions";
 import { UndoDismissalButton, UndoMergeButton } from "./undo-buttons";
 
 type Props = { params: Promise<{ id: string }>; searchParams: Promise<RawParams> };
@@ -36,11 +38,12 @@ export default async function SubscriberPage({ params, searchParams }: Props) {
   const s = id === null ? null : await findSubscriber(scope, id);
   if (!s) notFound();
   const admin = canManageBranches(user);
-  const [{ matches, elsewhere }, history, dismissals, merges] = await Promise.all([
+  const [{ matches, elsewhere }, history, dismissals, merges, person] = await Promise.all([
     s.is_duplicate ? earlierMatches(scope, s) : Promise.resolve({ matches: [], elsewhere: false }),
     subscriberHistory(scope, s.id),
     dismissalsOf({ query }, scope, s.id),
     admin ? mergesInto({ query }, s.id) : Promise.resolve([]),
+    admin ? personCounts(scope, s.id) : Promise.resolve(null),
   ]);
   const name = `${s.first_name} ${s.last_name}`;
 
@@ -91,6 +94,21 @@ export default async function SubscriberPage({ params, searchParams }: Props) {
           {admin ? <DeleteSubscriberButton id={s.id} name={name} /> : null}
         </div>
       </div>
+
+      {person ? (
+        <section aria-labelledby="personal-data-heading" className="rounded-lg border border-slate-200 bg-white p-5 shadow-sm">
+          <h2 id="personal-data-heading" className="font-semibold">Personal data</h2>
+          <p className="mt-1 text-sm text-slate-600">
+            This person has {person.total === 1 ? "1 record" : `${person.total} records`} sharing this email or mobile (in the lists, the trash and merged away).
+          </p>
+          <div className="mt-3 flex flex-wrap gap-2">
+            <a href={`/api/v1/people/export?subscriber_id=${s.id}`} download className={buttonClass.secondary}>
+              Download personal data
+            </a>
+            <ErasePersonButton id={s.id} name={name} email={s.email} mobile={s.mobile} counts={person} />
+          </div>
+        </section>
+      ) : null}
 
       <section aria-labelledby="fields-heading" className="rounded-lg border border-slate-200 bg-white p-5 shadow-sm">
         <h2 id="fields-heading" className="sr-only">Fields</h2>
