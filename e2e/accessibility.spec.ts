@@ -1,6 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
 import type { Browser, Page } from "@playwright/test";
-import { expect, openRowMenu, signInByApi, test, USERS, type RoleName } from "./fixtures";
+import { animationsSettled, expect, openRowMenu, signInByApi, test, USERS, type RoleName } from "./fixtures";
 
 // Every page of the console, as staff and as an administrator, at desktop and phone width: axe
 // (WCAG 2.1 A and AA) finds no serious or critical violation. Pages only administrators see are
@@ -12,17 +12,8 @@ const stamp = () => `${Date.now()}${Math.floor(Math.random() * 1000)}`.slice(-9)
 
 /** What axe finds serious or critical on the page as it is now, one readable paragraph per rule. */
 async function violations(page: Page, what: string): Promise<string[]> {
-  // A toast still fading in blends its colours with the page's: axe judges the page once its
-  // finite animations and transitions are over (a spinner's endless one is left running, and one
-  // driven by a table's scroll, not by time, never ends).
-  await page.waitForFunction(
-    () =>
-      document
-        .getAnimations()
-        .every((a) => a.timeline !== document.timeline || a.effect?.getComputedTiming().iterations === Infinity || a.playState !== "running"),
-    undefined,
-    { timeout: 5_000 },
-  );
+  // A toast still fading in blends its colours with the page's: axe judges the page once they settle.
+  await animationsSettled(page);
   const { violations } = await new AxeBuilder({ page })
     .withTags(TAGS)
     // A name that leaves out the visible label (2.5.3, level A) is an experimental rule: asked for by name.

@@ -68,3 +68,26 @@ export const toast = (page: Page, message: string) =>
 
 /** Opens a row's Actions menu (a <details>: its <summary> has no role of its own) on /users. */
 export const openRowMenu = (row: Locator) => row.locator("summary", { hasText: "Actions" }).click();
+
+/**
+ * Waits until the page's time-driven animations and transitions have been over for a moment, so
+ * axe judges colours as they settle: a toast mounted just after a check began still fades in
+ * (a spinner's endless animation, and one driven by a table's scroll, not by time, are left out).
+ */
+export async function animationsSettled(page: Page, quietMs = 250) {
+  const token = Math.random();
+  await page.waitForFunction(
+    ({ token, quietMs }) => {
+      const running = document
+        .getAnimations()
+        .some((a) => a.timeline === document.timeline && a.effect?.getComputedTiming().iterations !== Infinity && a.playState === "running");
+      const state = window as unknown as { __settled?: { token: number; since: number | null } };
+      if (state.__settled?.token !== token) state.__settled = { token, since: null };
+      if (running) state.__settled.since = null;
+      else state.__settled.since ??= performance.now();
+      return state.__settled.since !== null && performance.now() - state.__settled.since >= quietMs;
+    },
+    { token, quietMs },
+    { timeout: 5_000 },
+  );
+}
