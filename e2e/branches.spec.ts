@@ -1,6 +1,32 @@
 import { expect, listToolbar, test, toast } from "./fixtures";
 
 test.describe("branches", () => {
+  test("a page of the build before an upgrade reloads when its action is gone, and saves once reloaded", async ({ asAdmin: page }) => {
+    const name = `Skew ${Date.now()}`;
+    await page.goto("/branches/new");
+    await page.getByLabel("Name").fill(name);
+    // The new build answers the old page's action as Next does for an action it no longer knows.
+    let refused = 0;
+    await page.route("**/branches/new", (route) => {
+      if (route.request().method() !== "POST" || !route.request().headers()["next-action"]) return route.continue();
+      refused++;
+      return route.fulfill({ status: 409, headers: { "x-nextjs-action-not-found": "1", "content-type": "text/plain" }, body: "Server action not found." });
+    });
+    const reloaded = page.waitForEvent("load");
+    await page.getByRole("button", { name: "Create branch" }).click();
+    await reloaded;
+    expect(refused).toBe(1);
+    await page.unroute("**/branches/new");
+    // Reloaded onto the build that serves it: no "check your connection", and the form works.
+    await expect(page.getByLabel("Name")).toHaveValue("");
+    await expect(page.getByText("Check your connection")).toHaveCount(0);
+    await page.getByLabel("Name").fill(name);
+    await page.getByRole("button", { name: "Create branch" }).click();
+    await expect(page).toHaveURL(/\/branches(\?|$)/);
+    const stored = (await (await page.request.get(`/api/v1/branches?name=${encodeURIComponent(name)}`)).json()) as { data: { name: string }[] };
+    expect(stored.data.filter((b) => b.name === name)).toHaveLength(1);
+  });
+
   test("admin creates, edits and deletes a branch through the UI", async ({ asAdmin: page }) => {
     const name = `Harbour ${Date.now()}`;
     await page.goto("/branches");

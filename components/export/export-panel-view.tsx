@@ -9,6 +9,7 @@ import type { ExportStatusBody } from "@/lib/export/status";
 import { ExportProgress, FileSummary, holdsCurrent, sortWords, StatusBadge } from "./export-parts";
 import { FormAlert } from "@/components/ui/form-alert";
 import type { FilterField } from "@/components/list/filter-bar";
+import { reloadIfStale } from "@/components/ui/reload-if-stale";
 
 const POLL_MS = 1500;
 
@@ -72,7 +73,8 @@ export function ExportPanelView({ initial, filters, sort, view, matching, reques
           const response = await fetch("/api/v1/subscribers/export", { cache: "no-store" });
           if (response.ok) setStatus((await response.json()) as ExportStatusBody);
         }
-      } catch {
+      } catch (error) {
+        if (reloadIfStale(error)) return;
         notify("error", "The export could not be requested. Check your connection and try again.");
       }
     });

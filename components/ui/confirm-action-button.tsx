@@ -4,6 +4,7 @@ import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
 import { notify } from "@/components/toast";
 import { ConfirmDialog } from "./confirm-dialog";
+import { reloadIfStale } from "@/components/ui/reload-if-stale";
 
 type Outcome = { ok: true; message?: string } | { ok: false; formError?: string };
 type Router = ReturnType<typeof useRouter>;
@@ -61,7 +62,8 @@ export function ConfirmActionButton<R extends Outcome>({
           setOpen(false);
           router.refresh();
         }
-      } catch {
+      } catch (error) {
+        if (reloadIfStale(error)) return;
         notify("error", `${failed} Check your connection and try again.`);
       }
     });

@@ -4,6 +4,7 @@ import { useState } from "react";
 import { useForm, type FieldValues, type Path, type UseFormProps } from "react-hook-form";
 import type { ActionResult } from "@/lib/actions";
 import { placeFieldErrors } from "./place-field-errors";
+import { reloadIfStale } from "@/components/ui/reload-if-stale";
 
 type Refusal = Extract<ActionResult<unknown>, { ok: false }>;
 
@@ -38,7 +39,8 @@ export function useActionForm<In extends FieldValues, T, Out = In>(
       if (refused?.(result, values)) return;
       const placed = placeFieldErrors(result.fieldErrors, fields, form.setError);
       setFormError(placed ? null : (result.formError ?? failed));
-    } catch {
+    } catch (error) {
+      if (reloadIfStale(error)) return;
       setFormError(`${failed} Check your connection and try again.`);
     }
   });

@@ -4,6 +4,7 @@ import { useCallback, useRef, useState } from "react";
 import type { DuplicateCheckInput } from "@/lib/subscribers/schema";
 import type { DuplicateWarning } from "@/lib/subscribers/mutations";
 import { checkDuplicateAction } from "./actions";
+import { reloadIfStale } from "@/components/ui/reload-if-stale";
 
 export type DuplicateWarnings = { email: DuplicateWarning; mobile: DuplicateWarning };
 const NONE: DuplicateWarnings = { email: null, mobile: null };
@@ -19,7 +20,8 @@ export function useDuplicateCheck() {
       const result = await checkDuplicateAction(input);
       if (ticket !== last.current) return;
       setWarnings(result.ok ? result.data : NONE);
-    } catch {
+    } catch (error) {
+      if (reloadIfStale(error)) return;
       if (ticket === last.current) setWarnings(NONE); // a warning is best effort
     }
   }, []);

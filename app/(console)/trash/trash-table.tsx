@@ -9,6 +9,7 @@ import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { nameList } from "@/lib/format";
 import type { TrashKind } from "@/lib/trash/filters";
 import { eraseTrashAction, restoreTrashAction } from "./actions";
+import { reloadIfStale } from "@/components/ui/reload-if-stale";
 
 export type TrashRow = {
   id: number;
@@ -54,7 +55,8 @@ export function TrashTable({ kind, rows }: { kind: TrashKind; rows: TrashRow[] }
         setConfirming(null);
         setSelected(new Set());
         router.refresh();
-      } catch {
+      } catch (error) {
+        if (reloadIfStale(error)) return;
         notify("error", "Nothing was done. Check your connection and try again.");
       }
     });

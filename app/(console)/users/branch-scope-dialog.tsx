@@ -7,6 +7,7 @@ import { buttonClass } from "@/components/ui/button-styles";
 import { Modal } from "@/components/ui/modal";
 import { setBranchesAction } from "./actions";
 import { BranchPicker, type BranchChoice } from "./branch-picker";
+import { reloadIfStale } from "@/components/ui/reload-if-stale";
 
 type ScopedUser = { id: number; name: string; branch_ids: number[] | null };
 
@@ -45,7 +46,8 @@ function ScopeForm({ titleId, user, branches, onClose }: { titleId: string; user
         } else {
           setError(result.fieldErrors?.branch_ids?.[0] ?? result.formError ?? "The branches could not be saved.");
         }
-      } catch {
+      } catch (error) {
+        if (reloadIfStale(error)) return;
         setError("The branches could not be saved. Check your connection and try again.");
       }
     });

@@ -12,6 +12,7 @@ import { changeRoleAction, resetPasswordAction, resetTwoFactorAction, setActiveA
 import type { BranchChoice } from "./branch-picker";
 import { BranchScopeDialog } from "./branch-scope-dialog";
 import { LinkDialog } from "./link-dialog";
+import { reloadIfStale } from "@/components/ui/reload-if-stale";
 
 type Row = { id: number; name: string; email: string; role: Role; active: boolean; branch_ids: number[] | null; two_factor: boolean; sso_linked: boolean };
 type Pending = null | "role" | "active" | "reset" | "branches" | "two-factor" | "sso";
@@ -41,7 +42,8 @@ export function UserRowActions({ user, self, branches }: { user: Row; self: bool
           if (result.message) notify("success", result.message);
           router.refresh();
         }
-      } catch {
+      } catch (error) {
+        if (reloadIfStale(error)) return;
         notify("error", `${failure} Check your connection and try again.`);
       }
     });

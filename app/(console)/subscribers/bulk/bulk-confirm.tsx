@@ -7,6 +7,7 @@ import { buttonClass } from "@/components/ui/button-styles";
 import { FormAlert } from "@/components/ui/form-alert";
 import type { BulkChange, BulkTarget } from "@/lib/subscribers/bulk-schema";
 import { bulkChangeAction } from "../bulk-actions";
+import { reloadIfStale } from "@/components/ui/reload-if-stale";
 
 export function BulkConfirm({ target, change, count, back }: { target: BulkTarget; change: BulkChange; count: number; back: string }) {
   const router = useRouter();
@@ -30,7 +31,8 @@ export function BulkConfirm({ target, change, count, back }: { target: BulkTarge
           router.push(back);
           router.refresh();
         }
-      } catch {
+      } catch (error) {
+        if (reloadIfStale(error)) return;
         setError("The change could not be made. Check your connection and try again.");
       }
     });
