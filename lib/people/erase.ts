@@ -96,8 +96,7 @@ export async function eraseRecords(tx: Queryable, ids: readonly number[], actor:
   // What held them by id: "not duplicates" pairs, merges (their undo is gone with them), bulk changes' undo values.
   await tx.query(sql`DELETE FROM subscriber_dismissals WHERE low_id = ANY(${erased}::int[]) OR high_id = ANY(${erased}::int[])`);
   await tx.query(sql`DELETE FROM subscriber_merges WHERE survivor_id = ANY(${erased}::int[]) OR merged_ids && ${erased}::int[]`);
-  // By the primary key (bulk change, subscriber): the table has no index of subscribers alone, and a big one would be read whole.
-  await tx.query(sql`DELETE FROM bulk_change_rows WHERE bulk_change_id = ANY(ARRAY(SELECT id FROM bulk_changes)) AND subscriber_id = ANY(${erased}::int[])`);
+  await tx.query(sql`DELETE FROM bulk_change_rows WHERE subscriber_id = ANY(${erased}::int[])`);
   return { erased, history: h?.n ?? 0 };
 }
 
