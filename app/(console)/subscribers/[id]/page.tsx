@@ -95,21 +95,6 @@ export default async function SubscriberPage({ params, searchParams }: Props) {
         </div>
       </div>
 
-      {person ? (
-        <section aria-labelledby="personal-data-heading" className="rounded-lg border border-slate-200 bg-white p-5 shadow-sm">
-          <h2 id="personal-data-heading" className="font-semibold">Personal data</h2>
-          <p className="mt-1 text-sm text-slate-600">
-            This person has {person.total === 1 ? "1 record" : `${person.total} records`} sharing this email or mobile (in the lists, the trash and merged away).
-          </p>
-          <div className="mt-3 flex flex-wrap gap-2">
-            <a href={`/api/v1/people/export?subscriber_id=${s.id}`} download className={buttonClass.secondary}>
-              Download personal data
-            </a>
-            <ErasePersonButton id={s.id} name={name} email={s.email} mobile={s.mobile} counts={person} />
-          </div>
-        </section>
-      ) : null}
-
       <section aria-labelledby="fields-heading" className="rounded-lg border border-slate-200 bg-white p-5 shadow-sm">
         <h2 id="fields-heading" className="sr-only">Fields</h2>
         <dl className="grid gap-x-6 gap-y-3 sm:grid-cols-2">
@@ -191,6 +176,22 @@ export default async function SubscriberPage({ params, searchParams }: Props) {
           , with its filters and count.
         </p>
       </section>
+
+      {/* Rarely used and not undoable: after the record, not between its name and its fields. */}
+      {person ? (
+        <section aria-labelledby="personal-data-heading" className="rounded-lg border border-slate-200 bg-white p-5 shadow-sm">
+          <h2 id="personal-data-heading" className="font-semibold">Personal data</h2>
+          <p className="mt-1 text-sm text-slate-600">
+            This person has {person.total === 1 ? "1 record" : `${person.total} records`} sharing this email or mobile (in the lists, the trash and merged away).
+          </p>
+          <div className="mt-3 flex flex-wrap gap-2">
+            <a href={`/api/v1/people/export?subscriber_id=${s.id}`} download className={buttonClass.secondary}>
+              Download personal data
+            </a>
+            <ErasePersonButton id={s.id} name={name} email={s.email} mobile={s.mobile} counts={person} />
+          </div>
+        </section>
+      ) : null}
     </div>
   );
 }
