@@ -305,6 +305,33 @@ for (const kind of testDbKinds()) {
       }
     });
 
+    it("answers a person's data, its erasure and retention's dry run as documented", async () => {
+      const email = "pat.contract@people.test";
+      await call(staff, "post", "/api/v1/subscribers", { json: { first_name: "Pat", last_name: "Contract", email, mobile: "+447911300001", subscription_status: "active", is_mandatory: false } });
+      await call(admin, "get", "/api/v1/people/export", { query: `email=${encodeURIComponent(email)}` });
+      await call(staff, "get", "/api/v1/people/export", { query: `email=${encodeURIComponent(email)}` }); // 403
+      await call(admin, "get", "/api/v1/people/retention", { query: "erase_after_days=30" });
+      await call(staff, "get", "/api/v1/people/retention"); // 403
+      await call(staff, "post", "/api/v1/people/erase", { json: { email, confirm: true } }); // 403
+      await call(admin, "post", "/api/v1/people/erase", { json: { email } }); // 400: not confirmed
+      const erased = (await call(admin, "post", "/api/v1/people/erase", { json: { email, confirm: true } })).body;
+      expect(erased.erased_subscribers).toBe(1);
+      await call(admin, "get", "/api/v1/people/export", { query: `email=${encodeURIComponent(email)}` }); // 404: nothing left
+      for (const status of [
+        "200 get /api/v1/people/export",
+        "403 get /api/v1/people/export",
+        "404 get /api/v1/people/export",
+        "200 get /api/v1/people/retention",
+        "403 get /api/v1/people/retention",
+        "200 post /api/v1/people/erase",
+        "400 post /api/v1/people/erase",
+        "403 post /api/v1/people/erase",
+      ]) {
+        const [code, method, path] = status.split(" ");
+        expect(seen, status).toContain(`${method} ${path} ${code}`);
+      }
+    });
+
     it("answers the refusals each operation's security, parameters and body imply, as documented", async () => {
       const read = await newToken("read");
       for (const { path, method, op } of operations()) {

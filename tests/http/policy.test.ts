@@ -71,7 +71,7 @@ describe("one policy per kind of answer, over HTTP", () => {
 
   it("a static file: the static policy, with Next's own caching; the icon, a route's answer, the non-page one", async () => {
     const login = await rawRequest(server.url, "/login");
-    const chunk = /<script[^>]+src="(\/_next\/static\/[^"]+\.js)"/.exec(login.body)?.[1];
+    const chunk = /<script[^>]+src="(\/_next\/static\/[^"]+\.js(?:\?dpl=[^"]*)?)"/.exec(login.body)?.[1];
     expect(chunk).toBeTruthy();
     const file = await rawRequest(server.url, chunk!);
     expect(file.status).toBe(200);
