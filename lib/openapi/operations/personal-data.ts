@@ -42,6 +42,7 @@ export const personalDataApi = {
       "imports and exports that concern them, saved views naming them) and `summary.csv`. 404 when nothing matches. Audited as `person.export` without personal values.",
     query: personKeySchema,
     answers: { 200: { file: ["application/zip"] } },
+    errors: [404],
   }),
   erase: operation({
     method: "post", path: "/api/v1/people/erase", tag, summary: "Erase a person everywhere", access: "admin",
@@ -51,6 +52,7 @@ export const personalDataApi = {
       "Cannot be undone. Audited as `person.erase` with the counts. 404 when nothing matches.",
     body: personEraseSchema,
     answers: { 200: erasureCountsSchema },
+    errors: [404],
   }),
   retention: operation({
     method: "get", path: "/api/v1/people/retention", tag, summary: "Retention's dry run: how many subscribers it would erase, per branch", access: "admin", tokenScope: "read",
