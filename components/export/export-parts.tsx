@@ -1,5 +1,5 @@
 import type { FilterField } from "@/components/list/filter-bar";
-import { filterChips } from "@/components/list/filter-chips";
+import { filterChips } from "@/components/list/filter-chip-words";
 import { Badge } from "@/components/ui/badge";
 import type { ExportStatusBody } from "@/lib/export/status";
 import { fieldLabel } from "@/lib/subscribers/fields";

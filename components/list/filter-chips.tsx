@@ -1,29 +1,9 @@
 import Link from "next/link";
-import { formatDay } from "@/lib/date-time-format";
 import { rawParams, withParams, type RawParams } from "@/lib/list/params";
 import type { FilterField } from "./filter-bar";
+import { filterChips } from "./filter-chip-words";
 
 const CHIP = "inline-flex max-w-[18rem] items-center gap-1.5 rounded-full border border-brand-200 bg-brand-50 px-3 py-1 text-xs text-brand-900";
-
-export type FilterChip = { key: string; label: string; value: string };
-
-/** The filters in force as people read them ("Status: Active", not "subscription_status: active"). */
-export function filterChips(fields: FilterField[], params: RawParams): FilterChip[] {
-  const chips: FilterChip[] = [];
-  const value = (key: string) => (Object.hasOwn(params, key) && typeof params[key] === "string" ? (params[key] as string).trim() : "");
-  for (const field of fields) {
-    if (field.kind === "dateRange") {
-      if (value(field.from)) chips.push({ key: field.from, label: `${field.label} from`, value: formatDay(value(field.from)) });
-      if (value(field.to)) chips.push({ key: field.to, label: `${field.label} to`, value: formatDay(value(field.to)) });
-      continue;
-    }
-    const v = value(field.name);
-    if (!v) continue;
-    const shown = field.kind === "select" ? (field.options.find((o) => o.value === v)?.label ?? v) : v;
-    chips.push({ key: field.name, label: field.label, value: shown });
-  }
-  return chips;
-}
 
 /** One removable chip (a link) per filter in force, so the list says what it shows; no script. */
 export function FilterChips({ fields, params, path, emptyQuery }: { fields: FilterField[]; params: RawParams; path: string; emptyQuery?: string }) {

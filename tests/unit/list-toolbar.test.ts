@@ -4,7 +4,7 @@ import { BRANCH_TOOLBAR } from "@/app/(console)/branches/filter-fields";
 import { SUBSCRIBER_TOOLBAR } from "@/app/(console)/subscribers/filter-fields";
 import { USER_TOOLBAR } from "@/app/(console)/users/filter-fields";
 import type { FilterField, ListFilters } from "@/components/list/filter-bar";
-import { filterChips } from "@/components/list/filter-chips";
+import { filterChips } from "@/components/list/filter-chip-words";
 import { auditFiltersSchema } from "@/lib/audit/filters";
 import { branchFiltersSchema } from "@/lib/branches/filters";
 import { parseWith } from "@/lib/list/params";

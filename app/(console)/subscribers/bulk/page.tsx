@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { filterChips } from "@/components/list/filter-chips";
+import { filterChips } from "@/components/list/filter-chip-words";
 import { buttonClass } from "@/components/ui/button-styles";
 import { requirePageUser } from "@/lib/auth/page-guards";
 import { databaseAppError, isQueryCancelled } from "@/lib/db/errors";
