@@ -39,6 +39,9 @@ const whole = (min: number, fallback: number, what?: string) => wholeOrUnset(min
 const onOff = (fallback: "on" | "off") =>
   optional(z.enum(["on", "off"], { message: "must be on or off" })).transform((v) => (v ?? fallback) === "on");
 
+/** 1/0 (also on/off, true/false): the webhook switches, named so in docs/API.md. */
+const flag = optional(z.enum(["1", "0", "on", "off", "true", "false"], { message: "must be 1 or 0" })).transform((v) => v === "1" || v === "on" || v === "true");
+
 /** Comma-separated group names (or ids), blanks dropped. */
 const groupList = optional(z.string()).transform((list) => (list ?? "").split(",").map((g) => g.trim()).filter(Boolean));
 
@@ -189,6 +192,14 @@ const schema = z.object({
   JOB_PURGE_CRON: optional(z.string().regex(/^\S+( \S+){4,5}$/, "must be a cron expression, e.g. */15 * * * *")).transform((c) => c ?? "*/15 * * * *"),
   // Unset: SHUTDOWN_TIMEOUT_SECONDS (jobStopSeconds).
   JOB_STOP_TIMEOUT_SECONDS: wholeOrUnset(1),
+  // Webhooks (lib/webhooks, docs/decisions/0045-webhooks.md)
+  WEBHOOK_ALLOW_PRIVATE: flag,
+  WEBHOOK_ALLOW_HTTP: flag,
+  WEBHOOK_SECRET_OVERLAP_HOURS: whole(0, 24, "a whole number of hours"),
+  // Deliveries in flight at once per worker process: a slow receiver holds one of them.
+  WEBHOOK_CONCURRENCY: whole(1, 4),
+  // An endpoint failing every attempt this long is turned off.
+  WEBHOOK_DISABLE_AFTER_DAYS: whole(1, 3, "a whole number of days"),
 });
 
 export type Config = z.output<typeof schema>;
