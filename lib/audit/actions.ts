@@ -51,6 +51,7 @@ export const AUDIT_ACTIONS = [
   "token.create",
   "token.revoke",
   "token.export",
+  "webhook.disable",
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

@@ -6,7 +6,7 @@ import type { AuditAction } from "./actions";
 // reads as ("Changed last name and status of Gregory Kunze-Meyer"). `{record}` marks where the
 // record (a link, where it still has a page) goes.
 
-export const AUDIT_GROUPS = ["Subscribers", "Trash", "Branches", "Imports and exports", "Users", "Sign-in and access", "API tokens"] as const;
+export const AUDIT_GROUPS = ["Subscribers", "Trash", "Branches", "Imports and exports", "Users", "Sign-in and access", "API tokens", "Webhooks"] as const;
 
 type Json = Record<string, unknown>;
 /** What a sentence may name beside the record: the fields changed, as a phrase, and the entry's own values. */
@@ -72,6 +72,7 @@ export const AUDIT_TEXT = {
   "token.create": { group: "API tokens", label: "Token created", says: () => "Created the API token {record}" },
   "token.revoke": { group: "API tokens", label: "Token revoked", says: () => "Revoked the API token {record}" },
   "token.export": { group: "API tokens", label: "Export by token", says: () => "Used the API token {record} for an export" },
+  "webhook.disable": { group: "Webhooks", label: "Webhook turned off", says: (f) => `Turned off the webhook ${String(f.after.url ?? "")}: ${String(f.after.reason ?? "it kept failing")}` },
 } satisfies Record<AuditAction, Text>;
 
 /** The action filter's options: readable names, grouped by area, the raw codes as values. */
