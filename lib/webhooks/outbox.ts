@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { sql } from "@/lib/db/sql";
+import { sql, type Statement } from "@/lib/db/sql";
 import type { Tx } from "@/lib/db/transaction";
 import type { WebhookEventType } from "./events";
 
@@ -19,8 +19,9 @@ export type RecordOptions = {
 
 /**
  * Records `type` in the caller's transaction: the event and one pending delivery per enabled endpoint
- * subscribed to it (or exactly `options.endpointIds`). With no receiver it costs one indexed SELECT and
- * writes nothing; `data` may be a function, then only called when someone receives the event (null: no event after all).
+ * subscribed to it (or exactly `options.endpointIds`), in one statement that writes nothing when no
+ * endpoint receives it. `data` may be a function that reads it: then only called when someone receives
+ * the event (null: no event after all), after a SELECT of the receivers.
  */
 export async function recordEvent(
   tx: Tx,
@@ -29,17 +30,28 @@ export async function recordEvent(
   options: RecordOptions = {},
 ): Promise<void> {
   const receivers = options.endpointIds
-    ? await tx.query<{ id: number }>(sql`SELECT id FROM webhook_endpoints WHERE id = ANY(${options.endpointIds}::int[])`)
-    : await tx.query<{ id: number }>(sql`SELECT id FROM webhook_endpoints WHERE enabled AND ${type} = ANY(events)`);
-  if (receivers.length === 0) return;
-  const body = typeof data === "function" ? await data() : data;
+    ? sql`SELECT id FROM webhook_endpoints WHERE id = ANY(${options.endpointIds}::int[])`
+    : sql`SELECT id FROM webhook_endpoints WHERE enabled AND ${type} = ANY(events)`;
+  if (typeof data !== "function") {
+    // Data at hand: one statement, which writes nothing when nobody receives the event.
+    await tx.query(insertEvent(type, data, receivers));
+    return;
+  }
+  const ids = (await tx.query<{ id: number }>(receivers)).map((r) => r.id);
+  if (ids.length === 0) return;
+  const body = await data();
   if (body === null) return;
-  const ids = receivers.map((r) => r.id);
-  await tx.query(sql`WITH event AS (
-      INSERT INTO webhook_events (id, type, data) VALUES (${newEventId()}, ${type}, ${JSON.stringify(body)}::jsonb) RETURNING id
+  await tx.query(insertEvent(type, body, sql`SELECT unnest(${ids}::int[]) AS id`));
+}
+
+function insertEvent(type: WebhookEventType, data: object, receivers: Statement): Statement {
+  return sql`WITH receivers AS (${receivers}),
+    event AS (
+      INSERT INTO webhook_events (id, type, data) SELECT ${newEventId()}, ${type}, ${JSON.stringify(data)}::jsonb
+      WHERE EXISTS (SELECT 1 FROM receivers) RETURNING id
     )
     INSERT INTO webhook_deliveries (event_id, endpoint_id, status, next_attempt_at, updated_at)
-    SELECT event.id, e, 'pending', now(), now() FROM event, unnest(${ids}::int[]) AS e`);
+    SELECT event.id, receivers.id, 'pending', now(), now() FROM event, receivers`;
 }
 
 /** Puts a delivery, whatever its status, back to pending now: the worker makes a fresh attempt (same `webhook-id`). */
