@@ -1,7 +1,7 @@
 import type { AnyAuditEntry } from "@/lib/audit/log";
 import type { Tx } from "@/lib/db/transaction";
 import type { WebhookEventType } from "./events";
-import { recordEvent } from "./outbox";
+import { forgetSubscribers, recordEvent } from "./outbox";
 
 // Every write audits in its transaction (`tx.audit`), so the webhook events are derived there: a
 // change cannot forget its event, and a rolled-back one records none. `data` is the API's own
@@ -78,6 +78,9 @@ const MAPPINGS: Partial<Record<AnyAuditEntry["action"], Mapping>> = {
 
 /** The webhook event an audited change records, in its transaction (lib/db/transaction.ts calls this from `tx.audit`). */
 export async function recordAuditedEvent(tx: Tx, entry: AnyAuditEntry): Promise<void> {
+  // An erasure also erases the events that hold the person's records.
+  if (entry.action === "subscriber.erase") await forgetSubscribers(tx, [Number(entry.entityId)]);
+  if (entry.action === "person.erase") await forgetSubscribers(tx, (((entry.after ?? {}) as Json).subscriber_ids as number[] | undefined) ?? []);
   const mapping = MAPPINGS[entry.action];
   if (!mapping) return;
   if (mapping.data) await recordEvent(tx, mapping.type, mapping.data(entry));

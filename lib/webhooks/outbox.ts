@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { sql, type Statement } from "@/lib/db/sql";
+import { sql, type Queryable, type Statement } from "@/lib/db/sql";
 import type { Tx } from "@/lib/db/transaction";
 import type { WebhookEventType } from "./events";
 
@@ -58,4 +58,22 @@ function insertEvent(type: WebhookEventType, data: object, receivers: Statement)
 export async function resendDelivery(tx: Tx, deliveryId: bigint | string): Promise<void> {
   await tx.query(sql`UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = now(), updated_at = now()
     WHERE id = ${String(deliveryId)}::bigint`);
+}
+
+/** An erased subscriber's events (and their deliveries) are erased with it: they hold its record. */
+export async function forgetSubscribers(tx: Tx, ids: number[]): Promise<void> {
+  if (ids.length === 0) return;
+  const list = ids.map(String);
+  await tx.query(sql`DELETE FROM webhook_events WHERE (type LIKE 'subscriber.%' AND data->>'id' = ANY(${list}::text[]))
+    OR (type = 'subscribers.merged' AND data->'survivor'->>'id' = ANY(${list}::text[]))`);
+}
+
+/** Events older than `days` whose deliveries are all over (delivered or dead), for the scheduled clean-up. */
+export async function purgeWebhookEvents(q: Queryable, days: number): Promise<number> {
+  const rows = await q.query<{ n: number }>(sql`WITH gone AS (
+      DELETE FROM webhook_events e WHERE e.created_at < now() - make_interval(days => ${days})
+        AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = e.id AND d.status IN ('pending', 'failed'))
+      RETURNING 1)
+    SELECT count(*)::int AS n FROM gone`);
+  return rows[0]?.n ?? 0;
 }
