@@ -129,6 +129,13 @@ describe("one attempt", () => {
     expect(attempt.durationMs).toBeLessThan(2_000);
   });
 
+  it("fails an attempt to a receiver that never answers within the 10 s bound", async () => {
+    const attempt = await postWebhook(`${base}/silent`, {}, "{}", open);
+    expect(attempt).toMatchObject({ delivered: false, status: null });
+    expect(attempt.durationMs).toBeGreaterThanOrEqual(9_900);
+    expect(attempt.durationMs).toBeLessThan(11_000);
+  });
+
   it("reads a huge answer only up to its bound", async () => {
     const before = process.memoryUsage().rss;
     const attempt = await postWebhook(`${base}/huge`, {}, "{}", open);
