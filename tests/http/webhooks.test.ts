@@ -173,8 +173,9 @@ if (process.env.TEST_DATABASE_URL) {
         "the delivery after the restart",
       );
       expect(delivered[0]).toMatchObject({ type: "branch.created", data: { id: branch.id } });
-      const [row] = await server.sql!(`SELECT status::text AS status FROM webhook_deliveries WHERE event_id = $1`, [heldId]);
-      expect(row).toEqual({ status: "delivered" });
+      // Recorded once the receiver's answer is in (it is read after the receiver saw the request).
+      const rows = () => server.sql!(`SELECT status::text AS status FROM webhook_deliveries WHERE event_id = $1`, [heldId]);
+      expect(await until(rows, (r) => r[0]?.status === "delivered", 15_000, "the delivery recorded")).toEqual([{ status: "delivered" }]);
     });
   });
 }
