@@ -97,7 +97,7 @@ async function Results({ page, params }: { page: number; params: RawParams }) {
         >
           {rows.map((row) => (
             <tr key={row.id} className={row.enabled ? "hover:bg-slate-50/60" : "bg-slate-50/70"}>
-              <td className="max-w-80 px-3 py-2.5 align-top">
+              <td className="max-w-80 min-w-48 px-3 py-2.5 align-top">
                 <Link href={`/webhooks/${row.id}`} className="font-medium break-all text-brand-700 hover:underline">
                   <bdi>{row.url}</bdi>
                 </Link>
