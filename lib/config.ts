@@ -200,6 +200,8 @@ const schema = z.object({
   WEBHOOK_CONCURRENCY: whole(1, 4),
   // An endpoint failing every attempt this long is turned off.
   WEBHOOK_DISABLE_AFTER_DAYS: whole(1, 3, "a whole number of days"),
+  // The first retry's delay; the later ones grow from it to about a day in all (lib/webhooks/deliver.ts).
+  WEBHOOK_RETRY_FIRST_SECONDS: whole(1, 30),
 });
 
 export type Config = z.output<typeof schema>;

@@ -57,6 +57,7 @@ export const AUDIT_ACTIONS = [
   "webhook.rotate_secret",
   "webhook.test",
   "webhook.resend",
+  "webhook.disable",
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

@@ -78,6 +78,7 @@ export const AUDIT_TEXT = {
   "webhook.rotate_secret": { group: "Webhooks", label: "Webhook secret rotated", says: () => "Made a new signing secret for the webhook endpoint {record}" },
   "webhook.test": { group: "Webhooks", label: "Webhook test sent", says: () => "Sent a test event to the webhook endpoint {record}" },
   "webhook.resend": { group: "Webhooks", label: "Webhook delivery resent", says: () => "Sent a delivery to the webhook endpoint {record} again" },
+  "webhook.disable": { group: "Webhooks", label: "Webhook turned off", says: (f) => `Turned off the webhook ${String(f.after.url ?? "")}: ${String(f.after.reason ?? "it kept failing")}` },
 } satisfies Record<AuditAction, Text>;
 
 /** The action filter's options: readable names, grouped by area, the raw codes as values. */

@@ -5,6 +5,7 @@ import { conflict, notFound } from "@/lib/errors";
 import { db } from "./client";
 import { retryingDeadlocks } from "./retry";
 import { within, type Queryable } from "./sql";
+import { recordAuditedEvent } from "@/lib/webhooks/from-audit";
 
 // The one way a unit of work writes (docs/decisions/0038-one-transaction-path.md): Prisma's
 // interactive transaction, run again from the start when PostgreSQL aborts it to break a deadlock
@@ -29,9 +30,14 @@ function unitOf(tx: Prisma.TransactionClient): Tx {
   const extra: Omit<Tx, keyof Prisma.TransactionClient> = {
     query,
     executeSql: async (text, values = []) => ({ rows: await tx.$queryRawUnsafe<unknown[]>(text, ...values.map(value)) }),
-    audit: async (entry) => void (await query(await auditStatement(entry))),
+    // The change's webhook event goes with its audit event: every write has one (docs/decisions/0045-webhooks.md).
+    audit: async (entry) => {
+      await query(await auditStatement(entry));
+      await recordAuditedEvent(unit, entry);
+    },
   };
-  return new Proxy(tx, { get: (target, key, receiver) => (key in extra ? extra[key as keyof typeof extra] : Reflect.get(target, key, receiver)) }) as Tx;
+  const unit = new Proxy(tx, { get: (target, key, receiver) => (key in extra ? extra[key as keyof typeof extra] : Reflect.get(target, key, receiver)) }) as Tx;
+  return unit;
 }
 
 /**

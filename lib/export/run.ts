@@ -7,6 +7,8 @@ import { countRows, exportRows } from "./rows";
 import { connection, sql } from "@/lib/db/sql";
 import { jobProgress } from "@/lib/jobs/progress";
 import { transaction } from "@/lib/db/transaction";
+import { recordEvent } from "@/lib/webhooks/outbox";
+import { downloadPath, exportStatus } from "./status";
 
 // One attempt at one export: safe to rerun after a crash (rebuilt under a new temporary name), a no-op once not in_queue.
 
@@ -62,6 +64,13 @@ export async function runExport(exportId: string, signal?: AbortSignal): Promise
     if (done.length === 0) return null;
     const older = await tx.query<{ id: string }>(
       sql`DELETE FROM subscriber_exports WHERE user_id = ${done[0]!.user_id} AND id <> ${exportId} AND status <> 'in_queue' RETURNING id`);
+    // No audit event marks a completed export, so its webhook event is recorded here: the file is fetched through the API, never sent.
+    await recordEvent(tx, "export.completed", async () => ({
+      ...(await exportStatus(done[0]!.user_id, tx)),
+      export_id: exportId,
+      user_id: done[0]!.user_id,
+      download_url: downloadPath(exportId),
+    }));
     return older.map((r) => r.id);
   });
   if (replaced === null) {

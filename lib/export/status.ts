@@ -1,6 +1,6 @@
 import "server-only";
 import { config } from "@/lib/config";
-import { query, sql, type Statement } from "@/lib/db/sql";
+import { query, sql, type Queryable, type Statement } from "@/lib/db/sql";
 import type { ExportFormat } from "./format";
 import type { ExportStatusBody } from "./schema";
 
@@ -42,8 +42,9 @@ export function exportStatusSql(userId: number): Statement {
       ORDER BY completed_at DESC, id ASC LIMIT 1)`;
 }
 
-export async function exportStatus(userId: number): Promise<ExportStatusBody> {
-  const rows = await query<ExportRow>(exportStatusSql(userId));
+/** `q`: a transaction's statements (the completing export's, for its webhook event). */
+export async function exportStatus(userId: number, q?: Queryable): Promise<ExportStatusBody> {
+  const rows = q ? await q.query<ExportRow>(exportStatusSql(userId)) : await query<ExportRow>(exportStatusSql(userId));
   const latest = rows.find((r) => r.which === "latest");
   const file = rows.find((r) => r.which === "file");
   const done = latest?.status === "completed";

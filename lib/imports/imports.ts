@@ -3,7 +3,7 @@ import crypto from "node:crypto";
 import type { z } from "zod";
 import type { SessionUser } from "@/lib/auth/permissions";
 import { config } from "@/lib/config";
-import { connection, sql, type Statement } from "@/lib/db/sql";
+import { connection, sql, type Queryable, type Statement } from "@/lib/db/sql";
 import { AppError, notFound } from "@/lib/errors";
 import { isJobId, newJobId } from "@/lib/jobs/ids";
 import { queue, sendJob } from "@/lib/jobs/queue";
@@ -66,15 +66,16 @@ function toStatus(row: Row): ImportStatus {
   };
 }
 
-async function load(userId: number, id: string): Promise<Row> {
+/** `userId` null: whoever started it (a webhook's event, read in the import's own transaction `q`). */
+async function load(userId: number | null, id: string, q?: Queryable): Promise<Row> {
   if (!isJobId(id)) throw notFound("The import");
-  const conn = await connection();
-  const [row] = await conn.query<Row>(sql`SELECT ${COLUMNS} FROM subscriber_imports WHERE id = ${id} AND user_id = ${userId}`);
+  const conn = q ?? (await connection());
+  const [row] = await conn.query<Row>(sql`SELECT ${COLUMNS} FROM subscriber_imports WHERE id = ${id} ${userId === null ? sql`` : sql`AND user_id = ${userId}`}`);
   if (!row) throw notFound("The import");
   return row;
 }
 
-export const importStatus = async (userId: number, id: string): Promise<ImportStatus> => toStatus(await load(userId, id));
+export const importStatus = async (userId: number | null, id: string, q?: Queryable): Promise<ImportStatus> => toStatus(await load(userId, id, q));
 
 /** The user's recent imports, newest first (dry runs that were never started are previews: left out). */
 export async function recentImports(userId: number, limit = 10): Promise<ImportStatus[]> {

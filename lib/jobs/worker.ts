@@ -13,6 +13,7 @@ import { purgeTrash } from "@/lib/trash/purge";
 import { log, logError } from "@/lib/telemetry/log";
 import { metrics } from "@/lib/telemetry/metrics";
 import { config, jobStopSeconds } from "@/lib/config";
+import { startWebhookDelivery, stopWebhookDelivery } from "@/lib/webhooks/deliver";
 import { jobProgress, withJobLog } from "./progress";
 import { JOB_FAILED_QUEUE, JOB_QUEUE, LEGACY_PURGE_QUEUE, LEGACY_QUEUES, PURGE_QUEUE, queue, stopQueue, type JobData, type JobKind } from "./queue";
 
@@ -149,6 +150,8 @@ export function startJobWorker(): Promise<void> {
       await boss.schedule(PURGE_QUEUE, config().JOB_PURGE_CRON);
       // One schedule: an older version's, under the queue's former name, would purge twice.
       await boss.unschedule(LEGACY_PURGE_QUEUE);
+      // Webhook deliveries are claimed from their own table, beside the jobs (docs/decisions/0045-webhooks.md).
+      startWebhookDelivery();
     })();
     current.worker = { running, started };
     started.catch((error) => {
@@ -183,7 +186,7 @@ export async function stopJobWorker(timeoutSeconds = jobStopSeconds()): Promise<
   const abort = setTimeout(() => worker?.running.forEach((c) => c.abort(new Error("The worker is stopping."))), Math.max(0, timeoutSeconds - 1) * 1000);
   try {
     await worker?.started.catch(() => {});
-    await stopQueue(timeoutSeconds);
+    await Promise.all([stopQueue(timeoutSeconds), stopWebhookDelivery()]);
   } finally {
     clearTimeout(abort);
   }

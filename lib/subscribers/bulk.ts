@@ -440,8 +440,8 @@ export type BulkStatus = {
 };
 
 /** A bulk change, to its author or an admin; anyone else's is the same 404 as none. */
-export async function bulkStatus(viewer: Pick<SessionUser, "id" | "role">, bulkId: string): Promise<BulkStatus> {
-  const conn = await connection();
+export async function bulkStatus(viewer: Pick<SessionUser, "id" | "role">, bulkId: string, q?: Queryable): Promise<BulkStatus> {
+  const conn = q ?? (await connection());
   const [row] = await conn.query<Omit<BulkStatus, "undone_by"> & { undone_by_id: number | null; undone_by_name: string | null }>(sql`
     SELECT b.id, b.user_id, b.status::text AS status, b.change, b.target, b.total_rows, b.processed_rows, b.changed_rows, b.skipped_rows,
            b.error, b.created_at, b.completed_at, b.undo_of, u.id AS undo_id, u.status::text AS undo_status,

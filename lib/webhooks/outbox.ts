@@ -20,12 +20,12 @@ export type RecordOptions = {
 /**
  * Records `type` in the caller's transaction: the event and one pending delivery per enabled endpoint
  * subscribed to it (or exactly `options.endpointIds`). With no receiver it costs one indexed SELECT and
- * writes nothing; `data` may be a function, then only called when someone receives the event.
+ * writes nothing; `data` may be a function, then only called when someone receives the event (null: no event after all).
  */
 export async function recordEvent(
   tx: Tx,
   type: WebhookEventType,
-  data: object | (() => Promise<object>),
+  data: object | (() => Promise<object | null>),
   options: RecordOptions = {},
 ): Promise<void> {
   const receivers = options.endpointIds
@@ -33,6 +33,7 @@ export async function recordEvent(
     : await tx.query<{ id: number }>(sql`SELECT id FROM webhook_endpoints WHERE enabled AND ${type} = ANY(events)`);
   if (receivers.length === 0) return;
   const body = typeof data === "function" ? await data() : data;
+  if (body === null) return;
   const ids = receivers.map((r) => r.id);
   await tx.query(sql`WITH event AS (
       INSERT INTO webhook_events (id, type, data) VALUES (${newEventId()}, ${type}, ${JSON.stringify(body)}::jsonb) RETURNING id
