@@ -73,7 +73,7 @@ test.describe("webhooks", () => {
     await expect(toast(page, "Delivery queued to be sent again.")).toBeVisible();
 
     // Rotation: confirmed, saying the old one stays valid; the new secret shown once.
-    await page.getByRole("button", { name: `Rotate the secret of ${url}` }).click();
+    await page.getByRole("button", { name: `Rotate secret of ${url}` }).click();
     const confirm = page.getByRole("dialog", { name: `Make a new secret for ${url}?` });
     await expect(confirm).toContainText("The old secret stays valid for 24 hours");
     await noSeriousViolations(page, "rotate confirmation");

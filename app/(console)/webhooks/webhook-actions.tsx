@@ -57,7 +57,7 @@ export function WebhookActions({ webhook, events, overlapHours, afterDelete }: {
       </button>
       <ConfirmActionButton
         label="Rotate secret"
-        ariaLabel={`Rotate the secret of ${webhook.url}`}
+        ariaLabel={`Rotate secret of ${webhook.url}`}
         className={`${buttonClass.secondary} ${small}`}
         title={`Make a new secret for ${webhook.url}?`}
         confirmLabel="Rotate secret"
