@@ -14,6 +14,7 @@ import { log, logError } from "@/lib/telemetry/log";
 import { metrics } from "@/lib/telemetry/metrics";
 import { config, jobStopSeconds } from "@/lib/config";
 import { startWebhookDelivery, stopWebhookDelivery } from "@/lib/webhooks/deliver";
+import { purgeWebhookEvents } from "@/lib/webhooks/outbox";
 import { jobProgress, withJobLog } from "./progress";
 import { JOB_FAILED_QUEUE, JOB_QUEUE, LEGACY_PURGE_QUEUE, LEGACY_QUEUES, PURGE_QUEUE, queue, stopQueue, type JobData, type JobKind } from "./queue";
 
@@ -146,6 +147,8 @@ export function startJobWorker(): Promise<void> {
         await purgeLoginAttempts();
         await purgeTrash();
         await runRetention();
+        // Webhook events hold records' data: kept as long as the trash keeps what was deleted.
+        await purgeWebhookEvents(await connection(), config().TRASH_RETENTION_DAYS);
       });
       await boss.schedule(PURGE_QUEUE, config().JOB_PURGE_CRON);
       // One schedule: an older version's, under the queue's former name, would purge twice.

@@ -1,15 +1,19 @@
 import type { AnyAuditEntry } from "@/lib/audit/log";
 import type { Tx } from "@/lib/db/transaction";
 import type { WebhookEventType } from "./events";
-import { recordEvent } from "./outbox";
+import { forgetSubscribers, recordEvent } from "./outbox";
 
 // Every write audits in its transaction (`tx.audit`), so the webhook events are derived there: a
 // change cannot forget its event, and a rolled-back one records none. `data` is the API's own
-// representation, read in the same transaction, and only when some endpoint receives the event
-// (the modules that read it are loaded then too).
+// representation: the audit entry's when it holds it (one statement in all), else read in the same
+// transaction, and only when some endpoint receives the event (the modules that read it are loaded then too).
 
 type Json = Record<string, unknown>;
-type Mapping = { type: WebhookEventType; data: (tx: Tx, entry: AnyAuditEntry) => Promise<Json | null> };
+/** `data`: from the audit entry itself, which already holds the API's representation; `read`: read in the transaction, only when received. */
+type Mapping = { type: WebhookEventType } & (
+  | { data: (entry: AnyAuditEntry) => Json; read?: undefined }
+  | { read: (tx: Tx, entry: AnyAuditEntry) => Promise<Json | null>; data?: undefined }
+);
 
 const without = (value: unknown, ...keys: string[]): Json =>
   Object.fromEntries(Object.entries((value ?? {}) as Json).filter(([key]) => !keys.includes(key)));
@@ -32,30 +36,27 @@ function changedFields(before: unknown, after: unknown): string[] {
 }
 
 const MAPPINGS: Partial<Record<AnyAuditEntry["action"], Mapping>> = {
-  "subscriber.create": { type: "subscriber.created", data: (tx, e) => subscriberRecord(tx, e.entityId) },
+  // Its audit entry holds the list's row (no updated_at): the record is read.
+  "subscriber.create": { type: "subscriber.created", read: (tx, e) => subscriberRecord(tx, e.entityId) },
+  // The entries of these hold the record (serializeRecord) as it was before and after.
   "subscriber.update": {
     type: "subscriber.updated",
-    data: async (tx, e) => {
-      const record = await subscriberRecord(tx, e.entityId);
-      return record && { ...record, changed: changedFields(e.before, e.after) };
-    },
+    data: (e) => ({ ...without(e.after, "duplicates_reevaluated"), changed: changedFields(e.before, e.after) }),
   },
-  // Already in the trash: the record as it was, which the audit entry holds.
-  "subscriber.delete": { type: "subscriber.deleted", data: async (_tx, e) => without(e.before) },
-  "subscriber.restore": { type: "subscriber.restored", data: (tx, e) => subscriberRecord(tx, e.entityId) },
+  "subscriber.delete": { type: "subscriber.deleted", data: (e) => without(e.before) },
+  "subscriber.restore": { type: "subscriber.restored", data: (e) => without(e.after) },
   // POST /api/v1/subscribers/merge's answer, and the merged (now trashed) ids.
   "subscriber.merge": {
     type: "subscribers.merged",
-    data: async (tx, e) => {
+    data: (e) => {
       const after = (e.after ?? {}) as Json;
-      const survivor = await subscriberRecord(tx, e.entityId);
-      return survivor && { survivor, merge_id: after.merge_id, merged_ids: after.merged };
+      return { survivor: without(after, "merge_id", "merged", "values", "duplicates_reevaluated"), merge_id: after.merge_id, merged_ids: after.merged };
     },
   },
   // Written when a bulk change completes (or fails part-way: no event): GET /api/v1/subscribers/bulk/{id}.
   "subscriber.bulk_change": {
     type: "bulk_change.completed",
-    data: async (tx, e) => {
+    read: async (tx, e) => {
       const { bulkStatus, serializeBulk } = await import("@/lib/subscribers/bulk");
       const bulk = await bulkStatus({ id: 0, role: "admin" }, String(e.entityId), tx);
       return bulk.status === "completed" ? asJson(serializeBulk(bulk)) : null;
@@ -63,21 +64,25 @@ const MAPPINGS: Partial<Record<AnyAuditEntry["action"], Mapping>> = {
   },
   "import.complete": {
     type: "import.completed",
-    data: async (tx, e) => {
+    read: async (tx, e) => {
       const { importStatus } = await import("@/lib/imports/imports");
       return asJson(await importStatus(null, String(e.entityId), tx));
     },
   },
-  "branch.create": { type: "branch.created", data: async (_tx, e) => without(e.after) },
-  "branch.update": { type: "branch.updated", data: async (_tx, e) => without(e.after) },
-  "branch.delete": { type: "branch.deleted", data: async (_tx, e) => without(e.before, "subscribers_detached") },
+  "branch.create": { type: "branch.created", data: (e) => without(e.after) },
+  "branch.update": { type: "branch.updated", data: (e) => without(e.after) },
+  "branch.delete": { type: "branch.deleted", data: (e) => without(e.before, "subscribers_detached") },
   // Counts only: never who was erased.
-  "person.erase": { type: "person.erased", data: async (_tx, e) => without(e.after, "subscriber_ids") },
+  "person.erase": { type: "person.erased", data: (e) => without(e.after, "subscriber_ids") },
 };
 
 /** The webhook event an audited change records, in its transaction (lib/db/transaction.ts calls this from `tx.audit`). */
 export async function recordAuditedEvent(tx: Tx, entry: AnyAuditEntry): Promise<void> {
+  // An erasure also erases the events that hold the person's records.
+  if (entry.action === "subscriber.erase") await forgetSubscribers(tx, [Number(entry.entityId)]);
+  if (entry.action === "person.erase") await forgetSubscribers(tx, (((entry.after ?? {}) as Json).subscriber_ids as number[] | undefined) ?? []);
   const mapping = MAPPINGS[entry.action];
   if (!mapping) return;
-  await recordEvent(tx, mapping.type, () => mapping.data(tx, entry));
+  if (mapping.data) await recordEvent(tx, mapping.type, mapping.data(entry));
+  else await recordEvent(tx, mapping.type, () => mapping.read(tx, entry));
 }

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { sql } from "@/lib/db/sql";
+import { sql, type Queryable, type Statement } from "@/lib/db/sql";
 import type { Tx } from "@/lib/db/transaction";
 import type { WebhookEventType } from "./events";
 
@@ -19,8 +19,9 @@ export type RecordOptions = {
 
 /**
  * Records `type` in the caller's transaction: the event and one pending delivery per enabled endpoint
- * subscribed to it (or exactly `options.endpointIds`). With no receiver it costs one indexed SELECT and
- * writes nothing; `data` may be a function, then only called when someone receives the event (null: no event after all).
+ * subscribed to it (or exactly `options.endpointIds`), in one statement that writes nothing when no
+ * endpoint receives it. `data` may be a function that reads it: then only called when someone receives
+ * the event (null: no event after all), after a SELECT of the receivers.
  */
 export async function recordEvent(
   tx: Tx,
@@ -29,21 +30,50 @@ export async function recordEvent(
   options: RecordOptions = {},
 ): Promise<void> {
   const receivers = options.endpointIds
-    ? await tx.query<{ id: number }>(sql`SELECT id FROM webhook_endpoints WHERE id = ANY(${options.endpointIds}::int[])`)
-    : await tx.query<{ id: number }>(sql`SELECT id FROM webhook_endpoints WHERE enabled AND ${type} = ANY(events)`);
-  if (receivers.length === 0) return;
-  const body = typeof data === "function" ? await data() : data;
+    ? sql`SELECT id FROM webhook_endpoints WHERE id = ANY(${options.endpointIds}::int[])`
+    : sql`SELECT id FROM webhook_endpoints WHERE enabled AND ${type} = ANY(events)`;
+  if (typeof data !== "function") {
+    // Data at hand: one statement, which writes nothing when nobody receives the event.
+    await tx.query(insertEvent(type, data, receivers));
+    return;
+  }
+  const ids = (await tx.query<{ id: number }>(receivers)).map((r) => r.id);
+  if (ids.length === 0) return;
+  const body = await data();
   if (body === null) return;
-  const ids = receivers.map((r) => r.id);
-  await tx.query(sql`WITH event AS (
-      INSERT INTO webhook_events (id, type, data) VALUES (${newEventId()}, ${type}, ${JSON.stringify(body)}::jsonb) RETURNING id
+  await tx.query(insertEvent(type, body, sql`SELECT unnest(${ids}::int[]) AS id`));
+}
+
+function insertEvent(type: WebhookEventType, data: object, receivers: Statement): Statement {
+  return sql`WITH receivers AS (${receivers}),
+    event AS (
+      INSERT INTO webhook_events (id, type, data) SELECT ${newEventId()}, ${type}, ${JSON.stringify(data)}::jsonb
+      WHERE EXISTS (SELECT 1 FROM receivers) RETURNING id
     )
     INSERT INTO webhook_deliveries (event_id, endpoint_id, status, next_attempt_at, updated_at)
-    SELECT event.id, e, 'pending', now(), now() FROM event, unnest(${ids}::int[]) AS e`);
+    SELECT event.id, receivers.id, 'pending', now(), now() FROM event, receivers`;
 }
 
 /** Puts a delivery, whatever its status, back to pending now: the worker makes a fresh attempt (same `webhook-id`). */
 export async function resendDelivery(tx: Tx, deliveryId: bigint | string): Promise<void> {
   await tx.query(sql`UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = now(), updated_at = now()
     WHERE id = ${String(deliveryId)}::bigint`);
+}
+
+/** An erased subscriber's events (and their deliveries) are erased with it: they hold its record. */
+export async function forgetSubscribers(tx: Tx, ids: number[]): Promise<void> {
+  if (ids.length === 0) return;
+  const list = ids.map(String);
+  await tx.query(sql`DELETE FROM webhook_events WHERE (type LIKE 'subscriber.%' AND data->>'id' = ANY(${list}::text[]))
+    OR (type = 'subscribers.merged' AND data->'survivor'->>'id' = ANY(${list}::text[]))`);
+}
+
+/** Events older than `days` whose deliveries are all over (delivered or dead), for the scheduled clean-up. */
+export async function purgeWebhookEvents(q: Queryable, days: number): Promise<number> {
+  const rows = await q.query<{ n: number }>(sql`WITH gone AS (
+      DELETE FROM webhook_events e WHERE e.created_at < now() - make_interval(days => ${days})
+        AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = e.id AND d.status IN ('pending', 'failed'))
+      RETURNING 1)
+    SELECT count(*)::int AS n FROM gone`);
+  return rows[0]?.n ?? 0;
 }

@@ -27,16 +27,21 @@ export type Receiver = {
   answer: number | "hold";
   /** Signatures that failed verification: must stay empty. */
   invalid: string[];
+  /** The webhook-ids of the requests held unanswered ("hold"). */
+  held: string[];
   close(): Promise<void>;
 };
 
 export async function startReceiver(secret: () => string, port = 0): Promise<Receiver> {
-  const receiver: Receiver = { url: "", received: [], answer: 204, invalid: [], close: async () => {} };
+  const receiver: Receiver = { url: "", received: [], answer: 204, invalid: [], held: [], close: async () => {} };
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
-      if (receiver.answer === "hold") return;
+      if (receiver.answer === "hold") {
+        receiver.held.push(String(req.headers["webhook-id"]));
+        return;
+      }
       const body = Buffer.concat(chunks).toString("utf8");
       try {
         const payload = new Webhook(secret()).verify(body, req.headers as Record<string, string>) as Omit<Received, "id" | "headers">;

@@ -12,7 +12,8 @@ import { createSubscriber } from "@/lib/subscribers/mutations";
 import { findSubscriber } from "@/lib/subscribers/record";
 import { subscriberInputSchema, subscriberRecordSchema } from "@/lib/subscribers/schema";
 import { attemptDelivery, claimDeliveries, LEASE_SECONDS, MAX_ATTEMPTS, stopWebhookDelivery } from "@/lib/webhooks/deliver";
-import { recordEvent, resendDelivery } from "@/lib/webhooks/outbox";
+import { purgeWebhookEvents, recordEvent, resendDelivery } from "@/lib/webhooks/outbox";
+import { erasePerson } from "@/lib/people/erase";
 import { actAs, testDbKinds } from "../helpers/db";
 import { closeExportSuite, openExportSuite, type ExportSuite } from "../helpers/export-test";
 import { insertEndpoint, startReceiver, type Receiver } from "../helpers/webhooks";
@@ -159,6 +160,23 @@ for (const kind of testDbKinds()) {
       const [endpoint] = await q<{ enabled: boolean; disabled_reason: string }>(`SELECT enabled, disabled_reason FROM webhook_endpoints WHERE id = ${failing.id}`);
       expect(endpoint).toMatchObject({ enabled: false, disabled_reason: expect.stringMatching(/failed for 3 days/) });
       expect(await q(`SELECT entity_id FROM audit_events WHERE action = 'webhook.disable'`)).toEqual([{ entity_id: String(failing.id) }]);
+    });
+
+    it("erases an erased person's events, and purges old finished ones", async () => {
+      await insertEndpoint(q, receiver.url, ["subscriber.created", "person.erased"]);
+      const created = await createSubscriber(EVERY, input(5), s.admin);
+      const held = () => q(`SELECT id FROM webhook_events WHERE type LIKE 'subscriber.%' AND data->>'id' = '${created.id}'`);
+      expect(await held()).toHaveLength(1);
+      await erasePerson(EVERY, { email: "web.hook5@outbox.test" }, s.admin);
+      expect(await held()).toEqual([]);
+      const [erased] = await events("person.erased");
+      expect(JSON.stringify(erased!.data)).not.toContain(String(created.id) + ",");
+      expect(erased!.data).not.toHaveProperty("subscriber_ids");
+
+      await q(`UPDATE webhook_events SET created_at = now() - interval '40 days'`);
+      await q(`UPDATE webhook_deliveries SET status = 'pending' WHERE event_id = '${erased!.id}'`);
+      expect(await purgeWebhookEvents(await connection(), 30)).toBeGreaterThan(0);
+      expect((await events()).map((e) => e.id)).toEqual([erased!.id]);
     });
   });
 }
