@@ -1,5 +1,5 @@
 import Link from "next/link";
-import { canManageTrash, canManageUsers, canReadAudit, type SessionUser } from "@/lib/auth/permissions";
+import { canManageTrash, canManageUsers, canManageWebhooks, canReadAudit, type SessionUser } from "@/lib/auth/permissions";
 import { nameList } from "@/lib/format";
 import { NavLink } from "./nav-link";
 import { SignOutButton } from "./sign-out-button";
@@ -20,6 +20,7 @@ export function AppHeader({ user, signOut, branches }: { user: SessionUser; sign
           {canManageUsers(user) ? <NavLink href="/users">Users</NavLink> : null}
           {canReadAudit(user) ? <NavLink href="/audit">Audit log</NavLink> : null}
           {canManageTrash(user) ? <NavLink href="/trash">Trash</NavLink> : null}
+          {canManageWebhooks(user) ? <NavLink href="/webhooks">Webhooks</NavLink> : null}
         </nav>
         <div className="ml-auto flex items-center gap-3 text-sm">
           <span className="text-right leading-tight">

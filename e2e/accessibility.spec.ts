@@ -213,6 +213,26 @@ const PAGES: Visit[] = [
     },
   },
   {
+    // Webhook endpoints with the new-endpoint form open, and an endpoint's deliveries; staff get the 403 page.
+    name: "webhooks",
+    roles: BOTH,
+    run: async (page, check) => {
+      const admin = (await page.request.get("/api/v1/webhooks")).status() === 200;
+      if (admin) {
+        const made = await page.request.post("/api/v1/webhooks", { data: { url: `https://93.184.215.14/axe/${stamp()}`, description: "Axe", events: ["subscriber.created"] } });
+        expect(made.status()).toBe(201);
+        const { id } = (await made.json()) as { id: number };
+        expect((await page.request.post(`/api/v1/webhooks/${id}/test`)).status()).toBe(202);
+        await visit(page, check, `/webhooks/${id}`, "webhook deliveries");
+      }
+      await visit(page, check, "/webhooks", "webhooks");
+      if (!admin) return;
+      await page.getByRole("button", { name: "New endpoint" }).click();
+      await expect(page.getByRole("dialog", { name: "New endpoint" })).toBeVisible();
+      await check("new endpoint dialog");
+    },
+  },
+  {
     // A change made at once, on its page with Undo, then undone.
     name: "bulk change: undo",
     roles: BOTH,

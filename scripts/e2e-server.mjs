@@ -20,6 +20,9 @@ const env = {
   NODE_ENV: "production",
   // One JSON line per request would bury the test report; warnings and errors still show.
   LOG_LEVEL: process.env.LOG_LEVEL ?? "warn",
+  // e2e/webhooks.spec.ts's receiver is this machine, over http.
+  WEBHOOK_ALLOW_PRIVATE: "1",
+  WEBHOOK_ALLOW_HTTP: "1",
 };
 let provider;
 if (sso) {

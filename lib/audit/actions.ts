@@ -51,6 +51,12 @@ export const AUDIT_ACTIONS = [
   "token.create",
   "token.revoke",
   "token.export",
+  "webhook.create",
+  "webhook.update",
+  "webhook.delete",
+  "webhook.rotate_secret",
+  "webhook.test",
+  "webhook.resend",
   "webhook.disable",
 ] as const;
 

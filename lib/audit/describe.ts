@@ -72,6 +72,12 @@ export const AUDIT_TEXT = {
   "token.create": { group: "API tokens", label: "Token created", says: () => "Created the API token {record}" },
   "token.revoke": { group: "API tokens", label: "Token revoked", says: () => "Revoked the API token {record}" },
   "token.export": { group: "API tokens", label: "Export by token", says: () => "Used the API token {record} for an export" },
+  "webhook.create": { group: "Webhooks", label: "Webhook created", says: () => "Created the webhook endpoint {record}" },
+  "webhook.update": { group: "Webhooks", label: "Webhook changed", says: (f) => `Changed ${f.fields || "nothing"} of the webhook endpoint {record}` },
+  "webhook.delete": { group: "Webhooks", label: "Webhook deleted", says: () => "Deleted the webhook endpoint {record}" },
+  "webhook.rotate_secret": { group: "Webhooks", label: "Webhook secret rotated", says: () => "Made a new signing secret for the webhook endpoint {record}" },
+  "webhook.test": { group: "Webhooks", label: "Webhook test sent", says: () => "Sent a test event to the webhook endpoint {record}" },
+  "webhook.resend": { group: "Webhooks", label: "Webhook delivery resent", says: () => "Sent a delivery to the webhook endpoint {record} again" },
   "webhook.disable": { group: "Webhooks", label: "Webhook turned off", says: (f) => `Turned off the webhook ${String(f.after.url ?? "")}: ${String(f.after.reason ?? "it kept failing")}` },
 } satisfies Record<AuditAction, Text>;
 
@@ -100,7 +106,7 @@ const phrase = (fields: string[]) =>
 /** What an entry's snapshots hold that is no field: ids an edit decided again, a merge's choices. */
 const NOT_FIELDS = new Set(["duplicates_reevaluated", "merge_id", "merged", "restored", "values", "via", "groups", "reason", "subscribers_detached"]);
 /** Records gone for good, or in the trash: named, not linked. */
-const GONE = new Set(["subscriber.delete", "subscriber.erase", "branch.delete", "branch.erase"]);
+const GONE = new Set(["subscriber.delete", "subscriber.erase", "branch.delete", "branch.erase", "webhook.delete"]);
 
 function record(e: AuditEntry, before: Json, after: Json): Described["record"] {
   if (!e.entity || e.entity_id == null) return null;
@@ -120,6 +126,8 @@ function record(e: AuditEntry, before: Json, after: Json): Described["record"] {
       return link(e.entity_name ?? (typeof snap.name === "string" ? snap.name : `user #${id}`), null);
     case "token":
       return link(String(snap.name ?? snap.token ?? `#${id}`), null);
+    case "webhook":
+      return link(typeof snap.url === "string" ? snap.url : `webhook #${id}`, `/webhooks/${id}`);
     default:
       return link(`${e.entity} #${id}`, null);
   }

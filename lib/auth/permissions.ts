@@ -23,6 +23,8 @@ export const canMergeSubscribers = (user: Pick<SessionUser, "role"> | null | und
 export const canManageUsers = (user: Pick<SessionUser, "role"> | null | undefined) => user?.role === "admin";
 /** The trash: seeing, restoring and erasing deleted records (docs/decisions/0031-trash.md). */
 export const canManageTrash = (user: Pick<SessionUser, "role"> | null | undefined) => user?.role === "admin";
+/** Outgoing webhooks: where the console's events go, so an administrator's (docs/API.md, Webhooks). */
+export const canManageWebhooks = (user: Pick<SessionUser, "role"> | null | undefined) => user?.role === "admin";
 
 /** A saved view: its owner's, and everyone's to open once shared (docs/decisions/0027-saved-views.md). */
 type ViewAccess = { owner_id: number; shared: boolean };

@@ -7,6 +7,7 @@ import { subscriberFiltersSchema } from "@/lib/subscribers/filters";
 import { trashPageSchema } from "@/lib/trash/filters";
 import { userFiltersSchema } from "@/lib/users/filters";
 import { viewsPageSchema } from "@/lib/views/schema";
+import { webhookListQuerySchema } from "@/lib/webhooks/schema";
 import { parseWith } from "./params";
 
 // Each list page and its schema. A streaming page cannot set its status, so the proxy asks here
@@ -21,6 +22,7 @@ const LIST_PAGES: Record<string, z.ZodType> = {
   "/trash": trashPageSchema,
   "/views": viewsPageSchema,
   "/activity": activityFiltersSchema,
+  "/webhooks": webhookListQuerySchema,
 };
 
 /** Whether `pathname` is a list page whose query its schema refuses (the page then explains why). */

@@ -861,6 +861,152 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List webhook endpoints, newest first
+         * @description **Who:** Administrators. API tokens with the `read` scope (or `export`) too.
+         *
+         *     10 a page, like every list.
+         */
+        get: operations["getWebhooks"];
+        put?: never;
+        /**
+         * Add a webhook endpoint
+         * @description **Who:** Administrators.
+         *
+         *     The answer carries `secret` (`whsec_…`), the signing key, shown this once. 400 `webhook_target_refused` for a target on a loopback, private, link-local or metadata address (unless WEBHOOK_ALLOW_PRIVATE=1), or an `http://` one (unless WEBHOOK_ALLOW_HTTP=1); 400 `invalid_input` for an unknown event name, no events or a URL that is not one.
+         */
+        post: operations["postWebhooks"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhooks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a webhook endpoint
+         * @description **Who:** Administrators. API tokens with the `read` scope (or `export`) too.
+         */
+        get: operations["getWebhooksId"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a webhook endpoint and its deliveries
+         * @description **Who:** Administrators.
+         */
+        delete: operations["deleteWebhooksId"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a webhook endpoint
+         * @description **Who:** Administrators.
+         *
+         *     Any of `url`, `description`, `events`, `enabled`. Turning it on again clears `disabled_reason`. 400 `webhook_target_refused` for a target on a loopback, private, link-local or metadata address (unless WEBHOOK_ALLOW_PRIVATE=1), or an `http://` one (unless WEBHOOK_ALLOW_HTTP=1); 400 `invalid_input` for an unknown event name, no events or a URL that is not one.
+         */
+        patch: operations["patchWebhooksId"];
+        trace?: never;
+    };
+    "/api/v1/webhooks/{id}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Make a new signing secret
+         * @description **Who:** Administrators.
+         *
+         *     201 with the new `secret`, shown this once; the old one still signs, beside it, until `previous_secret_until` (WEBHOOK_SECRET_OVERLAP_HOURS, default 24).
+         */
+        post: operations["postWebhooksIdRotateSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhooks/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a test event (ping)
+         * @description **Who:** Administrators.
+         *
+         *     Records a `ping` event for this endpoint alone and answers 202 with its delivery, sent in the background.
+         */
+        post: operations["postWebhooksIdTest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhooks/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An endpoint's deliveries, newest first
+         * @description **Who:** Administrators. API tokens with the `read` scope (or `export`) too.
+         *
+         *     Each event sent to the endpoint and its attempts so far; 10 a page, like every list.
+         */
+        get: operations["getWebhooksIdDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhooks/{id}/deliveries/{delivery_id}/resend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a delivery again
+         * @description **Who:** Administrators.
+         *
+         *     Puts the delivery back to `pending`, to be sent at once (whatever its status); 404 when it is not this endpoint's.
+         */
+        post: operations["postWebhooksIdDeliveriesDeliveryIdResend"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/openapi.json": {
         parameters: {
             query?: never;
@@ -1251,6 +1397,45 @@ export interface components {
             state: "active" | "revoked" | "expired";
             /** @description The token, shown this once. */
             token: string;
+        };
+        WebhookEndpoint: {
+            id: number;
+            url: string;
+            description: string;
+            events: string[];
+            enabled: boolean;
+            /** Format: date-time */
+            created_at: string;
+            /** @description Why the console turned it off (failing for days); null when on or turned off by an administrator. */
+            disabled_reason: string | null;
+        };
+        WebhookEndpointWithSecret: {
+            id: number;
+            url: string;
+            description: string;
+            events: string[];
+            enabled: boolean;
+            /** Format: date-time */
+            created_at: string;
+            /** @description Why the console turned it off (failing for days); null when on or turned off by an administrator. */
+            disabled_reason: string | null;
+            /** @description `whsec_` and the base64 of 32 random bytes: shown this once. */
+            secret: string;
+            /** @description Until when the secret before it still signs (rotation); null on creation. */
+            previous_secret_until: string | null;
+        };
+        WebhookDelivery: {
+            id: number;
+            event_id: string;
+            type: string;
+            /** @enum {string} */
+            status: "pending" | "delivered" | "failed" | "dead";
+            attempts: number;
+            response_status: number | null;
+            duration_ms: number | null;
+            next_attempt_at: string | null;
+            /** Format: date-time */
+            created_at: string;
         };
     };
     responses: {
@@ -3117,6 +3302,291 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    getWebhooks: {
+        parameters: {
+            query?: {
+                page?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WebhookEndpoint"][];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    postWebhooks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    url: string;
+                    /** @default  */
+                    description?: string;
+                    events: string[];
+                    /** @default true */
+                    enabled?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointWithSecret"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    getWebhooksId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The record's id: digits, no leading zero. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpoint"];
+                };
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    deleteWebhooksId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The record's id: digits, no leading zero. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no body. */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    patchWebhooksId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The record's id: digits, no leading zero. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    url?: string;
+                    description?: string;
+                    events?: string[];
+                    enabled?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpoint"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    postWebhooksIdRotateSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The record's id: digits, no leading zero. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointWithSecret"];
+                };
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    postWebhooksIdTest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The record's id: digits, no leading zero. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDelivery"];
+                };
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    getWebhooksIdDeliveries: {
+        parameters: {
+            query?: {
+                page?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The record's id: digits, no leading zero. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WebhookDelivery"][];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    postWebhooksIdDeliveriesDeliveryIdResend: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The endpoint's id. */
+                id: string;
+                /** @description The delivery's id. */
+                delivery_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDelivery"];
+                };
             };
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];

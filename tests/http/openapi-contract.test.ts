@@ -211,6 +211,46 @@ for (const kind of testDbKinds()) {
       }
     });
 
+    it("answers webhooks as documented", async () => {
+      const url = "https://93.184.215.14/contract";
+      const made = (await call(admin, "post", "/api/v1/webhooks", { json: { url, description: "Contract", events: ["subscriber.created"] } })).body;
+      expect(made.secret).toMatch(/^whsec_/);
+      await call(admin, "post", "/api/v1/webhooks", { json: { url: "https://127.0.0.1/contract", events: ["ping"] } }); // 400, refused target
+      await call(admin, "post", "/api/v1/webhooks", { json: { url, events: ["no.such.event"] } }); // 400
+      await call(staff, "get", "/api/v1/webhooks"); // 403
+      await call(admin, "get", "/api/v1/webhooks");
+      await call(admin, "get", "/api/v1/webhooks/{id}", { ids: { id: made.id } });
+      await call(admin, "get", "/api/v1/webhooks/{id}"); // 404
+      await call(admin, "patch", "/api/v1/webhooks/{id}", { ids: { id: made.id }, json: { enabled: false, events: ["branch.created", "branch.deleted"] } });
+      await call(admin, "patch", "/api/v1/webhooks/{id}", { ids: { id: made.id }, json: { events: [] } }); // 400
+      const rotated = (await call(admin, "post", "/api/v1/webhooks/{id}/rotate-secret", { ids: { id: made.id } })).body;
+      expect(rotated.secret).not.toBe(made.secret);
+      await call(admin, "post", "/api/v1/webhooks/{id}/rotate-secret"); // 404
+      const delivery = (await call(admin, "post", "/api/v1/webhooks/{id}/test", { ids: { id: made.id } })).body;
+      await call(admin, "post", "/api/v1/webhooks/{id}/test"); // 404
+      await call(admin, "get", "/api/v1/webhooks/{id}/deliveries", { ids: { id: made.id } });
+      await call(admin, "get", "/api/v1/webhooks/{id}/deliveries", { ids: { id: made.id }, query: "page=0" }); // 400
+      await call(admin, "post", "/api/v1/webhooks/{id}/deliveries/{delivery_id}/resend", { ids: { id: made.id, delivery_id: delivery.id } });
+      await call(admin, "post", "/api/v1/webhooks/{id}/deliveries/{delivery_id}/resend", { ids: { id: made.id } }); // 404
+      await call(admin, "delete", "/api/v1/webhooks/{id}", { ids: { id: made.id } });
+      await call(admin, "delete", "/api/v1/webhooks/{id}", { ids: { id: made.id } }); // 404
+      for (const status of [
+        "201 post /api/v1/webhooks",
+        "400 post /api/v1/webhooks",
+        "404 get /api/v1/webhooks/{id}",
+        "400 patch /api/v1/webhooks/{id}",
+        "201 post /api/v1/webhooks/{id}/rotate-secret",
+        "202 post /api/v1/webhooks/{id}/test",
+        "200 post /api/v1/webhooks/{id}/deliveries/{delivery_id}/resend",
+        "404 post /api/v1/webhooks/{id}/deliveries/{delivery_id}/resend",
+        "204 delete /api/v1/webhooks/{id}",
+        "404 delete /api/v1/webhooks/{id}",
+      ]) {
+        const [code, method, path] = status.split(" ");
+        expect(seen, status).toContain(`${method} ${path} ${code}`);
+      }
+    });
+
     it("answers saved views as documented", async () => {
       const view = (await call(staff, "post", "/api/v1/views", { json: { resource: "subscribers", name: "Contract view", query: "subscription_status=active&sort=-created_at", columns: ["id", "email"] } })).body;
       await call(staff, "post", "/api/v1/views", { json: { resource: "subscribers", name: "Contract view" } }); // 409, taken

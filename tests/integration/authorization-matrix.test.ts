@@ -88,6 +88,9 @@ const PAGES: Record<string, Expect> = {
   // The trash: administrators only (staff never see it).
   "(console)/trash/page.tsx": ADMIN_PAGE,
   "(console)/account/page.tsx": SIGNED_IN,
+  // Outgoing webhooks: administrators only (an endpoint's page: its deliveries).
+  "(console)/webhooks/page.tsx": ADMIN_PAGE,
+  "(console)/webhooks/[id]/page.tsx": ADMIN_PAGE,
   // A list's saved views: the caller's own and the shared ones.
   "(console)/views/page.tsx": SIGNED_IN,
   // One's own changes (an administrator picks whose).
@@ -279,6 +282,34 @@ const ROUTES: Record<string, Call[] | "next-auth"> = {
   "api/v1/tokens/[id]/route.ts": [
     { method: "DELETE", path: "/api/v1/tokens/{admin-token}", expect: r({ anonymous: 401, staff: 404, admin: 204 }, 403) },
   ],
+  // Outgoing webhooks: administrators only; an administrator's token reads them, never changes them
+  // (a target on a public address, written as an IP: no name to resolve).
+  "api/v1/webhooks/route.ts": [
+    { method: "GET", path: "/api/v1/webhooks", expect: r({ anonymous: 401, staff: 403, admin: 200 }, 200) },
+    { method: "POST", path: "/api/v1/webhooks", json: { url: "https://93.184.215.14/matrix", events: ["subscriber.created"] }, expect: r({ anonymous: 401, staff: 403, admin: 201 }, 403) },
+  ],
+  "api/v1/webhooks/[id]/route.ts": [
+    { method: "GET", path: "/api/v1/webhooks/{hook}", expect: r({ anonymous: 401, staff: 403, admin: 200 }, 200) },
+    { method: "PATCH", path: "/api/v1/webhooks/{hook}", json: { description: "Matrix {who}" }, expect: r({ anonymous: 401, staff: 403, admin: 200 }, 403) },
+    { method: "DELETE", path: "/api/v1/webhooks/{hook}", expect: r({ anonymous: 401, staff: 403, admin: 204 }, 403) },
+  ],
+  "api/v1/webhooks/[id]/rotate-secret/route.ts": [
+    { method: "POST", path: "/api/v1/webhooks/{hook}/rotate-secret", expect: r({ anonymous: 401, staff: 403, admin: 201 }, 403) },
+  ],
+  "api/v1/webhooks/[id]/test/route.ts": [
+    { method: "POST", path: "/api/v1/webhooks/{hook}/test", expect: r({ anonymous: 401, staff: 403, admin: 202 }, 403) },
+  ],
+  "api/v1/webhooks/[id]/deliveries/route.ts": [
+    { method: "GET", path: "/api/v1/webhooks/{hook}/deliveries", expect: r({ anonymous: 401, staff: 403, admin: 200 }, 200) },
+  ],
+  "api/v1/webhooks/[id]/deliveries/[delivery_id]/resend/route.ts": [
+    {
+      method: "POST",
+      path: "/api/v1/webhooks/{hook}/deliveries/{hook-delivery}/resend",
+      params: { id: "{hook}", delivery_id: "{hook-delivery}" },
+      expect: r({ anonymous: 401, staff: 403, admin: 200 }, 403),
+    },
+  ],
 };
 
 /** Server actions: file → export → expected outcome ("ok" = got past the guard). */
@@ -340,6 +371,15 @@ const ACTIONS: Record<string, Record<string, Expect>> = {
     deleteViewAction: { anonymous: 401, staff: "ok", admin: "ok" },
     setDefaultViewAction: { anonymous: 401, staff: "ok", admin: "ok" },
   },
+  // Outgoing webhooks: administrators only.
+  "(console)/webhooks/actions.ts": {
+    createWebhookAction: { anonymous: 401, staff: 403, admin: "ok" },
+    updateWebhookAction: { anonymous: 401, staff: 403, admin: "ok" },
+    deleteWebhookAction: { anonymous: 401, staff: 403, admin: "ok" },
+    rotateWebhookSecretAction: { anonymous: 401, staff: 403, admin: "ok" },
+    sendTestWebhookAction: { anonymous: 401, staff: 403, admin: "ok" },
+    resendDeliveryAction: { anonymous: 401, staff: 403, admin: "ok" },
+  },
   "(console)/account/actions.ts": {
     changePasswordAction: { anonymous: 401, staff: "ok", admin: "ok" },
     createTokenAction: { anonymous: 401, staff: "ok", admin: "ok" },
@@ -396,6 +436,9 @@ describe("authorization matrix", () => {
   const otherViews = { private: 0, shared: [] as number[] };
   /** What the trash and undo calls take, one each: trashed subscribers and branches, staff's bulk changes, an admin's deletions. */
   const pools = { bulkTargets: [] as number[], trashedSubscribers: [] as number[], trashedBranches: [] as number[], staffBulk: [] as string[], adminDeletions: [] as string[] };
+  /** Webhook endpoints, each with one delivery (each call takes one); `hook` is the last one taken. */
+  const hooks: { id: number; delivery: string }[] = [];
+  let hook = { id: 0, delivery: "" };
 
   beforeAll(async () => {
     suite = await openExportSuite("pglite", 60);
@@ -463,6 +506,12 @@ describe("authorization matrix", () => {
       pools.adminDeletions.push((await requestBulkChange(EVERY, suite.admin, { ids: [extraIds.pop()!] }, { delete: true })).id);
     }
     pools.bulkTargets = extraIds;
+    for (let i = 0; i < 60; i++) {
+      const endpoint = await suite.database.prisma.webhookEndpoint.create({ data: { url: `https://93.184.215.14/matrix/${i}`, events: ["subscriber.created"], secret: `whsec_matrix${i}` }, select: { id: true } });
+      const event = await suite.database.prisma.webhookEvent.create({ data: { id: `msg_matrix${i}`, type: "ping", data: {} }, select: { id: true } });
+      const delivery = await suite.database.prisma.webhookDelivery.create({ data: { event_id: event.id, endpoint_id: endpoint.id, status: "dead" }, select: { id: true } });
+      hooks.push({ id: endpoint.id, delivery: String(delivery.id) });
+    }
     // Its owner gets both: the 404s below are about who asks, not about what is there.
     actAs(importOwner);
     const own = await statusGET(apiRequest(`/api/v1/subscribers/imports/${otherImport.completed}`), routeContext({ id: otherImport.completed }));
@@ -482,6 +531,11 @@ describe("authorization matrix", () => {
         return String(subscriber.id);
       })
       .replaceAll("{subscriber-version}", () => subscriber.version)
+      .replaceAll("{hook}", () => {
+        hook = hooks.pop()!;
+        return String(hook.id);
+      })
+      .replaceAll("{hook-delivery}", () => hook.delivery)
       .replaceAll("{user}", () => String(suite.staff.id))
       .replaceAll("{admin}", () => String(suite.admin.id))
       .replaceAll("{admin-token}", () => String(adminTokenIds.pop()))
@@ -561,7 +615,7 @@ describe("authorization matrix", () => {
         const { headers } = as(who);
         expect(await nextHeaders()).toEqual(headers);
         const mod = (await import(/* @vite-ignore */ path.join(APP, file))) as { default: (props: unknown) => Promise<unknown> | unknown };
-        const id = file.includes("subscribers/[id]") ? subscribers[0]!.id : file.includes("subscribers/import/[id]") ? otherImport.preview : branchIds[0];
+        const id = file.includes("subscribers/[id]") ? subscribers[0]!.id : file.includes("subscribers/import/[id]") ? otherImport.preview : file.includes("webhooks/[id]") ? hooks[0]!.id : branchIds[0];
         const props = { params: Promise.resolve({ id: String(id), token: "not-a-link" }), searchParams: Promise.resolve({}) };
         let tree: unknown = null;
         const answer = await nothingOfOtherBranches(who, () => outcome(async () => void (tree = await mod.default(props))), () => pageText(tree));
@@ -581,7 +635,7 @@ describe("authorization matrix", () => {
           const named = Object.fromEntries(Object.entries(call.params ?? {}).map(([k, v]) => [k, fill(v, who)]));
           const url = fill(Object.entries(call.params ?? {}).reduce((p, [k, v]) => p.replaceAll(v, named[k]!), call.path), who);
           // The route's [id]: named by the call, else the path's segment after the resource.
-          const id = named.id ?? /\/(?:branches|exports|users|tokens|subscribers|views)\/([^/?]+)/.exec(url)?.[1];
+          const id = named.id ?? /\/(?:branches|exports|users|tokens|subscribers|views|webhooks)\/([^/?]+)/.exec(url)?.[1];
           const body = call.json === undefined ? undefined : JSON.parse(fill(JSON.stringify(call.json), who));
           const init = call.form === undefined ? { json: body, headers } : { body: call.form, headers: { ...headers, "content-type": "application/x-www-form-urlencoded" } };
           const response = await nothingOfOtherBranches(

@@ -8,7 +8,7 @@ describe("refusedListQuery", () => {
   const query = (text: string) => new URLSearchParams(text);
 
   it("refuses a parameter sent twice, and a bad page, on every list page", () => {
-    for (const path of ["/subscribers", "/subscribers/duplicates", "/branches", "/users", "/audit", "/trash", "/views"]) {
+    for (const path of ["/subscribers", "/subscribers/duplicates", "/branches", "/users", "/audit", "/trash", "/views", "/webhooks"]) {
       expect(refusedListQuery(path, query("")), path).toBe(false);
       expect(refusedListQuery(path, query("page=2")), path).toBe(false);
       for (const bad of ["page=1&page=2", "page=0", "page=abc", "page=1e3", "page=%201x"]) expect(refusedListQuery(path, query(bad)), `${path}?${bad}`).toBe(true);

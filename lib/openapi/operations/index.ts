@@ -9,6 +9,7 @@ import { personalDataApi } from "./personal-data";
 import { subscribersApi } from "./subscribers";
 import { bulkApi, trashApi } from "./trash";
 import { activityApi, viewsApi } from "./views";
+import { webhooksApi } from "./webhooks";
 
 /**
  * Every /api/v1 operation, in the document's order. A new route: define its operation beside
@@ -29,5 +30,6 @@ export const API_OPERATIONS: readonly ApiOperation[] = [
   ...Object.values(trashApi),
   ...Object.values(personalDataApi),
   ...Object.values(tokensApi),
+  ...Object.values(webhooksApi),
   ...Object.values(documentApi),
 ];
