@@ -19,10 +19,10 @@ export function PageMessage({
 }) {
   const Frame = landmark ? "main" : "div";
   return (
-    <Frame className="mx-auto flex min-h-[60vh] max-w-lg flex-col items-center justify-center px-6 py-16 text-center">
-      {code ? <p className="text-sm font-semibold tracking-wide text-brand-600">{code}</p> : null}
-      <h1 className="mt-2 text-2xl font-semibold tracking-tight text-slate-900">{title}</h1>
-      {children ? <div className="mt-3 text-slate-600">{children}</div> : null}
+    <Frame className="page-message">
+      {code ? <p className="code">{code}</p> : null}
+      <h1>{title}</h1>
+      {children ? <div className="detail">{children}</div> : null}
       {action}
     </Frame>
   );

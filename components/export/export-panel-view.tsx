@@ -8,7 +8,7 @@ import type { ExportFormat } from "@/lib/export/format";
 import type { ExportStatusBody } from "@/lib/export/status";
 import { ExportProgress, FileSummary, holdsCurrent, sortWords, StatusBadge } from "./export-parts";
 import { FormAlert } from "@/components/ui/form-alert";
-import type { FilterField } from "@/components/list/filter-bar";
+import type { ToolbarFilters } from "@/components/list/filter-bar";
 import { reloadIfStale } from "@/components/ui/reload-if-stale";
 
 const POLL_MS = 1500;
@@ -24,12 +24,16 @@ type Props = {
   matching: number | null | "unknown";
   request: (filters: Record<string, string>) => Promise<ActionResult<ExportStatusBody>>;
   timeZone: string;
-  /** The list's filter fields, to name a file's filters as the toolbar does. */
-  fields: FilterField[];
+  /**
+   * The list's toolbar, to name a file's filters as it does: the very object the toolbar gets, so
+   * the page's RSC payload carries it once and refers to it here.
+   */
+  toolbar: ToolbarFilters;
 };
 
 /** `Request export`, the state of the user's export (polled while in_queue) and `Download`. */
-export function ExportPanelView({ initial, filters, sort, view, matching, request, timeZone, fields }: Props) {
+export function ExportPanelView({ initial, filters, sort, view, matching, request, timeZone, toolbar }: Props) {
+  const fields = toolbar.search ? [toolbar.search, ...toolbar.fields] : toolbar.fields;
   const [status, setStatus] = useState(initial);
   const [format, setFormat] = useState<ExportFormat>(initial.format);
   const [pending, startTransition] = useTransition();

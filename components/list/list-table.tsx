@@ -11,7 +11,8 @@ export function TableFrame({ label, landmark = false, className = "", children }
       </p>
       {/* relative: positioned screen-reader text scrolls with the table instead of widening the page. */}
       {/* A landmark only for a page's one main table: landmarks' names must differ, and tables share a page. */}
-      <div role={landmark ? "region" : "group"} aria-label={label} tabIndex={0} className={`relative overflow-auto rounded-lg border border-slate-200 bg-white shadow-sm ${className}`}>
+      {/* Its frame is app/globals.css's (.table-frame > [role]); a class only when one is given. */}
+      <div role={landmark ? "region" : "group"} aria-label={label} tabIndex={0} {...(className ? { className } : {})}>
         {children}
       </div>
       <div className="table-more-shadow" aria-hidden="true" />
@@ -19,16 +20,16 @@ export function TableFrame({ label, landmark = false, className = "", children }
   );
 }
 
-/** The frame every list's table shares. */
-export function ListTable({ caption, header, children, bodyClassName = "" }: { caption: string; header: React.ReactNode; children: React.ReactNode; bodyClassName?: string }) {
+/** The frame every list's table shares; `className`: the table's own (its cells' rules in app/globals.css). */
+export function ListTable({ caption, header, children, className, bodyClassName = "" }: { caption: string; header: React.ReactNode; children: React.ReactNode; className?: string; bodyClassName?: string }) {
   return (
     <TableFrame label={`${caption} table`}>
-      <table className="list-table min-w-full divide-y divide-slate-200 text-sm">
+      <table className={`list-table min-w-full divide-y divide-slate-200 text-sm${className ? ` ${className}` : ""}`}>
         <caption className="sr-only">{caption}</caption>
         <thead className="bg-slate-50">
           <tr>{header}</tr>
         </thead>
-        <tbody className={`divide-y divide-slate-100 ${bodyClassName}`}>{children}</tbody>
+        <tbody className={bodyClassName ? `divide-y divide-slate-100 ${bodyClassName}` : "divide-y divide-slate-100"}>{children}</tbody>
       </table>
     </TableFrame>
   );

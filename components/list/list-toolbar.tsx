@@ -23,7 +23,8 @@ export function ListToolbar({
   const chips = <FilterChips fields={filters.search ? [filters.search, ...filters.fields] : filters.fields} params={params} path={path} emptyQuery={emptyQuery} />;
   return (
     <div className="space-y-3">
-      <FilterBar filters={filters} emptyQuery={emptyQuery} />
+      {/* Absent rather than undefined: an undefined value still takes room in the RSC payload. */}
+      <FilterBar filters={filters} {...(emptyQuery ? { emptyQuery } : {})} />
       {views ? (
         // Views sits with the chips, under the search: the search box keeps the toolbar's width.
         <div className="flex flex-wrap items-start gap-2">

@@ -3,7 +3,8 @@ import { Fragment } from "react";
 import { pageWindow, showsPager, type Pagination } from "@/lib/list/pagination";
 import { withParams, type RawParams } from "@/lib/list/params";
 
-const item = "inline-flex min-w-9 items-center justify-center rounded-md px-2 py-1.5 text-sm font-medium sm:px-2.5";
+// Its look, the current page's and a disabled end's, is app/globals.css's (.pager-item), by their ARIA state.
+const item = "pager-item";
 /** On a phone: five page numbers and arrows, so the pager keeps to one line. */
 const PHONE_BUTTONS = 5;
 
@@ -29,11 +30,11 @@ export function Pager({ pagination, params, path }: { pagination: Pagination; pa
       </>
     );
     return enabled ? (
-      <Link href={href(target)} rel={rel} className={`${item} text-slate-700 hover:bg-slate-100`}>
+      <Link href={href(target)} rel={rel} className={item}>
         {text}
       </Link>
     ) : (
-      <span aria-disabled="true" className={`${item} cursor-not-allowed text-slate-400`}>
+      <span aria-disabled="true" className={item}>
         {text}
       </span>
     );
@@ -50,8 +51,9 @@ export function Pager({ pagination, params, path }: { pagination: Pagination; pa
           ) : null}
           <Link
             href={href(p)}
-            aria-current={p === page ? "page" : undefined}
-            className={`${item} ${shownOn(phone.includes(p), true)} ${p === page ? "bg-brand-600 text-white" : "text-slate-700 hover:bg-slate-100"}`}
+            // Absent rather than undefined: an undefined value still takes room in the RSC payload.
+            {...(p === page ? { "aria-current": "page" as const } : {})}
+            className={phone.includes(p) ? item : `${item} max-sm:hidden`}
           >
             {p}
           </Link>

@@ -23,8 +23,10 @@ export function BranchTable({
 }) {
   const header = { sort, params, path };
   return (
+    // The cells' classes are app/globals.css's (.branch-table), not on each of them.
     <ListTable
       caption="Branches"
+      className="branch-table"
       header={
         <>
           <SortHeader column="id" label="ID" {...header} className="w-20" />
@@ -36,24 +38,20 @@ export function BranchTable({
       }
     >
       {rows.map((b) => (
-        <tr key={b.id} className="hover:bg-slate-50/60">
-          <td className="px-3 py-2.5 font-mono text-xs text-slate-500">{b.id}</td>
-          <td className="px-3 py-2.5 font-medium text-slate-900">
+        <tr key={b.id}>
+          <td className="code">{b.id}</td>
+          <td className="name">
             <bdi>{b.name}</bdi>
           </td>
-          <td className="whitespace-nowrap px-3 py-2.5 text-slate-600">
+          <td>
             <time dateTime={b.created_at.toISOString()}>{formatDateTime(b.created_at)}</time>
           </td>
-          <td className="whitespace-nowrap px-3 py-2.5 text-slate-600">
+          <td>
             <time dateTime={b.updated_at.toISOString()}>{formatDateTime(b.updated_at)}</time>
           </td>
           {admin ? (
-            <td className="whitespace-nowrap px-3 py-1.5 text-right">
-              <Link
-                href={`/branches/${b.id}/edit`}
-                className="rounded-md px-2.5 py-1.5 text-sm font-medium text-brand-700 hover:bg-brand-50"
-                aria-label={`Edit ${b.name}`}
-              >
+            <td className="actions">
+              <Link href={`/branches/${b.id}/edit`} className="row-action" aria-label={`Edit ${b.name}`}>
                 Edit
               </Link>
               <DeleteBranchButton id={b.id} name={b.name} />

@@ -4,7 +4,7 @@ import { config } from "@/lib/config";
 import type { RawExportFilters } from "@/lib/export/filters";
 import { exportStatus } from "@/lib/export/status";
 import { requestExportAction } from "./export-actions";
-import { VIEW_FIELDS } from "../views/toolbars";
+import { SUBSCRIBER_TOOLBAR } from "./filter-fields";
 
 /** The page hands it its user, parsed filters and total, so nothing is guarded, parsed or counted twice. */
 export async function ExportPanel({
@@ -31,7 +31,7 @@ export async function ExportPanel({
       matching={filters ? total : null}
       request={requestExportAction}
       timeZone={config().CONSOLE_TIME_ZONE}
-      fields={VIEW_FIELDS.subscribers}
+      toolbar={SUBSCRIBER_TOOLBAR}
     />
   );
 }

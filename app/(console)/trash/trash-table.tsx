@@ -141,7 +141,7 @@ export function TrashTable({ kind, rows }: { kind: TrashKind; rows: TrashRow[] }
             <td className="whitespace-nowrap px-3 py-1.5 text-right">
               <button
                 type="button"
-                className="rounded-md px-2.5 py-1.5 text-sm font-medium text-brand-700 hover:bg-brand-50"
+                className="row-action"
                 aria-label={`Restore ${r.name}`}
                 onClick={() => setConfirming({ verb: "restore", rows: [r] })}
               >

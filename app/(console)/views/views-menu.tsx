@@ -8,7 +8,8 @@ import { VIEW_LISTS } from "@/lib/views/resources";
 import { VIEW_FIELDS } from "./toolbars";
 import { DefaultToggle, EditView, SaveView } from "./views-menu-forms";
 
-const linkClass = "block rounded px-2 py-1 text-slate-800 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-brand-600 aria-[current=page]:bg-brand-50 aria-[current=page]:font-medium aria-[current=page]:text-brand-900";
+// Its rules are app/globals.css's: the menu's links are on every list page.
+const linkClass = "menu-link";
 
 /**
  * The list toolbar's Views menu: a disclosure of plain links (the user's own views, at most ten
@@ -26,7 +27,7 @@ export function ViewsMenu({ state, params }: { state: ViewsState; params: RawPar
   return (
     <Disclosure className="group relative">
       <summary
-        title={state.current ? `Views: ${state.current.name}` : undefined}
+        {...(state.current ? { title: `Views: ${state.current.name}` } : {})}
         className={`${buttonClass.secondary} max-w-[16rem] cursor-pointer list-none [&::-webkit-details-marker]:hidden`}
       >
         <span className="truncate">
