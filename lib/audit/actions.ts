@@ -51,6 +51,10 @@ export const AUDIT_ACTIONS = [
   "token.create",
   "token.revoke",
   "token.export",
+  "view.create",
+  "view.update",
+  "view.delete",
+  "view.default",
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

@@ -6,7 +6,7 @@ import type { AuditAction } from "./actions";
 // reads as ("Changed last name and status of Gregory Kunze-Meyer"). `{record}` marks where the
 // record (a link, where it still has a page) goes.
 
-export const AUDIT_GROUPS = ["Subscribers", "Trash", "Branches", "Imports and exports", "Users", "Sign-in and access", "API tokens"] as const;
+export const AUDIT_GROUPS = ["Subscribers", "Trash", "Branches", "Imports and exports", "Users", "Sign-in and access", "API tokens", "Saved views"] as const;
 
 type Json = Record<string, unknown>;
 /** What a sentence may name beside the record: the fields changed, as a phrase, and the entry's own values. */
@@ -72,6 +72,17 @@ export const AUDIT_TEXT = {
   "token.create": { group: "API tokens", label: "Token created", says: () => "Created the API token {record}" },
   "token.revoke": { group: "API tokens", label: "Token revoked", says: () => "Revoked the API token {record}" },
   "token.export": { group: "API tokens", label: "Export by token", says: () => "Used the API token {record} for an export" },
+  "view.create": { group: "Saved views", label: "View saved", says: (f) => `Saved the ${f.after.shared ? "shared " : ""}view {record}` },
+  "view.update": { group: "Saved views", label: "View changed", says: (f) => `Changed ${f.fields || "nothing"} of the view {record}` },
+  "view.delete": { group: "Saved views", label: "View deleted", says: () => "Deleted the view {record}" },
+  "view.default": {
+    group: "Saved views",
+    label: "Default view chosen",
+    says: (f) => {
+      const list = typeof f.after.resource === "string" ? `the ${f.after.resource} list` : "a list";
+      return f.after.view == null ? `Opened ${list} without a default view` : `Made {record} their default view of ${list}`;
+    },
+  },
 } satisfies Record<AuditAction, Text>;
 
 /** The action filter's options: readable names, grouped by area, the raw codes as values. */
@@ -119,6 +130,8 @@ function record(e: AuditEntry, before: Json, after: Json): Described["record"] {
       return link(e.entity_name ?? (typeof snap.name === "string" ? snap.name : `user #${id}`), null);
     case "token":
       return link(String(snap.name ?? snap.token ?? `#${id}`), null);
+    case "view":
+      return link(String(snap.name ?? snap.view ?? `view #${id}`), null);
     default:
       return link(`${e.entity} #${id}`, null);
   }
