@@ -2,6 +2,7 @@ import { defineConfig, globalIgnores } from "eslint/config";
 import nextVitals from "eslint-config-next/core-web-vitals";
 import nextTs from "eslint-config-next/typescript";
 import scopedSources from "./tools/lint/scoped-sources.mjs";
+import callAction from "./tools/lint/call-action.mjs";
 
 const RAW_SQL = [
   ...["$queryRaw", "$executeRaw", "$queryRawUnsafe", "$executeRawUnsafe", "$queryRawTyped"].map((property) => ({
@@ -59,8 +60,10 @@ export default defineConfig([
   // branch scope the guards return, never a scope or session worked out again beside it.
   {
     files: ["app/**", "components/**"],
+    plugins: { actions: { rules: { "call-action": callAction } } },
     rules: {
       "no-restricted-imports": ["error", { paths: [JOSE, ...PRINCIPAL_ONLY] }],
+      "actions/call-action": "error",
     },
   },
   // Settings are read in one place each: the console's in lib/config.ts (config()), the tests' and

@@ -1,32 +1,12 @@
-import AxeBuilder from "@axe-core/playwright";
 import type { Browser, Page } from "@playwright/test";
-import { animationsSettled, expect, openRowMenu, signInByApi, test, USERS, type RoleName } from "./fixtures";
+import { axeViolations, expect, openRowMenu, signInByApi, test, USERS, type RoleName } from "./fixtures";
 
 // Every page of the console, as staff and as an administrator, at desktop and phone width: axe
 // (WCAG 2.1 A and AA) finds no serious or critical violation. Pages only administrators see are
 // visited as an administrator; staff get the "forbidden" page there, which is checked too.
 
 const VIEWPORTS = { desktop: { width: 1280, height: 800 }, phone: { width: 390, height: 844 } } as const;
-const TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"];
 const stamp = () => `${Date.now()}${Math.floor(Math.random() * 1000)}`.slice(-9);
-
-/** What axe finds serious or critical on the page as it is now, one readable paragraph per rule. */
-async function violations(page: Page, what: string): Promise<string[]> {
-  // A toast still fading in blends its colours with the page's: axe judges the page once they settle.
-  await animationsSettled(page);
-  const { violations } = await new AxeBuilder({ page })
-    .withTags(TAGS)
-    // A name that leaves out the visible label (2.5.3, level A) is an experimental rule: asked for by name.
-    .options({ rules: { "label-content-name-mismatch": { enabled: true } } })
-    .analyze();
-  return violations
-    .filter((v) => v.impact === "serious" || v.impact === "critical")
-    .map(
-      (v) =>
-        `${what} (${new URL(page.url()).pathname}): ${v.impact} ${v.id}: ${v.help}\n` +
-        v.nodes.map((n) => `    at ${n.target.join(" ")}\n      ${(n.failureSummary ?? "").replace(/\n\s*/g, "; ")}`).join("\n"),
-    );
-}
 
 type Check = (what: string) => Promise<void>;
 
@@ -321,7 +301,7 @@ for (const [screen, viewport] of Object.entries(VIEWPORTS)) {
 
       const { context, page } = await contextFor(browser, viewport, null);
       const found: string[] = [];
-      const check: Check = async (what) => void found.push(...(await violations(page, what)));
+      const check: Check = async (what) => void found.push(...(await axeViolations(page, what)));
       await visit(page, check, "/login", "sign-in");
       await page.getByRole("button", { name: "Sign in" }).click(); // empty: the form's errors
       await expect(page.getByLabel("Email")).toHaveAttribute("aria-invalid", "true");
@@ -341,7 +321,7 @@ for (const [screen, viewport] of Object.entries(VIEWPORTS)) {
         test(`${role}: ${visitPage.name}`, async ({ browser }) => {
           const { context, page } = await contextFor(browser, viewport, role);
           const found: string[] = [];
-          await visitPage.run(page, async (what) => void found.push(...(await violations(page, `${role}, ${screen}, ${what}`))), role);
+          await visitPage.run(page, async (what) => void found.push(...(await axeViolations(page, `${role}, ${screen}, ${what}`))), role);
           await context.close();
           expect(found, found.join("\n\n")).toEqual([]);
         });

@@ -1,6 +1,5 @@
-import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
-import { expect, test, toast } from "./fixtures";
+import { axeViolations, expect, test, toast } from "./fixtures";
 
 // The duplicates review in the browser: a group found from the subscriber list, its differences
 // marked; "Not duplicates" by staff; a merge by an administrator choosing values, the merged found
@@ -8,11 +7,6 @@ import { expect, test, toast } from "./fixtures";
 
 const SCREENS = "test-results/screens";
 const stamp = () => `${Date.now()}${Math.floor(Math.random() * 1000)}`.slice(-9);
-
-async function noViolations(page: Page) {
-  const { violations } = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
-  expect(violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id}: ${v.help}`)).toEqual([]);
-}
 
 /** A subscriber through the API, as the signed-in user. */
 async function make(page: Page, fields: { first_name: string; email: string; mobile: string }) {
@@ -45,7 +39,7 @@ test.describe("duplicates", () => {
     await expect(section.getByRole("rowheader", { name: "First name Differs" })).toBeVisible();
     await expect(section.getByRole("rowheader", { name: "Last name", exact: true })).toBeVisible();
     await page.screenshot({ path: `${SCREENS}/duplicates-review.png`, fullPage: true });
-    await noViolations(page);
+    expect(await axeViolations(page)).toEqual([]);
 
     await section.getByRole("button", { name: /^Not duplicates/ }).click();
     const dialog = page.getByRole("dialog", { name: "Not duplicates?" });
@@ -83,7 +77,7 @@ test.describe("duplicates", () => {
     await expect(page.getByRole("radio", { name: `First name from #${first.id}` })).toBeChecked();
     await page.getByRole("radio", { name: `Mobile from #${second.id}` }).check();
     await page.screenshot({ path: `${SCREENS}/duplicates-merge.png`, fullPage: true });
-    await noViolations(page);
+    expect(await axeViolations(page)).toEqual([]);
     await page.getByRole("button", { name: "Merge", exact: true }).click();
 
     await expect(page).toHaveURL(new RegExp(`/subscribers/${first.id}$`));
@@ -95,7 +89,7 @@ test.describe("duplicates", () => {
     // The merged one is in the trash: its record is gone.
     expect((await page.request.get(`/api/v1/subscribers/${second.id}`)).status()).toBe(404);
     await page.screenshot({ path: `${SCREENS}/duplicates-merged-record.png`, fullPage: true });
-    await noViolations(page);
+    expect(await axeViolations(page)).toEqual([]);
 
     await page.getByRole("button", { name: "Undo merge" }).click();
     const dialog = page.getByRole("dialog", { name: "Undo this merge?" });

@@ -1,3 +1,4 @@
+import AxeBuilder from "@axe-core/playwright";
 import { test as base, expect, type Locator, type Page } from "@playwright/test";
 
 export const USERS = {
@@ -90,4 +91,25 @@ export async function animationsSettled(page: Page, quietMs = 250) {
     { token, quietMs },
     { timeout: 5_000 },
   );
+}
+
+/**
+ * What axe finds serious or critical on the page as it is now, one readable paragraph per rule:
+ * every spec's checks, WCAG 2.0 to 2.2 A and AA and the experimental rule that a control's name
+ * holds its visible label (2.5.3, level A), once animations have settled (a toast fading in blends
+ * its colours with the page's).
+ */
+export async function axeViolations(page: Page, what = ""): Promise<string[]> {
+  await animationsSettled(page);
+  const { violations } = await new AxeBuilder({ page })
+    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"])
+    .options({ rules: { "label-content-name-mismatch": { enabled: true } } })
+    .analyze();
+  return violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map(
+      (v) =>
+        `${what ? `${what} ` : ""}(${new URL(page.url()).pathname}): ${v.impact} ${v.id}: ${v.help}\n` +
+        v.nodes.map((n) => `    at ${n.target.join(" ")}\n      ${(n.failureSummary ?? "").replace(/\n\s*/g, "; ")}`).join("\n"),
+    );
 }

@@ -1,6 +1,4 @@
-import AxeBuilder from "@axe-core/playwright";
-import type { Page } from "@playwright/test";
-import { expect, signInByApi, test, toast } from "./fixtures";
+import { axeViolations, expect, signInByApi, test, toast } from "./fixtures";
 
 // A person's data from the record page (administrators): the archive downloads, the erasure's
 // confirmation names what goes and that it cannot be undone, and afterwards the records are gone.
@@ -8,11 +6,6 @@ import { expect, signInByApi, test, toast } from "./fixtures";
 
 const SHOTS = "docs/screenshots";
 const stamp = () => `${Date.now()}${Math.floor(Math.random() * 1000)}`.slice(-9);
-
-async function seriousViolations(page: Page) {
-  const { violations } = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
-  return violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id}: ${v.help} at ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
-}
 
 test("a person's data: downloaded and erased from the record page, by administrators only", async ({ asAdmin: page, browser }) => {
   const s = stamp();
@@ -34,7 +27,7 @@ test("a person's data: downloaded and erased from the record page, by administra
   const file = await download;
   expect(file.suggestedFilename()).toMatch(/^personal-data-\d{4}-\d{2}-\d{2}\.zip$/);
   await page.screenshot({ path: `${SHOTS}/person-record-actions.png`, fullPage: true });
-  expect(await seriousViolations(page)).toEqual([]);
+  expect(await axeViolations(page)).toEqual([]);
 
   await section.getByRole("button", { name: "Erase this person…" }).click();
   const dialog = page.getByRole("dialog", { name: `Erase Perdita Person${s} everywhere?` });
@@ -42,7 +35,7 @@ test("a person's data: downloaded and erased from the record page, by administra
   await expect(dialog).toContainText("1 subscriber record, 1 record in the trash, 2 records in all");
   await expect(dialog).toContainText("This cannot be undone.");
   await page.screenshot({ path: `${SHOTS}/person-erase-confirm.png` });
-  expect(await seriousViolations(page)).toEqual([]);
+  expect(await axeViolations(page)).toEqual([]);
   await dialog.getByRole("button", { name: "Erase 2 records" }).click();
   await expect(toast(page, "Person erased: 2 records.")).toBeVisible();
   await expect(page).toHaveURL(/\/subscribers$/);

@@ -1,7 +1,6 @@
-import AxeBuilder from "@axe-core/playwright";
 import type { Browser, Page } from "@playwright/test";
 import { e2eSsoPort } from "../tools/env";
-import { expect, test } from "./fixtures";
+import { axeViolations, expect, test } from "./fixtures";
 import { SSO_BRANCH } from "./sso-accounts";
 
 // Single sign-on in the browser, against a real OpenID provider (oidc-provider, started by
@@ -14,12 +13,6 @@ const SSO_ORIGIN = `http://localhost:${e2eSsoPort()}`;
 test.use({ baseURL: SSO_ORIGIN });
 
 const BUTTON = "Sign in with Test Directory";
-
-/** Serious or critical axe violations of the page as it is now. */
-async function axe(page: Page): Promise<string[]> {
-  const { violations } = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]).analyze();
-  return violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id}: ${v.help} at ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
-}
 
 /** A new browser at /login (optionally with a return address), through the button to the provider's sign-in page, signed in there as `login`. */
 async function signInThroughProvider(browser: Browser, login: string, path = "/login") {
@@ -43,7 +36,7 @@ test("the login page offers single sign-on beside the password form, and passes 
   await expect(page.getByRole("button", { name: BUTTON })).toBeVisible();
   await expect(page.getByLabel("Password")).toBeVisible();
   await page.screenshot({ path: "test-results/screens/login-sso.png", fullPage: true });
-  expect(await axe(page)).toEqual([]);
+  expect(await axeViolations(page)).toEqual([]);
 });
 
 test("an existing user signs in as themself, linked by the verified email, and comes back where they were going", async ({ browser }) => {
@@ -89,7 +82,7 @@ for (const [login, email, heading] of [
     await expect(page.getByRole("heading", { level: 1 })).toHaveText(heading);
     expect((await sessionOf(page)).user).toBeUndefined();
     await page.screenshot({ path: `test-results/screens/sso-refused-${login}.png`, fullPage: true });
-    expect(await axe(page)).toEqual([]);
+    expect(await axeViolations(page)).toEqual([]);
     await page.getByRole("link", { name: "Back to sign-in" }).click();
     await expect(page.getByRole("button", { name: BUTTON })).toBeVisible();
     await context.close();
@@ -127,7 +120,7 @@ test("a state that is not the browser's own is refused by the console, and a req
   await expect(page.getByRole("alert").filter({ hasText: "did not finish" })).toBeVisible();
   expect((await sessionOf(page)).user).toBeUndefined();
   await page.screenshot({ path: "test-results/screens/sso-callback-refused.png", fullPage: true });
-  expect(await axe(page)).toEqual([]);
+  expect(await axeViolations(page)).toEqual([]);
   await page.unrouteAll();
 
   // The challenge is dropped on the way: the provider refuses the request and says why.

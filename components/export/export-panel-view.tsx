@@ -9,7 +9,7 @@ import type { ExportStatusBody } from "@/lib/export/status";
 import { ExportProgress, FileSummary, holdsCurrent, sortWords, StatusBadge } from "./export-parts";
 import { FormAlert } from "@/components/ui/form-alert";
 import type { ToolbarFilters } from "@/components/list/filter-bar";
-import { reloadIfStale } from "@/components/ui/reload-if-stale";
+import { callAction } from "@/components/ui/call-action";
 
 const POLL_MS = 1500;
 
@@ -67,20 +67,16 @@ export function ExportPanelView({ initial, filters, sort, view, matching, reques
 
   const requestExport = () =>
     startTransition(async () => {
-      try {
-        const result = await request({ ...filters, sort, format });
-        if (result.ok) {
-          setStatus(result.data);
-          notify("success", result.message ?? "Export requested.");
-        } else {
-          notify("error", result.formError ?? "The export could not be requested.");
-          const response = await fetch("/api/v1/subscribers/export", { cache: "no-store" });
-          if (response.ok) setStatus((await response.json()) as ExportStatusBody);
-        }
-      } catch (error) {
-        if (reloadIfStale(error)) return;
-        notify("error", "The export could not be requested. Check your connection and try again.");
+      const result = await callAction(() => request({ ...filters, sort, format }));
+      if (!result) return notify("error", "The export could not be requested. Check your connection and try again.");
+      if (result.ok) {
+        setStatus(result.data);
+        notify("success", result.message ?? "Export requested.");
+        return;
       }
+      notify("error", result.formError ?? "The export could not be requested.");
+      const response = await fetch("/api/v1/subscribers/export", { cache: "no-store" }).catch(() => null);
+      if (response?.ok) setStatus((await response.json()) as ExportStatusBody);
     });
 
   const reason = inQueue

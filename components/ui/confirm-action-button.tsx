@@ -4,7 +4,7 @@ import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
 import { notify } from "@/components/toast";
 import { ConfirmDialog } from "./confirm-dialog";
-import { reloadIfStale } from "@/components/ui/reload-if-stale";
+import { callAction } from "@/components/ui/call-action";
 
 type Outcome = { ok: true; message?: string } | { ok: false; formError?: string };
 type Router = ReturnType<typeof useRouter>;
@@ -49,22 +49,18 @@ export function ConfirmActionButton<R extends Outcome>({
   const router = useRouter();
   const confirm = () =>
     start(async () => {
-      try {
-        const result = await run();
-        if (result.ok) {
-          notify("success", result.message ?? done);
-          setOpen(false);
-          then(result as Extract<R, { ok: true }>, router);
-          return;
-        }
-        notify("error", result.formError ?? failed);
-        if (refreshOnFailure) {
-          setOpen(false);
-          router.refresh();
-        }
-      } catch (error) {
-        if (reloadIfStale(error)) return;
-        notify("error", `${failed} Check your connection and try again.`);
+      const result = await callAction(run);
+      if (!result) return notify("error", `${failed} Check your connection and try again.`);
+      if (result.ok) {
+        notify("success", result.message ?? done);
+        setOpen(false);
+        then(result as Extract<R, { ok: true }>, router);
+        return;
+      }
+      notify("error", result.formError ?? failed);
+      if (refreshOnFailure) {
+        setOpen(false);
+        router.refresh();
       }
     });
   return (

@@ -4,7 +4,7 @@ import { useState } from "react";
 import { useForm, type FieldValues, type Path, type UseFormProps } from "react-hook-form";
 import type { ActionResult } from "@/lib/actions";
 import { placeFieldErrors } from "./place-field-errors";
-import { reloadIfStale } from "@/components/ui/reload-if-stale";
+import { callAction } from "@/components/ui/call-action";
 
 type Refusal = Extract<ActionResult<unknown>, { ok: false }>;
 
@@ -33,16 +33,12 @@ export function useActionForm<In extends FieldValues, T, Out = In>(
   const [formError, setFormError] = useState<string | null>(null);
   const onSubmit = form.handleSubmit(async (values) => {
     setFormError(null);
-    try {
-      const result = await send(values);
-      if (result.ok) return done(result, values);
-      if (refused?.(result, values)) return;
-      const placed = placeFieldErrors(result.fieldErrors, fields, form.setError);
-      setFormError(placed ? null : (result.formError ?? failed));
-    } catch (error) {
-      if (reloadIfStale(error)) return;
-      setFormError(`${failed} Check your connection and try again.`);
-    }
+    const result = await callAction(() => send(values));
+    if (!result) return setFormError(`${failed} Check your connection and try again.`);
+    if (result.ok) return done(result, values);
+    if (refused?.(result, values)) return;
+    const placed = placeFieldErrors(result.fieldErrors, fields, form.setError);
+    setFormError(placed ? null : (result.formError ?? failed));
   });
   return { ...form, errors: form.formState.errors, isSubmitting: form.formState.isSubmitting, formError, setFormError, onSubmit };
 }

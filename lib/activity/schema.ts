@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { idParam, pageParam } from "@/lib/list/params";
+import { idParam, pageParam, textParam } from "@/lib/list/params";
 
 // The one parser of /activity's query, shared by the page and GET /api/v1/activity, and the
 // entries as the API answers them (docs/API.md, "Security and daily use").
@@ -7,9 +7,10 @@ import { idParam, pageParam } from "@/lib/list/params";
 export const activityFiltersSchema = z.object({
   page: pageParam,
   user_id: idParam.meta({ description: "Whose activity (administrators; anyone else only their own id). Default: your own." }),
+  user: textParam.meta({ description: "Whose activity, by email address, as on the page (administrators; anyone else only their own). `user_id` wins when both are given." }),
 });
 export type ActivityFilters = z.output<typeof activityFiltersSchema>;
-export const ACTIVITY_FILTER_KEYS = ["user_id"] as const;
+export const ACTIVITY_FILTER_KEYS = ["user", "user_id"] as const;
 
 export const ACTIVITY_KINDS = ["bulk_change", "import", "export", "merge", "subscriber_deletion", "branch_deletion"] as const;
 export const ACTIVITY_STATUSES = ["in_queue", "running", "completed", "failed", "undoing", "undone", "in_trash"] as const;

@@ -58,6 +58,10 @@ export const AUDIT_ACTIONS = [
   "webhook.test",
   "webhook.resend",
   "webhook.disable",
+  "view.create",
+  "view.update",
+  "view.delete",
+  "view.default",
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

@@ -6,7 +6,7 @@ import type { AuditAction } from "./actions";
 // reads as ("Changed last name and status of Gregory Kunze-Meyer"). `{record}` marks where the
 // record (a link, where it still has a page) goes.
 
-export const AUDIT_GROUPS = ["Subscribers", "Trash", "Branches", "Imports and exports", "Users", "Sign-in and access", "API tokens", "Webhooks"] as const;
+export const AUDIT_GROUPS = ["Subscribers", "Trash", "Branches", "Imports and exports", "Users", "Sign-in and access", "API tokens", "Webhooks", "Saved views"] as const;
 
 type Json = Record<string, unknown>;
 /** What a sentence may name beside the record: the fields changed, as a phrase, and the entry's own values. */
@@ -79,6 +79,17 @@ export const AUDIT_TEXT = {
   "webhook.test": { group: "Webhooks", label: "Webhook test sent", says: () => "Sent a test event to the webhook endpoint {record}" },
   "webhook.resend": { group: "Webhooks", label: "Webhook delivery resent", says: () => "Sent a delivery to the webhook endpoint {record} again" },
   "webhook.disable": { group: "Webhooks", label: "Webhook turned off", says: (f) => `Turned off the webhook ${String(f.after.url ?? "")}: ${String(f.after.reason ?? "it kept failing")}` },
+  "view.create": { group: "Saved views", label: "View saved", says: (f) => `Saved the ${f.after.shared ? "shared " : ""}view {record}` },
+  "view.update": { group: "Saved views", label: "View changed", says: (f) => `Changed ${f.fields || "nothing"} of the view {record}` },
+  "view.delete": { group: "Saved views", label: "View deleted", says: () => "Deleted the view {record}" },
+  "view.default": {
+    group: "Saved views",
+    label: "Default view chosen",
+    says: (f) => {
+      const list = typeof f.after.resource === "string" ? `the ${f.after.resource} list` : "a list";
+      return f.after.view == null ? `Opened ${list} without a default view` : `Made {record} their default view of ${list}`;
+    },
+  },
 } satisfies Record<AuditAction, Text>;
 
 /** The action filter's options: readable names, grouped by area, the raw codes as values. */
@@ -128,6 +139,8 @@ function record(e: AuditEntry, before: Json, after: Json): Described["record"] {
       return link(String(snap.name ?? snap.token ?? `#${id}`), null);
     case "webhook":
       return link(typeof snap.url === "string" ? snap.url : `webhook #${id}`, `/webhooks/${id}`);
+    case "view":
+      return link(String(snap.name ?? snap.view ?? `view #${id}`), null);
     default:
       return link(`${e.entity} #${id}`, null);
   }

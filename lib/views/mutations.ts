@@ -1,7 +1,6 @@
 import "server-only";
 import { canChangeView, canSeeView, type SessionUser } from "@/lib/auth/permissions";
 import { config } from "@/lib/config";
-import { prisma } from "@/lib/db/client";
 import { sql } from "@/lib/db/sql";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { AppError, badRequest, notFound } from "@/lib/errors";
@@ -10,7 +9,11 @@ import { viewSelect, type ViewRow } from "./queries";
 import type { ViewCreate, ViewPatch } from "./schema";
 import { refusedWrite, transaction } from "@/lib/db/transaction";
 
-// Views are the user's own working tools, not records of the business: not in the audit log.
+// Each change of a view is audited in its own transaction: a shared view or a default changes what
+// other people's lists open with, and who did so is asked afterwards.
+
+/** A view in the audit log: what it opens, not who owns it (the entry's actor and id say that). */
+const snapshot = (v: Pick<ViewRow, "name" | "resource" | "query" | "columns" | "shared">) => ({ name: v.name, resource: v.resource, query: v.query, columns: v.columns, shared: v.shared });
 
 const translate = refusedWrite("The view", "name", "You already have a view of this list with this name.");
 
@@ -56,17 +59,19 @@ export async function createView(user: SessionUser, input: ViewCreate): Promise<
       await tx.query(sql`SELECT 1 AS locked FROM pg_advisory_xact_lock(hashtextextended(${`saved-views:${user.id}:${input.resource}`}, 0))`);
       const kept = await tx.savedView.count({ where: { owner_id: user.id, resource: input.resource } });
       if (kept >= limit) throw tooManyViews(limit, input.resource);
-      return tx.savedView.create({
+      const view = await tx.savedView.create({
         data: { owner_id: user.id, resource: input.resource, name: input.name, shared: input.shared, query: data.query!, columns: data.columns! },
         select: viewSelect,
       });
+      await tx.audit({ action: "view.create", actor: user, entity: "view", entityId: view.id, after: snapshot(view) });
+      return view;
     })
     .catch(translate);
 }
 
 /** A view the user may change: 404 when they may not see it, 403 when they may only open it. */
 async function changeable(tx: Prisma.TransactionClient, user: SessionUser, id: number) {
-  const view = await tx.savedView.findUnique({ where: { id }, select: { owner_id: true, shared: true, resource: true, name: true } });
+  const view = await tx.savedView.findUnique({ where: { id }, select: viewSelect });
   if (!view || !canSeeView(user, view)) throw notFound("The view");
   if (!canChangeView(user, view)) throw new AppError(403, "forbidden", "Only its owner and administrators change a shared view.");
   return view;
@@ -76,11 +81,13 @@ export async function updateView(user: SessionUser, id: number, patch: ViewPatch
   return transaction(async (tx) => {
       const view = await changeable(tx, user, id);
       const data = checked(view.resource, patch);
-      return tx.savedView.update({
+      const changed = await tx.savedView.update({
         where: { id },
         data: { ...data, ...(patch.name !== undefined ? { name: patch.name } : {}), ...(patch.shared !== undefined ? { shared: patch.shared } : {}) },
         select: viewSelect,
       });
+      await tx.audit({ action: "view.update", actor: user, entity: "view", entityId: id, before: snapshot(view), after: snapshot(changed) });
+      return changed;
     })
     .catch(translate);
 }
@@ -89,6 +96,7 @@ export async function deleteView(user: SessionUser, id: number): Promise<{ name:
   return transaction(async (tx) => {
       const view = await changeable(tx, user, id);
       await tx.savedView.delete({ where: { id } });
+      await tx.audit({ action: "view.delete", actor: user, entity: "view", entityId: id, before: snapshot(view) });
       return { name: view.name };
     })
     .catch(translate);
@@ -96,18 +104,19 @@ export async function deleteView(user: SessionUser, id: number): Promise<{ name:
 
 /** The view the user's list opens with when opened without a query; null: none (the whole list). */
 export async function setDefaultView(user: SessionUser, resource: ViewResource, id: number | null): Promise<void> {
-  const db = await prisma();
-  if (id === null) {
-    await db.savedViewDefault.deleteMany({ where: { user_id: user.id, resource } });
-    return;
-  }
   await transaction(async (tx) => {
-    const view = await tx.savedView.findUnique({ where: { id }, select: { owner_id: true, shared: true, resource: true } });
+    if (id === null) {
+      const { count } = await tx.savedViewDefault.deleteMany({ where: { user_id: user.id, resource } });
+      if (count) await tx.audit({ action: "view.default", actor: user, after: { resource, view: null } });
+      return;
+    }
+    const view = await tx.savedView.findUnique({ where: { id }, select: { owner_id: true, shared: true, resource: true, name: true } });
     if (!view || !canSeeView(user, view) || view.resource !== resource) throw notFound("The view");
     await tx.savedViewDefault.upsert({
       where: { user_id_resource: { user_id: user.id, resource } },
       create: { user_id: user.id, resource, view_id: id },
       update: { view_id: id },
     });
+    await tx.audit({ action: "view.default", actor: user, entity: "view", entityId: id, after: { resource, view: view.name } });
   });
 }

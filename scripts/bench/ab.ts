@@ -7,9 +7,11 @@
 //
 //   npx tsx --conditions=react-server scripts/bench/ab.ts [--seconds 2] [--rounds 5] [--warmup 1]
 //       [--connections 1,10] [--paths /subscribers,/branches,/api/v1/subscribers] [--env NAME=VALUE]…
-//       [--as staff|admin] [--database console_bench]
+//       [--as staff|admin] [--database console_bench] [--bearer]
 //       DIR[::NODE-FLAGS]…
 //
+// --bearer: the API paths are asked with an API token of the bench user (its lookup and its
+// requests a minute are counted per request) instead of the session.
 // Besides the medians, each build after the first gets the median of its round-by-round ratios to
 // the first build (the rounds are back to back, so a drift of the machine cancels out of them).
 // `DIR::--max-semi-space-size=32` serves DIR with that Node flag (flags separated by spaces).
@@ -21,6 +23,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
+import { newApiToken, secretHash } from "@/lib/auth/secrets";
 import { openDatabase } from "@/lib/db/client";
 import { BENCH_USERS, resetBenchPassword } from "@/tools/seed/bulk";
 import { bulkTarget } from "../bulk-load";
@@ -40,6 +43,7 @@ const { values: args, positionals: dirs } = parseArgs({
     as: { type: "string", default: "staff" }, // the bench user whose session asks: /users and /audit are the admin's
     // A copy of the bench database (`CREATE DATABASE x TEMPLATE console_bench`): the run resets the bench user's password.
     database: { type: "string", default: "console_bench" },
+    bearer: { type: "boolean", default: false },
   },
 });
 if (dirs.length === 0) throw new Error("Name at least one folder holding a production build.");
@@ -74,12 +78,19 @@ const database = await openDatabase(target);
 const benchUser = BENCH_USERS.find((u) => u.role === args.as);
 if (!benchUser) throw new Error(`--as takes one of: ${BENCH_USERS.map((u) => u.role).join(", ")}`);
 const password = await resetBenchPassword(database, benchUser.email);
+// Its limit lifted (TOKEN_REQUESTS_PER_MINUTE below): every request is counted, none refused.
+const bearer = args.bearer ? newApiToken() : null;
+if (bearer) {
+  await database.prisma.apiToken.create({
+    data: { user: { connect: { email: benchUser.email } }, name: `ab ${Date.now()}`, scope: "read", token_hash: secretHash(bearer), expires_at: new Date(Date.now() + 86_400_000) },
+  });
+}
 await database.close();
 
 const servers: Server[] = [];
 try {
   for (const build of builds) {
-    servers.push(await startServer(build.dir, { DATABASE_URL: target.url, DATABASE_POOL_SIZE: "10", ...extraEnv }, build.flags));
+    servers.push(await startServer(build.dir, { DATABASE_URL: target.url, DATABASE_POOL_SIZE: "10", TOKEN_REQUESTS_PER_MINUTE: "100000000", ...extraEnv }, build.flags));
   }
   // One by one: sign-ins sent at once for the same account take turns and may be refused (lib/auth/throttle.ts).
   const cookies: string[] = [];
@@ -97,7 +108,8 @@ try {
       const failures = servers.map(() => new Map<number, number>());
       // /login is measured as the signed-out visitor it is for (it sends a signed-in one on).
       const cookieOf = (i: number) => (p === "/login" ? "" : cookies[i]!);
-      for (const [i, s] of servers.entries()) await loadHttp({ url: `${s.url}${p}`, cookie: cookieOf(i), connections, seconds: warmup });
+      const authorization = bearer && p.startsWith("/api/") ? `Bearer ${bearer}` : undefined;
+      for (const [i, s] of servers.entries()) await loadHttp({ url: `${s.url}${p}`, cookie: authorization ? "" : cookieOf(i), authorization, connections, seconds: warmup });
       for (let r = 0; r < rounds; r++) {
         // Every other round in reverse order (A B, B A, …): neither build always runs first.
         const order = servers.map((_, i) => i);
@@ -105,7 +117,7 @@ try {
         for (const i of order) {
           const s = servers[i]!;
           const before = cpuOfTree(s.pid);
-          const sample = await loadHttp({ url: `${s.url}${p}`, cookie: cookieOf(i), connections, seconds, failures: failures[i] });
+          const sample = await loadHttp({ url: `${s.url}${p}`, cookie: authorization ? "" : cookieOf(i), authorization, connections, seconds, failures: failures[i] });
           p50s[i]!.push(sample.p50);
           rates[i]!.push(sample.requests / seconds);
           cpu[i]!.push(((cpuOfTree(s.pid) - before) * 1000) / Math.max(1, sample.requests));

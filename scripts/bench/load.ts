@@ -7,6 +7,8 @@ import { summarize, type Sample } from "./stats";
 export async function loadHttp(o: {
   url: string;
   cookie: string;
+  /** An `Authorization` header (a bearer token), sent besides the cookie. */
+  authorization?: string;
   connections: number;
   seconds: number;
   /** Counts the answers that were not 2xx by status (0: no answer: a refused or reset connection, a timeout). */
@@ -22,7 +24,7 @@ export async function loadHttp(o: {
         duration: o.seconds,
         timeout: 30,
         // Like a browser (and fetch): Next compresses what it sends.
-        headers: { cookie: o.cookie, "accept-encoding": "gzip" },
+        headers: { cookie: o.cookie, "accept-encoding": "gzip", ...(o.authorization ? { authorization: o.authorization } : {}) },
       },
       (error, result) => (error ? reject(error) : resolve(result)),
     );

@@ -2900,6 +2900,8 @@ export interface operations {
                 page?: string;
                 /** @description Whose activity (administrators; anyone else only their own id). Default: your own. */
                 user_id?: string;
+                /** @description Whose activity, by email address, as on the page (administrators; anyone else only their own). `user_id` wins when both are given. */
+                user?: string;
             };
             header?: never;
             path?: never;

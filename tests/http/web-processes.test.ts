@@ -5,11 +5,12 @@ import { Browser, rawRequest, startConsole, type ConsoleServer } from "../helper
 // `npm run serve` with several processes on one port (docs/decisions/0036-every-core.md), against
 // the production build on PostgreSQL: requests are shared among them, /metrics adds all of them
 // up, one that dies is started again while the others serve, the first runs the jobs, and SIGTERM
-// stops them all.
+// stops them all; a token's requests a minute are the server's, not each process's.
 
 const PASSWORD = "web-processes-password-1";
 const ADMIN = { email: "admin@processes.test", password: PASSWORD, role: "admin" as const };
 const METRICS_TOKEN = "metrics-token-for-the-processes-test-0123";
+const TOKEN_LIMIT = 12;
 
 /** The server processes whose parent is `pid` (from /proc: no `ps` needed); tsx's esbuild service is not one. */
 function childrenOf(pid: number): number[] {
@@ -71,7 +72,7 @@ if (!process.env.TEST_DATABASE_URL) {
     };
 
     beforeAll(async () => {
-      server = await startConsole("postgres", { users: [ADMIN], env: { WEB_CONCURRENCY: "2", METRICS_TOKEN, JOB_POLL_SECONDS: "1", LOG_LEVEL: "info" } });
+      server = await startConsole("postgres", { users: [ADMIN], env: { WEB_CONCURRENCY: "2", METRICS_TOKEN, JOB_POLL_SECONDS: "1", LOG_LEVEL: "info", TOKEN_REQUESTS_PER_MINUTE: String(TOKEN_LIMIT) } });
       await until(() => childrenOf(server.pid).length === 2 && readyLines() === 2, "both processes to listen", 90_000).catch((error: Error) => {
         throw new Error(`${error.message}: children ${JSON.stringify(childrenOf(server.pid))}, output:\n${server.output()}`);
       });
@@ -99,6 +100,30 @@ if (!process.env.TEST_DATABASE_URL) {
           .map((l) => (JSON.parse(l) as { pid: number }).pid),
       );
       expect([...pids].sort()).toEqual(childrenOf(server.pid).sort());
+    });
+
+    it("holds a token to its requests a minute across both processes", async () => {
+      const admin = new Browser(server.url, "127.0.0.72");
+      expect((await admin.signIn(ADMIN.email, PASSWORD)).status).toBe(200);
+      const expires_at = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+      const made = await admin.request("/api/v1/tokens", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ name: "loop", scope: "read", expires_at }) });
+      expect(made.status, made.body).toBe(201);
+      const { token } = JSON.parse(made.body) as { token: string };
+      // A connection each, so the supervisor hands them to both processes in turn.
+      const answers = await Promise.all(
+        Array.from({ length: 3 * TOKEN_LIMIT }, () => rawRequest(server.url, "/api/v1/branches", { headers: { authorization: `Bearer ${token}` } })),
+      );
+      const statuses = answers.map((a) => a.status);
+      expect(statuses.filter((s) => s === 200)).toHaveLength(TOKEN_LIMIT);
+      expect(statuses.filter((s) => s === 429)).toHaveLength(2 * TOKEN_LIMIT);
+      const pids = new Set(
+        server
+          .output()
+          .split("\n")
+          .filter((l) => l.startsWith("{") && l.includes('"route":"/api/v1/branches"'))
+          .map((l) => (JSON.parse(l) as { pid: number }).pid),
+      );
+      expect(pids.size).toBe(2);
     });
 
     it("runs an export on its first process, the one that works the queue", async () => {

@@ -82,7 +82,14 @@ for (const kind of testDbKinds()) {
       expect((await get(`?user_id=${users.staff.id}`)).status).toBe(200);
       const bad = await get("?user_id=abc");
       expect(bad.status).toBe(400);
-      expect(bad.body.error).toMatchObject({ code: "invalid_input" });
+      expect(bad.body.error).toMatchObject({ code: "invalid_input" });      // The page's filter: by email, as typed; one no one has is an empty list, for administrators.
+      expect((await get(`?user=${encodeURIComponent(` ${users.staff.email.toUpperCase()} `)}`, users.admin)).body.pagination.total).toBe(13);
+      expect((await get(`?user=nobody%40example.com`, users.admin)).body).toMatchObject({ data: [], pagination: { total: 0 } });
+      expect((await get(`?user=${encodeURIComponent(users.admin.email)}&user_id=${users.staff.id}`, users.admin)).body.pagination.total).toBe(13);
+      // Anyone else learns nothing of others' emails: someone's or no one's, a 403.
+      expect((await get(`?user=${encodeURIComponent(users.admin.email)}`)).status).toBe(403);
+      expect((await get(`?user=nobody%40example.com`)).status).toBe(403);
+      expect((await get(`?user=${encodeURIComponent(users.staff.email)}`)).body.pagination.total).toBe(13);
     });
 
     it("reads deletions through the reader's branch scope", async () => {

@@ -9,7 +9,6 @@ import { verifyPassword } from "@/lib/auth/password";
 import { secretHash } from "@/lib/auth/secrets";
 import type { Database } from "@/lib/db/client";
 import { databaseAppError, isLastAdmin } from "@/lib/db/errors";
-import { resetTokenRates } from "@/lib/tokens/rate";
 import { createToken, revokeToken } from "@/lib/tokens/tokens";
 import { changeOwnPassword } from "@/lib/users/account";
 import SetPasswordPage from "@/app/set-password/[token]/page";
@@ -47,10 +46,7 @@ for (const kind of testDbKinds()) {
       users = await createUsers(database);
     });
     afterAll(async () => database?.close());
-    beforeEach(() => {
-      actAs(null);
-      resetTokenRates();
-    });
+    beforeEach(() => actAs(null));
 
     const user = (id: number) => database.prisma.user.findUniqueOrThrow({ where: { id }, select: { role: true, active: true, session_version: true, password_hash: true } });
     const bearer = (token: string, path = "/api/v1/branches") => apiRequest(path, { headers: { authorization: `Bearer ${token}` } });

@@ -15,6 +15,7 @@ import { listSubscribers } from "@/lib/subscribers/queries";
 import { requestBulkChange } from "@/lib/subscribers/bulk";
 import { defaultViewHref, viewsState } from "@/lib/views/menu";
 import { setDefaultView } from "@/lib/views/mutations";
+import { auditSentence } from "@/lib/audit/describe";
 import { actAs, createUsers, testDatabase, testDbKinds } from "../helpers/db";
 import { apiRequest, routeContext } from "../helpers/http";
 import { renderPage } from "../helpers/render-page";
@@ -332,6 +333,36 @@ for (const kind of testDbKinds()) {
       expect(await defaultViewHref(users.staff, "subscribers", {})).toBeNull();
       // Nor can one pick someone else's private view as a default.
       await expect(setDefaultView(users.staff, "subscribers", view.id)).rejects.toMatchObject({ status: 404 });
+    });
+
+    it("audits saving, renaming, sharing, changing, making default and deleting a view, each with its actor", async () => {
+      const view = await create({ name: "Audited", query: "subscription_status=active" });
+      expect((await patch(view.id, { name: "Audited, renamed", shared: true })).status).toBe(200);
+      expect((await patch(view.id, { query: "subscription_status=expired", columns: ["email"] })).status).toBe(200);
+      await setDefaultView(users.staff, "subscribers", view.id);
+      await setDefaultView(users.staff, "subscribers", null);
+      actAs(users.admin);
+      expect((await remove(view.id)).status).toBe(204);
+      // A refused change writes nothing.
+      actAs(other);
+      expect((await patch(view.id, { name: "Gone" })).status).toBe(404);
+      const events = await database.prisma.auditEvent.findMany({
+        where: { OR: [{ entity: "view", entity_id: String(view.id) }, { action: "view.default", actor_id: users.staff.id, entity: null }] },
+        select: { action: true, actor_id: true, before: true, after: true },
+        orderBy: { id: "asc" },
+      });
+      const saved = { name: "Audited", resource: "subscribers", query: "subscription_status=active", columns: null, shared: false };
+      const renamed = { ...saved, name: "Audited, renamed", shared: true };
+      const changed = { ...renamed, query: "subscription_status=expired", columns: ["email"] };
+      expect(events).toEqual([
+        { action: "view.create", actor_id: users.staff.id, before: null, after: saved },
+        { action: "view.update", actor_id: users.staff.id, before: saved, after: renamed },
+        { action: "view.update", actor_id: users.staff.id, before: renamed, after: changed },
+        { action: "view.default", actor_id: users.staff.id, before: null, after: { resource: "subscribers", view: "Audited, renamed" } },
+        { action: "view.default", actor_id: users.staff.id, before: null, after: { resource: "subscribers", view: null } },
+        { action: "view.delete", actor_id: users.admin.id, before: changed, after: null },
+      ]);
+      expect(auditSentence({ action: "view.update", entity: "view", entity_id: String(view.id), before: saved, after: renamed })).toBe("Changed name and shared of the view Audited, renamed");
     });
 
     describe("bounds: VIEWS_PER_USER per owner and list, ten shared views in the menu, a paged list", () => {

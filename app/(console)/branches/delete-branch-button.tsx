@@ -3,6 +3,7 @@
 import { useState } from "react";
 import { ConfirmActionButton } from "@/components/ui/confirm-action-button";
 import { countBranchSubscribersAction, deleteBranchAction } from "./actions";
+import { callAction } from "@/components/ui/call-action";
 
 /** What brings it back (docs/decisions/0031-trash.md). */
 const UNDO = "An administrator can restore it from the trash, with its subscribers' link, until the clean-up erases it.";
@@ -12,10 +13,7 @@ export function DeleteBranchButton({ id, name }: { id: number; name: string }) {
   const [subscribers, setSubscribers] = useState<number | "counting" | "unknown">("counting");
   const count = () => {
     setSubscribers("counting");
-    countBranchSubscribersAction({ id }).then(
-      (result) => setSubscribers(result.ok ? result.data.subscribers : "unknown"),
-      () => setSubscribers("unknown"),
-    );
+    void callAction(() => countBranchSubscribersAction({ id })).then((result) => setSubscribers(result?.ok ? result.data.subscribers : "unknown"));
   };
   return (
     <ConfirmActionButton

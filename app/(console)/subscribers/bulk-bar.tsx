@@ -6,7 +6,7 @@ import { listAddress } from "@/lib/subscribers/back";
 import { SelectionCount } from "./selection-count";
 
 const BUTTON = `${buttonClass.secondary} whitespace-nowrap px-2.5 py-1`;
-const GROUP = "flex flex-wrap items-center gap-1.5";
+const GROUP = "flex shrink-0 items-center gap-1.5";
 
 /**
  * The bulk toolbar: shown once a row is selected (app/globals.css, so also without script), it
@@ -30,28 +30,31 @@ export function BulkBar({ id, params, total, admin }: { id: string; params: RawP
       })}
       <input type="hidden" name="back" value={listAddress(params)} />
       <SelectionCount form={id} total={total} />
-      <div role="group" aria-label="Set the status" className={GROUP}>
-        <span aria-hidden="true" className="text-slate-500">Status</span>
-        {STATUS_OPTIONS.map((o) => (
-          <button key={o.value} type="submit" name="change" value={`status:${o.value}`} className={BUTTON} aria-label={`Set the status to ${o.label}`}>
-            {o.label}
+      {/* On a phone the changes are one row that scrolls sideways, not four lines over the list. */}
+      <div className="-mx-3 flex items-center gap-x-4 overflow-x-auto px-3 sm:mx-0 sm:flex-1 sm:flex-wrap sm:gap-y-2 sm:overflow-visible sm:px-0">
+        <div role="group" aria-label="Set the status" className={GROUP}>
+          <span aria-hidden="true" className="text-slate-500">Status</span>
+          {STATUS_OPTIONS.map((o) => (
+            <button key={o.value} type="submit" name="change" value={`status:${o.value}`} className={BUTTON} aria-label={`Set the status to ${o.label}`}>
+              {o.label}
+            </button>
+          ))}
+        </div>
+        <div role="group" aria-label="Set mandatory" className={GROUP}>
+          <span aria-hidden="true" className="text-slate-500">Mandatory</span>
+          <button type="submit" name="change" value="mandatory:true" className={BUTTON} aria-label="Set mandatory to Yes">
+            Yes
           </button>
-        ))}
+          <button type="submit" name="change" value="mandatory:false" className={BUTTON} aria-label="Set mandatory to No">
+            No
+          </button>
+        </div>
+        {admin ? (
+          <button type="submit" name="change" value="delete" className={`${buttonClass.danger} shrink-0 px-2.5 py-1 sm:ml-auto`}>
+            Delete
+          </button>
+        ) : null}
       </div>
-      <div role="group" aria-label="Set mandatory" className={GROUP}>
-        <span aria-hidden="true" className="text-slate-500">Mandatory</span>
-        <button type="submit" name="change" value="mandatory:true" className={BUTTON} aria-label="Set mandatory to Yes">
-          Yes
-        </button>
-        <button type="submit" name="change" value="mandatory:false" className={BUTTON} aria-label="Set mandatory to No">
-          No
-        </button>
-      </div>
-      {admin ? (
-        <button type="submit" name="change" value="delete" className={`${buttonClass.danger} px-2.5 py-1 sm:ml-auto`}>
-          Delete
-        </button>
-      ) : null}
     </form>
   );
 }

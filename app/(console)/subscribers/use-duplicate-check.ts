@@ -4,7 +4,7 @@ import { useCallback, useRef, useState } from "react";
 import type { DuplicateCheckInput } from "@/lib/subscribers/schema";
 import type { DuplicateWarning } from "@/lib/subscribers/mutations";
 import { checkDuplicateAction } from "./actions";
-import { reloadIfStale } from "@/components/ui/reload-if-stale";
+import { callAction } from "@/components/ui/call-action";
 
 export type DuplicateWarnings = { email: DuplicateWarning; mobile: DuplicateWarning };
 const NONE: DuplicateWarnings = { email: null, mobile: null };
@@ -16,14 +16,9 @@ export function useDuplicateCheck() {
 
   const check = useCallback(async (input: DuplicateCheckInput) => {
     const ticket = ++last.current;
-    try {
-      const result = await checkDuplicateAction(input);
-      if (ticket !== last.current) return;
-      setWarnings(result.ok ? result.data : NONE);
-    } catch (error) {
-      if (reloadIfStale(error)) return;
-      if (ticket === last.current) setWarnings(NONE); // a warning is best effort
-    }
+    const result = await callAction(() => checkDuplicateAction(input));
+    // A warning is best effort: none when the check could not be made.
+    if (ticket === last.current) setWarnings(result?.ok ? result.data : NONE);
   }, []);
 
   return { warnings, check };

@@ -9,7 +9,7 @@ import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { nameList } from "@/lib/format";
 import type { TrashKind } from "@/lib/trash/filters";
 import { eraseTrashAction, restoreTrashAction } from "./actions";
-import { reloadIfStale } from "@/components/ui/reload-if-stale";
+import { callAction } from "@/components/ui/call-action";
 
 export type TrashRow = {
   id: number;
@@ -48,17 +48,13 @@ export function TrashTable({ kind, rows }: { kind: TrashKind; rows: TrashRow[] }
     start(async () => {
       if (!confirming) return;
       const input = { kind, ids: confirming.rows.map((r) => r.id) };
-      try {
-        const result = confirming.verb === "restore" ? await restoreTrashAction(input) : await eraseTrashAction(input);
-        if (result.ok) notify("success", result.message ?? "Done.");
-        else notify("error", result.formError ?? "Nothing was done.");
-        setConfirming(null);
-        setSelected(new Set());
-        router.refresh();
-      } catch (error) {
-        if (reloadIfStale(error)) return;
-        notify("error", "Nothing was done. Check your connection and try again.");
-      }
+      const result = await callAction(() => (confirming.verb === "restore" ? restoreTrashAction(input) : eraseTrashAction(input)));
+      if (!result) return notify("error", "Nothing was done. Check your connection and try again.");
+      if (result.ok) notify("success", result.message ?? "Done.");
+      else notify("error", result.formError ?? "Nothing was done.");
+      setConfirming(null);
+      setSelected(new Set());
+      router.refresh();
     });
 
   const count = (n: number) => `${n} ${n === 1 ? noun[0] : noun[1]}`;

@@ -7,7 +7,7 @@ import { buttonClass } from "@/components/ui/button-styles";
 import { Modal } from "@/components/ui/modal";
 import { setBranchesAction } from "./actions";
 import { BranchPicker, type BranchChoice } from "./branch-picker";
-import { reloadIfStale } from "@/components/ui/reload-if-stale";
+import { callAction } from "@/components/ui/call-action";
 
 type ScopedUser = { id: number; name: string; branch_ids: number[] | null };
 
@@ -37,19 +37,12 @@ function ScopeForm({ titleId, user, branches, onClose }: { titleId: string; user
       return;
     }
     start(async () => {
-      try {
-        const result = await setBranchesAction({ id: user.id, branch_ids: value });
-        if (result.ok) {
-          if (result.message) notify("success", result.message);
-          onClose();
-          router.refresh();
-        } else {
-          setError(result.fieldErrors?.branch_ids?.[0] ?? result.formError ?? "The branches could not be saved.");
-        }
-      } catch (error) {
-        if (reloadIfStale(error)) return;
-        setError("The branches could not be saved. Check your connection and try again.");
-      }
+      const result = await callAction(() => setBranchesAction({ id: user.id, branch_ids: value }));
+      if (!result) return setError("The branches could not be saved. Check your connection and try again.");
+      if (!result.ok) return setError(result.fieldErrors?.branch_ids?.[0] ?? result.formError ?? "The branches could not be saved.");
+      if (result.message) notify("success", result.message);
+      onClose();
+      router.refresh();
     });
   };
 

@@ -12,7 +12,7 @@ import { changeRoleAction, resetPasswordAction, resetTwoFactorAction, setActiveA
 import type { BranchChoice } from "./branch-picker";
 import { BranchScopeDialog } from "./branch-scope-dialog";
 import { LinkDialog } from "./link-dialog";
-import { reloadIfStale } from "@/components/ui/reload-if-stale";
+import { callAction } from "@/components/ui/call-action";
 
 type Row = { id: number; name: string; email: string; role: Role; active: boolean; branch_ids: number[] | null; two_factor: boolean; sso_linked: boolean };
 type Pending = null | "role" | "active" | "reset" | "branches" | "two-factor" | "sso";
@@ -33,18 +33,14 @@ export function UserRowActions({ user, self, branches }: { user: Row; self: bool
   type Answer = { ok: true; message?: string; data?: unknown } | { ok: false; formError?: string };
   const run = <R extends Answer>(work: () => Promise<R>, failure: string, done?: (result: Extract<R, { ok: true }>) => void) =>
     start(async () => {
-      try {
-        const result = await work();
-        setConfirming(null);
-        if (!result.ok) notify("error", result.formError ?? failure);
-        else if (done) done(result as Extract<R, { ok: true }>);
-        else {
-          if (result.message) notify("success", result.message);
-          router.refresh();
-        }
-      } catch (error) {
-        if (reloadIfStale(error)) return;
-        notify("error", `${failure} Check your connection and try again.`);
+      const result = await callAction(work);
+      if (!result) return notify("error", `${failure} Check your connection and try again.`);
+      setConfirming(null);
+      if (!result.ok) notify("error", result.formError ?? failure);
+      else if (done) done(result as Extract<R, { ok: true }>);
+      else {
+        if (result.message) notify("success", result.message);
+        router.refresh();
       }
     });
 

@@ -10,6 +10,7 @@ import type { ActionResult } from "@/lib/actions";
 import type { MenuView } from "@/lib/views/menu";
 import type { ViewResource } from "@/lib/views/resources";
 import { deleteViewAction, setDefaultViewAction, updateViewAction } from "./actions";
+import { callAction } from "@/components/ui/call-action";
 
 /** The list's current filters and columns, for "Update"; null: no Update button. */
 type Update = { query: string; columns: string[] | null } | null;
@@ -51,7 +52,8 @@ export function ViewTitle({ view, as: Tag = "h2", className = "text-base font-se
         event.preventDefault();
         const value = String(new FormData(event.currentTarget).get("name") ?? "");
         startTransition(async () => {
-          const result = await updateViewAction({ id: view.id, name: value });
+          const result = await callAction(() => updateViewAction({ id: view.id, name: value }));
+          if (!result) return setError("Not saved. Check your connection and try again.");
           if (!result.ok) return setError(result.fieldErrors?.name?.[0] ?? result.formError ?? "Not saved.");
           notify("success", result.message ?? "Saved.");
           setEditing(false);
@@ -106,7 +108,8 @@ export function ViewActions({ view, resource, update }: { view: MenuView; resour
 
   const run = (call: () => Promise<ActionResult<unknown>>, after?: () => void) =>
     startTransition(async () => {
-      const result = await call();
+      const result = await callAction(call);
+      if (!result) return setError("Not saved. Check your connection and try again.");
       if (!result.ok) {
         setError(result.fieldErrors?.name?.[0] ?? result.formError ?? "Not saved.");
         return;

@@ -8,6 +8,7 @@ import { inputClass } from "@/components/ui/input-styles";
 import type { MenuView } from "@/lib/views/menu";
 import type { ViewResource } from "@/lib/views/resources";
 import { saveViewAction, setDefaultViewAction } from "./actions";
+import { callAction } from "@/components/ui/call-action";
 
 // The Views menu's client parts: Edit per view and two forms (views-menu.tsx renders the rest on the server).
 
@@ -49,7 +50,8 @@ export function DefaultToggle({ resource, view }: { resource: ViewResource; view
   const [pending, startTransition] = useTransition();
   const toggle = () =>
     startTransition(async () => {
-      const result = await setDefaultViewAction({ resource, id: view.isDefault ? null : view.id });
+      const result = await callAction(() => setDefaultViewAction({ resource, id: view.isDefault ? null : view.id }));
+      if (!result) return notify("error", "Not saved. Check your connection and try again.");
       notify(result.ok ? "success" : "error", result.ok ? (result.message ?? "Saved.") : (result.formError ?? "Not saved."));
       if (result.ok) router.refresh();
     });
@@ -78,13 +80,10 @@ export function SaveView({ resource, query, columns }: { resource: ViewResource;
         const form = event.currentTarget;
         const data = new FormData(form);
         startTransition(async () => {
-          const result = await saveViewAction({
-            resource,
-            name: String(data.get("name") ?? ""),
-            shared: data.get("shared") === "on",
-            query,
-            columns,
-          });
+          const result = await callAction(() =>
+            saveViewAction({ resource, name: String(data.get("name") ?? ""), shared: data.get("shared") === "on", query, columns }),
+          );
+          if (!result) return setError("The view was not saved. Check your connection and try again.");
           if (!result.ok) {
             setError(result.fieldErrors?.name?.[0] ?? result.formError ?? "The view was not saved.");
             return;

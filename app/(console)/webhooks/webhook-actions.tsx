@@ -5,7 +5,7 @@ import { useState, useTransition } from "react";
 import { notify } from "@/components/toast";
 import { buttonClass } from "@/components/ui/button-styles";
 import { ConfirmActionButton } from "@/components/ui/confirm-action-button";
-import { reloadIfStale } from "@/components/ui/reload-if-stale";
+import { callAction } from "@/components/ui/call-action";
 import { deleteWebhookAction, resendDeliveryAction, rotateWebhookSecretAction, sendTestWebhookAction, updateWebhookAction } from "./actions";
 import { SecretDialog, type ShownSecret } from "./secret-dialog";
 import { WebhookFormButton, type EditedWebhook } from "./webhook-form";
@@ -14,25 +14,29 @@ type Endpoint = EditedWebhook & { enabled: boolean };
 
 const small = "px-2.5 py-1.5";
 
-/** An endpoint's actions: edit, on/off, test, rotate (confirmed) and delete (confirmed, naming its URL). */
-export function WebhookActions({ webhook, events, overlapHours, afterDelete }: { webhook: Endpoint; events: readonly string[]; overlapHours: number; afterDelete?: string }) {
+type Outcome = { ok: true; message?: string } | { ok: false; formError?: string };
+
+/** Runs an action: its message as a toast and the page refreshed, or its refusal (or the connection's) as an error toast. */
+function useRun() {
   const router = useRouter();
   const [pending, start] = useTransition();
-  const [shown, setShown] = useState<ShownSecret | null>(null);
-  const run = (work: () => Promise<{ ok: true; message?: string } | { ok: false; formError?: string }>, failure: string) =>
+  const run = (work: () => Promise<Outcome>, failure: string) =>
     start(async () => {
-      try {
-        const result = await work();
-        if (!result.ok) notify("error", result.formError ?? failure);
-        else {
-          if (result.message) notify("success", result.message);
-          router.refresh();
-        }
-      } catch (error) {
-        if (reloadIfStale(error)) return;
-        notify("error", `${failure} Check your connection and try again.`);
+      const result = await callAction(work);
+      if (!result) notify("error", `${failure} Check your connection and try again.`);
+      else if (!result.ok) notify("error", result.formError ?? failure);
+      else {
+        if (result.message) notify("success", result.message);
+        router.refresh();
       }
     });
+  return [pending, run] as const;
+}
+
+/** An endpoint's actions: edit, on/off, test, rotate (confirmed) and delete (confirmed, naming its URL). */
+export function WebhookActions({ webhook, events, overlapHours, afterDelete }: { webhook: Endpoint; events: readonly string[]; overlapHours: number; afterDelete?: string }) {
+  const [pending, run] = useRun();
+  const [shown, setShown] = useState<ShownSecret | null>(null);
   const hours = `${overlapHours} hour${overlapHours === 1 ? "" : "s"}`;
   return (
     <div className="flex flex-wrap items-center gap-2">
@@ -94,29 +98,14 @@ export function WebhookActions({ webhook, events, overlapHours, afterDelete }: {
 
 /** One delivery sent again, at once (whatever its status). */
 export function ResendButton({ webhookId, deliveryId, label }: { webhookId: number; deliveryId: number; label: string }) {
-  const router = useRouter();
-  const [pending, start] = useTransition();
+  const [pending, run] = useRun();
   return (
     <button
       type="button"
       className={`${buttonClass.secondary} ${small}`}
       disabled={pending}
       aria-label={label}
-      onClick={() =>
-        start(async () => {
-          try {
-            const result = await resendDeliveryAction({ id: webhookId, delivery_id: deliveryId });
-            if (!result.ok) notify("error", result.formError ?? "The delivery could not be queued again.");
-            else {
-              notify("success", result.message ?? "Delivery queued again.");
-              router.refresh();
-            }
-          } catch (error) {
-            if (reloadIfStale(error)) return;
-            notify("error", "The delivery could not be queued again. Check your connection and try again.");
-          }
-        })
-      }
+      onClick={() => run(() => resendDeliveryAction({ id: webhookId, delivery_id: deliveryId }), "The delivery could not be queued again.")}
     >
       Resend
     </button>

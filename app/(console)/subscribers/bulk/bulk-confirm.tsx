@@ -7,7 +7,7 @@ import { buttonClass } from "@/components/ui/button-styles";
 import { FormAlert } from "@/components/ui/form-alert";
 import type { BulkChange, BulkTarget } from "@/lib/subscribers/bulk-schema";
 import { bulkChangeAction } from "../bulk-actions";
-import { reloadIfStale } from "@/components/ui/reload-if-stale";
+import { callAction } from "@/components/ui/call-action";
 
 export function BulkConfirm({ target, change, count, back }: { target: BulkTarget; change: BulkChange; count: number; back: string }) {
   const router = useRouter();
@@ -17,23 +17,16 @@ export function BulkConfirm({ target, change, count, back }: { target: BulkTarge
   const confirm = () =>
     start(async () => {
       setError(null);
-      try {
-        const result = await bulkChangeAction({ target, change });
-        if (!result.ok) {
-          setError(result.formError ?? "The change could not be made.");
-          return;
-        }
-        const page = `/subscribers/bulk/${result.data.id}`;
-        // Its page has the Undo (and says who undid it); the toast leads there.
-        if (result.message) notify("success", result.message, { label: "Undo…", onClick: () => router.push(page) });
-        if (result.data.kind === "queued") router.push(page);
-        else {
-          router.push(back);
-          router.refresh();
-        }
-      } catch (error) {
-        if (reloadIfStale(error)) return;
-        setError("The change could not be made. Check your connection and try again.");
+      const result = await callAction(() => bulkChangeAction({ target, change }));
+      if (!result) return setError("The change could not be made. Check your connection and try again.");
+      if (!result.ok) return setError(result.formError ?? "The change could not be made.");
+      const page = `/subscribers/bulk/${result.data.id}`;
+      // Its page has the Undo (and says who undid it); the toast leads there.
+      if (result.message) notify("success", result.message, { label: "Undo…", onClick: () => router.push(page) });
+      if (result.data.kind === "queued") router.push(page);
+      else {
+        router.push(back);
+        router.refresh();
       }
     });
   return (

@@ -6,6 +6,7 @@ import { buttonClass } from "@/components/ui/button-styles";
 import { Field } from "@/components/ui/field";
 import { FIELD, IMPORT_FIELDS, type ImportField } from "@/lib/subscribers/fields";
 import { previewImportAction, startImportAction } from "../actions";
+import { callAction } from "@/components/ui/call-action";
 
 type Props = {
   id: string;
@@ -30,13 +31,15 @@ export function MappingForm(props: Props) {
 
   const preview = () =>
     startTransition(async () => {
-      const result = await previewImportAction({ id: props.id, mapping, worksheet: worksheet ?? undefined, sheet_name: sheetName || undefined });
+      const result = await callAction(() => previewImportAction({ id: props.id, mapping, worksheet: worksheet ?? undefined, sheet_name: sheetName || undefined }));
+      if (!result) return setMessage({ error: true, text: "The preview failed. Check your connection and try again." });
       setMessage(result.ok ? { error: false, text: result.message ?? "Preview updated." } : { error: true, text: result.formError ?? "The preview failed." });
       router.refresh();
     });
   const start = () =>
     startTransition(async () => {
-      const result = await startImportAction({ id: props.id });
+      const result = await callAction(() => startImportAction({ id: props.id }));
+      if (!result) return setMessage({ error: true, text: "The import could not start. Check your connection and try again." });
       if (!result.ok) setMessage({ error: true, text: result.formError ?? "The import could not start." });
       router.refresh();
     });
