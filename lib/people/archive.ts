@@ -65,7 +65,7 @@ export async function personData(scope: BranchScope, key: PersonKey): Promise<Pe
   ]);
   const views = (await query<PersonData["saved_views"][number]>(sql`SELECT v.id, v.name, v.query, u.email AS owner_email, v.shared FROM saved_views v JOIN users u ON u.id = v.owner_id ORDER BY v.id`))
     .filter((v) => mentions(v.name, person.markers) || scrubQuery(v.query, person.markers) !== v.query);
-  const naming = events.filter((e) => eventNames(e.before, person.markers) || eventNames(e.after, person.markers) || idsOf(e.after).some((id) => ids.includes(id)));
+  const naming = events.filter((e) => eventNames(e.before, person.markers, e.action) || eventNames(e.after, person.markers, e.action) || idsOf(e.after).some((id) => ids.includes(id)));
   const userEmails = imports.length
     ? new Map((await query<{ id: number; email: string }>(sql`SELECT id, email FROM users WHERE id = ANY(${imports.map((i) => i.user_id)}::int[])`)).map((u) => [u.id, u.email]))
     : new Map<number, string>();

@@ -8,7 +8,7 @@ import { withdrawExportsHolding } from "@/lib/export/purge";
 import { eraseSubscribers, trashSubscribers } from "@/lib/trash/subscribers";
 import { findPerson, type Person, type PersonKey } from "./find";
 import { eraseFromImports, findInImports, withdrawImportRows } from "./imports";
-import { cellNames, FILTER_ACTIONS, likePatterns, mentions, names, scrub, scrubEvent, scrubQuery } from "./markers";
+import { cellNames, FILTER_ACTIONS, likePatterns, mentions, names, scrub, scrubAuditEvent, scrubQuery } from "./markers";
 
 // Erasing a person: every record of theirs (live, in the trash, merged away) goes by the trash's
 // own erasure (the same path as the trash's clean-up and retention), then every other place that
@@ -74,10 +74,10 @@ async function scrubCopies(tx: Queryable, person: Person): Promise<number> {
   // The audit keeps every event (who did what, when), without the person's values; their records' own
   // events were emptied by the trash's erasure.
   let scrubbed = 0;
-  for (const r of await candidates<{ id: bigint; before: Json; after: Json }>(tx, sql`SELECT id, before, after FROM audit_events`,
+  for (const r of await candidates<{ id: bigint; action: string; before: Json; after: Json }>(tx, sql`SELECT id, action, before, after FROM audit_events`,
     sql`(coalesce(before::text, '') || coalesce(after::text, '')) ILIKE ANY(${like}::text[]) OR action = ANY(${FILTER_ACTIONS}::text[])`)) {
-    const before = scrubEvent(r.before, m);
-    const after = scrubEvent(r.after, m);
+    const before = scrubAuditEvent(r.action, r.before, m);
+    const after = scrubAuditEvent(r.action, r.after, m);
     if (before !== r.before || after !== r.after) {
       scrubbed++;
       await tx.query(sql`UPDATE audit_events SET before = ${before === null ? null : JSON.stringify(before)}::jsonb,

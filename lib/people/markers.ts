@@ -113,11 +113,26 @@ export function scrubEvent<T>(value: T, m: Markers): T {
   return out;
 }
 
-/** Whether an audit event's or a job's values name the person (what `scrubEvent` would change). */
-export const eventNames = (value: unknown, m: Markers): boolean => scrubEvent(value, m) !== value;
+/** A saved view's event: its name is the owner's own words, so it goes when it mentions the person, as the view's own name does. */
+export function scrubViewEvent<T>(value: T, m: Markers): T {
+  const out = scrubEvent(value, m);
+  if (out === null || typeof out !== "object" || Array.isArray(out)) return out;
+  let result = out as Record<string, unknown>;
+  for (const key of ["name", "view"]) {
+    const v = result[key];
+    if (typeof v === "string" && mentions(v, m)) result = { ...result, [key]: ERASED };
+  }
+  return result as T;
+}
+
+/** An audit event's values scrubbed as its action holds them. */
+export const scrubAuditEvent = <T>(action: string, value: T, m: Markers): T => (action.startsWith("view.") ? scrubViewEvent(value, m) : scrubEvent(value, m));
+
+/** Whether an audit event's or a job's values name the person (what the scrubbing would change). */
+export const eventNames = (value: unknown, m: Markers, action = ""): boolean => scrubAuditEvent(action, value, m) !== value;
 
 /** Audit actions whose values carry a list's filters: a filter may spell part of the person out without a whole value of theirs. */
-export const FILTER_ACTIONS = ["export.request", "subscriber.bulk_change", "token.export"];
+export const FILTER_ACTIONS = ["export.request", "subscriber.bulk_change", "token.export", "view.create", "view.update", "view.delete"];
 
 /** Patterns for a first, coarse SQL pass (`ILIKE ANY`) over JSON or text columns; the exact test is `names` or `spellsOut`. */
 export function likePatterns(m: Markers): string[] {

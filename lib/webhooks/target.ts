@@ -85,7 +85,7 @@ export function addressRefusal(address: string, allowPrivate = config().WEBHOOK_
 }
 
 export class TargetRefused extends AppError {
-  static override readonly brand: string = "console.TargetRefused";
+  static readonly brand: string = "console.TargetRefused";
   constructor(reason: string) {
     super(400, "webhook_target_refused", `The webhook's URL is refused: ${reason}.`, { url: [reason] });
   }
@@ -150,7 +150,7 @@ export async function checkTarget(url: string, options: TargetOptions = {}): Pro
   await new Promise<void>((resolve, reject) =>
     lookup(host, { all: true }, (error) => {
       if (!error) return resolve();
-      reject(error instanceof TargetRefused ? error : new TargetRefused(`${host} could not be resolved (${(error as NodeJS.ErrnoException).code ?? error.message})`));
+      reject(TargetRefused.is(error) ? error : new TargetRefused(`${host} could not be resolved (${(error as NodeJS.ErrnoException).code ?? error.message})`));
     }),
   );
 }
