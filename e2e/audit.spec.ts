@@ -22,7 +22,7 @@ test("an edit reads as a sentence with its field changes and links; the action f
   await page.goto("/audit");
   const toolbar = listToolbar(page, "Who");
   const action = (await toolbar.openFilters()).getByRole("combobox", { name: "Action" });
-  await expect(action.locator("optgroup")).toHaveCount(7);
+  await expect(action.locator("optgroup")).toHaveCount(9);
   await expect(action.locator('optgroup[label="Subscribers"] option').first()).toHaveText("Subscriber created");
   await action.selectOption({ label: "Subscriber changed" });
   await expect(page).toHaveURL(/action=subscriber\.update/);
