@@ -1,4 +1,5 @@
 import path from "node:path";
+import createNextIntlPlugin from "next-intl/plugin";
 import { buildId } from "./scripts/build-id.mjs";
 
 const root = path.dirname(new URL(import.meta.url).pathname);
@@ -42,4 +43,5 @@ const nextConfig = {
   // Security headers are lib/security/headers.ts's alone, set by server.ts and proxy.ts.
 };
 
-export default nextConfig;
+// next-intl reads each request's language and catalogue from lib/i18n/request.ts (docs/decisions/0048-languages.md).
+export default createNextIntlPlugin("./lib/i18n/request.ts")(nextConfig);

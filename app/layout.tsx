@@ -1,22 +1,29 @@
 import type { CSSProperties } from "react";
 import type { Metadata } from "next";
+import { getLocale, getTranslations } from "next-intl/server";
+import { ClientMessages } from "@/components/client-messages";
 import { ToastHost } from "@/components/toast";
+import { direction } from "@/lib/i18n/locales";
 import "./globals.css";
 
-export const metadata: Metadata = {
-  title: { default: "Console", template: "%s · Console" },
-  description: "Branch and subscriber administration console",
-};
+export async function generateMetadata(): Promise<Metadata> {
+  const t = await getTranslations("common");
+  return { title: { default: t("appName"), template: `%s · ${t("appName")}` }, description: t("appDescription") };
+}
 
 // Sonner's own green and red text are too light for WCAG AA on their backgrounds: the same hues, darker.
 const TOAST_COLOURS = { "--success-text": "#166534", "--error-text": "#991b1b" } as CSSProperties;
 
-export default function RootLayout({ children }: { children: React.ReactNode }) {
+export default async function RootLayout({ children }: { children: React.ReactNode }) {
+  const locale = await getLocale();
+  const dir = direction(locale);
   return (
-    <html lang="en">
+    <html lang={locale} dir={dir}>
       <body className="min-h-screen font-sans">
-        {children}
-        <ToastHost position="bottom-right" richColors closeButton style={TOAST_COLOURS} />
+        <ClientMessages namespaces={[]}>
+          {children}
+          <ToastHost position={dir === "rtl" ? "bottom-left" : "bottom-right"} dir={dir} richColors closeButton style={TOAST_COLOURS} />
+        </ClientMessages>
       </body>
     </html>
   );

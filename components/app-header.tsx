@@ -22,8 +22,8 @@ export function AppHeader({ user, signOut, branches }: { user: SessionUser; sign
           {canManageTrash(user) ? <NavLink href="/trash">Trash</NavLink> : null}
           {canManageWebhooks(user) ? <NavLink href="/webhooks">Webhooks</NavLink> : null}
         </nav>
-        <div className="ml-auto flex items-center gap-3 text-sm">
-          <span className="text-right leading-tight">
+        <div className="ms-auto flex items-center gap-3 text-sm">
+          <span className="text-end leading-tight">
             <Link href="/account" className="block hover:text-brand-700" title="Your account: password and API tokens">
               <bdi className="block font-medium text-slate-900">{user.name}</bdi>
             </Link>

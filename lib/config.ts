@@ -1,6 +1,7 @@
 import path from "node:path";
 import { z } from "zod";
 import { BrandedError } from "@/lib/errors";
+import { LOCALES } from "@/lib/i18n/locales";
 import { processWide } from "@/lib/process-wide";
 
 // The one place settings are read from the environment and validated, so a bad value stops the
@@ -137,6 +138,8 @@ const schema = z.object({
   HEAVY_REQUESTS_QUEUE: whole(0, 8),
   // Display
   CONSOLE_TIME_ZONE: timeZone,
+  // The language of a user who chose none and whose browser asks for none the console speaks (docs/decisions/0048-languages.md).
+  DEFAULT_LOCALE: optional(z.enum(LOCALES, { message: `must be one of ${LOCALES.join(", ")}` })).transform((locale) => locale ?? "en"),
   // Saved views a user may keep per list (docs/decisions/0027-saved-views.md): every user's Views menu reads shared ones.
   VIEWS_PER_USER: whole(1, 50),
   // Files (exports; lib/storage): a local folder, or an S3-compatible bucket

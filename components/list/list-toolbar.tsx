@@ -31,7 +31,7 @@ export function ListToolbar({
           <div className="min-w-0 flex-1">
             {chips}
           </div>
-          <div className="ml-auto">{views}</div>
+          <div className="ms-auto">{views}</div>
         </div>
       ) : (
         chips

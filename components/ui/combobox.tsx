@@ -88,7 +88,7 @@ export function Combobox({ options, value, onChange, onBlur, placeholder, listLa
         aria-activedescendant={open && visible[active] ? optionId(active) : undefined}
         autoComplete="off"
         placeholder={placeholder}
-        className={`${input.className} pr-16`}
+        className={`${input.className} pe-16`}
         value={shown}
         onChange={(e) => {
           setText(e.target.value);
@@ -101,7 +101,7 @@ export function Combobox({ options, value, onChange, onBlur, placeholder, listLa
           onBlur?.();
         }}
       />
-      <div className="absolute inset-y-0 right-1 flex items-center gap-0.5">
+      <div className="absolute inset-y-0 end-1 flex items-center gap-0.5">
         {selected ? (
           <button
             type="button"

@@ -1,4 +1,5 @@
 import { useId } from "react";
+import { useProblemWords } from "@/lib/i18n/client";
 import { inputClass } from "./input-styles";
 
 type ControlProps = { id: string; className: string; "aria-invalid": boolean; "aria-describedby"?: string };
@@ -16,6 +17,7 @@ export function Field({
   children: (props: ControlProps) => React.ReactNode;
 }) {
   const id = useId();
+  const words = useProblemWords();
   const describedBy = [hint ? `${id}-hint` : null, error ? `${id}-error` : null].filter(Boolean).join(" ") || undefined;
   return (
     <div>
@@ -32,7 +34,7 @@ export function Field({
       ) : null}
       {error ? (
         <p id={`${id}-error`} className="mt-1 text-sm text-red-700">
-          {error}
+          {words(error)}
         </p>
       ) : null}
     </div>

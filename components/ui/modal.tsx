@@ -27,7 +27,7 @@ export function Modal({ open, onClose, labelledBy, describedBy, children }: { op
       aria-labelledby={open ? labelledBy : undefined}
       aria-describedby={open ? describedBy : undefined}
       onClose={onClose}
-      className="m-auto w-full max-w-md rounded-xl border border-slate-200 p-0 text-left shadow-xl backdrop:bg-slate-900/40"
+      className="m-auto w-full max-w-md rounded-xl border border-slate-200 p-0 text-start shadow-xl backdrop:bg-slate-900/40"
     >
       {open ? children : null}
     </dialog>

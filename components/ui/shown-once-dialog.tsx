@@ -56,7 +56,7 @@ export function ShownOnceDialog({
         </div>
         {/* method="dialog": the button closes the dialog itself, so onClose runs once, from its close event. */}
         <form method="dialog" className="flex flex-wrap justify-end gap-3">
-          <span aria-live="polite" className="mr-auto self-center text-sm text-emerald-700">
+          <span aria-live="polite" className="me-auto self-center text-sm text-emerald-700">
             {copied ? "Copied." : ""}
           </span>
           <button type="button" className={buttonClass.secondary} onClick={copy}>

@@ -1,6 +1,8 @@
 // What each role may do. Pure functions: the UI asks them to decide what to show, and the
 // server guards (lib/auth/guards.ts) ask the same ones to decide what to allow.
 
+import type { Locale } from "@/lib/i18n/locales";
+
 export type Role = "admin" | "staff";
 export type SessionUser = {
   id: number;
@@ -13,6 +15,8 @@ export type SessionUser = {
   branch_names?: readonly string[] | null;
   /** The user's display settings (read with the session, so pages need no query of their own). */
   preferences?: unknown;
+  /** The user's chosen language (null: the browser's); read with the session, absent for a token's user. */
+  locale?: Locale | null;
 };
 
 export const canManageBranches = (user: Pick<SessionUser, "role"> | null | undefined) => user?.role === "admin";

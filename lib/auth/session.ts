@@ -3,17 +3,18 @@ import { cache } from "react";
 import { cookies } from "next/headers";
 import { SESSION_MAX_AGE_SECONDS, decodeSessionCookie, sessionCookieName } from "./cookies";
 import type { Role } from "./permissions";
+import type { Locale } from "@/lib/i18n/locales";
 import { twoFactorStanding, type Caller, type Principal } from "./principal";
 import { USER_BRANCH_IDS, USER_BRANCH_NAMES, branchScope } from "./scope";
 import { config } from "@/lib/config";
 import { query, sql, type Statement } from "@/lib/db/sql";
 import { noteCaller } from "@/lib/telemetry/request";
 
-type UserRow = { id: number; name: string; email: string; role: Role; branch_ids: number[] | null; branch_names: string[] | null; active: boolean; session_version: number; preferences: unknown; two_factor: boolean };
+type UserRow = { id: number; name: string; email: string; role: Role; branch_ids: number[] | null; branch_names: string[] | null; active: boolean; session_version: number; preferences: unknown; locale: Locale | null; two_factor: boolean };
 
 /** The session's user, read on every request: one primary-key lookup (a scoped user's branch names with it, for the header). */
 export function sessionUserSql(userId: number): Statement {
-  return sql`SELECT u.id, u.name, u.email, u.role::text AS role, ${USER_BRANCH_IDS}, ${USER_BRANCH_NAMES}, u.active, u.session_version, u.preferences,
+  return sql`SELECT u.id, u.name, u.email, u.role::text AS role, ${USER_BRANCH_IDS}, ${USER_BRANCH_NAMES}, u.active, u.session_version, u.preferences, u.locale,
       u.two_factor_enabled_at IS NOT NULL AS two_factor
     FROM users u WHERE u.id = ${userId}`;
 }
@@ -37,7 +38,7 @@ export const currentSession = cache(async (): Promise<{ principal: Principal; ex
   const signedInAt = token.sat as number;
   return {
     principal: {
-      user: { id: user.id, name: user.name, email: user.email, role: user.role, branch_ids: user.branch_ids, branch_names: user.branch_names, preferences: user.preferences, scope: branchScope(user) },
+      user: { id: user.id, name: user.name, email: user.email, role: user.role, branch_ids: user.branch_ids, branch_names: user.branch_names, preferences: user.preferences, locale: user.locale, scope: branchScope(user) },
       via,
       signedInAt,
       // Decided here, with the row it depends on: no guard reads the setting or the session again.

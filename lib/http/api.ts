@@ -8,6 +8,11 @@ import { withQuerySignal } from "@/lib/db/scope";
 import { AppError } from "@/lib/errors";
 import { isDatabaseUnavailable, RETRY_AFTER_SECONDS, UNAVAILABLE_MESSAGE } from "@/lib/health/unavailable";
 import { crossSiteWrite } from "@/lib/security/origin";
+import { fieldWords, problem } from "@/lib/i18n/problem";
+import { problemsIn } from "@/lib/i18n/problems-in";
+import type { Locale } from "@/lib/i18n/locales";
+import { fromAcceptLanguage } from "@/lib/i18n/negotiate";
+import { scopeSlot } from "@/lib/request-scope";
 import { logError, log } from "@/lib/telemetry/log";
 import { currentRequestId, noteCaller } from "@/lib/telemetry/request";
 import { fieldErrors } from "@/lib/validation/common";
@@ -19,7 +24,11 @@ type ApiErrorBody = { error: { code: string; message: string; fields?: Record<st
 /** docs/API.md's error shape, with the request's id (the X-Request-Id of the answer) to quote to an operator. */
 export function apiError(status: number, code: string, message: string, fields?: Record<string, string[]>, details?: Record<string, unknown>) {
   const requestId = currentRequestId();
-  const body: ApiErrorBody = { error: { ...details, code, message, ...(fields ? { fields } : {}), ...(requestId ? { request_id: requestId } : {}) } };
+  // Codes and field names stay neutral; the words follow the request's Accept-Language, else English (docs/API.md, Languages).
+  const words = problemsIn(apiLocale.get() ?? "en");
+  const body: ApiErrorBody = {
+    error: { ...details, code, message: words(message), ...(fields ? { fields: fieldWords(fields, words) } : {}), ...(requestId ? { request_id: requestId } : {}) },
+  };
   return NextResponse.json(body, { status });
 }
 
@@ -43,7 +52,7 @@ export function toErrorResponse(error: unknown) {
     response.headers.set("WWW-Authenticate", 'Bearer realm="console"');
     return response;
   }
-  if (error instanceof z.ZodError) return apiError(400, "invalid_input", "Some values are not valid.", fieldErrors(error));
+  if (error instanceof z.ZodError) return apiError(400, "invalid_input", problem("common.apiInvalid"), fieldErrors(error));
   const known = AppError.is(error) ? error : databaseAppError(error);
   if (known) {
     const response = apiError(known.status, known.code, known.message, known.fields, known.details);
@@ -51,38 +60,43 @@ export function toErrorResponse(error: unknown) {
     return response;
   }
   // The client went away and its statement was cancelled: nobody reads this answer.
-  if (isQueryCancelled(error)) return apiError(499, "client_closed_request", "The request was cancelled by the client.");
+  if (isQueryCancelled(error)) return apiError(499, "client_closed_request", problem("common.apiCancelled"));
   if (isDatabaseUnavailable(error)) {
     log.warn(`database unavailable: ${error instanceof Error ? error.message.trim().split("\n").at(-1) : String(error)}`);
     return unavailable();
   }
   logError(error, "request failed");
-  return apiError(500, "internal_error", "Something went wrong on our side. Try again later.");
+  return apiError(500, "internal_error", problem("common.apiFailed"));
 }
 
 type Handler<C> = (request: Request, context: C) => Promise<Response>;
 
+/** The language of an API answer's words: the request's Accept-Language, else English. */
+const apiLocale = scopeSlot<Locale>("http.api-locale");
+
 /** Every route handler goes through this: one error shape, and statements cancelled when the client goes away. */
 export function route<C = unknown>(handler: Handler<C>): Handler<C> {
-  return async (request, context) => {
-    try {
-      return await withQuerySignal(request.signal, async () => {
-        const token = bearerOf(request);
-        if (token === null) {
-          // A bearer token is no ambient credential: only a session's writes need their origin checked.
-          if (crossSiteWrite(request)) throw new AppError(403, "cross_site_request", "Requests from another site are not accepted.");
-          return handler(request, context);
-        }
-        const principal = await authenticateBearer(token, request);
-        noteCaller(principal.user.id, principal.token.id);
-        // A token reaches no set-up, so a pending one is refused here, whatever the route's guard.
-        if (principal.twoFactor === "pending") throw new AuthError(403, "two_factor_required");
-        return withTokenPrincipal(principal, () => handler(request, context));
-      });
-    } catch (error) {
-      return toErrorResponse(error);
-    }
-  };
+  return async (request, context) => apiLocale.run(fromAcceptLanguage(request.headers.get("accept-language")) ?? "en", () => routed(handler, request, context));
+}
+
+async function routed<C>(handler: Handler<C>, request: Request, context: C): Promise<Response> {
+  try {
+    return await withQuerySignal(request.signal, async () => {
+      const token = bearerOf(request);
+      if (token === null) {
+        // A bearer token is no ambient credential: only a session's writes need their origin checked.
+        if (crossSiteWrite(request)) throw new AppError(403, "cross_site_request", "Requests from another site are not accepted.");
+        return handler(request, context);
+      }
+      const principal = await authenticateBearer(token, request);
+      noteCaller(principal.user.id, principal.token.id);
+      // A token reaches no set-up, so a pending one is refused here, whatever the route's guard.
+      if (principal.twoFactor === "pending") throw new AuthError(403, "two_factor_required");
+      return withTokenPrincipal(principal, () => handler(request, context));
+    });
+  } catch (error) {
+    return toErrorResponse(error);
+  }
 }
 
 /** Reads a JSON body: 415 unless it is JSON, 413 past `maxBytes` (never read further), 400 when it does not parse or names a key twice. */

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import "./zod-problems";
 
 /** `{ field: [messages] }` from a zod error, for forms and the API's `error.fields`. */
 export function fieldErrors(error: z.ZodError): Record<string, string[]> {

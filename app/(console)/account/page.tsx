@@ -66,7 +66,7 @@ export default async function AccountPage() {
               header={
                 <>
                   {["Name", "Scope", "Created", "Expires", "Last used", "State"].map((h) => <PlainHeader key={h} label={h} />)}
-                  <PlainHeader label="Actions" className="text-right" />
+                  <PlainHeader label="Actions" className="text-end" />
                 </>
               }
             >
@@ -84,7 +84,7 @@ export default async function AccountPage() {
                     <td className="px-3 py-2.5">
                       <Badge tone={state.tone}>{state.label}</Badge>
                     </td>
-                    <td className="px-3 py-1.5 text-right">{tokenState(t) === "active" ? <RevokeTokenButton id={t.id} name={t.name} /> : null}</td>
+                    <td className="px-3 py-1.5 text-end">{tokenState(t) === "active" ? <RevokeTokenButton id={t.id} name={t.name} /> : null}</td>
                   </tr>
                 );
               })}

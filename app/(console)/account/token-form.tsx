@@ -63,7 +63,7 @@ export function TokenForm() {
             <span aria-live="polite" className="text-emerald-800">
               {copied ? "Copied." : ""}
             </span>
-            <button type="button" className={`${buttonClass.ghost} ml-auto`} onClick={() => setMade(null)}>
+            <button type="button" className={`${buttonClass.ghost} ms-auto`} onClick={() => setMade(null)}>
               I have copied it
             </button>
           </div>

@@ -59,7 +59,7 @@ export default async function ActivityPage({ searchParams }: { searchParams: Pro
                     <PlainHeader label="When" className="hidden sm:table-cell" />
                     <PlainHeader label="What" />
                     <PlainHeader label="Status" className="hidden sm:table-cell" />
-                    <PlainHeader label="Actions" className="text-right" />
+                    <PlainHeader label="Actions" className="text-end" />
                   </>
                 }
               >
@@ -83,7 +83,7 @@ export default async function ActivityPage({ searchParams }: { searchParams: Pro
                         </span>
                       </td>
                       <td className="hidden px-3 py-2.5 sm:table-cell">{status}</td>
-                      <td className="whitespace-nowrap px-3 py-1.5 text-right">{r.can_undo ? <ActivityUndo entry={r} /> : null}</td>
+                      <td className="whitespace-nowrap px-3 py-1.5 text-end">{r.can_undo ? <ActivityUndo entry={r} /> : null}</td>
                     </tr>
                   );
                 })}

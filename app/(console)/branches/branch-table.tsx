@@ -33,7 +33,7 @@ export function BranchTable({
           <SortHeader column="name" label="Name" {...header} />
           <SortHeader column="created_at" label="Created" {...header} />
           <SortHeader column="updated_at" label="Updated" {...header} />
-          {admin ? <PlainHeader label="Actions" className="text-right" /> : null}
+          {admin ? <PlainHeader label="Actions" className="text-end" /> : null}
         </>
       }
     >

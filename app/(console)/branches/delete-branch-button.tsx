@@ -19,7 +19,7 @@ export function DeleteBranchButton({ id, name }: { id: number; name: string }) {
     <ConfirmActionButton
       label="Delete"
       ariaLabel={`Delete ${name}`}
-      className="ml-1 rounded-md px-2.5 py-1.5 text-sm font-medium text-red-700 hover:bg-red-50"
+      className="ms-1 rounded-md px-2.5 py-1.5 text-sm font-medium text-red-700 hover:bg-red-50"
       title={`Delete “${name}”?`}
       confirmLabel="Delete branch"
       onOpen={count}

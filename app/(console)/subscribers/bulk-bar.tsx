@@ -50,7 +50,7 @@ export function BulkBar({ id, params, total, admin }: { id: string; params: RawP
           </button>
         </div>
         {admin ? (
-          <button type="submit" name="change" value="delete" className={`${buttonClass.danger} shrink-0 px-2.5 py-1 sm:ml-auto`}>
+          <button type="submit" name="change" value="delete" className={`${buttonClass.danger} shrink-0 px-2.5 py-1 sm:ms-auto`}>
             Delete
           </button>
         ) : null}

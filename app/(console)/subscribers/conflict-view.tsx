@@ -46,8 +46,8 @@ export function ConflictView({
   /** The console's time zone (CONSOLE_TIME_ZONE): times read as everywhere else in the console. */
   timeZone: string;
 }) {
-  const you = <span className="ml-2 inline-block whitespace-nowrap text-xs font-medium text-brand-700">you changed</span>;
-  const they = <span className="ml-2 inline-block whitespace-nowrap text-xs font-medium text-amber-800">they changed</span>;
+  const you = <span className="ms-2 inline-block whitespace-nowrap text-xs font-medium text-brand-700">you changed</span>;
+  const they = <span className="ms-2 inline-block whitespace-nowrap text-xs font-medium text-amber-800">they changed</span>;
   // Each side's value, marked when it differs from the version the edit started from.
   const rows = ROWS.map(({ key, label, show }) => ({
     key,
@@ -80,7 +80,7 @@ export function ConflictView({
       <div className="hidden rounded-md border border-slate-200 sm:block">
         <table className="min-w-full divide-y divide-slate-200 text-sm">
           <caption className="sr-only">Your version and theirs</caption>
-          <thead className="bg-slate-50 text-left text-xs font-semibold uppercase tracking-wide text-slate-600">
+          <thead className="bg-slate-50 text-start text-xs font-semibold uppercase tracking-wide text-slate-600">
             <tr>
               <th scope="col" className="px-3 py-2">Field</th>
               <th scope="col" className="px-3 py-2">Yours</th>
@@ -90,7 +90,7 @@ export function ConflictView({
           <tbody className="divide-y divide-slate-100">
             {rows.map((r) => (
               <tr key={r.key} className={r.differ ? "bg-amber-50/60" : undefined}>
-                <th scope="row" className="px-3 py-2 text-left font-medium text-slate-700">
+                <th scope="row" className="px-3 py-2 text-start font-medium text-slate-700">
                   {r.label}
                 </th>
                 <td className="px-3 py-2 [overflow-wrap:anywhere]">{r.mine}</td>

@@ -88,7 +88,7 @@ export default async function SubscribersPage({ searchParams }: { searchParams: 
             noun={["subscriber", "subscribers"]}
             empty={<NoSubscribers filtered={SUBSCRIBER_FILTER_KEYS.some((key) => params[key])} />}
             beside={() => (
-              <div className="ml-auto">
+              <div className="ms-auto">
                 {/* Back without the address's columns (a view's), so the columns just chosen show. */}
                 <a href={`/subscribers/columns?back=${encodeURIComponent(`${PATH}${withParams(params, { columns: undefined })}`)}`} className={`${buttonClass.secondary} py-1.5`}>
                   {/* On a phone only "Columns": with the summary on one line (the phone shows cards, not columns). */}

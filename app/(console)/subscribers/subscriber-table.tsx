@@ -148,8 +148,8 @@ export function SubscriberTable({
                 sort={sort}
                 params={params}
                 path={path}
-                className={i === 0 ? "sticky left-0 z-30 bg-slate-50" : fitClass(c.column, fit)}
-                before={i === 0 ? <span className="mr-2 inline-flex align-middle"><SelectPage form={selectForm} /></span> : null}
+                className={i === 0 ? "sticky start-0 z-30 bg-slate-50" : fitClass(c.column, fit)}
+                before={i === 0 ? <span className="me-2 inline-flex align-middle"><SelectPage form={selectForm} /></span> : null}
               />
             ))}
           </tr>

@@ -105,7 +105,7 @@ export function TrashTable({ kind, rows }: { kind: TrashKind; rows: TrashRow[] }
             <PlainHeader label="Name" />
             <PlainHeader label="Deleted" />
             <PlainHeader label="Deleted by" />
-            <PlainHeader label="Actions" className="text-right" />
+            <PlainHeader label="Actions" className="text-end" />
           </>
         }
       >
@@ -134,7 +134,7 @@ export function TrashTable({ kind, rows }: { kind: TrashKind; rows: TrashRow[] }
               <time dateTime={r.deleted_at}>{r.deleted_at_text}</time>
             </td>
             <td className="px-3 py-2.5 text-slate-600">{r.deleted_by ? <bdi>{r.deleted_by}</bdi> : "—"}</td>
-            <td className="whitespace-nowrap px-3 py-1.5 text-right">
+            <td className="whitespace-nowrap px-3 py-1.5 text-end">
               <button
                 type="button"
                 className="row-action"
@@ -145,7 +145,7 @@ export function TrashTable({ kind, rows }: { kind: TrashKind; rows: TrashRow[] }
               </button>
               <button
                 type="button"
-                className="ml-1 rounded-md px-2.5 py-1.5 text-sm font-medium text-red-700 hover:bg-red-50"
+                className="ms-1 rounded-md px-2.5 py-1.5 text-sm font-medium text-red-700 hover:bg-red-50"
                 aria-label={`Delete forever ${r.name}`}
                 onClick={() => setConfirming({ verb: "erase", rows: [r] })}
               >

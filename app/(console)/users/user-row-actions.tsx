@@ -17,7 +17,7 @@ import { callAction } from "@/components/ui/call-action";
 type Row = { id: number; name: string; email: string; role: Role; active: boolean; branch_ids: number[] | null; two_factor: boolean; sso_linked: boolean };
 type Pending = null | "role" | "active" | "reset" | "branches" | "two-factor" | "sso";
 
-const item = "rounded-md px-2.5 py-2 text-left text-sm font-medium text-slate-700 hover:bg-slate-100 disabled:opacity-50";
+const item = "rounded-md px-2.5 py-2 text-start text-sm font-medium text-slate-700 hover:bg-slate-100 disabled:opacity-50";
 
 /**
  * One menu a row (a disclosure: Enter or Space opens it, Escape closes it), every action behind a
@@ -55,7 +55,7 @@ export function UserRowActions({ user, self, branches }: { user: Row; self: bool
   const danger = `${item} text-red-700 hover:bg-red-50`;
   return (
     <>
-      <Disclosure className="group inline-block text-left">
+      <Disclosure className="group inline-block text-start">
         <summary
           aria-label={`Actions for ${user.name}`}
           className={`${buttonClass.secondary} cursor-pointer list-none px-2.5 py-1.5 [&::-webkit-details-marker]:hidden`}
@@ -66,7 +66,7 @@ export function UserRowActions({ user, self, branches }: { user: Row; self: bool
           </span>
         </summary>
         {/* In the row, not over it: the table scrolls sideways and would cut a floating panel. */}
-        <div className="mt-1 flex w-52 flex-col rounded-lg border border-slate-200 bg-white p-1 text-left whitespace-normal shadow-md">
+        <div className="mt-1 flex w-52 flex-col rounded-lg border border-slate-200 bg-white p-1 text-start whitespace-normal shadow-md">
           {user.role === "staff" ? (
             <RowButton className={item} disabled={pending} onClick={choose("branches")} label={`Branches of ${user.name}`}>
               Branches…

@@ -46,7 +46,7 @@ export function UserTable({
           <SortHeader column="active" label="Active" {...header} />
           <SortHeader column="last_sign_in_at" label="Last sign-in" {...header} />
           <SortHeader column="created_at" label="Created" {...header} />
-          <PlainHeader label="Actions" className="sticky right-0 bg-slate-50 text-right" />
+          <PlainHeader label="Actions" className="sticky end-0 bg-slate-50 text-end" />
         </>
       }
     >
@@ -54,7 +54,7 @@ export function UserTable({
         <tr key={u.id} className={u.active ? "hover:bg-slate-50/60" : "bg-slate-50/70 text-slate-500"}>
           <td className="px-3 py-2.5 font-medium text-slate-900">
             <bdi>{u.name}</bdi>
-            {u.id === me.id ? <span className="ml-2 text-xs font-normal text-slate-500">(you)</span> : null}
+            {u.id === me.id ? <span className="ms-2 text-xs font-normal text-slate-500">(you)</span> : null}
           </td>
           <td className="px-3 py-2.5 text-slate-700">
             <bdi>{u.email}</bdi>
@@ -75,7 +75,7 @@ export function UserTable({
             <time dateTime={u.created_at.toISOString()}>{formatDateTime(u.created_at)}</time>
           </td>
           {/* Pinned to the right edge: on a phone the table scrolls sideways and the menu stays in reach. */}
-          <td className={`sticky right-0 px-3 py-1.5 text-right align-top whitespace-nowrap ${u.active ? "bg-white" : "bg-slate-50"}`}>
+          <td className={`sticky end-0 px-3 py-1.5 text-end align-top whitespace-nowrap ${u.active ? "bg-white" : "bg-slate-50"}`}>
             <UserRowActions user={{ id: u.id, name: u.name, email: u.email, role: u.role, active: u.active, branch_ids: u.branch_ids, two_factor: u.two_factor, sso_linked: u.sso_linked }} self={u.id === me.id} branches={branches} />
           </td>
         </tr>

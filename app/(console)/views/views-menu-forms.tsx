@@ -58,7 +58,7 @@ export function DefaultToggle({ resource, view }: { resource: ViewResource; view
   return (
     <button type="button" onClick={toggle} disabled={pending} className={`${buttonClass.ghost} w-full justify-start py-1 text-xs`}>
       {/* One span: the button lays out its children as flex items. */}
-      <span className="text-left">
+      <span className="text-start">
         {view.isDefault ? <>Stop opening the list with “<bdi>{view.name}</bdi>”</> : <>Open the list with “<bdi>{view.name}</bdi>” by default</>}
       </span>
     </button>

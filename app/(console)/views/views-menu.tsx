@@ -37,7 +37,7 @@ export function ViewsMenu({ state, params }: { state: ViewsState; params: RawPar
           ▾
         </span>
       </summary>
-      <div className="absolute right-0 z-30 mt-2 max-h-[75vh] w-[min(22rem,calc(100vw-2rem))] space-y-4 overflow-y-auto rounded-lg border border-slate-200 bg-white p-3 text-sm shadow-lg">
+      <div className="absolute end-0 z-30 mt-2 max-h-[75vh] w-[min(22rem,calc(100vw-2rem))] space-y-4 overflow-y-auto rounded-lg border border-slate-200 bg-white p-3 text-sm shadow-lg">
         <nav aria-label="Saved views" className="space-y-3">
           <ul>
             <li>

@@ -53,7 +53,7 @@ function TurnedOff({ rows }: { rows: WebhookRow[] }) {
         {rows.length === 1 ? "An endpoint was turned off by the console" : "Endpoints were turned off by the console"}: no events are sent to{" "}
         {rows.length === 1 ? "it" : "them"} until you turn {rows.length === 1 ? "it" : "them"} on again.
       </p>
-      <ul className="list-disc space-y-1 pl-5">
+      <ul className="list-disc space-y-1 ps-5">
         {rows.map((row) => (
           <li key={row.id}>
             <Link href={`/webhooks/${row.id}`} className="font-medium break-all underline">
@@ -109,7 +109,7 @@ async function Results({ page, params }: { page: number; params: RawParams }) {
               </td>
               <td className="max-w-64 px-3 py-2.5 align-top text-xs text-slate-700">
                 {row.events.map((event) => (
-                  <code key={event} className="mr-1.5 inline-block">
+                  <code key={event} className="me-1.5 inline-block">
                     {event}
                   </code>
                 ))}

@@ -108,22 +108,22 @@ function OperationView({ entry, shared }: { entry: Entry; shared: Responses }) {
       {parameters.length > 0 && (
         <div className="mt-3 overflow-x-auto">
           <table className="min-w-full divide-y divide-slate-200 text-sm">
-            <caption className="text-left text-xs font-semibold uppercase tracking-wide text-slate-600">Parameters</caption>
-            <thead className="text-left text-xs text-slate-600">
+            <caption className="text-start text-xs font-semibold uppercase tracking-wide text-slate-600">Parameters</caption>
+            <thead className="text-start text-xs text-slate-600">
               <tr>
-                <th scope="col" className="py-1 pr-3">Name</th>
-                <th scope="col" className="py-1 pr-3">In</th>
+                <th scope="col" className="py-1 pe-3">Name</th>
+                <th scope="col" className="py-1 pe-3">In</th>
                 <th scope="col" className="py-1">Type</th>
               </tr>
             </thead>
             <tbody className="divide-y divide-slate-100">
               {parameters.map((p) => (
                 <tr key={`${p.in}-${p.name}`}>
-                  <td className="py-1 pr-3 font-mono">
+                  <td className="py-1 pe-3 font-mono">
                     {p.name}
                     {p.required && <span className="text-slate-600"> (required)</span>}
                   </td>
-                  <td className="py-1 pr-3">{p.in}</td>
+                  <td className="py-1 pe-3">{p.in}</td>
                   <td className="py-1 [overflow-wrap:anywhere]">{p.schema && <TypeLabel schema={p.schema} />}</td>
                 </tr>
               ))}

@@ -115,7 +115,7 @@ export function SchemaView({ schema }: { schema: Schema }) {
           {required.has(name) ? "" : <span className="text-slate-600"> (optional)</span>}: <TypeLabel schema={member} />
           {typeof member === "object" && !isRef(member) && member.description && <span className="text-slate-700"> — {member.description}</span>}
           {nested(member) && (
-            <div className="ml-5 mt-1 border-l border-slate-200 pl-3">
+            <div className="ms-5 mt-1 border-s border-slate-200 ps-3">
               <SchemaView schema={nested(member)!} />
             </div>
           )}

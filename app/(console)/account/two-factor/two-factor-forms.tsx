@@ -89,7 +89,7 @@ export function StartTwoFactorForm({ sso }: { sso: SsoConfirm }) {
   if (setUp) {
     return (
       <div>
-        <ol className="list-decimal space-y-1 pl-5 text-sm text-slate-700">
+        <ol className="list-decimal space-y-1 ps-5 text-sm text-slate-700">
           <li>Scan this QR code with your authenticator app, or type the secret below into it.</li>
           <li>Type the 6-digit code the app shows to confirm.</li>
         </ol>

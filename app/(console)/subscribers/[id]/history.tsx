@@ -45,7 +45,7 @@ export function History({ entries, merges }: { entries: HistoryEntry[]; merges: 
         const merge = e.action === "subscriber.merge" || e.action === "subscriber.merge_undo";
         const fields = bulk ? Object.keys((e.after?.change as Record<string, unknown>) ?? {}) : changedFields(e.before, e.after).filter((f) => !merge || mergeShows(f));
         return (
-          <li key={e.id} className="border-l-2 border-slate-200 pl-3 text-sm">
+          <li key={e.id} className="border-s-2 border-slate-200 ps-3 text-sm">
             <p>
               <time dateTime={new Date(e.at).toISOString()} className="text-slate-500">
                 {formatDateTime(new Date(e.at), { seconds: true })}

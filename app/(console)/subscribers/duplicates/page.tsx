@@ -100,9 +100,9 @@ function Group({ group, user }: { group: DuplicateGroup; user: SessionUser }) {
         caption={`${title}: the members side by side`}
         header={
           <>
-            <th scope="col" className="px-3 py-2 text-left font-medium text-slate-600">Field</th>
+            <th scope="col" className="px-3 py-2 text-start font-medium text-slate-600">Field</th>
             {members.map((m) => (
-              <th key={m.id} scope="col" className="px-3 py-2 text-left font-medium">
+              <th key={m.id} scope="col" className="px-3 py-2 text-start font-medium">
                 <a href={`/subscribers/${m.id}`} className="text-brand-700 hover:underline">
                   #{m.id} <bdi>{`${m.first_name} ${m.last_name}`}</bdi>
                 </a>
@@ -116,7 +116,7 @@ function Group({ group, user }: { group: DuplicateGroup; user: SessionUser }) {
           const differs = new Set(texts).size > 1;
           return (
             <tr key={field} className={differs ? "bg-amber-50/70" : undefined}>
-              <th scope="row" className="whitespace-nowrap px-3 py-2 text-left font-normal text-slate-600">
+              <th scope="row" className="whitespace-nowrap px-3 py-2 text-start font-normal text-slate-600">
                 {FIELD[field].label} {differs ? <Badge tone="amber">Differs</Badge> : null}
               </th>
               {texts.map((text, i) => (
@@ -128,7 +128,7 @@ function Group({ group, user }: { group: DuplicateGroup; user: SessionUser }) {
           );
         })}
         <tr>
-          <th scope="row" className="whitespace-nowrap px-3 py-2 text-left font-normal text-slate-600">Created</th>
+          <th scope="row" className="whitespace-nowrap px-3 py-2 text-start font-normal text-slate-600">Created</th>
           {members.map((m) => (
             <td key={m.id} className="px-3 py-2 text-slate-600">
               <time dateTime={m.created_at.toISOString()}>{formatDateTime(m.created_at)}</time>

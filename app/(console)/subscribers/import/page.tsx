@@ -47,12 +47,12 @@ export default async function ImportPage() {
         ) : (
           <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white">
             <table className="min-w-full text-sm">
-              <thead className="bg-slate-50 text-left text-slate-600">
+              <thead className="bg-slate-50 text-start text-slate-600">
                 <tr>
                   <th className="px-3 py-2 font-medium">File</th>
                   <th className="px-3 py-2 font-medium">Status</th>
-                  <th className="px-3 py-2 text-right font-medium">Imported</th>
-                  <th className="px-3 py-2 text-right font-medium">Rejected</th>
+                  <th className="px-3 py-2 text-end font-medium">Imported</th>
+                  <th className="px-3 py-2 text-end font-medium">Rejected</th>
                   <th className="px-3 py-2 font-medium">Started</th>
                 </tr>
               </thead>
@@ -67,8 +67,8 @@ export default async function ImportPage() {
                     <td className="px-3 py-2">
                       <ImportBadge status={i.status} />
                     </td>
-                    <td className="px-3 py-2 text-right tabular-nums">{formatCount(i.imported_rows)}</td>
-                    <td className="px-3 py-2 text-right tabular-nums">{formatCount(i.rejected_rows)}</td>
+                    <td className="px-3 py-2 text-end tabular-nums">{formatCount(i.imported_rows)}</td>
+                    <td className="px-3 py-2 text-end tabular-nums">{formatCount(i.rejected_rows)}</td>
                     <td className="px-3 py-2 whitespace-nowrap">{formatDateTime(i.created_at)}</td>
                   </tr>
                 ))}

@@ -63,7 +63,7 @@ export default async function WebhookPage({ params, searchParams }: { params: Pr
         <dd>
           <StatusBadge row={webhook} />
           {webhook.failing_since ? (
-            <span className="ml-2 text-slate-600">
+            <span className="ms-2 text-slate-600">
               failing since <time dateTime={webhook.failing_since.toISOString()}>{formatDateTime(webhook.failing_since)}</time>
             </span>
           ) : null}
@@ -71,7 +71,7 @@ export default async function WebhookPage({ params, searchParams }: { params: Pr
         <dt className="font-medium text-slate-700">Events</dt>
         <dd className="text-xs">
           {webhook.events.map((event) => (
-            <code key={event} className="mr-1.5 inline-block">
+            <code key={event} className="me-1.5 inline-block">
               {event}
             </code>
           ))}
@@ -139,7 +139,7 @@ async function Deliveries({ webhookId, page, params, path }: { webhookId: number
               <td className="px-3 py-2.5 whitespace-nowrap">
                 <DeliveryBadge status={d.status} />
               </td>
-              <td className="px-3 py-2.5 text-right tabular-nums">{d.attempts}</td>
+              <td className="px-3 py-2.5 text-end tabular-nums">{d.attempts}</td>
               <td className="px-3 py-2.5 tabular-nums">{d.response_status ?? <EmptyValue />}</td>
               <td className="px-3 py-2.5 whitespace-nowrap tabular-nums">{d.duration_ms === null ? <EmptyValue /> : `${d.duration_ms} ms`}</td>
               <td className="max-w-64 px-3 py-2.5">

@@ -66,9 +66,9 @@ export function MergeForm({ members }: { members: MergeMember[] }) {
         caption="Merge: the subscriber that stays, and whose value each field keeps"
         header={
           <>
-            <th scope="col" className="px-3 py-2 text-left font-medium text-slate-600">Field</th>
+            <th scope="col" className="px-3 py-2 text-start font-medium text-slate-600">Field</th>
             {members.map((m) => (
-              <th key={m.id} scope="col" className="px-3 py-2 text-left font-medium">
+              <th key={m.id} scope="col" className="px-3 py-2 text-start font-medium">
                 #{m.id} <bdi>{m.name}</bdi>
               </th>
             ))}
@@ -76,7 +76,7 @@ export function MergeForm({ members }: { members: MergeMember[] }) {
         }
       >
         <tr className="bg-slate-50/70">
-          <th scope="row" className="whitespace-nowrap px-3 py-2 text-left font-medium text-slate-700">Stays</th>
+          <th scope="row" className="whitespace-nowrap px-3 py-2 text-start font-medium text-slate-700">Stays</th>
           {members.map((m) => (
             <td key={m.id} className="px-3 py-2">
               <label className="inline-flex items-center gap-2">
@@ -92,7 +92,7 @@ export function MergeForm({ members }: { members: MergeMember[] }) {
           const differs = new Set(members.map((m) => m.texts[field])).size > 1;
           return (
             <tr key={field} className={differs ? "bg-amber-50/70" : undefined}>
-              <th scope="row" className="whitespace-nowrap px-3 py-2 text-left font-normal text-slate-600">
+              <th scope="row" className="whitespace-nowrap px-3 py-2 text-start font-normal text-slate-600">
                 {FIELD[field].label} {differs ? <Badge tone="amber">Differs</Badge> : null}
               </th>
               {members.map((m) => (

@@ -70,7 +70,7 @@ function Counts({ imp, preview }: { imp: ImportStatus; preview: boolean }) {
       {reasons.length ? (
         <details className="text-sm" open={preview}>
           <summary className="cursor-pointer text-slate-700">Rejected, by reason</summary>
-          <ul className="mt-1 list-disc pl-6 text-slate-700">
+          <ul className="mt-1 list-disc ps-6 text-slate-700">
             {reasons.map(([reason, count]) => (
               <li key={reason}>
                 <span className="tabular-nums">{formatCount(count)}</span> · {reason}
@@ -92,7 +92,7 @@ function Preview({ imp }: { imp: ImportStatus }) {
       {imp.problems.length ? (
         <div role="alert" className="rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900">
           <p className="font-medium">Nothing can be imported until the columns are mapped:</p>
-          <ul className="list-disc pl-6">
+          <ul className="list-disc ps-6">
             {imp.problems.map((p) => (
               <li key={p}>{p}</li>
             ))}
@@ -101,7 +101,7 @@ function Preview({ imp }: { imp: ImportStatus }) {
       ) : null}
       {imp.warnings.length ? (
         <div role="status" className="rounded-md border border-slate-200 bg-slate-50 px-3 py-2 text-sm text-slate-800">
-          <ul className="list-disc pl-6">
+          <ul className="list-disc ps-6">
             {imp.warnings.map((w) => (
               <li key={w}>{w}</li>
             ))}
@@ -129,7 +129,7 @@ function Preview({ imp }: { imp: ImportStatus }) {
           {/* Focusable, so that a keyboard scrolls it too when it is wider than the screen. */}
           <div role="region" aria-label="First rows" tabIndex={0} className="overflow-x-auto rounded-lg border border-slate-200 bg-white">
             <table className="min-w-full text-sm">
-              <thead className="bg-slate-50 text-left text-slate-600">
+              <thead className="bg-slate-50 text-start text-slate-600">
                 <tr>
                   <th className="px-2 py-2 font-medium">Row</th>
                   {imp.headers.map((h, i) => (

@@ -1,0 +1,40 @@
+import type { Messages } from "./catalogues";
+
+// What lib code tells a person (a refused value, a conflict, a missing record) is a key of the
+// `problems` catalogue and its values, carried as one string through zod issues, AppError, action
+// results and API errors, and put into words where it is shown, in the reader's language
+// (docs/decisions/0048-languages.md). Pure: client components read it too.
+
+type Leaves<T, P extends string = ""> = { [K in keyof T & string]: T[K] extends string ? `${P}${K}` : Leaves<T[K], `${P}${K}.`> }[keyof T & string];
+export type ProblemKey = Leaves<Messages["problems"]>;
+export type ProblemValues = Record<string, string | number>;
+
+/** A problem as the string that travels: `key` or `key {"values":…}`. */
+export const problem = (key: ProblemKey, values?: ProblemValues): string => (values ? `${key} ${JSON.stringify(values)}` : key);
+
+const SHAPE = /^([a-z]\w*(?:\.\w+)+)(?: (\{.*\}))?$/s;
+
+/** The key and values of a problem string; null for text that is not one (already words). */
+export function readProblem(text: string): { key: string; values?: ProblemValues } | null {
+  const [, key, values] = SHAPE.exec(text) ?? [];
+  if (!key) return null;
+  if (!values) return { key };
+  try {
+    return { key, values: JSON.parse(values) as ProblemValues };
+  } catch {
+    return null;
+  }
+}
+
+type Words = { has: (key: string) => boolean; (key: string, values?: ProblemValues): string };
+
+/** Puts a problem into words with a translator of the `problems` namespace; other text stays as it is. */
+export function problemWords(t: Words, text: string): string {
+  const p = readProblem(text);
+  return p && t.has(p.key) ? t(p.key, p.values) : text;
+}
+
+/** Every message of a refusal's fields put into words. */
+export function fieldWords(fields: Record<string, string[]> | undefined, words: (text: string) => string): Record<string, string[]> | undefined {
+  return fields && Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, v.map(words)]));
+}
