@@ -1,6 +1,6 @@
 import { NextIntlClientProvider } from "next-intl";
-import { getLocale } from "next-intl/server";
 import { pickMessages, type MessageGroup } from "@/lib/i18n/catalogues";
+import { requestMessages } from "@/lib/i18n/request";
 
 /**
  * Hands the client components below it the catalogue namespaces they read, and only those: the rest
@@ -8,6 +8,5 @@ import { pickMessages, type MessageGroup } from "@/lib/i18n/catalogues";
  * gives every page `common`, `ui` and `problems.common`; a page wraps its client parts with the namespaces they add.
  */
 export async function ClientMessages({ namespaces, children }: { namespaces: readonly MessageGroup[]; children: React.ReactNode }) {
-  const locale = await getLocale();
-  return <NextIntlClientProvider messages={pickMessages(locale, ["common", "ui", "problems.common", ...namespaces])}>{children}</NextIntlClientProvider>;
+  return <NextIntlClientProvider messages={pickMessages(await requestMessages(), ["common", "ui", "problems.common", ...namespaces])}>{children}</NextIntlClientProvider>;
 }

@@ -139,6 +139,8 @@ const schema = z.object({
   // Display
   CONSOLE_TIME_ZONE: timeZone,
   // The language of a user who chose none and whose browser asks for none the console speaks (docs/decisions/0048-languages.md).
+  // Translators and tests: a browser asking for en-XA reads English accented and lengthened (lib/i18n/pseudo.ts).
+  PSEUDO_LOCALE: onOff("off"),
   DEFAULT_LOCALE: optional(z.enum(LOCALES, { message: `must be one of ${LOCALES.join(", ")}` })).transform((locale) => locale ?? "en"),
   // Saved views a user may keep per list (docs/decisions/0027-saved-views.md): every user's Views menu reads shared ones.
   VIEWS_PER_USER: whole(1, 50),

@@ -23,6 +23,8 @@ const env = {
   // e2e/webhooks.spec.ts's receiver is this machine, over http.
   WEBHOOK_ALLOW_PRIVATE: "1",
   WEBHOOK_ALLOW_HTTP: "1",
+  // e2e/pseudo-locale.spec.ts reads every page in the pseudo-language (Accept-Language: en-XA).
+  PSEUDO_LOCALE: "on",
 };
 let provider;
 if (sso) {

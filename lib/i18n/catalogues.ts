@@ -16,11 +16,11 @@ type Paths<T, P extends string = ""> = { [K in keyof T & string]: T[K] extends s
 export type MessageGroup = Paths<Messages>;
 
 /** The groups a client subtree needs, and nothing else: the rest never reaches the browser. */
-export function pickMessages(locale: Locale, groups: readonly MessageGroup[]): Record<string, unknown> {
+export function pickMessages(messages: Messages, groups: readonly MessageGroup[]): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const group of groups) {
     const parts = group.split(".");
-    let from: unknown = CATALOGUES[locale];
+    let from: unknown = messages;
     let into = out;
     parts.forEach((part, i) => {
       from = (from as Record<string, unknown>)[part];

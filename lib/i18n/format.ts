@@ -40,7 +40,7 @@ export function formatsFor(locale: Locale, timeZone: string) {
       const date = /^\d{4}-\d{2}-\d{2}$/.test(value) ? new Date(`${value}T00:00:00Z`) : null;
       return date && !Number.isNaN(date.getTime()) && date.toISOString().startsWith(value) ? dayFormat.format(date) : value;
     },
-    /** Two calendar days as one range: "2–5 Jan 2027". */
+    /** Two calendar days as one range: "2 – 5 Jan 2027". */
     dayRange: (from: Date, to: Date) => dayFormat.formatRange(from, to),
     /** A count with the language's separators: "1,234" / "1 234". */
     count: (n: number) => number.format(n),

@@ -1,0 +1,106 @@
+import { createTranslator } from "next-intl";
+import type { Page } from "@playwright/test";
+import ar from "../messages/ar.json";
+import en from "../messages/en.json";
+import fr from "../messages/fr.json";
+
+// The catalogues, read by the specs that run the console in French, Arabic and the pseudo-language:
+// a locator names what the English page says, and `words(locale).L()` gives what the same
+// message says in that language, so one journey runs in every language.
+
+export type Lang = "en" | "fr" | "ar";
+const CATALOGUES = { en, fr, ar } as const;
+/** What Playwright's `locale` makes the browser send as Accept-Language. */
+export const BROWSER_LOCALE: Record<Lang, string> = { en: "en-GB", fr: "fr-FR", ar: "ar-EG" };
+
+function flatten(tree: object, prefix = "", out = new Map<string, string>()): Map<string, string> {
+  for (const [k, v] of Object.entries(tree)) {
+    const key = prefix ? `${prefix}.${k}` : k;
+    if (typeof v === "string") out.set(key, v);
+    else flatten(v as object, key, out);
+  }
+  return out;
+}
+
+const english = flatten(en);
+/** English message → its keys (one text may have several). */
+const byEnglish = new Map<string, string[]>();
+for (const [key, text] of english) byEnglish.set(text, [...(byEnglish.get(text) ?? []), key]);
+
+const inEnglish = createTranslator({ locale: "en", messages: en, onError: () => undefined });
+
+export function words(locale: Lang) {
+  const messages = flatten(CATALOGUES[locale]);
+  const t = createTranslator({ locale, messages: CATALOGUES[locale] as typeof en });
+  return {
+    /** A message by its key, with its values. */
+    t: (key: string, values?: Record<string, string | number>) => (t as unknown as (k: string, v?: object) => string)(key, values),
+    /**
+     * What the page says in this language where the English page says `text`: a message without
+     * placeholders, or, given the `values`, the message that English writes as `text` with them.
+     */
+    L(text: string, values?: Record<string, string | number>): string {
+      if (!values) {
+        const keys = byEnglish.get(text);
+        if (!keys) throw new Error(`No English message reads ${JSON.stringify(text)}`);
+        return messages.get(keys[0]!)!;
+      }
+      for (const [key, message] of english) {
+        if (!message.includes("{")) continue;
+        let written: string;
+        try {
+          written = (inEnglish as unknown as (k: string, v?: object) => string)(key, values);
+        } catch {
+          continue;
+        }
+        if (written === text) return (t as unknown as (k: string, v?: object) => string)(key, values);
+      }
+      throw new Error(`No English message writes ${JSON.stringify(text)} with ${JSON.stringify(values)}`);
+    },
+  };
+}
+
+/** English messages whose translation into `locale` differs: none of them may show on that language's pages. */
+export function englishOnly(locale: Exclude<Lang, "en">): string[] {
+  const theirs = flatten(CATALOGUES[locale]);
+  return [...english]
+    .filter(([key, text]) => !/[{<]/.test(text) && /[a-z]{3}/i.test(text) && theirs.get(key) !== text)
+    .map(([, text]) => text);
+}
+
+/** The page's visible text, one entry per text node, and the accessible names it carries in attributes; data in <bdi>, <code> and <kbd> left out. */
+export async function pageTexts(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const out: string[] = [document.title];
+    const skip = (el: Element | null) => Boolean(el?.closest("script, style, noscript, template, bdi, code, kbd, samp, [data-data]"));
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const el = node.parentElement;
+      const text = node.textContent?.trim();
+      if (!text || !el || skip(el)) continue;
+      if (!el.checkVisibility({ visibilityProperty: true }) && !el.closest(".sr-only")) continue;
+      out.push(text);
+    }
+    for (const el of document.body.querySelectorAll("[aria-label], [placeholder], [title], [alt]")) {
+      if (skip(el)) continue;
+      for (const attr of ["aria-label", "placeholder", "title", "alt"]) {
+        const value = el.getAttribute(attr)?.trim();
+        if (value) out.push(value);
+      }
+    }
+    return out;
+  });
+}
+
+/** Text that is data or a number, not words: counts, dates and times as Intl writes them, emails, ids. */
+const DATES = /\b\d{1,2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sept?|Oct|Nov|Dec) \d{4}(, \d{2}:\d{2}(:\d{2})?)?|\b(\d+ \w+ ago|in \d+ \w+|yesterday|tomorrow|today|now)\b|\b\d{1,2}(–| – )\d{1,2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sept?|Oct|Nov|Dec) \d{4}/g;
+
+export function isNeutral(given: string): boolean {
+  // Dates, times and relative times are Intl's words, in the page's language: not a catalogue's.
+  const text = given.replace(DATES, "");
+  return (
+    /^[\s\d.,:;/–—\-+()%#×·…|'’"“”«»!?*@=<>[\]_~^&$€£]*$/.test(text) ||
+    /^\S+@\S+$/.test(text) ||
+    /^(https?:\/\/|\/)\S*$/.test(text)
+  );
+}
