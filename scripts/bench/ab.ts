@@ -7,11 +7,13 @@
 //
 //   npx tsx --conditions=react-server scripts/bench/ab.ts [--seconds 2] [--rounds 5] [--warmup 1]
 //       [--connections 1,10] [--paths /subscribers,/branches,/api/v1/subscribers] [--env NAME=VALUE]…
-//       [--as staff|admin] [--database console_bench] [--bearer]
+//       [--as staff|admin] [--database console_bench] [--bearer] [--accept-language ar]
 //       DIR[::NODE-FLAGS]…
 //
 // --bearer: the API paths are asked with an API token of the bench user (its lookup and its
 // requests a minute are counted per request) instead of the session.
+// --accept-language: sent with every request (the bench user chose no language, so it decides the
+// page's language; a build without languages answers in English).
 // Besides the medians, each build after the first gets the median of its round-by-round ratios to
 // the first build (the rounds are back to back, so a drift of the machine cancels out of them).
 // `DIR::--max-semi-space-size=32` serves DIR with that Node flag (flags separated by spaces).
@@ -44,6 +46,7 @@ const { values: args, positionals: dirs } = parseArgs({
     // A copy of the bench database (`CREATE DATABASE x TEMPLATE console_bench`): the run resets the bench user's password.
     database: { type: "string", default: "console_bench" },
     bearer: { type: "boolean", default: false },
+    "accept-language": { type: "string" },
   },
 });
 if (dirs.length === 0) throw new Error("Name at least one folder holding a production build.");
@@ -52,6 +55,7 @@ const seconds = Number(args.seconds);
 // per-user limit of heavy lists, which one bench user at ten connections otherwise meets by design.
 const extraEnv = Object.fromEntries(args.env.map((e) => [e.slice(0, e.indexOf("=")), e.slice(e.indexOf("=") + 1)]));
 const rounds = Number(args.rounds);
+const acceptLanguage = args["accept-language"];
 const warmup = Number(args.warmup);
 const builds = dirs.map((d) => {
   const [dir, flags = ""] = d.split("::");
@@ -109,7 +113,7 @@ try {
       // /login is measured as the signed-out visitor it is for (it sends a signed-in one on).
       const cookieOf = (i: number) => (p === "/login" ? "" : cookies[i]!);
       const authorization = bearer && p.startsWith("/api/") ? `Bearer ${bearer}` : undefined;
-      for (const [i, s] of servers.entries()) await loadHttp({ url: `${s.url}${p}`, cookie: authorization ? "" : cookieOf(i), authorization, connections, seconds: warmup });
+      for (const [i, s] of servers.entries()) await loadHttp({ url: `${s.url}${p}`, cookie: authorization ? "" : cookieOf(i), authorization, acceptLanguage, connections, seconds: warmup });
       for (let r = 0; r < rounds; r++) {
         // Every other round in reverse order (A B, B A, …): neither build always runs first.
         const order = servers.map((_, i) => i);
@@ -117,7 +121,7 @@ try {
         for (const i of order) {
           const s = servers[i]!;
           const before = cpuOfTree(s.pid);
-          const sample = await loadHttp({ url: `${s.url}${p}`, cookie: authorization ? "" : cookieOf(i), authorization, connections, seconds, failures: failures[i] });
+          const sample = await loadHttp({ url: `${s.url}${p}`, cookie: authorization ? "" : cookieOf(i), authorization, acceptLanguage, connections, seconds, failures: failures[i] });
           p50s[i]!.push(sample.p50);
           rates[i]!.push(sample.requests / seconds);
           cpu[i]!.push(((cpuOfTree(s.pid) - before) * 1000) / Math.max(1, sample.requests));

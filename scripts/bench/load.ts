@@ -9,6 +9,8 @@ export async function loadHttp(o: {
   cookie: string;
   /** An `Authorization` header (a bearer token), sent besides the cookie. */
   authorization?: string;
+  /** An `Accept-Language` header: the page's language for a user who chose none. */
+  acceptLanguage?: string;
   connections: number;
   seconds: number;
   /** Counts the answers that were not 2xx by status (0: no answer: a refused or reset connection, a timeout). */
@@ -24,7 +26,7 @@ export async function loadHttp(o: {
         duration: o.seconds,
         timeout: 30,
         // Like a browser (and fetch): Next compresses what it sends.
-        headers: { cookie: o.cookie, "accept-encoding": "gzip", ...(o.authorization ? { authorization: o.authorization } : {}) },
+        headers: { cookie: o.cookie, "accept-encoding": "gzip", ...(o.authorization ? { authorization: o.authorization } : {}), ...(o.acceptLanguage ? { "accept-language": o.acceptLanguage } : {}) },
       },
       (error, result) => (error ? reject(error) : resolve(result)),
     );
