@@ -37,7 +37,7 @@ export async function proxy(request: NextRequest) {
   const settings = settingsOf();
   const databaseUrl = settings.DATABASE_SENTINEL ? settings.DATABASE_URL : undefined;
   if (!isApi && isRead && databaseUrl && !databaseReachable(databaseUrl)) {
-    const response = new NextResponse(request.method === "HEAD" ? null : unavailablePage(nonce), {
+    const response = new NextResponse(request.method === "HEAD" ? null : unavailablePage(nonce, request.headers.get("accept-language")), {
       status: 503,
       headers: { "Content-Type": "text/html; charset=utf-8", "Retry-After": String(RETRY_AFTER_SECONDS) },
     });
@@ -53,7 +53,7 @@ export async function proxy(request: NextRequest) {
   if (isRead) {
     const refused = await refusedBeforeRendering(pathname, request.cookies);
     if (refused) {
-      const response = new NextResponse(request.method === "HEAD" ? null : tooManyRequestsPage(nonce, refused.message), {
+      const response = new NextResponse(request.method === "HEAD" ? null : tooManyRequestsPage(nonce, refused.message, request.headers.get("accept-language")), {
         status: 429,
         headers: { "Content-Type": "text/html; charset=utf-8", "Retry-After": String(refused.retryAfter) },
       });

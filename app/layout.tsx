@@ -20,7 +20,7 @@ export default async function RootLayout({ children }: { children: React.ReactNo
   return (
     <html lang={locale} dir={dir}>
       <body className="min-h-screen font-sans">
-        <ClientMessages namespaces={[]}>
+        <ClientMessages namespaces={["errors"]}>
           {children}
           <ToastHost position={dir === "rtl" ? "bottom-left" : "bottom-right"} dir={dir} richColors closeButton style={TOAST_COLOURS} />
         </ClientMessages>

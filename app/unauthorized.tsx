@@ -1,9 +1,11 @@
+import { useTranslations } from "next-intl";
 import { PageState } from "@/components/page-state";
 
 export default function Unauthorized() {
+  const t = useTranslations("errors");
   return (
-    <PageState code="401" title="Sign in to continue" action={{ href: "/login", label: "Sign in" }}>
-      Your session has ended.
+    <PageState code="401" title={t("unauthorizedTitle")} action={{ href: "/login", label: t("signIn") }}>
+      {t("unauthorizedText")}
     </PageState>
   );
 }

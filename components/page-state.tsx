@@ -1,4 +1,5 @@
 import Link from "next/link";
+import { useTranslations } from "next-intl";
 import { PageMessage } from "./page-message";
 import { buttonClass } from "./ui/button-styles";
 
@@ -7,24 +8,27 @@ export function PageState({
   code,
   title,
   children,
-  action = { href: "/subscribers", label: "Go to subscribers" },
+  action,
   landmark,
 }: {
   code?: string;
   title: string;
   children?: React.ReactNode;
+  /** Unless told: to the subscribers; null: none. */
   action?: { href: string; label: string } | null;
   landmark?: boolean;
 }) {
+  const t = useTranslations("errors");
+  const onwards = action === undefined ? { href: "/subscribers", label: t("goToSubscribers") } : action;
   return (
     <PageMessage
       landmark={landmark}
       code={code}
       title={title}
       action={
-        action ? (
-          <Link href={action.href} className={`${buttonClass.primary} mt-8`}>
-            {action.label}
+        onwards ? (
+          <Link href={onwards.href} className={`${buttonClass.primary} mt-8`}>
+            {onwards.label}
           </Link>
         ) : null
       }
@@ -35,14 +39,20 @@ export function PageState({
 }
 
 // The 404 and 403 messages, at the root (their own <main>) and in the console's layout (inside its <main>).
-export const NotFoundState = ({ landmark }: { landmark?: boolean }) => (
-  <PageState code="404" title="Page not found" landmark={landmark}>
-    The page or record you asked for does not exist, or it was deleted.
-  </PageState>
-);
+export function NotFoundState({ landmark }: { landmark?: boolean }) {
+  const t = useTranslations("errors");
+  return (
+    <PageState code="404" title={t("notFoundTitle")} landmark={landmark}>
+      {t("notFoundText")}
+    </PageState>
+  );
+}
 
-export const ForbiddenState = ({ landmark }: { landmark?: boolean }) => (
-  <PageState code="403" title="Not allowed" landmark={landmark}>
-    Your role does not allow this. Ask an administrator if you need access.
-  </PageState>
-);
+export function ForbiddenState({ landmark }: { landmark?: boolean }) {
+  const t = useTranslations("errors");
+  return (
+    <PageState code="403" title={t("forbiddenTitle")} landmark={landmark}>
+      {t("forbiddenText")}
+    </PageState>
+  );
+}

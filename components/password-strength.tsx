@@ -1,15 +1,17 @@
 "use client";
 
+import { useTranslations } from "next-intl";
 import { useEffect, useState } from "react";
 import type { Strength } from "@/lib/auth/password-policy";
 
 // The server's own estimate (lib/auth/password-policy.ts), loaded only once the user types: its word lists are large.
 
-const LABELS = ["Too easy to guess", "Too easy to guess", "Weak", "Good", "Strong"] as const;
+const LABELS = ["tooEasy", "tooEasy", "weak", "good", "strong"] as const;
 const COLOURS = ["bg-red-500", "bg-red-500", "bg-amber-500", "bg-emerald-500", "bg-emerald-600"] as const;
 
 export function PasswordStrength({ password, userInputs = [], minLength = 12 }: { password: string; userInputs?: string[]; minLength?: number }) {
   // The estimate of the password it was made for: a stale one (typing went on) is not shown.
+  const t = useTranslations("ui.passwordStrength");
   const [estimate, setEstimate] = useState<{ password: string; strength: Strength } | null>(null);
   const inputs = userInputs.join("\n");
   const strength = estimate?.password === password && password.length >= minLength ? estimate.strength : null;
@@ -29,10 +31,15 @@ export function PasswordStrength({ password, userInputs = [], minLength = 12 }: 
   }, [password, inputs, minLength]);
 
   const short = password.length > 0 && password.length < minLength;
+  // The estimate's advice is the name of one of zxcvbn's sentences (lib/auth/password-policy.ts).
+  const advice = strength && !strength.acceptable ? (strength.warning ?? strength.suggestions[0] ?? "other") : null;
+  const label = strength ? t(LABELS[strength.score] ?? "strong") : "";
   const text = short
-    ? `${password.length} of at least ${minLength} characters.`
+    ? t("short", { length: password.length, min: minLength })
     : strength
-      ? [LABELS[strength.score], strength.acceptable ? null : (strength.warning ?? strength.suggestions[0])].filter(Boolean).join(": ")
+      ? advice
+        ? t("withAdvice", { label, advice: t("advice", { advice }) })
+        : label
       : "";
   return (
     <div className="mt-2" data-testid="password-strength">

@@ -1,5 +1,6 @@
 "use client";
 
+import { useTranslations } from "next-intl";
 import { useEffect, useState, type ComponentType } from "react";
 import type { ToasterProps } from "sonner";
 
@@ -18,12 +19,16 @@ export function notify(kind: "success" | "error", message: string, action?: { la
   });
 }
 
+/** sonner's own labels (its region, each toast's close button) in the page's language. */
 export function ToastHost(props: ToasterProps) {
+  const t = useTranslations("ui");
   const [Toaster, setToaster] = useState<ComponentType<ToasterProps> | null>(null);
   useEffect(() => {
     const mount = () => void load().then((m) => setToaster(() => m.Toaster));
     hosts.add(mount);
     return () => void hosts.delete(mount);
   }, []);
-  return Toaster ? <Toaster {...props} /> : null;
+  return Toaster ? (
+    <Toaster containerAriaLabel={t("notifications")} {...props} toastOptions={{ closeButtonAriaLabel: t("closeToast"), ...props.toastOptions }} />
+  ) : null;
 }

@@ -2,6 +2,8 @@
 // several copies of each class, one per layer of the build, so errors carry brands under a
 // Symbol.for key (docs/decisions/0016-one-process-many-copies.md). Scripts and the proxy use it.
 
+import { problem } from "@/lib/i18n/problem";
+
 const BRANDS = Symbol.for("console.error.brands");
 
 type Branded = { [BRANDS]?: unknown };
@@ -52,7 +54,28 @@ export class AppError extends BrandedError {
   }
 }
 
-export const notFound = (what: string) => new AppError(404, "not_found", `${what} was not found.`);
+// What a 404 names, as callers write it, and its option of `problems.http.notFound` (one sentence
+// per record, so each language can agree its words with the record's gender).
+const NOT_FOUND = {
+  "The branch": "branch",
+  "The subscriber": "subscriber",
+  "The user": "user",
+  "The view": "view",
+  "The token": "token",
+  "The merge": "merge",
+  "The bulk change": "bulkChange",
+  "The delivery": "delivery",
+  "The export file": "exportFile",
+  "The import": "import",
+  "The rejected rows' file": "rejectedRows",
+  "The webhook endpoint": "webhookEndpoint",
+  "The branch in the trash": "trashedBranch",
+  "The subscriber in the trash": "trashedSubscriber",
+  "A person with this email or mobile": "person",
+} as const;
+export type NotFoundWhat = keyof typeof NOT_FOUND;
+
+export const notFound = (what: NotFoundWhat) => new AppError(404, "not_found", problem("http.notFound", { what: NOT_FOUND[what] }));
 export const conflict = (message: string, fields?: Record<string, string[]>) =>
   new AppError(409, "conflict", message, fields);
 export const badRequest = (message: string, fields?: Record<string, string[]>) =>

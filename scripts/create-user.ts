@@ -4,11 +4,14 @@
 import { parseArgs } from "node:util";
 import { db } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
+import { problemsIn } from "@/lib/i18n/problems-in";
 import { createUser } from "@/lib/users/mutations";
 import { userIdentitySchema } from "@/lib/users/schema";
 import { runScript } from "./script-utils";
 
 const schema = userIdentitySchema;
+// Messages of lib code are problem keys (lib/i18n/problem.ts): an operator's terminal reads English.
+const words = problemsIn("en");
 
 async function askHidden(prompt: string): Promise<string> {
   const { stdin, stdout } = process;
@@ -54,13 +57,13 @@ runScript(async () => {
     if (again !== password) throw new Error("the passwords do not match");
   }
   const input = schema.safeParse(values);
-  if (!input.success) throw new Error(input.error.issues.map((i) => `--${i.path.join(".")}: ${i.message}`).join("; "));
+  if (!input.success) throw new Error(input.error.issues.map((i) => `--${i.path.join(".")}: ${words(i.message)}`).join("; "));
   try {
     // The same code and password rule as the users page (lib/users): checked, hashed, audited.
     const { user } = await createUser({ ...input.data, password }, null);
     console.log(`Created ${user.role} ${user.email} (id ${user.id}).`);
   } catch (error) {
-    if (AppError.is(error)) throw new Error(error.message);
+    if (AppError.is(error)) throw new Error(words(error.message));
     throw error;
   } finally {
     await (await db()).close();

@@ -2,6 +2,7 @@
 
 import { zodResolver } from "@hookform/resolvers/zod";
 import { signIn } from "next-auth/react";
+import { useTranslations } from "next-intl";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { useForm } from "react-hook-form";
@@ -11,6 +12,7 @@ import { TWO_FACTOR_CODE_USED, TWO_FACTOR_REQUIRED, loginSchema, type LoginInput
 
 export function LoginForm({ callbackUrl }: { callbackUrl: string }) {
   const router = useRouter();
+  const t = useTranslations("login");
   const [formError, setFormError] = useState<string | null>(null);
   // Set once the server answers that this account needs a code: email and password stay as typed.
   const [askCode, setAskCode] = useState(false);
@@ -33,33 +35,29 @@ export function LoginForm({ callbackUrl }: { callbackUrl: string }) {
       // The field appears focused (autoFocus on mount); asked again, it is focused again.
       if (askCode) setFocus("code");
       setAskCode(true);
-      setFormError(askCode ? "Enter the code from your authenticator app." : null);
+      setFormError(askCode ? t("enterCode") : null);
       return;
     }
     if (result?.error === TWO_FACTOR_CODE_USED) {
       setFocus("code");
-      setFormError("That code was already used: wait for your app to show the next one, or use a recovery code you have not used.");
+      setFormError(t("codeUsed"));
       return;
     }
     setFormError(
-      result?.status === 429
-        ? "Too many sign-in attempts. Wait a few minutes and try again."
-        : askCode
-          ? "Invalid email, password or code (each code works once)."
-          : "Invalid email or password.",
+      result?.status === 429 ? t("tooManyAttempts") : askCode ? t("invalidWithCode") : t("invalid"),
     );
   });
 
   return (
     <form onSubmit={onSubmit} noValidate className="space-y-5">
-      <Field label="Email" error={errors.email?.message}>
+      <Field label={t("email")} error={errors.email?.message}>
         {(props) => <input {...props} type="email" autoComplete="username" autoFocus {...register("email")} />}
       </Field>
-      <Field label="Password" error={errors.password?.message}>
+      <Field label={t("password")} error={errors.password?.message}>
         {(props) => <input {...props} type="password" autoComplete="current-password" {...register("password")} />}
       </Field>
       {askCode ? (
-        <Field label="Two-factor code" error={errors.code?.message} hint="The 6 digits your authenticator app shows, or a recovery code.">
+        <Field label={t("code")} error={errors.code?.message} hint={t("codeHint")}>
           {(props) => <input {...props} autoComplete="one-time-code" autoFocus maxLength={40} {...register("code")} />}
         </Field>
       ) : null}
@@ -67,7 +65,7 @@ export function LoginForm({ callbackUrl }: { callbackUrl: string }) {
         {formError}
       </p>
       <button type="submit" className={`${buttonClass.primary} w-full`} disabled={isSubmitting}>
-        {isSubmitting ? "Signing in…" : "Sign in"}
+        {isSubmitting ? t("signingIn") : t("signIn")}
       </button>
     </form>
   );

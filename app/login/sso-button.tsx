@@ -1,12 +1,14 @@
 "use client";
 
 import { signIn } from "next-auth/react";
+import { useTranslations } from "next-intl";
 import { useState } from "react";
 import { buttonClass } from "@/components/ui/button-styles";
 
 /** next-auth's own start of the single sign-on: it sends the browser to the identity provider with state, nonce and a PKCE challenge. */
 export function SsoButton({ name, providerId, callbackUrl, primary }: { name: string; providerId: string; callbackUrl: string; primary: boolean }) {
   const [leaving, setLeaving] = useState(false);
+  const t = useTranslations("login");
   return (
     <button
       type="button"
@@ -17,7 +19,7 @@ export function SsoButton({ name, providerId, callbackUrl, primary }: { name: st
         void signIn(providerId, { callbackUrl }).catch(() => setLeaving(false));
       }}
     >
-      {leaving ? "Going to your sign-in page…" : `Sign in with ${name}`}
+      {leaving ? t("ssoLeaving") : t("ssoButton", { name })}
     </button>
   );
 }

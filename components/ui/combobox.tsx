@@ -1,5 +1,6 @@
 "use client";
 
+import { useTranslations } from "next-intl";
 import { useId, useMemo, useRef, useState } from "react";
 
 export type ComboboxOption = { id: number; name: string };
@@ -24,6 +25,7 @@ const MAX_SHOWN = 100;
 /** A WAI-ARIA combobox whose value is always an option's id or null: leaving the field resolves the text or reverts it. */
 export function Combobox({ options, value, onChange, onBlur, placeholder, listLabel, ...input }: Props) {
   const listId = useId();
+  const t = useTranslations("ui.combobox");
   const ref = useRef<HTMLInputElement>(null);
   const selected = options.find((o) => o.id === value) ?? null;
   const [text, setText] = useState<string | null>(null); // null: not editing, show the selection
@@ -106,7 +108,7 @@ export function Combobox({ options, value, onChange, onBlur, placeholder, listLa
           <button
             type="button"
             tabIndex={-1}
-            aria-label={`Clear ${selected.name}`}
+            aria-label={t("clear", { name: selected.name })}
             className="rounded px-1.5 text-slate-400 hover:text-slate-700"
             onMouseDown={(e) => e.preventDefault()}
             onClick={() => choose(null)}
@@ -117,7 +119,7 @@ export function Combobox({ options, value, onChange, onBlur, placeholder, listLa
         <button
           type="button"
           tabIndex={-1}
-          aria-label={open ? `Close ${listLabel.toLowerCase()}` : `Show ${listLabel.toLowerCase()}`}
+          aria-label={t(open ? "close" : "show", { list: listLabel.toLowerCase() })}
           className="rounded px-1.5 text-slate-400 hover:text-slate-700"
           onMouseDown={(e) => e.preventDefault()}
           onClick={() => {
@@ -148,10 +150,10 @@ export function Combobox({ options, value, onChange, onBlur, placeholder, listLa
             </li>
           ))}
         </ul>
-        {visible.length === 0 ? <p className="px-3 py-2 text-slate-500">No match</p> : null}
+        {visible.length === 0 ? <p className="px-3 py-2 text-slate-500">{t("noMatch")}</p> : null}
         {matches.length > visible.length ? (
           <p className="border-t border-slate-100 px-3 py-1.5 text-xs text-slate-500">
-            {matches.length - visible.length} more: keep typing…
+            {t("more", { count: matches.length - visible.length })}
           </p>
         ) : null}
       </div>

@@ -1,5 +1,6 @@
 "use client";
 
+import { useTranslations } from "next-intl";
 import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
 import { notify } from "@/components/toast";
@@ -47,10 +48,11 @@ export function ConfirmActionButton<R extends Outcome>({
   const [open, setOpen] = useState(false);
   const [pending, start] = useTransition();
   const router = useRouter();
+  const t = useTranslations("ui");
   const confirm = () =>
     start(async () => {
       const result = await callAction(run);
-      if (!result) return notify("error", `${failed} Check your connection and try again.`);
+      if (!result) return notify("error", t("checkConnection", { failed }));
       if (result.ok) {
         notify("success", result.message ?? done);
         setOpen(false);

@@ -1,5 +1,6 @@
 "use client";
 
+import { useTranslations } from "next-intl";
 import { useId } from "react";
 import { buttonClass } from "./button-styles";
 import { Modal } from "./modal";
@@ -23,6 +24,7 @@ export function ConfirmDialog({
   onClose: () => void;
 }) {
   const id = useId();
+  const t = useTranslations("ui");
   return (
     <Modal open={open} onClose={onClose} labelledBy={`${id}-title`} describedBy={`${id}-body`}>
       <div className="p-6">
@@ -35,10 +37,10 @@ export function ConfirmDialog({
       </div>
       <div className="flex justify-end gap-3 border-t border-slate-100 bg-slate-50 px-6 py-4">
         <button type="button" className={buttonClass.secondary} onClick={onClose} autoFocus>
-          Cancel
+          {t("cancel")}
         </button>
         <button type="button" className={buttonClass.danger} onClick={onConfirm} disabled={pending}>
-          {pending ? "Working…" : confirmLabel}
+          {pending ? t("working") : confirmLabel}
         </button>
       </div>
     </Modal>

@@ -1,5 +1,6 @@
 "use client";
 
+import { useTranslations } from "next-intl";
 import { useId, useState } from "react";
 import { buttonClass } from "@/components/ui/button-styles";
 import { inputClass } from "@/components/ui/input-styles";
@@ -25,6 +26,7 @@ export function ShownOnceDialog({
 }) {
   const id = useId();
   const [copied, setCopied] = useState(false);
+  const t = useTranslations("ui");
   const copy = async () => {
     if (!value) return;
     try {
@@ -57,7 +59,7 @@ export function ShownOnceDialog({
         {/* method="dialog": the button closes the dialog itself, so onClose runs once, from its close event. */}
         <form method="dialog" className="flex flex-wrap justify-end gap-3">
           <span aria-live="polite" className="me-auto self-center text-sm text-emerald-700">
-            {copied ? "Copied." : ""}
+            {copied ? t("copied") : ""}
           </span>
           <button type="button" className={buttonClass.secondary} onClick={copy}>
             {copyLabel}

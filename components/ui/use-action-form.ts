@@ -1,5 +1,6 @@
 "use client";
 
+import { useTranslations } from "next-intl";
 import { useState } from "react";
 import { useForm, type FieldValues, type Path, type UseFormProps } from "react-hook-form";
 import type { ActionResult } from "@/lib/actions";
@@ -31,10 +32,11 @@ export function useActionForm<In extends FieldValues, T, Out = In>(
 ) {
   const form = useForm<In, unknown, Out>(props);
   const [formError, setFormError] = useState<string | null>(null);
+  const t = useTranslations("ui");
   const onSubmit = form.handleSubmit(async (values) => {
     setFormError(null);
     const result = await callAction(() => send(values));
-    if (!result) return setFormError(`${failed} Check your connection and try again.`);
+    if (!result) return setFormError(t("checkConnection", { failed }));
     if (result.ok) return done(result, values);
     if (refused?.(result, values)) return;
     const placed = placeFieldErrors(result.fieldErrors, fields, form.setError);

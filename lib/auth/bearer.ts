@@ -2,6 +2,7 @@ import "server-only";
 import { query, sql } from "@/lib/db/sql";
 import { config } from "@/lib/config";
 import { AppError } from "@/lib/errors";
+import { problem } from "@/lib/i18n/problem";
 import { scopeSlot } from "@/lib/request-scope";
 import { tokenAllows, type TokenScope } from "@/lib/tokens/scope";
 import type { Role } from "./permissions";
@@ -25,7 +26,7 @@ export const tokenPrincipal = (): TokenPrincipal | null => principals.get() ?? n
 export const withTokenPrincipal = <T>(principal: TokenPrincipal, run: () => Promise<T>): Promise<T> => principals.run(principal, run);
 
 /** One answer for every bad token: which part was wrong is nobody's business. */
-const invalid = () => new AppError(401, "invalid_token", "The API token is not valid. Make a new one on your account page.");
+const invalid = () => new AppError(401, "invalid_token", problem("auth.invalidToken"));
 
 /** Another scheme (`Basic` from a proxy in front, say) is null, and the session cookie decides. */
 export function bearerOf(request: Request): string | null {
@@ -85,10 +86,10 @@ export async function authenticateBearer(token: string, request: Request): Promi
   const { method } = request;
   const { pathname } = new URL(request.url);
   if (!tokenAllows(row.scope, method, pathname)) {
-    throw new AppError(403, "token_scope", `This token's scope (${row.scope}) does not allow ${method} ${pathname}.`);
+    throw new AppError(403, "token_scope", problem("auth.tokenScope", { scope: row.scope, method, path: pathname }));
   }
   if (row.rate_count > config().TOKEN_REQUESTS_PER_MINUTE) {
-    throw new AppError(429, "too_many_requests", "This token sent too many requests. Wait and try again.", undefined, Math.max(1, row.rate_wait));
+    throw new AppError(429, "too_many_requests", problem("auth.tokenRate"), undefined, Math.max(1, row.rate_wait));
   }
   if (!row.last_used_at || Date.now() - row.last_used_at.getTime() > TOUCH_EVERY_MS) {
     await query(sql`UPDATE api_tokens SET last_used_at = now() WHERE id = ${row.id}`);

@@ -1,6 +1,7 @@
 import "server-only";
 import { auditDenied } from "@/lib/audit/log";
 import { BrandedError } from "@/lib/errors";
+import { problem } from "@/lib/i18n/problem";
 import { canManageBranches } from "./permissions";
 import { tokenPrincipal } from "./bearer";
 import type { Caller, Principal } from "./principal";
@@ -11,9 +12,9 @@ import { logError } from "@/lib/telemetry/log";
 export type AuthRefusal = "two_factor_required";
 
 const MESSAGES = {
-  401: "Sign in to continue.",
-  403: "You are not allowed to do this.",
-  two_factor_required: "Your organisation requires two-factor sign-in: set it up on /account/two-factor first.",
+  401: problem("auth.signInToContinue"),
+  403: problem("auth.notAllowed"),
+  two_factor_required: problem("auth.twoFactorRequired"),
 } as const;
 
 /** Thrown by the guards; the page, action and API wrappers turn it into the right answer. */

@@ -1,6 +1,7 @@
 import { ZxcvbnFactory, type ZxcvbnResult } from "@zxcvbn-ts/core";
 import * as common from "@zxcvbn-ts/language-common";
 import * as en from "@zxcvbn-ts/language-en";
+import { problem } from "@/lib/i18n/problem";
 import { PASSWORD_MAX, passwordShape } from "./password-rule";
 
 // The one password rule, for every way a password is set: long enough and not guessable by
@@ -8,16 +9,27 @@ import { PASSWORD_MAX, passwordShape } from "./password-rule";
 
 const MIN_SCORE = 3;
 
+// zxcvbn's feedback as the names of its sentences (`wStraightRow`, `sUseWords`), which the catalogues
+// put into words (`problems.auth.passwordGuessable`, `ui.passwordStrength.advice`), not its English.
+const named = <G extends Record<string, string>>(prefix: string, group: G) =>
+  Object.fromEntries(Object.keys(group).map((key) => [key, `${prefix}${key[0]!.toUpperCase()}${key.slice(1)}`])) as G;
+const feedbackNames = {
+  ...en.translations,
+  warnings: named("w", en.translations.warnings),
+  suggestions: named("s", en.translations.suggestions),
+};
+
 let factory: ZxcvbnFactory | undefined;
 function estimator() {
   factory ??= new ZxcvbnFactory({
     dictionary: { ...common.dictionary, ...en.dictionary },
     graphs: common.adjacencyGraphs,
-    translations: en.translations,
+    translations: feedbackNames,
   });
   return factory;
 }
 
+/** `warning` and `suggestions`: names of zxcvbn's sentences (see feedbackNames), put into words where shown. */
 export type Strength = { score: number; acceptable: boolean; warning: string | null; suggestions: string[] };
 
 function describe(result: Pick<ZxcvbnResult, "score" | "feedback">): Strength {
@@ -41,6 +53,5 @@ export async function passwordProblem(password: string, userInputs: string[] = [
   if (!shape.success) return shape.error.issues[0]!.message;
   const strength = await passwordStrength(password, userInputs);
   if (strength.acceptable) return null;
-  const advice = strength.warning ?? strength.suggestions[0] ?? "Add more words or characters that do not follow a pattern.";
-  return `This password is too easy to guess. ${advice}`;
+  return problem("auth.passwordGuessable", { advice: strength.warning ?? strength.suggestions[0] ?? "other" });
 }

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { problem } from "@/lib/i18n/problem";
 
 // The password rule's shape (length), light enough for every form's bundle. Its strength check
 // (word lists of a megabyte) is lib/auth/password-policy.ts: the server's decision, and the
@@ -8,6 +9,6 @@ const PASSWORD_MIN = 12;
 export const PASSWORD_MAX = 200;
 
 export const passwordShape = z
-  .string({ message: "Enter a password." })
-  .min(PASSWORD_MIN, `Use at least ${PASSWORD_MIN} characters.`)
-  .max(PASSWORD_MAX, `Use at most ${PASSWORD_MAX} characters.`);
+  .string({ message: problem("auth.passwordRequired") })
+  .min(PASSWORD_MIN, problem("auth.passwordTooShort", { min: PASSWORD_MIN }))
+  .max(PASSWORD_MAX, problem("auth.passwordTooLong", { max: PASSWORD_MAX }));

@@ -1,5 +1,6 @@
 import { AppError } from "@/lib/errors";
 import { readLimitedText } from "@/lib/http/body";
+import { problem } from "@/lib/i18n/problem";
 
 // A POST to next-auth, read once by the console and handed on as exactly this reading, so nothing
 // downstream can read the request another way (the first of two `email` fields here, the last there).
@@ -11,9 +12,9 @@ export const SIGN_IN_BODY_LIMIT = 8 * 1024;
 const invalid = (message: string) => new AppError(400, "invalid_input", message);
 
 function checkField(seen: Set<string>, key: string, value: unknown) {
-  if (!FIELDS.has(key)) throw invalid(`Unknown field "${key.slice(0, 40)}".`);
-  if (seen.has(key)) throw invalid(`The field "${key}" is given more than once.`);
-  if (typeof value !== "string") throw invalid(`The field "${key}" must be text.`);
+  if (!FIELDS.has(key)) throw invalid(problem("auth.unknownField", { field: key.slice(0, 40) }));
+  if (seen.has(key)) throw invalid(problem("auth.fieldGivenTwice", { field: key }));
+  if (typeof value !== "string") throw invalid(problem("auth.fieldNotText", { field: key }));
   seen.add(key);
 }
 
@@ -23,9 +24,9 @@ function parseJsonObject(text: string): URLSearchParams {
   try {
     value = JSON.parse(text);
   } catch {
-    throw invalid("The body is not valid JSON.");
+    throw invalid(problem("http.invalidJson"));
   }
-  if (typeof value !== "object" || value === null || Array.isArray(value)) throw invalid("Send the fields as one JSON object.");
+  if (typeof value !== "object" || value === null || Array.isArray(value)) throw invalid(problem("auth.oneJsonObject"));
   const entries = Object.entries(value);
   const out = new URLSearchParams();
   const seen = new Set<string>();
@@ -35,7 +36,7 @@ function parseJsonObject(text: string): URLSearchParams {
   }
   // A key written twice shows up as more string literals than the parsed object has entries.
   const literals = text.match(/"(?:[^"\\]|\\.)*"/g)?.length ?? 0;
-  if (literals !== entries.length * 2) throw invalid("A field is given more than once.");
+  if (literals !== entries.length * 2) throw invalid(problem("auth.aFieldGivenTwice"));
   return out;
 }
 
@@ -53,7 +54,7 @@ function parseForm(text: string): URLSearchParams {
 export async function readSignInBody(request: Request): Promise<URLSearchParams> {
   const type = (request.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
   if (type !== "application/x-www-form-urlencoded" && type !== "application/json") {
-    throw new AppError(415, "unsupported_media_type", "Send the form as application/x-www-form-urlencoded.");
+    throw new AppError(415, "unsupported_media_type", problem("auth.sendFormEncoded"));
   }
   const text = await readLimitedText(request, SIGN_IN_BODY_LIMIT);
   return type === "application/json" ? parseJsonObject(text) : parseForm(text);

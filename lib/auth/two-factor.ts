@@ -4,6 +4,7 @@ import { requestInfo } from "@/lib/audit/context";
 import { prisma } from "@/lib/db/client";
 import { AppError, conflict } from "@/lib/errors";
 import type { Prisma } from "@/lib/generated/prisma/client";
+import { problem } from "@/lib/i18n/problem";
 import type { SessionUser } from "./permissions";
 import type { Principal } from "./principal";
 import { verifyPassword } from "./password";
@@ -69,21 +70,21 @@ async function confirmPerson(principal: Principal, password: string, during: str
   const { user } = principal;
   const sso = principal.via === "sso";
   if (sso && !recentSignIn(principal)) {
-    throw new AppError(403, "sign_in_again", "Sign in again with single sign-on first: this needs a sign-in of the last 10 minutes.", undefined, undefined, { sign_in_again: true });
+    throw new AppError(403, "sign_in_again", problem("auth.signInAgain", { minutes: SSO_RECENT_SIGN_IN_SECONDS / 60 }), undefined, undefined, { sign_in_again: true });
   }
   if (sso && !code) return;
-  if (!sso && password === "") throw new AppError(400, "invalid_input", "Enter your password.", { password: ["Enter your password."] });
+  if (!sso && password === "") throw new AppError(400, "invalid_input", problem("auth.enterPassword"), { password: [problem("auth.enterPassword")] });
   const request = await requestInfo();
   const { wait, attempt } = await claimAttempt(user.email, request);
   if (!attempt) {
     await recordLocked(user.email, request, wait);
-    throw new AppError(429, "too_many_attempts", "Too many wrong passwords or codes. Try again later.", undefined, wait);
+    throw new AppError(429, "too_many_attempts", problem("auth.tooManyAttempts"), undefined, wait);
   }
   const row = sso ? null : await (await prisma()).user.findUnique({ where: { id: user.id }, select: { password_hash: true } });
   const passwordOk = sso || (row !== null && (await verifyPassword(password, row.password_hash)));
   const allOk = passwordOk && (code ? await code() : true);
   await settleAttempt(attempt, { email: user.email, success: allOk, user }, request, "password-check", during);
-  if (!passwordOk) throw new AppError(400, "invalid_input", "Your password is not right.", { password: ["Your password is not right."] });
+  if (!passwordOk) throw new AppError(400, "invalid_input", problem("auth.wrongPassword"), { password: [problem("auth.wrongPassword")] });
   if (!allOk) throw new AppError(400, "invalid_input", WRONG_OR_USED, { code: [WRONG_OR_USED] });
 }
 
@@ -104,10 +105,10 @@ export async function startTwoFactorSetup(principal: Principal, password: string
   return { secret, qr: `data:image/svg+xml;base64,${Buffer.from(svg).toString("base64")}` };
 }
 
-const alreadyOn = () => conflict("Two-factor sign-in is already on: turn it off first to set it up again.");
-const WRONG_OR_USED = "That code is not right, or was already used.";
+const alreadyOn = () => conflict(problem("auth.twoFactorOnTurnOffFirst"));
+const WRONG_OR_USED = problem("auth.wrongOrUsedCode");
 
-const WRONG_CODE = "That code is not right: type the 6 digits your app shows now.";
+const WRONG_CODE = problem("auth.wrongCode");
 
 /**
  * Turns two-factor on with a current code of the new secret; returns the recovery codes, shown
@@ -117,8 +118,8 @@ export async function confirmTwoFactor(user: Pick<SessionUser, "id" | "email">, 
   const codes = newRecoveryCodes();
   return transaction(async (tx) => {
     const row = await tx.user.findUnique({ where: { id: user.id }, select: { two_factor_secret: true, two_factor_enabled_at: true } });
-    if (!row?.two_factor_secret) throw conflict("Start the set-up again: there is no code to confirm.");
-    if (row.two_factor_enabled_at) throw conflict("Two-factor sign-in is already on.");
+    if (!row?.two_factor_secret) throw conflict(problem("auth.startSetUpAgain"));
+    if (row.two_factor_enabled_at) throw conflict(problem("auth.twoFactorAlreadyOn"));
     const step = isTotpShape(code) ? totpStep(row.two_factor_secret, code) : null;
     if (step === null) throw new AppError(400, "invalid_input", WRONG_CODE, { code: [WRONG_CODE] });
     const { session_version } = await tx.user.update({
@@ -141,7 +142,7 @@ async function replaceRecoveryCodes(tx: Prisma.TransactionClient, userId: number
 export async function newRecoveryCodesFor(principal: Principal, password: string): Promise<string[]> {
   const { user } = principal;
   const row = await (await prisma()).user.findUnique({ where: { id: user.id }, select: { two_factor_enabled_at: true } });
-  if (!row?.two_factor_enabled_at) throw conflict("Two-factor sign-in is off: there are no recovery codes to replace.");
+  if (!row?.two_factor_enabled_at) throw conflict(problem("auth.twoFactorOffNoCodes"));
   await confirmPerson(principal, password, "new recovery codes");
   const codes = newRecoveryCodes();
   const request = await requestInfo();
@@ -166,7 +167,7 @@ export async function turnOffTwoFactor(principal: Principal, password: string, c
   const { user } = principal;
   const db = await prisma();
   const row = await db.user.findUnique({ where: { id: user.id }, select: { id: true, two_factor_secret: true, two_factor_enabled_at: true } });
-  if (!row?.two_factor_enabled_at) throw conflict("Two-factor sign-in is already off.");
+  if (!row?.two_factor_enabled_at) throw conflict(problem("auth.twoFactorAlreadyOff"));
   await confirmPerson(principal, password, "two-factor turn-off", async () => ["code", "recovery"].includes((await spendSecondFactor(db, row, code)) ?? ""));
   const request = await requestInfo();
   return transaction(async (tx) => {

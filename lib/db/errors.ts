@@ -1,4 +1,5 @@
 import { AppError } from "@/lib/errors";
+import { problem } from "@/lib/i18n/problem";
 import { someError, type Inspectable } from "@/lib/health/unavailable";
 import { isRetryable } from "./retry";
 import { ClientGoneError } from "./scope";
@@ -35,7 +36,7 @@ const LAST_ADMIN_SQLSTATE = "CA001";
 /** A change refused because it would leave no active administrator. */
 export const isLastAdmin = (error: unknown): boolean => someError(error, (v) => sqlState(v) === LAST_ADMIN_SQLSTATE);
 
-export const LAST_ADMIN_MESSAGE = "That is the last active administrator: make someone else an administrator first, so that the console always has one.";
+export const LAST_ADMIN_MESSAGE = problem("db.lastAdmin");
 
 /** Seconds a client should wait after a busy or timed-out answer. */
 const BUSY_RETRY_AFTER_SECONDS = 2;
@@ -43,15 +44,15 @@ const BUSY_RETRY_AFTER_SECONDS = 2;
 /** The answer a request gets for one of these failures, or null for any other error. */
 export function databaseAppError(error: unknown): AppError | null {
   if (isQueryTimeout(error)) {
-    return new AppError(503, "query_timeout", "This took too long and was stopped. Narrow the filters, or try again in a moment.", undefined, BUSY_RETRY_AFTER_SECONDS);
+    return new AppError(503, "query_timeout", problem("db.queryTimeout"), undefined, BUSY_RETRY_AFTER_SECONDS);
   }
   if (isLastAdmin(error)) return new AppError(422, "last_admin", LAST_ADMIN_MESSAGE);
   // Still deadlocked after the transaction's own retries (lib/db/retry.ts): busy, not broken.
   if (isRetryable(error)) {
-    return new AppError(503, "busy", "Others were changing the same records at the same moment. Try again in a few seconds.", undefined, BUSY_RETRY_AFTER_SECONDS);
+    return new AppError(503, "busy", problem("db.conflictingChanges"), undefined, BUSY_RETRY_AFTER_SECONDS);
   }
   if (isDatabaseBusy(error)) {
-    return new AppError(503, "busy", "The console is busy with other requests right now. Try again in a few seconds.", undefined, BUSY_RETRY_AFTER_SECONDS);
+    return new AppError(503, "busy", problem("db.busy"), undefined, BUSY_RETRY_AFTER_SECONDS);
   }
   return null;
 }

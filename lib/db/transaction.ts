@@ -1,7 +1,7 @@
 import { Prisma } from "@/lib/generated/prisma/client";
 import { auditStatement, type AnyAuditEntry } from "@/lib/audit/log";
 import { config } from "@/lib/config";
-import { conflict, notFound } from "@/lib/errors";
+import { conflict, notFound, type NotFoundWhat } from "@/lib/errors";
 import { db } from "./client";
 import { retryingDeadlocks } from "./retry";
 import { within, type Queryable } from "./sql";
@@ -62,7 +62,7 @@ export async function transaction<T>(work: (tx: Tx) => Promise<T>, { job = false
 }
 
 /** Prisma's refusals of a write as their answers: a unique index's (P2002) a 409 on `field`, a row gone (P2025) the 404 of `what`. */
-export const refusedWrite = (what: string, field: string, taken: string) => (error: unknown): never => {
+export const refusedWrite = (what: NotFoundWhat, field: string, taken: string) => (error: unknown): never => {
   const code = error instanceof Prisma.PrismaClientKnownRequestError ? error.code : undefined;
   if (code === "P2002") throw conflict(taken, { [field]: [taken] });
   if (code === "P2025") throw notFound(what);

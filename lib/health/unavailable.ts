@@ -2,6 +2,8 @@
 // Retry-After, as it goes away by itself (docs/decisions/0006-database-outage-sentinel.md). Not a
 // busy pool (isDatabaseBusy). The shapes are in tests/unit/health-unavailable.test.ts. No Node APIs: the proxy uses it.
 
+import { problem } from "@/lib/i18n/problem";
+
 /** Prisma error codes that mean "no connection" (P1001 can't reach, P1017 closed…; not P2024, a pool wait). */
 const PRISMA_CODES = new Set(["P1001", "P1002", "P1008", "P1017", "P2037"]);
 
@@ -71,4 +73,4 @@ export function someError(error: unknown, test: (value: Inspectable) => boolean)
 /** Seconds a client should wait before trying again (the Retry-After of our 503s). */
 export const RETRY_AFTER_SECONDS = 5;
 
-export const UNAVAILABLE_MESSAGE = "The database is unavailable. Try again in a few seconds.";
+export const UNAVAILABLE_MESSAGE = problem("db.unavailable");

@@ -85,7 +85,7 @@ async function routed<C>(handler: Handler<C>, request: Request, context: C): Pro
       const token = bearerOf(request);
       if (token === null) {
         // A bearer token is no ambient credential: only a session's writes need their origin checked.
-        if (crossSiteWrite(request)) throw new AppError(403, "cross_site_request", "Requests from another site are not accepted.");
+        if (crossSiteWrite(request)) throw new AppError(403, "cross_site_request", problem("http.crossSite"));
         return handler(request, context);
       }
       const principal = await authenticateBearer(token, request);
@@ -104,19 +104,19 @@ export async function readJson(request: Request, maxBytes = 64 * 1024): Promise<
   const type = request.headers.get("content-type") ?? "";
   // The media type itself, not a prefix of another (`application/json-patch+json`).
   if (!/^application\/json\s*(;|$)/i.test(type)) {
-    throw new AppError(415, "unsupported_media_type", "Send the body as JSON (Content-Type: application/json).");
+    throw new AppError(415, "unsupported_media_type", problem("http.sendJson"));
   }
   const text = await readLimitedText(request, maxBytes);
   let value: unknown;
   try {
     value = text ? JSON.parse(text) : {};
   } catch {
-    throw new AppError(400, "invalid_json", "The body is not valid JSON.");
+    throw new AppError(400, "invalid_json", problem("http.invalidJson"));
   }
   const repeated = repeatedKey(text);
   if (repeated) {
     const name = repeated.map((part) => String(part).slice(0, 40)).join(".");
-    throw new AppError(400, "invalid_input", `The body names ${JSON.stringify(name)} twice: send each key once.`, Object.fromEntries([[name, ["Sent twice: send it once."]]]));
+    throw new AppError(400, "invalid_input", problem("http.keyTwice", { name: JSON.stringify(name) }), Object.fromEntries([[name, [problem("http.sentTwice")]]]));
   }
   return value;
 }

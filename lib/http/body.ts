@@ -1,9 +1,10 @@
 import { AppError } from "@/lib/errors";
+import { problem } from "@/lib/i18n/problem";
 
 // Bodies are limited while they stream, so memory never holds more than the limit whatever a client sends.
 
 const tooLarge = (maxBytes: number) =>
-  new AppError(413, "too_large", `The body is too large (at most ${Math.floor(maxBytes / 1024)} KB).`);
+  new AppError(413, "too_large", problem("http.tooLarge", { kb: String(Math.floor(maxBytes / 1024)) }));
 
 /** The body's bytes, at most `maxBytes`; 413 beyond. */
 async function readLimitedBody(request: Request, maxBytes: number): Promise<Uint8Array> {
@@ -38,6 +39,6 @@ export async function readLimitedText(request: Request, maxBytes: number): Promi
   try {
     return new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(bytes);
   } catch {
-    throw new AppError(400, "invalid_encoding", "Send the body as UTF-8 text.");
+    throw new AppError(400, "invalid_encoding", problem("http.invalidEncoding"));
   }
 }

@@ -1,34 +1,48 @@
+import { createTranslator } from "next-intl";
 import { RETRY_AFTER_SECONDS } from "@/lib/health/unavailable";
+import { catalogue } from "@/lib/i18n/catalogues";
+import { direction, type Locale } from "@/lib/i18n/locales";
+import { fromAcceptLanguage } from "@/lib/i18n/negotiate";
 
 // The proxy's own 503 and 429 pages: self-contained, as nothing else can be fetched; the 503
-// reloads itself, so the console comes back when the database does.
+// reloads itself, so the console comes back when the database does. In the browser's language
+// (its Accept-Language; the proxy reads no session), else English.
 
 const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
-export function unavailablePage(nonce: string): string {
-  return notice(nonce, {
+const wordsFor = (acceptLanguage: string | null | undefined) => {
+  const locale = fromAcceptLanguage(acceptLanguage) ?? "en";
+  const messages = catalogue(locale);
+  return { locale, t: createTranslator({ locale, messages }), appName: messages.common.appName };
+};
+
+/** `acceptLanguage`: the request's Accept-Language header. */
+export function unavailablePage(nonce: string, acceptLanguage?: string | null): string {
+  const { locale, t, appName } = wordsFor(acceptLanguage);
+  return notice(nonce, locale, {
     status: 503,
-    title: "Service unavailable",
-    heading: "The database is unavailable, retrying…",
-    message: `The console cannot reach its database right now. This page tries again every ${RETRY_AFTER_SECONDS} seconds and shows the console again as soon as the database is back.`,
+    title: `${t("errors.serviceUnavailable")} · ${appName}`,
+    heading: t("errors.databaseDown"),
+    message: t("errors.serviceUnavailableText", { seconds: RETRY_AFTER_SECONDS }),
     refresh: true,
   });
 }
 
-/** The 429 page: the user's lists (or imports) already take every place they have. */
-export function tooManyRequestsPage(nonce: string, message: string): string {
-  return notice(nonce, { status: 429, title: "Too many requests", heading: "Too many lists loading at once", message, refresh: false });
+/** The 429 page: the user's lists (or imports) already take every place they have. `message`: already in words. */
+export function tooManyRequestsPage(nonce: string, message: string, acceptLanguage?: string | null): string {
+  const { locale, t, appName } = wordsFor(acceptLanguage);
+  return notice(nonce, locale, { status: 429, title: `${t("errors.tooManyRequests")} · ${appName}`, heading: t("errors.tooManyLists"), message, refresh: false });
 }
 
 type Notice = { status: number; title: string; heading: string; message: string; refresh: boolean };
 
-function notice(nonce: string, { status, title, heading, message, refresh }: Notice): string {
+function notice(nonce: string, locale: Locale, { status, title, heading, message, refresh }: Notice): string {
   return `<!DOCTYPE html>
-<html lang="en">
+<html lang="${locale}" dir="${direction(locale)}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-${refresh ? `<meta http-equiv="refresh" content="${RETRY_AFTER_SECONDS}">\n` : ""}<title>${title} · Console</title>
+${refresh ? `<meta http-equiv="refresh" content="${RETRY_AFTER_SECONDS}">\n` : ""}<title>${escape(title)}</title>
 <style nonce="${escape(nonce)}">
   body { margin: 0; font-family: ui-sans-serif, system-ui, sans-serif; color: #0f172a; background: #f8fafc; }
   main { max-width: 32rem; margin: 0 auto; min-height: 60vh; padding: 4rem 1.5rem; display: flex; flex-direction: column; justify-content: center; text-align: center; }

@@ -1,6 +1,10 @@
 import type { IncomingHttpHeaders } from "node:http";
 import { SIGN_IN_BODY_LIMIT } from "@/lib/auth/sign-in-body";
 import { isReadableRouterState } from "@/lib/framework-gaps/router-state";
+import { INTL_TAG } from "@/lib/i18n/locales";
+import { fromAcceptLanguage } from "@/lib/i18n/negotiate";
+import { problem } from "@/lib/i18n/problem";
+import { problemsIn } from "@/lib/i18n/problems-in";
 import { securityHeaders } from "@/lib/security/headers";
 import { REQUEST_ID_HEADER, requestIdFrom } from "@/lib/telemetry/request";
 import { CLIENT_ADDRESS_HEADER, resolveClientAddress } from "./client-address";
@@ -78,6 +82,9 @@ export function prepareIncoming(
   apiAllow: (pathname: string) => string | undefined = () => undefined,
 ): Refusal | null {
   const requestId = requestIdFrom(req.headers[REQUEST_ID_HEADER]);
+  // A refusal's words follow Accept-Language, else English, as the API's do (lib/http/api.ts).
+  const locale = fromAcceptLanguage(req.headers["accept-language"]) ?? "en";
+  const words = problemsIn(locale);
   req.headers[REQUEST_ID_HEADER] = requestId;
   const address = resolveClientAddress(req.socket.remoteAddress, req.headers["x-forwarded-for"], trustedProxyHops);
   if (trustedProxyHops <= 0) {
@@ -89,12 +96,12 @@ export function prepareIncoming(
   req.headers[CLIENT_ADDRESS_HEADER] = address;
 
   const method = (req.method ?? "GET").toUpperCase();
-  if (REFUSED_METHODS.has(method)) return refusal(requestId, 405, "method_not_allowed", `${method} is not allowed.`, { Allow: "GET, HEAD, POST, PATCH, DELETE" });
+  if (REFUSED_METHODS.has(method)) return refusal(requestId, 405, "method_not_allowed", words(problem("http.methodNotAllowed", { method })), { Allow: "GET, HEAD, POST, PATCH, DELETE" });
 
   // Requests Next.js would answer with a 500: refused with a 4xx here.
-  if (!decodablePath(req.url ?? "/")) return refusal(requestId, 400, "bad_path", "The address has a malformed %-escape (it must decode as UTF-8).");
+  if (!decodablePath(req.url ?? "/")) return refusal(requestId, 400, "bad_path", words(problem("http.badPath")));
   if (!isReadableRouterState(req.headers["next-router-state-tree"])) {
-    return refusal(requestId, 400, "bad_router_state", "The Next-Router-State-Tree header is malformed. Reload the page.");
+    return refusal(requestId, 400, "bad_router_state", words(problem("http.badRouterState")));
   }
 
   const pathname = (req.url ?? "/").split(/[?#]/)[0]!;
@@ -102,20 +109,20 @@ export function prepareIncoming(
   if (pathname.startsWith("/api/v1/") && method !== "OPTIONS") {
     const allow = apiAllow(pathname);
     if (allow !== undefined && !allow.split(", ").includes(method)) {
-      return refusal(requestId, 405, "method_not_allowed", `${method} is not allowed here: use ${allow.replace(/, (?=[^,]*$)/, " or ")}.`, { Allow: allow });
+      return refusal(requestId, 405, "method_not_allowed", words(problem("http.methodNotAllowedUse", { method, allowed: new Intl.ListFormat(INTL_TAG[locale], { type: "disjunction" }).format(allow.split(", ")) })), { Allow: allow });
     }
   }
 
   // Behind the proxy Next reads a body whole before anything can refuse it, so a POST is refused
   // here by its declared length. The JSON API and the health check limit their own.
   if (goesThroughProxy(pathname)) {
-    if (!PROXIED_METHODS.has(method)) return refusal(requestId, 405, "method_not_allowed", `${method} is not allowed here.`, { Allow: "GET, HEAD, POST" });
+    if (!PROXIED_METHODS.has(method)) return refusal(requestId, 405, "method_not_allowed", words(problem("http.methodNotAllowedHere", { method })), { Allow: "GET, HEAD, POST" });
     if (method === "POST") {
       const declared = req.headers["content-length"];
       if (declared === undefined) {
-        if (req.headers["transfer-encoding"]) return refusal(requestId, 411, "length_required", "Send the form with a Content-Length.");
+        if (req.headers["transfer-encoding"]) return refusal(requestId, 411, "length_required", words(problem("http.lengthRequired")));
       } else if (!/^\d+$/.test(declared) || Number(declared) > proxiedBodyLimit(pathname)) {
-        return refusal(requestId, 413, "too_large", "The form is too large.");
+        return refusal(requestId, 413, "too_large", words(problem("http.formTooLarge")));
       }
     }
   }

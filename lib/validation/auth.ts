@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { problem } from "@/lib/i18n/problem";
 
 /** next-auth hands this to the client as the sign-in's `error`: the login page then asks for the code. */
 export const TWO_FACTOR_REQUIRED = "two_factor_required";
@@ -6,17 +7,17 @@ export const TWO_FACTOR_REQUIRED = "two_factor_required";
 export const TWO_FACTOR_CODE_USED = "two_factor_code_used";
 
 export const loginSchema = z.object({
-  email: z.string().trim().toLowerCase().min(1, "Enter your email.").max(254).email("Enter a valid email address."),
-  password: z.string().min(1, "Enter your password.").max(200, "That password is too long."),
+  email: z.string().trim().toLowerCase().min(1, problem("auth.enterEmail")).max(254).email(problem("auth.validEmail")),
+  password: z.string().min(1, problem("auth.enterPassword")).max(200, problem("auth.passwordTooLongSignIn")),
   /** A two-factor code or a recovery code, for an enrolled user (blank: none given). */
-  code: z.string().trim().max(40, "That code is too long.").optional(),
+  code: z.string().trim().max(40, problem("auth.codeTooLong")).optional(),
 });
 export type LoginInput = z.input<typeof loginSchema>;
 
-const codeField = z.string().trim().min(1, "Enter a code.").max(40, "That code is too long.");
+const codeField = z.string().trim().min(1, problem("auth.enterCode")).max(40, problem("auth.codeTooLong"));
 
 /** Confirming two-factor set-up: a current code of the app just set up. */
-export const twoFactorConfirmSchema = z.object({ code: z.string().trim().regex(/^\d{6}$/, "Type the 6 digits your app shows.") });
+export const twoFactorConfirmSchema = z.object({ code: z.string().trim().regex(/^\d{6}$/, problem("auth.sixDigits")) });
 
 /** Starting the set-up: the current password (a single sign-on session sends none and confirms by a recent sign-in). */
 export const twoFactorStartSchema = z.object({ password: z.string().max(200).default("") });

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { problem } from "@/lib/i18n/problem";
 import "./zod-problems";
 
 /** `{ field: [messages] }` from a zod error, for forms and the API's `error.fields`. */
@@ -28,13 +29,13 @@ export const keysNotIn = (value: object, allowed: ReadonlySet<string>): string[]
 
 /** Control characters (NUL and friends) have no place in names or filters; PostgreSQL refuses NUL. */
 export const CONTROL_CHARACTERS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
-export const CONTROL_CHARACTERS_MESSAGE = "Remove the control characters from this value.";
+export const CONTROL_CHARACTERS_MESSAGE = problem("common.controlCharacters");
 
 // PostgreSQL has no year 0 and the calendars disagree before 1582; a day outside these years is a mistake or a probe: 400, never SQL.
 const FIRST_DAY = "1900-01-01";
 const LAST_DAY = "2100-12-31";
-export const DAY_FORMAT_MESSAGE = "Use a date as YYYY-MM-DD.";
-export const DAY_RANGE_MESSAGE = `Use a date between ${FIRST_DAY} and ${LAST_DAY}.`;
+export const DAY_FORMAT_MESSAGE = problem("common.dayFormat");
+export const DAY_RANGE_MESSAGE = problem("common.dayRange", { first: FIRST_DAY, last: LAST_DAY });
 
 /** `YYYY-MM-DD` that names a day of the calendar (no 2026-02-30). */
 export function isCalendarDay(value: string): boolean {

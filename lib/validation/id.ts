@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { problem } from "@/lib/i18n/problem";
 
 // The one parser of record ids: only canonical decimal digits, since `Number()` also reads `0x36`,
 // `54e0` or ` 54`, giving a record many addresses (and caches or rules keyed on the text disagree).
@@ -9,7 +10,7 @@ export const MAX_ID = 2_147_483_647;
 /** The one spelling of an id: decimal digits, no leading zero. */
 export const ID_DIGITS = /^[1-9][0-9]{0,9}$/;
 
-const ID_MESSAGE = "An id is a whole number of 1 or more, in digits only (no leading zero, sign or spaces).";
+const ID_MESSAGE = problem("common.idInvalid");
 
 /** The id a value names, or null. Strings must be canonical digits; numbers (JSON) whole and in range. */
 export function parseId(value: unknown): number | null {

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { problem } from "@/lib/i18n/problem";
 import { CONTROL_CHARACTERS_MESSAGE } from "./common";
 
 // The one rule for text people type and others read back, checked as typed (docs/security.md):
@@ -14,9 +15,9 @@ const INVISIBLE_AT_AN_END = new RegExp(`^[\\s${INVISIBLE}]*[${INVISIBLE}]|[${INV
 const REFUSED_ANYWHERE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]|[\ud800-\udfff]/gu;
 const AT_THE_ENDS = new RegExp(`^[\\s${INVISIBLE}]+|[\\s${INVISIBLE}]+$`, "g");
 
-export const BIDI_CONTROLS_MESSAGE = "Remove the characters that change the direction of the text around it (U+202A–U+202E, U+2066–U+2069).";
-export const INVISIBLE_AT_AN_END_MESSAGE = "Remove the invisible characters at the start or the end.";
-const BROKEN_CHARACTER_MESSAGE = "This text has a broken character: type it again.";
+export const BIDI_CONTROLS_MESSAGE = problem("common.bidiControls");
+export const INVISIBLE_AT_AN_END_MESSAGE = problem("common.invisibleAtAnEnd");
+const BROKEN_CHARACTER_MESSAGE = problem("common.brokenCharacter");
 
 /** What is wrong with a typed value under the rule above (empty: nothing). */
 export function unsafeTextProblems(value: string): string[] {

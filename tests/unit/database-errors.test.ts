@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { databaseAppError } from "@/lib/db/errors";
+import { problemsIn } from "@/lib/i18n/problems-in";
 
 // What a request answers for a database failure that is no bug: here, a deadlock that outlasted the
 // transaction's own retries is a 503 to try again, never a 500.
@@ -11,7 +12,8 @@ describe("databaseAppError", () => {
       for (const error of [cause, wrapped]) {
         const known = databaseAppError(error);
         expect(known).toMatchObject({ status: 503, code: "busy", retryAfter: 2 });
-        expect(known?.message).toMatch(/same records .* Try again/);
+        // Its message is a problem key (lib/i18n/problem.ts), in English where it is shown.
+        expect(problemsIn("en")(known?.message ?? "")).toMatch(/same records .* Try again/);
       }
     }
   });

@@ -1,9 +1,13 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { useTranslations } from "next-intl";
+import { getTranslations } from "next-intl/server";
 import { servedDocument } from "@/lib/openapi/served";
 import { Prose, SchemaView, schemaAnchor, TypeLabel, type Schema } from "./schema-view";
 
-export const metadata: Metadata = { title: "API" };
+export async function generateMetadata(): Promise<Metadata> {
+  return { title: (await getTranslations("apiDocs"))("title") };
+}
 
 // The OpenAPI document (lib/openapi/document.ts) as a page, rendered on the server: no script, so
 // nothing to fit into the CSP, and nothing that could differ from /api/v1/openapi.json.
@@ -59,6 +63,7 @@ function Media({ content }: { content: Content }) {
 }
 
 function Answers({ responses, shared }: { responses: Responses; shared: Responses }) {
+  const t = useTranslations("apiDocs");
   return (
     <dl className="space-y-2">
       {Object.entries(responses).map(([status, response]) => (
@@ -69,7 +74,7 @@ function Answers({ responses, shared }: { responses: Responses; shared: Response
               <>
                 <Prose text={shared[response.$ref.split("/").at(-1)!]?.description ?? ""} />{" "}
                 <a href="#schema-Error" className="text-sky-800 underline">
-                  Error
+                  {t("error")}
                 </a>
               </>
             ) : (
@@ -89,6 +94,7 @@ function OperationView({ entry, shared }: { entry: Entry; shared: Responses }) {
   const { op, method, path } = entry;
   const parameters = op.parameters ?? [];
   const body = op.requestBody;
+  const t = useTranslations("apiDocs");
   return (
     <section id={anchor(entry)} aria-labelledby={`${anchor(entry)}-title`} className="rounded-lg border border-slate-200 bg-white p-4 shadow-sm">
       <h3 id={`${anchor(entry)}-title`} className="flex flex-wrap items-baseline gap-2">
@@ -108,12 +114,12 @@ function OperationView({ entry, shared }: { entry: Entry; shared: Responses }) {
       {parameters.length > 0 && (
         <div className="mt-3 overflow-x-auto">
           <table className="min-w-full divide-y divide-slate-200 text-sm">
-            <caption className="text-start text-xs font-semibold uppercase tracking-wide text-slate-600">Parameters</caption>
+            <caption className="text-start text-xs font-semibold uppercase tracking-wide text-slate-600">{t("parameters")}</caption>
             <thead className="text-start text-xs text-slate-600">
               <tr>
-                <th scope="col" className="py-1 pe-3">Name</th>
-                <th scope="col" className="py-1 pe-3">In</th>
-                <th scope="col" className="py-1">Type</th>
+                <th scope="col" className="py-1 pe-3">{t("name")}</th>
+                <th scope="col" className="py-1 pe-3">{t("in")}</th>
+                <th scope="col" className="py-1">{t("type")}</th>
               </tr>
             </thead>
             <tbody className="divide-y divide-slate-100">
@@ -121,7 +127,7 @@ function OperationView({ entry, shared }: { entry: Entry; shared: Responses }) {
                 <tr key={`${p.in}-${p.name}`}>
                   <td className="py-1 pe-3 font-mono">
                     {p.name}
-                    {p.required && <span className="text-slate-600"> (required)</span>}
+                    {p.required && <span className="text-slate-600"> {t("required")}</span>}
                   </td>
                   <td className="py-1 pe-3">{p.in}</td>
                   <td className="py-1 [overflow-wrap:anywhere]">{p.schema && <TypeLabel schema={p.schema} />}</td>
@@ -133,19 +139,20 @@ function OperationView({ entry, shared }: { entry: Entry; shared: Responses }) {
       )}
       {body && (
         <div className="mt-3">
-          <h4 className="text-xs font-semibold uppercase tracking-wide text-slate-600">Body{body.required ? "" : " (optional)"}</h4>
+          <h4 className="text-xs font-semibold uppercase tracking-wide text-slate-600">{body.required ? t("body") : t("bodyOptional")}</h4>
           <Media content={body.content} />
         </div>
       )}
       <div className="mt-3">
-        <h4 className="text-xs font-semibold uppercase tracking-wide text-slate-600">Answers</h4>
+        <h4 className="text-xs font-semibold uppercase tracking-wide text-slate-600">{t("answers")}</h4>
         <Answers responses={op.responses ?? {}} shared={shared} />
       </div>
     </section>
   );
 }
 
-export default function ApiDocsPage() {
+export default async function ApiDocsPage() {
+  const t = await getTranslations("apiDocs");
   const document = servedDocument() as Document;
   const all = entries(document);
   const tags = (document.tags ?? []).map((t) => t.name);
@@ -154,18 +161,25 @@ export default function ApiDocsPage() {
     <main className="mx-auto max-w-5xl px-4 py-8">
       <p className="mb-3 text-sm">
         <Link href="/subscribers" className="text-sky-800 underline">
-          ← Back to the console
+          <span aria-hidden="true" className="inline-block rtl:rotate-180">
+            ←
+          </span>{" "}
+          {t("back")}
         </Link>
       </p>
       <h1 className="text-2xl font-semibold tracking-tight">{document.info.title}</h1>
       <p className="mt-2 text-sm text-slate-700">
-        <Prose text={document.info.description ?? ""} /> The machine-readable document:{" "}
-        <a href="/api/v1/openapi.json" className="text-sky-800 underline">
-          /api/v1/openapi.json
-        </a>{" "}
-        (OpenAPI {document.openapi}).
+        <Prose text={document.info.description ?? ""} />{" "}
+        {t.rich("machineReadable", {
+          version: document.openapi,
+          link: (chunks) => (
+            <a href="/api/v1/openapi.json" className="text-sky-800 underline" dir="ltr">
+              {chunks}
+            </a>
+          ),
+        })}
       </p>
-      <nav aria-label="Operations" className="mt-6">
+      <nav aria-label={t("operations")} className="mt-6">
         <ul className="columns-1 gap-6 text-sm [overflow-wrap:anywhere] sm:columns-2">
           {all.map((e) => (
             <li key={anchor(e)}>
@@ -177,7 +191,7 @@ export default function ApiDocsPage() {
         </ul>
       </nav>
       <section aria-labelledby="auth-heading" className="mt-8">
-        <h2 id="auth-heading" className="text-lg font-semibold">Signing in</h2>
+        <h2 id="auth-heading" className="text-lg font-semibold">{t("signingIn")}</h2>
         <dl className="mt-2 space-y-2 text-sm">
           {schemes.map(([name, scheme]) => (
             <div key={name}>
@@ -202,7 +216,7 @@ export default function ApiDocsPage() {
         </section>
       ))}
       <section aria-labelledby="schemas-heading" className="mt-8">
-        <h2 id="schemas-heading" className="text-lg font-semibold">Records</h2>
+        <h2 id="schemas-heading" className="text-lg font-semibold">{t("records")}</h2>
         <div className="mt-3 space-y-4">
           {Object.entries(document.components?.schemas ?? {}).map(([name, schema]) => (
             <section key={name} id={schemaAnchor(name)} aria-labelledby={`${schemaAnchor(name)}-title`} className="rounded-lg border border-slate-200 bg-white p-4">

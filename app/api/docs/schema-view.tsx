@@ -1,5 +1,8 @@
 // A JSON Schema of the document as people read it: a type in words, an object's members as a
-// nested list, a reference as a link to its section below.
+// nested list, a reference as a link to its section below. The words around the document's own
+// (its descriptions, names and types) are the reader's language.
+
+import { useTranslations } from "next-intl";
 
 /** The members of a JSON Schema (2020-12, as OpenAPI 3.1 has it) this page shows. */
 export type JsonSchema = {
@@ -32,23 +35,26 @@ function isRef(schema: Schema): schema is Ref {
 }
 
 /** Constraints worth a reader's eye: formats, lengths, ranges, patterns, allowed values. */
-function constraints(s: JsonSchema): string[] {
+type Words = ReturnType<typeof useTranslations<"apiDocs">>;
+
+function constraints(s: JsonSchema, t: Words): string[] {
   const out: string[] = [];
   if (s.format) out.push(s.format);
-  if (s.enum) out.push(`one of ${s.enum.map((v) => JSON.stringify(v)).join(", ")}`);
-  if (s.const !== undefined) out.push(`exactly ${JSON.stringify(s.const)}`);
-  if (s.minLength !== undefined) out.push(`at least ${s.minLength} characters`);
-  if (s.maxLength !== undefined) out.push(`at most ${s.maxLength} characters`);
+  if (s.enum) out.push(t("oneOf", { values: s.enum.map((v) => JSON.stringify(v)).join(", ") }));
+  if (s.const !== undefined) out.push(t("exactly", { value: JSON.stringify(s.const) }));
+  if (s.minLength !== undefined) out.push(t("atLeast", { min: s.minLength }));
+  if (s.maxLength !== undefined) out.push(t("atMost", { max: s.maxLength }));
   // zod states every integer's safe range: true, and noise to a reader.
   if (s.minimum !== undefined && s.minimum > Number.MIN_SAFE_INTEGER) out.push(`≥ ${s.minimum}`);
   if (s.maximum !== undefined && s.maximum < Number.MAX_SAFE_INTEGER) out.push(`≤ ${s.maximum}`);
-  if (s.pattern && !s.format) out.push(`matches ${s.pattern}`);
+  if (s.pattern && !s.format) out.push(t("matches", { pattern: s.pattern }));
   return out;
 }
 
 /** One line naming a schema's type: `string (date-time) or null`, `array of Branch`. */
 export function TypeLabel({ schema }: { schema: Schema }) {
-  if (typeof schema === "boolean") return <span className="font-mono">{schema ? "any" : "nothing"}</span>;
+  const t = useTranslations("apiDocs");
+  if (typeof schema === "boolean") return <span className="font-mono">{schema ? t("any") : t("nothing")}</span>;
   if (isRef(schema)) return <a href={`#${schemaAnchor(schema.$ref)}`} className="font-mono text-sky-800 underline">{refName(schema.$ref)}</a>;
   const alternatives = schema.anyOf ?? schema.oneOf;
   if (alternatives) {
@@ -56,7 +62,7 @@ export function TypeLabel({ schema }: { schema: Schema }) {
       <>
         {alternatives.map((alt, i) => (
           <span key={i}>
-            {i > 0 && " or "}
+            {i > 0 && t("or")}
             <TypeLabel schema={alt} />
           </span>
         ))}
@@ -64,26 +70,25 @@ export function TypeLabel({ schema }: { schema: Schema }) {
     );
   }
   const types = [schema.type ?? (schema.properties ? "object" : "any")].flat();
-  const notes = constraints(schema);
+  const notes = constraints(schema, t);
   return (
     <>
-      {types.map((t, i) => (
-        <span key={t}>
-          {i > 0 && " or "}
-          {t === "array" && schema.items ? (
-            <>
-              array of <TypeLabel schema={schema.items} />
-            </>
-          ) : t === "object" && typeof schema.additionalProperties === "object" && !schema.properties ? (
-            <>
-              <span className="font-mono">object</span>, each value <TypeLabel schema={schema.additionalProperties} />
-            </>
+      {types.map((type, i) => (
+        <span key={type}>
+          {i > 0 && t("or")}
+          {type === "array" && schema.items ? (
+            t.rich("arrayOf", { type: () => <TypeLabel schema={schema.items!} /> })
+          ) : type === "object" && typeof schema.additionalProperties === "object" && !schema.properties ? (
+            t.rich("eachValue", {
+              object: () => <span className="font-mono">object</span>,
+              type: () => <TypeLabel schema={schema.additionalProperties as Schema} />,
+            })
           ) : (
-            <span className="font-mono">{t}</span>
+            <span className="font-mono">{type}</span>
           )}
         </span>
       ))}
-      {notes.length > 0 && <span className="text-slate-600"> ({notes.join("; ")})</span>}
+      {notes.length > 0 && <span className="text-slate-600"> {t("notes", { notes: notes.join(t("noteSeparator")) })}</span>}
     </>
   );
 }
@@ -98,6 +103,7 @@ function nested(member: Schema): JsonSchema | null {
 
 /** A schema: its type, its description, and an object's members one per line, nested. */
 export function SchemaView({ schema }: { schema: Schema }) {
+  const t = useTranslations("apiDocs");
   if (typeof schema === "boolean" || isRef(schema) || !schema.properties) {
     return (
       <p className="text-sm">
@@ -112,7 +118,7 @@ export function SchemaView({ schema }: { schema: Schema }) {
       {Object.entries(schema.properties).map(([name, member]) => (
         <li key={name}>
           <code className="font-semibold">{name}</code>
-          {required.has(name) ? "" : <span className="text-slate-600"> (optional)</span>}: <TypeLabel schema={member} />
+          {required.has(name) ? "" : <span className="text-slate-600"> {t("optional")}</span>}: <TypeLabel schema={member} />
           {typeof member === "object" && !isRef(member) && member.description && <span className="text-slate-700"> — {member.description}</span>}
           {nested(member) && (
             <div className="ms-5 mt-1 border-s border-slate-200 ps-3">
@@ -121,7 +127,7 @@ export function SchemaView({ schema }: { schema: Schema }) {
           )}
         </li>
       ))}
-      {schema.additionalProperties === false ? null : schema.additionalProperties !== undefined && <li className="text-slate-600">Other members allowed.</li>}
+      {schema.additionalProperties === false ? null : schema.additionalProperties !== undefined && <li className="text-slate-600">{t("otherMembers")}</li>}
     </ul>
   );
 }

@@ -4,6 +4,9 @@ import { z } from "zod";
 import type { ActionResult } from "@/lib/actions";
 import { databaseAppError } from "@/lib/db/errors";
 import { AppError } from "@/lib/errors";
+import { fieldWords, problem } from "@/lib/i18n/problem";
+import { problemsIn } from "@/lib/i18n/problems-in";
+import { requestLocale } from "@/lib/i18n/request";
 import { fieldErrors } from "@/lib/validation/common";
 import { setPasswordWithLink } from "@/lib/users/links";
 import { passwordSetSchema, type PasswordSetInput } from "@/lib/users/schema";
@@ -13,15 +16,23 @@ import { logError } from "@/lib/telemetry/log";
 // stored as a hash). Setting the password ends every session of its user.
 
 export async function setPasswordAction(input: PasswordSetInput): Promise<ActionResult<{ email: string }>> {
+  // Not an action() (no guard): its messages are put into the reader's words here, as action() does.
+  const words = problemsIn(await requestLocale());
+  const result = await setPassword(input);
+  if (result.ok) return result.message ? { ...result, message: words(result.message) } : result;
+  return { ...result, fieldErrors: fieldWords(result.fieldErrors, words), formError: result.formError && words(result.formError) };
+}
+
+async function setPassword(input: PasswordSetInput): Promise<ActionResult<{ email: string }>> {
   const parsed = passwordSetSchema.safeParse(input);
-  if (!parsed.success) return { ok: false, fieldErrors: fieldErrors(parsed.error as z.ZodError), formError: "Check the highlighted fields." };
+  if (!parsed.success) return { ok: false, fieldErrors: fieldErrors(parsed.error as z.ZodError), formError: problem("common.checkFields") };
   try {
     const { email } = await setPasswordWithLink(parsed.data.token, parsed.data.password);
-    return { ok: true, data: { email }, message: "Your password is set. Sign in with it." };
+    return { ok: true, data: { email }, message: problem("auth.passwordSet") };
   } catch (error) {
     const known = AppError.is(error) ? error : databaseAppError(error);
     if (known) return { ok: false, fieldErrors: known.fields, formError: known.message };
     logError(error, "set-password failed");
-    return { ok: false, formError: "Something went wrong on our side. Try again." };
+    return { ok: false, formError: problem("common.failed") };
   }
 }

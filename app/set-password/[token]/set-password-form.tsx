@@ -1,6 +1,7 @@
 "use client";
 
 import { zodResolver } from "@hookform/resolvers/zod";
+import { useTranslations } from "next-intl";
 import { useRouter } from "next/navigation";
 import { useWatch } from "react-hook-form";
 import { PasswordStrength } from "@/components/password-strength";
@@ -14,14 +15,15 @@ import { setPasswordAction } from "./actions";
 
 export function SetPasswordForm({ token, userInputs }: { token: string; userInputs: string[] }) {
   const router = useRouter();
+  const t = useTranslations("setPassword");
   const { register, control, errors, isSubmitting, formError, onSubmit } = useActionForm(
     { resolver: zodResolver(passwordSetSchema), defaultValues: { token, password: "", confirm: "" } },
     {
       fields: ["password"],
-      failed: "The password could not be set.",
+      failed: t("failed"),
       send: setPasswordAction,
       done: (result) => {
-        notify("success", result.message ?? "Password set.");
+        notify("success", result.message ?? t("done"));
         router.push("/login");
       },
     },
@@ -32,17 +34,17 @@ export function SetPasswordForm({ token, userInputs }: { token: string; userInpu
     <form onSubmit={onSubmit} noValidate className="space-y-4">
       <input type="hidden" {...register("token")} />
       <div>
-        <Field label="New password" error={errors.password?.message} hint="At least 12 characters, not a common password.">
+        <Field label={t("newPassword")} error={errors.password?.message} hint={t("hint")}>
           {(props) => <input {...props} type="password" autoFocus autoComplete="new-password" maxLength={200} {...register("password")} />}
         </Field>
         <PasswordStrength password={password} userInputs={userInputs} />
       </div>
-      <Field label="Repeat the password" error={errors.confirm?.message}>
+      <Field label={t("repeat")} error={errors.confirm?.message}>
         {(props) => <input {...props} type="password" autoComplete="new-password" maxLength={200} {...register("confirm")} />}
       </Field>
       <FormAlert message={formError} />
       <button type="submit" className={`${buttonClass.primary} w-full`} disabled={isSubmitting}>
-        {isSubmitting ? "Setting…" : "Set password"}
+        {isSubmitting ? t("setting") : t("submit")}
       </button>
     </form>
   );
