@@ -1,15 +1,17 @@
 "use client";
 
+import { useTranslations } from "next-intl";
 import { useEffect, useRef, useState, useTransition } from "react";
 import { notify } from "@/components/toast";
 import { buttonClass } from "@/components/ui/button-styles";
 import type { ActionResult } from "@/lib/actions";
 import type { ExportFormat } from "@/lib/export/format";
 import type { ExportStatusBody } from "@/lib/export/status";
-import { ExportProgress, FileSummary, holdsCurrent, sortWords, StatusBadge } from "./export-parts";
+import { ExportProgress, FileSummary, holdsCurrent, StatusBadge, useSortWords } from "./export-parts";
 import { FormAlert } from "@/components/ui/form-alert";
 import type { ToolbarFilters } from "@/components/list/filter-bar";
 import { callAction } from "@/components/ui/call-action";
+import { useFormats, useProblemWords } from "@/lib/i18n/client";
 
 const POLL_MS = 1500;
 
@@ -23,7 +25,6 @@ type Props = {
   view?: string | null;
   matching: number | null | "unknown";
   request: (filters: Record<string, string>) => Promise<ActionResult<ExportStatusBody>>;
-  timeZone: string;
   /**
    * The list's toolbar, to name a file's filters as it does: the very object the toolbar gets, so
    * the page's RSC payload carries it once and refers to it here.
@@ -31,9 +32,16 @@ type Props = {
   toolbar: ToolbarFilters;
 };
 
-/** `Request export`, the state of the user's export (polled while in_queue) and `Download`. */
-export function ExportPanelView({ initial, filters, sort, view, matching, request, timeZone, toolbar }: Props) {
+/**
+ * `Request export`, the state of the user's export (polled while in_queue) and `Download`. Client
+ * code: the page hands it the `export` and `list` catalogue groups (ClientMessages).
+ */
+export function ExportPanelView({ initial, filters, sort, view, matching, request, toolbar }: Props) {
+  const t = useTranslations("export");
+  const f = useFormats();
+  const words = useProblemWords();
   const fields = toolbar.search ? [toolbar.search, ...toolbar.fields] : toolbar.fields;
+  const sortWords = useSortWords(fields);
   const [status, setStatus] = useState(initial);
   const [format, setFormat] = useState<ExportFormat>(initial.format);
   const [pending, startTransition] = useTransition();
@@ -60,32 +68,26 @@ export function ExportPanelView({ initial, filters, sort, view, matching, reques
   const previous = useRef(state);
   useEffect(() => {
     const file = status.downloadable_file;
-    if (previous.current === "in_queue" && state === "completed" && file) notify("success", "Your export file is ready.", { label: "Download", onClick: () => window.location.assign(file) });
-    if (previous.current === "in_queue" && state === "failed") notify("error", "The export failed. You can request it again.");
+    if (previous.current === "in_queue" && state === "completed" && file) notify("success", t("toast.ready"), { label: t("download"), onClick: () => window.location.assign(file) });
+    if (previous.current === "in_queue" && state === "failed") notify("error", t("toast.failed"));
     previous.current = state;
-  }, [state, status.downloadable_file]);
+  }, [state, status.downloadable_file, t]);
 
   const requestExport = () =>
     startTransition(async () => {
       const result = await callAction(() => request({ ...filters, sort, format }));
-      if (!result) return notify("error", "The export could not be requested. Check your connection and try again.");
+      if (!result) return notify("error", t("toast.offline"));
       if (result.ok) {
         setStatus(result.data);
-        notify("success", result.message ?? "Export requested.");
+        notify("success", result.message ?? t("toast.requested"));
         return;
       }
-      notify("error", result.formError ?? "The export could not be requested.");
+      notify("error", result.formError ?? t("toast.notRequested"));
       const response = await fetch("/api/v1/subscribers/export", { cache: "no-store" }).catch(() => null);
       if (response?.ok) setStatus((await response.json()) as ExportStatusBody);
     });
 
-  const reason = inQueue
-    ? "An export is already being prepared. You can request another one when it is ready."
-    : matching === null
-      ? "Fix the filters before exporting."
-      : matching === 0
-        ? "No subscriber matches the current filters, so there is nothing to export."
-        : null;
+  const reason = inQueue ? t("reason.inQueue") : matching === null ? t("reason.invalid") : matching === 0 ? t("reason.nothing") : null;
   const file = status.file;
   const current = file !== null && holdsCurrent(file, filters, sort);
 
@@ -94,20 +96,20 @@ export function ExportPanelView({ initial, filters, sort, view, matching, reques
       <div className="flex flex-wrap items-start justify-between gap-3">
         <div className="space-y-1">
           <h2 id="export-heading" className="flex items-center gap-2 text-base font-semibold text-slate-900">
-            Export file <StatusBadge state={state} />
+            {t("title")} <StatusBadge state={state} />
           </h2>
           <p className="text-sm text-slate-600">
             {matching === null
-              ? "The filters are not valid."
+              ? t("matching.invalid")
               : matching === "unknown"
-                ? "The subscribers matching the current filters could not be counted just now; they will be exported."
+                ? t("matching.unknown")
                 : matching === 0
-                  ? "No subscriber matches the current filters."
-                  : `${matching.toLocaleString("en-GB")} subscriber${matching === 1 ? "" : "s"}${Object.keys(filters).length ? (matching === 1 ? " matches the current filters and" : " match the current filters and") : ""} will be exported. Rows in the list's order: ${sortWords(sort)}.`}
+                  ? t("matching.none")
+                  : `${t(Object.keys(filters).length ? "matching.filtered" : "matching.all", { count: matching, n: f.count(matching) })} ${t("matching.order", { sort: sortWords(sort) })}`}
           </p>
           {view ? (
             <p className="text-sm text-slate-600">
-              The view “<bdi className="font-medium text-slate-800">{view}</bdi>”: exactly its filters.
+              {t.rich("view", { view, name: (c) => <bdi className="font-medium text-slate-800">{c}</bdi> })}
             </p>
           ) : null}
         </div>
@@ -120,11 +122,11 @@ export function ExportPanelView({ initial, filters, sort, view, matching, reques
             disabled={pending || reason !== null}
             aria-describedby={reason ? "export-unavailable" : undefined}
           >
-            {pending ? "Requesting…" : "Request export"}
+            {pending ? t("requesting") : t("request")}
           </button>
           {current && status.downloadable_file ? (
             <a href={status.downloadable_file} className={buttonClass.secondary} download aria-describedby="export-file">
-              Download ({file.rows.toLocaleString("en-GB")} row{file.rows === 1 ? "" : "s"})
+              {t("downloadRows", { count: file.rows, n: f.count(file.rows) })}
             </a>
           ) : null}
         </div>
@@ -135,14 +137,14 @@ export function ExportPanelView({ initial, filters, sort, view, matching, reques
         </p>
       ) : null}
       {inQueue ? <ExportProgress status={status} /> : null}
-      <FormAlert message={state === "failed" ? status.error : null} className="rounded-md bg-red-50 px-3 py-2" />
+      <FormAlert message={state === "failed" && status.error ? words(status.error) : null} className="rounded-md bg-red-50 px-3 py-2" />
       {current ? (
-        <FileSummary id="export-file" file={file} fields={fields} timeZone={timeZone} lead={inQueue ? "The current filters' file, still available:" : "The current filters' file:"} />
+        <FileSummary id="export-file" file={file} fields={fields} lead={inQueue ? "currentStill" : "current"} />
       ) : file && status.downloadable_file ? (
-        <div role="group" aria-label="Older file" className="flex flex-wrap items-center justify-between gap-2 rounded-md border border-dashed border-slate-300 bg-slate-50 px-3 py-2">
-          <FileSummary id="export-file" file={file} fields={fields} timeZone={timeZone} lead="Older file, made with other filters or sort:" />
+        <div role="group" aria-label={t("file.older")} className="flex flex-wrap items-center justify-between gap-2 rounded-md border border-dashed border-slate-300 bg-slate-50 px-3 py-2">
+          <FileSummary id="export-file" file={file} fields={fields} lead="older" />
           <a href={status.downloadable_file} className={buttonClass.secondary} download aria-describedby="export-file">
-            Download older file
+            {t("file.downloadOlder")}
           </a>
         </div>
       ) : null}
@@ -150,20 +152,21 @@ export function ExportPanelView({ initial, filters, sort, view, matching, reques
   );
 }
 
-const FORMATS: { value: ExportFormat; label: string }[] = [
-  { value: "csv", label: "CSV" },
-  { value: "xlsx", label: "Excel" },
-];
+const FORMATS = [
+  { value: "csv", label: "format.csv" },
+  { value: "xlsx", label: "format.xlsx" },
+] as const satisfies readonly { value: ExportFormat; label: string }[];
 
 /** CSV or Excel (.xlsx): the same rows, the format only chooses the file. */
 function FormatChoice({ value, onChange, disabled }: { value: ExportFormat; onChange: (f: ExportFormat) => void; disabled: boolean }) {
+  const t = useTranslations("export");
   return (
     <fieldset className="flex items-center gap-3 text-sm text-slate-700" disabled={disabled}>
-      <legend className="sr-only">File format</legend>
+      <legend className="sr-only">{t("format.legend")}</legend>
       {FORMATS.map((f) => (
         <label key={f.value} className="flex items-center gap-1.5">
           <input type="radio" name="export-format" value={f.value} checked={value === f.value} onChange={() => onChange(f.value)} />
-          {f.label}
+          {t(f.label)}
         </label>
       ))}
     </fieldset>

@@ -1,31 +1,35 @@
+import { useTranslations } from "next-intl";
 import type { FilterField } from "@/components/list/filter-bar";
-import { filterChips } from "@/components/list/filter-chip-words";
+import { chipWords, filterChips, sortColumnLabel } from "@/components/list/filter-chip-words";
 import { Badge } from "@/components/ui/badge";
+import { useFormats } from "@/lib/i18n/client";
 import type { ExportStatusBody } from "@/lib/export/status";
 import { fieldLabel } from "@/lib/subscribers/fields";
 
-const LABELS = {
-  in_queue: { text: "In queue", tone: "amber" },
-  completed: { text: "Completed", tone: "green" },
-  failed: { text: "Failed", tone: "red" },
-} as const;
+// The export panel's parts. Client code (the panel polls): the page hands it `export` and `list`.
+
+const TONES = { in_queue: "amber", completed: "green", failed: "red" } as const;
+const STATES = { in_queue: "status.inQueue", completed: "status.completed", failed: "status.failed" } as const;
 
 export function StatusBadge({ state }: { state: ExportStatusBody["downloadable_file_status"] }) {
+  const t = useTranslations("export");
   if (!state) return null;
-  return <Badge tone={LABELS[state].tone}>{LABELS[state].text}</Badge>;
+  return <Badge tone={TONES[state]}>{t(STATES[state])}</Badge>;
 }
 
 /** The bar of an in_queue export, announced politely as it moves. */
 export function ExportProgress({ status }: { status: ExportStatusBody }) {
-  const started = status.started_at !== null;
-  const text = started
-    ? `Preparing the file: ${status.processed_rows.toLocaleString("en-GB")} of ${status.total_rows.toLocaleString("en-GB")} rows (${status.progress}%).`
-    : "Waiting for the export to start…";
+  const t = useTranslations("export");
+  const f = useFormats();
+  const text =
+    status.started_at !== null
+      ? t("progress.preparing", { processed: f.count(status.processed_rows), count: status.total_rows, total: f.count(status.total_rows), progress: status.progress })
+      : t("progress.waiting");
   return (
     <div className="space-y-1.5">
       <div
         role="progressbar"
-        aria-label="Export progress"
+        aria-label={t("progress.label")}
         aria-valuemin={0}
         aria-valuemax={100}
         aria-valuenow={status.progress}
@@ -40,10 +44,13 @@ export function ExportProgress({ status }: { status: ExportStatusBody }) {
   );
 }
 
-/** "Created, descending" for a stored sort; null (an API request without one) is by id. */
-export function sortWords(sort: string | null): string {
-  if (!sort) return "ID, ascending";
-  return `${fieldLabel(sort.replace(/^-/, ""))}, ${sort.startsWith("-") ? "descending" : "ascending"}`;
+/** "Created, descending" for a stored sort, its column named as the toolbar names it; null (an API request without one) is by id. */
+export function useSortWords(fields: FilterField[]): (sort: string | null) => string {
+  const t = useTranslations("export");
+  return (sort) => {
+    const column = (sort ?? "id").replace(/^-/, "");
+    return t("sort", { column: sortColumnLabel(fields, column) ?? fieldLabel(column), direction: sort?.startsWith("-") ? "desc" : "asc" });
+  };
 }
 
 /** Whether a file holds the current filters' export: the same filters and sort. */
@@ -52,18 +59,36 @@ export function holdsCurrent(file: NonNullable<ExportStatusBody["file"]>, filter
   return file.sort === sort && same(file.filters, filters);
 }
 
-/** What a file holds, said wherever it can be downloaded: its name, rows, filters, sort and time. */
-export function FileSummary({ file, fields, timeZone, lead, id }: { file: NonNullable<ExportStatusBody["file"]>; fields: FilterField[]; timeZone: string; lead: string; id: string }) {
-  const when = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "short", timeZone }).format(new Date(file.completed_at));
+/** What a file holds, said wherever it can be downloaded: its name, rows, filters, sort and time (and how long ago). */
+export function FileSummary({ file, fields, lead, id }: { file: NonNullable<ExportStatusBody["file"]>; fields: FilterField[]; lead: "current" | "currentStill" | "older"; id: string }) {
+  const t = useTranslations("export");
+  const list = useTranslations("list");
+  const f = useFormats();
+  const sortWords = useSortWords(fields);
+  const made = new Date(file.completed_at);
   // In the toolbar's words ("Status: Active"), as its chips say them.
-  const filters = filterChips(fields, file.filters).map((chip) => `${chip.label}: ${chip.value}`);
+  const filters = filterChips(fields, file.filters, chipWords(list, f.day)).map((chip) => list("chips.chipText", { label: chip.label, value: chip.value }));
   return (
     <p id={id} className="text-sm text-slate-600">
-      {lead} <span className="font-medium text-slate-800">{file.filename}</span>,{" "}
-      <span className="font-medium text-slate-800">
-        {file.rows.toLocaleString("en-GB")} row{file.rows === 1 ? "" : "s"}
-      </span>{" "}
-      {filters.length ? `with ${filters.join(", ")}` : "of all subscribers"}, sorted by {sortWords(file.sort)}, generated {when}.
+      {t.rich("file.summary", {
+        lead,
+        filename: file.filename,
+        count: file.rows,
+        rows: f.count(file.rows),
+        filtered: filters.length ? "yes" : "no",
+        filters: filters.join(t("file.filterSeparator")),
+        sort: sortWords(file.sort),
+        when: f.dateTime(made),
+        relative: f.relative(made),
+        name: (c) => (
+          <bdi dir="ltr" className="font-medium text-slate-800">
+            {c}
+          </bdi>
+        ),
+        strong: (c) => <span className="font-medium text-slate-800">{c}</span>,
+        // Rendered again in the browser a moment later: "5 seconds ago" may have become "6 seconds ago".
+        ago: (c) => <span suppressHydrationWarning>{c}</span>,
+      })}
     </p>
   );
 }

@@ -5,6 +5,8 @@ import { useEffect, useRef, useState, useTransition } from "react";
 import { buttonClass } from "@/components/ui/button-styles";
 import { Disclosure } from "@/components/ui/disclosure";
 import { inputClass } from "@/components/ui/input-styles";
+import { useListWords } from "./words";
+// Its words are useTranslations("list")'s, through useListWords (English outside any provider).
 
 export type FilterField =
   | { kind: "text"; name: string; label: string; placeholder?: string; numeric?: boolean }
@@ -38,6 +40,7 @@ export function FilterBar({ filters: { search, fields, keys }, emptyQuery }: { f
   const pathname = usePathname();
   const searchParams = useSearchParams();
   const [pending, startTransition] = useTransition();
+  const t = useListWords();
 
   // The last query asked for, so a debounced text change firing after a select keeps the select.
   const latest = useRef(searchParams.toString());
@@ -88,7 +91,7 @@ export function FilterBar({ filters: { search, fields, keys }, emptyQuery }: { f
               value={searchParams.get(field.name) ?? ""}
               onChange={(e) => navigate({ [field.name]: e.target.value })}
             >
-              <option value="">Any</option>
+              <option value="">{t("filterBar.any")}</option>
               {groups(field.options).map(([group, options]) => {
                 const list = options.map((o) => (
                   <option key={o.value} value={o.value}>
@@ -106,7 +109,7 @@ export function FilterBar({ filters: { search, fields, keys }, emptyQuery }: { f
               <input
                 type="date"
                 name={field.from}
-                aria-label={`${field.label} from`}
+                aria-label={t("filterBar.from", { label: field.label })}
                 className={`${inputClass} min-w-0 px-2`}
                 value={searchParams.get(field.from) ?? ""}
                 max={searchParams.get(field.to) ?? undefined}
@@ -118,7 +121,7 @@ export function FilterBar({ filters: { search, fields, keys }, emptyQuery }: { f
               <input
                 type="date"
                 name={field.to}
-                aria-label={`${field.label} to`}
+                aria-label={t("filterBar.to", { label: field.label })}
                 className={`${inputClass} min-w-0 px-2`}
                 value={searchParams.get(field.to) ?? ""}
                 min={searchParams.get(field.from) ?? undefined}
@@ -136,7 +139,7 @@ export function FilterBar({ filters: { search, fields, keys }, emptyQuery }: { f
       method="get"
       action={pathname}
       role="search"
-      aria-label="Filters"
+      aria-label={t("filterBar.label")}
       aria-busy={pending}
       className="relative rounded-lg border border-slate-200 bg-white p-3 shadow-sm"
       onSubmit={(event) => {
@@ -151,7 +154,7 @@ export function FilterBar({ filters: { search, fields, keys }, emptyQuery }: { f
         ) : null}
         <Disclosure className="group">
           <summary className={`${buttonClass.secondary} cursor-pointer list-none [&::-webkit-details-marker]:hidden`}>
-            Filters{hiddenActive ? ` · ${hiddenActive}` : ""}
+            {t("filterBar.button", { count: hiddenActive })}
             <span aria-hidden="true" className="text-slate-400 transition-transform group-open:rotate-180">
               ▾
             </span>
@@ -165,10 +168,10 @@ export function FilterBar({ filters: { search, fields, keys }, emptyQuery }: { f
       <div className="sr-only">
         <noscript>
           <button type="submit" className={buttonClass.primary}>
-            Apply filters
+            {t("filterBar.apply")}
           </button>
         </noscript>
-        <span aria-live="polite">{pending ? "Updating…" : active.length ? `${active.length} filter${active.length === 1 ? "" : "s"} applied` : ""}</span>
+        <span aria-live="polite">{pending ? t("filterBar.updating") : active.length ? t("filterBar.applied", { count: active.length }) : ""}</span>
       </div>
     </form>
   );

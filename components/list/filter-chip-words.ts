@@ -1,4 +1,4 @@
-import { formatDay } from "@/lib/date-time-format";
+import { formatsFor } from "@/lib/i18n/format";
 import type { RawParams } from "@/lib/list/params";
 import type { FilterField } from "./filter-bar";
 
@@ -7,14 +7,27 @@ import type { FilterField } from "./filter-bar";
 
 export type FilterChip = { key: string; label: string; value: string };
 
-/** The filters in force as people read them ("Status: Active", not "subscription_status: active"). */
-export function filterChips(fields: FilterField[], params: RawParams): FilterChip[] {
+/** How a date range's ends and days are said: the chips' and the export panel's words (list.filterBar). */
+export type ChipWords = { from: (label: string) => string; to: (label: string) => string; day: (value: string) => string };
+
+const english = formatsFor("en", "UTC");
+const ENGLISH: ChipWords = { from: (label) => `${label} from`, to: (label) => `${label} to`, day: (value) => english.day(value) };
+
+/** The chip words of a `list` translator and the page's formats. */
+export const chipWords = (t: (key: "filterBar.from" | "filterBar.to", values: { label: string }) => string, day: (value: string) => string): ChipWords => ({
+  from: (label) => t("filterBar.from", { label }),
+  to: (label) => t("filterBar.to", { label }),
+  day,
+});
+
+/** The filters in force as people read them ("Status: Active", not "subscription_status: active"); English without `words`. */
+export function filterChips(fields: FilterField[], params: RawParams, words: ChipWords = ENGLISH): FilterChip[] {
   const chips: FilterChip[] = [];
   const value = (key: string) => (Object.hasOwn(params, key) && typeof params[key] === "string" ? (params[key] as string).trim() : "");
   for (const field of fields) {
     if (field.kind === "dateRange") {
-      if (value(field.from)) chips.push({ key: field.from, label: `${field.label} from`, value: formatDay(value(field.from)) });
-      if (value(field.to)) chips.push({ key: field.to, label: `${field.label} to`, value: formatDay(value(field.to)) });
+      if (value(field.from)) chips.push({ key: field.from, label: words.from(field.label), value: words.day(value(field.from)) });
+      if (value(field.to)) chips.push({ key: field.to, label: words.to(field.label), value: words.day(value(field.to)) });
       continue;
     }
     const v = value(field.name);
@@ -24,3 +37,7 @@ export function filterChips(fields: FilterField[], params: RawParams): FilterChi
   }
   return chips;
 }
+
+/** A column's label for a sort: its filter's, or its date range's (`created_at`: "Created"); null when no filter names it. */
+export const sortColumnLabel = (fields: FilterField[], column: string): string | null =>
+  fields.find((f) => (f.kind === "dateRange" ? f.from.startsWith(`${column.replace(/_at$/, "")}_`) : f.name === column))?.label ?? null;

@@ -2,7 +2,7 @@ import { Suspense } from "react";
 import type { ListOutcome } from "@/lib/list/outcome";
 import type { Pagination } from "@/lib/list/pagination";
 import type { ParseResult, RawParams } from "@/lib/list/params";
-import { InvalidQuery, ListProblemNotice, PastLastPage, ResultSummary } from "./list-states";
+import { InvalidQuery, ListProblemNotice, PastLastPage, ResultSummary, type ListNoun } from "./list-states";
 import { Pager } from "./pager";
 import { TableSkeleton } from "./table-skeleton";
 
@@ -10,7 +10,7 @@ type Place = { params: RawParams; path: string };
 
 /** Under a list's toolbar: the rows for the filters the address was read into (streamed), or what is wrong with the address. */
 export function ListBody<F>({ parsed, params, path, streamKey, children }: Place & { parsed: ParseResult<F>; streamKey?: string; children: (filters: F) => React.ReactNode }) {
-  if (!parsed.ok) return <InvalidQuery fields={parsed.fields} params={params} path={path} />;
+  if (!parsed.ok) return <InvalidQuery fields={parsed.problems} params={params} path={path} />;
   return (
     <Suspense key={streamKey} fallback={<TableSkeleton />}>
       {children(parsed.value)}
@@ -32,7 +32,8 @@ export async function ListResults<T>({
   children,
 }: Place & {
   list: Promise<ListOutcome<{ data: T[]; pagination: Pagination }>>;
-  noun: [string, string];
+  /** What the rows are (a key of list.nouns; an English [singular, plural] pair still reads). */
+  noun: ListNoun | readonly [string, string];
   empty: React.ReactNode;
   beside?: (pagination: Pagination) => React.ReactNode;
   children: (rows: T[], pagination: Pagination) => React.ReactNode;

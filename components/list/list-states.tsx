@@ -1,20 +1,26 @@
 import Link from "next/link";
-import { formatCount } from "@/lib/format";
 import type { ListProblem } from "@/lib/list/outcome";
 import { PER_PAGE, shownRange, type Pagination } from "@/lib/list/pagination";
 import { withParams, type RawParams } from "@/lib/list/params";
 import { buttonClass } from "@/components/ui/button-styles";
+import { LIST_NOUNS, nounOf, type ListNoun } from "./nouns";
+import { useListWords, useProblemText } from "./words";
+// Its words are useTranslations("list")'s, through useListWords (English outside any provider).
 
-/** "Showing 11–20 of 245 branches". */
-export function ResultSummary({ pagination, rows, noun }: { pagination: Pagination; rows: number; noun: [string, string] }) {
+/** "Showing 11–20 of 245 branches": `noun` names the rows (list.nouns), counted in the reader's language. */
+export function ResultSummary({ pagination, rows, noun }: { pagination: Pagination; rows: number; noun: ListNoun | readonly [string, string] }) {
+  const t = useListWords();
   const { from, to, total } = shownRange(pagination, rows);
-  const word = total === 1 ? noun[0] : noun[1];
+  const key = nounOf(noun);
+  // A noun the catalogue does not know yet (a new list): its English words.
+  const items = key ? t(`nouns.${key}`, { count: total }) : total === 0 ? `No ${noun[1]}` : `${total} ${total === 1 ? noun[0] : noun[1]}`;
   return (
     <p className="text-sm text-slate-600" role="status" aria-live="polite">
-      {total === 0 ? `No ${noun[1]}` : rows === 0 ? `${formatCount(total)} ${word}` : `Showing ${formatCount(from)}–${formatCount(to)} of ${formatCount(total)} ${word}`}
+      {total === 0 || rows === 0 ? items : t("summary.showing", { from, to, items })}
     </p>
   );
 }
+export { LIST_NOUNS, type ListNoun };
 
 export function EmptyState({ title, children, action }: { title: string; children: React.ReactNode; action?: React.ReactNode }) {
   return (
@@ -28,14 +34,15 @@ export function EmptyState({ title, children, action }: { title: string; childre
 
 /** Links to the list's first page and (when there is another) its last, page `length`. */
 function FirstAndLastPage({ params, path, length }: { params: RawParams; path: string; length: number }) {
+  const t = useListWords();
   return (
     <>
       <Link className={buttonClass.secondary} href={`${path}${withParams(params, { page: undefined })}`}>
-        First page
+        {t("pages.first")}
       </Link>
       {length > 1 ? (
         <Link className={buttonClass.primary} href={`${path}${withParams(params, { page: length })}`}>
-          Last page ({formatCount(length)})
+          {t("pages.last", { page: length })}
         </Link>
       ) : null}
     </>
@@ -44,52 +51,65 @@ function FirstAndLastPage({ params, path, length }: { params: RawParams; path: s
 
 /** A page number past the last page: say so and link back. */
 export function PastLastPage({ pagination, params, path }: { pagination: Pagination; params: RawParams; path: string }) {
+  const t = useListWords();
   return (
-    <EmptyState title={`There is no page ${formatCount(pagination.page)}`} action={<FirstAndLastPage params={params} path={path} length={pagination.length} />}>
-      {pagination.total === 0
-        ? "Nothing matches these filters."
-        : `These filters match ${formatCount(pagination.total)} records on ${formatCount(pagination.length)} page${pagination.length === 1 ? "" : "s"}.`}
+    <EmptyState title={t("pages.none", { page: pagination.page })} action={<FirstAndLastPage params={params} path={path} length={pagination.length} />}>
+      {pagination.total === 0 ? t("pages.nothingMatches") : t("pages.matches", { total: pagination.total, pages: pagination.length })}
     </EmptyState>
   );
 }
 
-/** The query could not be read (page=abc, an unknown option…): explain each problem and link back. */
+/**
+ * The query could not be read (page=abc, an unknown option…): explain each problem and link back.
+ * `fields`: the parse's problems (ParseResult's `problems`), put into the reader's words here.
+ */
 export function InvalidQuery({ fields, path, params }: { fields: Record<string, string[]>; path: string; params: RawParams }) {
+  const t = useListWords();
+  const words = useProblemText();
   const cleaned = Object.fromEntries(Object.entries(params).filter(([key]) => !Object.hasOwn(fields, key)));
   return (
     <div role="alert" className="rounded-lg border border-amber-300 bg-amber-50 px-6 py-8">
-      <h2 className="text-base font-semibold text-amber-900">This address has values the list cannot use</h2>
+      <h2 className="text-base font-semibold text-amber-900">{t("invalid.title")}</h2>
       <ul className="mt-3 list-inside list-disc space-y-1 text-sm text-amber-900">
         {Object.entries(fields).map(([key, messages]) => (
           <li key={key}>
-            <span className="font-mono">{key}</span>: {messages.join(" ")}
+            {/* The parameter's name as the address spells it: left to right in any language. */}
+            <bdi dir="ltr" className="font-mono">
+              {key}
+            </bdi>
+            {t("invalid.separator")}
+            {messages.map(words).join(" ")}
           </li>
         ))}
       </ul>
       <div className="mt-6 flex flex-wrap gap-3">
         <Link className={buttonClass.primary} href={`${path}${withParams(cleaned, { page: undefined })}`}>
-          Drop those values
+          {t("invalid.drop")}
         </Link>
         <Link className={buttonClass.secondary} href={path}>
-          Start over
+          {t("invalid.startOver")}
         </Link>
       </div>
     </div>
   );
 }
 
-/** A list not shown for a reason the user can act on (lib/list/outcome.ts). */
+const PROBLEM_TITLES = { too_deep: "problem.tooDeep", too_many: "problem.tooMany", timeout: "problem.timeout", busy: "problem.busy", cancelled: "problem.cancelled" } as const;
+
+/** A list not shown for a reason the user can act on (lib/list/outcome.ts): its title by kind, its message in the reader's words. */
 export function ListProblemNotice({ problem, params, path }: { problem: ListProblem; params: RawParams; path: string }) {
+  const t = useListWords();
+  const words = useProblemText();
   return (
     <div role="alert" className="rounded-lg border border-amber-300 bg-amber-50 px-6 py-8">
-      <h2 className="text-base font-semibold text-amber-900">{problem.title}</h2>
-      <p className="mt-2 text-sm text-amber-900">{problem.message}</p>
+      <h2 className="text-base font-semibold text-amber-900">{t(PROBLEM_TITLES[problem.kind])}</h2>
+      <p className="mt-2 text-sm text-amber-900">{words(problem.message)}</p>
       <div className="mt-6 flex flex-wrap gap-3">
         {problem.kind === "too_deep" ? (
           <FirstAndLastPage params={params} path={path} length={problem.total === null ? 0 : Math.ceil(problem.total / PER_PAGE)} />
         ) : (
           <Link className={buttonClass.primary} href={`${path}${withParams(params, {})}`}>
-            Try again
+            {t("problem.tryAgain")}
           </Link>
         )}
       </div>

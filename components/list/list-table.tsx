@@ -1,13 +1,20 @@
+import { useListWords } from "./words";
+// Its words are useTranslations("list")'s, through useListWords (English outside any provider).
+
 /**
  * The scrolling frame every list's table shares: a labelled region keyboard users can focus and
  * scroll, and, while columns lie past its right edge, a shadow there and a "scroll for more
  * columns" hint (CSS scroll timelines, app/globals.css .table-frame: no script).
  */
 export function TableFrame({ label, landmark = false, className = "", children }: { label: string; landmark?: boolean; className?: string; children: React.ReactNode }) {
+  const t = useListWords();
   return (
     <div className="table-frame">
       <p className="table-more">
-        Scroll sideways for more columns <span aria-hidden="true">→</span>
+        {t("table.more")}{" "}
+        <span aria-hidden="true" className="inline-block rtl:rotate-180">
+          →
+        </span>
       </p>
       {/* relative: positioned screen-reader text scrolls with the table instead of widening the page. */}
       {/* A landmark only for a page's one main table: landmarks' names must differ, and tables share a page. */}
@@ -22,8 +29,9 @@ export function TableFrame({ label, landmark = false, className = "", children }
 
 /** The frame every list's table shares; `className`: the table's own (its cells' rules in app/globals.css). */
 export function ListTable({ caption, header, children, className, bodyClassName = "" }: { caption: string; header: React.ReactNode; children: React.ReactNode; className?: string; bodyClassName?: string }) {
+  const t = useListWords();
   return (
-    <TableFrame label={`${caption} table`}>
+    <TableFrame label={t("table.label", { caption })}>
       <table className={`list-table min-w-full divide-y divide-slate-200 text-sm${className ? ` ${className}` : ""}`}>
         <caption className="sr-only">{caption}</caption>
         <thead className="bg-slate-50">

@@ -2,6 +2,8 @@ import Link from "next/link";
 import { Fragment } from "react";
 import { pageWindow, showsPager, type Pagination } from "@/lib/list/pagination";
 import { withParams, type RawParams } from "@/lib/list/params";
+import { useListWords } from "./words";
+// Its words are useTranslations("list")'s, through useListWords (English outside any provider).
 
 // Its look, the current page's and a disabled end's, is app/globals.css's (.pager-item), by their ARIA state.
 const item = "pager-item";
@@ -13,6 +15,7 @@ const shownOn = (phone: boolean, wide: boolean) => (phone && wide ? "" : phone ?
 
 /** Plain links (works without JavaScript) that keep every filter and the sort; the first and last page are always one click away. */
 export function Pager({ pagination, params, path }: { pagination: Pagination; params: RawParams; path: string }) {
+  const t = useListWords();
   if (!showsPager(pagination.total)) return null;
   const { page, length } = pagination;
   const href = (p: number) => `${path}${withParams(params, { page: p === 1 ? undefined : p })}`;
@@ -40,8 +43,9 @@ export function Pager({ pagination, params, path }: { pagination: Pagination; pa
     );
   };
   return (
-    <nav aria-label="Pagination" className="flex flex-wrap items-center justify-center gap-1">
-      {edge("Previous", "‹", page - 1, page > 1 && page <= length + 1, "prev")}
+    // ‹ and › are mirrored glyphs: in Arabic (right to left) "previous" points right, as the pages run.
+    <nav aria-label={t("pager.label")} className="flex flex-wrap items-center justify-center gap-1">
+      {edge(t("pager.previous"), "‹", page - 1, page > 1 && page <= length + 1, "prev")}
       {wide.map((p) => (
         <Fragment key={p}>
           {gap(wide, p) || gap(phone, p) ? (
@@ -59,7 +63,7 @@ export function Pager({ pagination, params, path }: { pagination: Pagination; pa
           </Link>
         </Fragment>
       ))}
-      {edge("Next", "›", page + 1, page < length, "next")}
+      {edge(t("pager.next"), "›", page + 1, page < length, "next")}
     </nav>
   );
 }

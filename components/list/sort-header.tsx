@@ -1,5 +1,7 @@
 import Link from "next/link";
 import { withParams, type RawParams } from "@/lib/list/params";
+import { useListWords } from "./words";
+// Its words are useTranslations("list")'s, through useListWords (English outside any provider).
 
 export { PlainHeader } from "./list-table";
 
@@ -24,13 +26,14 @@ export function SortHeader({
   /** Shown before the sort link (a "select all" box). */
   before?: React.ReactNode;
 }) {
+  const t = useListWords();
   const active = sort.column === column;
   const next = active && sort.direction === "asc" ? `-${column}` : column;
   // The arrow is drawn from the header's aria-sort (app/globals.css, .sort-link).
   const link = (
     <Link href={`${path}${withParams(params, { sort: next, page: undefined })}`} className="sort-link">
       {label}
-      <span className="sr-only">{active ? `, sorted ${sort.direction === "asc" ? "ascending" : "descending"}` : ", sortable"}</span>
+      <span className="sr-only">{active ? t(sort.direction === "asc" ? "sort.ascending" : "sort.descending") : t("sort.sortable")}</span>
     </Link>
   );
   // Absent rather than undefined: an undefined value still takes room in the RSC payload.

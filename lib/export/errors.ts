@@ -1,7 +1,8 @@
 import { conflict } from "@/lib/errors";
+import { problem } from "@/lib/i18n/problem";
 
 export const alreadyQueued = () =>
-  conflict("An export is already being prepared. Wait until it is ready before requesting another one.");
+  conflict(problem("export.alreadyQueued"));
 
 /** PostgreSQL's unique_violation (the one-in_queue-export-per-user index). */
 export function isUniqueViolation(error: unknown): boolean {

@@ -1,4 +1,5 @@
-import { parseWith, type ParseResult } from "@/lib/list/params";
+import { problem } from "@/lib/i18n/problem";
+import { parseWith, refusal, type ParseResult } from "@/lib/list/params";
 import { SUBSCRIBER_FILTER_KEYS, SUBSCRIBER_SORT_COLUMNS, subscriberFilterOnlySchema, type SubscriberFilterValues } from "@/lib/subscribers/filters";
 
 // An export's filters: the list's names and parser, stored as given so the worker parses them with the same schema.
@@ -46,8 +47,7 @@ export function parseExportFilters(input: unknown): ParseResult<ParsedExportFilt
   const given = input instanceof URLSearchParams ? input.get("sort") : (input as Record<string, unknown> | null)?.sort;
   const sort = typeof given === "string" && given.trim() !== "" ? given.trim() : null;
   if (sort !== null && !exportSort(sort)) {
-    const message = `sort must be one of: ${[...SORTS].join(", ")}.`;
-    return { ok: false, fields: { sort: [message] }, message };
+    return refusal({ sort: [problem("list.oneOf", { name: "sort", values: [...SORTS].join(", ") })] });
   }
   return { ok: true, value: { raw: rawExportFilters(input), values: parsed.value, sort } };
 }
@@ -61,10 +61,9 @@ const LIST_PARAMETERS = ["page", "sort"];
  */
 export function parseExportBody(body: unknown): ParseResult<ParsedExportFilters> {
   if (body === null || typeof body !== "object" || Array.isArray(body)) {
-    const message = 'Send the filters as a JSON object, such as {"email": "example.com"}.';
-    return { ok: false, fields: { _: [message] }, message };
+    return refusal({ _: [problem("export.filtersObject")] });
   }
-  return strictly(Object.entries(body), 'Give the filter as a string, as in the list\'s address ("true", "12", "2026-01-31").') ?? parseExportFilters(body);
+  return strictly(Object.entries(body), problem("export.filterString")) ?? parseExportFilters(body);
 }
 
 /** The filters of a bodiless POST's query string, as strict as a body. */
@@ -73,7 +72,7 @@ export function parseExportQuery(query: URLSearchParams): ParseResult<ParsedExpo
   const grouped = new Map<string, string[]>();
   for (const [key, value] of query) grouped.set(key, [...(grouped.get(key) ?? []), value]);
   const entries = [...grouped].map(([key, values]): [string, string | string[]] => [key, values.length === 1 ? values[0]! : values]);
-  return strictly(entries, "Give the filter only once.") ?? parseExportFilters(Object.fromEntries(entries));
+  return strictly(entries, problem("export.filterOnce")) ?? parseExportFilters(Object.fromEntries(entries));
 }
 
 /** A 400 naming every key that is not a filter (or page, sort) and every value that is not one string; null when there is none. */
@@ -81,13 +80,12 @@ function strictly(entries: [string, unknown][], notAString: string): ParseResult
   const known = new Set<string>([...SUBSCRIBER_FILTER_KEYS, ...LIST_PARAMETERS]);
   const problems: [string, string[]][] = [];
   for (const [key, value] of entries) {
-    if (!known.has(key)) problems.push([key, [`There is no filter ${JSON.stringify(key)}. The filters are: ${SUBSCRIBER_FILTER_KEYS.join(", ")}.`]]);
+    if (!known.has(key)) problems.push([key, [problem("export.noSuchFilter", { key: JSON.stringify(key), filters: SUBSCRIBER_FILTER_KEYS.join(", ") })]]);
     else if (typeof value !== "string") problems.push([key, [notAString]]);
   }
   if (problems.length === 0) return null;
   // fromEntries defines own keys, "__proto__" included (an assignment would set the prototype).
-  const fields = Object.fromEntries(problems);
-  return { ok: false, fields, message: Object.entries(fields).map(([k, v]) => `${k}: ${v.join(" ")}`).join(" ") };
+  return refusal(Object.fromEntries(problems));
 }
 
 /** The stored filters, parsed again by the worker (they were valid when stored). */

@@ -1,4 +1,5 @@
-import type { ParseResult } from "@/lib/list/params";
+import { problem } from "@/lib/i18n/problem";
+import { refusal, type ParseResult } from "@/lib/list/params";
 
 // The export's file format: chosen beside the filters (it is not one), stored on the export, and
 // used only to pick the writer, the file's key and its download headers
@@ -16,8 +17,7 @@ export function isExportFormat(value: unknown): value is ExportFormat {
   return typeof value === "string" && (EXPORT_FORMATS as readonly string[]).includes(value);
 }
 
-const MESSAGE = 'Choose the format "csv" or "xlsx".';
-const invalid = (message: string): ParseResult<never> => ({ ok: false, fields: { format: [message] }, message: `format: ${message}` });
+const invalid = (message: string): ParseResult<never> => refusal({ format: [message] });
 
 /** An export request with its format taken out, so what is left is parsed as filters. */
 export type SplitRequest = { format: ExportFormat; query: URLSearchParams; body: unknown };
@@ -33,7 +33,7 @@ export function splitExportFormat(query: URLSearchParams, body?: unknown): Parse
   rest.delete("format");
   const bodyObject = body !== null && typeof body === "object" && !Array.isArray(body) ? (body as Record<string, unknown>) : null;
   const inBody = bodyObject !== null && Object.hasOwn(bodyObject, "format");
-  if (inQuery.length > 1 || (inQuery.length === 1 && inBody)) return invalid("Give the format only once.");
+  if (inQuery.length > 1 || (inQuery.length === 1 && inBody)) return invalid(problem("export.formatOnce"));
   let format: unknown = inQuery[0] ?? "csv";
   let restBody = body;
   if (inBody) {
@@ -41,6 +41,6 @@ export function splitExportFormat(query: URLSearchParams, body?: unknown): Parse
     format = given;
     restBody = others;
   }
-  if (!isExportFormat(format)) return invalid(MESSAGE);
+  if (!isExportFormat(format)) return invalid(problem("export.formatChoice"));
   return { ok: true, value: { format, query: rest, body: restBody } };
 }

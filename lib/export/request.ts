@@ -1,4 +1,5 @@
 import "server-only";
+import { problem } from "@/lib/i18n/problem";
 import crypto from "node:crypto";
 import { tokenExportEntry } from "@/lib/tokens/tokens";
 import type { SessionUser } from "@/lib/auth/permissions";
@@ -49,7 +50,7 @@ export async function requestExport(
       const [counted] = await tx.query<{ total: number }>(subscriberCountSql(scope, filters.values));
       const total = counted?.total ?? 0;
       // The panel says so before anything runs (its count may be older than this one); the API keeps its empty files.
-      if (total === 0 && refuseEmpty) throw new AppError(422, "nothing_to_export", "No subscriber matches these filters, so there is nothing to export.");
+      if (total === 0 && refuseEmpty) throw new AppError(422, "nothing_to_export", problem("export.nothingToExport"));
       const jobId = crypto.randomUUID();
       await tx.query(
         sql`INSERT INTO subscriber_exports (id, user_id, status, format, filters, sort, fresh, total_rows, job_id)

@@ -1,4 +1,5 @@
 import PgBoss from "pg-boss";
+import { problem } from "@/lib/i18n/problem";
 import { config, jobStopSeconds } from "@/lib/config";
 import { outsideRequest } from "@/lib/db/scope";
 import { connection, sql, type Queryable, type SqlConnection } from "@/lib/db/sql";
@@ -81,7 +82,7 @@ export const tooManyJobs = (limit: number) =>
   new AppError(
     429,
     "too_many_jobs",
-    `You already have ${limit} background job${limit === 1 ? "" : "s"} (exports, imports, bulk changes) queued or running: try again when one has finished.`,
+    problem("jobs.tooMany", { limit }),
     undefined,
     RETRY_AFTER_SECONDS,
     { limit },

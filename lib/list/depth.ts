@@ -42,14 +42,20 @@ export function windowFor(page: number, total: number): PageWindow | null {
   throw new PageTooDeepError(total);
 }
 
+/** The pages a list of `total` rows shows: 1..head from the start, tail..length from the end. */
+export function reachablePages(total: number) {
+  const length = Math.ceil(total / PER_PAGE);
+  const head = Math.floor(maxSkip / PER_PAGE) + 1; // the last page read from the start
+  const tail = Math.max(head + 1, Math.ceil((total - maxSkip) / PER_PAGE)); // the first read from the end
+  return { length, head, tail };
+}
+
 /** 400 for a page between the first and the last MAX_SKIP rows; it carries the list's total. */
 export class PageTooDeepError extends AppError {
   static readonly brand: string = "console.PageTooDeepError";
 
   constructor(readonly total: number) {
-    const length = Math.ceil(total / PER_PAGE);
-    const head = Math.floor(maxSkip / PER_PAGE) + 1; // the last page read from the start
-    const tail = Math.max(head + 1, Math.ceil((total - maxSkip) / PER_PAGE)); // the first read from the end
+    const { length, head, tail } = reachablePages(total);
     super(
       400,
       "page_too_deep",

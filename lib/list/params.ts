@@ -1,5 +1,7 @@
 import { TZDate } from "@date-fns/tz";
 import { z } from "zod";
+import { problem } from "@/lib/i18n/problem";
+import { problemsIn } from "@/lib/i18n/problems-in";
 import { ID_DIGITS, idSchema } from "@/lib/validation/id";
 import {
   CONTROL_CHARACTERS,
@@ -31,7 +33,7 @@ export function rawParams(input: URLSearchParams | RawParams): RawParams {
 function param<T extends z.ZodType>(schema: T) {
   return z.preprocess((value, ctx) => {
     if (Array.isArray(value)) {
-      ctx.addIssue({ code: "custom", message: "Give this parameter only once." });
+      ctx.addIssue({ code: "custom", message: problem("list.paramOnce") });
       return z.NEVER;
     }
     if (typeof value === "string") {
@@ -51,14 +53,14 @@ const MAX_PAGE = 1_000_000_000;
 export const pageParam = param(
   z
     .string()
-    .regex(/^\d+$/, "page must be a whole number, 1 or more.")
+    .regex(/^\d+$/, problem("list.pageWhole"))
     .transform(Number)
-    .refine((n) => n >= 1, "page must be 1 or more.")
-    .refine((n) => n <= MAX_PAGE, "page is too large."),
+    .refine((n) => n >= 1, problem("list.pageMin"))
+    .refine((n) => n <= MAX_PAGE, problem("list.pageTooLarge")),
 ).transform((n) => n ?? 1);
 
 /** An id filter: the one spelling of an id (lib/validation/id.ts). */
-export const idParam = param(idSchema("id must be a whole number of 1 or more, in digits only (no leading zero).")).meta({
+export const idParam = param(idSchema(problem("list.idWhole"))).meta({
   // A query value is text: the document shows the one spelling an id takes.
   override: ({ jsonSchema }: { jsonSchema: Record<string, unknown> }) => {
     for (const key of Object.keys(jsonSchema)) delete jsonSchema[key];
@@ -66,10 +68,10 @@ export const idParam = param(idSchema("id must be a whole number of 1 or more, i
   },
 });
 
-export const textParam = param(z.string().max(100, "Use at most 100 characters."));
+export const textParam = param(z.string().max(100, problem("common.tooLong", { max: 100 })));
 
 export function optionParam<const T extends readonly [string, ...string[]]>(values: T, name: string) {
-  return param(z.enum(values, { message: `${name} must be one of: ${values.join(", ")}.` }));
+  return param(z.enum(values, { message: problem("list.oneOf", { name, values: values.join(", ") }) }));
 }
 
 export function booleanParam(name: string) {
@@ -81,14 +83,14 @@ export const dateParam = param(
   z
     .string()
     .regex(/^\d{4}-\d{2}-\d{2}$/, DAY_FORMAT_MESSAGE)
-    .refine(isCalendarDay, "That date does not exist.")
+    .refine(isCalendarDay, problem("list.noSuchDay"))
     .refine((s) => !isCalendarDay(s) || isDayInRange(s), DAY_RANGE_MESSAGE),
 );
 
 /** `sort=name` or `sort=-name`; anything else names the allowed columns. */
 export function sortParam<const C extends readonly [string, ...string[]]>(columns: C, fallback: `${"" | "-"}${C[number]}`) {
   const allowed = columns.flatMap((c) => [c, `-${c}`]) as [string, ...string[]];
-  return param(z.enum(allowed, { message: `sort must be one of: ${allowed.join(", ")}.` }))
+  return param(z.enum(allowed, { message: problem("list.oneOf", { name: "sort", values: allowed.join(", ") }) }))
     .transform((s) => s ?? fallback)
     .transform((s) => ({
       column: s.replace(/^-/, "") as C[number],
@@ -111,8 +113,8 @@ export function columnsParam<const C extends readonly [string, ...string[]]>(col
       .transform((s) => s.split(",").map((c) => c.trim()))
       .superRefine((list, ctx) => {
         const unknown = list.filter((c) => !known.has(c));
-        if (unknown.length) ctx.addIssue({ code: "custom", message: `columns must be among: ${columns.join(", ")} (not ${unknown.join(", ")}).` });
-        else if (new Set(list).size !== list.length) ctx.addIssue({ code: "custom", message: "Name each column only once." });
+        if (unknown.length) ctx.addIssue({ code: "custom", message: problem("list.columnsAmong", { columns: columns.join(", "), unknown: unknown.join(", ") }) });
+        else if (new Set(list).size !== list.length) ctx.addIssue({ code: "custom", message: problem("list.columnOnce") });
       })
       .transform((list) => list as C[number][]),
   );
@@ -123,7 +125,7 @@ export function checkRange(value: Record<string, unknown>, ctx: z.RefinementCtx,
   const a = value[from];
   const b = value[to];
   if (typeof a === "string" && typeof b === "string" && a > b) {
-    ctx.addIssue({ code: "custom", path: [to], message: `${to} must be on or after ${from}.` });
+    ctx.addIssue({ code: "custom", path: [to], message: problem("list.rangeBackwards", { from, to }) });
   }
 }
 
@@ -136,13 +138,25 @@ export function startOfDay(day: string, timeZone: string, days = 0): Date {
 /** The instant the day after `day` starts: `_to` filters are inclusive whole days. */
 export const endOfDayExclusive = (day: string, timeZone: string): Date => startOfDay(day, timeZone, 1);
 
-export type ParseResult<T> = { ok: true; value: T } | { ok: false; fields: Record<string, string[]>; message: string };
+/**
+ * A parse: its value, or what is wrong with each field. `problems` holds problem keys
+ * (lib/i18n/problem.ts) for a page to put into its reader's words; `fields` and `message` are
+ * those problems in English, as the API's `error.fields`, logs and a view's `problem` have always said them.
+ */
+export type ParseResult<T> = { ok: true; value: T } | { ok: false; fields: Record<string, string[]>; problems: Record<string, string[]>; message: string };
+
+const english = problemsIn("en");
+
+/** A refusal from `{ field: [problem keys] }` (or words already, kept as they are). */
+export function refusal(problems: Record<string, string[]>): Extract<ParseResult<never>, { ok: false }> {
+  const fields = Object.fromEntries(Object.entries(problems).map(([k, v]) => [k, v.map(english)]));
+  return { ok: false, fields, problems, message: Object.entries(fields).map(([k, v]) => `${k}: ${v.join(" ")}`).join(" ") };
+}
 
 export function parseWith<S extends z.ZodType>(schema: S, input: URLSearchParams | RawParams): ParseResult<z.output<S>> {
   const result = schema.safeParse(rawParams(input));
   if (result.success) return { ok: true, value: result.data };
-  const fields = fieldErrors(result.error);
-  return { ok: false, fields, message: Object.entries(fields).map(([k, v]) => `${k}: ${v.join(" ")}`).join(" ") };
+  return refusal(fieldErrors(result.error));
 }
 
 /** Rebuilds a query string from raw params, with changes (undefined removes a key). */

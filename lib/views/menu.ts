@@ -7,7 +7,7 @@ import { FIT_COLUMNS, TABLE_COLUMNS, tableSettings } from "@/lib/subscribers/col
 import { SUBSCRIBER_FIELDS } from "@/lib/subscribers/filters";
 import { allHref, checkViewQuery, filtersKey, VIEW_LISTS, viewHref, type ViewResource } from "./resources";
 import type { Pagination } from "@/lib/list/pagination";
-import { defaultViewId, getVisibleView, listViews, menuViews, sharedViewWithQuery, viewProblem, type ViewRow } from "./queries";
+import { defaultViewId, getVisibleView, listViews, menuViews, sharedViewWithQuery, viewProblem, viewProblems, type ViewRow } from "./queries";
 
 // What a list page needs of saved views: the menu's entries, the view the address is, and the
 // default view a bare list opens with (docs/decisions/0027-saved-views.md).
@@ -19,7 +19,10 @@ export type MenuView = {
   query: string;
   /** The list's address that opens it; null when it no longer opens (see `problem`). */
   href: string | null;
+  /** Why it no longer opens, in English (as the API says it), or null. */
   problem: string | null;
+  /** The same as problem keys by field, for the page's reader (null when it opens). */
+  problems: Record<string, string[]> | null;
   shared: boolean;
   owner: string;
   own: boolean;
@@ -68,6 +71,7 @@ function menuView(user: SessionUser, resource: ViewResource, row: ViewRow, defau
     query: row.query,
     href: problem ? null : viewHref(resource, row.query, asColumns(row.columns)),
     problem,
+    problems: problem ? viewProblems(row) : null,
     shared: row.shared,
     owner: row.owner.name,
     own: row.owner_id === user.id,
@@ -79,8 +83,8 @@ function menuView(user: SessionUser, resource: ViewResource, row: ViewRow, defau
 
 /** The view without its filters' key (the key only finds the current view). */
 function withoutKey(view: MenuView & { key: string | null }): MenuView {
-  const { id, name, query, href, problem, shared, owner, own, changeable, isDefault } = view;
-  return { id, name, query, href, problem, shared, owner, own, changeable, isDefault };
+  const { id, name, query, href, problem, problems, shared, owner, own, changeable, isDefault } = view;
+  return { id, name, query, href, problem, problems, shared, owner, own, changeable, isDefault };
 }
 
 /** The address's filters and sort as a view would store them, picked in `keys` order or in the address's own. */

@@ -4,6 +4,7 @@ import { config } from "@/lib/config";
 import { sql } from "@/lib/db/sql";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { AppError, badRequest, notFound } from "@/lib/errors";
+import { problem } from "@/lib/i18n/problem";
 import { checkViewColumns, checkViewQuery, isViewResource, type ViewResource } from "./resources";
 import { viewSelect, type ViewRow } from "./queries";
 import type { ViewCreate, ViewPatch } from "./schema";
@@ -15,23 +16,24 @@ import { refusedWrite, transaction } from "@/lib/db/transaction";
 /** A view in the audit log: what it opens, not who owns it (the entry's actor and id say that). */
 const snapshot = (v: Pick<ViewRow, "name" | "resource" | "query" | "columns" | "shared">) => ({ name: v.name, resource: v.resource, query: v.query, columns: v.columns, shared: v.shared });
 
-const translate = refusedWrite("The view", "name", "You already have a view of this list with this name.");
+const translate = refusedWrite("The view", "name", problem("views.nameTaken"));
 
 /** The query and columns as stored, or a 400 naming the bad key or value. */
 function checked(resource: string, input: { query?: string; columns?: string[] | null }) {
   const out: { query?: string; columns?: string[] | typeof Prisma.DbNull } = {};
   if (!isViewResource(resource)) {
     if (input.query === undefined && input.columns === undefined) return out;
-    throw badRequest(`The list "${resource}" no longer has saved views: rename, unshare or delete this view, but not its query or columns.`);
+    throw badRequest(problem("views.listGoneChange", { resource }));
   }
   if (input.query !== undefined) {
     const query = checkViewQuery(resource, input.query);
-    if (!query.ok) throw badRequest(`The ${resource} list refuses this query: ${query.message}`, { query: [query.message] });
+    if (!query.ok) throw badRequest(problem("views.queryRefused", { resource, details: query.message }), { query: [query.message] });
     out.query = query.value;
   }
   if (input.columns !== undefined) {
     const columns = checkViewColumns(resource, input.columns);
-    if (!columns.ok) throw badRequest(columns.message, columns.fields);
+    // The message as before (English, naming the field), the field's problem in the reader's words.
+    if (!columns.ok) throw badRequest(columns.message, columns.problems);
     out.columns = columns.value ?? Prisma.DbNull;
   }
   return out;
@@ -41,7 +43,7 @@ const tooManyViews = (limit: number, resource: ViewResource) =>
   new AppError(
     409,
     "too_many_views",
-    `You already have ${limit} saved view${limit === 1 ? "" : "s"} of the ${resource} list, the most one may keep: delete one you no longer use (on the views page, or with DELETE /api/v1/views/{id}) to save another.`,
+    problem("views.tooMany", { limit, resource }),
     undefined,
     undefined,
     { limit },
@@ -73,7 +75,7 @@ export async function createView(user: SessionUser, input: ViewCreate): Promise<
 async function changeable(tx: Prisma.TransactionClient, user: SessionUser, id: number) {
   const view = await tx.savedView.findUnique({ where: { id }, select: viewSelect });
   if (!view || !canSeeView(user, view)) throw notFound("The view");
-  if (!canChangeView(user, view)) throw new AppError(403, "forbidden", "Only its owner and administrators change a shared view.");
+  if (!canChangeView(user, view)) throw new AppError(403, "forbidden", problem("views.notYours"));
   return view;
 }
 

@@ -6,7 +6,9 @@ import { prisma } from "@/lib/db/client";
 import { query, sql, type Statement } from "@/lib/db/sql";
 import { notFound } from "@/lib/errors";
 import type { Prisma } from "@/lib/generated/prisma/client";
+import { problem } from "@/lib/i18n/problem";
 import { readPage } from "@/lib/list/depth";
+import { refusal } from "@/lib/list/params";
 import { pagination, type Pagination } from "@/lib/list/pagination";
 import { checkViewColumns, checkViewQuery, isViewResource, type ViewResource } from "./resources";
 import type { View } from "./schema";
@@ -31,14 +33,23 @@ export type ViewRow = Prisma.SavedViewGetPayload<{ select: typeof viewSelect }>;
  * Checked on every read, never rewritten: the view is shown broken, not dropped.
  */
 export function viewProblem(view: Pick<ViewRow, "resource" | "query" | "columns">): string | null {
-  if (!isViewResource(view.resource)) return `The list "${view.resource}" no longer has saved views.`;
+  const problems = viewProblems(view);
+  if (!problems) return null;
+  const { fields, message } = refusal(problems);
+  // The view as a whole: its sentence alone, no field named.
+  return fields._?.join(" ") ?? message;
+}
+
+/** The same, as problem keys by field (lib/i18n/problem.ts), for a page to say in its reader's words; `_`: the view as a whole. */
+export function viewProblems(view: Pick<ViewRow, "resource" | "query" | "columns">): Record<string, string[]> | null {
+  if (!isViewResource(view.resource)) return { _: [problem("views.listGone", { resource: view.resource })] };
   const resource = view.resource;
   const query = checkViewQuery(resource, view.query);
-  if (!query.ok) return query.message;
+  if (!query.ok) return query.problems;
   const columns = Array.isArray(view.columns) && view.columns.every((c) => typeof c === "string") ? view.columns : view.columns === null ? null : undefined;
-  if (columns === undefined) return "columns: not a list of columns.";
+  if (columns === undefined) return { columns: [problem("views.columnsNotAList")] };
   const checked = checkViewColumns(resource, columns);
-  return checked.ok ? null : checked.message;
+  return checked.ok ? null : checked.problems;
 }
 
 /** docs/API.md's view, with `problem`: null, or why it no longer opens. */

@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import { BRANCH_FILTER_KEYS, branchFiltersSchema } from "@/lib/branches/filters";
-import { parseWith, rawParams, type ParseResult, type RawParams } from "@/lib/list/params";
+import { problem } from "@/lib/i18n/problem";
+import { parseWith, rawParams, refusal, type ParseResult, type RawParams } from "@/lib/list/params";
 import { SUBSCRIBER_FIELDS, SUBSCRIBER_FILTER_KEYS, subscriberFiltersSchema } from "@/lib/subscribers/filters";
 
 // The lists that have saved views, each with its own parser: a view's query is checked by the
@@ -30,14 +31,12 @@ export const isViewResource = (value: string): value is ViewResource => (VIEW_RE
 
 /** What the list's address may carry beside the filters and sort, and why a view's query may not. */
 const NOT_IN_A_QUERY: Record<string, string> = {
-  page: "A view does not keep the page: leave page out.",
-  view: "view=all is the list without a view, not a filter: leave it out.",
-  columns: "A view's columns are its `columns`, not part of its query.",
+  page: problem("views.noPage"),
+  view: problem("views.noViewMarker"),
+  columns: problem("views.noColumnsInQuery"),
 };
 
-function refused(fields: Record<string, string[]>): ParseResult<never> {
-  return { ok: false, fields, message: Object.entries(fields).map(([k, v]) => `${k}: ${v.join(" ")}`).join(" ") };
-}
+const refused = refusal;
 
 /**
  * A view's query checked by its list's parser: every key one the list reads, every value one it
@@ -50,7 +49,7 @@ export function checkViewQuery(resource: ViewResource, query: string): ParseResu
   const problems = new Map<string, string[]>();
   for (const key of new Set(params.keys())) {
     if (Object.hasOwn(NOT_IN_A_QUERY, key)) problems.set(key, [NOT_IN_A_QUERY[key]!]);
-    else if (!list.keys.includes(key)) problems.set(key, [`The ${resource} list has no filter ${JSON.stringify(key)}. Its filters are: ${list.keys.join(", ")}.`]);
+    else if (!list.keys.includes(key)) problems.set(key, [problem("views.noSuchFilter", { resource, key: JSON.stringify(key), filters: list.keys.join(", ") })]);
   }
   if (problems.size) return refused(Object.fromEntries(problems));
   const parsed = parseWith(list.schema, params);
@@ -60,7 +59,7 @@ export function checkViewQuery(resource: ViewResource, query: string): ParseResu
   const text = stored.toString();
   // Escaping lengthens what the list accepts ("€" is "%E2%82%AC"): checked as stored, never a database error.
   if (text.length > VIEW_QUERY_MAX_LENGTH) {
-    return refused({ query: [`As an address spells it, this query has ${text.length} characters; a view keeps at most ${VIEW_QUERY_MAX_LENGTH}. Use fewer or shorter filters.`] });
+    return refused({ query: [problem("views.queryTooLong", { length: text.length, max: VIEW_QUERY_MAX_LENGTH })] });
   }
   return { ok: true, value: text };
 }
@@ -69,11 +68,11 @@ export function checkViewQuery(resource: ViewResource, query: string): ParseResu
 export function checkViewColumns(resource: ViewResource, columns: readonly string[] | null): ParseResult<string[] | null> {
   const known = VIEW_LISTS[resource].columns;
   if (columns === null) return { ok: true, value: null };
-  if (known === null) return refused({ columns: [`The ${resource} list has no column choice: columns must be null.`] });
+  if (known === null) return refused({ columns: [problem("views.noColumnChoice", { resource })] });
   const unknown = columns.filter((c) => !known.includes(c));
-  if (unknown.length) return refused({ columns: [`Not a column of the ${resource} list: ${unknown.join(", ")}. Its columns are: ${known.join(", ")}.`] });
-  if (columns.length === 0) return refused({ columns: ["Show at least one column, or give null."] });
-  if (new Set(columns).size !== columns.length) return refused({ columns: ["Name each column only once."] });
+  if (unknown.length) return refused({ columns: [problem("views.notAColumn", { resource, unknown: unknown.join(", "), columns: known.join(", ") })] });
+  if (columns.length === 0) return refused({ columns: [problem("views.noColumns")] });
+  if (new Set(columns).size !== columns.length) return refused({ columns: [problem("list.columnOnce")] });
   return { ok: true, value: [...columns] };
 }
 

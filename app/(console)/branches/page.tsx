@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { ClientMessages } from "@/components/client-messages";
 import Link from "next/link";
 import { redirect } from "next/navigation";
 import { ListBody, ListResults } from "@/components/list/list-results";
@@ -31,7 +32,9 @@ export default async function BranchesPage({ searchParams }: { searchParams: Pro
   const list = parsed.ok ? listOutcome(() => listBranches(user.scope, parsed.value)) : null;
   const views = await viewsState(user, "branches", params);
 
+  // The toolbar, table and views menu are partly client code: they read these groups.
   return (
+    <ClientMessages namespaces={["list", "views"]}>
     <div className="space-y-5">
       <div className="flex flex-wrap items-center justify-between gap-3">
         <h1 className="text-2xl font-semibold tracking-tight">Branches</h1>
@@ -62,6 +65,7 @@ export default async function BranchesPage({ searchParams }: { searchParams: Pro
         )}
       </ListBody>
     </div>
+    </ClientMessages>
   );
 }
 

@@ -4,6 +4,7 @@ import { z } from "zod";
 import { action } from "@/lib/actions";
 import { requireUser } from "@/lib/auth/guards";
 import { parseExportBody } from "@/lib/export/filters";
+import { problem } from "@/lib/i18n/problem";
 import { splitExportFormat } from "@/lib/export/format";
 import { requestExport } from "@/lib/export/request";
 import type { ExportStatusBody } from "@/lib/export/status";
@@ -17,9 +18,9 @@ const input = z.record(z.string(), z.string());
 /** The filters, and `format` beside them as in the API's body. */
 export const requestExportAction = action(requireUser, input, async (raw, user) => {
   const split = splitExportFormat(new URLSearchParams(), raw);
-  if (!split.ok) return { ok: false, fieldErrors: split.fields, formError: split.message };
+  if (!split.ok) return { ok: false, fieldErrors: split.problems, formError: problem("export.badFilters") };
   const filters = parseExportBody(split.value.body);
-  if (!filters.ok) return { ok: false, fieldErrors: filters.fields, formError: filters.message };
+  if (!filters.ok) return { ok: false, fieldErrors: filters.problems, formError: problem("export.badFilters") };
   const status: ExportStatusBody = await requestExport(user.scope, user, filters.value, split.value.format, { refuseEmpty: true });
-  return { ok: true, data: status, message: "Export requested. The file is being prepared." };
+  return { ok: true, data: status, message: problem("export.requested") };
 });

@@ -1,6 +1,5 @@
 import { ExportPanelView } from "@/components/export/export-panel-view";
 import type { SessionUser } from "@/lib/auth/permissions";
-import { config } from "@/lib/config";
 import type { RawExportFilters } from "@/lib/export/filters";
 import { exportStatus } from "@/lib/export/status";
 import { requestExportAction } from "./export-actions";
@@ -30,7 +29,6 @@ export async function ExportPanel({
       view={view}
       matching={filters ? total : null}
       request={requestExportAction}
-      timeZone={config().CONSOLE_TIME_ZONE}
       toolbar={SUBSCRIBER_TOOLBAR}
     />
   );

@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { ClientMessages } from "@/components/client-messages";
 import Link from "next/link";
 import { redirect } from "next/navigation";
 import { ListBody, ListResults } from "@/components/list/list-results";
@@ -44,7 +45,9 @@ export default async function SubscribersPage({ searchParams }: { searchParams: 
   const settings = tableSettings(user.preferences);
   const chosen = typeof params.columns === "string" ? shown : undefined;
 
+  // The toolbar, table, views menu and export panel are partly client code: they read these groups.
   return (
+    <ClientMessages namespaces={["list", "views", "export"]}>
     <div className="space-y-5">
       <div className="flex flex-wrap items-center justify-between gap-3">
         <h1 className="text-2xl font-semibold tracking-tight">Subscribers</h1>
@@ -116,6 +119,7 @@ export default async function SubscribersPage({ searchParams }: { searchParams: 
         matching={list?.then((l) => (l.ok ? l.value.pagination.total : (l.problem.total ?? "unknown"))) ?? null}
       />
     </div>
+    </ClientMessages>
   );
 }
 

@@ -3,6 +3,7 @@
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { action } from "@/lib/actions";
+import { problem } from "@/lib/i18n/problem";
 import { requireUser } from "@/lib/auth/guards";
 import { createView, deleteView, setDefaultView, updateView } from "@/lib/views/mutations";
 import { VIEW_LISTS } from "@/lib/views/resources";
@@ -19,13 +20,13 @@ const changed = (resource: keyof typeof VIEW_LISTS) => {
 export const saveViewAction = action(requireUser, viewCreateSchema, async (input, user) => {
   const view = await createView(user, input);
   changed(input.resource);
-  return { ok: true, data: { id: view.id }, message: `View “${view.name}” saved.` };
+  return { ok: true, data: { id: view.id }, message: problem("views.saved", { name: view.name }) };
 });
 
 export const updateViewAction = action(requireUser, viewPatchSchema.extend({ id: viewIdSchema }), async ({ id, ...patch }, user) => {
   const view = await updateView(user, id, patch);
   changed(view.resource as keyof typeof VIEW_LISTS);
-  return { ok: true, data: { id: view.id }, message: `View “${view.name}” saved.` };
+  return { ok: true, data: { id: view.id }, message: problem("views.saved", { name: view.name }) };
 });
 
 export const deleteViewAction = action(requireUser, z.object({ id: viewIdSchema }), async ({ id }, user) => {
@@ -33,7 +34,7 @@ export const deleteViewAction = action(requireUser, z.object({ id: viewIdSchema 
   revalidatePath("/subscribers");
   revalidatePath("/branches");
   revalidatePath("/views");
-  return { ok: true, data: undefined, message: `View “${name}” deleted.` };
+  return { ok: true, data: undefined, message: problem("views.deleted", { name }) };
 });
 
 /** `id: null`: the list opens as a whole again. */
@@ -43,6 +44,6 @@ export const setDefaultViewAction = action(
   async ({ resource, id }, user) => {
     await setDefaultView(user, resource, id);
     changed(resource);
-    return { ok: true, data: undefined, message: id === null ? "The list opens with all its rows again." : "Default view set." };
+    return { ok: true, data: undefined, message: id === null ? problem("views.defaultCleared") : problem("views.defaultSet") };
   },
 );

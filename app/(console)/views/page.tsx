@@ -1,4 +1,6 @@
 import type { Metadata } from "next";
+import { getTranslations } from "next-intl/server";
+import { ClientMessages } from "@/components/client-messages";
 import { QueryChips } from "@/components/list/filter-chips";
 import { InvalidQuery, PastLastPage, ResultSummary } from "@/components/list/list-states";
 import { Pager } from "@/components/list/pager";
@@ -11,12 +13,16 @@ import { parseWith, rawParams, withParams, type RawParams } from "@/lib/list/par
 import { savedAs, viewsPage, type MenuView } from "@/lib/views/menu";
 import { VIEW_LISTS, VIEW_RESOURCES, type ViewResource } from "@/lib/views/resources";
 import { viewsPageSchema } from "@/lib/views/schema";
-import { VIEW_FIELDS } from "./toolbars";
+import { problemWords } from "@/lib/i18n/problem";
+import { problemText, VIEW_FIELDS } from "./toolbars";
 import { ViewActions, ViewTitle } from "./view-actions";
 
-export const metadata: Metadata = { title: "Saved views" };
+export async function generateMetadata(): Promise<Metadata> {
+  const t = await getTranslations("views");
+  return { title: t("page.metaTitle") };
+}
 
-const TITLES: Record<ViewResource, string> = { subscribers: "Subscriber views", branches: "Branch views" };
+const TITLES = { subscribers: "page.subscribersTitle", branches: "page.branchesTitle" } as const satisfies Record<ViewResource, string>;
 
 /**
  * A list's saved views, to rename, share, point at the filters of the list the user came from,
@@ -25,6 +31,7 @@ const TITLES: Record<ViewResource, string> = { subscribers: "Subscriber views", 
  */
 export default async function ViewsPage({ searchParams }: { searchParams: Promise<RawParams> }) {
   const params = await searchParams;
+  const t = await getTranslations("views");
   const resource: ViewResource = VIEW_RESOURCES.find((r) => r === params.resource) ?? "subscribers";
   const path = VIEW_LISTS[resource].path;
   const back = safeReturnPath(typeof params.back === "string" ? params.back : path, consoleOrigin(), path);
@@ -37,32 +44,30 @@ export default async function ViewsPage({ searchParams }: { searchParams: Promis
   // Only when the user came from the list: opened on its own, the page has no filters to offer.
   const update = state.query === null || typeof params.back !== "string" ? null : { query: state.query, columns: state.columns, href: `${path}${withParams(from, {})}` };
 
+  // Rename, Copy link and the other buttons are client code: they read `views`.
   return (
+    <ClientMessages namespaces={["views"]}>
     <div className="mx-auto max-w-3xl space-y-5">
       <div className="flex flex-wrap items-center justify-between gap-3">
-        <h1 className="text-2xl font-semibold tracking-tight">{TITLES[resource]}</h1>
+        <h1 className="text-2xl font-semibold tracking-tight">{t(TITLES[resource])}</h1>
         <a href={back} className={buttonClass.secondary}>
-          Back to the list
+          {t("page.back")}
         </a>
       </div>
-      <p className="text-sm text-slate-600">
-        Your views and the views shared with everyone. You change your own; administrators also change shared ones. A view that no longer opens (the
-        list&rsquo;s filters changed since it was saved) says why: update it to the list&rsquo;s filters or delete it.
-      </p>
+      <p className="text-sm text-slate-600">{t("page.intro")}</p>
       {update ? (
         <div className="space-y-1.5 text-sm text-slate-600">
-          <p>
-            The list you came from{update.query ? "" : " shows every row"}. &ldquo;Update&rdquo; gives a view its filters and sort{update.columns ? " and its columns" : ""}.
-          </p>
-          <QueryChips fields={VIEW_FIELDS[resource]} query={update.query} label="Filters and sort of the list you came from" />
+          <p>{t("page.cameFrom", { every: update.query ? "no" : "yes", columns: update.columns ? "yes" : "no" })}</p>
+          <QueryChips fields={VIEW_FIELDS[resource]} query={update.query} label={t("page.cameFromChips")} />
         </div>
       ) : null}
       {parsed.ok ? (
         <ViewList user={user} resource={resource} page={parsed.value.page} params={params} update={update} />
       ) : (
-        <InvalidQuery fields={parsed.fields} params={params} path="/views" />
+        <InvalidQuery fields={parsed.problems} params={params} path="/views" />
       )}
     </div>
+    </ClientMessages>
   );
 }
 
@@ -70,19 +75,19 @@ type Update = { query: string; columns: string[] | null; href: string } | null;
 
 /** One page of the list's views (the user's own and the shared ones, by name), with the pager. */
 async function ViewList({ user, resource, page, params, update }: { user: SessionUser; resource: ViewResource; page: number; params: RawParams; update: Update }) {
-  const { views, pagination } = await viewsPage(user, resource, page);
+  const [{ views, pagination }, t] = await Promise.all([viewsPage(user, resource, page), getTranslations("views")]);
   if (pagination.total === 0) {
     return (
       <p className="rounded-lg border border-dashed border-slate-300 bg-white p-6 text-center text-sm text-slate-600">
-        No saved views yet. Use <strong>Views → Save view</strong> on the list to keep its filters.
+        {t.rich("page.empty", { strong: (c) => <strong>{c}</strong> })}
       </p>
     );
   }
   if (views.length === 0) return <PastLastPage pagination={pagination} params={params} path="/views" />;
   return (
     <div className="space-y-4">
-      <ResultSummary pagination={pagination} rows={views.length} noun={["view", "views"]} />
-      <ul className="space-y-3" aria-label={TITLES[resource]}>
+      <ResultSummary pagination={pagination} rows={views.length} noun="views" />
+      <ul className="space-y-3" aria-label={t(TITLES[resource])}>
         {views.map((view) => (
           <ViewItem key={view.id} view={view} resource={resource} update={update} />
         ))}
@@ -92,20 +97,20 @@ async function ViewList({ user, resource, page, params, update }: { user: Sessio
   );
 }
 
-function ViewItem({ view, resource, update }: { view: MenuView; resource: ViewResource; update: Update }) {
+async function ViewItem({ view, resource, update }: { view: MenuView; resource: ViewResource; update: Update }) {
+  const [t, problems] = await Promise.all([getTranslations("views"), getTranslations("problems")]);
+  const words = (text: string) => problemWords(problems as unknown as Parameters<typeof problemWords>[0], text);
   return (
     <li className="space-y-2 rounded-lg border border-slate-200 bg-white p-4 text-sm shadow-sm">
       <div className="flex flex-wrap items-center gap-2">
         <ViewTitle view={view} />
-        {view.shared ? <Badge tone="blue">Shared</Badge> : <Badge>Private</Badge>}
-        {view.isDefault ? <Badge tone="green">Your default</Badge> : null}
-        {view.problem ? <Badge tone="red">Broken</Badge> : null}
-        <span className="text-xs text-slate-500">
-          by <bdi>{view.own ? "you" : view.owner}</bdi>
-        </span>
+        {view.shared ? <Badge tone="blue">{t("page.shared")}</Badge> : <Badge>{t("page.private")}</Badge>}
+        {view.isDefault ? <Badge tone="green">{t("page.yourDefault")}</Badge> : null}
+        {view.problem ? <Badge tone="red">{t("page.broken")}</Badge> : null}
+        <span className="text-xs text-slate-500">{view.own ? t("page.byYou") : t.rich("menu.by", { owner: view.owner, bdi: (c) => <bdi>{c}</bdi> })}</span>
       </div>
-      {view.query ? <QueryChips fields={VIEW_FIELDS[resource]} query={view.query} label={`Filters and sort of ${view.name}`} /> : <p className="text-xs text-slate-600">Every row, in the list&rsquo;s own order.</p>}
-      {view.problem ? <p className="rounded-md bg-red-50 px-3 py-2 text-red-800">This view no longer opens: {view.problem}</p> : null}
+      {view.query ? <QueryChips fields={VIEW_FIELDS[resource]} query={view.query} label={t("chipsOf", { name: view.name })} /> : <p className="text-xs text-slate-600">{t("page.everyRow")}</p>}
+      {view.problem ? <p className="rounded-md bg-red-50 px-3 py-2 text-red-800">{t("page.noLongerOpens", { problem: problemText(view, words) })}</p> : null}
       <ViewActions view={view} resource={resource} update={update} />
     </li>
   );

@@ -1,5 +1,6 @@
 "use client";
 
+import { useTranslations } from "next-intl";
 import { useRouter } from "next/navigation";
 import { useId, useState, useTransition } from "react";
 import { notify } from "@/components/toast";
@@ -16,17 +17,18 @@ import { callAction } from "@/components/ui/call-action";
 type Update = { query: string; columns: string[] | null } | null;
 
 /** The view's address, whole, on the clipboard; the toast says so (or that it could not). */
-async function copyLink(view: MenuView) {
+async function copyLink(view: MenuView, t: ReturnType<typeof useTranslations<"views">>) {
   try {
     await navigator.clipboard.writeText(new URL(view.href!, window.location.origin).href);
-    notify("success", `Link to “${view.name}” copied.`);
+    notify("success", t("actions.copied", { name: view.name }));
   } catch {
-    notify("error", "The browser did not let the link be copied: open the view and copy its address.");
+    notify("error", t("actions.notCopied"));
   }
 }
 
 /** The view's name (its link), renamed in place by its owner or an administrator: Enter saves, Escape cancels. */
 export function ViewTitle({ view, as: Tag = "h2", className = "text-base font-semibold" }: { view: MenuView; as?: "h2" | "p"; className?: string }) {
+  const t = useTranslations("views");
   const router = useRouter();
   const id = useId();
   const [editing, setEditing] = useState(false);
@@ -39,7 +41,7 @@ export function ViewTitle({ view, as: Tag = "h2", className = "text-base font-se
         <Tag className={className}>{view.href ? <a href={view.href} className="text-brand-700 underline-offset-2 hover:underline">{name}</a> : name}</Tag>
         {view.changeable ? (
           <button type="button" className={`${buttonClass.ghost} px-2 py-1 text-xs`} onClick={() => setEditing(true)}>
-            Rename<span className="sr-only"> {view.name}</span>
+            {t.rich("actions.rename", { name: view.name, sr: (c) => <span className="sr-only">{c}</span> })}
           </button>
         ) : null}
       </div>
@@ -53,9 +55,9 @@ export function ViewTitle({ view, as: Tag = "h2", className = "text-base font-se
         const value = String(new FormData(event.currentTarget).get("name") ?? "");
         startTransition(async () => {
           const result = await callAction(() => updateViewAction({ id: view.id, name: value }));
-          if (!result) return setError("Not saved. Check your connection and try again.");
-          if (!result.ok) return setError(result.fieldErrors?.name?.[0] ?? result.formError ?? "Not saved.");
-          notify("success", result.message ?? "Saved.");
+          if (!result) return setError(t("offline"));
+          if (!result.ok) return setError(result.fieldErrors?.name?.[0] ?? result.formError ?? t("notSaved"));
+          notify("success", result.message ?? t("saved"));
           setEditing(false);
           router.refresh();
         });
@@ -69,16 +71,16 @@ export function ViewTitle({ view, as: Tag = "h2", className = "text-base font-se
         maxLength={60}
         autoComplete="off"
         autoFocus
-        aria-label={`New name of the view “${view.name}”`}
+        aria-label={t("actions.newName", { name: view.name })}
         aria-invalid={error ? true : undefined}
         aria-describedby={`${id}-error`}
         className={`${inputClass} min-w-[12rem] flex-1`}
       />
       <button type="submit" disabled={pending} className={buttonClass.primary}>
-        Save name
+        {t("actions.saveName")}
       </button>
       <button type="button" className={buttonClass.ghost} onClick={() => setEditing(false)}>
-        Cancel
+        {t("actions.cancel")}
       </button>
       <p id={`${id}-error`} aria-live="polite" className="basis-full text-sm text-red-700">
         {error}
@@ -100,6 +102,7 @@ export function ViewEditor(props: { view: MenuView; resource: ViewResource; upda
 
 /** One view's buttons: copy its link, share, update to the list's filters, default, delete (confirmed, naming it). */
 export function ViewActions({ view, resource, update }: { view: MenuView; resource: ViewResource; update: Update }) {
+  const t = useTranslations("views");
   const router = useRouter();
   const id = useId();
   const [pending, startTransition] = useTransition();
@@ -109,13 +112,13 @@ export function ViewActions({ view, resource, update }: { view: MenuView; resour
   const run = (call: () => Promise<ActionResult<unknown>>, after?: () => void) =>
     startTransition(async () => {
       const result = await callAction(call);
-      if (!result) return setError("Not saved. Check your connection and try again.");
+      if (!result) return setError(t("offline"));
       if (!result.ok) {
-        setError(result.fieldErrors?.name?.[0] ?? result.formError ?? "Not saved.");
+        setError(result.fieldErrors?.name?.[0] ?? result.formError ?? t("notSaved"));
         return;
       }
       setError(null);
-      notify("success", result.message ?? "Saved.");
+      notify("success", result.message ?? t("saved"));
       after?.();
       router.refresh();
     });
@@ -127,8 +130,8 @@ export function ViewActions({ view, resource, update }: { view: MenuView; resour
       </p>
       <div className="flex flex-wrap gap-2">
         {view.href ? (
-          <button type="button" className={buttonClass.secondary} onClick={() => copyLink(view)}>
-            Copy link<span className="sr-only"> to {view.name}</span>
+          <button type="button" className={buttonClass.secondary} onClick={() => copyLink(view, t)}>
+            {t.rich("actions.copyLink", { name: view.name, sr: (c) => <span className="sr-only">{c}</span> })}
           </button>
         ) : null}
         {view.changeable && update ? (
@@ -138,12 +141,12 @@ export function ViewActions({ view, resource, update }: { view: MenuView; resour
             className={buttonClass.secondary}
             onClick={() => run(() => updateViewAction({ id: view.id, query: update.query, columns: update.columns }))}
           >
-            Update to the list&rsquo;s current filters
+            {t("actions.update")}
           </button>
         ) : null}
         {view.changeable ? (
           <button type="button" disabled={pending} className={buttonClass.secondary} onClick={() => run(() => updateViewAction({ id: view.id, shared: !view.shared }))}>
-            {view.shared ? "Stop sharing" : "Share with everyone"}
+            {view.shared ? t("actions.unshare") : t("actions.share")}
           </button>
         ) : null}
         {view.href || view.isDefault ? (
@@ -153,26 +156,24 @@ export function ViewActions({ view, resource, update }: { view: MenuView; resour
             className={buttonClass.secondary}
             onClick={() => run(() => setDefaultViewAction({ resource, id: view.isDefault ? null : view.id }))}
           >
-            {view.isDefault ? "Stop opening the list with it" : "Open the list with it by default"}
+            {view.isDefault ? t("actions.stopDefault") : t("actions.makeDefault")}
           </button>
         ) : null}
         {view.changeable ? (
-          <button type="button" disabled={pending} className={buttonClass.danger} onClick={() => setConfirming(true)} aria-label={`Delete ${view.name}`}>
-            Delete
+          <button type="button" disabled={pending} className={buttonClass.danger} onClick={() => setConfirming(true)} aria-label={t("actions.deleteLabel", { name: view.name })}>
+            {t("actions.delete")}
           </button>
         ) : null}
       </div>
       <ConfirmDialog
         open={confirming}
-        title={`Delete the view “${view.name}”?`}
-        confirmLabel="Delete view"
+        title={t("actions.confirmTitle", { name: view.name })}
+        confirmLabel={t("actions.confirmLabel")}
         pending={pending}
         onConfirm={() => run(() => deleteViewAction({ id: view.id }), () => setConfirming(false))}
         onClose={() => setConfirming(false)}
       >
-        {view.shared
-          ? "It is shared: it goes for everyone who uses it. The rows it shows are not touched. This cannot be undone."
-          : "The rows it shows are not touched. This cannot be undone."}
+        {t(view.shared ? "actions.confirmShared" : "actions.confirmPrivate")}
       </ConfirmDialog>
     </div>
   );

@@ -1,5 +1,6 @@
 "use client";
 
+import { useTranslations } from "next-intl";
 import { useRouter } from "next/navigation";
 import { lazy, Suspense, useId, useState, useTransition } from "react";
 import { notify } from "@/components/toast";
@@ -20,6 +21,7 @@ const ViewEditor = lazy(() => import("./view-actions").then((m) => ({ default: m
 
 /** The Edit button beside a view one may change, and the view's actions below it once opened. */
 export function EditView({ view, resource, update }: { view: MenuView; resource: ViewResource; update: { query: string; columns: string[] | null } | null }) {
+  const t = useTranslations("views");
   const id = useId();
   const [open, setOpen] = useState(false);
   return (
@@ -31,11 +33,11 @@ export function EditView({ view, resource, update }: { view: MenuView; resource:
         onClick={() => setOpen(!open)}
         className={`${buttonClass.ghost} shrink-0 px-2 py-1 text-xs aria-expanded:bg-slate-100 aria-expanded:text-slate-900`}
       >
-        Edit<span className="sr-only"> view “{view.name}”</span>
+        {t.rich("menu.edit", { name: view.name, sr: (c) => <span className="sr-only">{c}</span> })}
       </button>
       <div id={id} hidden={!open} className="mb-2 basis-full rounded border border-slate-200 bg-slate-50 p-2">
         {open ? (
-          <Suspense fallback={<p className="text-xs text-slate-500">Loading…</p>}>
+          <Suspense fallback={<p className="text-xs text-slate-500">{t("loading")}</p>}>
             <ViewEditor view={view} resource={resource} update={update} />
           </Suspense>
         ) : null}
@@ -46,20 +48,21 @@ export function EditView({ view, resource, update }: { view: MenuView; resource:
 
 /** Makes the view the address is the list's default view, or stops it being one. */
 export function DefaultToggle({ resource, view }: { resource: ViewResource; view: { id: number; name: string; isDefault: boolean } }) {
+  const t = useTranslations("views");
   const router = useRouter();
   const [pending, startTransition] = useTransition();
   const toggle = () =>
     startTransition(async () => {
       const result = await callAction(() => setDefaultViewAction({ resource, id: view.isDefault ? null : view.id }));
-      if (!result) return notify("error", "Not saved. Check your connection and try again.");
-      notify(result.ok ? "success" : "error", result.ok ? (result.message ?? "Saved.") : (result.formError ?? "Not saved."));
+      if (!result) return notify("error", t("offline"));
+      notify(result.ok ? "success" : "error", result.ok ? (result.message ?? t("saved")) : (result.formError ?? t("notSaved")));
       if (result.ok) router.refresh();
     });
   return (
     <button type="button" onClick={toggle} disabled={pending} className={`${buttonClass.ghost} w-full justify-start py-1 text-xs`}>
       {/* One span: the button lays out its children as flex items. */}
       <span className="text-start">
-        {view.isDefault ? <>Stop opening the list with “<bdi>{view.name}</bdi>”</> : <>Open the list with “<bdi>{view.name}</bdi>” by default</>}
+        {t.rich(view.isDefault ? "menu.stopDefault" : "menu.makeDefault", { name: view.name, bdi: (c) => <bdi>{c}</bdi> })}
       </span>
     </button>
   );
@@ -67,6 +70,7 @@ export function DefaultToggle({ resource, view }: { resource: ViewResource; view
 
 /** Saves the address's filters and sort (`query`) and its columns as a view. */
 export function SaveView({ resource, query, columns }: { resource: ViewResource; query: string; columns: string[] | null }) {
+  const t = useTranslations("views");
   const router = useRouter();
   const id = useId();
   const [pending, startTransition] = useTransition();
@@ -83,23 +87,23 @@ export function SaveView({ resource, query, columns }: { resource: ViewResource;
           const result = await callAction(() =>
             saveViewAction({ resource, name: String(data.get("name") ?? ""), shared: data.get("shared") === "on", query, columns }),
           );
-          if (!result) return setError("The view was not saved. Check your connection and try again.");
+          if (!result) return setError(t("save.offline"));
           if (!result.ok) {
-            setError(result.fieldErrors?.name?.[0] ?? result.formError ?? "The view was not saved.");
+            setError(result.fieldErrors?.name?.[0] ?? result.formError ?? t("save.failed"));
             return;
           }
           setError(null);
           form.reset();
-          notify("success", result.message ?? "View saved.");
+          notify("success", result.message ?? t("save.done"));
           router.refresh();
         });
       }}
     >
       <h2 id={`${id}-title`} className="text-xs font-semibold uppercase tracking-wide text-slate-500">
-        Save these filters as a view
+        {t("save.title")}
       </h2>
       <label className="block">
-        <span className="font-medium text-slate-700">Name</span>
+        <span className="font-medium text-slate-700">{t("save.name")}</span>
         <input
           name="name"
           required
@@ -115,10 +119,10 @@ export function SaveView({ resource, query, columns }: { resource: ViewResource;
       </p>
       <label className="flex items-center gap-2">
         <input type="checkbox" name="shared" className="size-4 accent-brand-600" />
-        Share with everyone
+        {t("save.share")}
       </label>
       <button type="submit" disabled={pending} className={`${buttonClass.primary} w-full`}>
-        {pending ? "Saving…" : "Save view"}
+        {pending ? t("save.saving") : t("save.submit")}
       </button>
     </form>
   );

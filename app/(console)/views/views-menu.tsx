@@ -1,3 +1,4 @@
+import { useTranslations } from "next-intl";
 import { useId } from "react";
 import { buttonClass } from "@/components/ui/button-styles";
 import { QueryChips } from "@/components/list/filter-chips";
@@ -5,7 +6,8 @@ import { Disclosure } from "@/components/ui/disclosure";
 import { withParams, type RawParams } from "@/lib/list/params";
 import type { MenuView, ViewsState } from "@/lib/views/menu";
 import { VIEW_LISTS } from "@/lib/views/resources";
-import { VIEW_FIELDS } from "./toolbars";
+import { problemWords } from "@/lib/i18n/problem";
+import { problemText, VIEW_FIELDS } from "./toolbars";
 import { DefaultToggle, EditView, SaveView } from "./views-menu-forms";
 
 // Its rules are app/globals.css's: the menu's links are on every list page.
@@ -23,22 +25,23 @@ export function ViewsMenu({ state, params }: { state: ViewsState; params: RawPar
   const manageHref = `/views?resource=${state.resource}&back=${encodeURIComponent(back)}`;
   const own = state.views.filter((v) => v.own);
   const shared = state.views.filter((v) => !v.own);
-  const label = state.resource === "subscribers" ? "All subscribers" : "All branches";
+  const t = useTranslations("views");
+  const label = state.resource === "subscribers" ? t("menu.allSubscribers") : t("menu.allBranches");
   return (
     <Disclosure className="group relative">
       <summary
-        {...(state.current ? { title: `Views: ${state.current.name}` } : {})}
+        {...(state.current ? { title: t("menu.titleCurrent", { name: state.current.name }) } : {})}
         className={`${buttonClass.secondary} max-w-[16rem] cursor-pointer list-none [&::-webkit-details-marker]:hidden`}
       >
         <span className="truncate">
-          Views{state.current ? <>: <bdi>{state.current.name}</bdi></> : null}
+          {state.current ? t.rich("menu.buttonCurrent", { name: state.current.name, bdi: (c) => <bdi>{c}</bdi> }) : t("menu.button")}
         </span>
         <span aria-hidden="true" className="text-slate-400 transition-transform group-open:rotate-180">
           ▾
         </span>
       </summary>
       <div className="absolute end-0 z-30 mt-2 max-h-[75vh] w-[min(22rem,calc(100vw-2rem))] space-y-4 overflow-y-auto rounded-lg border border-slate-200 bg-white p-3 text-sm shadow-lg">
-        <nav aria-label="Saved views" className="space-y-3">
+        <nav aria-label={t("menu.label")} className="space-y-3">
           <ul>
             <li>
               <a href={state.allHref} className={linkClass} aria-current={state.isAll && !state.current ? "page" : undefined}>
@@ -46,21 +49,21 @@ export function ViewsMenu({ state, params }: { state: ViewsState; params: RawPar
               </a>
             </li>
           </ul>
-          <ViewList title="Your views" views={own} state={state} empty="None yet: save the filters you use below." />
-          {shared.length ? <ViewList title="Shared with everyone" views={shared} state={state} /> : null}
+          <ViewList title={t("menu.yours")} views={own} state={state} empty={t("menu.noneYet")} />
+          {shared.length ? <ViewList title={t("menu.shared")} views={shared} state={state} /> : null}
           {/* The menu holds at most MENU_SHARED_VIEWS shared views of others (lib/views/queries.ts): the rest are there. */}
           <a href={manageHref} className={linkClass}>
-            All views…
+            {t("menu.allViews")}
           </a>
         </nav>
         {state.current ? <DefaultToggle resource={state.resource} view={{ id: state.current.id, name: state.current.name, isDefault: state.current.isDefault }} /> : null}
         {state.query === null ? (
-          <p className="text-xs text-slate-600">Correct the filters to save them as a view.</p>
+          <p className="text-xs text-slate-600">{t("menu.correctFilters")}</p>
         ) : (
           <SaveView resource={state.resource} query={state.query} columns={state.columns} />
         )}
         <a href={manageHref} className="block text-xs font-medium text-slate-600 underline-offset-2 hover:text-slate-900 hover:underline">
-          Manage views…
+          {t("menu.manage")}
         </a>
       </div>
     </Disclosure>
@@ -68,6 +71,8 @@ export function ViewsMenu({ state, params }: { state: ViewsState; params: RawPar
 }
 
 function ViewList({ title, views, state, empty }: { title: string; views: MenuView[]; state: ViewsState; empty?: string }) {
+  const t = useTranslations("views");
+  const problems = useTranslations("problems");
   const id = useId();
   const current = state.current;
   return (
@@ -84,16 +89,16 @@ function ViewList({ title, views, state, empty }: { title: string; views: MenuVi
               {v.href ? (
                 <a href={v.href} className={`${linkClass} min-w-0 flex-1`} aria-current={current?.id === v.id ? "page" : undefined}>
                   <bdi>{v.name}</bdi>
-                  {v.isDefault ? <> <span className="text-xs text-slate-500">(default)</span></> : null}
-                  {!v.own ? <> <span className="text-xs text-slate-500">by <bdi>{v.owner}</bdi></span></> : null}
-                  {v.own && v.shared ? <> <span className="text-xs text-slate-500">(shared)</span></> : null}
+                  {v.isDefault ? <> <span className="text-xs text-slate-500">{t("menu.default")}</span></> : null}
+                  {!v.own ? <> <span className="text-xs text-slate-500">{t.rich("menu.by", { owner: v.owner, bdi: (c) => <bdi>{c}</bdi> })}</span></> : null}
+                  {v.own && v.shared ? <> <span className="text-xs text-slate-500">{t("menu.sharedMark")}</span></> : null}
                 </a>
               ) : (
                 <div className="min-w-0 flex-1 px-2 py-1">
                   <span className="text-slate-500 line-through">
                     <bdi>{v.name}</bdi>
                   </span>{" "}
-                  <span className="text-xs font-medium text-red-700">broken:</span> <span className="text-xs text-slate-600">{v.problem}</span>
+                  <span className="text-xs font-medium text-red-700">{t("menu.broken")}</span> <span className="text-xs text-slate-600">{problemText(v, (text) => problemWords(problems as unknown as Parameters<typeof problemWords>[0], text))}</span>
                 </div>
               )}
               {/* "Update" takes the list's filters and columns, unless they are this view's already or do not parse. */}
@@ -102,7 +107,7 @@ function ViewList({ title, views, state, empty }: { title: string; views: MenuVi
               ) : null}
               {v.href && v.query ? (
                 <div className="basis-full px-2 pb-1.5">
-                  <QueryChips fields={VIEW_FIELDS[state.resource]} query={v.query} label={`Filters and sort of ${v.name}`} />
+                  <QueryChips fields={VIEW_FIELDS[state.resource]} query={v.query} label={t("chipsOf", { name: v.name })} />
                 </div>
               ) : null}
             </li>
