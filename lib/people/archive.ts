@@ -6,7 +6,8 @@ import type { SessionUser } from "@/lib/auth/permissions";
 import type { BranchScope } from "@/lib/auth/scope";
 import { query, sql } from "@/lib/db/sql";
 import { transaction } from "@/lib/db/transaction";
-import { notFound } from "@/lib/errors";
+import { AppError } from "@/lib/errors";
+import { problem } from "@/lib/i18n/problem";
 import { csvLines } from "@/lib/export/csv";
 import { idRanges } from "@/lib/export/run";
 import { findPerson, type Person, type PersonKey } from "./find";
@@ -109,7 +110,7 @@ export function summaryCsv(data: PersonData): string {
 /** The archive (person.json and summary.csv), audited as `person.export` with counts and ids only; 404 when nothing is held. */
 export async function personArchive(scope: BranchScope, key: PersonKey, actor: SessionUser): Promise<Buffer> {
   const data = await personData(scope, key);
-  if (data.records.length === 0 && data.imports.length === 0) throw notFound("A person with this email or mobile");
+  if (data.records.length === 0 && data.imports.length === 0) throw new AppError(404, "not_found", problem("people.notFound"));
   const zip = archiver("zip", { zlib: { level: 6 } });
   const out = new PassThrough();
   zip.pipe(out);

@@ -3,7 +3,8 @@ import type { SessionUser } from "@/lib/auth/permissions";
 import type { BranchScope } from "@/lib/auth/scope";
 import { sql, type Queryable } from "@/lib/db/sql";
 import { transaction } from "@/lib/db/transaction";
-import { notFound } from "@/lib/errors";
+import { AppError } from "@/lib/errors";
+import { problem } from "@/lib/i18n/problem";
 import { withdrawExportsHolding } from "@/lib/export/purge";
 import { eraseSubscribers, trashSubscribers } from "@/lib/trash/subscribers";
 import { findPerson, type Person, type PersonKey } from "./find";
@@ -109,7 +110,7 @@ export async function erasePerson(scope: BranchScope, key: PersonKey, actor: Ses
   const findings = await findInImports(seen.markers, seen.mobiles);
   const result = await transaction(async (tx) => {
     const person = await findPerson(scope, key, tx, true);
-    if (person.ids.length === 0 && findings.length === 0) throw notFound("A person with this email or mobile");
+    if (person.ids.length === 0 && findings.length === 0) throw new AppError(404, "not_found", problem("people.notFound"));
     const markers = { strong: [...new Set([...person.markers.strong, ...seen.markers.strong])], weak: [...new Set([...person.markers.weak, ...seen.markers.weak])] };
     const whole = { ...person, markers, mobiles: [...new Set([...person.mobiles, ...seen.mobiles])] };
     const { erased, history } = await eraseRecords(tx, person.ids, actor.id);

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { problem } from "@/lib/i18n/problem";
 import { normaliseMobile } from "@/lib/subscribers/phone";
 
 // Who a personal-data request means, as the API's query and body and the record page's actions give it.
@@ -6,7 +7,7 @@ import { normaliseMobile } from "@/lib/subscribers/phone";
 /** Who is meant: an email, a mobile (E.164, or with + and the country code), or one subscriber record's id (its email and mobile). */
 export const personKeySchema = z
   .object({
-    email: z.string().trim().max(254).email("Enter an email address.").optional(),
+    email: z.string().trim().max(254).email(problem("people.email")).optional(),
     mobile: z
       .string()
       .trim()
@@ -21,10 +22,10 @@ export const personKeySchema = z
         }
         return m.e164;
       }),
-    subscriber_id: z.coerce.number().int("A subscriber id is a whole number.").positive("A subscriber id is a whole number.").max(2 ** 31 - 1).optional(),
+    subscriber_id: z.coerce.number().int(problem("people.subscriberId")).positive(problem("people.subscriberId")).max(2 ** 31 - 1).optional(),
   })
   .refine((k) => k.email !== undefined || k.mobile !== undefined || k.subscriber_id !== undefined, {
-    message: "Give the person's email, mobile or subscriber_id.",
+    message: problem("people.keyMissing"),
     path: ["email"],
   });
 

@@ -1,7 +1,8 @@
 import "server-only";
 import type { SessionUser } from "@/lib/auth/permissions";
 import { sql } from "@/lib/db/sql";
-import { AppError, notFound } from "@/lib/errors";
+import { AppError } from "@/lib/errors";
+import { problem } from "@/lib/i18n/problem";
 import { TRASHED_BRANCHES, type BranchScope } from "@/lib/auth/scope";
 import { isoDay } from "@/lib/format";
 import { decideDuplicates, lockKeySets } from "./duplicates";
@@ -19,7 +20,7 @@ function staleRecord(now: SubscriberDetail): AppError {
   return new AppError(
     409,
     "stale",
-    "Someone changed this subscriber after you opened it. Compare their version with yours, then save again or keep theirs.",
+    problem("subscribers.stale"),
     undefined,
     undefined,
     { current: serializeRecord(now), editable: editableFields(now) },
@@ -55,7 +56,7 @@ const KEEP_TRASHED_BRANCH = sql`(SELECT t.id FROM ${TRASHED_BRANCHES} t WHERE t.
 export async function updateSubscriber(scope: BranchScope, id: number, input: SubscriberValues, version: Date, actor: SessionUser): Promise<SubscriberDetail> {
   return transaction(async (q) => {
     const before = await findSubscriber(scope, id, q, true);
-    if (!before) throw notFound("The subscriber");
+    if (!before) throw new AppError(404, "not_found", problem("subscribers.notFound"));
     if (!sameVersion(before.updated_at, version)) throw staleRecord(before);
     const { branch, country, mobile } = await resolveReferences(q, scope, input);
     const emails = [before.email, input.email];
@@ -89,7 +90,7 @@ export async function updateSubscriber(scope: BranchScope, id: number, input: Su
 export async function deleteSubscriber(scope: BranchScope, id: number, actor: SessionUser): Promise<SubscriberDetail> {
   return transaction(async (q) => {
     const before = await findSubscriber(scope, id, q, true);
-    if (!before) throw notFound("The subscriber");
+    if (!before) throw new AppError(404, "not_found", problem("subscribers.notFound"));
     await trashSubscribers(q, [id], { deletedBy: actor.id, decideAgain: false });
     const reevaluated = await decideDuplicates(q, [before.email], [before.mobile], id);
     await q.audit({

@@ -3,7 +3,8 @@ import type { SessionUser } from "@/lib/auth/permissions";
 import { subscribersOf, type BranchScope } from "@/lib/auth/scope";
 import { sql, type Queryable } from "@/lib/db/sql";
 import { transaction } from "@/lib/db/transaction";
-import { AppError, notFound } from "@/lib/errors";
+import { AppError } from "@/lib/errors";
+import { problem } from "@/lib/i18n/problem";
 import { isoDay } from "@/lib/format";
 import { newJobId } from "@/lib/jobs/ids";
 import { restoreSubscribers, trashSubscribers } from "@/lib/trash/subscribers";
@@ -71,8 +72,13 @@ async function lastChange(q: Queryable, id: number): Promise<{ id: number; by: s
 /** 409 naming who changed which subscriber, and what, since it was read. */
 async function changedSince(q: Queryable, stale: Row[]): Promise<AppError> {
   const changes = await Promise.all(stale.map((r) => lastChange(q, r.id)));
-  const told = changes.map((c) => `#${c.id} was changed by ${c.by} at ${c.at}${c.fields.length ? ` (${c.fields.join(", ")})` : ""}`);
-  return new AppError(409, "stale", `Someone changed these subscribers after you read them: ${told.join("; ")}. Review the group again, then merge.`, undefined, undefined, {
+  const [one] = changes;
+  // One change (the usual case) in the reader's words; several as a list of the same facts.
+  const message =
+    changes.length === 1 && one
+      ? problem("subscribers.mergeStaleOne", { id: String(one.id), by: one.by, at: one.at, fields: one.fields.join(", ") || "none" })
+      : problem("subscribers.mergeStale", { changes: changes.map((c) => `#${c.id} (${[c.by, c.at, ...c.fields].join(", ")})`).join("; ") });
+  return new AppError(409, "stale", message, undefined, undefined, {
     changed: changes.map((c, i) => ({ ...c, current: serializeRecord(stale[i]!) })),
   });
 }
@@ -88,7 +94,7 @@ export async function mergeSubscribers(scope: BranchScope, input: MergeInput, ac
       WHERE s.id = ANY(${ids}::int[]) ORDER BY s.id FOR UPDATE OF s`);
     const byId = new Map(rows.map((r) => [r.id, r]));
     const missing = ids.filter((id) => !byId.has(id));
-    if (missing.length) throw new AppError(404, "not_found", `No subscriber ${missing.join(", ")} was found.`);
+    if (missing.length) throw new AppError(404, "not_found", problem("subscribers.missing", { ids: missing.join(", "), count: missing.length }));
     const stale = rows.filter((r) => !sameVersion(r.updated_at, input.versions.get(r.id)!));
     if (stale.length) throw await changedSince(q, stale);
     const survivor = byId.get(input.survivor_id)!;
@@ -132,18 +138,18 @@ export async function mergesInto(q: Queryable, survivorId: number): Promise<{ id
 export async function undoMerge(scope: BranchScope, mergeId: string, actor: SessionUser): Promise<SubscriberDetail> {
   const result = await transaction(async (q) => {
     const [merge] = await q.query<MergeRow>(sql`SELECT id, survivor_id, merged_ids, before, survivor_version, undone_at FROM subscriber_merges WHERE id = ${mergeId} FOR UPDATE`);
-    if (!merge) throw notFound("The merge");
+    if (!merge) throw new AppError(404, "not_found", problem("subscribers.mergeNotFound"));
     const survivor = await findSubscriber(scope, merge.survivor_id, q, true);
-    if (!survivor) throw notFound("The merge");
-    if (merge.undone_at) throw new AppError(409, "already_undone", "This merge was already undone.");
+    if (!survivor) throw new AppError(404, "not_found", problem("subscribers.mergeNotFound"));
+    if (merge.undone_at) throw new AppError(409, "already_undone", problem("subscribers.mergeUndone"));
     if (!sameVersion(survivor.updated_at, merge.survivor_version)) {
       const change = await lastChange(q, survivor.id);
-      throw new AppError(409, "stale", `Subscriber #${survivor.id} was changed by ${change.by} at ${change.at}${change.fields.length ? ` (${change.fields.join(", ")})` : ""} after the merge: undoing it would lose that change.`);
+      throw new AppError(409, "stale", problem("subscribers.mergeUndoStale", { id: String(survivor.id), by: change.by, at: change.at, fields: change.fields.join(", ") || "none" }));
     }
     const trashed = await q.query<{ id: number; email: string; mobile: string }>(sql`
       SELECT id, email, mobile FROM subscriber_trash WHERE id = ANY(${merge.merged_ids}::int[]) AND merged_into = ${merge.survivor_id}`);
     const gone = merge.merged_ids.filter((id) => !trashed.some((t) => t.id === id));
-    if (gone.length) throw new AppError(409, "not_in_trash", `Subscriber ${gone.join(", ")} is no longer in the trash (restored or erased since): the merge cannot be undone.`);
+    if (gone.length) throw new AppError(409, "not_in_trash", problem("subscribers.mergeGone", { ids: gone.join(", "), count: gone.length }));
     const emails = [survivor.email, merge.before.email, ...trashed.map((t) => t.email)];
     const mobiles = [survivor.mobile, merge.before.mobile, ...trashed.map((t) => t.mobile)];
     await lockKeySets(q, emails, mobiles);

@@ -3,6 +3,7 @@ import type { SessionUser } from "@/lib/auth/permissions";
 import { prisma } from "@/lib/db/client";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { badRequest } from "@/lib/errors";
+import { problem } from "@/lib/i18n/problem";
 import { decideNew, findDuplicates, lockKeySets } from "./duplicates";
 import { isScoped, subscribersOf, type BranchScope } from "@/lib/auth/scope";
 import { branchFrom } from "@/lib/branches/where";
@@ -14,10 +15,11 @@ import { transaction, type Tx } from "@/lib/db/transaction";
 
 type Fields = Record<string, string[]>;
 
-const CHECK_FIELDS = "Check the highlighted fields.";
+const CHECK_FIELDS = problem("common.checkFields");
 
 /** A scoped user's subscribers need one of their branches; another branch is refused as an unknown one is. */
-const OUT_OF_SCOPE = "Choose one of your branches.";
+const OUT_OF_SCOPE = problem("subscribers.branchOutOfScope");
+const BRANCH_GONE = problem("subscribers.branchGone");
 
 /** Branch and country must exist, the branch in the user's scope; the mobile must be a valid number of the chosen country. */
 export async function resolveReferences(tx: Tx, scope: BranchScope, input: SubscriberValues) {
@@ -25,12 +27,12 @@ export async function resolveReferences(tx: Tx, scope: BranchScope, input: Subsc
   const [branch] = input.branch_id
     ? await tx.query<{ id: number; name: string }>(sql`SELECT b.id, b.name ${branchFrom(scope, { id: input.branch_id })}`)
     : [];
-  if (input.branch_id && !branch) fields.branch_id = [isScoped(scope) ? OUT_OF_SCOPE : "This branch does not exist (any more). Choose another."];
+  if (input.branch_id && !branch) fields.branch_id = [isScoped(scope) ? OUT_OF_SCOPE : BRANCH_GONE];
   else if (!input.branch_id && isScoped(scope)) fields.branch_id = [OUT_OF_SCOPE];
   const country = input.country_id
     ? await tx.country.findUnique({ where: { id: input.country_id }, select: { id: true, name: true, code: true } })
     : null;
-  if (input.country_id && !country) fields.country_id = ["This country does not exist. Choose one from the list."];
+  if (input.country_id && !country) fields.country_id = [problem("subscribers.countryGone")];
   const mobile = normaliseMobile(input.mobile, country?.code);
   if (!mobile.ok) fields.mobile = [mobile.message];
   if (Object.keys(fields).length || !mobile.ok) throw badRequest(CHECK_FIELDS, fields);
@@ -91,7 +93,7 @@ export async function createSubscriber(scope: BranchScope, input: SubscriberValu
   } catch (error) {
     // A branch deleted between our check and the insert: still the user's input, not a 500.
     if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2003") {
-      throw badRequest(CHECK_FIELDS, { branch_id: ["This branch does not exist (any more). Choose another."] });
+      throw badRequest(CHECK_FIELDS, { branch_id: [BRANCH_GONE] });
     }
     throw error;
   }

@@ -1,13 +1,15 @@
 import { parsePhoneNumberFromString, type CountryCode } from "libphonenumber-js/mobile";
+import { problem } from "@/lib/i18n/problem";
 
 // Mobiles are stored in E.164, so "the same mobile" is string equality and filters match digits.
 // Only numbers valid as mobiles of their country pass; the browser and the server run this same function.
 
 type MobileResult = { ok: true; e164: string } | { ok: false; message: string };
 
-export const MOBILE_NEEDS_COUNTRY =
-  "Start with + and the country code (e.g. +44 7400 123456), or choose the country first.";
-export const MOBILE_INVALID = "This is not a valid mobile number.";
+// Problem keys (lib/i18n/problem.ts): put into words where they are shown.
+export const MOBILE_NEEDS_COUNTRY = problem("subscribers.mobileNeedsCountry");
+export const MOBILE_INVALID = problem("subscribers.mobileInvalid");
+const MOBILE_INVALID_NATIONAL = problem("subscribers.mobileInvalidNational");
 
 /** Characters a typed number may contain (digits and the usual separators). */
 export const MOBILE_CHARACTERS = /^\+?[\d\s().\-/]+$/;
@@ -24,7 +26,7 @@ export function normaliseMobile(input: string, countryCode?: string | null): Mob
     defaultCountry ? { defaultCountry } : undefined,
   );
   if (!phone || !phone.isValid()) {
-    return { ok: false, message: international ? MOBILE_INVALID : `${MOBILE_INVALID} Check it, or add + and the country code.` };
+    return { ok: false, message: international ? MOBILE_INVALID : MOBILE_INVALID_NATIONAL };
   }
   return { ok: true, e164: phone.number };
 }

@@ -1,7 +1,8 @@
 import "server-only";
 import type { AuditAction } from "@/lib/audit/actions";
 import { join, query, sql, type Queryable, type Statement } from "@/lib/db/sql";
-import { notFound } from "@/lib/errors";
+import { AppError } from "@/lib/errors";
+import { problem } from "@/lib/i18n/problem";
 import { emailKey, subscriberRecordSchema, type SubscriberRecordBody } from "./schema";
 import { dismissed } from "./duplicates";
 export type { SubscriberRecordBody };
@@ -38,7 +39,7 @@ export async function findSubscriber(scope: BranchScope, id: number, db: Queryab
 
 export async function getSubscriber(scope: BranchScope, id: number): Promise<SubscriberDetail> {
   const row = await findSubscriber(scope, id);
-  if (!row) throw notFound("The subscriber");
+  if (!row) throw new AppError(404, "not_found", problem("subscribers.notFound"));
   return row;
 }
 

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { problem, type ProblemKey } from "@/lib/i18n/problem";
 import { isCalendarDay, isDayInRange, jsonObjectSchema, keysNotIn } from "@/lib/validation/common";
 import { MAX_ID } from "@/lib/validation/id";
 import { documentedAs } from "@/lib/validation/documented";
@@ -11,56 +12,56 @@ import { MOBILE_CHARACTERS, normaliseMobile } from "./phone";
 // E.164 by normaliseMobile, again on the server with the country read from the database.
 
 /** A person's name: the console's rule for typed text (lib/validation/text.ts), then trimmed. */
-const name = (label: string) =>
-  safeText(`Enter the ${label}.`)
+const name = (required: ProblemKey) =>
+  safeText(problem(required))
     .trim()
-    .min(1, `Enter the ${label}.`)
-    .max(100, "Use at most 100 characters.");
+    .min(1, problem(required))
+    .max(100, problem("common.tooLong", { max: 100 }));
 
-const optionalId = (what: string) =>
+const optionalId = (choose: ProblemKey) =>
   z
-    .number({ message: `Choose a ${what} from the list.` })
-    .int(`Choose a ${what} from the list.`)
-    .min(1, `Choose a ${what} from the list.`)
-    .max(MAX_ID, `Choose a ${what} from the list.`)
+    .number({ message: problem(choose) })
+    .int(problem(choose))
+    .min(1, problem(choose))
+    .max(MAX_ID, problem(choose))
     .nullish()
     .transform((v) => v ?? null);
 
 const isDay = (s: string) => isCalendarDay(s) && isDayInRange(s);
 
 export const subscriberInputSchema = z.object({
-  first_name: name("first name"),
-  last_name: name("last name"),
+  first_name: name("subscribers.firstNameRequired"),
+  last_name: name("subscribers.lastNameRequired"),
   email: z
-    .string({ message: "Enter an email address." })
+    .string({ message: problem("subscribers.emailRequired") })
     .trim()
-    .min(1, "Enter an email address.")
-    .max(254, "Use at most 254 characters.")
-    .pipe(z.email("Enter a valid email address, like name@example.com.")),
+    .min(1, problem("subscribers.emailRequired"))
+    .max(254, problem("common.tooLong", { max: 254 }))
+    .pipe(z.email(problem("subscribers.emailInvalid"))),
   mobile: z
-    .string({ message: "Enter a mobile number." })
+    .string({ message: problem("subscribers.mobileRequired") })
     .trim()
-    .min(1, "Enter a mobile number.")
-    .max(32, "Use at most 32 characters.")
-    .regex(MOBILE_CHARACTERS, "Use digits, spaces, +, -, ( and ) only."),
-  branch_id: optionalId("branch"),
-  country_id: optionalId("country"),
+    .min(1, problem("subscribers.mobileRequired"))
+    .max(32, problem("common.tooLong", { max: 32 }))
+    .regex(MOBILE_CHARACTERS, problem("subscribers.mobileCharacters")),
+  branch_id: optionalId("subscribers.branchChoose"),
+  country_id: optionalId("subscribers.countryChoose"),
   travel_date: z
-    .string({ message: "Use a date as YYYY-MM-DD." })
+    .string({ message: problem("subscribers.dateFormat") })
     .trim()
-    .refine((s) => s === "" || /^\d{4}-\d{2}-\d{2}$/.test(s), "Use a date as YYYY-MM-DD.")
-    .refine((s) => s === "" || isDay(s), "That date does not exist (or is not between 1900 and 2100).")
+    .refine((s) => s === "" || /^\d{4}-\d{2}-\d{2}$/.test(s), problem("subscribers.dateFormat"))
+    .refine((s) => s === "" || isDay(s), problem("subscribers.dateMissing"))
     .nullish()
     .transform((v) => v || null),
-  sheet_name: safeText("Enter a sheet name.")
+  sheet_name: safeText(problem("subscribers.sheetName"))
     .trim()
-    .max(100, "Use at most 100 characters.")
+    .max(100, problem("common.tooLong", { max: 100 }))
     .nullish()
     .transform((v) => v || null),
   subscription_status: z.enum(SUBSCRIPTION_STATUSES, {
-    message: `Choose a status: ${SUBSCRIPTION_STATUSES.join(", ")}.`,
+    message: problem("subscribers.statusChoose", { statuses: SUBSCRIPTION_STATUSES.join(", ") }),
   }),
-  is_mandatory: z.boolean({ message: "Say whether the subscription is mandatory (true or false)." }),
+  is_mandatory: z.boolean({ message: problem("subscribers.mandatoryBoolean") }),
 });
 
 export type SubscriberInput = z.input<typeof subscriberInputSchema>;
@@ -90,6 +91,8 @@ export const emailKey = (email: string) => email.trim().toLowerCase();
 /** An ISO time with `Z` or an offset: without one it would be read in the server's zone, letting a stale edit pass. */
 export const versionSchema = (message: string) => z.iso.datetime({ offset: true, message });
 export const VERSION_FORMAT = "an ISO 8601 time with Z or an offset, such as 2026-11-22T09:14:05.123Z";
+/** VERSION_FORMAT's example, which the catalogue's messages name (problems.subscribers). */
+export const VERSION_EXAMPLE = "2026-11-22T09:14:05.123Z";
 
 const PATCH_FIELDS = Object.keys(subscriberInputSchema.shape);
 /** Members of a record answer that are the server's to decide: accepted and ignored in a PATCH. */
@@ -114,15 +117,16 @@ const subscriberPatchShape = subscriberInputSchema
 export const subscriberPatchSchema = documentedAs(
   subscriberPatchShape,
   // The body as sent, so every member is checked (lib/validation/common.ts).
-  jsonObjectSchema("Send the changes as one JSON object."),
+  jsonObjectSchema(problem("subscribers.patchObject")),
 )
   .superRefine((body, ctx) => {
     for (const key of keysNotIn(body, PATCH_MEMBERS)) {
-      const hint = Object.hasOwn(NAMED_BY_ID, key) ? ` Use ${NAMED_BY_ID[key]}.` : "";
-      ctx.addIssue({ code: "custom", path: [key], message: `"${key.slice(0, 40)}" is not a field you can change.${hint}` });
+      const field = key.slice(0, 40);
+      const message = Object.hasOwn(NAMED_BY_ID, key) ? problem("subscribers.patchUnknownUse", { key: field, use: NAMED_BY_ID[key]! }) : problem("subscribers.patchUnknown", { key: field });
+      ctx.addIssue({ code: "custom", path: [key], message });
     }
     if (!patchVersion.safeParse(body.updated_at).success) {
-      ctx.addIssue({ code: "custom", path: ["updated_at"], message: `Send updated_at as you read it (${VERSION_FORMAT}): it says which version you changed.` });
+      ctx.addIssue({ code: "custom", path: ["updated_at"], message: problem("subscribers.patchVersion", { example: VERSION_EXAMPLE }) });
     }
   })
   .transform((body) => {
@@ -134,7 +138,7 @@ export const subscriberPatchSchema = documentedAs(
 /** The edit form's action: the creation fields, the subscriber and the version it was read at. */
 export const subscriberEditSchema = subscriberInputSchema.extend({
   id: z.number().int().min(1).max(MAX_ID),
-  version: versionSchema(`The version must be ${VERSION_FORMAT}.`),
+  version: versionSchema(problem("subscribers.versionFormat", { example: VERSION_EXAMPLE })),
 });
 
 /** A subscriber as the API lists it (docs/API.md). */

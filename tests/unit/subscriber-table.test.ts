@@ -63,7 +63,7 @@ describe("SubscriberTable's rows", () => {
     expect(out).not.toContain("<time");
     expect(out).toContain('<td class="font-medium card"><input type="checkbox"');
     expect(out).toContain('<td class="card-meta from-lg"><bdi title="Dublin">Dublin</bdi></td>');
-    expect(out).toContain('<td class="code text-slate-700 card-meta from-xl">+353871234567</td>');
+    expect(out).toContain('<td class="code text-slate-700 card-meta from-xl"><bdi dir="ltr">+353871234567</bdi></td>');
     expect(markup).toMatch(/<th [^>]*class="list-th from-xl"[^>]*><a class="sort-link" href="\/subscribers\?sort=country_name"/);
   });
 

@@ -1,6 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { emailKey, subscriberEditSchema, subscriberFormSchema, subscriberInputSchema, subscriberPatchSchema } from "@/lib/subscribers/schema";
-import { fieldErrors } from "@/lib/validation/common";
+import { fieldErrors as rawFieldErrors } from "@/lib/validation/common";
+import { fieldWords } from "@/lib/i18n/problem";
+import { problemsIn } from "@/lib/i18n/problems-in";
+
+// Messages are problem keys (lib/i18n/problem.ts): read here in English, as the API answers them.
+const english = problemsIn("en");
+const fieldErrors = (error: Parameters<typeof rawFieldErrors>[0]) => fieldWords(rawFieldErrors(error), english) ?? {};
 
 const valid = {
   first_name: "  Ada ",
@@ -13,7 +19,7 @@ const valid = {
 
 const fieldsOf = (input: unknown) => {
   const r = subscriberInputSchema.safeParse(input);
-  return r.success ? {} : Object.fromEntries(r.error.issues.map((i) => [i.path.join("."), i.message]));
+  return r.success ? {} : Object.fromEntries(r.error.issues.map((i) => [i.path.join("."), english(i.message)]));
 };
 
 describe("subscriber input schema", () => {
@@ -94,7 +100,7 @@ describe("subscriber form schema", () => {
   it("asks for the country code when there is no country", () => {
     const r = schema.safeParse({ ...valid, mobile: "07400 123456" });
     expect(r.success).toBe(false);
-    if (!r.success) expect(r.error.issues[0]?.message).toMatch(/country code/);
+    if (!r.success) expect(english(r.error.issues[0]?.message ?? "")).toMatch(/country code/);
   });
 });
 

@@ -4,6 +4,7 @@ import { revalidatePath } from "next/cache";
 import { action } from "@/lib/actions";
 import { z } from "zod";
 import { requireAdmin, requireUser } from "@/lib/auth/guards";
+import { problem } from "@/lib/i18n/problem";
 import { erasePerson } from "@/lib/people/erase";
 import { deleteSubscriber, updateSubscriber } from "@/lib/subscribers/edit";
 import { checkDuplicates, createSubscriber } from "@/lib/subscribers/mutations";
@@ -21,7 +22,7 @@ export const createSubscriberAction = action(requireUser, subscriberInputSchema,
   return {
     ok: true,
     data: { id: row.id, is_duplicate: row.is_duplicate },
-    message: row.is_duplicate ? `Subscriber “${name}” created, marked as a duplicate.` : `Subscriber “${name}” created.`,
+    message: problem(row.is_duplicate ? "subscribers.createdDuplicate" : "subscribers.created", { name }),
   };
 });
 
@@ -35,20 +36,19 @@ export const updateSubscriberAction = action(requireUser, subscriberEditSchema, 
   const row = await updateSubscriber(user.scope, id, input, new Date(version), user);
   revalidatePath("/subscribers");
   revalidatePath(`/subscribers/${id}`);
-  return { ok: true, data: serializeRecord(row), message: `Subscriber “${row.first_name} ${row.last_name}” saved.${row.is_duplicate ? " It is marked as a duplicate." : ""}` };
+  const name = `${row.first_name} ${row.last_name}`;
+  return { ok: true, data: serializeRecord(row), message: problem(row.is_duplicate ? "subscribers.savedDuplicate" : "subscribers.saved", { name }) };
 });
 
-export const deleteSubscriberAction = action(requireAdmin, z.object({ id: idSchema("The subscriber id must be a whole number of 1 or more.") }), async ({ id }, user) => {
+export const deleteSubscriberAction = action(requireAdmin, z.object({ id: idSchema(problem("subscribers.idInvalid")) }), async ({ id }, user) => {
   const row = await deleteSubscriber(user.scope, id, user);
   revalidatePath("/subscribers");
-  return { ok: true, data: undefined, message: `Subscriber “${row.first_name} ${row.last_name}” deleted. It is in the trash.` };
+  return { ok: true, data: undefined, message: problem("subscribers.deleted", { name: `${row.first_name} ${row.last_name}` }) };
 });
 
 /** Erases the person of this record everywhere (administrators): not undoable, the confirmation said so. */
-export const erasePersonAction = action(requireAdmin, z.object({ id: idSchema("The subscriber id must be a whole number of 1 or more.") }), async ({ id }, user) => {
+export const erasePersonAction = action(requireAdmin, z.object({ id: idSchema(problem("subscribers.idInvalid")) }), async ({ id }, user) => {
   const counts = await erasePerson(user.scope, { subscriber_id: id }, user);
   revalidatePath("/subscribers");
-  const records = `${counts.erased_subscribers} record${counts.erased_subscribers === 1 ? "" : "s"}`;
-  const files = counts.exports_withdrawn ? `, ${counts.exports_withdrawn} export file${counts.exports_withdrawn === 1 ? "" : "s"} withdrawn` : "";
-  return { ok: true, data: counts, message: `Person erased: ${records}${files}.` };
+  return { ok: true, data: counts, message: problem("people.erased", { records: counts.erased_subscribers, files: counts.exports_withdrawn }) };
 });

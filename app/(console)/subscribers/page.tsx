@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { getTranslations } from "next-intl/server";
 import { ClientMessages } from "@/components/client-messages";
 import Link from "next/link";
 import { redirect } from "next/navigation";
@@ -9,7 +10,8 @@ import { buttonClass } from "@/components/ui/button-styles";
 import { requirePageUser } from "@/lib/auth/page-guards";
 import { canCreateSubscribers, canManageBranches } from "@/lib/auth/permissions";
 import { rawExportFilters } from "@/lib/export/filters";
-import { nameList } from "@/lib/format";
+import { countryNamer } from "@/lib/countries/names";
+import { getFormats } from "@/lib/i18n/server";
 import { listOutcome } from "@/lib/list/outcome";
 import { parseWith, withParams, type RawParams } from "@/lib/list/params";
 import { heavyUnless } from "@/lib/load/user-limit";
@@ -21,11 +23,19 @@ import { defaultViewHref, shownColumns, viewsState } from "@/lib/views/menu";
 import { ViewsMenu } from "../views/views-menu";
 import { BulkBar } from "./bulk-bar";
 import { DuplicatesLink } from "./duplicates-link";
-import { SUBSCRIBER_TOOLBAR } from "./filter-fields";
+import { subscriberToolbar } from "./filter-fields";
 import { ExportPanel } from "./export-panel";
 import { SubscriberTable } from "./subscriber-table";
 
-export const metadata: Metadata = { title: "Subscribers" };
+export async function generateMetadata(): Promise<Metadata> {
+  return { title: (await getTranslations("subscribers"))("title") };
+}
+
+/** Branch names as a short line: the first `shown`, then how many more, in the reader's language. */
+function branchList(t: Awaited<ReturnType<typeof getTranslations<"subscribers">>>, names: readonly string[], shown = 5): string {
+  const first = names.slice(0, shown).join(t("listSeparator"));
+  return names.length > shown ? t("namesAndMore", { names: first, more: names.length - shown }) : first;
+}
 
 const PATH = "/subscribers";
 const BULK_FORM = "bulk-change";
@@ -44,22 +54,24 @@ export default async function SubscribersPage({ searchParams }: { searchParams: 
   const shown = shownColumns(user, params);
   const settings = tableSettings(user.preferences);
   const chosen = typeof params.columns === "string" ? shown : undefined;
+  const [t, all, f] = await Promise.all([getTranslations("subscribers"), getTranslations(), getFormats()]);
+  const words = { t: all, f, country: await countryNamer(f.locale) };
 
   // The toolbar, table, views menu and export panel are partly client code: they read these groups.
   return (
     <ClientMessages namespaces={["list", "views", "export"]}>
     <div className="space-y-5">
       <div className="flex flex-wrap items-center justify-between gap-3">
-        <h1 className="text-2xl font-semibold tracking-tight">Subscribers</h1>
+        <h1 className="text-2xl font-semibold tracking-tight">{t("title")}</h1>
         <div className="flex flex-wrap gap-2">
           <DuplicatesLink scope={scope} back={backQuery(listAddress(params))} />
           {canCreateSubscribers(user) ? (
             <>
               <Link href="/subscribers/import" className={buttonClass.secondary}>
-                Import
+                {t("import")}
               </Link>
               <Link href="/subscribers/new" className={buttonClass.primary}>
-                New subscriber
+                {t("new")}
               </Link>
             </>
           ) : null}
@@ -69,14 +81,14 @@ export default async function SubscribersPage({ searchParams }: { searchParams: 
         // The header names them too; the list says that it is limited to them.
         <p className="text-sm text-slate-600" data-testid="list-scope">
           {user.branch_names.length ? (
-            <>Only subscribers of your branches are listed: <bdi>{nameList(user.branch_names, 5)}</bdi>.</>
+            t.rich("scopeSome", { names: branchList(t, user.branch_names), bdi: (c) => <bdi>{c}</bdi> })
           ) : (
-            "You have no branches yet, so no subscribers are listed: ask an administrator."
+            t("scopeNone")
           )}
         </p>
       ) : null}
       <ListToolbar
-        filters={SUBSCRIBER_TOOLBAR}
+        filters={subscriberToolbar(all)}
         params={params}
         path={PATH}
         views={<ViewsMenu state={views} params={params} />}
@@ -88,21 +100,25 @@ export default async function SubscribersPage({ searchParams }: { searchParams: 
             list={list!}
             params={params}
             path={PATH}
-            noun={["subscriber", "subscribers"]}
+            noun={[t("nounOne"), t("nounOther")]}
             empty={<NoSubscribers filtered={SUBSCRIBER_FILTER_KEYS.some((key) => params[key])} />}
             beside={() => (
               <div className="ms-auto">
                 {/* Back without the address's columns (a view's), so the columns just chosen show. */}
                 <a href={`/subscribers/columns?back=${encodeURIComponent(`${PATH}${withParams(params, { columns: undefined })}`)}`} className={`${buttonClass.secondary} py-1.5`}>
                   {/* On a phone only "Columns": with the summary on one line (the phone shows cards, not columns). */}
-                  {!chosen && !settings.hidden ? <>Columns<span className="max-sm:hidden"> · fit</span></> : shown.length < COLUMN_COUNT ? `Columns · ${shown.length} of ${COLUMN_COUNT}` : "Columns"}
+                  {!chosen && !settings.hidden
+                    ? t.rich("columnsFit", { wide: (c) => <span className="max-sm:hidden">{c}</span> })
+                    : shown.length < COLUMN_COUNT
+                      ? t("columnsOf", { shown: shown.length, total: COLUMN_COUNT })
+                      : t("columns")}
                 </a>
               </div>
             )}
           >
             {(rows, { total }) => (
               <>
-                <SubscriberTable rows={rows} sort={filters.sort} params={params} path={PATH} settings={settings} shown={chosen} selectForm={BULK_FORM} />
+                <SubscriberTable rows={rows} sort={filters.sort} params={params} path={PATH} settings={settings} shown={chosen} selectForm={BULK_FORM} words={words} />
                 {/* Under the rows, held at the bottom of the window while they scroll: selecting moves no row. A new address starts a new selection. */}
                 <BulkBar key={listAddress(params)} id={BULK_FORM} params={params} total={total} admin={canManageBranches(user)} />
               </>
@@ -123,12 +139,13 @@ export default async function SubscribersPage({ searchParams }: { searchParams: 
   );
 }
 
-function NoSubscribers({ filtered }: { filtered: boolean }) {
+async function NoSubscribers({ filtered }: { filtered: boolean }) {
+  const t = await getTranslations("subscribers");
   return filtered ? (
-    <EmptyState title="No subscribers match these filters">Change or clear the filters to see more subscribers.</EmptyState>
+    <EmptyState title={t("emptyFilteredTitle")}>{t("emptyFilteredBody")}</EmptyState>
   ) : (
-    <EmptyState title="No subscribers yet" action={<Link href="/subscribers/new" className={buttonClass.primary}>New subscriber</Link>}>
-      Subscribers you create appear here, newest first.
+    <EmptyState title={t("emptyTitle")} action={<Link href="/subscribers/new" className={buttonClass.primary}>{t("new")}</Link>}>
+      {t("emptyBody")}
     </EmptyState>
   );
 }

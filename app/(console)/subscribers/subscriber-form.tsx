@@ -4,6 +4,7 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import { FIELD } from "@/lib/subscribers/fields";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
+import { useTranslations } from "next-intl";
 import { useMemo, useState } from "react";
 import { Controller, useWatch } from "react-hook-form";
 import { notify } from "@/components/toast";
@@ -12,7 +13,7 @@ import { Combobox, type ComboboxOption } from "@/components/ui/combobox";
 import { Field } from "@/components/ui/field";
 import { FormAlert } from "@/components/ui/form-alert";
 import { useActionForm } from "@/components/ui/use-action-form";
-import { STATUS_OPTIONS } from "@/lib/subscribers/labels";
+import { statusOptions } from "@/lib/subscribers/labels";
 import { normaliseMobile } from "@/lib/subscribers/phone";
 import type { SubscriberRecordBody } from "@/lib/subscribers/record";
 import { subscriberFormSchema, type SubscriberInput } from "@/lib/subscribers/schema";
@@ -60,6 +61,9 @@ export function SubscriberForm({
   branchRequired?: boolean;
 }) {
   const router = useRouter();
+  const t = useTranslations("subscribers.form");
+  // Field labels and statuses (the `fields` and `subscribers.status` groups the page hands over).
+  const all = useTranslations();
   // Editing: the version the form's values stand on, and someone else's newer version when a save found one.
   const [version, setVersion] = useState(editing?.version ?? "");
   const [conflict, setConflict] = useState<Conflict | null>(null);
@@ -70,10 +74,10 @@ export function SubscriberForm({
     { resolver: zodResolver(schema), defaultValues: editing ? toForm(editing.values) : { ...DEFAULTS, branch_id: branchRequired && branches.length === 1 ? branches[0]!.id : null } },
     {
       fields: FIELDS,
-      failed: editing ? "The subscriber could not be saved." : "The subscriber could not be created.",
+      failed: editing ? t("saveFailed") : t("createFailed"),
       send: (values) => (editing ? updateSubscriberAction({ ...values, id: editing.id, version }) : createSubscriberAction(values)),
       done: (result) => {
-        notify("success", result.message ?? "Saved.");
+        notify("success", result.message ?? t("saved"));
         router.push(editing ? editing.record : "/subscribers");
         router.refresh();
       },
@@ -103,7 +107,7 @@ export function SubscriberForm({
     reset(toForm(merged));
     setVersion(conflict.theirs.updated_at);
     setConflict(null);
-    setFormError("Their version is loaded, with your changes on top. Check it, then save.");
+    setFormError(t("theirsLoaded"));
   };
   const takeTheirs = () => {
     if (!conflict) return;
@@ -124,19 +128,19 @@ export function SubscriberForm({
   return (
     <form onSubmit={onSubmit} noValidate className="space-y-5">
       <div className="grid gap-5 sm:grid-cols-2">
-        <Field label={FIELD.first_name.label} error={errors.first_name?.message}>
+        <Field label={all(FIELD.first_name.key)} error={errors.first_name?.message}>
           {(props) => <input {...props} autoFocus autoComplete="off" maxLength={100} {...register("first_name")} />}
         </Field>
-        <Field label={FIELD.last_name.label} error={errors.last_name?.message}>
+        <Field label={all(FIELD.last_name.key)} error={errors.last_name?.message}>
           {(props) => <input {...props} autoComplete="off" maxLength={100} {...register("last_name")} />}
         </Field>
       </div>
-      <Field label={FIELD.email.label} error={errors.email?.message}>
+      <Field label={all(FIELD.email.key)} error={errors.email?.message}>
         {(props) => <input {...props} type="email" autoComplete="off" maxLength={254} {...register("email", { onBlur: askDuplicates })} />}
       </Field>
       <DuplicateNote field="email" id={warnings.email} />
       <div className="grid gap-5 sm:grid-cols-2">
-        <Field label={FIELD.country_name.label} error={errors.country_id?.message} hint="Also used to read national mobile numbers.">
+        <Field label={all(FIELD.country_name.key)} error={errors.country_id?.message} hint={t("countryHint")}>
           {(props) => (
             <Controller
               control={control}
@@ -144,8 +148,8 @@ export function SubscriberForm({
               render={({ field }) => (
                 <Combobox
                   {...props}
-                  listLabel="Countries"
-                  placeholder="Type to search…"
+                  listLabel={t("countries")}
+                  placeholder={t("typeToSearch")}
                   options={countries}
                   value={field.value ?? null}
                   onChange={(id) => {
@@ -161,30 +165,30 @@ export function SubscriberForm({
           )}
         </Field>
         <Field
-          label={FIELD.mobile.label}
+          label={all(FIELD.mobile.key)}
           error={errors.mobile?.message}
-          hint={preview?.ok ? `Saved as ${preview.e164}.` : "With + and country code, or national for the chosen country."}
+          hint={preview?.ok ? t("savedAs", { mobile: preview.e164 }) : t("mobileHint")}
         >
           {(props) => <input {...props} type="tel" autoComplete="off" maxLength={32} {...register("mobile", { onBlur: askDuplicates })} />}
         </Field>
       </div>
       <DuplicateNote field="mobile" id={warnings.mobile} />
-      <Field label={FIELD.branch_name.label} error={errors.branch_id?.message} hint={branchRequired ? "Required: one of your branches." : "Optional."}>
+      <Field label={all(FIELD.branch_name.key)} error={errors.branch_id?.message} hint={branchRequired ? t("branchRequired") : t("optional")}>
         {(props) => (
           <Controller
             control={control}
             name="branch_id"
             render={({ field }) => (
-              <Combobox {...props} listLabel="Branches" placeholder="Type to search…" options={branches} value={field.value ?? null} onChange={field.onChange} onBlur={field.onBlur} />
+              <Combobox {...props} listLabel={t("branches")} placeholder={t("typeToSearch")} options={branches} value={field.value ?? null} onChange={field.onChange} onBlur={field.onBlur} />
             )}
           />
         )}
       </Field>
       <div className="grid gap-5 sm:grid-cols-2">
-        <Field label={FIELD.travel_date.label} error={errors.travel_date?.message} hint="Optional.">
+        <Field label={all(FIELD.travel_date.key)} error={errors.travel_date?.message} hint={t("optional")}>
           {(props) => <input {...props} type="date" {...register("travel_date")} />}
         </Field>
-        <Field label={FIELD.sheet.label} error={errors.sheet_name?.message} hint="Optional: an existing sheet, or a new name.">
+        <Field label={all(FIELD.sheet.key)} error={errors.sheet_name?.message} hint={t("sheetHint")}>
           {(props) => <input {...props} list="sheet-names" autoComplete="off" maxLength={100} {...register("sheet_name")} />}
         </Field>
         <datalist id="sheet-names">
@@ -194,10 +198,10 @@ export function SubscriberForm({
         </datalist>
       </div>
       <div className="grid items-start gap-5 sm:grid-cols-2">
-        <Field label="Subscription status" error={errors.subscription_status?.message}>
+        <Field label={t("status")} error={errors.subscription_status?.message}>
           {(props) => (
             <select {...props} {...register("subscription_status")}>
-              {STATUS_OPTIONS.map((o) => (
+              {statusOptions(all).map((o) => (
                 <option key={o.value} value={o.value}>
                   {o.label}
                 </option>
@@ -207,16 +211,16 @@ export function SubscriberForm({
         </Field>
         <label className="flex items-center gap-2 text-sm font-medium text-slate-700 sm:pt-7">
           <input type="checkbox" className="size-4 rounded border-slate-300 accent-brand-600" {...register("is_mandatory")} />
-          Mandatory subscription
+          {t("mandatory")}
         </label>
       </div>
       <FormAlert message={formError} className="rounded-md bg-red-50 px-3 py-2" />
       <div className="flex gap-3">
         <button type="submit" className={buttonClass.primary} disabled={isSubmitting}>
-          {isSubmitting ? (editing ? "Saving…" : "Creating…") : editing ? "Save changes" : "Create subscriber"}
+          {isSubmitting ? (editing ? t("saving") : t("creating")) : editing ? t("save") : t("create")}
         </button>
         <Link href={editing ? editing.record : "/subscribers"} className={buttonClass.secondary}>
-          Cancel
+          {t("cancel")}
         </Link>
       </div>
     </form>

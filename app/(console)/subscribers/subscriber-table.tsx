@@ -1,51 +1,64 @@
+import { createTranslator } from "next-intl";
 import { TableFrame } from "@/components/list/list-table";
 import { SelectPage } from "@/components/list/select-page";
-import { FIELD } from "@/lib/subscribers/fields";
+import { FIELD, type FieldLabelKey } from "@/lib/subscribers/fields";
 import { SortHeader } from "@/components/list/sort-header";
 import { Badge, EmptyValue, type BadgeTone } from "@/components/ui/badge";
-import { formatDateTime, formatDay, isoDay } from "@/lib/format";
+import { config } from "@/lib/config";
+import { isoDay } from "@/lib/format";
+import { catalogue, type Messages } from "@/lib/i18n/catalogues";
+import { formatsFor, type Formats } from "@/lib/i18n/format";
 import type { RawParams } from "@/lib/list/params";
 import { backQuery, listAddress } from "@/lib/subscribers/back";
 import { FIT_COLUMNS, type TableColumn, type TableSettings } from "@/lib/subscribers/columns";
 import type { SubscriberFilters } from "@/lib/subscribers/filters";
-import { STATUS_LABEL, STATUS_TONE } from "@/lib/subscribers/labels";
+import { statusKey, STATUS_TONE } from "@/lib/subscribers/labels";
 import type { SubscriberRow } from "@/lib/subscribers/queries";
+
+/** What the table says, in the reader's language: a translator of the whole catalogue, the formats, country names. */
+export type TableWords = { t: ReturnType<typeof createTranslator<Messages>>; f: Formats; country: (name: string) => string };
+
+/** English words, for a table rendered outside a request (tests). */
+export function englishTableWords(): TableWords {
+  return { t: createTranslator({ locale: "en", messages: catalogue("en") }), f: formatsFor("en", config().CONSOLE_TIME_ZONE), country: (name) => name };
+}
 
 /** Typed text is isolated (<bdi>): a right-to-left name cannot reorder what is around it. */
 const text = (value: string | null) => (value === null ? <EmptyValue /> : <bdi title={value}>{value}</bdi>);
 /** Yes is a badge; no is the column's quiet text (its cells are .quiet). */
-const flag = (value: boolean, yes: string, tone: BadgeTone) => (value ? <Badge tone={tone}>{yes}</Badge> : "No");
+const flag = (value: boolean, yes: string, tone: BadgeTone, w: TableWords) => (value ? <Badge tone={tone}>{yes}</Badge> : w.t("subscribers.no"));
 
 /**
  * Every field of docs/SPEC.md's subscriber; the status and flags early, to read without scrolling.
  * The card-* classes place a cell in a phone's card (app/globals.css): the others stay off it.
  */
-export const COLUMNS: { column: TableColumn; label: string; render: (s: SubscriberRow) => React.ReactNode; className?: string }[] = [
-  { column: "id", label: FIELD.id.label, render: (s) => s.id, className: "code" },
-  { column: "first_name", label: FIELD.first_name.label, render: (s) => text(s.first_name), className: "font-medium card" },
-  { column: "last_name", label: FIELD.last_name.label, render: (s) => text(s.last_name), className: "name font-medium text-slate-900 card" },
-  { column: "email", label: FIELD.email.label, render: (s) => text(s.email), className: "wide card-line" },
-  { column: "mobile", label: FIELD.mobile.label, render: (s) => s.mobile, className: "code text-slate-700 card-meta" },
+export const COLUMNS: { column: TableColumn; label: FieldLabelKey; render: (s: SubscriberRow, w: TableWords) => React.ReactNode; className?: string }[] = [
+  { column: "id", label: FIELD.id.key, render: (s) => s.id, className: "code" },
+  { column: "first_name", label: FIELD.first_name.key, render: (s) => text(s.first_name), className: "font-medium card" },
+  { column: "last_name", label: FIELD.last_name.key, render: (s) => text(s.last_name), className: "name font-medium text-slate-900 card" },
+  { column: "email", label: FIELD.email.key, render: (s) => text(s.email), className: "wide card-line" },
+  // A mobile has no letter to give it a direction: left to right, in an Arabic page too.
+  { column: "mobile", label: FIELD.mobile.key, render: (s) => <bdi dir="ltr">{s.mobile}</bdi>, className: "code text-slate-700 card-meta" },
   {
     column: "subscription_status",
-    label: FIELD.subscription_status.label,
-    render: (s) => <Badge tone={STATUS_TONE[s.subscription_status]}>{STATUS_LABEL[s.subscription_status]}</Badge>,
+    label: FIELD.subscription_status.key,
+    render: (s, w) => <Badge tone={STATUS_TONE[s.subscription_status]}>{w.t(statusKey(s.subscription_status))}</Badge>,
     className: "card-status",
   },
-  { column: "is_duplicate", label: FIELD.is_duplicate.label, render: (s) => flag(s.is_duplicate, "Duplicate", "amber"), className: "quiet" },
-  { column: "is_mandatory", label: FIELD.is_mandatory.label, render: (s) => flag(s.is_mandatory, "Mandatory", "violet"), className: "quiet" },
-  { column: "branch_name", label: FIELD.branch_name.label, render: (s) => text(s.branch_name), className: "card-meta" },
-  { column: "country_name", label: FIELD.country_name.label, render: (s) => text(s.country_name) },
+  { column: "is_duplicate", label: FIELD.is_duplicate.key, render: (s, w) => flag(s.is_duplicate, w.t("subscribers.table.duplicate"), "amber", w), className: "quiet" },
+  { column: "is_mandatory", label: FIELD.is_mandatory.key, render: (s, w) => flag(s.is_mandatory, w.t("subscribers.table.mandatory"), "violet", w), className: "quiet" },
+  { column: "branch_name", label: FIELD.branch_name.key, render: (s) => text(s.branch_name), className: "card-meta" },
+  { column: "country_name", label: FIELD.country_name.key, render: (s, w) => text(s.country_name === null ? null : w.country(s.country_name)) },
   {
     column: "travel_date",
-    label: FIELD.travel_date.label,
-    render: (s) => (s.travel_date ? <time dateTime={isoDay(s.travel_date)}>{formatDay(s.travel_date)}</time> : <EmptyValue />),
+    label: FIELD.travel_date.key,
+    render: (s, w) => (s.travel_date ? <time dateTime={isoDay(s.travel_date)}>{w.f.day(s.travel_date)}</time> : <EmptyValue />),
   },
-  { column: "sheet", label: FIELD.sheet.label, render: (s) => text(s.sheet_name), className: "short" },
+  { column: "sheet", label: FIELD.sheet.key, render: (s) => text(s.sheet_name), className: "short" },
   {
     column: "created_at",
-    label: FIELD.created_at.label,
-    render: (s) => <time dateTime={s.created_at.toISOString()}>{formatDateTime(s.created_at)}</time>,
+    label: FIELD.created_at.key,
+    render: (s, w) => <time dateTime={s.created_at.toISOString()}>{w.f.dateTime(s.created_at)}</time>,
     className: "text-slate-600",
   },
 ];
@@ -75,11 +88,11 @@ function RecordLink({ s, named, back, children }: { s: SubscriberRow; named: boo
 }
 
 /** Plain elements only, nothing that hydrates; a cell holds only what it shows, as each row is sent twice (HTML and RSC payload). */
-function Row({ s, columns, fit, linked, form, back }: { s: SubscriberRow; columns: readonly Column[]; fit: boolean; linked: TableColumn; form: string; back: string }) {
+function Row({ s, columns, fit, linked, form, back, w }: { s: SubscriberRow; columns: readonly Column[]; fit: boolean; linked: TableColumn; form: string; back: string; w: TableWords }) {
   return (
     <tr>
       {columns.map((c, i) => {
-        const value = c.render(s);
+        const value = c.render(s, w);
         const content =
           c.column === linked ? (
             <RecordLink s={s} named={linked === "first_name"} back={back}>
@@ -93,7 +106,7 @@ function Row({ s, columns, fit, linked, form, back }: { s: SubscriberRow; column
           <td key={c.column} {...(className ? { className } : {})}>
             {i === 0 ? (
               <>
-                <input type="checkbox" name="select" value={s.id} form={form} aria-label={`Select ${s.first_name} ${s.last_name}`} />
+                <input type="checkbox" name="select" value={s.id} form={form} aria-label={w.t("subscribers.table.select", { name: `${s.first_name} ${s.last_name}` })} />
                 {content}
               </>
             ) : (
@@ -114,6 +127,7 @@ export function SubscriberTable({
   settings,
   shown,
   selectForm,
+  words,
 }: {
   rows: SubscriberRow[];
   sort: SubscriberFilters["sort"];
@@ -124,7 +138,10 @@ export function SubscriberTable({
   shown?: readonly string[];
   /** The bulk change form the row boxes belong to. */
   selectForm: string;
+  /** The reader's language (the page's); English when not given. */
+  words?: TableWords;
 }) {
+  const w = words ?? englishTableWords();
   const { hidden } = settings;
   const fit = !shown && !hidden;
   const columns = shown
@@ -134,17 +151,17 @@ export function SubscriberTable({
   const back = backQuery(listAddress(params));
   return (
     // Scrolled within itself on a wider screen, so its header stays in sight; a phone's cards scroll with the page.
-    <TableFrame label="Subscribers table" landmark className="md:max-h-[75vh]">
+    <TableFrame label={w.t("subscribers.table.label")} landmark className="md:max-h-[75vh]">
       {/* The cells' padding, colour, the sticky first column and a phone's cards: app/globals.css (.subscriber-table). */}
       <table className={`subscriber-table min-w-full divide-y divide-slate-200 ${settings.density === "compact" ? "compact text-xs" : "text-sm"}`}>
-        <caption className="sr-only">Subscribers</caption>
+        <caption className="sr-only">{w.t("subscribers.table.caption")}</caption>
         <thead className="sticky top-0 z-20 bg-slate-50">
           <tr>
             {columns.map((c, i) => (
               <SortHeader
                 key={c.column}
                 column={c.column}
-                label={c.label}
+                label={w.t(c.label)}
                 sort={sort}
                 params={params}
                 path={path}
@@ -156,7 +173,7 @@ export function SubscriberTable({
         </thead>
         <tbody className="divide-y divide-slate-100">
           {rows.map((s) => (
-            <Row key={s.id} s={s} columns={columns} fit={fit} linked={linked} form={selectForm} back={back} />
+            <Row key={s.id} s={s} columns={columns} fit={fit} linked={linked} form={selectForm} back={back} w={w} />
           ))}
         </tbody>
       </table>

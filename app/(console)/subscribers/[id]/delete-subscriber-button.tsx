@@ -1,27 +1,28 @@
 "use client";
 
+import { useTranslations } from "next-intl";
 import { buttonClass } from "@/components/ui/button-styles";
 import { ConfirmActionButton } from "@/components/ui/confirm-action-button";
 import { deleteSubscriberAction } from "../actions";
 
 /** Administrators only (the action checks it): a confirmation that names the subscriber. */
 export function DeleteSubscriberButton({ id, name }: { id: number; name: string }) {
+  const t = useTranslations("record.delete");
   return (
     <ConfirmActionButton
-      label="Delete"
+      label={t("label")}
       className={buttonClass.secondary}
-      title={`Delete ${name}?`}
-      confirmLabel="Delete subscriber"
+      title={t("title", { name })}
+      confirmLabel={t("confirm")}
       run={() => deleteSubscriberAction({ id })}
-      done="Subscriber deleted."
-      failed="The subscriber could not be deleted."
+      done={t("done")}
+      failed={t("failed")}
       then={(_result, router) => {
         router.push("/subscribers");
         router.refresh();
       }}
     >
-      Subscriber #{id}, <bdi>{name}</bdi>, moves to the trash: it leaves every list and export, and an administrator can restore it from the trash until the
-      clean-up erases it. Later subscribers that were duplicates only of this one are no longer marked as duplicates (a restore marks them again).
+      {t.rich("body", { id: String(id), name, bdi: (c) => <bdi>{c}</bdi> })}
     </ConfirmActionButton>
   );
 }

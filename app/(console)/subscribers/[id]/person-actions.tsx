@@ -1,41 +1,49 @@
 "use client";
 
+import { useTranslations } from "next-intl";
 import { buttonClass } from "@/components/ui/button-styles";
 import { ConfirmActionButton } from "@/components/ui/confirm-action-button";
 import type { PersonCounts } from "@/lib/people/find";
 import { erasePersonAction } from "../actions";
 
-const records = (n: number, what: string) => `${n} ${what}${n === 1 ? "" : "s"}`;
-
 /** Administrators only (the action checks it): the confirmation names what goes, how many records, and that it cannot be undone. */
 export function ErasePersonButton({ id, name, email, mobile, counts }: { id: number; name: string; email: string; mobile: string; counts: PersonCounts }) {
+  const t = useTranslations("record.erase");
   const where = [
-    counts.live ? records(counts.live, "subscriber record") : null,
-    counts.trash ? `${records(counts.trash, "record")} in the trash` : null,
-    counts.merged ? `${records(counts.merged, "record")} merged away` : null,
+    counts.live ? t("live", { count: counts.live }) : null,
+    counts.trash ? t("trash", { count: counts.trash }) : null,
+    counts.merged ? t("merged", { count: counts.merged }) : null,
   ].filter(Boolean);
   return (
     <ConfirmActionButton
-      label="Erase this person…"
+      label={t("label")}
       className={buttonClass.danger}
-      title={`Erase ${name} everywhere?`}
-      confirmLabel={`Erase ${records(counts.total, "record")}`}
+      title={t("title", { name })}
+      confirmLabel={t("confirm", { count: counts.total })}
       run={() => erasePersonAction({ id })}
-      done="Person erased."
-      failed="The person could not be erased."
+      done={t("done")}
+      failed={t("failed")}
       then={(_result, router) => {
         router.push("/subscribers");
         router.refresh();
       }}
     >
       <span className="block">
-        Every record sharing <bdi>{email}</bdi> or <span className="font-mono">{mobile}</span> is erased: {where.join(", ")}, {records(counts.total, "record")} in all.
+        {t.rich("body", {
+          email,
+          mobile,
+          where: where.join(t("listSeparator")),
+          count: counts.total,
+          bdi: (c) => <bdi dir="ltr">{c}</bdi>,
+          mono: (c) => (
+            <bdi dir="ltr" className="font-mono">
+              {c}
+            </bdi>
+          ),
+        })}
       </span>
-      <span className="mt-2 block">
-        Their values go from the history, merges, bulk changes, saved views&apos; and exports&apos; filters, import previews and rejected-row files, and the
-        audit log (its entries stay, without them). Export files holding them are withdrawn; their owners are told why.
-      </span>
-      <span className="mt-2 block font-semibold">This cannot be undone.</span>
+      <span className="mt-2 block">{t("reach")}</span>
+      <span className="mt-2 block font-semibold">{t("final")}</span>
     </ConfirmActionButton>
   );
 }

@@ -1,5 +1,6 @@
 "use client";
 
+import { useTranslations } from "next-intl";
 import { buttonClass } from "@/components/ui/button-styles";
 import { ConfirmActionButton } from "@/components/ui/confirm-action-button";
 import { undoDismissalAction, undoMergeAction } from "../duplicates/actions";
@@ -7,34 +8,36 @@ import { undoDismissalAction, undoMergeAction } from "../duplicates/actions";
 const UNDO_CLASS = `${buttonClass.secondary} py-1`;
 
 export function UndoMergeButton({ mergeId, survivor, merged }: { mergeId: string; survivor: number; merged: number[] }) {
-  const names = merged.map((id) => `#${id}`).join(", ");
+  const t = useTranslations("record.undo");
+  const names = merged.map((id) => `#${id}`).join(t("listSeparator"));
   return (
     <ConfirmActionButton
-      label="Undo merge"
+      label={t("mergeLabel")}
       className={UNDO_CLASS}
-      title="Undo this merge?"
-      confirmLabel="Undo merge"
+      title={t("mergeTitle")}
+      confirmLabel={t("mergeLabel")}
       run={() => undoMergeAction({ merge_id: mergeId })}
-      done="Undone."
-      failed="It could not be undone."
+      done={t("done")}
+      failed={t("failed")}
     >
-      {names} come back from the trash and #{survivor} gets its values from before the merge.
+      {t("mergeBody", { names, count: merged.length, survivor: String(survivor) })}
     </ConfirmActionButton>
   );
 }
 
 export function UndoDismissalButton({ id, other }: { id: number; other: number }) {
+  const t = useTranslations("record.undo");
   return (
     <ConfirmActionButton
-      label="Take back"
+      label={t("dismissalLabel")}
       className={UNDO_CLASS}
-      title="Take back “not duplicates”?"
-      confirmLabel="Take back"
+      title={t("dismissalTitle")}
+      confirmLabel={t("dismissalLabel")}
       run={() => undoDismissalAction({ ids: [id, other] })}
-      done="Undone."
-      failed="It could not be undone."
+      done={t("done")}
+      failed={t("failed")}
     >
-      #{id} and #{other} count as possible duplicates again: their duplicate flags are decided again.
+      {t("dismissalBody", { id: String(id), other: String(other) })}
     </ConfirmActionButton>
   );
 }
