@@ -4,6 +4,7 @@ import { subscribersOf, type BranchScope } from "@/lib/auth/scope";
 import { sql, type Queryable } from "@/lib/db/sql";
 import { transaction } from "@/lib/db/transaction";
 import { AppError } from "@/lib/errors";
+import { problem } from "@/lib/i18n/problem";
 import { decideDuplicates, lockKeysOf, removeDismissals, storeDismissals } from "./duplicates";
 import { forgetGroupCounts } from "./duplicate-count";
 
@@ -18,7 +19,7 @@ async function lockSubscribers(q: Queryable, scope: BranchScope, ids: readonly n
   const found = new Set((await q.query<{ id: number }>(sql`SELECT s.id FROM ${subscribersOf(scope)} s
     WHERE s.id = ANY(${[...ids]}::int[]) ORDER BY s.id FOR UPDATE`)).map((r) => r.id));
   const missing = ids.filter((id) => !found.has(id));
-  if (missing.length) throw new AppError(404, "not_found", `No subscriber ${missing.join(", ")} was found.`);
+  if (missing.length) throw new AppError(404, "not_found", problem("duplicates.notFound", { count: missing.length, ids: missing.join(", ") }));
 }
 
 async function changeDismissals(scope: BranchScope, ids: readonly number[], actor: SessionUser, undo: boolean): Promise<DismissalResult> {

@@ -4,6 +4,7 @@ import { config } from "@/lib/config";
 import { isLockTimeout } from "@/lib/db/errors";
 import { sql, type Queryable, type Statement } from "@/lib/db/sql";
 import { AppError } from "@/lib/errors";
+import { problem } from "@/lib/i18n/problem";
 
 // The one place that decides duplicates (docs/decisions/0032-duplicates-decided-in-one-place.md):
 // a subscriber is a duplicate when an earlier one (a smaller id) has the same email (trimmed, any
@@ -32,7 +33,7 @@ export async function lockBesideImports(tx: Queryable) {
     await tx.query(sql`SELECT 1 AS locked FROM pg_advisory_xact_lock_shared(${LOCK_IMPORT}::int, 0)`);
   } catch (error) {
     if (!isLockTimeout(error)) throw error;
-    throw new AppError(503, "import_in_progress", "An import is adding its rows to the subscribers right now: try again in a few seconds.", undefined, IMPORT_RETRY_AFTER_SECONDS);
+    throw new AppError(503, "import_in_progress", problem("duplicates.importInProgress"), undefined, IMPORT_RETRY_AFTER_SECONDS);
   }
   await tx.query(sql`SELECT set_config('lock_timeout', ${set?.previous ?? "0"}, true) AS restored`);
 }

@@ -3,7 +3,8 @@ import type { SessionUser } from "@/lib/auth/permissions";
 import { subscribersOf, type BranchScope } from "@/lib/auth/scope";
 import { sql, type Queryable } from "@/lib/db/sql";
 import { transaction } from "@/lib/db/transaction";
-import { AppError, notFound } from "@/lib/errors";
+import { AppError } from "@/lib/errors";
+import { problem } from "@/lib/i18n/problem";
 import { isoDay } from "@/lib/format";
 import { newJobId } from "@/lib/jobs/ids";
 import { restoreSubscribers, trashSubscribers } from "@/lib/trash/subscribers";
@@ -71,8 +72,10 @@ async function lastChange(q: Queryable, id: number): Promise<{ id: number; by: s
 /** 409 naming who changed which subscriber, and what, since it was read. */
 async function changedSince(q: Queryable, stale: Row[]): Promise<AppError> {
   const changes = await Promise.all(stale.map((r) => lastChange(q, r.id)));
-  const told = changes.map((c) => `#${c.id} was changed by ${c.by} at ${c.at}${c.fields.length ? ` (${c.fields.join(", ")})` : ""}`);
-  return new AppError(409, "stale", `Someone changed these subscribers after you read them: ${told.join("; ")}. Review the group again, then merge.`, undefined, undefined, {
+  // The first change in words (a merge is refused for one as for many), the others counted; the answer's `changed` names them all.
+  const [first] = changes;
+  const told = { id: first!.id, by: first!.by, at: first!.at, fields: first!.fields.join(", "), more: changes.length - 1 };
+  return new AppError(409, "stale", problem(first!.fields.length ? "merge.stale" : "merge.staleNoFields", told), undefined, undefined, {
     changed: changes.map((c, i) => ({ ...c, current: serializeRecord(stale[i]!) })),
   });
 }
@@ -88,7 +91,7 @@ export async function mergeSubscribers(scope: BranchScope, input: MergeInput, ac
       WHERE s.id = ANY(${ids}::int[]) ORDER BY s.id FOR UPDATE OF s`);
     const byId = new Map(rows.map((r) => [r.id, r]));
     const missing = ids.filter((id) => !byId.has(id));
-    if (missing.length) throw new AppError(404, "not_found", `No subscriber ${missing.join(", ")} was found.`);
+    if (missing.length) throw new AppError(404, "not_found", problem("duplicates.notFound", { count: missing.length, ids: missing.join(", ") }));
     const stale = rows.filter((r) => !sameVersion(r.updated_at, input.versions.get(r.id)!));
     if (stale.length) throw await changedSince(q, stale);
     const survivor = byId.get(input.survivor_id)!;
@@ -132,18 +135,18 @@ export async function mergesInto(q: Queryable, survivorId: number): Promise<{ id
 export async function undoMerge(scope: BranchScope, mergeId: string, actor: SessionUser): Promise<SubscriberDetail> {
   const result = await transaction(async (q) => {
     const [merge] = await q.query<MergeRow>(sql`SELECT id, survivor_id, merged_ids, before, survivor_version, undone_at FROM subscriber_merges WHERE id = ${mergeId} FOR UPDATE`);
-    if (!merge) throw notFound("The merge");
+    if (!merge) throw new AppError(404, "not_found", problem("merge.notFound"));
     const survivor = await findSubscriber(scope, merge.survivor_id, q, true);
-    if (!survivor) throw notFound("The merge");
-    if (merge.undone_at) throw new AppError(409, "already_undone", "This merge was already undone.");
+    if (!survivor) throw new AppError(404, "not_found", problem("merge.notFound"));
+    if (merge.undone_at) throw new AppError(409, "already_undone", problem("merge.alreadyUndone"));
     if (!sameVersion(survivor.updated_at, merge.survivor_version)) {
       const change = await lastChange(q, survivor.id);
-      throw new AppError(409, "stale", `Subscriber #${survivor.id} was changed by ${change.by} at ${change.at}${change.fields.length ? ` (${change.fields.join(", ")})` : ""} after the merge: undoing it would lose that change.`);
+      throw new AppError(409, "stale", problem(change.fields.length ? "merge.changedSince" : "merge.changedSinceNoFields", { id: survivor.id, by: change.by, at: change.at, fields: change.fields.join(", ") }));
     }
     const trashed = await q.query<{ id: number; email: string; mobile: string }>(sql`
       SELECT id, email, mobile FROM subscriber_trash WHERE id = ANY(${merge.merged_ids}::int[]) AND merged_into = ${merge.survivor_id}`);
     const gone = merge.merged_ids.filter((id) => !trashed.some((t) => t.id === id));
-    if (gone.length) throw new AppError(409, "not_in_trash", `Subscriber ${gone.join(", ")} is no longer in the trash (restored or erased since): the merge cannot be undone.`);
+    if (gone.length) throw new AppError(409, "not_in_trash", problem("merge.notInTrash", { count: gone.length, ids: gone.join(", ") }));
     const emails = [survivor.email, merge.before.email, ...trashed.map((t) => t.email)];
     const mobiles = [survivor.mobile, merge.before.mobile, ...trashed.map((t) => t.mobile)];
     await lockKeySets(q, emails, mobiles);
