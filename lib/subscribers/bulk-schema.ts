@@ -16,7 +16,7 @@ export const BULK_FILTER_NAMES: ReadonlySet<string> = new Set([...SUBSCRIBER_FIL
 const filtersSchema = z.preprocess((value, ctx) => {
   if (value === null || typeof value !== "object" || Array.isArray(value)) return value;
   const unknown = keysNotIn(value, BULK_FILTER_NAMES);
-  for (const key of unknown) ctx.addIssue({ code: "custom", path: [key], message: problem("subscribers.noSuchFilter", { name: JSON.stringify(key.slice(0, 40)) }) });
+  for (const key of unknown) ctx.addIssue({ code: "custom", path: [key], message: problem("bulk.noSuchFilter", { name: JSON.stringify(key.slice(0, 40)) }) });
   return unknown.length ? z.NEVER : value;
 }, z.record(z.string(), z.string()));
 
@@ -25,12 +25,12 @@ export type BulkTarget = { ids: number[] } | { filters: Record<string, string> }
 /** Either `ids` or `filters` (one object, not a union: a problem is then named by its path, "target.filters.emial"). */
 export const bulkTargetSchema = z
   .object({
-    ids: z.array(z.number().int().min(1).max(MAX_ID)).min(1, problem("subscribers.selectOne")).max(MAX_SELECTION).optional(),
+    ids: z.array(z.number().int().min(1).max(MAX_ID)).min(1, problem("bulk.selectAtLeastOne")).max(MAX_SELECTION).optional(),
     filters: filtersSchema.optional(),
   })
   .strict()
   .superRefine((t, ctx) => {
-    if ((t.ids === undefined) === (t.filters === undefined)) ctx.addIssue({ code: "custom", message: problem("subscribers.idsOrFilters") });
+    if ((t.ids === undefined) === (t.filters === undefined)) ctx.addIssue({ code: "custom", message: problem("bulk.idsOrFilters") });
   })
   .transform((t): BulkTarget => (t.ids ? { ids: t.ids } : { filters: t.filters ?? {} }));
 
@@ -46,14 +46,14 @@ export const bulkRequestSchema = z.object({ target: bulkTargetSchema, change: bu
 /** POST /api/v1/subscribers/bulk: `{filters | ids, change}`, read as the page's request. */
 export const bulkApiBodySchema = z
   .object({
-    ids: z.array(z.number().int().min(1).max(MAX_ID)).min(1, problem("subscribers.oneId")).max(MAX_SELECTION).optional()
+    ids: z.array(z.number().int().min(1).max(MAX_ID)).min(1, problem("bulk.atLeastOneId")).max(MAX_SELECTION).optional()
       .meta({ description: `At most ${MAX_SELECTION} subscriber ids.` }),
     filters: filtersSchema.optional().meta({ description: "The list's filters as strings; `{}` means every subscriber." }),
     change: bulkChangeSchema,
   })
   .strict()
   .superRefine((b, ctx) => {
-    if ((b.ids === undefined) === (b.filters === undefined)) ctx.addIssue({ code: "custom", path: ["filters"], message: problem("subscribers.filtersOrIds") });
+    if ((b.ids === undefined) === (b.filters === undefined)) ctx.addIssue({ code: "custom", path: ["filters"], message: problem("bulk.exactlyOne") });
   })
   .transform((b): { target: BulkTarget; change: BulkChange } => ({ target: b.ids ? { ids: b.ids } : { filters: b.filters ?? {} }, change: b.change }));
 

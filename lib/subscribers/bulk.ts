@@ -3,7 +3,7 @@ import crypto from "node:crypto";
 import type { SessionUser } from "@/lib/auth/permissions";
 import { config } from "@/lib/config";
 import { connection, query, sql, type Queryable, type Statement } from "@/lib/db/sql";
-import { AppError } from "@/lib/errors";
+import { AppError, conflict } from "@/lib/errors";
 import { problem } from "@/lib/i18n/problem";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { isUniqueViolation } from "@/lib/db/errors";
@@ -32,7 +32,7 @@ import type { AnyAuditEntry } from "@/lib/audit/log";
 /** The target's filters, by the list's parser; unknown names refused by own keys, never `in` (an inherited name would widen the change to everyone). */
 function targetFilters(target: Extract<BulkTarget, { filters: unknown }>) {
   const unknown = keysNotIn(target.filters, BULK_FILTER_NAMES);
-  if (unknown.length) throw new AppError(400, "invalid_input", problem("subscribers.notFilters", { names: unknown.map((k) => k.slice(0, 40)).join(", ") }));
+  if (unknown.length) throw new AppError(400, "invalid_input", problem("bulk.notAFilter", { count: unknown.length, names: unknown.map((k) => k.slice(0, 40)).join(", ") }));
   const known = Object.fromEntries(Object.entries(target.filters).filter(([k]) => k !== "page" && k !== "sort"));
   const parsed = parseWith(subscriberFilterOnlySchema, known);
   if (!parsed.ok) throw new AppError(400, "invalid_input", parsed.message, parsed.fields);
@@ -146,9 +146,9 @@ export type BulkRequestResult = { kind: "done"; id: string; count: number } | { 
 
 /** Runs or queues a bulk change of the scope's subscribers; deletion is checked for admins here whatever the caller. */
 export async function requestBulkChange(scope: BranchScope, user: SessionUser, target: BulkTarget, change: BulkChange): Promise<BulkRequestResult> {
-  if ("delete" in change && user.role !== "admin") throw new AppError(403, "forbidden", problem("subscribers.adminsDelete"));
+  if ("delete" in change && user.role !== "admin") throw new AppError(403, "forbidden", problem("bulk.onlyAdminsDelete"));
   const total = await heavy(user.id, () => countTarget(scope, target));
-  if (total === 0) throw new AppError(400, "nothing_matches", problem("subscribers.nothingMatches"));
+  if (total === 0) throw new AppError(400, "nothing_matches", problem("bulk.nothingMatches"));
   const from = targetFrom(scope, target);
   const id = newJobId();
 
@@ -374,13 +374,13 @@ export async function requestUndo(scope: BranchScope, user: SessionUser, bulkId:
       created_at < now() - make_interval(days => ${config().TRASH_RETENTION_DAYS}) AS old,
       (SELECT x.status::text FROM bulk_changes x WHERE x.undo_of = b.id AND x.status <> 'failed' LIMIT 1) AS undo
     FROM bulk_changes b WHERE id = ${bulkId}`);
-  if (!original || (original.user_id !== user.id && user.role !== "admin")) throw new AppError(404, "not_found", problem("subscribers.bulkNotFound"));
-  if ("delete" in original.change && user.role !== "admin") throw new AppError(403, "forbidden", problem("subscribers.adminsUndoDelete"));
-  if (original.undo_of) throw new AppError(409, "conflict", problem("subscribers.undoOfUndo"));
-  if (original.status === "in_queue" || original.status === "running") throw new AppError(409, "conflict", problem("subscribers.undoUnfinished"));
-  if (original.undo === "completed") throw new AppError(409, "conflict", problem("subscribers.undoDone"));
-  if (original.undo) throw new AppError(409, "conflict", problem("subscribers.undoRunning"));
-  if (original.old) throw new AppError(409, "conflict", problem("subscribers.undoTooOld", { days: config().TRASH_RETENTION_DAYS }));
+  if (!original || (original.user_id !== user.id && user.role !== "admin")) throw new AppError(404, "not_found", problem("bulk.notFound"));
+  if ("delete" in original.change && user.role !== "admin") throw new AppError(403, "forbidden", problem("bulk.onlyAdminsUndoDeletion"));
+  if (original.undo_of) throw conflict(problem("bulk.undoOfUndo"));
+  if (original.status === "in_queue" || original.status === "running") throw conflict(problem("bulk.notFinished"));
+  if (original.undo === "completed") throw conflict(problem("bulk.alreadyUndone"));
+  if (original.undo) throw conflict(problem("bulk.beingUndone"));
+  if (original.old) throw conflict(problem("bulk.tooOld", { days: config().TRASH_RETENTION_DAYS }));
   const [left] = await conn.query<{ n: number }>(
     "delete" in original.change
       ? sql`SELECT count(*)::int AS n FROM subscriber_trash WHERE bulk_change_id = ${bulkId}`
@@ -414,7 +414,7 @@ export async function requestUndo(scope: BranchScope, user: SessionUser, bulkId:
     return { kind: "queued", id, total };
   } catch (error) {
     // Two undos at once: the unique index lets one in (bulk_changes_one_undo).
-    if (isUniqueViolation(error)) throw new AppError(409, "conflict", problem("subscribers.undoDoneOrRunning"));
+    if (isUniqueViolation(error)) throw conflict(problem("bulk.alreadyOrBeingUndone"));
     throw error;
   }
 }
@@ -452,7 +452,7 @@ export async function bulkStatus(viewer: Pick<SessionUser, "id" | "role">, bulkI
       LEFT JOIN bulk_changes u ON u.undo_of = b.id AND u.status <> 'failed'
       LEFT JOIN users uu ON uu.id = u.user_id
      WHERE b.id = ${bulkId} ${viewer.role === "admin" ? sql`` : sql`AND b.user_id = ${viewer.id}`}`);
-  if (!row) throw new AppError(404, "not_found", problem("subscribers.bulkNotFound"));
+  if (!row) throw new AppError(404, "not_found", problem("bulk.notFound"));
   const { undone_by_id, undone_by_name, ...rest } = row;
   return { ...rest, undone_by: undone_by_id === null ? null : { id: undone_by_id, name: undone_by_name ?? "" } };
 }

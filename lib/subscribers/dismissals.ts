@@ -19,7 +19,7 @@ async function lockSubscribers(q: Queryable, scope: BranchScope, ids: readonly n
   const found = new Set((await q.query<{ id: number }>(sql`SELECT s.id FROM ${subscribersOf(scope)} s
     WHERE s.id = ANY(${[...ids]}::int[]) ORDER BY s.id FOR UPDATE`)).map((r) => r.id));
   const missing = ids.filter((id) => !found.has(id));
-  if (missing.length) throw new AppError(404, "not_found", problem("subscribers.missing", { ids: missing.join(", "), count: missing.length }));
+  if (missing.length) throw new AppError(404, "not_found", problem("duplicates.notFound", { count: missing.length, ids: missing.join(", ") }));
 }
 
 async function changeDismissals(scope: BranchScope, ids: readonly number[], actor: SessionUser, undo: boolean): Promise<DismissalResult> {

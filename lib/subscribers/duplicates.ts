@@ -33,7 +33,7 @@ export async function lockBesideImports(tx: Queryable) {
     await tx.query(sql`SELECT 1 AS locked FROM pg_advisory_xact_lock_shared(${LOCK_IMPORT}::int, 0)`);
   } catch (error) {
     if (!isLockTimeout(error)) throw error;
-    throw new AppError(503, "import_in_progress", problem("subscribers.importRunning"), undefined, IMPORT_RETRY_AFTER_SECONDS);
+    throw new AppError(503, "import_in_progress", problem("duplicates.importInProgress"), undefined, IMPORT_RETRY_AFTER_SECONDS);
   }
   await tx.query(sql`SELECT set_config('lock_timeout', ${set?.previous ?? "0"}, true) AS restored`);
 }

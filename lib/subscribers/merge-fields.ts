@@ -1,23 +1,33 @@
-import { formatDay } from "@/lib/date-time-format";
 import type { MergeField } from "./duplicate-schema";
-import { STATUS_LABEL } from "./labels";
+import { fieldLabel, type FieldName } from "./fields";
+import type { SubscriptionStatus } from "./filters";
 import type { SubscriberDetail } from "./record";
 
-// A merge field's value as the duplicates review compares and shows it (null: empty).
+// A merge field's value as the duplicates review compares and shows it (null: empty), in the
+// reader's words: the page hands its translations in (docs/decisions/0048-languages.md).
 
 type Values = Pick<SubscriberDetail, "first_name" | "last_name" | "email" | "mobile" | "branch_name" | "country_name" | "travel_date" | "sheet_name" | "subscription_status" | "is_mandatory">;
 
-export function fieldText(s: Values, field: MergeField): string | null {
+/** How a page says a day, a status and a flag (lib/i18n/format.ts and its catalogue). */
+export type ValueWords = { day: (value: Date | string) => string; status: (status: SubscriptionStatus) => string; flag: (value: boolean) => string };
+
+export function fieldText(s: Values, field: MergeField, words: ValueWords): string | null {
   switch (field) {
     case "travel_date":
-      return s.travel_date ? formatDay(s.travel_date) : null;
+      return s.travel_date ? words.day(s.travel_date) : null;
     case "sheet":
       return s.sheet_name;
     case "subscription_status":
-      return STATUS_LABEL[s.subscription_status];
+      return words.status(s.subscription_status);
     case "is_mandatory":
-      return s.is_mandatory ? "Yes" : "No";
+      return words.flag(s.is_mandatory);
     default:
       return s[field] || null;
   }
 }
+
+/** A translator of the `fields` catalogue namespace (`fields.first_name`…). */
+export type FieldWords = { has: (key: string) => boolean; (key: string): string };
+
+/** A field's label through the `fields` catalogue; its English label where the catalogue has none yet. */
+export const labelOf = (t: FieldWords, field: FieldName): string => (t.has(field) ? t(field) : fieldLabel(field));

@@ -72,13 +72,10 @@ async function lastChange(q: Queryable, id: number): Promise<{ id: number; by: s
 /** 409 naming who changed which subscriber, and what, since it was read. */
 async function changedSince(q: Queryable, stale: Row[]): Promise<AppError> {
   const changes = await Promise.all(stale.map((r) => lastChange(q, r.id)));
-  const [one] = changes;
-  // One change (the usual case) in the reader's words; several as a list of the same facts.
-  const message =
-    changes.length === 1 && one
-      ? problem("subscribers.mergeStaleOne", { id: String(one.id), by: one.by, at: one.at, fields: one.fields.join(", ") || "none" })
-      : problem("subscribers.mergeStale", { changes: changes.map((c) => `#${c.id} (${[c.by, c.at, ...c.fields].join(", ")})`).join("; ") });
-  return new AppError(409, "stale", message, undefined, undefined, {
+  // The first change in words (a merge is refused for one as for many), the others counted; the answer's `changed` names them all.
+  const [first] = changes;
+  const told = { id: first!.id, by: first!.by, at: first!.at, fields: first!.fields.join(", "), more: changes.length - 1 };
+  return new AppError(409, "stale", problem(first!.fields.length ? "merge.stale" : "merge.staleNoFields", told), undefined, undefined, {
     changed: changes.map((c, i) => ({ ...c, current: serializeRecord(stale[i]!) })),
   });
 }
@@ -94,7 +91,7 @@ export async function mergeSubscribers(scope: BranchScope, input: MergeInput, ac
       WHERE s.id = ANY(${ids}::int[]) ORDER BY s.id FOR UPDATE OF s`);
     const byId = new Map(rows.map((r) => [r.id, r]));
     const missing = ids.filter((id) => !byId.has(id));
-    if (missing.length) throw new AppError(404, "not_found", problem("subscribers.missing", { ids: missing.join(", "), count: missing.length }));
+    if (missing.length) throw new AppError(404, "not_found", problem("duplicates.notFound", { count: missing.length, ids: missing.join(", ") }));
     const stale = rows.filter((r) => !sameVersion(r.updated_at, input.versions.get(r.id)!));
     if (stale.length) throw await changedSince(q, stale);
     const survivor = byId.get(input.survivor_id)!;
@@ -138,18 +135,18 @@ export async function mergesInto(q: Queryable, survivorId: number): Promise<{ id
 export async function undoMerge(scope: BranchScope, mergeId: string, actor: SessionUser): Promise<SubscriberDetail> {
   const result = await transaction(async (q) => {
     const [merge] = await q.query<MergeRow>(sql`SELECT id, survivor_id, merged_ids, before, survivor_version, undone_at FROM subscriber_merges WHERE id = ${mergeId} FOR UPDATE`);
-    if (!merge) throw new AppError(404, "not_found", problem("subscribers.mergeNotFound"));
+    if (!merge) throw new AppError(404, "not_found", problem("merge.notFound"));
     const survivor = await findSubscriber(scope, merge.survivor_id, q, true);
-    if (!survivor) throw new AppError(404, "not_found", problem("subscribers.mergeNotFound"));
-    if (merge.undone_at) throw new AppError(409, "already_undone", problem("subscribers.mergeUndone"));
+    if (!survivor) throw new AppError(404, "not_found", problem("merge.notFound"));
+    if (merge.undone_at) throw new AppError(409, "already_undone", problem("merge.alreadyUndone"));
     if (!sameVersion(survivor.updated_at, merge.survivor_version)) {
       const change = await lastChange(q, survivor.id);
-      throw new AppError(409, "stale", problem("subscribers.mergeUndoStale", { id: String(survivor.id), by: change.by, at: change.at, fields: change.fields.join(", ") || "none" }));
+      throw new AppError(409, "stale", problem(change.fields.length ? "merge.changedSince" : "merge.changedSinceNoFields", { id: survivor.id, by: change.by, at: change.at, fields: change.fields.join(", ") }));
     }
     const trashed = await q.query<{ id: number; email: string; mobile: string }>(sql`
       SELECT id, email, mobile FROM subscriber_trash WHERE id = ANY(${merge.merged_ids}::int[]) AND merged_into = ${merge.survivor_id}`);
     const gone = merge.merged_ids.filter((id) => !trashed.some((t) => t.id === id));
-    if (gone.length) throw new AppError(409, "not_in_trash", problem("subscribers.mergeGone", { ids: gone.join(", "), count: gone.length }));
+    if (gone.length) throw new AppError(409, "not_in_trash", problem("merge.notInTrash", { count: gone.length, ids: gone.join(", ") }));
     const emails = [survivor.email, merge.before.email, ...trashed.map((t) => t.email)];
     const mobiles = [survivor.mobile, merge.before.mobile, ...trashed.map((t) => t.mobile)];
     await lockKeySets(q, emails, mobiles);

@@ -4,6 +4,8 @@ import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { action } from "@/lib/actions";
 import { requireUser } from "@/lib/auth/guards";
+import { problem } from "@/lib/i18n/problem";
+import { getFormats } from "@/lib/i18n/server";
 import { isJobId } from "@/lib/jobs/ids";
 import { requestBulkChange, requestUndo } from "@/lib/subscribers/bulk";
 import { bulkRequestSchema } from "@/lib/subscribers/bulk-schema";
@@ -13,26 +15,29 @@ import { bulkRequestSchema } from "@/lib/subscribers/bulk-schema";
 export const bulkChangeAction = action(requireUser, bulkRequestSchema, async ({ target, change }, user) => {
   const result = await requestBulkChange(user.scope, user, target, change);
   if (result.kind === "done") revalidatePath("/subscribers");
+  // Counts with the reader's separators ("2,577", "2 577"): the problem's words take them as they are.
+  const f = await getFormats();
   return {
     ok: true,
     data: result,
     message:
       result.kind === "done"
-        ? `${result.count.toLocaleString("en-GB")} subscriber${result.count === 1 ? "" : "s"} ${"delete" in change ? "deleted" : "changed"}.`
-        : `Changing ${result.total.toLocaleString("en-GB")} subscribers in the background.`,
+        ? problem("bulk.changed", { count: result.count, n: f.count(result.count), kind: "delete" in change ? "delete" : "change" })
+        : problem("bulk.queued", { count: result.total, n: f.count(result.total) }),
   };
 });
 
-const undoSchema = z.object({ id: z.string().refine(isJobId, "Not a bulk change.") });
+const undoSchema = z.object({ id: z.string().refine(isJobId, problem("bulk.notABulkChange")) });
 
 /** The bulk change page's Undo: its author or an admin (a deletion's: admins), checked by requestUndo. */
 export const undoBulkAction = action(requireUser, undoSchema, async ({ id }, user) => {
   const result = await requestUndo(user.scope, user, id);
   revalidatePath("/subscribers");
   revalidatePath(`/subscribers/bulk/${id}`);
+  const f = await getFormats();
   return {
     ok: true,
     data: result,
-    message: result.kind === "done" ? "The change is undone." : `Undoing the change of ${result.total.toLocaleString("en-GB")} subscribers in the background.`,
+    message: result.kind === "done" ? problem("bulk.undone") : problem("bulk.undoQueued", { count: result.total, n: f.count(result.total) }),
   };
 });

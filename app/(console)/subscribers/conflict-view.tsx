@@ -1,9 +1,10 @@
 "use client";
 
+import { useTranslations } from "next-intl";
 import { buttonClass } from "@/components/ui/button-styles";
-import { FIELD } from "@/lib/subscribers/fields";
-import { formatDateTimeIn, formatDay } from "@/lib/date-time-format";
-import { STATUS_LABEL } from "@/lib/subscribers/labels";
+import { useFormats } from "@/lib/i18n/client";
+import type { FieldName } from "@/lib/subscribers/fields";
+import { labelOf, type FieldWords } from "@/lib/subscribers/merge-fields";
 import type { SubscriberRecordBody } from "@/lib/subscribers/record";
 import type { SubscriberInput } from "@/lib/subscribers/schema";
 
@@ -17,17 +18,20 @@ export const sameValue = (a: unknown, b: unknown) => (a ?? "") === (b ?? "") || 
 type Names = { country: (id: number) => string | undefined; branch: (id: number) => string | undefined };
 const named = (id: number | null | undefined, name: (id: number) => string | undefined) => (id ? (name(id) ?? `#${id}`) : "—");
 
-const ROWS: { key: keyof SubscriberInput; label: string; show: (v: SubscriberInput, n: Names) => string }[] = [
-  { key: "first_name", label: FIELD.first_name.label, show: (v) => v.first_name },
-  { key: "last_name", label: FIELD.last_name.label, show: (v) => v.last_name },
-  { key: "email", label: FIELD.email.label, show: (v) => v.email },
-  { key: "mobile", label: FIELD.mobile.label, show: (v) => v.mobile },
-  { key: "country_id", label: FIELD.country_name.label, show: (v, n) => named(v.country_id, n.country) },
-  { key: "branch_id", label: FIELD.branch_name.label, show: (v, n) => named(v.branch_id, n.branch) },
-  { key: "travel_date", label: FIELD.travel_date.label, show: (v) => (v.travel_date ? formatDay(v.travel_date) : "—") },
-  { key: "sheet_name", label: FIELD.sheet.label, show: (v) => v.sheet_name || "—" },
-  { key: "subscription_status", label: FIELD.subscription_status.label, show: (v) => STATUS_LABEL[v.subscription_status] },
-  { key: "is_mandatory", label: FIELD.is_mandatory.label, show: (v) => (v.is_mandatory ? "Yes" : "No") },
+/** How a value reads: the page's formats and the `conflict` catalogue's words. */
+type Words = Names & { day: (value: string) => string; status: (status: SubscriberInput["subscription_status"]) => string; flag: (value: boolean) => string };
+
+const ROWS: { key: keyof SubscriberInput; field: FieldName; show: (v: SubscriberInput, w: Words) => string }[] = [
+  { key: "first_name", field: "first_name", show: (v) => v.first_name },
+  { key: "last_name", field: "last_name", show: (v) => v.last_name },
+  { key: "email", field: "email", show: (v) => v.email },
+  { key: "mobile", field: "mobile", show: (v) => v.mobile },
+  { key: "country_id", field: "country_name", show: (v, w) => named(v.country_id, w.country) },
+  { key: "branch_id", field: "branch_name", show: (v, w) => named(v.branch_id, w.branch) },
+  { key: "travel_date", field: "travel_date", show: (v, w) => (v.travel_date ? w.day(v.travel_date) : "—") },
+  { key: "sheet_name", field: "sheet", show: (v) => v.sheet_name || "—" },
+  { key: "subscription_status", field: "subscription_status", show: (v, w) => w.status(v.subscription_status) },
+  { key: "is_mandatory", field: "is_mandatory", show: (v, w) => w.flag(v.is_mandatory) },
 ];
 
 export function ConflictView({
@@ -36,31 +40,35 @@ export function ConflictView({
   onKeepMine,
   onTakeTheirs,
   names,
-  timeZone,
 }: {
   names: Names;
   conflict: Conflict;
   original: SubscriberInput;
   onKeepMine: () => void;
   onTakeTheirs: () => void;
-  /** The console's time zone (CONSOLE_TIME_ZONE): times read as everywhere else in the console. */
-  timeZone: string;
+  /** Unused: times read in the console's zone through useFormats(). */
+  timeZone?: string;
 }) {
-  const you = <span className="ms-2 inline-block whitespace-nowrap text-xs font-medium text-brand-700">you changed</span>;
-  const they = <span className="ms-2 inline-block whitespace-nowrap text-xs font-medium text-amber-800">they changed</span>;
+  const t = useTranslations("conflict");
+  // The `fields` namespace is the field catalogue's (lib/subscribers/fields.ts): read here, never written.
+  const labels = useTranslations("fields" as never) as unknown as FieldWords;
+  const f = useFormats();
+  const words: Words = { ...names, day: f.day, status: (status) => t("status", { status }), flag: (value) => (value ? t("yes") : t("no")) };
+  const you = <span className="ms-2 inline-block whitespace-nowrap text-xs font-medium text-brand-700">{t("youChanged")}</span>;
+  const they = <span className="ms-2 inline-block whitespace-nowrap text-xs font-medium text-amber-800">{t("theyChanged")}</span>;
   // Each side's value, marked when it differs from the version the edit started from.
-  const rows = ROWS.map(({ key, label, show }) => ({
+  const rows = ROWS.map(({ key, field, show }) => ({
     key,
-    label,
+    label: labelOf(labels, field),
     mine: (
       <>
-        <bdi>{show(conflict.mine, names)}</bdi>
+        <bdi>{show(conflict.mine, words)}</bdi>
         {sameValue(conflict.mine[key], original[key]) ? null : you}
       </>
     ),
     theirs: (
       <>
-        <bdi>{show(conflict.theirsEditable, names)}</bdi>
+        <bdi>{show(conflict.theirsEditable, words)}</bdi>
         {sameValue(conflict.theirsEditable[key], original[key]) ? null : they}
       </>
     ),
@@ -70,21 +78,23 @@ export function ConflictView({
     <section aria-labelledby="conflict-title" className="space-y-4">
       <div role="alert" className="rounded-md border border-amber-300 bg-amber-50 p-4 text-sm text-amber-950">
         <h2 id="conflict-title" className="font-semibold">
-          Someone changed this subscriber while you were editing
+          {t("title")}
         </h2>
         <p className="mt-1">
-          Your changes are not saved yet. Their version was saved at{" "}
-          <time dateTime={conflict.theirs.updated_at}>{formatDateTimeIn(new Date(conflict.theirs.updated_at), timeZone, { seconds: true })}</time>.
+          {t.rich("notSaved", {
+            at: f.dateTime(new Date(conflict.theirs.updated_at), { seconds: true }),
+            time: (chunks) => <time dateTime={conflict.theirs.updated_at}>{chunks}</time>,
+          })}
         </p>
       </div>
       <div className="hidden rounded-md border border-slate-200 sm:block">
         <table className="min-w-full divide-y divide-slate-200 text-sm">
-          <caption className="sr-only">Your version and theirs</caption>
+          <caption className="sr-only">{t("caption")}</caption>
           <thead className="bg-slate-50 text-start text-xs font-semibold uppercase tracking-wide text-slate-600">
             <tr>
-              <th scope="col" className="px-3 py-2">Field</th>
-              <th scope="col" className="px-3 py-2">Yours</th>
-              <th scope="col" className="px-3 py-2">Theirs (saved)</th>
+              <th scope="col" className="px-3 py-2">{t("field")}</th>
+              <th scope="col" className="px-3 py-2">{t("yours")}</th>
+              <th scope="col" className="px-3 py-2">{t("theirs")}</th>
             </tr>
           </thead>
           <tbody className="divide-y divide-slate-100">
@@ -100,14 +110,14 @@ export function ConflictView({
           </tbody>
         </table>
       </div>
-      <ul aria-label="Your version and theirs" className="divide-y divide-slate-100 rounded-md border border-slate-200 text-sm sm:hidden">
+      <ul aria-label={t("caption")} className="divide-y divide-slate-100 rounded-md border border-slate-200 text-sm sm:hidden">
         {rows.map((r) => (
           <li key={r.key} aria-label={r.label} className={`px-3 py-2 ${r.differ ? "bg-amber-50/60" : ""}`}>
             <p className="font-medium text-slate-700">{r.label}</p>
             <dl className="mt-1 grid grid-cols-[auto_minmax(0,1fr)] gap-x-3 gap-y-0.5">
-              <dt className="text-xs text-slate-500">Yours</dt>
+              <dt className="text-xs text-slate-500">{t("yours")}</dt>
               <dd className="[overflow-wrap:anywhere]">{r.mine}</dd>
-              <dt className="text-xs text-slate-500">Theirs (saved)</dt>
+              <dt className="text-xs text-slate-500">{t("theirs")}</dt>
               <dd className="[overflow-wrap:anywhere]">{r.theirs}</dd>
             </dl>
           </li>
@@ -115,10 +125,10 @@ export function ConflictView({
       </ul>
       <div className="flex flex-wrap gap-3">
         <button type="button" className={buttonClass.primary} onClick={onKeepMine}>
-          Put my changes on their version
+          {t("keepMine")}
         </button>
         <button type="button" className={buttonClass.secondary} onClick={onTakeTheirs}>
-          Discard my changes
+          {t("takeTheirs")}
         </button>
       </div>
     </section>

@@ -1,6 +1,8 @@
 "use client";
 
+import { useTranslations } from "next-intl";
 import { useCallback, useSyncExternalStore } from "react";
+import { useFormats } from "@/lib/i18n/client";
 
 const rowBoxes = (form: string) => [...document.querySelectorAll<HTMLInputElement>(`input[form="${form}"][name="select"]`)];
 const scopeBox = (form: string) => document.querySelector<HTMLInputElement>(`form[id="${form}"] input[name="scope"]`);
@@ -24,6 +26,8 @@ function follow(form: string) {
  * selection: this reads them (-1: all matching) whenever a box changes.
  */
 export function SelectionCount({ form, total }: { form: string; total: number }) {
+  const t = useTranslations("bulk.selection");
+  const f = useFormats();
   const subscribe = useCallback(
     (changed: () => void) => {
       // Every box's change bubbles here, the header's after it has set the row boxes.
@@ -51,20 +55,20 @@ export function SelectionCount({ form, total }: { form: string; total: number })
     for (const box of rowBoxes(form)) box.checked = false;
     document.dispatchEvent(new Event("change"));
   };
-  const count = total.toLocaleString("en-GB");
+  const all = { count: total, n: f.count(total) };
 
   return (
     <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
       <output aria-live="polite" className="font-medium text-slate-900">
-        {selected === null ? "Selected" : selected === -1 ? `All ${count} selected` : `${selected.toLocaleString("en-GB")} selected`}
+        {selected === null ? t("unknown") : selected === -1 ? t("all", all) : t("selected", { count: selected, n: f.count(selected) })}
       </output>
       <label className="inline-flex items-center gap-1.5 text-brand-700" hidden={selected !== null && selected >= total}>
         <input type="checkbox" name="scope" value="all" className="size-4 accent-brand-600" />
-        {`Select all ${count} matching`}
+        {t("selectAll", all)}
       </label>
       {selected !== null ? (
         <button type="button" onClick={clear} className="text-slate-600 underline-offset-2 hover:text-slate-900 hover:underline">
-          Clear selection
+          {t("clear")}
         </button>
       ) : null}
     </div>

@@ -1,28 +1,24 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
+import { getTranslations } from "next-intl/server";
+import { ClientMessages } from "@/components/client-messages";
 import { Badge } from "@/components/ui/badge";
 import { JOB_STATE } from "../../import/status-badge";
 import { requirePageUser } from "@/lib/auth/page-guards";
 import { AppError } from "@/lib/errors";
+import { getFormats } from "@/lib/i18n/server";
 import { isJobId } from "@/lib/jobs/ids";
-import { formatCount, formatDateTime } from "@/lib/format";
 import { withParams } from "@/lib/list/params";
 import { bulkStatus, canUndo, type BulkStatus } from "@/lib/subscribers/bulk";
-import { describeChange, type BulkChange } from "@/lib/subscribers/bulk-schema";
+import { changeWords } from "../change-words";
 import { RefreshWhile } from "./refresh-while";
 import { UndoButton } from "./undo-button";
 import { FormAlert } from "@/components/ui/form-alert";
 
-export const metadata: Metadata = { title: "Bulk change" };
-
-const rows = (n: number) => `${formatCount(n)} subscriber${n === 1 ? "" : "s"}`;
-
-/** What an undo of `change` puts back, for its confirmation. */
-function undoes(change: BulkChange, changed: number): string {
-  if ("delete" in change) return `It restores the ${rows(changed)} it moved to the trash that are still there.`;
-  const what = "subscription_status" in change ? "status" : "mandatory flag";
-  return `It puts back the ${what} of the ${rows(changed)} it changed, as it was before.`;
+export async function generateMetadata(): Promise<Metadata> {
+  const t = await getTranslations("bulk.status");
+  return { title: t("metaTitle") };
 }
 
 /** A bulk change: its progress (refreshed while it runs), its counts and its undo; to its author or an administrator. */
@@ -37,62 +33,74 @@ export default async function BulkChangeProgressPage({ params }: { params: Promi
     if (AppError.is(error) && error.status === 404) notFound();
     throw error;
   }
+  const t = await getTranslations("bulk.status");
+  const f = await getFormats();
+  const describe = await changeWords();
+  const rows = (count: number) => ({ count, n: f.count(count) });
   const running = bulk.status === "in_queue" || bulk.status === "running" || bulk.undo_status === "in_queue" || bulk.undo_status === "running";
   const percent = bulk.total_rows ? Math.min(100, Math.floor((bulk.processed_rows / bulk.total_rows) * 100)) : 100;
   const back = `/subscribers${"filters" in bulk.target ? withParams(bulk.target.filters, {}) : ""}`;
-  const state = JOB_STATE[bulk.status];
   const finished = bulk.status === "completed" || bulk.status === "failed";
+  const kind = "delete" in bulk.change ? "delete" : "subscription_status" in bulk.change ? "status" : "mandatory";
+  const progress = { done: f.count(bulk.processed_rows), percent: f.count(percent), started: f.dateTime(bulk.created_at) };
   return (
     <div className="mx-auto max-w-2xl space-y-5">
-      <h1 className="text-2xl font-semibold tracking-tight">{bulk.undo_of ? "Undo of a bulk change" : "Bulk change"}</h1>
+      <h1 className="text-2xl font-semibold tracking-tight">{bulk.undo_of ? t("titleUndo") : t("title")}</h1>
       <section className="space-y-3 rounded-lg border border-slate-200 bg-white p-6 shadow-sm" aria-live="polite">
         <p className="flex items-center gap-2 text-sm">
-          <Badge tone={state.tone}>{state.label}</Badge>
-          <span>
-            {bulk.undo_of ? `Putting back: ${describeChange(bulk.change)}, for ${rows(bulk.total_rows)}` : `${formatCount(bulk.total_rows)} subscribers: ${describeChange(bulk.change)}`}
-          </span>
+          <Badge tone={JOB_STATE[bulk.status].tone}>{t("state", { state: bulk.status })}</Badge>
+          <span>{t(bulk.undo_of ? "summaryUndo" : "summary", { ...rows(bulk.total_rows), change: describe(bulk.change) })}</span>
         </p>
-        <div role="progressbar" aria-label="Bulk change progress" aria-valuemin={0} aria-valuemax={100} aria-valuenow={percent} className="h-2 rounded-full bg-slate-200">
+        <div role="progressbar" aria-label={t("progressLabel")} aria-valuemin={0} aria-valuemax={100} aria-valuenow={percent} className="h-2 rounded-full bg-slate-200">
           <div className="h-2 rounded-full bg-brand-600 transition-all" style={{ width: `${percent}%` }} />
         </div>
         <p className="text-sm text-slate-600">
-          {formatCount(bulk.processed_rows)} done ({percent}%). Started {formatDateTime(bulk.created_at)}
-          {bulk.completed_at ? `, finished ${formatDateTime(bulk.completed_at)}` : ""}.
+          {bulk.completed_at ? t("progressFinished", { ...progress, finished: f.dateTime(bulk.completed_at) }) : t("progress", progress)}
         </p>
         {finished ? (
           <p className="text-sm text-slate-600">
-            {bulk.undo_of ? `${rows(bulk.changed_rows)} put back` : `${rows(bulk.changed_rows)} ${"delete" in bulk.change ? "moved to the trash" : "changed"}`}
-            {bulk.undo_of ? `; ${rows(bulk.skipped_rows)} left as they are (changed since).` : "."}
+            {bulk.undo_of
+              ? t("putBack", { ...rows(bulk.changed_rows), skipped: bulk.skipped_rows, skippedN: f.count(bulk.skipped_rows) })
+              : t("changed", { ...rows(bulk.changed_rows), kind: kind === "delete" ? "delete" : "change" })}
           </p>
         ) : null}
         <FormAlert message={bulk.error} />
         {bulk.undo_of ? (
           <p className="text-sm">
             <Link href={`/subscribers/bulk/${bulk.undo_of}`} className="text-brand-700 hover:underline">
-              The change it undoes
+              {t("undoes")}
             </Link>
           </p>
         ) : null}
         {bulk.undone_by && bulk.undone_at ? (
           <p className="text-sm text-slate-700">
-            Undone by <bdi>{bulk.undone_by.name}</bdi> on <time dateTime={bulk.undone_at.toISOString()}>{formatDateTime(bulk.undone_at)}</time>.{" "}
+            {t.rich("undoneBy", {
+              name: bulk.undone_by.name,
+              at: f.dateTime(bulk.undone_at),
+              who: (chunks) => <bdi>{chunks}</bdi>,
+              time: (chunks) => <time dateTime={bulk.undone_at!.toISOString()}>{chunks}</time>,
+            })}{" "}
             <Link href={`/subscribers/bulk/${bulk.undo_id}`} className="text-brand-700 underline hover:no-underline">
-              See the undo
+              {t("seeUndo")}
             </Link>
           </p>
         ) : bulk.undo_id ? (
           <p className="text-sm text-slate-700">
-            Being undone.{" "}
+            {t("beingUndone")}{" "}
             <Link href={`/subscribers/bulk/${bulk.undo_id}`} className="text-brand-700 underline hover:no-underline">
-              See the undo
+              {t("seeUndo")}
             </Link>
           </p>
         ) : null}
-        {canUndo(user, bulk) ? <UndoButton id={bulk.id} what={undoes(bulk.change, bulk.changed_rows)} /> : null}
+        {canUndo(user, bulk) ? (
+          <ClientMessages namespaces={["bulk.undo"]}>
+            <UndoButton id={bulk.id} what={t("undoWhat", { ...rows(bulk.changed_rows), kind })} />
+          </ClientMessages>
+        ) : null}
         {running ? <RefreshWhile seconds={2} /> : null}
       </section>
       <Link href={back} className="text-sm text-brand-700 hover:underline">
-        ← Back to the list
+        {t("backToList")}
       </Link>
     </div>
   );

@@ -1,24 +1,26 @@
 "use client";
 
+import { useTranslations } from "next-intl";
 import { buttonClass } from "@/components/ui/button-styles";
 import { ConfirmActionButton } from "@/components/ui/confirm-action-button";
 import { undoBulkAction } from "../../bulk-actions";
 
 /** `Undo`, with a confirmation saying what it puts back and what it leaves. */
 export function UndoButton({ id, what }: { id: string; what: string }) {
+  const t = useTranslations("bulk.undo");
   return (
     <ConfirmActionButton
-      label="Undo"
+      label={t("label")}
       className={buttonClass.secondary}
-      title="Undo this change?"
-      confirmLabel="Undo the change"
+      title={t("title")}
+      confirmLabel={t("confirm")}
       run={() => undoBulkAction({ id })}
-      done="Undone."
-      failed="The change could not be undone."
+      done={t("done")}
+      failed={t("failed")}
       refreshOnFailure
       then={(result, router) => router.push(`/subscribers/bulk/${result.data.id}`)}
     >
-      {what} Subscribers someone changed after it are left as they are.
+      {t("body", { what })}
     </ConfirmActionButton>
   );
 }

@@ -2,13 +2,13 @@
 
 import Link from "next/link";
 import { useRouter } from "next/navigation";
+import { useTranslations } from "next-intl";
 import { useActionForm } from "@/components/ui/use-action-form";
 import { ListTable } from "@/components/list/list-table";
 import { notify } from "@/components/toast";
 import { Badge, EmptyValue } from "@/components/ui/badge";
 import { buttonClass } from "@/components/ui/button-styles";
 import { MERGE_FIELDS, type MergeField } from "@/lib/subscribers/duplicate-schema";
-import { FIELD } from "@/lib/subscribers/fields";
 import { mergeAction } from "../actions";
 import { FormAlert } from "@/components/ui/form-alert";
 
@@ -25,14 +25,15 @@ function preselected(members: MergeMember[], survivor: number): Choices {
 }
 
 /** A grid of radios: the survivor in the first row, then whose value each field keeps. */
-export function MergeForm({ members }: { members: MergeMember[] }) {
+export function MergeForm({ members, labels }: { members: MergeMember[]; labels: Record<MergeField, string> }) {
+  const t = useTranslations("duplicates.mergeForm");
   const router = useRouter();
   // The earliest stays by default: the record the others duplicate.
   const { register, getFieldState, setValue, isSubmitting, formError, onSubmit } = useActionForm(
     { defaultValues: preselected(members, members[0]!.id) },
     {
       fields: [],
-      failed: "The subscribers could not be merged.",
+      failed: t("failed"),
       send: (choices) => {
         const survivor = Number(choices.survivor);
         const kept = members.find((m) => m.id === survivor)!;
@@ -47,7 +48,7 @@ export function MergeForm({ members }: { members: MergeMember[] }) {
         });
       },
       done: (result) => {
-        notify("success", result.message ?? "Merged.");
+        notify("success", result.message ?? t("done"));
         router.push(`/subscribers/${result.data.survivor_id}`);
       },
       refused: () => router.refresh(),
@@ -63,10 +64,10 @@ export function MergeForm({ members }: { members: MergeMember[] }) {
   return (
     <form onSubmit={onSubmit} className="space-y-4">
       <ListTable
-        caption="Merge: the subscriber that stays, and whose value each field keeps"
+        caption={t("caption")}
         header={
           <>
-            <th scope="col" className="px-3 py-2 text-start font-medium text-slate-600">Field</th>
+            <th scope="col" className="px-3 py-2 text-start font-medium text-slate-600">{t("field")}</th>
             {members.map((m) => (
               <th key={m.id} scope="col" className="px-3 py-2 text-start font-medium">
                 #{m.id} <bdi>{m.name}</bdi>
@@ -76,14 +77,12 @@ export function MergeForm({ members }: { members: MergeMember[] }) {
         }
       >
         <tr className="bg-slate-50/70">
-          <th scope="row" className="whitespace-nowrap px-3 py-2 text-start font-medium text-slate-700">Stays</th>
+          <th scope="row" className="whitespace-nowrap px-3 py-2 text-start font-medium text-slate-700">{t("stays")}</th>
           {members.map((m) => (
             <td key={m.id} className="px-3 py-2">
               <label className="inline-flex items-center gap-2">
                 <input type="radio" value={String(m.id)} {...register("survivor", { onChange: (event) => follow(Number(event.target.value)) })} />
-                <span>
-                  Keep #{m.id}
-                </span>
+                <span>{t("keep", { id: m.id })}</span>
               </label>
             </td>
           ))}
@@ -93,12 +92,12 @@ export function MergeForm({ members }: { members: MergeMember[] }) {
           return (
             <tr key={field} className={differs ? "bg-amber-50/70" : undefined}>
               <th scope="row" className="whitespace-nowrap px-3 py-2 text-start font-normal text-slate-600">
-                {FIELD[field].label} {differs ? <Badge tone="amber">Differs</Badge> : null}
+                {labels[field]} {differs ? <Badge tone="amber">{t("differs")}</Badge> : null}
               </th>
               {members.map((m) => (
                 <td key={m.id} className="px-3 py-2">
                   <label className="inline-flex items-center gap-2">
-                    <input type="radio" value={String(m.id)} aria-label={`${FIELD[field].label} from #${m.id}`} {...register(field)} />
+                    <input type="radio" value={String(m.id)} aria-label={t("from", { field: labels[field], id: m.id })} {...register(field)} />
                     {m.texts[field] === null ? <EmptyValue /> : <bdi>{m.texts[field]}</bdi>}
                   </label>
                 </td>
@@ -110,10 +109,10 @@ export function MergeForm({ members }: { members: MergeMember[] }) {
       <FormAlert message={formError} />
       <div className="flex gap-3">
         <button type="submit" className={buttonClass.primary} disabled={isSubmitting}>
-          {isSubmitting ? "Merging…" : "Merge"}
+          {isSubmitting ? t("merging") : t("merge")}
         </button>
         <Link href="/subscribers/duplicates" className={buttonClass.secondary}>
-          Cancel
+          {t("cancel")}
         </Link>
       </div>
     </form>

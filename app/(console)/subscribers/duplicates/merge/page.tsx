@@ -1,14 +1,20 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
+import { getTranslations } from "next-intl/server";
+import { ClientMessages } from "@/components/client-messages";
+import { getFormats } from "@/lib/i18n/server";
 import { requirePageAdmin } from "@/lib/auth/page-guards";
 import { parseWith, withParams, type RawParams } from "@/lib/list/params";
-import { MERGE_FIELDS, mergePageSchema } from "@/lib/subscribers/duplicate-schema";
-import { fieldText } from "@/lib/subscribers/merge-fields";
+import { MERGE_FIELDS, mergePageSchema, type MergeField } from "@/lib/subscribers/duplicate-schema";
+import { fieldText, labelOf, type FieldWords, type ValueWords } from "@/lib/subscribers/merge-fields";
 import { findSubscriber } from "@/lib/subscribers/record";
 import { MergeForm, type MergeMember } from "./merge-form";
 
-export const metadata: Metadata = { title: "Merge duplicates" };
+export async function generateMetadata(): Promise<Metadata> {
+  const t = await getTranslations("duplicates.mergePage");
+  return { title: t("metaTitle") };
+}
 
 const PATH = "/subscribers/duplicates/merge";
 
@@ -19,6 +25,12 @@ export default async function MergePage({ searchParams }: { searchParams: Promis
   const parsed = parseWith(mergePageSchema, params);
   if (!parsed.ok) notFound();
   const scope = user.scope;
+  const t = await getTranslations("duplicates");
+  const f = await getFormats();
+  // The `fields` namespace is the field catalogue's (lib/subscribers/fields.ts): read here, never written.
+  const fieldWords = (await getTranslations("fields" as never)) as unknown as FieldWords;
+  const values: ValueWords = { day: f.day, status: (status) => t("value.status", { status }), flag: (value) => (value ? t("value.yes") : t("value.no")) };
+  const labels = Object.fromEntries(MERGE_FIELDS.map((field) => [field, labelOf(fieldWords, field)])) as Record<MergeField, string>;
   const found = await Promise.all(parsed.value.ids.map((id) => findSubscriber(scope, id)));
   const rows = found.filter((s) => s !== null);
   if (rows.length < 2) notFound();
@@ -28,26 +40,25 @@ export default async function MergePage({ searchParams }: { searchParams: Promis
       id: s.id,
       name: `${s.first_name} ${s.last_name}`,
       updated_at: s.updated_at.toISOString(),
-      texts: Object.fromEntries(MERGE_FIELDS.map((f) => [f, fieldText(s, f)])) as MergeMember["texts"],
+      texts: Object.fromEntries(MERGE_FIELDS.map((field) => [field, fieldText(s, field, values)])) as MergeMember["texts"],
     }));
   return (
     <div className="space-y-5">
       <nav aria-label="Breadcrumb" className="text-sm">
         <Link href="/subscribers/duplicates" className="text-brand-700 hover:underline">
-          ← Duplicates
+          {t("mergePage.back")}
         </Link>
       </nav>
       <div>
-        <h1 className="text-2xl font-semibold tracking-tight">Merge {members.length} subscribers</h1>
-        <p className="mt-1 text-sm text-slate-600">
-          Choose the subscriber that stays, and for each field whose value it keeps (the one that stays keeps its own values unless you choose others; where it has none, the newest value that is not empty is chosen). The
-          others go to the trash, marked as merged into it; you can undo the merge from its record.
-        </p>
+        <h1 className="text-2xl font-semibold tracking-tight">{t("mergePage.title", { count: members.length, n: f.count(members.length) })}</h1>
+        <p className="mt-1 text-sm text-slate-600">{t("mergePage.intro")}</p>
       </div>
       {rows.length < parsed.value.ids.length ? (
-        <p role="status" className="text-sm text-amber-900">Some of these subscribers are no longer there: the merge names those that are.</p>
+        <p role="status" className="text-sm text-amber-900">{t("mergePage.someGone")}</p>
       ) : null}
-      <MergeForm members={members} />
+      <ClientMessages namespaces={["duplicates.mergeForm"]}>
+        <MergeForm members={members} labels={labels} />
+      </ClientMessages>
     </div>
   );
 }
