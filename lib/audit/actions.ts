@@ -40,6 +40,7 @@ export const AUDIT_ACTIONS = [
   "user.password_reset",
   "user.password_set",
   "user.password_change",
+  "user.locale_change",
   "user.two_factor_enable",
   "user.two_factor_disable",
   "user.two_factor_reset",

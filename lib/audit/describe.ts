@@ -56,6 +56,7 @@ export const AUDIT_TEXT = {
   "user.password_reset": { group: "Users", label: "Password reset", says: () => "Sent {record} a link to set a new password" },
   "user.password_set": { group: "Users", label: "Password set by link", says: () => "Set a new password with a link" },
   "user.password_change": { group: "Users", label: "Password changed", says: () => "Changed their password" },
+  "user.locale_change": { group: "Users", label: "Language changed", says: (f) => `Chose ${f.after.locale ? `the language ${String(f.after.locale)}` : "to follow their browser's language"}` },
   "user.two_factor_enable": { group: "Users", label: "Two-factor turned on", says: () => "Turned on two-factor sign-in" },
   "user.two_factor_disable": { group: "Users", label: "Two-factor turned off", says: () => "Turned off two-factor sign-in" },
   "user.two_factor_reset": { group: "Users", label: "Two-factor reset", says: () => "Reset the two-factor sign-in of {record}" },

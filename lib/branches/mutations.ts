@@ -3,8 +3,9 @@ import type { Caller } from "@/lib/auth/principal";
 import { branchesOf, subscribersOf } from "@/lib/auth/scope";
 import { sql } from "@/lib/db/sql";
 import { refusedWrite, transaction, type Tx } from "@/lib/db/transaction";
-import { notFound } from "@/lib/errors";
-import { serializeBranch, type BranchRow } from "./queries";
+import { AppError } from "@/lib/errors";
+import { problem } from "@/lib/i18n/problem";
+import { branchNotFound, serializeBranch, type BranchRow } from "./queries";
 
 // Every change is written with its audit event in one transaction: both or neither.
 
@@ -12,7 +13,14 @@ const select = { id: true, name: true, created_at: true, updated_at: true } as c
 const liveBranch = (tx: Tx, id: number, actor: Caller) =>
   tx.query<BranchRow>(sql`SELECT b.id, b.name, b.created_at, b.updated_at FROM ${branchesOf(actor.scope)} b WHERE b.id = ${id}`);
 // Names are unique regardless of case: the unique index on lower(name) decides.
-const translate = refusedWrite("The branch", "name", "A branch with this name already exists.");
+const refused = refusedWrite("The branch", "name", problem("branches.nameTaken"));
+const translate = (error: unknown): never => {
+  try {
+    return refused(error);
+  } catch (refusal) {
+    throw AppError.is(refusal) && refusal.status === 404 ? branchNotFound() : refusal;
+  }
+};
 
 export async function createBranch(name: string, actor: Caller): Promise<BranchRow> {
   return transaction(async (tx) => {
@@ -25,7 +33,7 @@ export async function createBranch(name: string, actor: Caller): Promise<BranchR
 export async function updateBranch(id: number, name: string, actor: Caller): Promise<BranchRow> {
   return transaction(async (tx) => {
     const [before] = await liveBranch(tx, id, actor);
-    if (!before) throw notFound("The branch");
+    if (!before) throw branchNotFound();
     // eslint-disable-next-line console/scoped-sources -- the branch just read through branchesOf.
     const branch = await tx.branch.update({ where: { id }, data: { name }, select });
     await tx.audit({
@@ -47,13 +55,13 @@ export async function updateBranch(id: number, name: string, actor: Caller): Pro
 export async function deleteBranch(id: number, actor: Caller): Promise<{ name: string; detached: number }> {
   return transaction(async (tx) => {
     const [before] = await liveBranch(tx, id, actor);
-    if (!before) throw notFound("The branch");
+    if (!before) throw branchNotFound();
     const [count] = await tx.query<{ n: number }>(sql`SELECT count(*)::int AS n FROM ${subscribersOf(actor.scope)} s WHERE s.branch_id = ${id}`);
     const detached = count?.n ?? 0;
     // Conditional, so two deletions at once trash it once.
     // eslint-disable-next-line console/scoped-sources -- the branch just read through branchesOf, if still live.
     const moved = await tx.branch.updateMany({ where: { id, deleted_at: null }, data: { deleted_at: new Date(), deleted_by: actor.id } });
-    if (moved.count === 0) throw notFound("The branch");
+    if (moved.count === 0) throw branchNotFound();
     await tx.audit({
       action: "branch.delete",
       actor,

@@ -1,6 +1,7 @@
 import "server-only";
 import { subscribersOf, type BranchScope } from "@/lib/auth/scope";
-import { notFound } from "@/lib/errors";
+import { AppError } from "@/lib/errors";
+import { problem } from "@/lib/i18n/problem";
 import { offsetOf, readDirection, readPage, type PageWindow } from "@/lib/list/depth";
 import { PER_PAGE, pagination, type Pagination } from "@/lib/list/pagination";
 import { direction } from "@/lib/list/sql";
@@ -8,6 +9,9 @@ import type { BranchFilters } from "./filters";
 import type { BranchBody } from "./schema";
 import { branchFrom } from "./where";
 import { query, sql } from "@/lib/db/sql";
+
+/** A branch gone, never there or outside the scope: one 404. */
+export const branchNotFound = () => new AppError(404, "not_found", problem("branches.notFound"));
 
 export type BranchRow = { id: number; name: string; created_at: Date; updated_at: Date };
 
@@ -47,7 +51,7 @@ export async function listBranches(scope: BranchScope, f: BranchFilters): Promis
 /** The branch; one outside the scope is the same 404 as an unknown id. */
 export async function getBranch(scope: BranchScope, id: number): Promise<BranchRow> {
   const [branch] = await query<BranchRow>(sql`SELECT b.id, b.name, b.created_at, b.updated_at ${branchFrom(scope, { id })}`);
-  if (!branch) throw notFound("The branch");
+  if (!branch) throw branchNotFound();
   return branch;
 }
 

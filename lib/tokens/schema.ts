@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { problem } from "@/lib/i18n/problem";
 import { safeText } from "@/lib/validation/text";
 import { TOKEN_SCOPES } from "./scope";
 
@@ -29,19 +30,19 @@ function withinAYear({ at, form }: Expiry, now: number): boolean {
 
 export const tokenCreateSchema = z
   .object({
-    name: safeText("Name the token (what uses it).").trim().min(1, "Name the token (what uses it).").max(100, "Use at most 100 characters."),
-    scope: z.enum(TOKEN_SCOPES, { message: "Choose read or export." }),
+    name: safeText(problem("tokens.nameRequired")).trim().min(1, problem("tokens.nameRequired")).max(100, problem("tokens.nameTooLong", { max: 100 })),
+    scope: z.enum(TOKEN_SCOPES, { message: problem("tokens.scopeInvalid") }),
     expires_at: z
-      .string({ message: "Give an expiry date (YYYY-MM-DD)." })
+      .string({ message: problem("tokens.expiryRequired") })
       .transform((value, ctx) => {
         const expiry = readExpiry(value.trim());
         if (!expiry) {
-          ctx.addIssue({ code: "custom", message: "Give an expiry date as YYYY-MM-DD (or an ISO 8601 time)." });
+          ctx.addIssue({ code: "custom", message: problem("tokens.expiryInvalid") });
           return z.NEVER;
         }
         const now = Date.now();
         if (expiry.at.getTime() <= now) {
-          ctx.addIssue({ code: "custom", message: "The expiry must be in the future." });
+          ctx.addIssue({ code: "custom", message: problem("tokens.expiryPast") });
           return z.NEVER;
         }
         if (!withinAYear(expiry, now)) {

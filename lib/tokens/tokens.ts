@@ -4,7 +4,8 @@ import { tokenPrincipal } from "@/lib/auth/bearer";
 import type { SessionUser } from "@/lib/auth/permissions";
 import { newApiToken, secretHash } from "@/lib/auth/secrets";
 import { prisma } from "@/lib/db/client";
-import { notFound } from "@/lib/errors";
+import { AppError } from "@/lib/errors";
+import { problem } from "@/lib/i18n/problem";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import type { z } from "zod";
 import type { TokenBody, tokenCreateSchema } from "./schema";
@@ -42,7 +43,7 @@ export async function revokeToken(user: SessionUser, id: number): Promise<TokenR
       select,
     });
     const row = revoked[0] ?? (await tx.apiToken.findFirst({ where: { id, user_id: user.id }, select }));
-    if (!row) throw notFound("The token");
+    if (!row) throw new AppError(404, "not_found", problem("tokens.notFound"));
     if (revoked[0]) await tx.audit({ action: "token.revoke", actor: user, entity: "token", entityId: id, before: serializeToken({ ...row, revoked_at: null }) });
     return row;
   });

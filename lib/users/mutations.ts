@@ -8,7 +8,8 @@ import { deleteExportFiles } from "@/lib/export/files";
 import { passwordProblem } from "@/lib/auth/password-policy";
 import { databaseAppError, isLastAdmin } from "@/lib/db/errors";
 import { sql } from "@/lib/db/sql";
-import { AppError, conflict, notFound } from "@/lib/errors";
+import { AppError, conflict } from "@/lib/errors";
+import { problem } from "@/lib/i18n/problem";
 import { makePasswordLink } from "./links";
 import { readUser, serializeUser, type UserRow } from "./queries";
 import { ADMIN_SCOPE, type UserUpdateInput } from "./schema";
@@ -19,12 +20,17 @@ import { refusedWrite, transaction, type Tx } from "@/lib/db/transaction";
 // again there (docs/decisions/0011-people-tokens-and-sessions.md). That one active admin always
 // remains is the database's rule (a trigger on users: 422 `last_admin`), whatever path changes them.
 
-const refused = refusedWrite("The user", "email", "A user with this email already exists.");
+const refused = refusedWrite("The user", "email", problem("users.emailTaken"));
+const userNotFound = () => new AppError(404, "not_found", problem("users.notFound"));
 
 function translate(error: unknown): never {
   // The database's own refusal (the trigger that keeps an active admin), as callers outside a route see it too.
   if (isLastAdmin(error)) throw databaseAppError(error) ?? error;
-  return refused(error);
+  try {
+    return refused(error);
+  } catch (refusal) {
+    throw AppError.is(refusal) && refusal.status === 404 ? userNotFound() : refusal;
+  }
 }
 
 export type NewUser = { name: string; email: string; role: "admin" | "staff"; password?: string; branch_ids?: number[] | null };
@@ -34,7 +40,7 @@ async function checkBranches(tx: Tx, ids: number[]) {
   const found = new Set((await tx.query<{ id: number }>(sql`SELECT id FROM ${LIVE_BRANCHES} b WHERE id = ANY(${ids}::int[])`)).map((r) => r.id));
   const missing = ids.filter((id) => !found.has(id));
   if (missing.length) {
-    const message = `No branch has the id ${missing.slice(0, 10).join(", ")}${missing.length > 10 ? ", …" : ""}.`;
+    const message = problem("users.noBranch", { ids: `${missing.slice(0, 10).join(", ")}${missing.length > 10 ? ", …" : ""}`, count: missing.length });
     throw new AppError(400, "invalid_input", message, { branch_ids: [message] });
   }
 }
@@ -49,15 +55,15 @@ async function writeScope(tx: Tx, id: number, ids: number[] | null) {
 
 const userRow = async (tx: Tx, id: number): Promise<UserRow> => {
   const row = await readUser(tx, id);
-  if (!row) throw notFound("The user");
+  if (!row) throw userNotFound();
   return row;
 };
 
 /** `actor` is null for `npm run user:create` (the first admin). */
 export async function createUser(input: NewUser, actor: SessionUser | null): Promise<{ user: UserRow; setPasswordUrl: string | null }> {
   if (input.password !== undefined) {
-    const problem = await passwordProblem(input.password, [input.name, input.email]);
-    if (problem) throw new AppError(400, "invalid_input", problem, { password: [problem] });
+    const weak = await passwordProblem(input.password, [input.name, input.email]);
+    if (weak) throw new AppError(400, "invalid_input", weak, { password: [weak] });
   }
   // Without a password, one nobody knows: the account cannot be signed in to until the link is used.
   const hash = await hashPassword(input.password ?? randomBytes(32).toString("base64url"));
@@ -100,13 +106,13 @@ async function lockActiveAdmin(tx: Tx, actor: Pick<SessionUser, "id">): Promise<
 /** 409 when an admin would demote or deactivate themself; 422 `last_admin` (the trigger) when no active administrator would remain. */
 export async function updateUser(id: number, changes: UserUpdateInput, actor: SessionUser): Promise<UserRow> {
   if (id === actor.id && (changes.role === "staff" || changes.active === false)) {
-    throw conflict("You cannot demote or deactivate yourself: ask another administrator.");
+    throw conflict(problem("users.selfDemote"));
   }
   let withdrawn: string[] = [];
   const updated = await transaction(async (tx) => {
       const admins = await activeAdmins(tx);
       const before = await readUser(tx, id);
-      if (!before) throw notFound("The user");
+      if (!before) throw userNotFound();
       const { branch_ids: scope, ...fields } = changes;
       const role = changes.role ?? before.role;
       if (scope !== undefined && role === "admin") throw new AppError(400, "invalid_input", ADMIN_SCOPE, { branch_ids: [ADMIN_SCOPE] });
@@ -159,7 +165,7 @@ export async function resetPassword(id: number, actor: SessionUser): Promise<{ u
     .catch(translate);
 }
 
-export const SELF_TWO_FACTOR_MESSAGE = "You cannot reset your own two-factor sign-in here: turn it off on your account page (/account/two-factor), with your password and a code.";
+export const SELF_TWO_FACTOR_MESSAGE = problem("users.selfTwoFactor", { page: "/account/two-factor" });
 
 /** Clears another user's two-factor codes (a lost phone) and ends their sessions: they sign in again with the password alone. */
 export async function resetTwoFactor(id: number, actor: SessionUser): Promise<UserRow> {
@@ -184,7 +190,7 @@ export async function unlinkSso(id: number, actor: SessionUser): Promise<UserRow
   return transaction(async (tx) => {
       await lockActiveAdmin(tx, actor);
       const [link] = await tx.query<{ sso_subject: string | null; sso_issuer: string | null }>(sql`SELECT sso_subject, sso_issuer FROM users WHERE id = ${id} FOR UPDATE`);
-      if (!link) throw notFound("The user");
+      if (!link) throw userNotFound();
       if (link.sso_subject !== null) {
         await tx.user.update({ where: { id }, data: { sso_subject: null, sso_issuer: null, session_version: { increment: 1 } }, select: { id: true } });
         await tx.audit({ action: "user.sso_unlink", actor, entity: "user", entityId: id, before: { subject: link.sso_subject, issuer: link.sso_issuer }, after: { subject: null } });

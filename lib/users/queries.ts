@@ -5,6 +5,7 @@ import { offsetOf, readDirection, readPage, type PageWindow } from "@/lib/list/d
 import { PER_PAGE, pagination, type Pagination } from "@/lib/list/pagination";
 import { direction } from "@/lib/list/sql";
 import type { Role } from "@/lib/auth/permissions";
+import type { Locale } from "@/lib/i18n/locales";
 import type { UserFilters } from "./filters";
 import type { UserBody } from "./schema";
 import { userWhere } from "./where";
@@ -23,6 +24,8 @@ export type UserRow = {
   last_sign_in_at: Date | null;
   /** Whether a single sign-on subject is linked (the /users page's "Unlink single sign-on"); not in the API's user. */
   sso_linked: boolean;
+  /** The language the user chose (null: their browser's). */
+  locale: Locale | null;
 };
 
 const SORT_SQL = {
@@ -35,7 +38,7 @@ const SORT_SQL = {
   last_sign_in_at: sql`u.last_sign_in_at`,
 } as const;
 
-const COLUMNS = sql`u.id, u.name, u.email, u.role::text AS role, ${USER_BRANCH_IDS}, u.active, u.two_factor_enabled_at IS NOT NULL AS two_factor, u.created_at, u.last_sign_in_at, u.sso_subject IS NOT NULL AS sso_linked`;
+const COLUMNS = sql`u.id, u.name, u.email, u.role::text AS role, ${USER_BRANCH_IDS}, u.active, u.two_factor_enabled_at IS NOT NULL AS two_factor, u.created_at, u.last_sign_in_at, u.sso_subject IS NOT NULL AS sso_linked, u.locale`;
 
 /** One user as the list shows it, read with `db` (a transaction's, to see its own changes). */
 export async function readUser(db: Queryable, id: number): Promise<UserRow | null> {
@@ -76,5 +79,6 @@ export function serializeUser(u: UserRow): UserBody {
     two_factor: u.two_factor,
     created_at: u.created_at.toISOString(),
     last_sign_in_at: u.last_sign_in_at?.toISOString() ?? null,
+    locale: u.locale,
   };
 }

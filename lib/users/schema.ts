@@ -1,5 +1,7 @@
 import { z } from "zod";
 import { passwordShape } from "@/lib/auth/password-rule";
+import { problem } from "@/lib/i18n/problem";
+import { LOCALES } from "@/lib/i18n/locales";
 import { idSchema } from "@/lib/validation/id";
 import { safeText } from "@/lib/validation/text";
 
@@ -8,24 +10,24 @@ import { safeText } from "@/lib/validation/text";
 
 export const ROLES = ["admin", "staff"] as const;
 
-const name = safeText("Enter a name.").trim().min(1, "Enter a name.").max(100, "Use at most 100 characters.");
-const email = z.string({ message: "Enter an email address." }).trim().toLowerCase().max(254).email("Enter a valid email address.");
-const role = z.enum(ROLES, { message: "Choose admin or staff." });
+const name = safeText(problem("users.nameRequired")).trim().min(1, problem("users.nameRequired")).max(100, problem("users.nameTooLong", { max: 100 }));
+const email = z.string({ message: problem("users.emailRequired") }).trim().toLowerCase().max(254).email(problem("users.emailInvalid"));
+const role = z.enum(ROLES, { message: problem("users.roleInvalid") });
 
 /** The most branches one user may be limited to. */
 export const MAX_USER_BRANCHES = 1000;
 
 /** null: every branch; else 1–1000 branch ids (their existence is checked by the mutation). */
 const branchIds = z
-  .array(z.number({ message: "Give branch ids as numbers." }).int("Give branch ids as whole numbers.").positive("Give branch ids as whole numbers of 1 or more."), {
-    message: "Give branch_ids as null (every branch) or a list of branch ids.",
+  .array(z.number({ message: problem("users.branchIdNumber") }).int(problem("users.branchIdWhole")).positive(problem("users.branchIdPositive")), {
+    message: problem("users.branchIdsShape"),
   })
-  .min(1, "Give at least one branch, or null for every branch.")
-  .max(MAX_USER_BRANCHES, `Give at most ${MAX_USER_BRANCHES} branches.`)
+  .min(1, problem("users.branchIdsEmpty"))
+  .max(MAX_USER_BRANCHES, problem("users.branchIdsTooMany", { max: MAX_USER_BRANCHES }))
   .transform((ids) => [...new Set(ids)].sort((a, b) => a - b))
   .nullable();
 
-const ADMIN_SCOPE = "Administrators always see every branch: give branch_ids for staff only.";
+const ADMIN_SCOPE = problem("users.adminScope");
 
 /** Who a user is: the fields every way of making one asks for (the API, /users, `npm run user:create`). */
 export const userIdentitySchema = z.object({ name, email, role });
@@ -47,17 +49,17 @@ export const userUpdateSchema = z
   .object({
     name: name.optional(),
     role: role.optional(),
-    active: z.boolean({ message: "active must be true or false." }).optional(),
+    active: z.boolean({ message: problem("users.activeBoolean") }).optional(),
     branch_ids: branchIds.optional(),
   })
   .strict()
-  .refine((v) => v.name !== undefined || v.role !== undefined || v.active !== undefined || v.branch_ids !== undefined, "Give name, role, active or branch_ids.")
+  .refine((v) => v.name !== undefined || v.role !== undefined || v.active !== undefined || v.branch_ids !== undefined, problem("users.updateEmpty"))
   .refine((v) => v.role !== "admin" || v.branch_ids === undefined, { path: ["branch_ids"], message: ADMIN_SCOPE });
 
 export { ADMIN_SCOPE };
 export type UserUpdateInput = z.output<typeof userUpdateSchema>;
 
-export const userIdSchema = idSchema("The user id must be a whole number of 1 or more.");
+export const userIdSchema = idSchema(problem("users.idInvalid"));
 
 /** /users' "Branches…" dialog: a staff member's branches (null: every branch). */
 export const userBranchesSchema = z.object({ id: userIdSchema, branch_ids: branchIds }).strict();
@@ -65,17 +67,23 @@ export const userBranchesSchema = z.object({ id: userIdSchema, branch_ids: branc
 /** /account: change your own password. */
 export const passwordChangeSchema = z
   .object({
-    current: z.string({ message: "Enter your current password." }).min(1, "Enter your current password.").max(200),
+    current: z.string({ message: problem("users.currentRequired") }).min(1, problem("users.currentRequired")).max(200),
     password: passwordShape,
     confirm: z.string(),
   })
-  .refine((v) => v.password === v.confirm, { path: ["confirm"], message: "The two passwords differ." });
+  .refine((v) => v.password === v.confirm, { path: ["confirm"], message: problem("users.passwordsDiffer") });
 
 /** The set-password page (from a one-time link). */
 export const passwordSetSchema = z
   .object({ token: z.string().max(100), password: passwordShape, confirm: z.string() })
   .refine((v) => v.password === v.confirm, { path: ["confirm"], message: "The two passwords differ." });
 export type PasswordSetInput = z.input<typeof passwordSetSchema>;
+
+/** /account's language and PATCH /api/v1/users/me: one of the console's languages, or null to follow the browser. */
+export const userLocaleSchema = z
+  .object({ locale: z.enum(LOCALES, { message: problem("users.localeInvalid") }).nullable() })
+  .strict();
+export type UserLocaleInput = z.output<typeof userLocaleSchema>;
 
 /** A user as the API answers it (docs/API.md): never a password or its hash. */
 export const userSchema = z
@@ -89,6 +97,7 @@ export const userSchema = z
     two_factor: z.boolean().meta({ description: "Whether the user has set up two-factor codes." }),
     created_at: z.iso.datetime(),
     last_sign_in_at: z.iso.datetime().nullable(),
+    locale: z.enum(LOCALES).nullable().meta({ description: "The language the user chose for the console; null: their browser's (docs/API.md, Languages)." }),
   })
   .meta({ id: "User" });
 export type UserBody = z.output<typeof userSchema>;

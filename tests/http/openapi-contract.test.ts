@@ -205,7 +205,11 @@ for (const kind of testDbKinds()) {
       await call(admin, "delete", "/api/v1/users/{id}/two-factor", { ids: { id: me.id } }); // 409, yourself
       await call(admin, "delete", "/api/v1/users/{id}/sso", { ids: { id: made.id } }); // 204, not linked: nothing to do
       await call(admin, "patch", "/api/v1/users/{id}", { ids: { id: me.id }, json: { role: "staff" } }); // 409, yourself
-      for (const status of ["204 delete /api/v1/users/{id}/two-factor", "409 delete /api/v1/users/{id}/two-factor", "204 delete /api/v1/users/{id}/sso", "409 patch /api/v1/users/{id}"]) {
+      // One's own language: a choice, a refusal, back to following the browser.
+      expect((await call(staff, "patch", "/api/v1/users/me", { json: { locale: "fr" } })).body.locale).toBe("fr");
+      await call(staff, "patch", "/api/v1/users/me", { json: { locale: "de" } }); // 400
+      expect((await call(staff, "patch", "/api/v1/users/me", { json: { locale: null } })).body.locale).toBeNull();
+      for (const status of ["204 delete /api/v1/users/{id}/two-factor", "409 delete /api/v1/users/{id}/two-factor", "204 delete /api/v1/users/{id}/sso", "409 patch /api/v1/users/{id}", "200 patch /api/v1/users/me", "400 patch /api/v1/users/me"]) {
         const [code, method, path] = status.split(" ");
         expect(seen, status).toContain(`${method} ${path} ${code}`);
       }

@@ -210,6 +210,10 @@ const ROUTES: Record<string, Call[] | "next-auth"> = {
   "api/v1/users/[id]/route.ts": [
     { method: "PATCH", path: "/api/v1/users/{user}", json: { name: "Matrix renamed" }, expect: r({ anonymous: 401, staff: 403, admin: 200 }, 403) },
   ],
+  // One's own language: anyone signed in with a session; a token (read or export) never writes.
+  "api/v1/users/me/route.ts": [
+    { method: "PATCH", path: "/api/v1/users/me", json: { locale: null }, expect: r({ anonymous: 401, staff: 200, admin: 200 }, 403) },
+  ],
   "api/v1/users/[id]/two-factor/route.ts": [
     { method: "DELETE", path: "/api/v1/users/{user}/two-factor", expect: r({ anonymous: 401, staff: 403, admin: 204 }, 403) },
   ],
@@ -384,6 +388,7 @@ const ACTIONS: Record<string, Record<string, Expect>> = {
     changePasswordAction: { anonymous: 401, staff: "ok", admin: "ok" },
     createTokenAction: { anonymous: 401, staff: "ok", admin: "ok" },
     revokeTokenAction: { anonymous: 401, staff: "ok", admin: "ok" },
+    setLocaleAction: { anonymous: 401, staff: "ok", admin: "ok" },
   },
   // The link's secret is the credential: anyone may try one (a wrong one changes nothing).
   "set-password/[token]/actions.ts": {

@@ -2,6 +2,7 @@
 
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useWatch } from "react-hook-form";
+import { useTranslations } from "next-intl";
 import { PasswordStrength } from "@/components/password-strength";
 import { notify } from "@/components/toast";
 import { buttonClass } from "@/components/ui/button-styles";
@@ -12,14 +13,15 @@ import { passwordChangeSchema } from "@/lib/users/schema";
 import { changePasswordAction } from "./actions";
 
 export function PasswordChangeForm({ userInputs }: { userInputs: string[] }) {
+  const t = useTranslations("account");
   const { register, reset, control, errors, isSubmitting, formError, onSubmit } = useActionForm(
     { resolver: zodResolver(passwordChangeSchema), defaultValues: { current: "", password: "", confirm: "" } },
     {
       fields: ["current", "password", "confirm"],
-      failed: "The password could not be changed.",
+      failed: t("password.failed"),
       send: changePasswordAction,
       done: (result) => {
-        notify("success", result.message ?? "Password changed.");
+        notify("success", result.message ?? t("password.changed"));
         reset();
       },
     },
@@ -28,21 +30,21 @@ export function PasswordChangeForm({ userInputs }: { userInputs: string[] }) {
 
   return (
     <form onSubmit={onSubmit} noValidate className="space-y-4">
-      <Field label="Current password" error={errors.current?.message}>
+      <Field label={t("password.current")} error={errors.current?.message}>
         {(props) => <input {...props} type="password" autoComplete="current-password" maxLength={200} {...register("current")} />}
       </Field>
       <div>
-        <Field label="New password" error={errors.password?.message} hint="At least 12 characters, not a common password.">
+        <Field label={t("password.new")} error={errors.password?.message} hint={t("password.hint")}>
           {(props) => <input {...props} type="password" autoComplete="new-password" maxLength={200} {...register("password")} />}
         </Field>
         <PasswordStrength password={password} userInputs={userInputs} />
       </div>
-      <Field label="Repeat the new password" error={errors.confirm?.message}>
+      <Field label={t("password.repeat")} error={errors.confirm?.message}>
         {(props) => <input {...props} type="password" autoComplete="new-password" maxLength={200} {...register("confirm")} />}
       </Field>
       <FormAlert message={formError} />
       <button type="submit" className={buttonClass.primary} disabled={isSubmitting}>
-        {isSubmitting ? "Changing…" : "Change password"}
+        {isSubmitting ? t("password.changing") : t("password.submit")}
       </button>
     </form>
   );

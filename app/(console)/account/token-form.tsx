@@ -3,6 +3,7 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
+import { useTranslations } from "next-intl";
 import { notify } from "@/components/toast";
 import { buttonClass } from "@/components/ui/button-styles";
 import { Field } from "@/components/ui/field";
@@ -17,6 +18,7 @@ const blank = (): TokenCreateInput => ({ name: "", scope: "read", expires_at: da
 
 /** "New token": name, scope and expiry; the token is shown once, right here. */
 export function TokenForm() {
+  const t = useTranslations("account");
   const router = useRouter();
   const [made, setMade] = useState<{ token: string; name: string } | null>(null);
   const [copied, setCopied] = useState(false);
@@ -24,7 +26,7 @@ export function TokenForm() {
     { resolver: zodResolver(tokenCreateSchema, undefined, { raw: true }), defaultValues: blank() },
     {
       fields: ["name", "scope", "expires_at"],
-      failed: "The token could not be made.",
+      failed: t("tokens.form.failed"),
       send: createTokenAction,
       done: (result) => {
         setMade(result.data);
@@ -41,7 +43,7 @@ export function TokenForm() {
       await navigator.clipboard.writeText(made.token);
       setCopied(true);
     } catch {
-      notify("error", "Copy it by hand: select the token and copy.");
+      notify("error", t("tokens.form.copyByHand"));
     }
   };
 
@@ -50,30 +52,30 @@ export function TokenForm() {
       {made ? (
         <div role="status" className="rounded-md border border-emerald-300 bg-emerald-50 p-4 text-sm">
           <p className="font-medium text-emerald-900">
-            Your new token “<bdi>{made.name}</bdi>”. Copy it now: it is shown only this once.
+            {t.rich("tokens.form.made", { name: made.name, bdi: (chunks) => <bdi>{chunks}</bdi> })}
           </p>
           <label htmlFor="new-token" className="sr-only">
-            New token
+            {t("tokens.form.newToken")}
           </label>
-          <input id="new-token" readOnly value={made.token} className={`${inputClass} mt-2 font-mono text-xs`} onFocus={(e) => e.currentTarget.select()} />
-          <div className="mt-2 flex items-center gap-3">
+          <input id="new-token" readOnly value={made.token} dir="ltr" className={`${inputClass} mt-2 font-mono text-xs`} onFocus={(e) => e.currentTarget.select()} />
+          <div className="mt-2 flex flex-wrap items-center gap-3">
             <button type="button" className={buttonClass.secondary} onClick={copy}>
-              Copy token
+              {t("tokens.form.copy")}
             </button>
             <span aria-live="polite" className="text-emerald-800">
-              {copied ? "Copied." : ""}
+              {copied ? t("tokens.form.copied") : ""}
             </span>
             <button type="button" className={`${buttonClass.ghost} ms-auto`} onClick={() => setMade(null)}>
-              I have copied it
+              {t("tokens.form.haveCopied")}
             </button>
           </div>
         </div>
       ) : null}
       <form onSubmit={onSubmit} noValidate className="grid gap-4 sm:grid-cols-[2fr_1fr_1fr_auto] sm:items-start">
-        <Field label="Token name" error={errors.name?.message} hint="What uses it, e.g. “nightly export script”.">
+        <Field label={t("tokens.form.name")} error={errors.name?.message} hint={t("tokens.form.nameHint")}>
           {(props) => <input {...props} maxLength={100} autoComplete="off" {...register("name")} />}
         </Field>
-        <Field label="Scope" error={errors.scope?.message}>
+        <Field label={t("tokens.scope")} error={errors.scope?.message}>
           {(props) => (
             <select {...props} {...register("scope")}>
               <option value="read">read</option>
@@ -81,12 +83,12 @@ export function TokenForm() {
             </select>
           )}
         </Field>
-        <Field label="Expires on" error={errors.expires_at?.message} hint={`At most ${MAX_TOKEN_DAYS} days.`}>
+        <Field label={t("tokens.form.expires")} error={errors.expires_at?.message} hint={t("tokens.form.expiresHint", { days: MAX_TOKEN_DAYS })}>
           {(props) => <input {...props} type="date" min={day(1)} max={day(MAX_TOKEN_DAYS)} {...register("expires_at")} />}
         </Field>
         <div className="sm:pt-6">
           <button type="submit" className={buttonClass.primary} disabled={isSubmitting}>
-            {isSubmitting ? "Making…" : "New token"}
+            {isSubmitting ? t("tokens.form.making") : t("tokens.form.newToken")}
           </button>
         </div>
       </form>

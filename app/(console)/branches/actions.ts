@@ -3,6 +3,7 @@
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { action } from "@/lib/actions";
+import { problem } from "@/lib/i18n/problem";
 import { requireAdmin } from "@/lib/auth/guards";
 import { createBranch, deleteBranch, updateBranch } from "@/lib/branches/mutations";
 import { branchSubscriberCount } from "@/lib/branches/queries";
@@ -13,7 +14,7 @@ import { branchIdSchema, branchInputSchema } from "@/lib/branches/schema";
 export const createBranchAction = action(requireAdmin, branchInputSchema, async ({ name }, user) => {
   const branch = await createBranch(name, user);
   revalidatePath("/branches");
-  return { ok: true, data: { id: branch.id }, message: `Branch “${branch.name}” created.` };
+  return { ok: true, data: { id: branch.id }, message: problem("branches.created", { name: branch.name }) };
 });
 
 export const updateBranchAction = action(
@@ -22,7 +23,7 @@ export const updateBranchAction = action(
   async ({ id, name }, user) => {
     const branch = await updateBranch(id, name, user);
     revalidatePath("/branches");
-    return { ok: true, data: { id: branch.id }, message: `Branch “${branch.name}” saved.` };
+    return { ok: true, data: { id: branch.id }, message: problem("branches.saved", { name: branch.name }) };
   },
 );
 
@@ -36,6 +37,5 @@ export const deleteBranchAction = action(requireAdmin, z.object({ id: branchIdSc
   const { name, detached } = await deleteBranch(id, user);
   revalidatePath("/branches");
   revalidatePath("/subscribers");
-  const note = detached ? ` ${detached} subscriber${detached === 1 ? " shows" : "s show"} no branch until it is restored from the trash.` : "";
-  return { ok: true, data: undefined, message: `Branch “${name}” deleted.${note}` };
+  return { ok: true, data: undefined, message: problem("branches.deleted", { name, detached }) };
 });

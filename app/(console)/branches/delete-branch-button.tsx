@@ -1,40 +1,40 @@
 "use client";
 
 import { useState } from "react";
+import { useTranslations } from "next-intl";
 import { ConfirmActionButton } from "@/components/ui/confirm-action-button";
 import { countBranchSubscribersAction, deleteBranchAction } from "./actions";
 import { callAction } from "@/components/ui/call-action";
 
-/** What brings it back (docs/decisions/0031-trash.md). */
-const UNDO = "An administrator can restore it from the trash, with its subscribers' link, until the clean-up erases it.";
-
-/** The confirmation says what deleting does; the subscribers are counted when it opens. */
+/** The confirmation says what deleting does, and what brings it back (docs/decisions/0031-trash.md); the subscribers are counted when it opens. */
 export function DeleteBranchButton({ id, name }: { id: number; name: string }) {
+  const t = useTranslations("branches");
   const [subscribers, setSubscribers] = useState<number | "counting" | "unknown">("counting");
   const count = () => {
     setSubscribers("counting");
     void callAction(() => countBranchSubscribersAction({ id })).then((result) => setSubscribers(result?.ok ? result.data.subscribers : "unknown"));
   };
+  const undo = t("delete.undo");
   return (
     <ConfirmActionButton
-      label="Delete"
-      ariaLabel={`Delete ${name}`}
+      label={t("delete.label")}
+      ariaLabel={t("delete.ariaLabel", { name })}
       className="ms-1 rounded-md px-2.5 py-1.5 text-sm font-medium text-red-700 hover:bg-red-50"
-      title={`Delete “${name}”?`}
-      confirmLabel="Delete branch"
+      title={t("delete.title", { name })}
+      confirmLabel={t("delete.confirm")}
       onOpen={count}
       run={() => deleteBranchAction({ id })}
-      done="Branch deleted."
-      failed="The branch could not be deleted."
+      done={t("delete.done")}
+      failed={t("delete.failed")}
     >
       <span aria-live="polite">
         {subscribers === "counting"
-          ? "Counting the subscribers of this branch…"
+          ? t("delete.counting")
           : subscribers === "unknown"
-            ? `Its subscribers will lose their branch while it is in the trash. ${UNDO}`
+            ? `${t("delete.unknown")} ${undo}`
             : subscribers === 0
-              ? `No subscriber belongs to this branch. ${UNDO}`
-              : `${subscribers.toLocaleString("en-GB")} subscriber${subscribers === 1 ? "" : "s"} will lose their branch while it is in the trash. ${UNDO}`}
+              ? `${t("delete.none")} ${undo}`
+              : `${t("delete.some", { count: subscribers })} ${undo}`}
       </span>
     </ConfirmActionButton>
   );

@@ -1,13 +1,25 @@
+import { createTranslator } from "next-intl";
 import type { ListFilters } from "@/components/list/filter-bar";
 import { BRANCH_FILTER_KEYS } from "@/lib/branches/filters";
+import en from "@/messages/en.json";
 
-/** The branch list's toolbar: the name in front, docs/API.md's other filters behind Filters. */
-export const BRANCH_TOOLBAR: ListFilters = {
-  search: { kind: "text", name: "name", label: "Name", placeholder: "Search branch names (/)" },
-  fields: [
-    { kind: "text", name: "id", label: "ID", numeric: true, placeholder: "Exact id" },
-    { kind: "dateRange", label: "Created", from: "created_from", to: "created_to" },
-    { kind: "dateRange", label: "Updated", from: "updated_from", to: "updated_to" },
-  ],
-  keys: BRANCH_FILTER_KEYS,
-};
+type Key = "table.name" | "table.id" | "table.created" | "table.updated" | "toolbar.search" | "toolbar.exactId";
+
+/**
+ * The branch list's toolbar: the name in front, docs/API.md's other filters behind Filters. Its
+ * words are the page's: `t` is getTranslations("branches") there.
+ */
+export function branchToolbar(t: (key: Key) => string): ListFilters {
+  return {
+    search: { kind: "text", name: "name", label: t("table.name"), placeholder: t("toolbar.search") },
+    fields: [
+      { kind: "text", name: "id", label: t("table.id"), numeric: true, placeholder: t("toolbar.exactId") },
+      { kind: "dateRange", label: t("table.created"), from: "created_from", to: "created_to" },
+      { kind: "dateRange", label: t("table.updated"), from: "updated_from", to: "updated_to" },
+    ],
+    keys: BRANCH_FILTER_KEYS,
+  };
+}
+
+/** The toolbar in English, as data (tests read its names and options). */
+export const BRANCH_TOOLBAR: ListFilters = branchToolbar(createTranslator({ locale: "en", messages: en, namespace: "branches" }));

@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import { ClientMessages } from "@/components/client-messages";
 import Link from "next/link";
+import { getTranslations } from "next-intl/server";
 import { redirect } from "next/navigation";
 import { ListBody, ListResults } from "@/components/list/list-results";
 import { EmptyState } from "@/components/list/list-states";
@@ -15,9 +16,12 @@ import { parseWith, withParams, type RawParams } from "@/lib/list/params";
 import { defaultViewHref, viewsState } from "@/lib/views/menu";
 import { ViewsMenu } from "../views/views-menu";
 import { BranchTable } from "./branch-table";
-import { BRANCH_TOOLBAR } from "./filter-fields";
+import { branchToolbar } from "./filter-fields";
+import { ClientMessages } from "@/components/client-messages";
 
-export const metadata: Metadata = { title: "Branches" };
+export async function generateMetadata(): Promise<Metadata> {
+  return { title: (await getTranslations("branches"))("title") };
+}
 
 const PATH = "/branches";
 
@@ -30,22 +34,22 @@ export default async function BranchesPage({ searchParams }: { searchParams: Pro
   const parsed = parseWith(branchFiltersSchema, params);
   // The list's read beside the menu's, not after it: one round trip to the database fewer.
   const list = parsed.ok ? listOutcome(() => listBranches(user.scope, parsed.value)) : null;
-  const views = await viewsState(user, "branches", params);
+  const [views, t] = await Promise.all([viewsState(user, "branches", params), getTranslations("branches")]);
 
   // The toolbar, table and views menu are partly client code: they read these groups.
   return (
     <ClientMessages namespaces={["list", "views"]}>
     <div className="space-y-5">
       <div className="flex flex-wrap items-center justify-between gap-3">
-        <h1 className="text-2xl font-semibold tracking-tight">Branches</h1>
+        <h1 className="text-2xl font-semibold tracking-tight">{t("title")}</h1>
         {admin ? (
           <Link href="/branches/new" className={buttonClass.primary}>
-            New branch
+            {t("new")}
           </Link>
         ) : null}
       </div>
       <ListToolbar
-        filters={BRANCH_TOOLBAR}
+        filters={branchToolbar(t)}
         params={params}
         path={PATH}
         views={<ViewsMenu state={views} params={params} />}
@@ -60,7 +64,11 @@ export default async function BranchesPage({ searchParams }: { searchParams: Pro
             noun={["branch", "branches"]}
             empty={<NoBranches filtered={BRANCH_FILTER_KEYS.some((key) => params[key])} admin={admin} />}
           >
-            {(rows) => <BranchTable rows={rows} sort={filters.sort} params={params} path={PATH} admin={admin} />}
+            {(rows) => (
+              <ClientMessages namespaces={["branches"]}>
+                <BranchTable rows={rows} sort={filters.sort} params={params} path={PATH} admin={admin} />
+              </ClientMessages>
+            )}
           </ListResults>
         )}
       </ListBody>
@@ -69,15 +77,16 @@ export default async function BranchesPage({ searchParams }: { searchParams: Pro
   );
 }
 
-function NoBranches({ filtered, admin }: { filtered: boolean; admin: boolean }) {
+async function NoBranches({ filtered, admin }: { filtered: boolean; admin: boolean }) {
+  const t = await getTranslations("branches");
   return filtered ? (
-    <EmptyState title="No branches match these filters">Change or clear the filters to see more branches.</EmptyState>
+    <EmptyState title={t("empty.filteredTitle")}>{t("empty.filteredBody")}</EmptyState>
   ) : (
     <EmptyState
-      title="No branches yet"
-      action={admin ? <Link href="/branches/new" className={buttonClass.primary}>New branch</Link> : null}
+      title={t("empty.noneTitle")}
+      action={admin ? <Link href="/branches/new" className={buttonClass.primary}>{t("new")}</Link> : null}
     >
-      {admin ? "Create the first branch to assign subscribers to it." : "An administrator can create branches."}
+      {admin ? t("empty.adminBody") : t("empty.staffBody")}
     </EmptyState>
   );
 }

@@ -3,6 +3,7 @@
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { action } from "@/lib/actions";
+import { problem } from "@/lib/i18n/problem";
 import { requireAdmin } from "@/lib/auth/guards";
 import { createUser, resetPassword, resetTwoFactor, unlinkSso, updateUser } from "@/lib/users/mutations";
 import { ROLES, userBranchesSchema, userCreateSchema, userIdSchema } from "@/lib/users/schema";
@@ -12,20 +13,20 @@ import { ROLES, userBranchesSchema, userCreateSchema, userIdSchema } from "@/lib
 export const createUserAction = action(requireAdmin, userCreateSchema, async (input, admin) => {
   const { user, setPasswordUrl } = await createUser(input, admin);
   revalidatePath("/users");
-  return { ok: true, data: { id: user.id, setPasswordUrl }, message: `User ${user.email} created.` };
+  return { ok: true, data: { id: user.id, setPasswordUrl }, message: problem("users.created", { email: user.email }) };
 });
 
 export const setBranchesAction = action(requireAdmin, userBranchesSchema, async ({ id, branch_ids }, admin) => {
   const user = await updateUser(id, { branch_ids }, admin);
   revalidatePath("/users");
-  const what = user.branch_ids === null ? "every branch" : `${user.branch_ids.length} branch${user.branch_ids.length === 1 ? "" : "es"}`;
-  return { ok: true, data: undefined, message: `${user.name} sees ${what} from their next request on.` };
+  const message = user.branch_ids === null ? problem("users.seesEveryBranch", { name: user.name }) : problem("users.seesBranches", { name: user.name, count: user.branch_ids.length });
+  return { ok: true, data: undefined, message };
 });
 
 export const changeRoleAction = action(requireAdmin, z.object({ id: userIdSchema, role: z.enum(ROLES) }), async ({ id, role }, admin) => {
   const user = await updateUser(id, { role }, admin);
   revalidatePath("/users");
-  return { ok: true, data: undefined, message: `${user.name} is ${role === "admin" ? "an administrator" : "staff"} now.` };
+  return { ok: true, data: undefined, message: problem("users.roleChanged", { name: user.name, role }) };
 });
 
 export const setActiveAction = action(requireAdmin, z.object({ id: userIdSchema, active: z.boolean() }), async ({ id, active }, admin) => {
@@ -34,23 +35,23 @@ export const setActiveAction = action(requireAdmin, z.object({ id: userIdSchema,
   return {
     ok: true,
     data: undefined,
-    message: active ? `${user.name} is active again (with a new sign-in).` : `${user.name} is deactivated: their sessions and tokens stopped working.`,
+    message: active ? problem("users.reactivated", { name: user.name }) : problem("users.deactivated", { name: user.name }),
   };
 });
 
 export const resetPasswordAction = action(requireAdmin, z.object({ id: userIdSchema }), async ({ id }, admin) => {
   const { user, setPasswordUrl } = await resetPassword(id, admin);
-  return { ok: true, data: { setPasswordUrl, name: user.name }, message: `A set-password link for ${user.name} was made.` };
+  return { ok: true, data: { setPasswordUrl, name: user.name }, message: problem("users.linkMade", { name: user.name }) };
 });
 
 export const resetTwoFactorAction = action(requireAdmin, z.object({ id: userIdSchema }), async ({ id }, admin) => {
   const user = await resetTwoFactor(id, admin);
   revalidatePath("/users");
-  return { ok: true, data: undefined, message: `${user.name}'s two-factor sign-in is off and their sessions ended: they sign in with their password alone.` };
+  return { ok: true, data: undefined, message: problem("users.twoFactorReset", { name: user.name }) };
 });
 
 export const unlinkSsoAction = action(requireAdmin, z.object({ id: userIdSchema }), async ({ id }, admin) => {
   const user = await unlinkSso(id, admin);
   revalidatePath("/users");
-  return { ok: true, data: undefined, message: `${user.name}'s account is unlinked from single sign-on and their sessions ended: the next single sign-on with ${user.email} links it.` };
+  return { ok: true, data: undefined, message: problem("users.ssoUnlinked", { name: user.name, email: user.email }) };
 });

@@ -1,6 +1,7 @@
 "use client";
 
 import { useId, useMemo, useState } from "react";
+import { useTranslations } from "next-intl";
 
 export type BranchChoice = { id: number; name: string };
 
@@ -19,6 +20,7 @@ export function BranchPicker({
   onChange: (value: number[] | null) => void;
   error?: string;
 }) {
+  const t = useTranslations("users");
   const id = useId();
   const [search, setSearch] = useState("");
   // The ticks survive a turn to "Every branch" and back.
@@ -38,20 +40,20 @@ export function BranchPicker({
   return (
     <div className="space-y-2">
       <fieldset className="space-y-2 text-sm" aria-describedby={error ? `${id}-error` : undefined}>
-        <legend className="block text-sm font-medium text-slate-700">Which branches they see</legend>
+        <legend className="block text-sm font-medium text-slate-700">{t("picker.legend")}</legend>
         <label className="flex items-center gap-2">
           <input type="radio" name={`${id}-scope`} checked={value === null} onChange={() => onChange(null)} />
-          Every branch
+          {t("table.everyBranch")}
         </label>
         <label className="flex items-center gap-2">
           <input type="radio" name={`${id}-scope`} checked={value !== null} onChange={() => onChange([...chosen])} />
-          Only the branches ticked below
+          {t("picker.onlyTicked")}
         </label>
       </fieldset>
       {value === null ? null : (
         <div className="space-y-2">
           <label className="block text-sm font-medium text-slate-700" htmlFor={`${id}-search`}>
-            Search branches
+            {t("picker.search")}
           </label>
           <input
             id={`${id}-search`}
@@ -60,7 +62,7 @@ export function BranchPicker({
             onChange={(e) => setSearch(e.target.value)}
             className="w-full rounded-md border border-slate-300 px-3 py-1.5 text-sm"
           />
-          <ul aria-label="Branches" className="max-h-60 space-y-1 overflow-y-auto rounded-md border border-slate-200 p-2 text-sm">
+          <ul aria-label={t("table.branches")} className="max-h-60 space-y-1 overflow-y-auto rounded-md border border-slate-200 p-2 text-sm">
             {shown.map((b) => (
               <li key={b.id}>
                 <label className="flex items-center gap-2">
@@ -69,10 +71,10 @@ export function BranchPicker({
                 </label>
               </li>
             ))}
-            {shown.length === 0 ? <li className="text-slate-500">No branch matches.</li> : null}
+            {shown.length === 0 ? <li className="text-slate-500">{t("picker.noMatch")}</li> : null}
           </ul>
           <p className="text-xs text-slate-500" aria-live="polite">
-            {chosen.size} ticked
+            {t("picker.ticked", { count: chosen.size })}
           </p>
         </div>
       )}

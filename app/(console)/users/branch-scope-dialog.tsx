@@ -2,6 +2,8 @@
 
 import { useRouter } from "next/navigation";
 import { useId, useState, useTransition } from "react";
+import { useTranslations } from "next-intl";
+import { useProblemWords } from "@/lib/i18n/client";
 import { notify } from "@/components/toast";
 import { buttonClass } from "@/components/ui/button-styles";
 import { Modal } from "@/components/ui/modal";
@@ -26,6 +28,8 @@ export function BranchScopeDialog({ user, branches, open, onClose }: { user: Sco
 }
 
 function ScopeForm({ titleId, user, branches, onClose }: { titleId: string; user: ScopedUser; branches: BranchChoice[]; onClose: () => void }) {
+  const t = useTranslations("users");
+  const words = useProblemWords();
   const router = useRouter();
   const [pending, start] = useTransition();
   const [value, setValue] = useState<number[] | null>(user.branch_ids);
@@ -33,13 +37,13 @@ function ScopeForm({ titleId, user, branches, onClose }: { titleId: string; user
 
   const save = () => {
     if (value !== null && value.length === 0) {
-      setError("Tick at least one branch, or choose every branch.");
+      setError(t("picker.tickOne"));
       return;
     }
     start(async () => {
       const result = await callAction(() => setBranchesAction({ id: user.id, branch_ids: value }));
-      if (!result) return setError("The branches could not be saved. Check your connection and try again.");
-      if (!result.ok) return setError(result.fieldErrors?.branch_ids?.[0] ?? result.formError ?? "The branches could not be saved.");
+      if (!result) return setError(t("scope.offline"));
+      if (!result.ok) return setError(words(result.fieldErrors?.branch_ids?.[0] ?? result.formError ?? t("scope.failed")));
       if (result.message) notify("success", result.message);
       onClose();
       router.refresh();
@@ -50,19 +54,19 @@ function ScopeForm({ titleId, user, branches, onClose }: { titleId: string; user
     <>
       <div className="space-y-4 p-6">
         <h2 id={titleId} className="text-lg font-semibold text-slate-900">
-          Branches of <bdi>{user.name}</bdi>
+          {t.rich("scope.title", { name: user.name, bdi: (chunks) => <bdi>{chunks}</bdi> })}
         </h2>
         <p className="text-sm whitespace-normal text-slate-600">
-          They see, export, import and change the subscribers of these branches only, from their next request on.
+          {t("scope.body")}
         </p>
         <BranchPicker branches={branches} value={value} onChange={setValue} error={error ?? undefined} />
       </div>
       <div className="flex justify-end gap-3 border-t border-slate-100 bg-slate-50 px-6 py-4">
         <button type="button" className={buttonClass.secondary} onClick={onClose}>
-          Cancel
+          {t("form.cancel")}
         </button>
         <button type="button" className={buttonClass.primary} onClick={save} disabled={pending}>
-          {pending ? "Saving…" : "Save branches"}
+          {pending ? t("scope.saving") : t("scope.save")}
         </button>
       </div>
     </>

@@ -1,21 +1,19 @@
 "use client";
 
+import { useTranslations } from "next-intl";
 import { ShownOnceDialog } from "@/components/ui/shown-once-dialog";
 
 /** Shown once: closing the dialog loses it (only its hash is stored). */
 export function LinkDialog({ url, name, onClose }: { url: string | null; name: string; onClose: () => void }) {
+  const t = useTranslations("users");
   return (
     <ShownOnceDialog
       value={url}
-      title={
-        <>
-          Set-password link for <bdi>{name}</bdi>
-        </>
-      }
-      note={<p>Send this link to them yourself. It works once, for 24 hours, and is shown only now: copy it before you close this window.</p>}
-      label="Link"
-      copyLabel="Copy link"
-      doneLabel="Done"
+      title={<>{t.rich("link.title", { name, bdi: (chunks) => <bdi>{chunks}</bdi> })}</>}
+      note={<p>{t("link.note")}</p>}
+      label={t("link.label")}
+      copyLabel={t("link.copy")}
+      doneLabel={t("link.done")}
       onClose={onClose}
     />
   );

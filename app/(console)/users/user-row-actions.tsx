@@ -3,6 +3,7 @@
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useId, useState, useTransition } from "react";
+import { useTranslations } from "next-intl";
 import { notify } from "@/components/toast";
 import { buttonClass } from "@/components/ui/button-styles";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
@@ -24,6 +25,7 @@ const item = "rounded-md px-2.5 py-2 text-start text-sm font-medium text-slate-7
  * confirmation naming the user. On your own row, role and deactivation are disabled and the password is /account's.
  */
 export function UserRowActions({ user, self, branches }: { user: Row; self: boolean; branches: BranchChoice[] }) {
+  const t = useTranslations("users");
   const router = useRouter();
   const id = useId();
   const [pending, start] = useTransition();
@@ -34,7 +36,7 @@ export function UserRowActions({ user, self, branches }: { user: Row; self: bool
   const run = <R extends Answer>(work: () => Promise<R>, failure: string, done?: (result: Extract<R, { ok: true }>) => void) =>
     start(async () => {
       const result = await callAction(work);
-      if (!result) return notify("error", `${failure} Check your connection and try again.`);
+      if (!result) return notify("error", t("actions.offline", { failure }));
       setConfirming(null);
       if (!result.ok) notify("error", result.formError ?? failure);
       else if (done) done(result as Extract<R, { ok: true }>);
@@ -57,10 +59,10 @@ export function UserRowActions({ user, self, branches }: { user: Row; self: bool
     <>
       <Disclosure className="group inline-block text-start">
         <summary
-          aria-label={`Actions for ${user.name}`}
+          aria-label={t("actions.menuLabel", { name: user.name })}
           className={`${buttonClass.secondary} cursor-pointer list-none px-2.5 py-1.5 [&::-webkit-details-marker]:hidden`}
         >
-          Actions
+          {t("table.actions")}
           <span aria-hidden="true" className="text-slate-400 transition-transform group-open:rotate-180">
             ▾
           </span>
@@ -68,28 +70,28 @@ export function UserRowActions({ user, self, branches }: { user: Row; self: bool
         {/* In the row, not over it: the table scrolls sideways and would cut a floating panel. */}
         <div className="mt-1 flex w-52 flex-col rounded-lg border border-slate-200 bg-white p-1 text-start whitespace-normal shadow-md">
           {user.role === "staff" ? (
-            <RowButton className={item} disabled={pending} onClick={choose("branches")} label={`Branches of ${user.name}`}>
-              Branches…
+            <RowButton className={item} disabled={pending} onClick={choose("branches")} label={t("actions.branchesLabel", { name: user.name })}>
+              {t("actions.branches")}
             </RowButton>
           ) : null}
           {self ? (
             // Your own password is changed on /account, with the current one (the server refuses a self-reset too).
             <Link href="/account" className={item}>
-              Change password
+              {t("actions.changePassword")}
             </Link>
           ) : (
-            <RowButton className={item} disabled={pending} onClick={choose("reset")} label={`Reset password of ${user.name}`}>
-              Reset password…
+            <RowButton className={item} disabled={pending} onClick={choose("reset")} label={t("actions.resetPasswordLabel", { name: user.name })}>
+              {t("actions.resetPassword")}
             </RowButton>
           )}
           {user.two_factor && !self ? (
-            <RowButton className={item} disabled={pending} onClick={choose("two-factor")} label={`Reset two-factor of ${user.name}`}>
-              Reset two-factor…
+            <RowButton className={item} disabled={pending} onClick={choose("two-factor")} label={t("actions.resetTwoFactorLabel", { name: user.name })}>
+              {t("actions.resetTwoFactor")}
             </RowButton>
           ) : null}
           {user.sso_linked && !self ? (
-            <RowButton className={item} disabled={pending} onClick={choose("sso")} label={`Unlink single sign-on of ${user.name}`}>
-              Unlink single sign-on…
+            <RowButton className={item} disabled={pending} onClick={choose("sso")} label={t("actions.unlinkSsoLabel", { name: user.name })}>
+              {t("actions.unlinkSso")}
             </RowButton>
           ) : null}
           {/* Role and deactivation last, apart: never one slip from each other or from the rest. */}
@@ -97,83 +99,74 @@ export function UserRowActions({ user, self, branches }: { user: Row; self: bool
           <RowButton
             className={danger}
             disabled={pending || self}
-            title={self ? "Another administrator must change your role." : undefined}
+            title={self ? t("actions.selfRole") : undefined}
             onClick={choose("role")}
-            label={`${user.role === "admin" ? "Make staff" : "Make admin"} (${user.name})`}
+            label={user.role === "admin" ? t("actions.makeStaffLabel", { name: user.name }) : t("actions.makeAdminLabel", { name: user.name })}
           >
-            {user.role === "admin" ? "Make staff…" : "Make admin…"}
+            {user.role === "admin" ? t("actions.makeStaff") : t("actions.makeAdmin")}
           </RowButton>
           <RowButton
             className={user.active ? danger : `${item} text-emerald-700 hover:bg-emerald-50`}
             disabled={pending || (self && user.active)}
-            title={self && user.active ? "Another administrator must deactivate you." : undefined}
+            title={self && user.active ? t("actions.selfDeactivate") : undefined}
             onClick={choose("active")}
-            label={user.active ? `Deactivate ${user.name}` : `Reactivate ${user.name}`}
+            label={user.active ? t("actions.deactivateLabel", { name: user.name }) : t("actions.reactivateLabel", { name: user.name })}
           >
-            {user.active ? "Deactivate…" : "Reactivate…"}
+            {user.active ? t("actions.deactivate") : t("actions.reactivate")}
           </RowButton>
-          {self ? <p className="px-2.5 py-1 text-xs text-slate-500">Another administrator changes your role or deactivates you.</p> : null}
+          {self ? <p className="px-2.5 py-1 text-xs text-slate-500">{t("actions.selfNote")}</p> : null}
         </div>
       </Disclosure>
 
       <ConfirmDialog
         open={confirming === "sso"}
-        title={`Unlink the single sign-on of ${user.name}?`}
-        confirmLabel="Unlink single sign-on"
+        title={t("confirm.ssoTitle", { name: user.name })}
+        confirmLabel={t("confirm.ssoConfirm")}
         pending={pending}
-        onConfirm={() => run(() => unlinkSsoAction({ id: user.id }), "The account could not be unlinked.")}
+        onConfirm={() => run(() => unlinkSsoAction({ id: user.id }), t("confirm.ssoFailed"))}
         onClose={() => setConfirming(null)}
       >
-        They are signed out everywhere. The next person to sign in through single sign-on with <bdi>{user.email}</bdi> (a verified
-        address) gets this account, its role and its history: do this when the address now belongs to someone else at your organisation.
+        {t.rich("confirm.ssoBody", { email: user.email, bdi: (chunks) => <bdi>{chunks}</bdi> })}
       </ConfirmDialog>
       <ConfirmDialog
         open={confirming === "two-factor"}
-        title={`Reset the two-factor sign-in of ${user.name}?`}
-        confirmLabel="Reset two-factor"
+        title={t("confirm.twoFactorTitle", { name: user.name })}
+        confirmLabel={t("confirm.twoFactorConfirm")}
         pending={pending}
-        onConfirm={() => run(() => resetTwoFactorAction({ id: user.id }), "Two-factor could not be reset.")}
+        onConfirm={() => run(() => resetTwoFactorAction({ id: user.id }), t("confirm.twoFactorFailed"))}
         onClose={() => setConfirming(null)}
       >
-        Their codes and recovery codes stop working and they are signed out everywhere. They then sign in with their password alone
-        and can set two-factor up again (or are asked to, when it is required).
+        {t("confirm.twoFactorBody")}
       </ConfirmDialog>
       <ConfirmDialog
         open={confirming === "role"}
-        title={otherRole === "admin" ? `Make ${user.name} an administrator?` : `Make ${user.name} staff?`}
-        confirmLabel={otherRole === "admin" ? "Make administrator" : "Make staff"}
+        title={otherRole === "admin" ? t("confirm.makeAdminTitle", { name: user.name }) : t("confirm.makeStaffTitle", { name: user.name })}
+        confirmLabel={otherRole === "admin" ? t("confirm.makeAdminConfirm") : t("confirm.makeStaffConfirm")}
         pending={pending}
-        onConfirm={() => run(() => changeRoleAction({ id: user.id, role: otherRole }), "The role could not be changed.")}
+        onConfirm={() => run(() => changeRoleAction({ id: user.id, role: otherRole }), t("confirm.roleFailed"))}
         onClose={() => setConfirming(null)}
       >
-        {otherRole === "admin"
-          ? "Administrators manage branches, users and the audit log. It takes effect on their next request."
-          : "They keep their sessions and tokens but lose branch, user and audit administration on their next request."}
+        {otherRole === "admin" ? t("confirm.makeAdminBody") : t("confirm.makeStaffBody")}
       </ConfirmDialog>
       <ConfirmDialog
         open={confirming === "active"}
-        title={user.active ? `Deactivate ${user.name}?` : `Reactivate ${user.name}?`}
-        confirmLabel={user.active ? "Deactivate" : "Reactivate"}
+        title={user.active ? t("confirm.deactivateTitle", { name: user.name }) : t("confirm.reactivateTitle", { name: user.name })}
+        confirmLabel={user.active ? t("confirm.deactivateConfirm") : t("confirm.reactivateConfirm")}
         pending={pending}
-        onConfirm={() => run(() => setActiveAction({ id: user.id, active: !user.active }), "The change could not be saved.")}
+        onConfirm={() => run(() => setActiveAction({ id: user.id, active: !user.active }), t("confirm.activeFailed"))}
         onClose={() => setConfirming(null)}
       >
-        {user.active
-          ? "They are signed out everywhere and their API tokens are revoked, on their next request. Nothing they made is deleted."
-          : "They can sign in again. Their old sessions and tokens stay ended: they sign in afresh and make new tokens."}
+        {user.active ? t("confirm.deactivateBody") : t("confirm.reactivateBody")}
       </ConfirmDialog>
       <ConfirmDialog
         open={confirming === "reset"}
-        title={`Reset the password of ${user.name}?`}
-        confirmLabel="Make a link"
+        title={t("confirm.resetTitle", { name: user.name })}
+        confirmLabel={t("confirm.resetConfirm")}
         pending={pending}
-        onConfirm={() => run(() => resetPasswordAction({ id: user.id }), "No link could be made.", (result) => setLink(result.data.setPasswordUrl))}
+        onConfirm={() => run(() => resetPasswordAction({ id: user.id }), t("confirm.resetFailed"), (result) => setLink(result.data.setPasswordUrl))}
         onClose={() => setConfirming(null)}
       >
-        <span id={`${id}-reset`}>
-          You get a one-time link (24 hours) to pass on. Their current password keeps working until they set a new one with it; then
-          all their sessions end. An earlier unused link stops working.
-        </span>
+        <span id={`${id}-reset`}>{t("confirm.resetBody")}</span>
       </ConfirmDialog>
       <LinkDialog url={link} name={user.name} onClose={() => setLink(null)} />
       {user.role === "staff" ? <BranchScopeDialog user={user} branches={branches} open={confirming === "branches"} onClose={() => setConfirming(null)} /> : null}

@@ -2,7 +2,7 @@ import { countrySchema } from "@/lib/countries/schema";
 import { listAnswer } from "@/lib/list/pagination";
 import { createdTokenSchema, tokenCreateSchema, tokenSchema } from "@/lib/tokens/schema";
 import { userFiltersSchema } from "@/lib/users/filters";
-import { createdUserSchema, userCreateSchema, userSchema, userUpdateSchema } from "@/lib/users/schema";
+import { createdUserSchema, userCreateSchema, userLocaleSchema, userSchema, userUpdateSchema } from "@/lib/users/schema";
 import { idPathParams } from "@/lib/validation/id";
 import { z } from "zod";
 import { operation } from "../operation";
@@ -34,6 +34,12 @@ export const usersApi = {
     body: userUpdateSchema,
     answers: { 200: userSchema },
     errors: [409, 422],
+  }),
+  updateMe: operation({
+    method: "patch", path: "/api/v1/users/me", tag: "Users", summary: "Choose your own language", access: "signed_in",
+    description: "`locale`: `en`, `fr` or `ar`, or `null` to follow the browser's `Accept-Language`. The console's pages follow it from the next request on.",
+    body: userLocaleSchema,
+    answers: { 200: userSchema },
   }),
   resetTwoFactor: operation({
     method: "delete", path: "/api/v1/users/{id}/two-factor", tag: "Users", summary: "Reset a user's two-factor codes", access: "admin",

@@ -2,6 +2,7 @@
 
 import { revalidatePath } from "next/cache";
 import { action } from "@/lib/actions";
+import { problem } from "@/lib/i18n/problem";
 import { requireSession, requireSessionForTwoFactorSetUp } from "@/lib/auth/guards";
 import { reissueSession } from "@/lib/auth/session-cookie";
 import { confirmTwoFactor, newRecoveryCodesFor, startTwoFactorSetup, turnOffTwoFactor } from "@/lib/auth/two-factor";
@@ -20,19 +21,19 @@ export const startTwoFactorAction = action(requireSessionForTwoFactorSetUp, twoF
 export const confirmTwoFactorAction = action(requireSessionForTwoFactorSetUp, twoFactorConfirmSchema, async ({ code }, principal) => {
   const { recoveryCodes, sessionVersion } = await confirmTwoFactor(principal.user, code);
   await reissueSession(sessionVersion); // this session goes on; every other one has ended
-  return { ok: true, data: { recoveryCodes }, message: "Two-factor sign-in is on. You were signed out everywhere else." };
+  return { ok: true, data: { recoveryCodes }, message: problem("users.twoFactorOn") };
 });
 
 export const turnOffTwoFactorAction = action(requireSessionForTwoFactorSetUp, twoFactorOffSchema, async ({ password, code }, principal) => {
   const sessionVersion = await turnOffTwoFactor(principal, password, code);
   await reissueSession(sessionVersion);
   revalidatePath("/account/two-factor");
-  return { ok: true, data: undefined, message: "Two-factor sign-in is off. You were signed out everywhere else." };
+  return { ok: true, data: undefined, message: problem("users.twoFactorOff") };
 });
 
 /** New recovery codes, in this answer only, after the password (or a recent single sign-on). */
 export const newRecoveryCodesAction = action(requireSession, twoFactorStartSchema, async ({ password }, principal) => {
   const recoveryCodes = await newRecoveryCodesFor(principal, password);
   revalidatePath("/account/two-factor");
-  return { ok: true, data: { recoveryCodes }, message: "New recovery codes: the old ones no longer work." };
+  return { ok: true, data: { recoveryCodes }, message: problem("users.recoveryCodesReplaced") };
 });

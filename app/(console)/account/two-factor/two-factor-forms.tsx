@@ -5,6 +5,8 @@ import Link from "next/link";
 import { z } from "zod";
 import { useRouter } from "next/navigation";
 import { createContext, useContext, useState } from "react";
+import { useTranslations } from "next-intl";
+import { problem } from "@/lib/i18n/problem";
 import { notify } from "@/components/toast";
 import { buttonClass } from "@/components/ui/button-styles";
 import { Field } from "@/components/ui/field";
@@ -18,13 +20,17 @@ import { confirmTwoFactorAction, newRecoveryCodesAction, startTwoFactorAction, t
 /** A single sign-on session's way to confirm who is there: its provider's name, and whether it signed in recently enough. */
 export type SsoConfirm = { name: string; providerId: string; recent: boolean } | null;
 
-const passwordRequired = z.object({ password: z.string().min(1, "Enter your password.").max(200) });
+const passwordRequired = z.object({ password: z.string().min(1, problem("users.passwordRequired")).max(200) });
+
+/** What a fresh sign-in confirms: each its own sentence (twoFactor.signInAgain.*). */
+type Purpose = "setUp" | "newCodes" | "turnOff";
 
 /** Sends a single sign-on user to the provider and back here: a fresh sign-in confirms who is there. */
-function SignInAgain({ sso, what }: { sso: NonNullable<SsoConfirm>; what: string }) {
+function SignInAgain({ sso, what }: { sso: NonNullable<SsoConfirm>; what: Purpose }) {
+  const t = useTranslations("twoFactor");
   return (
     <div className="space-y-2">
-      <p className="text-sm text-slate-700">To {what}, sign in again first: it must be a sign-in of the last 10 minutes.</p>
+      <p className="text-sm text-slate-700">{t(`signInAgain.${what}`, { minutes: 10 })}</p>
       <SsoButton name={sso.name} providerId={sso.providerId} callbackUrl="/account/two-factor" primary />
     </div>
   );
@@ -44,14 +50,15 @@ function ConfirmItIsYou<T>({
   primary,
 }: {
   sso: SsoConfirm;
-  /** What the confirmation is for, as in "To {what}, sign in again first". */
-  what: string;
+  /** What the confirmation is for (the sentence asking for a fresh sign-in). */
+  what: Purpose;
   send: (values: { password?: string }) => Promise<ActionResult<T>>;
   done: (data: T) => void;
   failed: string;
   submit: { idle: string; busy: string };
   primary?: boolean;
 }) {
+  const t = useTranslations("twoFactor");
   const [stale, setStale] = useState(false);
   const { register, errors, isSubmitting, formError, onSubmit } = useActionForm(
     { resolver: zodResolver(sso ? twoFactorStartSchema : passwordRequired), defaultValues: { password: "" } },
@@ -70,7 +77,7 @@ function ConfirmItIsYou<T>({
   return (
     <form onSubmit={onSubmit} noValidate className="space-y-4">
       {sso ? null : (
-        <Field label="Password" hint="Your current password, to show that it is you." error={errors.password?.message}>
+        <Field label={t("password")} hint={t("passwordHint")} error={errors.password?.message}>
           {(props) => <input {...props} type="password" autoComplete="current-password" maxLength={200} {...register("password")} />}
         </Field>
       )}
@@ -84,19 +91,27 @@ function ConfirmItIsYou<T>({
 
 /** Starts the set-up once it is the user; the secret and its QR code are shown only here, then confirmed with a code. */
 export function StartTwoFactorForm({ sso }: { sso: SsoConfirm }) {
+  const t = useTranslations("twoFactor");
   const [setUp, setSetUp] = useState<{ secret: string; qr: string } | null>(null);
 
   if (setUp) {
     return (
       <div>
         <ol className="list-decimal space-y-1 ps-5 text-sm text-slate-700">
-          <li>Scan this QR code with your authenticator app, or type the secret below into it.</li>
-          <li>Type the 6-digit code the app shows to confirm.</li>
+          <li>{t("steps.scan")}</li>
+          <li>{t("steps.type")}</li>
         </ol>
         {/* eslint-disable-next-line @next/next/no-img-element -- an SVG made on the server, inline as data: */}
-        <img src={setUp.qr} alt="QR code of your two-factor secret" width={200} height={200} className="mt-4 rounded border border-slate-200" />
+        <img src={setUp.qr} alt={t("qrAlt")} width={200} height={200} className="mt-4 rounded border border-slate-200" />
         <p className="mt-3 text-sm text-slate-700">
-          Secret: <code className="break-all rounded bg-slate-100 px-1 font-mono" data-testid="two-factor-secret">{setUp.secret}</code>
+          {t.rich("secret", {
+            secret: setUp.secret,
+            code: (chunks) => (
+              <code dir="ltr" className="break-all rounded bg-slate-100 px-1 font-mono" data-testid="two-factor-secret">
+                {chunks}
+              </code>
+            ),
+          })}
         </p>
         <div className="mt-4">
           <ConfirmTwoFactorForm />
@@ -107,11 +122,11 @@ export function StartTwoFactorForm({ sso }: { sso: SsoConfirm }) {
   return (
     <ConfirmItIsYou
       sso={sso}
-      what="set up two-factor"
+      what="setUp"
       send={startTwoFactorAction}
       done={setSetUp}
-      failed="The set-up could not start."
-      submit={{ idle: "Set up two-factor", busy: "Starting…" }}
+      failed={t("startFailed")}
+      submit={{ idle: t("setUp"), busy: t("starting") }}
       primary
     />
   );
@@ -126,29 +141,28 @@ const ShowRecoveryCodes = createContext<(codes: string[]) => void>(() => {});
  * recovery codes (the only time they are shown) in place of whatever the page now holds.
  */
 export function TwoFactorPanel({ children }: { children: React.ReactNode }) {
+  const t = useTranslations("twoFactor");
   const [codes, setCodes] = useState<string[] | null>(null);
   if (codes) {
     return (
       <div role="status" className="space-y-3">
         {/* The section's heading (the page's aria-labelledby), in place of the one the panel replaces. */}
         <h2 id="state-heading" className="text-lg font-semibold">
-          On
+          {t("on")}
         </h2>
-        <p className="font-medium text-emerald-800">Two-factor sign-in is on.</p>
-        <p className="text-sm text-slate-700">
-          Keep these recovery codes somewhere safe: each signs you in once if you lose your phone. They are shown only now.
-        </p>
-        <ul aria-label="Recovery codes" className="grid grid-cols-2 gap-1 rounded bg-slate-100 p-3 font-mono text-sm">
+        <p className="font-medium text-emerald-800">{t("nowOn")}</p>
+        <p className="text-sm text-slate-700">{t("keepCodes")}</p>
+        <ul aria-label={t("recoveryHeading")} dir="ltr" className="grid grid-cols-2 gap-1 rounded bg-slate-100 p-3 font-mono text-sm">
           {codes.map((c) => (
             <li key={c}>{c}</li>
           ))}
         </ul>
         <div className="flex gap-3">
-          <button type="button" className={buttonClass.secondary} onClick={() => copyCodes(codes)}>
-            Copy codes
+          <button type="button" className={buttonClass.secondary} onClick={() => copyCodes(codes, { copied: t("copied"), failed: t("copyFailed") })}>
+            {t("copyCodes")}
           </button>
           <Link href="/account" className={buttonClass.primary}>
-            Done
+            {t("done")}
           </Link>
         </div>
       </div>
@@ -157,38 +171,40 @@ export function TwoFactorPanel({ children }: { children: React.ReactNode }) {
   return <ShowRecoveryCodes.Provider value={setCodes}>{children}</ShowRecoveryCodes.Provider>;
 }
 
-async function copyCodes(codes: string[]) {
+async function copyCodes(codes: string[], say: { copied: string; failed: string }) {
   try {
     await navigator.clipboard.writeText(codes.join("\n"));
-    notify("success", "The recovery codes are copied.");
+    notify("success", say.copied);
   } catch {
-    notify("error", "The codes could not be copied: select them and copy them by hand.");
+    notify("error", say.failed);
   }
 }
 
 /** Replaces the recovery codes once it is the user; the new ones go to TwoFactorPanel. */
 export function NewRecoveryCodesForm({ sso }: { sso: SsoConfirm }) {
+  const t = useTranslations("twoFactor");
   const showCodes = useContext(ShowRecoveryCodes);
   return (
     <ConfirmItIsYou
       sso={sso}
-      what="make new recovery codes"
+      what="newCodes"
       send={newRecoveryCodesAction}
       done={(data) => showCodes(data.recoveryCodes)}
-      failed="New recovery codes could not be made."
-      submit={{ idle: "Make new recovery codes", busy: "Making new codes…" }}
+      failed={t("newCodesFailed")}
+      submit={{ idle: t("newCodes"), busy: t("makingCodes") }}
     />
   );
 }
 
 /** Confirms the set-up with a current code; the recovery codes go to TwoFactorPanel. */
 export function ConfirmTwoFactorForm() {
+  const t = useTranslations("twoFactor");
   const showCodes = useContext(ShowRecoveryCodes);
   const { register, errors, isSubmitting, formError, onSubmit } = useActionForm(
     { resolver: zodResolver(twoFactorConfirmSchema), defaultValues: { code: "" } },
     {
       fields: ["code"],
-      failed: "Two-factor sign-in could not be turned on.",
+      failed: t("turnOnFailed"),
       send: confirmTwoFactorAction,
       done: (result) => showCodes(result.data.recoveryCodes),
     },
@@ -196,28 +212,29 @@ export function ConfirmTwoFactorForm() {
 
   return (
     <form onSubmit={onSubmit} noValidate className="space-y-4">
-      <Field label="Code from the app" error={errors.code?.message}>
+      <Field label={t("code")} error={errors.code?.message}>
         {(props) => <input {...props} inputMode="numeric" autoComplete="one-time-code" maxLength={6} {...register("code")} />}
       </Field>
       <FormAlert message={formError} />
       <button type="submit" className={buttonClass.primary} disabled={isSubmitting}>
-        {isSubmitting ? "Confirming…" : "Turn on"}
+        {isSubmitting ? t("confirming") : t("turnOn")}
       </button>
     </form>
   );
 }
 
 export function TurnOffTwoFactorForm({ sso }: { sso: SsoConfirm }) {
+  const t = useTranslations("twoFactor");
   const router = useRouter();
   const [stale, setStale] = useState(false);
   const { register, errors, isSubmitting, formError, onSubmit } = useActionForm(
     { resolver: zodResolver(sso ? twoFactorOffSchema : twoFactorOffSchema.extend(passwordRequired.shape)), defaultValues: { password: "", code: "" } },
     {
       fields: ["password", "code"],
-      failed: "Two-factor sign-in could not be turned off.",
+      failed: t("turnOffFailed"),
       send: turnOffTwoFactorAction,
       done: (result) => {
-        notify("success", result.message ?? "Two-factor sign-in is off.");
+        notify("success", result.message ?? t("nowOff"));
         router.refresh();
       },
       refused: (result) => {
@@ -226,20 +243,20 @@ export function TurnOffTwoFactorForm({ sso }: { sso: SsoConfirm }) {
     },
   );
 
-  if (sso && (!sso.recent || stale)) return <SignInAgain sso={sso} what="turn two-factor off" />;
+  if (sso && (!sso.recent || stale)) return <SignInAgain sso={sso} what="turnOff" />;
   return (
     <form onSubmit={onSubmit} noValidate className="space-y-4">
       {sso ? null : (
-        <Field label="Password" error={errors.password?.message}>
+        <Field label={t("password")} error={errors.password?.message}>
           {(props) => <input {...props} type="password" autoComplete="current-password" maxLength={200} {...register("password")} />}
         </Field>
       )}
-      <Field label="Code from the app, or a recovery code" error={errors.code?.message}>
+      <Field label={t("codeOrRecovery")} error={errors.code?.message}>
         {(props) => <input {...props} autoComplete="one-time-code" maxLength={40} {...register("code")} />}
       </Field>
       <FormAlert message={formError} />
       <button type="submit" className={buttonClass.danger} disabled={isSubmitting}>
-        {isSubmitting ? "Turning off…" : "Turn off"}
+        {isSubmitting ? t("turningOff") : t("turnOffHeading")}
       </button>
     </form>
   );

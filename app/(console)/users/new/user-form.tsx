@@ -4,6 +4,7 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
+import { useTranslations } from "next-intl";
 import { Controller, useWatch } from "react-hook-form";
 import { PasswordStrength } from "@/components/password-strength";
 import { notify } from "@/components/toast";
@@ -11,6 +12,7 @@ import { buttonClass } from "@/components/ui/button-styles";
 import { Field } from "@/components/ui/field";
 import { FormAlert } from "@/components/ui/form-alert";
 import { useActionForm } from "@/components/ui/use-action-form";
+import { useProblemWords } from "@/lib/i18n/client";
 import { userCreateSchema } from "@/lib/users/schema";
 import { createUserAction } from "../actions";
 import { BranchPicker, type BranchChoice } from "../branch-picker";
@@ -18,6 +20,8 @@ import { LinkDialog } from "../link-dialog";
 
 /** `branches`: the choices of a staff member's branches (an administrator always sees every branch). */
 export function UserForm({ branches }: { branches: BranchChoice[] }) {
+  const t = useTranslations("users");
+  const words = useProblemWords();
   const router = useRouter();
   const [how, setHow] = useState<"link" | "password">("link");
   const [made, setMade] = useState<{ url: string; name: string } | null>(null);
@@ -29,10 +33,10 @@ export function UserForm({ branches }: { branches: BranchChoice[] }) {
     },
     {
       fields: ["name", "email", "role", "password", "branch_ids"],
-      failed: "The user could not be created.",
+      failed: t("form.failed"),
       send: (values) => createUserAction({ ...values, password: how === "password" ? values.password : undefined }),
       done: (result, values) => {
-        notify("success", result.message ?? "User created.");
+        notify("success", result.message ?? t("form.created"));
         if (result.data.setPasswordUrl) setMade({ url: result.data.setPasswordUrl, name: values.name });
         else router.push("/users");
       },
@@ -43,17 +47,17 @@ export function UserForm({ branches }: { branches: BranchChoice[] }) {
   return (
     <>
       <form onSubmit={onSubmit} noValidate className="space-y-5">
-        <Field label="Name" error={errors.name?.message}>
+        <Field label={t("table.name")} error={errors.name?.message}>
           {(props) => <input {...props} autoFocus maxLength={100} autoComplete="off" {...register("name")} />}
         </Field>
-        <Field label="Email" error={errors.email?.message} hint="They sign in with it.">
+        <Field label={t("table.email")} error={errors.email?.message} hint={t("form.emailHint")}>
           {(props) => <input {...props} type="email" maxLength={254} autoComplete="off" {...register("email")} />}
         </Field>
-        <Field label="Role" error={errors.role?.message} hint="Administrators also manage branches, users and the audit log.">
+        <Field label={t("table.role")} error={errors.role?.message} hint={t("form.roleHint")}>
           {(props) => (
             <select {...props} {...register("role")}>
-              <option value="staff">Staff</option>
-              <option value="admin">Administrator</option>
+              <option value="staff">{t("role.staff")}</option>
+              <option value="admin">{t("role.admin")}</option>
             </select>
           )}
         </Field>
@@ -66,39 +70,39 @@ export function UserForm({ branches }: { branches: BranchChoice[] }) {
                 branches={branches}
                 value={field.value ?? null}
                 onChange={field.onChange}
-                error={fieldState.error?.type === "too_small" ? "Tick at least one branch, or choose every branch." : fieldState.error?.message}
+                error={fieldState.error?.type === "too_small" ? t("picker.tickOne") : fieldState.error?.message && words(fieldState.error.message)}
               />
             )}
           />
         ) : null}
         <fieldset>
-          <legend className="block text-sm font-medium text-slate-700">Password</legend>
+          <legend className="block text-sm font-medium text-slate-700">{t("form.password")}</legend>
           <div className="mt-2 space-y-2 text-sm">
             <label className="flex items-start gap-2">
               <input type="radio" name="how" value="link" checked={how === "link"} onChange={() => setHow("link")} className="mt-0.5" />
-              <span>Make a one-time set-password link for them (recommended; shown once, valid 24 hours)</span>
+              <span>{t("form.howLink")}</span>
             </label>
             <label className="flex items-start gap-2">
               <input type="radio" name="how" value="password" checked={how === "password"} onChange={() => setHow("password")} className="mt-0.5" />
-              <span>Choose their first password myself</span>
+              <span>{t("form.howPassword")}</span>
             </label>
           </div>
         </fieldset>
         {how === "password" ? (
           <div>
-            <Field label="Initial password" error={errors.password?.message} hint="At least 12 characters, not a common password.">
+            <Field label={t("form.initialPassword")} error={errors.password?.message} hint={t("form.passwordHint")}>
               {(props) => <input {...props} type="password" autoComplete="new-password" maxLength={200} {...register("password")} />}
             </Field>
             <PasswordStrength password={password ?? ""} userInputs={[name, email]} />
           </div>
         ) : null}
         <FormAlert message={formError} />
-        <div className="flex gap-3">
+        <div className="flex flex-wrap gap-3">
           <button type="submit" className={buttonClass.primary} disabled={isSubmitting}>
-            {isSubmitting ? "Creating…" : "Create user"}
+            {isSubmitting ? t("form.creating") : t("form.create")}
           </button>
           <Link href="/users" className={buttonClass.secondary}>
-            Cancel
+            {t("form.cancel")}
           </Link>
         </div>
       </form>
