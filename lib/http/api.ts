@@ -74,6 +74,9 @@ type Handler<C> = (request: Request, context: C) => Promise<Response>;
 /** The language of an API answer's words: the request's Accept-Language, else English. */
 const apiLocale = scopeSlot<Locale>("http.api-locale");
 
+/** Inside a route handler, the language of its answer (its lists sort in it too); undefined elsewhere. */
+export const apiAnswerLocale = (): Locale | undefined => apiLocale.get();
+
 /** Every route handler goes through this: one error shape, and statements cancelled when the client goes away. */
 export function route<C = unknown>(handler: Handler<C>): Handler<C> {
   return async (request, context) => apiLocale.run(fromAcceptLanguage(request.headers.get("accept-language")) ?? "en", () => routed(handler, request, context));

@@ -3,6 +3,8 @@ import { cache } from "react";
 import { isoDay } from "@/lib/format";
 import { fewMatchesLimit, offsetOf, shallowWindow, windowFor, type PageWindow } from "@/lib/list/depth";
 import { PER_PAGE, pagination, type Pagination } from "@/lib/list/pagination";
+import { collated, ROOT_COLLATION, type SortCollation } from "@/lib/list/collation";
+import { listCollation } from "@/lib/list/sort-language";
 import { whereClause } from "@/lib/list/sql";
 import type { SubscriberFilters, SubscriberFilterValues, SubscriptionStatus } from "./filters";
 import type { SubscriberBody } from "./schema";
@@ -33,8 +35,6 @@ type OwnColumn = Exclude<SortColumn, keyof typeof JOINED_SORTS>;
 // Each served by a btree on (column, id) (the subscriber_indexes migration).
 const OWN_SORTS = {
   id: sql`s.id`,
-  first_name: sql`s.first_name`,
-  last_name: sql`s.last_name`,
   email: sql`s.email`,
   mobile: sql`s.mobile`,
   travel_date: sql`s.travel_date`,
@@ -42,27 +42,50 @@ const OWN_SORTS = {
   is_duplicate: sql`s.is_duplicate`,
   is_mandatory: sql`s.is_mandatory`,
   created_at: sql`s.created_at`,
-} as const satisfies Record<OwnColumn, Statement>;
+} as const satisfies Record<Exclude<OwnColumn, keyof typeof NAME_SORTS>, Statement>;
 
-// Walked in the order of each name's unique index; unique names make (name, id) a total order.
-// `none`: a row without a name (a branch in the trash names none).
+// Names sort in the reader's language, each collation served by a btree on (column COLLATE …, id)
+// (the sort_first_name_* / sort_last_name_* migrations; docs/sorting-by-language.md).
+const NAME_SORTS = { first_name: sql`s.first_name`, last_name: sql`s.last_name` } as const;
+
+function ownSort(column: OwnColumn, collation: SortCollation): Statement {
+  return column === "first_name" || column === "last_name" ? collated(NAME_SORTS[column], collation) : OWN_SORTS[column];
+}
+
+// Walked in the order of each name's index; unique names make (name, id) a total order (an ICU
+// collation is deterministic: two different names never compare equal). `none`: a row without a
+// name (a branch in the trash names none). `collates`: whether the name follows the reader's
+// language, then as lower(name) in its collation (branches_name_root_idx/_ar_idx,
+// countries_name_root_idx/_ar_idx); a sheet's name is a file's name and keeps the code-point order
+// of sheets_name_key.
 const JOINED_SORTS = {
   branch_name: {
     table: LIVE_BRANCHES,
     key: sql`branch_id`,
     name: sql`lower(j.name)`,
     none: sql`(s.branch_id IS NULL OR s.branch_id IN (SELECT id FROM ${TRASHED_BRANCHES} t))`,
+    collates: true,
   },
-  country_name: { table: sql`countries`, key: sql`country_id`, name: sql`j.name`, none: sql`s.country_id IS NULL` },
-  sheet: { table: sql`sheets`, key: sql`sheet_id`, name: sql`j.name`, none: sql`s.sheet_id IS NULL` },
+  country_name: { table: sql`countries`, key: sql`country_id`, name: sql`j.name`, none: sql`s.country_id IS NULL`, collates: true },
+  sheet: { table: sql`sheets`, key: sql`sheet_id`, name: sql`j.name`, none: sql`s.sheet_id IS NULL`, collates: false },
 } as const;
+
+/** A joined name as the list orders it: lower(name) in `collation` when that name follows the reader's language. */
+const joinedName = (column: keyof typeof JOINED_SORTS, collation: SortCollation): Statement =>
+  JOINED_SORTS[column].collates ? collated(sql`lower(j.name)`, collation) : JOINED_SORTS[column].name;
 
 /** The list's order over `s` with a joined name read per row, for a statement that reads every match (the export's). */
 export function subscriberOrderSql(column: SortColumn, desc: boolean): Statement {
   const idDir = desc ? sql`DESC` : sql`ASC`;
   if (column === "id") return sql`s.id ${idDir}`;
   const joined = column === "branch_name" || column === "country_name" || column === "sheet" ? JOINED_SORTS[column] : null;
-  const key = joined ? sql`(SELECT ${joined.name} FROM ${joined.table} j WHERE j.id = s.${joined.key})` : OWN_SORTS[column as OwnColumn];
+  const own = column as OwnColumn;
+  // The export's captured sort names no language: its names keep the code-point order (docs/sorting-by-language.md).
+  const key = joined
+    ? sql`(SELECT ${joined.name} FROM ${joined.table} j WHERE j.id = s.${joined.key})`
+    : own === "first_name" || own === "last_name"
+      ? NAME_SORTS[own]
+      : OWN_SORTS[own];
   return sql`${key} ${desc ? sql`DESC NULLS FIRST` : sql`ASC NULLS LAST`}, s.id ${idDir}`;
 }
 
@@ -73,12 +96,14 @@ const COLUMNS = sql`s.id, s.first_name, s.last_name, b.name AS branch_name,
 /**
  * One page's SQL and its total (docs/decisions/0003-raw-sql-for-list-queries.md): the page's ids first, then only its rows
  * joined; a name sort reads rows with and without a name apart, each limited to the page. `only`: ids already found.
+ * `collation`: the reader's language's (lib/list/collation.ts) for the name sorts.
  */
 export function subscriberListSql(
   scope: BranchScope,
   f: SubscriberFilters,
   window: PageWindow = { offset: offsetOf(f.page), limit: PER_PAGE, reverse: false },
   only?: readonly number[],
+  collation: SortCollation = ROOT_COLLATION,
 ): { rows: Statement; count: Statement } {
   const conditions = only ? [sql`s.id = ANY(${[...only]}::int[])`] : subscriberConditions(scope, f);
   const from = subscribersOf(scope);
@@ -92,7 +117,10 @@ export function subscriberListSql(
   const column = f.sort.column;
 
   if (column === "branch_name" || column === "country_name" || column === "sheet") {
-    const { table, key, name, none } = JOINED_SORTS[column];
+    const { table, key, none } = JOINED_SORTS[column];
+    const name = joinedName(column, collation);
+    // The union's column carries the name's collation; the outer orders name it anyway, so each ORDER BY reads alone.
+    const sortName = (alias: Statement) => (JOINED_SORTS[column].collates ? collated(sql`${alias}.sort_name`, collation) : sql`${alias}.sort_name`);
     const upTo = offset + window.limit;
     const withName = sql`(SELECT s.id, ${name}::text AS sort_name FROM ${from} s
         JOIN ${table} j ON j.id = s.${key} ${where} ORDER BY ${name} ${idDir}, s.id ${idDir} LIMIT ${upTo})`;
@@ -102,12 +130,12 @@ export function subscriberListSql(
       : sql`UNION ALL (SELECT s.id, NULL::text AS sort_name FROM ${from} s
         ${whereClause([none, ...conditions])} ORDER BY s.id ${idDir} LIMIT ${upTo})`;
     const rows = sql`SELECT ${COLUMNS} FROM (SELECT u.id, u.sort_name FROM (${withName} ${withoutName}) u
-        ORDER BY u.sort_name ${dir}, u.id ${idDir} ${page}) p
+        ORDER BY ${sortName(sql`u`)} ${dir}, u.id ${idDir} ${page}) p
       JOIN ${from} s ON s.id = p.id ${SUBSCRIBER_JOINS}
-      ORDER BY p.sort_name ${dir}, s.id ${idDir}`;
+      ORDER BY ${sortName(sql`p`)} ${dir}, s.id ${idDir}`;
     return { rows, count };
   }
-  const order = column === "id" ? sql`s.id ${idDir}` : sql`${OWN_SORTS[column]} ${dir}, s.id ${idDir}`;
+  const order = column === "id" ? sql`s.id ${idDir}` : sql`${ownSort(column, collation)} ${dir}, s.id ${idDir}`;
   const ids =
     seeksByDay(scope, f) && !only && offset >= DAY_SEEK_FROM
       ? daySeek(from, order, desc, offset, window.limit)
@@ -160,30 +188,38 @@ function seeksByDay(scope: BranchScope, f: SubscriberFilters): boolean {
   return f.sort.column === "created_at" && !isScoped(scope) && subscriberConditions(scope, f).length === 0;
 }
 
-/** One page and its pagination, bounded (docs/decisions/0010-no-user-can-starve-the-others.md); a filter without trigrams first reads up to FEW_MATCHES ids. */
-export async function listSubscribers(scope: BranchScope, f: SubscriberFilters): Promise<{ data: SubscriberRow[]; pagination: Pagination }> {
+/**
+ * One page and its pagination, bounded (docs/decisions/0010-no-user-can-starve-the-others.md); a filter without trigrams first reads up to FEW_MATCHES ids.
+ * Names sort in `collation`, by default the request's (lib/list/sort-language.ts): the page's reader's, the API caller's.
+ */
+export async function listSubscribers(
+  scope: BranchScope,
+  f: SubscriberFilters,
+  collation?: SortCollation,
+): Promise<{ data: SubscriberRow[]; pagination: Pagination }> {
+  const c = collation ?? (await listCollation());
   if (readsEveryRow(f)) {
     const probe = await query<{ id: number }>(sql`SELECT s.id ${subscriberFrom(scope, f)} LIMIT ${fewMatchesLimit() + 1}`);
     if (probe.length <= fewMatchesLimit()) {
       const ids = probe.map((r) => r.id);
-      return { data: await pageRows(scope, f, ids.length, ids), pagination: pagination(ids.length, f.page) };
+      return { data: await pageRows(scope, f, c, ids.length, ids), pagination: pagination(ids.length, f.page) };
     }
   }
   const window = shallowWindow(f.page) ?? (seeksByDay(scope, f) ? { offset: offsetOf(f.page), limit: PER_PAGE, reverse: false } : null);
   if (window) {
-    const statements = subscriberListSql(scope, f, window);
+    const statements = subscriberListSql(scope, f, window, undefined, c);
     const [data, total] = await Promise.all([query<SubscriberRow>(statements.rows), countOnce(statements.count)]);
     return { data, pagination: pagination(total, f.page) };
   }
   const total = await countOnce(subscriberListSql(scope, f).count);
-  return { data: await pageRows(scope, f, total), pagination: pagination(total, f.page) };
+  return { data: await pageRows(scope, f, c, total), pagination: pagination(total, f.page) };
 }
 
 /** The rows of page `f.page` of `total` (read backwards near the end; none past it). */
-async function pageRows(scope: BranchScope, f: SubscriberFilters, total: number, only?: readonly number[]): Promise<SubscriberRow[]> {
+async function pageRows(scope: BranchScope, f: SubscriberFilters, collation: SortCollation, total: number, only?: readonly number[]): Promise<SubscriberRow[]> {
   const window = windowFor(f.page, total);
   if (!window) return [];
-  const rows = await query<SubscriberRow>(subscriberListSql(scope, f, window, only).rows);
+  const rows = await query<SubscriberRow>(subscriberListSql(scope, f, window, only, collation).rows);
   return window.reverse ? rows.reverse() : rows;
 }
 
