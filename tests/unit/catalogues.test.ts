@@ -78,10 +78,12 @@ describe("message catalogues", () => {
       const templates = [...text.matchAll(/`([\w.]+\.)\$\{/g)].map((m) => m[1] ?? "");
       for (const literal of literals) {
         used.add(literal);
+        // problem("branches.nameTaken") names problems.branches.nameTaken (lib/i18n/problem.ts).
+        used.add(`problems.${literal}`);
         for (const ns of namespaces) used.add(`${ns}.${literal}`);
       }
       for (const prefix of templates) {
-        prefixes.push(prefix);
+        prefixes.push(prefix, `problems.${prefix}`);
         for (const ns of namespaces) prefixes.push(`${ns}.${prefix}`);
       }
     }
