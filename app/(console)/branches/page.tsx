@@ -17,7 +17,6 @@ import { defaultViewHref, viewsState } from "@/lib/views/menu";
 import { ViewsMenu } from "../views/views-menu";
 import { BranchTable } from "./branch-table";
 import { branchToolbar } from "./filter-fields";
-import { ClientMessages } from "@/components/client-messages";
 
 export async function generateMetadata(): Promise<Metadata> {
   return { title: (await getTranslations("branches"))("title") };
