@@ -11,16 +11,28 @@ import { pseudoCatalogue } from "./pseudo";
 
 /** The request's language: the user's choice on /account, else the browser's, else DEFAULT_LOCALE (docs/decisions/0048-languages.md). */
 export const requestLocale = cache(async (): Promise<Locale> => {
+  // Outside a request (a script, a job, a test calling an action) there is no one to ask.
+  const accepted = await acceptLanguage();
+  if (accepted === undefined) return config().DEFAULT_LOCALE;
   const chosen = (await currentUser())?.locale;
   if (isLocale(chosen)) return chosen;
   if (await requestPseudo()) return "en";
-  return fromAcceptLanguage((await headers()).get("accept-language")) ?? config().DEFAULT_LOCALE;
+  return fromAcceptLanguage(accepted) ?? config().DEFAULT_LOCALE;
 });
+
+/** The request's Accept-Language (null: none sent); undefined outside a request. */
+async function acceptLanguage(): Promise<string | null | undefined> {
+  try {
+    return (await headers()).get("accept-language");
+  } catch {
+    return undefined;
+  }
+}
 
 /** PSEUDO_LOCALE=on: a browser asking for `en-XA` (the pseudo-locale's tag) first reads English as lib/i18n/pseudo.ts makes it. */
 const requestPseudo = cache(async (): Promise<boolean> => {
   if (!config().PSEUDO_LOCALE || isLocale((await currentUser())?.locale)) return false;
-  return /^\s*en-XA\b/i.test((await headers()).get("accept-language") ?? "");
+  return /^\s*en-XA\b/i.test((await acceptLanguage()) ?? "");
 });
 
 let pseudo: Messages | null = null;

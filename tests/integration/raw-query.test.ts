@@ -30,7 +30,7 @@ for (const kind of testDbKinds()) {
       // The setup mocks the session module (tests/setup/next-request.ts); its statement is the real one.
       const { sessionUserSql } = await vi.importActual<typeof import("@/lib/auth/session")>("@/lib/auth/session");
       expect(await query(sessionUserSql(user.id))).toEqual([
-        { id: user.id, name: "Raw", email: "raw@test.local", role: "staff", branch_ids: null, branch_names: null, active: true, session_version: 0, preferences: { subscriberTable: { density: "compact" } }, two_factor: false },
+        { id: user.id, name: "Raw", email: "raw@test.local", role: "staff", branch_ids: null, branch_names: null, active: true, session_version: 0, preferences: { subscriberTable: { density: "compact" } }, locale: null, two_factor: false },
       ]);
       // A scoped staff member's branch names come with it, by name (the header's), ids by id.
       const [north, east] = await database.prisma.branch.createManyAndReturn({ data: [{ name: "Raw North" }, { name: "raw East" }], select: { id: true } });
