@@ -3,6 +3,7 @@ import type { SubscriberFilterValues } from "@/lib/subscribers/filters";
 import { SUBSCRIBER_JOINS, subscriberConditions, subscriberFrom } from "@/lib/subscribers/where";
 import { whereClause } from "@/lib/list/sql";
 import { subscribersOf, type BranchScope } from "@/lib/auth/scope";
+import { ROOT_COLLATION, type SortCollation } from "@/lib/list/collation";
 import { subscriberOrderSql } from "@/lib/subscribers/queries";
 import { CopyTextRows } from "./copy-text";
 import type { ExportSort } from "./filters";
@@ -57,17 +58,24 @@ function literal(value: unknown): string {
 type Batch = string[][];
 
 /** Every row, batch by batch as COPY chunks complete them; the caller's pace paces the database. */
-export function exportRows(reader: Reader, scope: BranchScope, filters: SubscriberFilterValues, batchSize: number, sort: ExportSort | null = null): AsyncGenerator<Batch> {
-  return sort && !(sort.column === "id" && sort.direction === "asc") ? sortedRows(reader, scope, filters, sort, batchSize) : idRows(reader, scope, filters, batchSize);
+export function exportRows(
+  reader: Reader,
+  scope: BranchScope,
+  filters: SubscriberFilterValues,
+  batchSize: number,
+  sort: ExportSort | null = null,
+  collation: SortCollation = ROOT_COLLATION,
+): AsyncGenerator<Batch> {
+  return sort && !(sort.column === "id" && sort.direction === "asc") ? sortedRows(reader, scope, filters, sort, batchSize, collation) : idRows(reader, scope, filters, batchSize);
 }
 
 /**
  * In the list's order: the matching ids first, sorted once in the reader's snapshot (only ids are
- * held), then their rows batch by batch in that order.
+ * held), then their rows batch by batch in that order; names in `collation` (docs/sorting-by-language.md).
  */
-async function* sortedRows(reader: Reader, scope: BranchScope, filters: SubscriberFilterValues, sort: ExportSort, batchSize: number): AsyncGenerator<Batch> {
+async function* sortedRows(reader: Reader, scope: BranchScope, filters: SubscriberFilterValues, sort: ExportSort, batchSize: number, collation: SortCollation): AsyncGenerator<Batch> {
   const ids: number[] = [];
-  const order = subscriberOrderSql(sort.column, sort.direction === "desc");
+  const order = subscriberOrderSql(sort.column, sort.direction === "desc", collation);
   for await (const batch of copyRows(reader, sql`SELECT s.id FROM ${subscribersOf(scope)} s ${whereClause(subscriberConditions(scope, filters))} ORDER BY ${order}`)) {
     for (const row of batch) ids.push(Number(row[0]));
   }

@@ -1,5 +1,7 @@
 import { branchScopeOfUser, covers } from "@/lib/auth/scope";
 import { config } from "@/lib/config";
+import { isLocale } from "@/lib/i18n/locales";
+import { ROOT_COLLATION, SORT_COLLATION } from "@/lib/list/collation";
 import { deleteExportFiles, writeExportFile } from "./files";
 import type { ExportFormat } from "./format";
 import { exportSort, storedFilters } from "./filters";
@@ -22,8 +24,9 @@ export const SCOPE_CHANGED = "Your branches changed while the file was written, 
 
 export async function runExport(exportId: string, signal?: AbortSignal): Promise<RunResult> {
   const conn = await connection();
-  const [row] = await conn.query<{ status: string; format: ExportFormat; filters: unknown; sort: string | null; user_id: number }>(
-    sql`SELECT status::text AS status, format::text AS format, filters, sort, user_id FROM subscriber_exports WHERE id = ${exportId}`);
+  const [row] = await conn.query<{ status: string; format: ExportFormat; filters: unknown; sort: string | null; user_id: number; locale: string | null }>(
+    sql`SELECT e.status::text AS status, e.format::text AS format, e.filters, e.sort, e.user_id, u.locale
+      FROM subscriber_exports e LEFT JOIN users u ON u.id = e.user_id WHERE e.id = ${exportId}`);
   if (!row) return { exportId, skipped: "the export no longer exists" };
   if (row.status !== "in_queue") return { exportId, skipped: `the export is ${row.status}` };
 
@@ -46,7 +49,9 @@ export async function runExport(exportId: string, signal?: AbortSignal): Promise
       sql`UPDATE subscriber_exports SET started_at = now(), total_rows = ${total}, processed_rows = 0
        WHERE id = ${exportId} AND status = 'in_queue'`);
     // One query path for every format: the format only chooses the writer.
-    const batches = exportRows(reader, scope, filters, config().EXPORT_BATCH_SIZE, exportSort(row.sort));
+    // Names in the user's language, else the root order: a job has no browser (docs/sorting-by-language.md).
+    const collation = isLocale(row.locale) ? SORT_COLLATION[row.locale] : ROOT_COLLATION;
+    const batches = exportRows(reader, scope, filters, config().EXPORT_BATCH_SIZE, exportSort(row.sort), collation);
     return writeExportFile(row.format, exportId, recordingIds(batches, written), progress, signal);
   });
 

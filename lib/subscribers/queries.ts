@@ -74,18 +74,18 @@ const JOINED_SORTS = {
 const joinedName = (column: keyof typeof JOINED_SORTS, collation: SortCollation): Statement =>
   JOINED_SORTS[column].collates ? collated(sql`lower(j.name)`, collation) : JOINED_SORTS[column].name;
 
-/** The list's order over `s` with a joined name read per row, for a statement that reads every match (the export's). */
-export function subscriberOrderSql(column: SortColumn, desc: boolean): Statement {
+/**
+ * The list's order over `s` with a joined name read per row, for a statement that reads every match (the export's):
+ * its names in `collation`, as the list sorts them.
+ */
+export function subscriberOrderSql(column: SortColumn, desc: boolean, collation: SortCollation = ROOT_COLLATION): Statement {
   const idDir = desc ? sql`DESC` : sql`ASC`;
   if (column === "id") return sql`s.id ${idDir}`;
-  const joined = column === "branch_name" || column === "country_name" || column === "sheet" ? JOINED_SORTS[column] : null;
   const own = column as OwnColumn;
-  // The export's captured sort names no language: its names keep the code-point order (docs/sorting-by-language.md).
-  const key = joined
-    ? sql`(SELECT ${joined.name} FROM ${joined.table} j WHERE j.id = s.${joined.key})`
-    : own === "first_name" || own === "last_name"
-      ? NAME_SORTS[own]
-      : OWN_SORTS[own];
+  const key =
+    column === "branch_name" || column === "country_name" || column === "sheet"
+      ? sql`(SELECT ${joinedName(column, collation)} FROM ${JOINED_SORTS[column].table} j WHERE j.id = s.${JOINED_SORTS[column].key})`
+      : ownSort(own, collation);
   return sql`${key} ${desc ? sql`DESC NULLS FIRST` : sql`ASC NULLS LAST`}, s.id ${idDir}`;
 }
 

@@ -89,7 +89,11 @@ describe("subscriberListSql", () => {
   });
 
   it("breaks ties on id in the sort's direction, empty values last when ascending", () => {
-    expect(text("sort=last_name").rows.sql).toContain("ORDER BY s.last_name ASC NULLS LAST, s.id ASC LIMIT");
+    // Names in the reader's language: the root order by default (docs/sorting-by-language.md).
+    expect(text("sort=last_name").rows.sql).toContain(`ORDER BY s.last_name COLLATE "und-x-icu" ASC NULLS LAST, s.id ASC LIMIT`);
+    expect(subscriberListSql(EVERY, filters("sort=-first_name"), undefined, undefined, "ar-x-icu").rows.sql).toContain(
+      `ORDER BY s.first_name COLLATE "ar-x-icu" DESC NULLS FIRST, s.id DESC LIMIT`,
+    );
     expect(text("sort=-travel_date").rows.sql).toContain("ORDER BY s.travel_date DESC NULLS FIRST, s.id DESC LIMIT");
     expect(text("sort=id").rows.sql).toContain("ORDER BY s.id ASC LIMIT");
   });
@@ -98,17 +102,18 @@ describe("subscriberListSql", () => {
     const asc = text("sort=branch_name&page=2&is_mandatory=true").rows;
     // A branch in the trash names no row: its subscribers sort with those without a branch.
     expect(asc.sql).toContain("JOIN (SELECT * FROM branches WHERE deleted_at IS NULL) j ON j.id = s.branch_id WHERE s.is_mandatory = ?");
-    expect(asc.sql).toContain("ORDER BY lower(j.name) ASC, s.id ASC LIMIT ?");
+    expect(asc.sql).toContain(`ORDER BY lower(j.name) COLLATE "und-x-icu" ASC, s.id ASC LIMIT ?`);
     expect(asc.sql).toContain(
       "WHERE (s.branch_id IS NULL OR s.branch_id IN (SELECT id FROM (SELECT * FROM branches WHERE deleted_at IS NOT NULL) t)) AND s.is_mandatory = ? ORDER BY s.id ASC LIMIT ?",
     );
-    expect(asc.sql).toContain("ORDER BY u.sort_name ASC NULLS LAST, u.id ASC LIMIT ? OFFSET ?");
-    expect(asc.sql).toMatch(/ORDER BY p\.sort_name ASC NULLS LAST, s\.id ASC$/);
+    expect(asc.sql).toContain(`ORDER BY u.sort_name COLLATE "und-x-icu" ASC NULLS LAST, u.id ASC LIMIT ? OFFSET ?`);
+    expect(asc.sql).toMatch(/ORDER BY p\.sort_name COLLATE "und-x-icu" ASC NULLS LAST, s\.id ASC$/);
     expect(asc.values).toEqual([true, 20, true, 20, 10, 10]);
     const desc = text("sort=-sheet").rows.sql;
     expect(desc).toContain("JOIN sheets j ON j.id = s.sheet_id");
     expect(desc).toContain("ORDER BY u.sort_name DESC NULLS FIRST, u.id DESC LIMIT ? OFFSET ?");
     expect(text("sort=country_name").rows.sql).toContain("JOIN countries j ON j.id = s.country_id");
+    expect(subscriberListSql(EVERY, filters("sort=country_name"), undefined, undefined, "ar-x-icu").rows.sql).toContain(`ORDER BY lower(j.name) COLLATE "ar-x-icu" ASC, s.id ASC LIMIT ?`);
   });
 
   it("finds the page by id alone, then reads and joins only its rows", () => {
