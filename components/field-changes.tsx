@@ -4,12 +4,13 @@ import { getFormats } from "@/lib/i18n/server";
 import type { SubscriptionStatus } from "@/lib/subscribers/filters";
 import { labelField } from "@/lib/subscribers/fields";
 import { STATUS_TONE, statusKey } from "@/lib/subscribers/labels";
+import { ANOTHER_BRANCH } from "@/lib/subscribers/record";
 
 type Shown = (field: string, value: unknown) => string;
 
 /** Each changed field from its old value to the new one (the record's history, the audit log), in the reader's language. */
 async function shownIn(): Promise<Shown> {
-  const [all, f] = await Promise.all([getTranslations(), getFormats()]);
+  const [all, t, f] = await Promise.all([getTranslations(), getTranslations("record.changes"), getFormats()]);
   const country = await countryNamer(f.locale);
   /** A value as the record page shows it: statuses by their labels, flags as Yes and No, days as "2 Jan 2027". */
   return (field, value) => {
@@ -18,6 +19,8 @@ async function shownIn(): Promise<Shown> {
     if (typeof value === "boolean") return value ? all("subscribers.yes") : all("subscribers.no");
     if (field === "travel_date" && typeof value === "string") return f.day(value);
     if (field === "country_name" && typeof value === "string") return country(value);
+    // What a scoped reader's history says in place of a branch not theirs (lib/subscribers/record.ts).
+    if (field === "branch_name" && value === ANOTHER_BRANCH) return t("anotherBranch");
     if (typeof value === "object" && value && "name" in value) return String((value as { name: unknown }).name);
     return String(value);
   };
