@@ -1,3 +1,4 @@
+import { ClientMessages } from "@/components/client-messages";
 import type { RawParams } from "@/lib/list/params";
 import { FilterBar, type ToolbarFilters } from "./filter-bar";
 import { FilterChips } from "./filter-chips";
@@ -24,7 +25,10 @@ export function ListToolbar({
   return (
     <div className="space-y-3">
       {/* Absent rather than undefined: an undefined value still takes room in the RSC payload. */}
-      <FilterBar filters={filters} {...(emptyQuery ? { emptyQuery } : {})} />
+      {/* The filter bar is client code: it brings its own words, whatever groups the page hands its other parts. */}
+      <ClientMessages namespaces={["list"]}>
+        <FilterBar filters={filters} {...(emptyQuery ? { emptyQuery } : {})} />
+      </ClientMessages>
       {views ? (
         // Views sits with the chips, under the search: the search box keeps the toolbar's width.
         <div className="flex flex-wrap items-start gap-2">

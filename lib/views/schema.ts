@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { problem } from "@/lib/i18n/problem";
 import { safeText } from "@/lib/validation/text";
 import { idSchema } from "@/lib/validation/id";
 import { optionParam, pageParam } from "@/lib/list/params";
@@ -7,11 +8,11 @@ import { VIEW_QUERY_MAX_LENGTH, VIEW_RESOURCES } from "./resources";
 // The one parser of a view's fields, for the API, the menu's forms and their actions. The query
 // and columns are checked against their list in lib/views/resources.ts, once the list is known.
 
-const name = safeText("Give the view a name.").trim().min(1, "Give the view a name.").max(60, "Use at most 60 characters.");
-const query = z.string({ message: "Give the query as a string, as in the list's address." }).max(VIEW_QUERY_MAX_LENGTH, `Use at most ${VIEW_QUERY_MAX_LENGTH} characters.`);
-const columns = z.array(z.string({ message: "Name each column as a string." }), { message: "Give the columns as a list, or null." }).nullable();
+const name = safeText(problem("views.nameMissing")).trim().min(1, problem("views.nameMissing")).max(60, problem("common.tooLong", { max: 60 }));
+const query = z.string({ message: problem("views.queryNotText") }).max(VIEW_QUERY_MAX_LENGTH, problem("common.tooLong", { max: VIEW_QUERY_MAX_LENGTH }));
+const columns = z.array(z.string({ message: problem("views.columnNotText") }), { message: problem("views.columnsNotList") }).nullable();
 
-export const viewResourceSchema = z.enum(VIEW_RESOURCES, { message: `resource must be one of: ${VIEW_RESOURCES.join(", ")}.` });
+export const viewResourceSchema = z.enum(VIEW_RESOURCES, { message: problem("list.oneOf", { name: "resource", values: VIEW_RESOURCES.join(", ") }) });
 
 /** GET /api/v1/views: `resource` picks one list's views; absent, every list's. Paged like every list. */
 export const viewListQuerySchema = z.object({ page: pageParam, resource: optionParam(VIEW_RESOURCES, "resource") });
@@ -24,7 +25,7 @@ export const viewCreateSchema = z.strictObject({
   name,
   query: query.default(""),
   columns: columns.default(null),
-  shared: z.boolean({ message: "shared must be true or false." }).default(false),
+  shared: z.boolean({ message: problem("views.sharedBoolean") }).default(false),
 });
 export type ViewCreate = z.output<typeof viewCreateSchema>;
 
@@ -32,11 +33,11 @@ export const viewPatchSchema = z.strictObject({
   name: name.optional(),
   query: query.optional(),
   columns: columns.optional(),
-  shared: z.boolean({ message: "shared must be true or false." }).optional(),
+  shared: z.boolean({ message: problem("views.sharedBoolean") }).optional(),
 });
 export type ViewPatch = z.output<typeof viewPatchSchema>;
 
-export const viewIdSchema = idSchema("The view id must be a whole number of 1 or more.");
+export const viewIdSchema = idSchema(problem("views.idWhole"));
 
 /** A view as the API answers it (docs/API.md, Saved views); serializeView's type. */
 export const viewSchema = z

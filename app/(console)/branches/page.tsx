@@ -35,9 +35,9 @@ export default async function BranchesPage({ searchParams }: { searchParams: Pro
   const list = parsed.ok ? listOutcome(() => listBranches(user.scope, parsed.value)) : null;
   const [views, t] = await Promise.all([viewsState(user, "branches", params), getTranslations("branches")]);
 
-  // The toolbar, table and views menu are partly client code: they read these groups.
+  // The list's client parts read `list` (the toolbar and views menu bring their own).
   return (
-    <ClientMessages namespaces={["list", "views"]}>
+    <ClientMessages namespaces={["list"]}>
     <div className="space-y-5">
       <div className="flex flex-wrap items-center justify-between gap-3">
         <h1 className="text-2xl font-semibold tracking-tight">{t("title")}</h1>

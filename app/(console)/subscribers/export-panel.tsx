@@ -1,3 +1,4 @@
+import { ClientMessages } from "@/components/client-messages";
 import { ExportPanelView } from "@/components/export/export-panel-view";
 import type { SessionUser } from "@/lib/auth/permissions";
 import type { RawExportFilters } from "@/lib/export/filters";
@@ -21,15 +22,18 @@ export async function ExportPanel({
   matching: Promise<number | "unknown"> | null;
 }) {
   const [status, total] = await Promise.all([exportStatus(user.id), matching]);
+  // Client code (it polls): it reads `export`, and `list` for the filters' words.
   return (
-    <ExportPanelView
-      initial={status}
-      filters={filters ?? {}}
-      sort={sort}
-      view={view}
-      matching={filters ? total : null}
-      request={requestExportAction}
-      toolbar={SUBSCRIBER_TOOLBAR}
-    />
+    <ClientMessages namespaces={["export", "list"]}>
+      <ExportPanelView
+        initial={status}
+        filters={filters ?? {}}
+        sort={sort}
+        view={view}
+        matching={filters ? total : null}
+        request={requestExportAction}
+        toolbar={SUBSCRIBER_TOOLBAR}
+      />
+    </ClientMessages>
   );
 }

@@ -57,9 +57,9 @@ export default async function SubscribersPage({ searchParams }: { searchParams: 
   const [t, all, f] = await Promise.all([getTranslations("subscribers"), getTranslations(), getFormats()]);
   const words = { t: all, f, country: await countryNamer(f.locale) };
 
-  // The toolbar, table, views menu and export panel are partly client code: they read these groups.
+  // The table's select-page box is client code: it reads `list` (the toolbar, views menu and export panel bring their own).
   return (
-    <ClientMessages namespaces={["list", "views", "export"]}>
+    <ClientMessages namespaces={["list"]}>
     <div className="space-y-5">
       <div className="flex flex-wrap items-center justify-between gap-3">
         <h1 className="text-2xl font-semibold tracking-tight">{t("title")}</h1>

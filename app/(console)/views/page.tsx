@@ -47,26 +47,26 @@ export default async function ViewsPage({ searchParams }: { searchParams: Promis
   // Rename, Copy link and the other buttons are client code: they read `views`.
   return (
     <ClientMessages namespaces={["views"]}>
-    <div className="mx-auto max-w-3xl space-y-5">
-      <div className="flex flex-wrap items-center justify-between gap-3">
-        <h1 className="text-2xl font-semibold tracking-tight">{t(TITLES[resource])}</h1>
-        <a href={back} className={buttonClass.secondary}>
-          {t("page.back")}
-        </a>
-      </div>
-      <p className="text-sm text-slate-600">{t("page.intro")}</p>
-      {update ? (
-        <div className="space-y-1.5 text-sm text-slate-600">
-          <p>{t("page.cameFrom", { every: update.query ? "no" : "yes", columns: update.columns ? "yes" : "no" })}</p>
-          <QueryChips fields={VIEW_FIELDS[resource]} query={update.query} label={t("page.cameFromChips")} />
+      <div className="mx-auto max-w-3xl space-y-5">
+        <div className="flex flex-wrap items-center justify-between gap-3">
+          <h1 className="text-2xl font-semibold tracking-tight">{t(TITLES[resource])}</h1>
+          <a href={back} className={buttonClass.secondary}>
+            {t("page.back")}
+          </a>
         </div>
-      ) : null}
-      {parsed.ok ? (
-        <ViewList user={user} resource={resource} page={parsed.value.page} params={params} update={update} />
-      ) : (
-        <InvalidQuery fields={parsed.problems} params={params} path="/views" />
-      )}
-    </div>
+        <p className="text-sm text-slate-600">{t("page.intro")}</p>
+        {update ? (
+          <div className="space-y-1.5 text-sm text-slate-600">
+            <p>{t("page.cameFrom", { every: update.query ? "no" : "yes", columns: update.columns ? "yes" : "no" })}</p>
+            <QueryChips fields={VIEW_FIELDS[resource]} query={update.query} label={t("page.cameFromChips")} />
+          </div>
+        ) : null}
+        {parsed.ok ? (
+          <ViewList user={user} resource={resource} page={parsed.value.page} params={params} update={update} />
+        ) : (
+          <InvalidQuery fields={parsed.problems} params={params} path="/views" />
+        )}
+      </div>
     </ClientMessages>
   );
 }

@@ -1,5 +1,6 @@
 import { useTranslations } from "next-intl";
 import { useId } from "react";
+import { ClientMessages } from "@/components/client-messages";
 import { buttonClass } from "@/components/ui/button-styles";
 import { QueryChips } from "@/components/list/filter-chips";
 import { Disclosure } from "@/components/ui/disclosure";
@@ -27,46 +28,49 @@ export function ViewsMenu({ state, params }: { state: ViewsState; params: RawPar
   const shared = state.views.filter((v) => !v.own);
   const t = useTranslations("views");
   const label = state.resource === "subscribers" ? t("menu.allSubscribers") : t("menu.allBranches");
+  // Its forms and Edit buttons are client code: the menu hands them `views` itself, on any list page.
   return (
-    <Disclosure className="group relative">
-      <summary
-        {...(state.current ? { title: t("menu.titleCurrent", { name: state.current.name }) } : {})}
-        className={`${buttonClass.secondary} max-w-[16rem] cursor-pointer list-none [&::-webkit-details-marker]:hidden`}
-      >
-        <span className="truncate">
-          {state.current ? t.rich("menu.buttonCurrent", { name: state.current.name, bdi: (c) => <bdi>{c}</bdi> }) : t("menu.button")}
-        </span>
-        <span aria-hidden="true" className="text-slate-400 transition-transform group-open:rotate-180">
-          ▾
-        </span>
-      </summary>
-      <div className="absolute end-0 z-30 mt-2 max-h-[75vh] w-[min(22rem,calc(100vw-2rem))] space-y-4 overflow-y-auto rounded-lg border border-slate-200 bg-white p-3 text-sm shadow-lg">
-        <nav aria-label={t("menu.label")} className="space-y-3">
-          <ul>
-            <li>
-              <a href={state.allHref} className={linkClass} aria-current={state.isAll && !state.current ? "page" : undefined}>
-                {label}
-              </a>
-            </li>
-          </ul>
-          <ViewList title={t("menu.yours")} views={own} state={state} empty={t("menu.noneYet")} />
-          {shared.length ? <ViewList title={t("menu.shared")} views={shared} state={state} /> : null}
-          {/* The menu holds at most MENU_SHARED_VIEWS shared views of others (lib/views/queries.ts): the rest are there. */}
-          <a href={manageHref} className={linkClass}>
-            {t("menu.allViews")}
+    <ClientMessages namespaces={["views"]}>
+      <Disclosure className="group relative">
+        <summary
+          {...(state.current ? { title: t("menu.titleCurrent", { name: state.current.name }) } : {})}
+          className={`${buttonClass.secondary} max-w-[16rem] cursor-pointer list-none [&::-webkit-details-marker]:hidden`}
+        >
+          <span className="truncate">
+            {state.current ? t.rich("menu.buttonCurrent", { name: state.current.name, bdi: (c) => <bdi>{c}</bdi> }) : t("menu.button")}
+          </span>
+          <span aria-hidden="true" className="text-slate-400 transition-transform group-open:rotate-180">
+            ▾
+          </span>
+        </summary>
+        <div className="absolute end-0 z-30 mt-2 max-h-[75vh] w-[min(22rem,calc(100vw-2rem))] space-y-4 overflow-y-auto rounded-lg border border-slate-200 bg-white p-3 text-sm shadow-lg">
+          <nav aria-label={t("menu.label")} className="space-y-3">
+            <ul>
+              <li>
+                <a href={state.allHref} className={linkClass} aria-current={state.isAll && !state.current ? "page" : undefined}>
+                  {label}
+                </a>
+              </li>
+            </ul>
+            <ViewList title={t("menu.yours")} views={own} state={state} empty={t("menu.noneYet")} />
+            {shared.length ? <ViewList title={t("menu.shared")} views={shared} state={state} /> : null}
+            {/* The menu holds at most MENU_SHARED_VIEWS shared views of others (lib/views/queries.ts): the rest are there. */}
+            <a href={manageHref} className={linkClass}>
+              {t("menu.allViews")}
+            </a>
+          </nav>
+          {state.current ? <DefaultToggle resource={state.resource} view={{ id: state.current.id, name: state.current.name, isDefault: state.current.isDefault }} /> : null}
+          {state.query === null ? (
+            <p className="text-xs text-slate-600">{t("menu.correctFilters")}</p>
+          ) : (
+            <SaveView resource={state.resource} query={state.query} columns={state.columns} />
+          )}
+          <a href={manageHref} className="block text-xs font-medium text-slate-600 underline-offset-2 hover:text-slate-900 hover:underline">
+            {t("menu.manage")}
           </a>
-        </nav>
-        {state.current ? <DefaultToggle resource={state.resource} view={{ id: state.current.id, name: state.current.name, isDefault: state.current.isDefault }} /> : null}
-        {state.query === null ? (
-          <p className="text-xs text-slate-600">{t("menu.correctFilters")}</p>
-        ) : (
-          <SaveView resource={state.resource} query={state.query} columns={state.columns} />
-        )}
-        <a href={manageHref} className="block text-xs font-medium text-slate-600 underline-offset-2 hover:text-slate-900 hover:underline">
-          {t("menu.manage")}
-        </a>
-      </div>
-    </Disclosure>
+        </div>
+      </Disclosure>
+    </ClientMessages>
   );
 }
 
