@@ -1,28 +1,37 @@
 "use client";
 
 import { NextIntlClientProvider, useTranslations } from "next-intl";
+import { useEffect, useState } from "react";
+import { keptErrorWords, type ErrorWords } from "@/components/error-words";
 import { useDatabaseOutage } from "@/lib/health/use-outage";
-import { direction, isLocale, type Locale } from "@/lib/i18n/locales";
-import { errors as ar } from "@/messages/ar.json";
-import { errors as en } from "@/messages/en.json";
-import { errors as fr } from "@/messages/fr.json";
+import { direction, isLocale } from "@/lib/i18n/locales";
 
-// Replaces the root layout when it fails, so outside its providers: the language is the one the
-// page was shown in (its <html lang>, read when this module loaded, before this replaced it), and
-// the words are the `errors` group of the catalogues, brought with this module.
-const WORDS: Record<Locale, typeof en> = { en, fr, ar };
-const pageLocale: Locale = (() => {
-  const lang = typeof document === "undefined" ? undefined : document.documentElement.lang;
-  return isLocale(lang) ? lang : "en";
-})();
+// Replaces the root layout when it fails, so outside its providers: the words are those the root
+// layout kept (components/error-words.tsx), in the page's language. When the root layout never
+// rendered here (it failed on the server), the language of the browser's page and its catalogue,
+// loaded now: a failure this rare should not bring every catalogue to every page.
+
+async function loadWords(): Promise<ErrorWords> {
+  const lang = document.documentElement.lang;
+  const locale = isLocale(lang) ? lang : "en";
+  const messages = locale === "ar" ? await import("@/messages/ar.json") : locale === "fr" ? await import("@/messages/fr.json") : await import("@/messages/en.json");
+  return { locale, errors: messages.default.errors };
+}
 
 export default function GlobalError({ error, retry }: { error: Error & { digest?: string }; retry: () => void }) {
+  const [words, setWords] = useState<ErrorWords | null>(keptErrorWords);
+  useEffect(() => {
+    if (!words) void loadWords().then(setWords);
+  }, [words]);
+  const locale = words?.locale ?? "en";
   return (
-    <html lang={pageLocale} dir={direction(pageLocale)}>
+    <html lang={locale} dir={direction(locale)}>
       <body style={{ fontFamily: "system-ui, sans-serif", padding: "4rem", textAlign: "center" }}>
-        <NextIntlClientProvider locale={pageLocale} messages={{ errors: WORDS[pageLocale] }}>
-          <Message error={error} retry={retry} />
-        </NextIntlClientProvider>
+        {words ? (
+          <NextIntlClientProvider locale={words.locale} messages={{ errors: words.errors }}>
+            <Message error={error} retry={retry} />
+          </NextIntlClientProvider>
+        ) : null}
       </body>
     </html>
   );

@@ -2,6 +2,7 @@ import type { CSSProperties } from "react";
 import type { Metadata } from "next";
 import { getLocale, getTranslations } from "next-intl/server";
 import { ClientMessages } from "@/components/client-messages";
+import { KeepErrorWords } from "@/components/error-words";
 import { ToastHost } from "@/components/toast";
 import { direction } from "@/lib/i18n/locales";
 import "./globals.css";
@@ -21,6 +22,7 @@ export default async function RootLayout({ children }: { children: React.ReactNo
     <html lang={locale} dir={dir}>
       <body className="min-h-screen font-sans">
         <ClientMessages namespaces={["errors"]}>
+          <KeepErrorWords />
           {children}
           <ToastHost position={dir === "rtl" ? "bottom-left" : "bottom-right"} dir={dir} richColors closeButton style={TOAST_COLOURS} />
         </ClientMessages>

@@ -4,14 +4,18 @@
 import { parseArgs } from "node:util";
 import { db } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
-import { problemsIn } from "@/lib/i18n/problems-in";
+import { createTranslator } from "use-intl/core";
+import { catalogue } from "@/lib/i18n/catalogues";
+import { problemWords } from "@/lib/i18n/problem";
 import { createUser } from "@/lib/users/mutations";
 import { userIdentitySchema } from "@/lib/users/schema";
 import { runScript } from "./script-utils";
 
 const schema = userIdentitySchema;
 // Messages of lib code are problem keys (lib/i18n/problem.ts): an operator's terminal reads English.
-const words = problemsIn("en");
+// use-intl's own translator: next-intl's entry needs React's client build, which this script's conditions leave out.
+const problems = createTranslator({ locale: "en", messages: catalogue("en"), namespace: "problems" }) as unknown as Parameters<typeof problemWords>[0];
+const words = (text: string) => problemWords(problems, text);
 
 async function askHidden(prompt: string): Promise<string> {
   const { stdin, stdout } = process;

@@ -168,8 +168,11 @@ export default async function ApiDocsPage() {
         </Link>
       </p>
       <h1 className="text-2xl font-semibold tracking-tight">{document.info.title}</h1>
-      <p className="mt-2 text-sm text-slate-700">
-        <Prose text={document.info.description ?? ""} />{" "}
+      {/* The document's own words stay as written (docs/API.md): its direction is theirs. */}
+      <p className="mt-2 text-sm text-slate-700" dir="auto">
+        <Prose text={document.info.description ?? ""} />
+      </p>
+      <p className="mt-1 text-sm text-slate-700">
         {t.rich("machineReadable", {
           version: document.openapi,
           link: (chunks) => (
@@ -177,6 +180,7 @@ export default async function ApiDocsPage() {
               {chunks}
             </a>
           ),
+          bdi: (chunks) => <bdi dir="ltr">{chunks}</bdi>,
         })}
       </p>
       <nav aria-label={t("operations")} className="mt-6">
