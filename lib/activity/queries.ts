@@ -1,13 +1,14 @@
 import "server-only";
+import { createTranslator } from "next-intl";
 import { AuthError } from "@/lib/auth/guards";
 import { scopeCondition, TRASHED_BRANCHES, type BranchScope } from "@/lib/auth/scope";
 import { canManageTrash, canMergeSubscribers, type SessionUser } from "@/lib/auth/permissions";
 import { empty, query, sql, type Statement } from "@/lib/db/sql";
-import { formatCount } from "@/lib/format";
+import { catalogue } from "@/lib/i18n/catalogues";
 import { offsetOf } from "@/lib/list/depth";
 import { pagination, PER_PAGE, type Pagination } from "@/lib/list/pagination";
 import { canUndo } from "@/lib/subscribers/bulk";
-import { describeChange, type BulkChange } from "@/lib/subscribers/bulk-schema";
+import type { BulkChange } from "@/lib/subscribers/bulk-schema";
 import type { Activity, ActivityFilters } from "./schema";
 
 // One user's changes, newest first: bulk changes, imports, exports, merges and what they put in
@@ -54,45 +55,76 @@ function activitySql(userId: number, scope: BranchScope): Statement {
       FROM ${TRASHED_BRANCHES} b WHERE b.deleted_by = ${userId} ${trashScope(sql`b.id`)}`;
 }
 
-const rows = (n: unknown) => `${formatCount(Number(n) || 0)} subscriber${n === 1 ? "" : "s"}`;
+/** A translator of the whole catalogue: the reader's language on the page, English in the API. */
+export type ActivityWords = (key: string, values?: Record<string, string | number>) => string;
+const english = createTranslator({ locale: "en", messages: catalogue("en") }) as unknown as ActivityWords;
 
-function shown(row: Row, viewer: Viewer): Activity {
+/** An entry as a page shows it: its sentence in the reader's language, and what its Undo's confirmation says. */
+export type ShownActivity = Activity & { confirm: string | null };
+
+const rows = (n: unknown) => Number(n) || 0;
+
+/** A bulk change in words: "set the status to expired". */
+function change(c: BulkChange, t: ActivityWords): string {
+  if ("delete" in c) return t("activity.change.delete");
+  if ("subscription_status" in c) return t("activity.change.status", { status: c.subscription_status });
+  return t("activity.change.mandatory", { value: c.is_mandatory ? "yes" : "no" });
+}
+
+function shown(row: Row, viewer: Viewer, t: ActivityWords): ShownActivity {
   const d = row.detail;
   const own = row.user_id === viewer.id;
   const base = { kind: row.kind, id: row.id, at: row.at.toISOString(), status: row.status, user: row.user_id === null ? null : { id: row.user_id, name: row.user_name ?? "" } };
   switch (row.kind) {
     case "bulk_change": {
-      const change = d.change as BulkChange;
+      const bulkChange = d.change as BulkChange;
       const status = row.status === "completed" || row.status === "failed" ? row.status : ("running" as const);
-      const bulk = { user_id: row.user_id ?? 0, status, change, created_at: row.at, undo_of: d.undo_of as string | null, undo_id: d.undo_id as string | null };
-      const summary = d.undo_of ? `Undo of a bulk change (${describeChange(change)})` : `Bulk change of ${rows(d.rows)}: ${describeChange(change)}`;
-      return { ...base, summary, href: `/subscribers/bulk/${row.id}`, can_undo: canUndo(viewer, bulk) };
+      const bulk = { user_id: row.user_id ?? 0, status, change: bulkChange, created_at: row.at, undo_of: d.undo_of as string | null, undo_id: d.undo_id as string | null };
+      const summary = d.undo_of
+        ? t("activity.summary.bulkUndo", { change: change(bulkChange, t) })
+        : t("activity.summary.bulkChange", { count: rows(d.rows), change: change(bulkChange, t) });
+      return { ...base, summary, href: `/subscribers/bulk/${row.id}`, can_undo: canUndo(viewer, bulk), confirm: t("activity.undo.bulkBody", { summary }) };
     }
     case "import":
-      return { ...base, summary: `Import of “${String(d.file)}”: ${rows(d.rows)} imported`, href: own ? `/subscribers/import/${row.id}` : null, can_undo: false };
+      return { ...base, summary: t("activity.summary.import", { file: String(d.file), count: rows(d.rows) }), href: own ? `/subscribers/import/${row.id}` : null, can_undo: false, confirm: null };
     case "export":
-      return { ...base, summary: `Export of ${rows(d.rows)} (${String(d.format).toUpperCase()})`, href: null, can_undo: false };
+      return { ...base, summary: t("activity.summary.export", { count: rows(d.rows), format: String(d.format).toUpperCase() }), href: null, can_undo: false, confirm: null };
     case "merge":
       return {
         ...base,
-        summary: `Merged ${(d.merged as number[]).map((id) => `#${id}`).join(", ")} into #${String(d.survivor)}`,
+        summary: t("activity.summary.merge", { merged: (d.merged as number[]).map((id) => `#${id}`).join(", "), survivor: String(d.survivor) }),
         href: `/subscribers/${String(d.survivor)}`,
         can_undo: row.status === "completed" && canMergeSubscribers(viewer),
+        confirm: t("activity.undo.mergeBody"),
       };
     default: {
       const subscriber = row.kind === "subscriber_deletion";
+      const name = String(d.name);
       return {
         ...base,
-        summary: `Deleted ${subscriber ? "subscriber" : "branch"} “${String(d.name)}” (to the trash)`,
+        summary: subscriber ? t("activity.summary.subscriberDeletion", { name }) : t("activity.summary.branchDeletion", { name }),
         href: canManageTrash(viewer) ? (subscriber ? "/trash" : "/trash?kind=branches") : null,
         can_undo: canManageTrash(viewer),
+        confirm: subscriber ? t("activity.undo.subscriberBody", { name }) : t("activity.undo.branchBody", { name }),
       };
     }
   }
 }
 
+/** An entry as the API answers it: without the page's confirmation. */
+function omitConfirm(entry: ShownActivity): Activity {
+  const { kind, id, at, status, user, summary, href, can_undo } = entry;
+  return { kind, id, at, status, user, summary, href, can_undo };
+}
+
 /** A page of the activity of `filters.user_id` (administrators) or the viewer's own; anyone else's is a 403. */
 export async function listActivity(viewer: Viewer, filters: ActivityFilters): Promise<{ data: Activity[]; pagination: Pagination }> {
+  const { data, pagination: page } = await listShownActivity(viewer, filters, english);
+  return { data: data.map((entry) => omitConfirm(entry)), pagination: page };
+}
+
+/** The same page as the console shows it: each entry in the words of `t` (the reader's language), with its Undo's confirmation. */
+export async function listShownActivity(viewer: Viewer, filters: ActivityFilters, t: ActivityWords): Promise<{ data: ShownActivity[]; pagination: Pagination }> {
   const userId = filters.user_id ?? (filters.user === undefined ? viewer.id : await userIdByEmail(filters.user));
   // Before saying whether the email is anyone's: no one but an administrator learns that here.
   if (userId !== viewer.id && viewer.role !== "admin") throw new AuthError(403);
@@ -103,7 +135,7 @@ export async function listActivity(viewer: Viewer, filters: ActivityFilters): Pr
       ORDER BY a.at DESC, a.kind, a.id DESC LIMIT ${PER_PAGE} OFFSET ${offsetOf(filters.page)}`),
     query<{ total: number }>(sql`SELECT count(*)::int AS total FROM (${source}) a`),
   ]);
-  return { data: found.map((row) => shown(row, viewer)), pagination: pagination(count?.total ?? 0, filters.page) };
+  return { data: found.map((row) => shown(row, viewer, t)), pagination: pagination(count?.total ?? 0, filters.page) };
 }
 
 /** The user of an email address as typed (emails are kept lower-case), or null. */

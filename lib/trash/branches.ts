@@ -4,7 +4,9 @@ import { serializeBranch, type BranchRow } from "@/lib/branches/queries";
 import { isUniqueViolation } from "@/lib/db/errors";
 import { connection, sql } from "@/lib/db/sql";
 import { transaction } from "@/lib/db/transaction";
-import { AppError, notFound } from "@/lib/errors";
+import { AppError } from "@/lib/errors";
+import { problem } from "@/lib/i18n/problem";
+import { branchNotInTrash } from "./refusals";
 import { config } from "@/lib/config";
 
 // Branches in the trash keep their row with `deleted_at` set (docs/decisions/0031-trash.md): every
@@ -18,7 +20,7 @@ const COLUMNS = sql`b.id, b.name, b.created_at, b.updated_at`;
 export async function restoreBranch(id: number, actor: SessionUser): Promise<BranchRow> {
   return transaction(async (q) => {
     const [trashed] = await q.query<BranchRow>(sql`SELECT ${COLUMNS} FROM branches b WHERE b.id = ${id} AND b.deleted_at IS NOT NULL FOR UPDATE`);
-    if (!trashed) throw notFound("The branch in the trash");
+    if (!trashed) throw branchNotInTrash();
     const [taken] = await q.query<{ id: number; name: string }>(sql`SELECT id, name FROM branches
       WHERE lower(name) = lower(${trashed.name}) AND deleted_at IS NULL AND id <> ${id} LIMIT 1`);
     if (taken) throw nameTaken(trashed.name, taken);
@@ -34,9 +36,7 @@ export async function restoreBranch(id: number, actor: SessionUser): Promise<Bra
 }
 
 function nameTaken(name: string | null, taken: { id: number; name: string } | null): AppError {
-  const message = taken
-    ? `Another branch is named “${taken.name}” now (id ${taken.id}): rename or delete it, then restore this one.`
-    : "Another branch has this branch's name now: rename or delete it, then restore this one.";
+  const message = taken ? problem("trash.nameTakenBy", { name: taken.name, id: String(taken.id) }) : problem("trash.nameTaken");
   return new AppError(409, "conflict", message, { name: [message] }, undefined, taken ? { conflicting_branch: taken, name } : undefined);
 }
 
@@ -50,14 +50,14 @@ const DETACH_BATCH = 2_000;
 export async function eraseBranch(id: number, actor: SessionUser | null): Promise<BranchRow> {
   const conn = await connection();
   const [found] = await conn.query<BranchRow>(sql`SELECT ${COLUMNS} FROM branches b WHERE b.id = ${id} AND b.deleted_at IS NOT NULL`);
-  if (!found) throw notFound("The branch in the trash");
+  if (!found) throw branchNotInTrash();
   const size = Math.min(config().BULK_BATCH_SIZE, DETACH_BATCH);
   for (const table of [sql`subscribers`, sql`subscriber_trash`]) {
     for (;;) {
       const detached = await transaction(async (tx) => {
         // Held until commit, so a restore waits for this batch, and a batch after a restore detaches nothing.
         const [still] = await tx.query(sql`SELECT 1 AS trashed FROM branches WHERE id = ${id} AND deleted_at IS NOT NULL FOR SHARE`);
-        if (!still) throw notFound("The branch in the trash");
+        if (!still) throw branchNotInTrash();
         return tx.query<{ id: number }>(sql`UPDATE ${table} SET branch_id = NULL WHERE id IN (
           SELECT id FROM ${table} WHERE branch_id = ${id} ORDER BY id LIMIT ${size} FOR UPDATE) RETURNING id`);
       });
@@ -67,7 +67,7 @@ export async function eraseBranch(id: number, actor: SessionUser | null): Promis
   return transaction(async (tx) => {
     // Still in the trash (not restored meanwhile); anything attached since is detached by the foreign key.
     const [gone] = await tx.query<BranchRow>(sql`DELETE FROM branches b WHERE b.id = ${id} AND b.deleted_at IS NOT NULL RETURNING ${COLUMNS}`);
-    if (!gone) throw notFound("The branch in the trash");
+    if (!gone) throw branchNotInTrash();
     await tx.audit({ action: "branch.erase", actor, entity: "branch", entityId: id, before: serializeBranch(gone), request: actor ? undefined : { ip: null, userAgent: "trash clean-up" } });
     return gone;
   });

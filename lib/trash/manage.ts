@@ -3,7 +3,7 @@ import type { SessionUser } from "@/lib/auth/permissions";
 import { EVERY_BRANCH } from "@/lib/auth/scope";
 import { serializeBranch } from "@/lib/branches/queries";
 import { sql } from "@/lib/db/sql";
-import { notFound } from "@/lib/errors";
+import { subscriberNotInTrash } from "./refusals";
 import { withdrawExportsHolding } from "@/lib/export/purge";
 import { findSubscriber, serializeRecord, type SubscriberRecordBody } from "@/lib/subscribers/record";
 import { eraseBranch, restoreBranch } from "./branches";
@@ -18,7 +18,7 @@ import { transaction } from "@/lib/db/transaction";
 export async function restoreTrashedSubscriber(id: number, actor: SessionUser): Promise<SubscriberRecordBody> {
   return transaction(async (tx) => {
     const restored = await restoreSubscribers(tx, [id]);
-    if (restored.length === 0) throw notFound("The subscriber in the trash");
+    if (restored.length === 0) throw subscriberNotInTrash();
     const record = serializeRecord((await findSubscriber(EVERY_BRANCH, id, tx))!);
     await tx.audit({ action: "subscriber.restore", actor, entity: "subscriber", entityId: id, after: record });
     return record;
@@ -39,7 +39,7 @@ export async function eraseFromTrash(kind: TrashKind, id: number, actor: Session
   }
   const deletedAt = await transaction(async (tx) => {
     const [row] = await tx.query<{ deleted_at: Date }>(sql`SELECT deleted_at FROM subscriber_trash WHERE id = ${id} FOR UPDATE`);
-    if (!row || (await eraseSubscribers(tx, [id])).length === 0) throw notFound("The subscriber in the trash");
+    if (!row || (await eraseSubscribers(tx, [id])).length === 0) throw subscriberNotInTrash();
     await tx.audit({ action: "subscriber.erase", actor, entity: "subscriber", entityId: id, after: { id, erased: true } });
     return row.deleted_at;
   });

@@ -3,15 +3,20 @@ import { requireAdmin } from "@/lib/auth/guards";
 import { json, route } from "@/lib/http/api";
 import { rawParams } from "@/lib/list/params";
 import { trashApi } from "@/lib/openapi/operations/trash";
-import { routeId, type IdContext } from "@/lib/validation/route-id";
+import { parseId } from "@/lib/validation/id";
+import type { IdContext } from "@/lib/validation/route-id";
 import type { TrashKind } from "./filters";
 import { eraseFromTrash, restoreFromTrash } from "./manage";
+import { branchNotInTrash, subscriberNotInTrash } from "./refusals";
 import { listTrashedBranches, listTrashedSubscribers, serializeTrashedBranch, serializeTrashedSubscriber } from "./queries";
 
 // The handlers of /api/v1/trash/{subscribers|branches}: one per method, for both kinds (admins).
 
-const trashedId = (context: IdContext, kind: TrashKind) =>
-  routeId(context, kind === "subscribers" ? "The subscriber in the trash" : "The branch in the trash");
+const trashedId = async (context: IdContext, kind: TrashKind) => {
+  const id = parseId((await context.params).id);
+  if (id === null) throw kind === "subscribers" ? subscriberNotInTrash() : branchNotInTrash();
+  return id;
+};
 
 export const listTrash = (kind: TrashKind) =>
   route(async (request) => {

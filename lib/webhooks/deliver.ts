@@ -3,6 +3,7 @@ import { connection, sql, type Queryable } from "@/lib/db/sql";
 import { transaction } from "@/lib/db/transaction";
 import { processWide } from "@/lib/process-wide";
 import { log, logError } from "@/lib/telemetry/log";
+import { disabledReason } from "./disabled-reason";
 import { postWebhook, type Attempt, type SendOptions } from "./send";
 import { webhookHeaders } from "./sign";
 
@@ -97,7 +98,8 @@ async function recordAttempt(claimed: Claimed, work: Work, attempt: Attempt) {
         SET failing_since = COALESCE(failing_since, now()) WHERE id = ${work.endpoint_id} RETURNING failing_since, enabled, url`);
     if (!endpoint?.enabled || !shouldDisable(endpoint.failing_since)) return;
     const days = config().WEBHOOK_DISABLE_AFTER_DAYS;
-    const reason = `Every delivery failed for ${days} day${days === 1 ? "" : "s"} (last: ${attempt.status ?? attempt.body.slice(0, 200)}).`;
+    // Kept in English; the pages say it in the reader's language (lib/webhooks/disabled-reason.ts).
+    const reason = disabledReason(days, String(attempt.status ?? attempt.body.slice(0, 200)));
     await tx.query(sql`UPDATE webhook_endpoints SET enabled = false, disabled_reason = ${reason}, updated_at = now() WHERE id = ${work.endpoint_id}`);
     await tx.audit({
       action: "webhook.disable",

@@ -5,7 +5,8 @@ import { config } from "@/lib/config";
 import { prisma } from "@/lib/db/client";
 import { sql } from "@/lib/db/sql";
 import { transaction, type Tx } from "@/lib/db/transaction";
-import { AppError, notFound } from "@/lib/errors";
+import { AppError } from "@/lib/errors";
+import { problem } from "@/lib/i18n/problem";
 import { readPage } from "@/lib/list/depth";
 import { pagination, type Pagination } from "@/lib/list/pagination";
 import { recordEvent, resendDelivery } from "./outbox";
@@ -74,16 +75,18 @@ export async function listWebhooks(page: number): Promise<{ data: WebhookRow[]; 
   return { data, pagination: pagination(total, page) };
 }
 
+const endpointNotFound = () => new AppError(404, "not_found", problem("webhooks.notFound"));
+
 export async function getWebhook(id: number): Promise<WebhookRow> {
   const row = await (await prisma()).webhookEndpoint.findUnique({ where: { id }, select });
-  if (!row) throw notFound("The webhook endpoint");
+  if (!row) throw endpointNotFound();
   return row;
 }
 
 const locked = async (tx: Tx, id: number): Promise<WebhookRow> => {
   // Row-locked: two changes of one endpoint at once (a rotation and an edit) apply one after the other.
   const [hit] = await tx.query<{ id: number }>(sql`SELECT id FROM webhook_endpoints WHERE id = ${id} FOR UPDATE`);
-  if (!hit) throw notFound("The webhook endpoint");
+  if (!hit) throw endpointNotFound();
   return (await tx.webhookEndpoint.findUnique({ where: { id }, select }))!;
 };
 
@@ -214,7 +217,7 @@ export async function sendTestEvent(id: number, actor: Caller): Promise<Delivery
     const sentAt = new Date().toISOString();
     await recordEvent(tx, "ping", { webhook_id: id, sent_at: sentAt, sent_by: actor.email }, { endpointIds: [id] });
     const delivery = await tx.webhookDelivery.findFirst({ where: { endpoint_id: id, event: { type: "ping" } }, orderBy: [{ created_at: "desc" }, { id: "desc" }], select: deliverySelect });
-    if (!delivery) throw new AppError(409, "conflict", "The test event was not queued: try again.");
+    if (!delivery) throw new AppError(409, "conflict", problem("webhooks.testNotQueued"));
     await tx.audit({ action: "webhook.test", actor, entity: "webhook", entityId: id, after: { url: endpoint.url, event_id: delivery.event_id } });
     return flatten(delivery);
   });
@@ -225,7 +228,7 @@ export async function resendWebhookDelivery(endpointId: number, deliveryId: numb
   return transaction(async (tx) => {
     const endpoint = await locked(tx, endpointId);
     const found = await tx.webhookDelivery.findFirst({ where: { id: BigInt(deliveryId), endpoint_id: endpointId }, select: { id: true } });
-    if (!found) throw notFound("The delivery");
+    if (!found) throw new AppError(404, "not_found", problem("webhooks.deliveryNotFound"));
     await resendDelivery(tx, found.id);
     const delivery = (await tx.webhookDelivery.findUnique({ where: { id: found.id }, select: deliverySelect }))!;
     await tx.audit({ action: "webhook.resend", actor, entity: "webhook", entityId: endpointId, after: { url: endpoint.url, delivery_id: deliveryId, event_id: delivery.event_id } });

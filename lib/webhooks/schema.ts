@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { problem } from "@/lib/i18n/problem";
 import { pageParam } from "@/lib/list/params";
 import { idSchema } from "@/lib/validation/id";
 import { safeText } from "@/lib/validation/text";
@@ -8,23 +9,28 @@ import { WEBHOOK_EVENT_TYPES } from "./events";
 // form is checked by its action). Whether the target may be reached (its scheme, loopback, private
 // addresses) is the engine's check (lib/webhooks/target.ts), run by lib/webhooks/endpoints.ts after this.
 
-const EVENTS_MESSAGE = `Choose events among: ${WEBHOOK_EVENT_TYPES.join(", ")}.`;
+const EVENTS_MESSAGE = problem("webhooks.eventsAmong", { events: WEBHOOK_EVENT_TYPES.join(", ") });
+const URL_MISSING = problem("webhooks.urlMissing");
+const ENABLED_MESSAGE = problem("webhooks.enabledBoolean");
 
 const url = z
-  .string({ message: "Give the endpoint's URL, e.g. https://example.com/webhooks." })
+  .string({ message: URL_MISSING })
   .trim()
-  .min(1, "Give the endpoint's URL, e.g. https://example.com/webhooks.")
-  .max(2000, "Use at most 2000 characters.")
-  .refine((value) => URL.canParse(value), "This is not a URL: give it whole, e.g. https://example.com/webhooks.");
+  .min(1, URL_MISSING)
+  .max(2000, problem("webhooks.tooLong", { max: 2000 }))
+  .refine((value) => URL.canParse(value), problem("webhooks.notUrl"));
 
-const description = safeText("Describe it as text.").trim().max(500, "Use at most 500 characters.");
+const description = safeText(problem("webhooks.descriptionText")).trim().max(500, problem("webhooks.tooLong", { max: 500 }));
 
 const events = z
-  .array(z.string({ message: EVENTS_MESSAGE }), { message: "Give the events as a list of names." })
-  .min(1, "Choose at least one event.")
+  .array(z.string({ message: EVENTS_MESSAGE }), { message: problem("webhooks.eventsList") })
+  .min(1, problem("webhooks.eventsMin"))
   .superRefine((names, ctx) => {
     const unknown = names.filter((name) => !(WEBHOOK_EVENT_TYPES as readonly string[]).includes(name));
-    if (unknown.length) ctx.addIssue({ code: "custom", message: `Unknown event${unknown.length === 1 ? "" : "s"}: ${unknown.slice(0, 5).join(", ")}. ${EVENTS_MESSAGE}` });
+    if (unknown.length) {
+      const values = { count: unknown.length, names: unknown.slice(0, 5).join(", "), events: WEBHOOK_EVENT_TYPES.join(", ") };
+      ctx.addIssue({ code: "custom", message: problem("webhooks.eventsUnknown", values) });
+    }
   })
   .transform((names) => [...new Set(names)]);
 
@@ -32,7 +38,7 @@ export const webhookCreateSchema = z.strictObject({
   url,
   description: description.default(""),
   events,
-  enabled: z.boolean({ message: "enabled must be true or false." }).default(true),
+  enabled: z.boolean({ message: ENABLED_MESSAGE }).default(true),
 });
 export type WebhookCreate = z.output<typeof webhookCreateSchema>;
 
@@ -40,17 +46,17 @@ export const webhookUpdateSchema = z.strictObject({
   url: url.optional(),
   description: description.optional(),
   events: events.optional(),
-  enabled: z.boolean({ message: "enabled must be true or false." }).optional(),
+  enabled: z.boolean({ message: ENABLED_MESSAGE }).optional(),
 });
 export type WebhookUpdate = z.output<typeof webhookUpdateSchema>;
 
-export const webhookIdSchema = idSchema("The endpoint id must be a whole number of 1 or more.");
+export const webhookIdSchema = idSchema(problem("webhooks.endpointId"));
 /** A delivery's id (a bigint in the database): digits, no leading zero, within JavaScript's exact integers. */
 export const DELIVERY_ID_DIGITS = /^[1-9][0-9]{0,14}$/;
 export const deliveryIdSchema = z.union([z.string(), z.number()]).transform((value, ctx) => {
   const text = String(value);
   if (!DELIVERY_ID_DIGITS.test(text)) {
-    ctx.addIssue({ code: "custom", message: "The delivery id must be a whole number of 1 or more." });
+    ctx.addIssue({ code: "custom", message: problem("webhooks.deliveryId") });
     return z.NEVER;
   }
   return Number(text);

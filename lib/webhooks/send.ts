@@ -1,6 +1,10 @@
 import http from "node:http";
 import https from "node:https";
+import { problemsIn } from "@/lib/i18n/problems-in";
 import { guardedLookup, parseTarget, type Resolver } from "./target";
+
+/** A refusal (a problem key) as the words a delivery keeps: English, like the receivers' own answers. */
+const inEnglish = (text: string) => problemsIn("en")(text);
 
 // One POST to a receiver, bounded: 10 s in all (connecting, a receiver that never answers or trickles),
 // 64 kB of the answer read and its first 1000 bytes kept, then the socket is destroyed. Redirects are
@@ -31,7 +35,7 @@ export async function postWebhook(url: string, headers: Record<string, string>, 
   try {
     target = parseTarget(url, options);
   } catch (error) {
-    return { delivered: false, status: null, body: (error as Error).message, durationMs: elapsed() };
+    return { delivered: false, status: null, body: inEnglish((error as Error).message), durationMs: elapsed() };
   }
   const client = target.protocol === "https:" ? https : http;
   return new Promise<Attempt>((resolve) => {
@@ -54,7 +58,7 @@ export async function postWebhook(url: string, headers: Record<string, string>, 
     const timeoutMs = options.timeoutMs ?? ATTEMPT_TIMEOUT_MS;
     // An answer still trickling in at the end fails too: its status is kept, for the page.
     const timer = setTimeout(() => finish(answered, `No complete answer within ${timeoutMs / 1000} s.`, false), timeoutMs);
-    request.on("error", (error) => finish(null, error.message || String(error)));
+    request.on("error", (error) => finish(null, inEnglish(error.message || String(error))));
     request.on("response", (response) => {
       const chunks: Buffer[] = [];
       let read = 0;

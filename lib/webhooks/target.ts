@@ -2,6 +2,7 @@ import { lookup as dnsLookup, type LookupAddress } from "node:dns";
 import { BlockList, isIP, type LookupFunction } from "node:net";
 import { config } from "@/lib/config";
 import { AppError } from "@/lib/errors";
+import { problem, readProblem } from "@/lib/i18n/problem";
 
 // Where a webhook may go (docs/decisions/0045-webhooks.md): never the cloud's metadata service, and
 // not loopback, private, link-local, multicast or reserved addresses unless WEBHOOK_ALLOW_PRIVATE.
@@ -70,24 +71,25 @@ function embeddedIpv4(address: string): string | null {
   return mapped || compatible || nat64 ? b.slice(12).join(".") : null;
 }
 
-/** Why a webhook may not connect to `address` (an IP), or null when it may. */
+/** Why a webhook may not connect to `address` (an IP), as a problem (problems.webhooks.refused.*), or null when it may. */
 export function addressRefusal(address: string, allowPrivate = config().WEBHOOK_ALLOW_PRIVATE): string | null {
   const family = isIP(address);
-  if (family === 0) return `${address} is not an IP address`;
+  if (family === 0) return problem("webhooks.refused.notIp", { address });
   if (family === 6) {
     const v4 = embeddedIpv4(address);
     if (v4) return addressRefusal(v4, allowPrivate);
   }
   const type = family === 4 ? "ipv4" : "ipv6";
-  if (METADATA.check(address, type)) return `${address} is the cloud metadata address`;
-  if (!allowPrivate && NOT_PUBLIC.check(address, type)) return `${address} is a loopback, private, link-local or reserved address`;
+  if (METADATA.check(address, type)) return problem("webhooks.refused.metadata", { address });
+  if (!allowPrivate && NOT_PUBLIC.check(address, type)) return problem("webhooks.refused.notPublic", { address });
   return null;
 }
 
 export class TargetRefused extends AppError {
   static readonly brand: string = "console.TargetRefused";
+  /** `reason`: a problem of problems.webhooks.refused (lib/i18n/problem.ts), the message and the URL field's. */
   constructor(reason: string) {
-    super(400, "webhook_target_refused", `The webhook's URL is refused: ${reason}.`, { url: [reason] });
+    super(400, "webhook_target_refused", reason, { url: [reason] });
   }
 }
 
@@ -105,7 +107,11 @@ export function guardedLookup(allowPrivate = config().WEBHOOK_ALLOW_PRIVATE, res
       if (error) return callback(error, "", 4);
       const refused = addresses.map((a) => addressRefusal(a.address, allowPrivate)).find((r) => r !== null);
       if (addresses.length === 0 || refused) {
-        return callback(new TargetRefused(refused ? `${hostname} resolves to ${refused.replace(/^\S+ is/, "an address that is")}` : `${hostname} has no address`), "", 4);
+        const metadata = refused !== undefined && readProblem(refused)?.key === "webhooks.refused.metadata";
+        const reason = !refused
+          ? problem("webhooks.refused.noAddress", { host: hostname })
+          : problem(metadata ? "webhooks.refused.resolvesToMetadata" : "webhooks.refused.resolvesToNotPublic", { host: hostname });
+        return callback(new TargetRefused(reason), "", 4);
       }
       const wanted = options.family === 4 || options.family === 6 ? addresses.filter((a) => a.family === options.family) : addresses;
       if (options.all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, wanted);
@@ -123,12 +129,12 @@ export function parseTarget(url: string, { allowPrivate = config().WEBHOOK_ALLOW
   try {
     parsed = new URL(url);
   } catch {
-    throw new TargetRefused("it is not a URL");
+    throw new TargetRefused(problem("webhooks.refused.notUrl"));
   }
   if (parsed.protocol !== "https:" && !(parsed.protocol === "http:" && allowHttp)) {
-    throw new TargetRefused(allowHttp ? "it must start with https:// or http://" : "it must start with https:// (http:// only with WEBHOOK_ALLOW_HTTP=1)");
+    throw new TargetRefused(problem(allowHttp ? "webhooks.refused.scheme" : "webhooks.refused.httpsOnly"));
   }
-  if (parsed.username || parsed.password) throw new TargetRefused("it must not carry a user name or password");
+  if (parsed.username || parsed.password) throw new TargetRefused(problem("webhooks.refused.credentials"));
   const host = parsed.hostname.replace(/^\[|\]$/g, "");
   if (isIP(host)) {
     const refused = addressRefusal(host, allowPrivate);
@@ -150,7 +156,7 @@ export async function checkTarget(url: string, options: TargetOptions = {}): Pro
   await new Promise<void>((resolve, reject) =>
     lookup(host, { all: true }, (error) => {
       if (!error) return resolve();
-      reject(TargetRefused.is(error) ? error : new TargetRefused(`${host} could not be resolved (${(error as NodeJS.ErrnoException).code ?? error.message})`));
+      reject(TargetRefused.is(error) ? error : new TargetRefused(problem("webhooks.refused.unresolved", { host, code: (error as NodeJS.ErrnoException).code ?? error.message })));
     }),
   );
 }

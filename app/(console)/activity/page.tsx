@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { getTranslations } from "next-intl/server";
 import type { ToolbarFilters } from "@/components/list/filter-bar";
 import { ListBody, ListResults } from "@/components/list/list-results";
 import { EmptyState } from "@/components/list/list-states";
@@ -7,24 +8,30 @@ import { ListTable } from "@/components/list/list-table";
 import { ListToolbar } from "@/components/list/list-toolbar";
 import { PlainHeader } from "@/components/list/sort-header";
 import { Badge } from "@/components/ui/badge";
-import { listActivity } from "@/lib/activity/queries";
+import { listShownActivity, type ActivityWords } from "@/lib/activity/queries";
 import { ACTIVITY_FILTER_KEYS, activityFiltersSchema, type Activity } from "@/lib/activity/schema";
 import { requirePageUser } from "@/lib/auth/page-guards";
-import { formatDateTime } from "@/lib/format";
+import { getFormats } from "@/lib/i18n/server";
 import { listOutcome } from "@/lib/list/outcome";
 import { parseWith, withParams, type RawParams } from "@/lib/list/params";
-import { JOB_STATE } from "../subscribers/import/status-badge";
-import { ActivityUndo } from "./activity-undo";
+import { ActivityUndo, type UndoWords } from "./activity-undo";
 
-export const metadata: Metadata = { title: "Activity" };
+export async function generateMetadata(): Promise<Metadata> {
+  const t = await getTranslations("activity");
+  return { title: t("title") };
+}
 
 const PATH = "/activity";
 
-const STATUS: Record<Activity["status"], { tone: "blue" | "green" | "red" | "slate" | "amber"; label: string }> = {
-  ...JOB_STATE,
-  undoing: { tone: "blue", label: "Being undone" },
-  undone: { tone: "slate", label: "Undone" },
-  in_trash: { tone: "amber", label: "In the trash" },
+/** Each status's tone and its catalogue key (activity.status.*). */
+const STATUS: Record<Activity["status"], { tone: "blue" | "green" | "red" | "slate" | "amber"; key: string }> = {
+  in_queue: { tone: "blue", key: "inQueue" },
+  running: { tone: "blue", key: "running" },
+  completed: { tone: "green", key: "completed" },
+  failed: { tone: "red", key: "failed" },
+  undoing: { tone: "blue", key: "undoing" },
+  undone: { tone: "slate", key: "undone" },
+  in_trash: { tone: "amber", key: "inTrash" },
 };
 
 /** The user's own changes, newest first, each with its Undo where it may still be undone; administrators pick whose. */
@@ -32,40 +39,54 @@ export default async function ActivityPage({ searchParams }: { searchParams: Pro
   const params = await searchParams;
   const user = await requirePageUser(`${PATH}${withParams(params, {})}`);
   const parsed = parseWith(activityFiltersSchema, params);
+  const [t, f, all] = await Promise.all([getTranslations("activity"), getFormats(), getTranslations()]);
+  const words = all as unknown as ActivityWords;
+  const undoWords = (merge: boolean, summary: string): UndoWords => ({
+    label: merge ? t("undo.undo") : t("undo.restore"),
+    ariaLabel: merge ? t("undo.undoAria", { summary }) : t("undo.restoreAria", { summary }),
+    title: merge ? t("undo.mergeTitle") : t("undo.restoreTitle"),
+    confirmLabel: merge ? t("undo.mergeConfirm") : t("undo.restoreConfirm"),
+    done: t("undo.done"),
+    failed: t("undo.failed"),
+  });
   // Whose, by email: a list of every user would grow with them.
   const toolbar: ToolbarFilters | null =
-    user.role === "admin" ? { fields: [{ kind: "text", name: "user", label: "User", placeholder: "Email address" }], keys: ACTIVITY_FILTER_KEYS } : null;
+    user.role === "admin" ? { fields: [{ kind: "text", name: "user", label: t("userFilter"), placeholder: t("userPlaceholder") }], keys: ACTIVITY_FILTER_KEYS } : null;
   return (
     <div className="space-y-5">
       <div>
-        <h1 className="text-2xl font-semibold tracking-tight">Activity</h1>
-        <p className="mt-1 text-sm text-slate-600">Bulk changes, imports, exports, merges and deletions, newest first, with their Undo while it is possible.</p>
+        <h1 className="text-2xl font-semibold tracking-tight">{t("title")}</h1>
+        <p className="mt-1 text-sm text-slate-600">{t("intro")}</p>
       </div>
       {toolbar ? <ListToolbar filters={toolbar} params={params} path={PATH} /> : null}
       <ListBody parsed={parsed} params={params} path={PATH}>
         {(filters) => (
           <ListResults
-            list={listOutcome(() => listActivity(user, filters))}
+            list={listOutcome(() => listShownActivity(user, filters, words))}
             params={params}
             path={PATH}
-            noun={["change", "changes"]}
-            empty={<EmptyState title="Nothing yet">Bulk changes, imports, exports, merges and deletions appear here.</EmptyState>}
+            noun={[t("nounOne"), t("nounOther")]}
+            empty={<EmptyState title={t("emptyTitle")}>{t("emptyBody")}</EmptyState>}
           >
             {(rows) => (
               <ListTable
-                caption="Activity"
+                caption={t("caption")}
                 header={
                   <>
-                    <PlainHeader label="When" className="hidden sm:table-cell" />
-                    <PlainHeader label="What" />
-                    <PlainHeader label="Status" className="hidden sm:table-cell" />
-                    <PlainHeader label="Actions" className="text-end" />
+                    <PlainHeader label={t("column.when")} className="hidden sm:table-cell" />
+                    <PlainHeader label={t("column.what")} />
+                    <PlainHeader label={t("column.status")} className="hidden sm:table-cell" />
+                    <PlainHeader label={t("column.actions")} className="text-end" />
                   </>
                 }
               >
                 {rows.map((r) => {
-                  const when = <time dateTime={r.at}>{formatDateTime(new Date(r.at))}</time>;
-                  const status = <Badge tone={STATUS[r.status].tone}>{STATUS[r.status].label}</Badge>;
+                  const when = (
+                    <time dateTime={r.at} title={f.dateTime(new Date(r.at))}>
+                      {f.relative(new Date(r.at))}
+                    </time>
+                  );
+                  const status = <Badge tone={STATUS[r.status].tone}>{t(`status.${STATUS[r.status].key}` as "status.running")}</Badge>;
                   return (
                     <tr key={`${r.kind}-${r.id}`} className="hover:bg-slate-50/60">
                       <td className="hidden whitespace-nowrap px-3 py-2.5 text-slate-600 sm:table-cell">{when}</td>
@@ -83,7 +104,7 @@ export default async function ActivityPage({ searchParams }: { searchParams: Pro
                         </span>
                       </td>
                       <td className="hidden px-3 py-2.5 sm:table-cell">{status}</td>
-                      <td className="whitespace-nowrap px-3 py-1.5 text-end">{r.can_undo ? <ActivityUndo entry={r} /> : null}</td>
+                      <td className="whitespace-nowrap px-3 py-1.5 text-end">{r.can_undo ? <ActivityUndo entry={{ kind: r.kind, id: r.id, confirm: r.confirm }} words={undoWords(r.kind === "merge", r.summary)} /> : null}</td>
                     </tr>
                   );
                 })}

@@ -1,15 +1,18 @@
 import type { ListFilters } from "@/components/list/filter-bar";
-import { AUDIT_ACTION_OPTIONS } from "@/lib/audit/describe";
+import { auditActionOptions, auditWords, type AuditWords } from "@/lib/audit/describe";
 import { AUDIT_FILTER_KEYS } from "@/lib/audit/filters";
 
-/** The audit log's toolbar: who did it in front, docs/API.md's other filters behind Filters. */
-export const AUDIT_TOOLBAR: ListFilters = {
-  search: { kind: "text", name: "actor", label: "Who", placeholder: "Search by email (/)" },
+/** The audit log's toolbar: who did it in front, docs/API.md's other filters behind Filters, in the reader's language. */
+export const auditToolbar = (w: AuditWords): ListFilters => ({
+  search: { kind: "text", name: "actor", label: w.t("audit.filter.who"), placeholder: w.t("audit.filter.whoPlaceholder") },
   fields: [
-    { kind: "select", name: "action", label: "Action", options: AUDIT_ACTION_OPTIONS },
-    { kind: "text", name: "entity_id", label: "Record id", placeholder: "Exact id" },
-    { kind: "text", name: "ip", label: "From", placeholder: "Exact IP address" },
-    { kind: "dateRange", label: "When", from: "at_from", to: "at_to" },
+    { kind: "select", name: "action", label: w.t("audit.filter.action"), options: auditActionOptions(w) },
+    { kind: "text", name: "entity_id", label: w.t("audit.filter.recordId"), placeholder: w.t("audit.filter.recordIdPlaceholder") },
+    { kind: "text", name: "ip", label: w.t("audit.filter.from"), placeholder: w.t("audit.filter.fromPlaceholder") },
+    { kind: "dateRange", label: w.t("audit.filter.when"), from: "at_from", to: "at_to" },
   ],
   keys: AUDIT_FILTER_KEYS,
-};
+});
+
+/** In English: the toolbar as docs/API.md names it. */
+export const AUDIT_TOOLBAR: ListFilters = auditToolbar(auditWords());

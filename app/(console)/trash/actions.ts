@@ -6,7 +6,10 @@ import { action } from "@/lib/actions";
 import { requireAdmin } from "@/lib/auth/guards";
 import { AppError } from "@/lib/errors";
 import { MAX_SELECTION } from "@/lib/subscribers/bulk-schema";
-import { TRASH_KINDS } from "@/lib/trash/filters";
+import { problem } from "@/lib/i18n/problem";
+import { problemsIn } from "@/lib/i18n/problems-in";
+import { requestLocale } from "@/lib/i18n/request";
+import { TRASH_KINDS, type TrashKind } from "@/lib/trash/filters";
 import { eraseFromTrash, restoreFromTrash } from "@/lib/trash/manage";
 import { idSchema } from "@/lib/validation/id";
 
@@ -16,7 +19,7 @@ import { idSchema } from "@/lib/validation/id";
 
 const schema = z.object({
   kind: z.enum(TRASH_KINDS),
-  ids: z.array(idSchema()).min(1, "Select at least one record.").max(MAX_SELECTION, `Select at most ${MAX_SELECTION} records.`),
+  ids: z.array(idSchema()).min(1, problem("trash.selectAtLeastOne")).max(MAX_SELECTION, problem("trash.selectAtMost", { max: MAX_SELECTION })),
 });
 
 type Outcome = { done: number[]; refused: { id: number; message: string }[] };
@@ -35,15 +38,16 @@ async function each(ids: number[], run: (id: number) => Promise<unknown>): Promi
   return outcome;
 }
 
-const records = (kind: string, n: number) => `${n.toLocaleString("en-GB")} ${kind === "branches" ? (n === 1 ? "branch" : "branches") : n === 1 ? "subscriber" : "subscribers"}`;
-
-function answer(outcome: Outcome, kind: string, verb: string) {
+/** The outcome in the caller's words: how many were done, then each refusal, sentence by sentence. */
+async function answer(outcome: Outcome, kind: TrashKind, verb: "restored" | "erased") {
   revalidatePath("/trash");
   revalidatePath("/subscribers");
   revalidatePath("/branches");
-  const refused = outcome.refused.map((r) => r.message).join(" ");
-  if (outcome.done.length === 0) return { ok: false as const, formError: refused || "Nothing was done." };
-  return { ok: true as const, data: outcome, message: `${records(kind, outcome.done.length)} ${verb}.${refused ? ` ${refused}` : ""}` };
+  const words = problemsIn(await requestLocale());
+  const refused = outcome.refused.map((r) => words(r.message)).join(" ");
+  if (outcome.done.length === 0) return { ok: false as const, formError: refused || problem("trash.nothingDone") };
+  const done = words(problem(verb === "restored" ? "trash.restored" : "trash.erased", { kind, count: outcome.done.length }));
+  return { ok: true as const, data: outcome, message: refused ? `${done} ${refused}` : done };
 }
 
 export const restoreTrashAction = action(requireAdmin, schema, async ({ kind, ids }, user) =>
@@ -51,5 +55,5 @@ export const restoreTrashAction = action(requireAdmin, schema, async ({ kind, id
 );
 
 export const eraseTrashAction = action(requireAdmin, schema, async ({ kind, ids }, user) =>
-  answer(await each(ids, (id) => eraseFromTrash(kind, id, user)), kind, "deleted forever"),
+  answer(await each(ids, (id) => eraseFromTrash(kind, id, user)), kind, "erased"),
 );

@@ -1,12 +1,12 @@
 "use client";
 
 import { useRouter } from "next/navigation";
+import { useTranslations } from "next-intl";
 import { useState, useTransition } from "react";
 import { ListTable, PlainHeader } from "@/components/list/list-table";
 import { notify } from "@/components/toast";
 import { buttonClass } from "@/components/ui/button-styles";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
-import { nameList } from "@/lib/format";
 import type { TrashKind } from "@/lib/trash/filters";
 import { eraseTrashAction, restoreTrashAction } from "./actions";
 import { callAction } from "@/components/ui/call-action";
@@ -24,8 +24,8 @@ export type TrashRow = {
 
 type Pending = { verb: "restore" | "erase"; rows: TrashRow[] } | null;
 
-/** A confirmation names the first ten records, then "and N more". */
-const named = (rows: TrashRow[]) => nameList(rows.map((r) => `“${r.name}”`), 10);
+/** How many records a confirmation names before "and N more". */
+const NAMED = 10;
 
 /** The trash's rows: Restore and Delete forever on each row and on a selection, each confirmed naming the records. */
 export function TrashTable({ kind, rows }: { kind: TrashKind; rows: TrashRow[] }) {
@@ -33,7 +33,7 @@ export function TrashTable({ kind, rows }: { kind: TrashKind; rows: TrashRow[] }
   const [confirming, setConfirming] = useState<Pending>(null);
   const [pending, start] = useTransition();
   const router = useRouter();
-  const noun = kind === "branches" ? ["branch", "branches"] : ["subscriber", "subscribers"];
+  const t = useTranslations("trash.table");
   const chosen = rows.filter((r) => selected.has(r.id));
 
   const toggle = (id: number, on: boolean) =>
@@ -49,63 +49,64 @@ export function TrashTable({ kind, rows }: { kind: TrashKind; rows: TrashRow[] }
       if (!confirming) return;
       const input = { kind, ids: confirming.rows.map((r) => r.id) };
       const result = await callAction(() => (confirming.verb === "restore" ? restoreTrashAction(input) : eraseTrashAction(input)));
-      if (!result) return notify("error", "Nothing was done. Check your connection and try again.");
-      if (result.ok) notify("success", result.message ?? "Done.");
-      else notify("error", result.formError ?? "Nothing was done.");
+      if (!result) return notify("error", t("offline"));
+      if (result.ok) notify("success", result.message ?? t("done"));
+      else notify("error", result.formError ?? t("nothingDone"));
       setConfirming(null);
       setSelected(new Set());
       router.refresh();
     });
 
-  const count = (n: number) => `${n} ${n === 1 ? noun[0] : noun[1]}`;
+  /** A confirmation names the first ten records, then "and N more". */
+  const named = (rows: TrashRow[]) => {
+    const names = rows.slice(0, NAMED).map((r) => t("quoted", { name: r.name })).join(", ");
+    return rows.length > NAMED ? t("andMore", { names, count: rows.length - NAMED }) : names;
+  };
   const dialog = confirming
     ? confirming.verb === "restore"
       ? {
-          title: confirming.rows.length === 1 ? `Restore “${confirming.rows[0]!.name}”?` : `Restore ${count(confirming.rows.length)}?`,
-          label: "Restore",
-          body:
-            kind === "branches"
-              ? `${named(confirming.rows)} will be back in the branch list, with their subscribers.`
-              : `${named(confirming.rows)} will be back among the subscribers; duplicate flags are decided again.`,
+          title: confirming.rows.length === 1 ? t("restoreOneTitle", { name: confirming.rows[0]!.name }) : t("restoreManyTitle", { kind, count: confirming.rows.length }),
+          label: t("restore"),
+          body: t("restoreBody", { kind, names: named(confirming.rows) }),
         }
       : {
-          title: confirming.rows.length === 1 ? `Delete “${confirming.rows[0]!.name}” forever?` : `Delete ${count(confirming.rows.length)} forever?`,
-          label: "Delete forever",
-          body: `${named(confirming.rows)} will be erased for good${kind === "branches" ? " (their subscribers are left without a branch)" : ", with the values of their history"}. This cannot be undone.`,
+          title: confirming.rows.length === 1 ? t("eraseOneTitle", { name: confirming.rows[0]!.name }) : t("eraseManyTitle", { kind, count: confirming.rows.length }),
+          label: t("erase"),
+          body: t("eraseBody", { kind, names: named(confirming.rows) }),
         }
     : null;
 
   return (
     <div className="space-y-3">
-      <div className="flex flex-wrap items-center gap-2 text-sm" role="group" aria-label="Selected records">
+      <div className="flex flex-wrap items-center gap-2 text-sm" role="group" aria-label={t("selectionGroup")}>
         <span className="text-slate-600" aria-live="polite">
-          {chosen.length ? `${count(chosen.length)} selected` : "Select rows to restore or delete several at once."}
+          {chosen.length ? t("selected", { kind, count: chosen.length }) : t("selectHint")}
         </span>
         <button type="button" className={buttonClass.secondary} disabled={!chosen.length} onClick={() => setConfirming({ verb: "restore", rows: chosen })}>
-          Restore selected
+          {t("restoreSelected")}
         </button>
         <button type="button" className={buttonClass.secondary} disabled={!chosen.length} onClick={() => setConfirming({ verb: "erase", rows: chosen })}>
-          Delete selected forever
+          {t("eraseSelected")}
         </button>
       </div>
       <ListTable
-        caption={kind === "branches" ? "Trashed branches" : "Trashed subscribers"}
+        caption={t("caption", { kind })}
         header={
           <>
             <th scope="col" className="list-th w-10">
               <input
                 type="checkbox"
-                aria-label={`Select every ${noun[0]} on this page`}
+                aria-label={t("selectAll", { kind })}
                 className="size-4 rounded border-slate-300 accent-brand-600"
                 checked={rows.length > 0 && chosen.length === rows.length}
                 onChange={(event) => setSelected(event.currentTarget.checked ? new Set(rows.map((r) => r.id)) : new Set())}
               />
             </th>
-            <PlainHeader label="ID" className="w-20" />
-            <PlainHeader label="Name" />
-            <PlainHeader label="Deleted" />
-            <PlainHeader label="Deleted by" />
-            <PlainHeader label="Actions" className="text-end" />
+            <PlainHeader label={t("column.id")} className="w-20" />
+            <PlainHeader label={t("column.name")} />
+            <PlainHeader label={t("column.deleted")} />
+            <PlainHeader label={t("column.deletedBy")} />
+            <PlainHeader label={t("column.actions")} className="text-end" />
           </>
         }
       >
@@ -114,7 +115,7 @@ export function TrashTable({ kind, rows }: { kind: TrashKind; rows: TrashRow[] }
             <td className="px-3 py-2.5">
               <input
                 type="checkbox"
-                aria-label={`Select ${r.name}`}
+                aria-label={t("selectRow", { name: r.name })}
                 className="size-4 rounded border-slate-300 accent-brand-600"
                 checked={selected.has(r.id)}
                 onChange={(event) => toggle(r.id, event.currentTarget.checked)}
@@ -128,7 +129,7 @@ export function TrashTable({ kind, rows }: { kind: TrashKind; rows: TrashRow[] }
                   <bdi>{r.detail}</bdi>
                 </span>
               ) : null}
-              {r.merged_into ? <span className="block text-xs text-slate-500">Merged into subscriber {r.merged_into}</span> : null}
+              {r.merged_into ? <span className="block text-xs text-slate-500">{t("mergedInto", { id: String(r.merged_into) })}</span> : null}
             </td>
             <td className="whitespace-nowrap px-3 py-2.5 text-slate-600">
               <time dateTime={r.deleted_at}>{r.deleted_at_text}</time>
@@ -138,18 +139,18 @@ export function TrashTable({ kind, rows }: { kind: TrashKind; rows: TrashRow[] }
               <button
                 type="button"
                 className="row-action"
-                aria-label={`Restore ${r.name}`}
+                aria-label={t("restoreAria", { name: r.name })}
                 onClick={() => setConfirming({ verb: "restore", rows: [r] })}
               >
-                Restore
+                {t("restore")}
               </button>
               <button
                 type="button"
                 className="ms-1 rounded-md px-2.5 py-1.5 text-sm font-medium text-red-700 hover:bg-red-50"
-                aria-label={`Delete forever ${r.name}`}
+                aria-label={t("eraseAria", { name: r.name })}
                 onClick={() => setConfirming({ verb: "erase", rows: [r] })}
               >
-                Delete forever
+                {t("erase")}
               </button>
             </td>
           </tr>

@@ -1,20 +1,19 @@
+import { useTranslations } from "next-intl";
 import { Badge, type BadgeTone } from "@/components/ui/badge";
 import type { WebhookDeliveryRow, WebhookRow } from "@/lib/webhooks/endpoints";
 
+// Server components (the pages' rows): next-intl's useTranslations reads the request's catalogue here.
+
 /** An endpoint's state in words (never colour alone). */
 export function StatusBadge({ row }: { row: Pick<WebhookRow, "enabled" | "disabled_reason" | "failing_since"> }) {
-  if (!row.enabled) return <Badge tone={row.disabled_reason ? "red" : "slate"}>{row.disabled_reason ? "Turned off by the console" : "Off"}</Badge>;
-  return row.failing_since ? <Badge tone="amber">On, failing</Badge> : <Badge tone="green">On</Badge>;
+  const t = useTranslations("webhooks.status");
+  if (!row.enabled) return <Badge tone={row.disabled_reason ? "red" : "slate"}>{row.disabled_reason ? t("consoleOff") : t("off")}</Badge>;
+  return row.failing_since ? <Badge tone="amber">{t("failing")}</Badge> : <Badge tone="green">{t("on")}</Badge>;
 }
 
-const DELIVERY: Record<WebhookDeliveryRow["status"], [BadgeTone, string]> = {
-  pending: ["blue", "Pending"],
-  delivered: ["green", "Delivered"],
-  failed: ["amber", "Failed, will retry"],
-  dead: ["red", "Gave up"],
-};
+const DELIVERY: Record<WebhookDeliveryRow["status"], BadgeTone> = { pending: "blue", delivered: "green", failed: "amber", dead: "red" };
 
 export function DeliveryBadge({ status }: { status: WebhookDeliveryRow["status"] }) {
-  const [tone, label] = DELIVERY[status];
-  return <Badge tone={tone}>{label}</Badge>;
+  const t = useTranslations("webhooks");
+  return <Badge tone={DELIVERY[status]}>{t(`delivery.${status}`)}</Badge>;
 }

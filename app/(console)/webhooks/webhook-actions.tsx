@@ -1,6 +1,7 @@
 "use client";
 
 import { useRouter } from "next/navigation";
+import { useTranslations } from "next-intl";
 import { useState, useTransition } from "react";
 import { notify } from "@/components/toast";
 import { buttonClass } from "@/components/ui/button-styles";
@@ -19,11 +20,12 @@ type Outcome = { ok: true; message?: string } | { ok: false; formError?: string 
 /** Runs an action: its message as a toast and the page refreshed, or its refusal (or the connection's) as an error toast. */
 function useRun() {
   const router = useRouter();
+  const t = useTranslations("webhooks.actions");
   const [pending, start] = useTransition();
   const run = (work: () => Promise<Outcome>, failure: string) =>
     start(async () => {
       const result = await callAction(work);
-      if (!result) notify("error", `${failure} Check your connection and try again.`);
+      if (!result) notify("error", t("offline", { failure }));
       else if (!result.ok) notify("error", result.formError ?? failure);
       else {
         if (result.message) notify("success", result.message);
@@ -36,60 +38,58 @@ function useRun() {
 /** An endpoint's actions: edit, on/off, test, rotate (confirmed) and delete (confirmed, naming its URL). */
 export function WebhookActions({ webhook, events, overlapHours, afterDelete }: { webhook: Endpoint; events: readonly string[]; overlapHours: number; afterDelete?: string }) {
   const [pending, run] = useRun();
+  const t = useTranslations("webhooks.actions");
   const [shown, setShown] = useState<ShownSecret | null>(null);
-  const hours = `${overlapHours} hour${overlapHours === 1 ? "" : "s"}`;
   return (
     <div className="flex flex-wrap items-center gap-2">
-      <WebhookFormButton webhook={webhook} events={events} label="Edit" ariaLabel={`Edit ${webhook.url}`} className={`${buttonClass.secondary} ${small}`} />
+      <WebhookFormButton webhook={webhook} events={events} label={t("edit")} ariaLabel={t("editAria", { url: webhook.url })} className={`${buttonClass.secondary} ${small}`} />
       <button
         type="button"
         className={`${buttonClass.secondary} ${small}`}
         disabled={pending}
-        aria-label={`${webhook.enabled ? "Turn off" : "Turn on"} ${webhook.url}`}
-        onClick={() => run(() => updateWebhookAction({ id: webhook.id, enabled: !webhook.enabled }), "The endpoint could not be changed.")}
+        aria-label={webhook.enabled ? t("turnOffAria", { url: webhook.url }) : t("turnOnAria", { url: webhook.url })}
+        onClick={() => run(() => updateWebhookAction({ id: webhook.id, enabled: !webhook.enabled }), t("changeFailed"))}
       >
-        {webhook.enabled ? "Turn off" : "Turn on"}
+        {webhook.enabled ? t("turnOff") : t("turnOn")}
       </button>
       <button
         type="button"
         className={`${buttonClass.secondary} ${small}`}
         disabled={pending}
-        aria-label={`Send test event to ${webhook.url}`}
-        onClick={() => run(() => sendTestWebhookAction({ id: webhook.id }), "The test event could not be queued.")}
+        aria-label={t("testAria", { url: webhook.url })}
+        onClick={() => run(() => sendTestWebhookAction({ id: webhook.id }), t("testFailed"))}
       >
-        Send test event
+        {t("test")}
       </button>
       <ConfirmActionButton
-        label="Rotate secret"
-        ariaLabel={`Rotate secret of ${webhook.url}`}
+        label={t("rotate")}
+        ariaLabel={t("rotateAria", { url: webhook.url })}
         className={`${buttonClass.secondary} ${small}`}
-        title={`Make a new secret for ${webhook.url}?`}
-        confirmLabel="Rotate secret"
+        title={t("rotateTitle", { url: webhook.url })}
+        confirmLabel={t("rotate")}
         run={() => rotateWebhookSecretAction({ id: webhook.id })}
-        done="New secret made."
-        failed="No new secret could be made."
+        done={t("rotateDone")}
+        failed={t("rotateFailed")}
         then={(result, r) => {
-          setShown({ url: result.data.url, secret: result.data.secret, note: `The old secret stays valid for ${result.data.hours} hours: deliveries carry both signatures until then.` });
+          setShown({ url: result.data.url, secret: result.data.secret, note: t("rotatedNote", { hours: result.data.hours }) });
           r.refresh();
         }}
       >
-        Deliveries are signed with a new secret, shown once. The old secret stays valid for {hours}, so the receiver can switch over; after that only the new one
-        signs.
+        {t("rotateBody", { hours: overlapHours })}
       </ConfirmActionButton>
       <ConfirmActionButton
-        label="Delete"
-        ariaLabel={`Delete ${webhook.url}`}
+        label={t("delete")}
+        ariaLabel={t("deleteAria", { url: webhook.url })}
         className={`${buttonClass.danger} ${small}`}
-        title={`Delete the endpoint ${webhook.url}?`}
-        confirmLabel="Delete endpoint"
+        title={t("deleteTitle", { url: webhook.url })}
+        confirmLabel={t("deleteConfirm")}
         run={() => deleteWebhookAction({ id: webhook.id })}
-        done="Endpoint deleted."
-        failed="The endpoint could not be deleted."
+        done={t("deleteDone")}
+        failed={t("deleteFailed")}
         refreshOnFailure
         then={(_result, r) => (afterDelete ? r.push(afterDelete) : r.refresh())}
       >
-        No more events are sent to <bdi className="break-all">{webhook.url}</bdi>, and its deliveries are deleted with it. This cannot be undone: add it again
-        for a new secret.
+        {t.rich("deleteBody", { url: webhook.url, bdi: (c) => <bdi className="break-all">{c}</bdi> })}
       </ConfirmActionButton>
       <SecretDialog shown={shown} onClose={() => setShown(null)} />
     </div>
@@ -99,15 +99,16 @@ export function WebhookActions({ webhook, events, overlapHours, afterDelete }: {
 /** One delivery sent again, at once (whatever its status). */
 export function ResendButton({ webhookId, deliveryId, label }: { webhookId: number; deliveryId: number; label: string }) {
   const [pending, run] = useRun();
+  const t = useTranslations("webhooks.actions");
   return (
     <button
       type="button"
       className={`${buttonClass.secondary} ${small}`}
       disabled={pending}
       aria-label={label}
-      onClick={() => run(() => resendDeliveryAction({ id: webhookId, delivery_id: deliveryId }), "The delivery could not be queued again.")}
+      onClick={() => run(() => resendDeliveryAction({ id: webhookId, delivery_id: deliveryId }), t("resendFailed"))}
     >
-      Resend
+      {t("resend")}
     </button>
   );
 }
