@@ -37,12 +37,12 @@ export const tokenCreateSchema = z
       .transform((value, ctx) => {
         const expiry = readExpiry(value.trim());
         if (!expiry) {
-          ctx.addIssue({ code: "custom", message: problem("tokens.expiryInvalid") });
+          ctx.addIssue({ code: "custom", message: "Give an expiry date as YYYY-MM-DD (or an ISO 8601 time)." });
           return z.NEVER;
         }
         const now = Date.now();
         if (expiry.at.getTime() <= now) {
-          ctx.addIssue({ code: "custom", message: problem("tokens.expiryPast") });
+          ctx.addIssue({ code: "custom", message: "The expiry must be in the future." });
           return z.NEVER;
         }
         if (!withinAYear(expiry, now)) {

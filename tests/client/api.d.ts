@@ -493,6 +493,28 @@ export interface paths {
         patch: operations["patchUsersId"];
         trace?: never;
     };
+    "/api/v1/users/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Choose your own language
+         * @description **Who:** Signed in.
+         *
+         *     `locale`: `en`, `fr` or `ar`, or `null` to follow the browser's `Accept-Language`. The console's pages follow it from the next request on.
+         */
+        patch: operations["patchUsersMe"];
+        trace?: never;
+    };
     "/api/v1/users/{id}/two-factor": {
         parameters: {
             query?: never;
@@ -1267,6 +1289,8 @@ export interface components {
             /** Format: date-time */
             created_at: string;
             last_sign_in_at: string | null;
+            /** @description The language the user chose for the console; null: their browser's (docs/API.md, Languages). */
+            locale: ("en" | "fr" | "ar") | null;
         };
         CreatedUser: {
             id: number;
@@ -1282,6 +1306,8 @@ export interface components {
             /** Format: date-time */
             created_at: string;
             last_sign_in_at: string | null;
+            /** @description The language the user chose for the console; null: their browser's (docs/API.md, Languages). */
+            locale: ("en" | "fr" | "ar") | null;
             set_password_url?: string;
         };
         View: {
@@ -2668,6 +2694,39 @@ export interface operations {
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             422: components["responses"]["Error422"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    patchUsersMe: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    locale: ("en" | "fr" | "ar") | null;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["User"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
             503: components["responses"]["Error503"];
         };
     };

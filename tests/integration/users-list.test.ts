@@ -146,7 +146,7 @@ for (const kind of testDbKinds()) {
         const expected = everyone.filter((u) => u.role === "staff" && u.active);
         expect(body.pagination).toEqual({ total: expected.length, length: Math.ceil(expected.length / 10), page: 2, per_page: 10 });
         expect(body.data).toHaveLength(expected.length - 10);
-        expect(Object.keys(body.data[0]!).sort()).toEqual(["active", "branch_ids", "created_at", "email", "id", "last_sign_in_at", "name", "role", "two_factor"]);
+        expect(Object.keys(body.data[0]!).sort()).toEqual(["active", "branch_ids", "created_at", "email", "id", "last_sign_in_at", "locale", "name", "role", "two_factor"]);
         expect(JSON.stringify(body)).not.toMatch(/password|scrypt/);
         const emails = body.data.map((u) => u.email as string);
         expect(emails).toEqual((await allPages("role=staff&active=true&sort=-email")).slice(10).map((u) => u.email));
@@ -162,6 +162,7 @@ for (const kind of testDbKinds()) {
             two_factor: false,
             created_at: "2026-01-01T12:00:00.000Z",
             last_sign_in_at: null,
+            locale: null,
           },
         ]);
       });

@@ -26,3 +26,17 @@ vi.mock("@/lib/auth/session", async () => {
 // unauthorized() are enabled as by next.config.js (experimental.authInterrupts).
 vi.mock("next/cache", () => ({ revalidatePath: vi.fn(), revalidateTag: vi.fn() }));
 process.env.__NEXT_EXPERIMENTAL_AUTH_INTERRUPTS = "true";
+
+// The request's language (lib/i18n/request.ts reads the session and Accept-Language inside a
+// request): English here, as next-intl's server functions, which otherwise resolve to their
+// client build outside React Server Components.
+vi.mock("@/lib/i18n/request", () => ({ requestLocale: async () => "en", default: undefined }));
+vi.mock("next-intl/server", async () => {
+  const { createTranslator } = await import("next-intl");
+  const { catalogue } = await import("@/lib/i18n/catalogues");
+  return {
+    getLocale: async () => "en",
+    getTranslations: async (namespace?: string) => createTranslator({ locale: "en", messages: catalogue("en"), namespace: namespace as never }),
+    getRequestConfig: (make: unknown) => make,
+  };
+});
