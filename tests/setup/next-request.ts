@@ -30,7 +30,10 @@ process.env.__NEXT_EXPERIMENTAL_AUTH_INTERRUPTS = "true";
 // The request's language (lib/i18n/request.ts reads the session and Accept-Language inside a
 // request): English here, as next-intl's server functions, which otherwise resolve to their
 // client build outside React Server Components.
-vi.mock("@/lib/i18n/request", () => ({ requestLocale: async () => "en", default: undefined }));
+vi.mock("@/lib/i18n/request", async () => {
+  const { catalogue } = await import("@/lib/i18n/catalogues");
+  return { requestLocale: async () => "en", requestMessages: async () => catalogue("en"), default: undefined };
+});
 vi.mock("next-intl/server", async () => {
   const { createTranslator } = await import("next-intl");
   const { catalogue } = await import("@/lib/i18n/catalogues");
