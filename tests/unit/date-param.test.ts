@@ -5,6 +5,7 @@ import { parseExportFilters } from "@/lib/export/filters";
 import { parseWith } from "@/lib/list/params";
 import { subscriberFiltersSchema } from "@/lib/subscribers/filters";
 import { subscriberInputSchema } from "@/lib/subscribers/schema";
+import { problemsIn } from "@/lib/i18n/problems-in";
 import { DAY_RANGE_MESSAGE } from "@/lib/validation/common";
 
 // Issue 19, point 5: `travel_date_from=0000-01-01` reached PostgreSQL (which has no year 0) and
@@ -27,7 +28,7 @@ describe("date filters", () => {
         for (const day of OUT_OF_RANGE) {
           const result = parseWith(schema, new URLSearchParams({ [key]: day }));
           expect(result.ok, `${key}=${day}`).toBe(false);
-          if (!result.ok) expect(result.fields[key]).toEqual([DAY_RANGE_MESSAGE]);
+          if (!result.ok) expect(result.fields[key]).toEqual([problemsIn("en")(DAY_RANGE_MESSAGE)]);
         }
         for (const day of IN_RANGE) expect(parseWith(schema, new URLSearchParams({ [key]: day })).ok, `${key}=${day}`).toBe(true);
       }

@@ -3,8 +3,10 @@ import { ESLint } from "eslint";
 import fc from "fast-check";
 import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
+import { NextIntlClientProvider } from "next-intl";
 import { describe, expect, it } from "vitest";
 import { COLUMNS, SubscriberTable } from "@/app/(console)/subscribers/subscriber-table";
+import { catalogue } from "@/lib/i18n/catalogues";
 import { FIT_COLUMNS, type TableColumn } from "@/lib/subscribers/columns";
 import type { SubscriberRow } from "@/lib/subscribers/queries";
 
@@ -29,7 +31,7 @@ const row = (over: Partial<SubscriberRow> = {}): SubscriberRow => ({
 
 const table = (rows: SubscriberRow[], hidden: TableColumn[] | null = [], shown?: string[]) =>
   renderToStaticMarkup(
-    createElement(SubscriberTable, {
+    inEnglish(SubscriberTable, {
       rows,
       sort: { column: "created_at", direction: "desc" },
       params: {},
@@ -39,6 +41,10 @@ const table = (rows: SubscriberRow[], hidden: TableColumn[] | null = [], shown?:
       ...(shown ? { shown } : {}),
     }),
   );
+/** The table as an English page renders it: its client parts read the catalogue's words. */
+function inEnglish<P extends object>(component: React.ComponentType<P>, props: P) {
+  return createElement(NextIntlClientProvider, { locale: "en", messages: catalogue("en"), timeZone: "UTC" }, createElement(component, props));
+}
 const body = (markup: string) => markup.slice(markup.indexOf("<tbody"), markup.indexOf("</tbody>"));
 
 describe("SubscriberTable's rows", () => {
