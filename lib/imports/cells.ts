@@ -41,7 +41,20 @@ export function cellText(cell: Cell): string {
   return String(cell).trim();
 }
 
-const refused = (p: string) => ({ error: english(p), problem: p });
+// The English words only when read (the rejected rows' CSV, a test): a preview of many bad rows does not make them.
+const refused = (p: string) => ({
+  problem: p,
+  get error() {
+    return english(p);
+  },
+});
+const cellError = (field: ImportField, p: string): CellError => ({
+  field,
+  problem: p,
+  get message() {
+    return english(p);
+  },
+});
 const OUT_OF_RANGE = problem("imports.dateOutOfRange");
 
 const pad = (n: number) => String(n).padStart(2, "0");
@@ -98,7 +111,7 @@ function nameProblem(value: string, which: "first" | "last"): string | null {
 export function checkRow(values: Partial<Record<ImportField, Cell>>, lookups: Lookups): RowResult {
   const errors: CellError[] = [];
   const text = (f: ImportField) => cellText(values[f] ?? null);
-  const fail = (field: ImportField, p: string) => errors.push({ field, problem: p, message: english(p) });
+  const fail = (field: ImportField, p: string) => errors.push(cellError(field, p));
 
   const first = text("first_name");
   const last = text("last_name");
