@@ -3,7 +3,9 @@ import { SUBSCRIPTION_STATUSES, type SubscriptionStatus } from "@/lib/subscriber
 import type { SubscriberValues } from "@/lib/subscribers/schema";
 import { isCalendarDay, isDayInRange } from "@/lib/validation/common";
 import { unsafeTextProblems } from "@/lib/validation/text";
+import { problem } from "@/lib/i18n/problem";
 import type { ImportField } from "./fields";
+import { english, reasonOf as reasonFor } from "./words";
 
 // One imported row checked cell by cell by the creation form's rules, each bad cell saying why. Pure, so property-tested.
 
@@ -25,7 +27,8 @@ export type CheckedRow = Omit<SubscriberValues, "sheet_name"> & { sheet: string 
 /** The reason of a row outside the importing user's branches (docs/API.md). */
 export const BRANCH_OUT_OF_SCOPE = "branch_out_of_scope";
 
-export type CellError = { field: ImportField; message: string };
+/** A bad cell: its problem key (lib/imports/words.ts) and the same in English words. */
+export type CellError = { field: ImportField; problem: string; message: string };
 export type RowResult = { ok: true; row: CheckedRow } | { ok: false; errors: CellError[] };
 
 const EMAIL = /^[^\s@"(),:;<>[\\\]]+@[^\s@"(),:;<>[\\\]]+\.[^\s@"(),:;<>[\\\]]+$/;
@@ -38,6 +41,22 @@ export function cellText(cell: Cell): string {
   return String(cell).trim();
 }
 
+// The English words only when read (the rejected rows' CSV, a test): a preview of many bad rows does not make them.
+const refused = (p: string) => ({
+  problem: p,
+  get error() {
+    return english(p);
+  },
+});
+const cellError = (field: ImportField, p: string): CellError => ({
+  field,
+  problem: p,
+  get message() {
+    return english(p);
+  },
+});
+const OUT_OF_RANGE = problem("imports.dateOutOfRange");
+
 const pad = (n: number) => String(n).padStart(2, "0");
 
 /** Excel's day 1 is 1900-01-01, with its 1900 leap-year bug: serial 60 is a day that never was. */
@@ -49,22 +68,22 @@ export function excelSerialDay(serial: number): string | null {
 }
 
 /** A travel date: ISO; D/M/YYYY or M/D/YYYY only when one reading alone is a date; an Excel serial; a spreadsheet date. */
-export function parseDay(cell: Cell): { day: string } | { error: string } {
+export function parseDay(cell: Cell): { day: string } | { error: string; problem: string } {
   if (cell instanceof Date) {
-    if (Number.isNaN(cell.getTime())) return { error: "This date cannot be read." };
+    if (Number.isNaN(cell.getTime())) return refused(problem("imports.dateUnreadable"));
     const day = `${cell.getUTCFullYear()}-${pad(cell.getUTCMonth() + 1)}-${pad(cell.getUTCDate())}`;
-    return isDayInRange(day) ? { day } : { error: "Use a date between 1900 and 2100." };
+    return isDayInRange(day) ? { day } : refused(OUT_OF_RANGE);
   }
   const text = cellText(cell);
   if (typeof cell === "number" || /^\d{1,6}(\.\d+)?$/.test(text)) {
     const day = excelSerialDay(Number(text));
-    return day && isDayInRange(day) ? { day } : { error: "This number is not a spreadsheet date." };
+    return day && isDayInRange(day) ? { day } : refused(problem("imports.notSerialDate"));
   }
   const iso = /^(\d{4})-(\d{1,2})-(\d{1,2})$/.exec(text);
   if (iso) {
     const day = `${iso[1]}-${pad(Number(iso[2]))}-${pad(Number(iso[3]))}`;
-    if (!isCalendarDay(day)) return { error: "That date does not exist." };
-    return isDayInRange(day) ? { day } : { error: "Use a date between 1900 and 2100." };
+    if (!isCalendarDay(day)) return refused(problem("imports.noSuchDate"));
+    return isDayInRange(day) ? { day } : refused(OUT_OF_RANGE);
   }
   const other = /^(\d{1,2})[/.-](\d{1,2})[/.-](\d{4})$/.exec(text);
   if (other) {
@@ -72,19 +91,19 @@ export function parseDay(cell: Cell): { day: string } | { error: string } {
     const dayFirst = `${y}-${pad(b)}-${pad(a)}`;
     const monthFirst = `${y}-${pad(a)}-${pad(b)}`;
     const readings = [...new Set([dayFirst, monthFirst].filter(isCalendarDay))];
-    if (readings.length === 0) return { error: "That date does not exist." };
-    if (readings.length > 1) return { error: `"${text}" reads as two dates (day first or month first): write it as YYYY-MM-DD.` };
-    return isDayInRange(readings[0]!) ? { day: readings[0]! } : { error: "Use a date between 1900 and 2100." };
+    if (readings.length === 0) return refused(problem("imports.noSuchDate"));
+    if (readings.length > 1) return refused(problem("imports.twoDates", { value: text }));
+    return isDayInRange(readings[0]!) ? { day: readings[0]! } : refused(OUT_OF_RANGE);
   }
-  return { error: "Use a date as YYYY-MM-DD (or D/M/YYYY)." };
+  return refused(problem("imports.dateFormat"));
 }
 
 const YES = new Set(["true", "yes", "y", "1", "x", "mandatory"]);
 const NO = new Set(["false", "no", "n", "0", ""]);
 
-function nameProblem(value: string, label: string): string | null {
-  if (!value) return `${label} is empty.`;
-  if (value.length > 100) return `${label} is longer than 100 characters.`;
+function nameProblem(value: string, which: "first" | "last"): string | null {
+  if (!value) return problem(which === "first" ? "imports.firstNameEmpty" : "imports.lastNameEmpty");
+  if (value.length > 100) return problem(which === "first" ? "imports.firstNameLong" : "imports.lastNameLong");
   return unsafeTextProblems(value)[0] ?? null;
 }
 
@@ -92,32 +111,32 @@ function nameProblem(value: string, label: string): string | null {
 export function checkRow(values: Partial<Record<ImportField, Cell>>, lookups: Lookups): RowResult {
   const errors: CellError[] = [];
   const text = (f: ImportField) => cellText(values[f] ?? null);
-  const fail = (field: ImportField, message: string) => errors.push({ field, message });
+  const fail = (field: ImportField, p: string) => errors.push(cellError(field, p));
 
   const first = text("first_name");
   const last = text("last_name");
-  const firstProblem = nameProblem(first, "The first name");
+  const firstProblem = nameProblem(first, "first");
   if (firstProblem) fail("first_name", firstProblem);
-  const lastProblem = nameProblem(last, "The last name");
+  const lastProblem = nameProblem(last, "last");
   if (lastProblem) fail("last_name", lastProblem);
 
   const email = text("email");
-  if (!email) fail("email", "The email is empty.");
-  else if (email.length > 254 || !EMAIL.test(email)) fail("email", "This is not an email address.");
+  if (!email) fail("email", problem("imports.emailEmpty"));
+  else if (email.length > 254 || !EMAIL.test(email)) fail("email", problem("imports.notEmail"));
 
   let country: { id: number; code: string } | null = null;
   const countryText = text("country_name");
   if (countryText) {
     country = lookups.countries.get(countryText.toLowerCase()) ?? null;
-    if (!country) fail("country_name", `No country is called "${countryText.slice(0, 60)}" (use its name or its two-letter code).`);
+    if (!country) fail("country_name", problem("imports.noCountry", { value: countryText.slice(0, 60) }));
   }
 
   let mobile = "";
   const rawMobile = values.mobile;
   const mobileText = text("mobile");
-  if (!mobileText) fail("mobile", "The mobile is empty.");
+  if (!mobileText) fail("mobile", problem("imports.mobileEmpty"));
   else if (SCIENTIFIC.test(mobileText) || (typeof rawMobile === "number" && !Number.isInteger(rawMobile))) {
-    fail("mobile", `"${mobileText}" is a number a spreadsheet shortened (its last digits are lost): format the column as text and export it again.`);
+    fail("mobile", problem("imports.mobileShortened", { value: mobileText }));
   } else {
     const parsed = normaliseMobile(mobileText, country?.code);
     if (parsed.ok) mobile = parsed.e164;
@@ -128,27 +147,27 @@ export function checkRow(values: Partial<Record<ImportField, Cell>>, lookups: Lo
   const branchText = text("branch_name");
   if (branchText) branch = lookups.branches.get(branchText.toLowerCase()) ?? null;
   // A scoped user learns nothing of other branches: unknown or another's, the same answer.
-  if (lookups.scoped && branch === null) fail("branch_name", `${BRANCH_OUT_OF_SCOPE}: name one of your branches.`);
-  else if (branchText && branch === null) fail("branch_name", `No branch is called "${branchText.slice(0, 60)}".`);
+  if (lookups.scoped && branch === null) fail("branch_name", problem("imports.branchOutOfScope"));
+  else if (branchText && branch === null) fail("branch_name", problem("imports.noBranch", { value: branchText.slice(0, 60) }));
 
   let travel: string | null = null;
   if (values.travel_date !== undefined && cellText(values.travel_date) !== "") {
     const parsed = parseDay(values.travel_date);
     if ("day" in parsed) travel = parsed.day;
-    else fail("travel_date", parsed.error);
+    else fail("travel_date", parsed.problem);
   }
 
   const sheet = text("sheet") || null;
   if (sheet) {
-    const problem = sheet.length > 100 ? "The sheet name is longer than 100 characters." : unsafeTextProblems(sheet)[0];
-    if (problem) fail("sheet", problem);
+    const refusal = sheet.length > 100 ? problem("imports.sheetLong") : unsafeTextProblems(sheet)[0];
+    if (refusal) fail("sheet", refusal);
   }
 
   const statusText = text("subscription_status").toLowerCase();
   let status: SubscriptionStatus = "pending";
   if (statusText) {
     if ((SUBSCRIPTION_STATUSES as readonly string[]).includes(statusText)) status = statusText as SubscriptionStatus;
-    else fail("subscription_status", `"${statusText.slice(0, 30)}" is not a status (use ${SUBSCRIPTION_STATUSES.join(", ")}).`);
+    else fail("subscription_status", problem("imports.notStatus", { value: statusText.slice(0, 30), statuses: SUBSCRIPTION_STATUSES.join(", ") }));
   }
 
   let mandatory = false;
@@ -157,7 +176,7 @@ export function checkRow(values: Partial<Record<ImportField, Cell>>, lookups: Lo
   else {
     const m = text("is_mandatory").toLowerCase();
     if (YES.has(m)) mandatory = true;
-    else if (!NO.has(m)) fail("is_mandatory", `"${m.slice(0, 20)}" is not yes or no.`);
+    else if (!NO.has(m)) fail("is_mandatory", problem("imports.notYesNo", { value: m.slice(0, 20) }));
   }
 
   if (errors.length) return { ok: false, errors };
@@ -167,5 +186,5 @@ export function checkRow(values: Partial<Record<ImportField, Cell>>, lookups: Lo
   };
 }
 
-/** The reason counted in "rejected, by reason": the first bad cell's field and a short name. */
-export const reasonOf = (errors: CellError[]) => `${errors[0]!.field}: ${errors[0]!.message.replace(/"[^"]*"/g, "…")}`;
+/** The reason counted in "rejected, by reason": the first bad cell's field and its problem, the cell's text left out (lib/imports/words.ts). */
+export const reasonOf = (errors: CellError[]) => reasonFor(errors[0]!.field, errors[0]!.problem);

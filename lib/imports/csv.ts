@@ -1,6 +1,8 @@
 import type { Readable, TransformCallback } from "node:stream";
 import { CsvError, Parser, type Options } from "csv-parse";
 import { BrandedError } from "@/lib/errors";
+import { problem } from "@/lib/i18n/problem";
+import { english } from "./words";
 
 // A CSV's records as its text streams in (csv-parse), each with the physical line it starts on.
 // A record past `maxRecord` stops the read, so a quote left open cannot swallow the file into
@@ -10,11 +12,18 @@ import { BrandedError } from "@/lib/errors";
 /** The file's shape stops the reading (a quote never closed, a record too long); the message names the line. */
 export class CsvShapeError extends BrandedError {
   static readonly brand: string = "console.CsvShapeError";
+
+  /** The message as a problem key (lib/imports/words.ts); `message` is its English. */
+  readonly problem: string;
+
+  constructor(problem: string) {
+    super(english(problem));
+    this.problem = problem;
+  }
 }
 
 export type CsvRecord = { cells: string[]; line: number };
 
-const n = (x: number) => x.toLocaleString("en");
 
 /** Line breaks in a cell as a person counts them; csv-parse's `info.lines` counts a quoted `\r\n` twice. */
 function breaks(cell: string): number {
@@ -102,15 +111,13 @@ export async function* csvRecords(text: Readable, delimiter: string, maxRecord: 
 function shapeError(error: CsvError, line: number, quoting: boolean, maxRecord: number): CsvShapeError {
   switch (error.code) {
     case "CSV_QUOTE_NOT_CLOSED":
-      return new CsvShapeError(`A quote opened on line ${n(line)} is never closed: close it, or double a quote that is part of a cell ("").`);
+      return new CsvShapeError(problem("imports.quoteNotClosed", { line }));
     case "CSV_MAX_RECORD_SIZE":
       return new CsvShapeError(
-        quoting
-          ? `A quote opened on line ${n(line)} is not closed within ${n(maxRecord)} characters: close it, or double a quote that is part of a cell ("").`
-          : `The row on line ${n(line)} is longer than ${n(maxRecord)} characters: a cell that long is not a subscriber's (is this the right file?).`,
+        problem(quoting ? "imports.quoteTooLong" : "imports.rowTooLong", { line, max: maxRecord }),
       );
     default:
       // Not expected with these options; still the file's fault.
-      return new CsvShapeError(`The CSV cannot be read from line ${n(line)} (${error.message.slice(0, 160)}): save it again as CSV from a spreadsheet.`);
+      return new CsvShapeError(problem("imports.csvUnreadable", { line, detail: error.message.slice(0, 160) }));
   }
 }

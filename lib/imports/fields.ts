@@ -1,7 +1,9 @@
 // Which field each column fills: headers matched loosely, with synonyms, under the user's own
 // choices. SPEC.md's names match as they are, so an export imports back with no mapping.
 
-import { FIELD, IMPORT_FIELDS, type ImportField } from "@/lib/subscribers/fields";
+import { problem } from "@/lib/i18n/problem";
+import { IMPORT_FIELDS, type ImportField } from "@/lib/subscribers/fields";
+import { english, listOf } from "./words";
 
 export { IMPORT_FIELDS, type ImportField };
 
@@ -40,20 +42,26 @@ export function autoMapping(headers: string[]): (ImportField | null)[] {
   });
 }
 
-/** `{"file column": "field" | null}` (the API's and the page's) over the automatic mapping. */
-export function applyMapping(headers: string[], given: Record<string, string | null> | null): { mapping: (ImportField | null)[]; problems: string[] } {
+/** `{"file column": "field" | null}` (the API's and the page's) over the automatic mapping; its problems as problem keys. */
+export function mappingOf(headers: string[], given: Record<string, string | null> | null): { mapping: (ImportField | null)[]; problems: string[] } {
   const auto = autoMapping(headers);
   if (!given) return { mapping: auto, problems: [] };
   const problems: string[] = [];
   const known = new Set(headers);
   for (const [column, field] of Object.entries(given)) {
-    if (!known.has(column)) problems.push(`The mapping names a column the file does not have: "${column.slice(0, 60)}".`);
+    if (!known.has(column)) problems.push(problem("imports.mappingUnknownColumn", { name: column.slice(0, 60) }));
     if (field !== null && field !== "" && !(IMPORT_FIELDS as readonly string[]).includes(field)) {
-      problems.push(`"${String(field).slice(0, 40)}" is not a field (use one of: ${IMPORT_FIELDS.join(", ")}, or null to ignore the column).`);
+      problems.push(problem("imports.mappingNotField", { value: String(field).slice(0, 40), names: IMPORT_FIELDS.join(", ") }));
     }
   }
   const mapping = headers.map((h, i) => (Object.hasOwn(given, h) ? ((given[h] || null) as ImportField | null) : auto[i]!));
   return { mapping, problems };
+}
+
+/** `mappingOf` with its problems in English words. */
+export function applyMapping(headers: string[], given: Record<string, string | null> | null): { mapping: (ImportField | null)[]; problems: string[] } {
+  const { mapping, problems } = mappingOf(headers, given);
+  return { mapping, problems: problems.map(english) };
 }
 
 /** The mapping for another worksheet's header: its automatic mapping, with the user's explicit choices kept for same-named columns (no field filled twice). */
@@ -71,58 +79,63 @@ export function remapForHeaders(previous: { headers: string[]; mapping: (ImportF
 
 /** What is wrong with the header row itself: none, or two columns of one name. */
 function headerNameProblems(headers: string[]): string[] {
-  if (headers.length === 0 || headers.every((h) => h.trim() === "")) return ["The file has no header row: its first row must name the columns."];
+  if (headers.length === 0 || headers.every((h) => h.trim() === "")) return [problem("imports.noHeader")];
   const seen = new Map<string, number>();
   headers.forEach((h) => seen.set(h.trim().toLowerCase(), (seen.get(h.trim().toLowerCase()) ?? 0) + 1));
   const twice = [...seen].filter(([h, n]) => n > 1 && h !== "").map(([h]) => `"${h}"`);
-  return twice.length ? [`Two columns have the same name: ${twice.join(", ")}. Rename one of them.`] : [];
+  return twice.length ? [problem("imports.sameName", { names: twice.join(", ") })] : [];
 }
 
-/** What stops an import before any row is read: duplicate headers, a field twice, a required field missing. */
-export function headerProblems(headers: string[], mapping: (ImportField | null)[]): string[] {
+/** What stops an import before any row is read, as problem keys: duplicate headers, a field twice, a required field missing. */
+export function headerProblemKeys(headers: string[], mapping: (ImportField | null)[]): string[] {
   const problems = headerNameProblems(headers);
   if (headers.length === 0 || headers.every((h) => h.trim() === "")) return problems;
   const counts = new Map<ImportField, number>();
   for (const f of mapping) if (f) counts.set(f, (counts.get(f) ?? 0) + 1);
-  for (const [f, n] of counts) if (n > 1) problems.push(`${FIELD[f].label} is filled from ${n} columns: choose one.`);
+  for (const [f, n] of counts) if (n > 1) problems.push(problem("imports.filledTwice", { field: f, count: n }));
   const missing = REQUIRED_FIELDS.filter((f) => !counts.has(f));
-  if (missing.length) problems.push(`No column gives ${missing.map((f) => FIELD[f].label).join(", ")}: map a column to ${missing.length === 1 ? "it" : "each"} (they are required).`);
+  if (missing.length) problems.push(problem("imports.requiredMissing", { fields: listOf(missing), count: missing.length }));
   return problems;
 }
 
-/** What no mapping can mend (the file itself must change): the header's own problems, or fewer columns than required fields. */
+/** `headerProblemKeys` in English words. */
+export const headerProblems = (headers: string[], mapping: (ImportField | null)[]): string[] => headerProblemKeys(headers, mapping).map(english);
+
+/** What no mapping can mend (the file itself must change), as problem keys: the header's own problems, or fewer columns than required fields. */
 export function unmappableHeader(headers: string[]): string[] {
   const problems = headerNameProblems(headers);
   if (problems.length === 0 && headers.length < REQUIRED_FIELDS.length) {
-    problems.push(
-      `The file has ${headers.length === 1 ? "one column" : `${headers.length} columns`}: an import needs one for each of ${REQUIRED_FIELDS.map((f) => FIELD[f].label).join(", ")}.`,
-    );
+    problems.push(problem("imports.tooFewColumns", { count: headers.length, fields: listOf(REQUIRED_FIELDS) }));
   }
   return problems;
 }
 
-/** Warnings (never blocking): columns not imported, server columns aside, and ones shadowed by a column filling the same field. */
-export function headerWarnings(headers: string[], mapping: (ImportField | null)[]): string[] {
+/** Warnings as problem keys (never blocking): columns not imported, server columns aside, and ones shadowed by a column filling the same field. */
+export function headerWarningKeys(headers: string[], mapping: (ImportField | null)[]): string[] {
   const filledBy = new Map<ImportField, string>();
   headers.forEach((h, i) => {
     const f = mapping[i];
     if (f && !filledBy.has(f)) filledBy.set(f, h);
   });
-  const quote = (h: string, i: number) => (h.trim() === "" ? `column ${i + 1} (no name)` : `"${h.slice(0, 60)}"`);
+  // A column by its quoted name, or by its number when it has none (lib/imports/words.ts).
+  const quote = (h: string, i: number) => (h.trim() === "" ? String(i + 1) : `"${h.slice(0, 60)}"`);
   const unknown: string[] = [];
   const shadowed: string[] = [];
   headers.forEach((h, i) => {
     if (mapping[i] || SERVER_COLUMNS.has(headerKey(h))) return;
     const like = BY_KEY.get(headerKey(h));
     const other = like ? filledBy.get(like) : undefined;
-    if (like && other !== undefined) shadowed.push(`${quote(h, i)} also looks like ${FIELD[like].label}, which ${quote(other, headers.indexOf(other))} fills: it is not imported (map it instead if it is the right column).`);
+    if (like && other !== undefined) shadowed.push(problem("imports.shadowed", { column: quote(h, i), field: like, other: quote(other, headers.indexOf(other)) }));
     else unknown.push(quote(h, i));
   });
   const warnings: string[] = [];
-  if (unknown.length === 1) warnings.push(`Column not imported: ${unknown[0]} (no field matches it: map it to a field to import it).`);
-  if (unknown.length > 1) warnings.push(`Columns not imported: ${unknown.join(", ")} (no field matches them: map one to a field to import it).`);
+  if (unknown.length === 1) warnings.push(problem("imports.notImportedOne", { column: unknown[0]! }));
+  if (unknown.length > 1) warnings.push(problem("imports.notImportedMany", { columns: listOf(unknown) }));
   return [...warnings, ...shadowed];
 }
+
+/** `headerWarningKeys` in English words. */
+export const headerWarnings = (headers: string[], mapping: (ImportField | null)[]): string[] => headerWarningKeys(headers, mapping).map(english);
 
 /** The template's header: SPEC.md's names of what an import fills. */
 export const TEMPLATE_HEADER = IMPORT_FIELDS.join(",");

@@ -4,17 +4,21 @@ import type { z } from "zod";
 import type { SessionUser } from "@/lib/auth/permissions";
 import { config } from "@/lib/config";
 import { connection, sql, type Queryable, type Statement } from "@/lib/db/sql";
-import { AppError, notFound } from "@/lib/errors";
+import { AppError } from "@/lib/errors";
 import { isJobId, newJobId } from "@/lib/jobs/ids";
 import { queue, sendJob } from "@/lib/jobs/queue";
 import { storage } from "@/lib/storage";
-import { applyMapping, headerProblems, headerWarnings, IMPORT_FIELDS, remapForHeaders, unmappableHeader, type ImportField } from "./fields";
+import { problem } from "@/lib/i18n/problem";
+import { headerProblemKeys, headerWarningKeys, IMPORT_FIELDS, mappingOf, remapForHeaders, unmappableHeader, type ImportField } from "./fields";
+import { ImportRefusal } from "./file-error";
 import { ImportFileError } from "./read";
 import { markImportFailed, runImport, sheetOfFile, type ImportRecord, type PreviewRow } from "./run";
 import { importFieldsSchema, type importStatusSchema } from "./schema";
 import { inspectXlsxObject, openSource, rejectedKey, sourceKey, type ImportSource } from "./source";
 import { receiveUpload } from "./upload";
 import { transaction } from "@/lib/db/transaction";
+import { sayable } from "./thrown";
+import { english, englishReason, type Words } from "./words";
 
 // The imports' API, page and actions; another user's import is the same 404 as none.
 
@@ -34,8 +38,11 @@ type Row = ImportRecord &
 const COLUMNS = sql`id, user_id, status::text AS status, dry_run, file_name, source, worksheet, sheet_name, headers, mapping, total_rows, processed_rows,
   imported_rows, rejected_rows, duplicate_rows, reasons, preview, has_rejected, error, created_at, completed_at`;
 
+const importNotFound = () => new AppError(404, "not_found", problem("imports.importNotFound"));
+
 export const rejectedPath = (id: string) => `/api/v1/subscribers/imports/${id}/rejected`;
 
+/** An import as it is kept: its problems, warnings, cell errors, reasons and error as problem keys (lib/imports/words.ts). */
 function toStatus(row: Row): ImportStatus {
   const mapping = Object.fromEntries(row.headers.map((h, i) => [h, row.mapping[i] ?? null]));
   return {
@@ -50,8 +57,8 @@ function toStatus(row: Row): ImportStatus {
     chosen_sheet_name: row.sheet_name,
     headers: row.headers,
     mapping,
-    problems: headerProblems(row.headers, row.mapping),
-    warnings: headerWarnings(row.headers, row.mapping),
+    problems: headerProblemKeys(row.headers, row.mapping),
+    warnings: headerWarningKeys(row.headers, row.mapping),
     total_rows: row.total_rows,
     processed_rows: row.processed_rows,
     imported_rows: row.imported_rows,
@@ -68,20 +75,41 @@ function toStatus(row: Row): ImportStatus {
 
 /** `userId` null: whoever started it (a webhook's event, read in the import's own transaction `q`). */
 async function load(userId: number | null, id: string, q?: Queryable): Promise<Row> {
-  if (!isJobId(id)) throw notFound("The import");
+  if (!isJobId(id)) throw importNotFound();
   const conn = q ?? (await connection());
   const [row] = await conn.query<Row>(sql`SELECT ${COLUMNS} FROM subscriber_imports WHERE id = ${id} ${userId === null ? sql`` : sql`AND user_id = ${userId}`}`);
-  if (!row) throw notFound("The import");
+  if (!row) throw importNotFound();
   return row;
 }
 
-export const importStatus = async (userId: number | null, id: string, q?: Queryable): Promise<ImportStatus> => toStatus(await load(userId, id, q));
+/** An import's status in the words of `words` (each problem key, reason and cell error put into words). */
+export function statusInWords(status: ImportStatus, words: Words): ImportStatus {
+  const reasons: Record<string, number> = {};
+  for (const [reason, n] of Object.entries(status.rejected_by_reason)) {
+    const said = words === english ? englishReason(reason) : reason;
+    reasons[said] = (reasons[said] ?? 0) + n;
+  }
+  return {
+    ...status,
+    problems: status.problems.map(words),
+    warnings: status.warnings.map(words),
+    rejected_by_reason: reasons,
+    preview: status.preview.map((p) => ({ ...p, errors: Object.fromEntries(Object.entries(p.errors).map(([column, e]) => [column, words(e)])) })),
+    error: status.error === null ? null : words(status.error),
+  };
+}
+
+/** The API's (and its webhooks') import status: its words in English, as they always were. */
+export const importStatus = async (userId: number | null, id: string, q?: Queryable): Promise<ImportStatus> => statusInWords(toStatus(await load(userId, id, q)), english);
+
+/** The import's page's: problem keys, put into words in the reader's language there. */
+export const importAsKept = async (userId: number, id: string): Promise<ImportStatus> => toStatus(await load(userId, id));
 
 /** The user's recent imports, newest first (dry runs that were never started are previews: left out). */
 export async function recentImports(userId: number, limit = 10): Promise<ImportStatus[]> {
   const conn = await connection();
   const rows = await conn.query<Row>(sql`SELECT ${COLUMNS} FROM subscriber_imports WHERE user_id = ${userId} AND NOT dry_run ORDER BY created_at DESC LIMIT ${limit}`);
-  return rows.map(toStatus);
+  return rows.map((r) => statusInWords(toStatus(r), english));
 }
 
 /** Runs a dry run now; a file that cannot be imported answers 400 and leaves nothing behind. */
@@ -90,7 +118,7 @@ async function dryRun(id: string): Promise<void> {
     await runImport(id);
   } catch (error) {
     if (ImportFileError.is(error)) await discard(id);
-    else await markImportFailed(id, "The preview could not be made. Try again.");
+    else await markImportFailed(id, problem("imports.previewNotMade"));
     throw error;
   }
 }
@@ -115,8 +143,13 @@ async function insertWithinQuota(userId: number, size: number, insert: Statement
       throw new AppError(
         413,
         "quota_exceeded",
-        `Your previews not yet started hold ${inUse < 0.1 && inUse > 0 ? "less than 0.1" : inUse.toFixed(1)} MB; with this file (${(size / MB).toFixed(1)} MB) they would pass the ${quotaMb} MB allowed. ` +
-          `Start one of them, or upload again later: previews not started are removed ${config().IMPORT_PREVIEW_RETENTION_HOURS} hours after their last change.`,
+        problem("imports.quotaExceeded", {
+          small: inUse < 0.1 && inUse > 0 ? "yes" : "no",
+          inUse: inUse.toFixed(1),
+          size: (size / MB).toFixed(1),
+          quota: quotaMb,
+          hours: config().IMPORT_PREVIEW_RETENTION_HOURS,
+        }),
       );
     }
     await tx.query(insert);
@@ -147,28 +180,28 @@ export async function createImport(user: SessionUser, request: Request): Promise
     let source: ImportSource = upload.source;
     if (source.format === "xlsx") source = { format: "xlsx", worksheets: await inspectXlsxObject(sourceKey(id)) };
     if (worksheet !== null && source.format === "xlsx" && !source.worksheets.some((w) => w.name === worksheet)) {
-      throw new AppError(400, "invalid_input", `The workbook has no worksheet named "${worksheet}" (it has: ${source.worksheets.map((w) => w.name).join(", ")}).`);
+      throw new AppError(400, "invalid_input", problem("imports.noWorksheetIn", { name: worksheet, names: source.worksheets.map((w) => w.name).join(", ") }));
     }
     const opened = await openSource(id, source, worksheet);
     const first = await opened.rows.next().finally(() => opened.close());
-    if (first.done) throw new ImportFileError("The file has a header row but no rows under it.");
-    const { mapping, problems } = applyMapping(opened.headers, given ?? null);
-    if (problems.length) throw new AppError(400, "invalid_mapping", problems.join(" "));
+    if (first.done) throw new ImportFileError(problem("imports.headerOnly"));
+    const { mapping, problems } = mappingOf(opened.headers, given ?? null);
+    if (problems.length) throw new AppError(400, "invalid_mapping", sayable(problems));
     const isDry = dry_run === "true";
     if (!isDry) {
-      const blocking = headerProblems(opened.headers, mapping);
-      if (blocking.length) throw new AppError(400, "invalid_mapping", blocking.join(" "));
+      const blocking = headerProblemKeys(opened.headers, mapping);
+      if (blocking.length) throw new AppError(400, "invalid_mapping", sayable(blocking));
     }
     // A preview no mapping can mend is not kept (a multi-worksheet workbook may still be read from another sheet).
     const unmappable = source.format === "csv" || source.worksheets.length <= 1 ? unmappableHeader(opened.headers) : [];
-    if (unmappable.length) throw new ImportFileError(unmappable.join(" "));
+    if (unmappable.length) throw new ImportFileError(unmappable.length === 1 ? unmappable[0]! : unmappable.map(english).join(" "));
     const insert = sql`INSERT INTO subscriber_imports (id, user_id, status, dry_run, file_name, file_size, source, worksheet, sheet_name, headers, mapping)
       VALUES (${id}, ${user.id}, ${isDry ? "running" : "in_queue"}::"ImportStatus", ${isDry}, ${upload.fileName}, ${upload.size}, ${JSON.stringify(source)}::jsonb, ${worksheet},
         ${sheet_name}, ${JSON.stringify(opened.headers)}::jsonb, ${JSON.stringify(mapping)}::jsonb)`;
     if (isDry) await insertWithinQuota(user.id, upload.size, insert);
     else await conn.query(insert);
     if (isDry) {
-      if (headerProblems(opened.headers, mapping).length === 0) await dryRun(id);
+      if (headerProblemKeys(opened.headers, mapping).length === 0) await dryRun(id);
       else await conn.query(sql`UPDATE subscriber_imports SET status = 'completed', completed_at = now() WHERE id = ${id}`);
       return { status: 200, body: await importStatus(user.id, id) };
     }
@@ -176,6 +209,8 @@ export async function createImport(user: SessionUser, request: Request): Promise
     return { status: 202, body: await importStatus(user.id, id) };
   } catch (error) {
     await discard(id).catch(() => {});
+    // Its words named fields or columns: said in the answer's language here (lib/imports/thrown.ts).
+    if (ImportFileError.is(error)) throw new AppError(400, "invalid_file", sayable([error.problem]));
     throw error;
   }
 }
@@ -187,8 +222,8 @@ export async function previewAgain(
   choice: { mapping: (ImportField | null)[]; worksheet: string | null; sheet_name: string | null },
 ): Promise<ImportStatus> {
   const row = await load(user.id, id);
-  if (!row.dry_run) throw new AppError(409, "already_started", "This import has started: its mapping cannot change.");
-  if (row.status === "running") throw new AppError(409, "busy", "The preview is being made: wait a moment.");
+  if (!row.dry_run) throw new ImportRefusal(409, "already_started", problem("imports.mappingStarted"));
+  if (row.status === "running") throw new ImportRefusal(409, "busy", problem("imports.previewBusy"));
   let headers = row.headers;
   let mapping = row.headers.map((_, i) => {
     const f = choice.mapping[i];
@@ -198,7 +233,7 @@ export async function previewAgain(
   const current = row.source.format === "xlsx" ? (row.worksheet ?? row.source.worksheets[0]!.name) : null;
   const worksheet = choice.worksheet ?? current;
   if (worksheet !== current) {
-    if (row.source.format !== "xlsx" || !row.source.worksheets.some((w) => w.name === worksheet)) throw new AppError(400, "invalid_input", "Choose one of the workbook's worksheets.");
+    if (row.source.format !== "xlsx" || !row.source.worksheets.some((w) => w.name === worksheet)) throw new ImportRefusal(400, "invalid_input", problem("imports.chooseWorksheet"));
     const opened = await openSource(id, row.source, worksheet);
     await opened.close();
     // Another worksheet: its own header, mapped afresh but for the user's choices of columns it also has.
@@ -210,12 +245,12 @@ export async function previewAgain(
     headers = ${JSON.stringify(headers)}::jsonb, mapping = ${JSON.stringify(mapping)}::jsonb, total_rows = 0, processed_rows = 0, imported_rows = 0,
     rejected_rows = 0, duplicate_rows = 0, reasons = '{}', preview = '[]', has_rejected = false, error = NULL WHERE id = ${id}`);
   await storage().delete([rejectedKey(id)]);
-  if (headerProblems(headers, mapping).length === 0) {
+  if (headerProblemKeys(headers, mapping).length === 0) {
     try {
       await runImport(id);
     } catch (error) {
       if (!ImportFileError.is(error)) throw error;
-      await markImportFailed(id, error.message);
+      await markImportFailed(id, error.problem);
     }
   } else {
     await conn.query(sql`UPDATE subscriber_imports SET status = 'completed', completed_at = now() WHERE id = ${id}`);
@@ -226,18 +261,18 @@ export async function previewAgain(
 /** The page's "Start import": the previewed import, with its mapping, queued. */
 export async function startImport(user: SessionUser, id: string): Promise<void> {
   const row = await load(user.id, id);
-  if (!row.dry_run) throw new AppError(409, "already_started", "This import has already started.");
-  if (row.status !== "completed") throw new AppError(409, "not_ready", row.status === "failed" ? (row.error ?? "The preview failed.") : "The preview is not ready yet.");
-  const problems = headerProblems(row.headers, row.mapping);
-  if (problems.length) throw new AppError(400, "invalid_mapping", problems.join(" "));
+  if (!row.dry_run) throw new AppError(409, "already_started", problem("imports.alreadyStarted"));
+  if (row.status !== "completed") throw new AppError(409, "not_ready", row.status === "failed" ? sayable([row.error ?? problem("imports.previewFailed")]) : problem("imports.previewNotReady"));
+  const problems = headerProblemKeys(row.headers, row.mapping);
+  if (problems.length) throw new AppError(400, "invalid_mapping", sayable(problems));
   await enqueue(user, id, row.file_name, row.sheet_name);
 }
 
 /** The rejected rows' CSV of the caller's own import. */
 export async function rejectedFile(userId: number, id: string) {
   const row = await load(userId, id);
-  if (!row.has_rejected || row.status !== "completed") throw notFound("The rejected rows' file");
+  if (!row.has_rejected || row.status !== "completed") throw new AppError(404, "not_found", problem("imports.rejectedNotFound"));
   const object = await storage().get(rejectedKey(id));
-  if (!object) throw notFound("The rejected rows' file");
+  if (!object) throw new AppError(404, "not_found", problem("imports.rejectedNotFound"));
   return { object, fileName: `${sheetOfFile(row.file_name).replace(/[^A-Za-z0-9 _.-]/g, "_")}-rejected.csv` };
 }

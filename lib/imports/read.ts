@@ -3,6 +3,7 @@ import { text as streamText } from "node:stream/consumers";
 import ExcelJS from "exceljs";
 import yauzl from "yauzl";
 import { config } from "@/lib/config";
+import { problem } from "@/lib/i18n/problem";
 import { fromXlsxText } from "@/lib/export/xlsx-text";
 import type { Cell } from "./cells";
 import { csvRecords, CsvShapeError } from "./csv";
@@ -44,7 +45,7 @@ async function* atMostMaxRows<T extends Cell[]>(rows: AsyncIterable<T>): AsyncGe
   let count = 0;
   for await (const row of rows) {
     if (++count > MAX_ROWS) {
-      throw new ImportFileError(`The file has more than ${MAX_ROWS.toLocaleString("en")} rows (its header included), the most a spreadsheet holds: split it into files of fewer rows. Nothing was imported.`);
+      throw new ImportFileError(problem("imports.tooManyRows", { max: MAX_ROWS }));
     }
     yield row;
   }
@@ -66,14 +67,14 @@ function decoder(encoding: TextEncoding, skip: number): Transform {
       try {
         done(null, text.decode(bytes, { stream: true }));
       } catch {
-        done(new ImportFileError("The file is not valid UTF-8 text past its first lines: save it as UTF-8 CSV (or XLSX)."));
+        done(new ImportFileError(problem("imports.notUtf8")));
       }
     },
     flush(done) {
       try {
         done(null, text.decode());
       } catch {
-        done(new ImportFileError("The file ends in the middle of a character: it is cut off or not UTF-8."));
+        done(new ImportFileError(problem("imports.cutCharacter")));
       }
     },
   });
@@ -89,7 +90,7 @@ export async function* csvRows(body: Readable, options: { encoding: TextEncoding
   try {
     yield* atMostMaxRows(records());
   } catch (error) {
-    if (CsvShapeError.is(error)) throw new ImportFileError(error.message);
+    if (CsvShapeError.is(error)) throw new ImportFileError(error.problem);
     throw error;
   } finally {
     body.destroy();
@@ -103,7 +104,7 @@ async function partText(zip: yauzl.ZipFile, entries: yauzl.Entry[], name: string
   if (!entry) return null;
   checkWorkbookPart(entry);
   return streamText(await inflated(zip, entry)).catch(() => {
-    throw new ImportFileError("This is not a readable XLSX file.");
+    throw new ImportFileError(problem("imports.notXlsx"));
   });
 }
 
@@ -118,8 +119,8 @@ function worksheetName(attribute: string): string {
     const code = e[1] === "x" || e[1] === "X" ? parseInt(e.slice(2), 16) : parseInt(e.slice(1), 10);
     return code <= 0x10ffff ? String.fromCodePoint(code) : "\uFFFF"; // past Unicode: refused below
   });
-  if (NOT_XML.test(name)) throw new ImportFileError("A worksheet's name in this XLSX holds a character XML does not allow (a control character, or a number that is no character): open it in a spreadsheet and save it again.");
-  if (name.length > MAX_WORKSHEET_NAME) throw new ImportFileError(`A worksheet's name in this XLSX is longer than ${MAX_WORKSHEET_NAME} characters, where a spreadsheet allows 31: open it in a spreadsheet and save it again.`);
+  if (NOT_XML.test(name)) throw new ImportFileError(problem("imports.worksheetNameCharacter"));
+  if (name.length > MAX_WORKSHEET_NAME) throw new ImportFileError(problem("imports.worksheetNameLong", { max: MAX_WORKSHEET_NAME }));
   return name;
 }
 
@@ -134,14 +135,14 @@ export async function inspectXlsx(path: string, maxUnpacked: number): Promise<Wo
     const entries = await zipEntries(zip);
     const unpacked = entries.reduce((sum, e) => sum + e.uncompressedSize, 0);
     if (unpacked > maxUnpacked) {
-      throw new ImportFileError(`This XLSX unpacks to ${Math.round(unpacked / 1e6)} MB, more than the ${Math.round(maxUnpacked / 1e6)} MB accepted: it is refused unread (save it as CSV, or split it).`);
+      throw new ImportFileError(problem("imports.unpacksTo", { size: Math.round(unpacked / 1e6), max: Math.round(maxUnpacked / 1e6) }));
     }
     workbook = await partText(zip, entries, "xl/workbook.xml");
     rels = await partText(zip, entries, "xl/_rels/workbook.xml.rels");
   } finally {
     zip.close();
   }
-  if (!workbook || !rels) throw new ImportFileError("This zip file is not an XLSX workbook.");
+  if (!workbook || !rels) throw new ImportFileError(problem("imports.notWorkbook"));
   const targets = new Map<string, number>();
   for (const m of rels.matchAll(/<Relationship\b[^>]*>/g)) {
     const id = /\bId="([^"]+)"/.exec(m[0])?.[1];
@@ -154,10 +155,10 @@ export async function inspectXlsx(path: string, maxUnpacked: number): Promise<Wo
     const rid = /\br:id="([^"]+)"|\b\w+:id="([^"]+)"/.exec(m[0]);
     const file = targets.get(rid?.[1] ?? rid?.[2] ?? "");
     if (name === undefined || file === undefined) continue;
-    if (sheets.length === MAX_WORKSHEETS) throw new ImportFileError(`This workbook has more than ${MAX_WORKSHEETS.toLocaleString("en")} worksheets: save the one to import as a workbook of its own, or as CSV.`);
+    if (sheets.length === MAX_WORKSHEETS) throw new ImportFileError(problem("imports.tooManyWorksheets", { max: MAX_WORKSHEETS }));
     sheets.push({ name: worksheetName(name), file });
   }
-  if (sheets.length === 0) throw new ImportFileError("This workbook has no worksheet.");
+  if (sheets.length === 0) throw new ImportFileError(problem("imports.noWorksheets"));
   const date1904 = /<(?:\w+:)?workbookPr\b[^>]*\bdate1904="(?:1|true)"/.test(workbook);
   return { worksheets: sheets, date1904 };
 }
@@ -194,7 +195,7 @@ function unreadable(error: unknown): unknown {
   if (ImportFileError.is(error)) return error;
   if (error && typeof error === "object" && "syscall" in error) return error; // the disk's, not the file's
   const reason = String((error as Error)?.message ?? error).replace(/\s+/g, " ").slice(0, 160);
-  return new ImportFileError(`This XLSX cannot be read (${reason}): open it in a spreadsheet and save it again, or save it as CSV.`);
+  return new ImportFileError(problem("imports.xlsxUnreadable", { detail: reason }));
 }
 
 /** What an XLSX read may keep (xlsx-stream.ts): the configured limits, `MAX_COLUMNS` columns. */

@@ -10,9 +10,11 @@ import { branchScopeOfUser, isScoped, LIVE_BRANCHES, scopeCondition, type Branch
 import { branchFrom } from "@/lib/branches/where";
 import { withoutUnsafeText } from "@/lib/validation/text";
 import { cellText, checkRow, excelSerialDay, reasonOf, type Cell, type CheckedRow, type Lookups } from "./cells";
-import { headerProblems, type ImportField } from "./fields";
+import { problem } from "@/lib/i18n/problem";
+import { headerProblemKeys, type ImportField } from "./fields";
 import { ImportFileError, lineOf, MAX_CELL } from "./read";
 import { openSource, rejectedKey, type ImportSource } from "./source";
+import { english, oneMessage } from "./words";
 import { jobProgress } from "@/lib/jobs/progress";
 import { transaction } from "@/lib/db/transaction";
 
@@ -118,9 +120,7 @@ async function refuseRowsOutOfScope(tx: Queryable, userId: number, id: string, a
   const [outside] = await tx.query<{ n: number }>(sql`SELECT count(*)::int AS n FROM import_rows r
     WHERE r.import_id = ${id} AND r.attempt = ${attempt} AND NOT coalesce(${inside}, false)`);
   if (outside && outside.n > 0) {
-    throw new ImportFileError(
-      `Your branches changed while the file was read: ${outside.n.toLocaleString("en-GB")} of its rows name a branch that is no longer yours. Nothing was imported: import the file again.`,
-    );
+    throw new ImportFileError(problem("imports.branchesChanged", { count: outside.n }));
   }
 }
 
@@ -143,10 +143,10 @@ export async function runImport(id: string, signal?: AbortSignal): Promise<RunRe
   // The user's scope as it is when the rows are checked (docs/decisions/0028-branch-scope.md).
   const known = await lookups(conn, await branchScopeOfUser(imp.user_id));
   const opened = await openSource(id, imp.source, imp.worksheet);
-  const problems = headerProblems(opened.headers, imp.mapping);
+  const problems = headerProblemKeys(opened.headers, imp.mapping);
   if (problems.length) {
     await opened.close();
-    throw new ImportFileError(problems.join(" "));
+    throw new ImportFileError(oneMessage(problems));
   }
   const width = opened.headers.length;
   const byField = imp.mapping.map((f, i) => [f, i] as const).filter((e): e is readonly [ImportField, number] => e[0] !== null && e[1] < width);
@@ -182,10 +182,10 @@ export async function runImport(id: string, signal?: AbortSignal): Promise<RunRe
       let reason = "";
       const extra = texts.slice(width).some((t) => t !== "");
       if (extra || (csv && cells.length < width)) {
-        reason = "The row's cells do not line up with the header.";
-        errors = [{ column: -1, message: `This row has ${cells.length} cells where the header names ${width} columns (a missing or extra separator, or a quote left open).` }];
+        reason = problem("imports.rowMisaligned");
+        errors = [{ column: -1, message: problem("imports.rowCells", { cells: cells.length, width }) }];
       } else if (texts.some((t) => t.length > MAX_CELL)) {
-        reason = `A cell is longer than ${MAX_CELL.toLocaleString("en")} characters.`;
+        reason = problem("imports.cellTooLong", { max: MAX_CELL });
         errors = [{ column: texts.findIndex((t) => t.length > MAX_CELL), message: reason }];
       } else {
         const values: Partial<Record<ImportField, Cell>> = {};
@@ -196,20 +196,20 @@ export async function runImport(id: string, signal?: AbortSignal): Promise<RunRe
           batch.push({ ...checked.row, line, sheet });
           if (batch.length >= batchSize) await flush();
         } else {
-          errors = checked.errors.map((e) => ({ column: byField.find(([f]) => f === e.field)?.[1] ?? -1, message: e.message }));
+          errors = checked.errors.map((e) => ({ column: byField.find(([f]) => f === e.field)?.[1] ?? -1, message: e.problem }));
           reason = reasonOf(checked.errors);
         }
       }
       if (errors.length) {
         reasons[reason] = (reasons[reason] ?? 0) + 1;
         rejectedRows++;
-        await rejected.write(texts.slice(0, Math.max(width, 1)), errors.map((e) => (e.column >= 0 ? `${opened.headers[e.column]}: ${e.message}` : e.message)).join(" "));
+        await rejected.write(texts.slice(0, Math.max(width, 1)), errors.map((e) => (e.column >= 0 ? `${opened.headers[e.column]}: ${english(e.message)}` : english(e.message))).join(" "));
       }
       if (preview.length < PREVIEW_ROWS) {
         preview.push({ line, cells: texts.slice(0, width).map(previewText), errors: Object.fromEntries(errors.map((e) => [e.column, e.message])) });
       }
     }
-    if (total === 0) throw new ImportFileError("The file has a header row but no rows under it.");
+    if (total === 0) throw new ImportFileError(problem("imports.headerOnly"));
     await flush();
     await rejected.end();
   } catch (error) {
@@ -278,7 +278,7 @@ export async function runImport(id: string, signal?: AbortSignal): Promise<RunRe
   return counted;
 }
 
-/** The import cannot go on: failed with the reason (its staging rows dropped, the audit told). */
+/** The import cannot go on: failed with the reason, a problem key as a rule (its staging rows dropped, the audit told in English). */
 export async function markImportFailed(id: string, message: string): Promise<boolean> {
   return transaction(async (tx) => {
     const rows = await tx.query<{ user_id: number; dry_run: boolean; file_name: string }>(sql`UPDATE subscriber_imports SET status = 'failed', error = ${message.slice(0, 1000)}, completed_at = now()
@@ -287,7 +287,7 @@ export async function markImportFailed(id: string, message: string): Promise<boo
     const row = rows[0];
     if (!row) return false;
     if (!row.dry_run) {
-      await tx.audit({ action: "import.fail", userId: row.user_id, job: "import job", entity: "import", entityId: id, after: { file_name: row.file_name, error: message.slice(0, 500) } });
+      await tx.audit({ action: "import.fail", userId: row.user_id, job: "import job", entity: "import", entityId: id, after: { file_name: row.file_name, error: english(message).slice(0, 500) } });
     }
     return true;
   });

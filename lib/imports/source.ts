@@ -4,6 +4,7 @@ import path from "node:path";
 import { pipeline } from "node:stream/promises";
 import { config } from "@/lib/config";
 import { storage } from "@/lib/storage";
+import { problem } from "@/lib/i18n/problem";
 import type { Cell } from "./cells";
 import { csvRows, ImportFileError, inspectXlsx, MAX_COLUMNS, MAX_HEADER, xlsxRows, type Worksheet } from "./read";
 import type { TextEncoding } from "./sniff";
@@ -30,7 +31,7 @@ export type OpenedSource = {
 /** Copies the stored object to a temporary file (an XLSX is read by random access); the caller removes its folder. */
 async function toTempFile(key: string): Promise<string> {
   const object = await storage().get(key);
-  if (!object) throw new ImportFileError("The uploaded file is gone (imports are kept for a limited time): upload it again.");
+  if (!object) throw new ImportFileError(problem("imports.fileGone"));
   let dir: string;
   try {
     dir = await fs.promises.mkdtemp(path.join(os.tmpdir(), "console-import-"));
@@ -64,11 +65,11 @@ const headerText = (cells: Cell[]) => cells.map((c) => (c === null ? "" : c inst
 /** A header an import reads: at most MAX_COLUMNS columns, each name at most MAX_HEADER characters (what a status and its page carry). */
 function checkHeader(headers: string[]) {
   if (headers.length > MAX_COLUMNS) {
-    throw new ImportFileError(`The file has ${headers.length.toLocaleString("en")} columns, more than the ${MAX_COLUMNS} an import reads: keep the columns to import (or is it the right file?).`);
+    throw new ImportFileError(problem("imports.tooManyColumns", { count: headers.length, max: MAX_COLUMNS }));
   }
   const long = headers.findIndex((h) => h.length > MAX_HEADER);
   if (long >= 0) {
-    throw new ImportFileError(`Column ${long + 1}'s name is longer than ${MAX_HEADER} characters: the first row must name the columns (is it the header?).`);
+    throw new ImportFileError(problem("imports.headerNameLong", { number: long + 1, max: MAX_HEADER }));
   }
 }
 
@@ -79,7 +80,7 @@ export async function openSource(id: string, source: ImportSource, worksheet: st
   let cleanup = async () => {};
   if (source.format === "csv") {
     const object = await storage().get(sourceKey(id));
-    if (!object) throw new ImportFileError("The uploaded file is gone (imports are kept for a limited time): upload it again.");
+    if (!object) throw new ImportFileError(problem("imports.fileGone"));
     rows = csvRows(object.body, source);
   } else {
     const file = await toTempFile(sourceKey(id));
@@ -89,7 +90,7 @@ export async function openSource(id: string, source: ImportSource, worksheet: st
       const sheets = workbook.worksheets;
       date1904 = workbook.date1904;
       const chosen = worksheet === null ? sheets[0]! : sheets.find((s) => s.name === worksheet);
-      if (!chosen) throw new ImportFileError(`The workbook has no worksheet named "${worksheet!.slice(0, 60)}".`);
+      if (!chosen) throw new ImportFileError(problem("imports.noWorksheetNamed", { name: worksheet!.slice(0, 60) }));
       rows = xlsxRows(file, chosen);
     } catch (error) {
       await cleanup();
@@ -102,7 +103,7 @@ export async function openSource(id: string, source: ImportSource, worksheet: st
   };
   try {
     const first = await rows.next();
-    if (first.done) throw new ImportFileError("The file is empty: it has no header row and no rows.");
+    if (first.done) throw new ImportFileError(problem("imports.fileEmptyNoHeader"));
     const headers = headerText(first.value);
     while (headers.length > 0 && headers[headers.length - 1] === "") headers.pop();
     checkHeader(headers);

@@ -5,7 +5,7 @@ import { config } from "@/lib/config";
 import { AppError } from "@/lib/errors";
 import { storage } from "@/lib/storage";
 import { withoutUnsafeText } from "@/lib/validation/text";
-import { ImportFileError } from "./file-error";
+import { problem } from "@/lib/i18n/problem";
 import { importFieldsSchema } from "./schema";
 import { detectDelimiter, sniff } from "./sniff";
 import { sourceKey, type ImportSource } from "./source";
@@ -22,6 +22,7 @@ export type Upload = { fileName: string; source: ImportSource; size: number; fie
 const FIELDS = Object.keys(importFieldsSchema.shape);
 const partName = (name: string) => JSON.stringify(name.slice(0, 40));
 const badPart = (message: string) => new AppError(400, "invalid_input", message);
+const fieldList = FIELDS.join(", ");
 
 /** The name an uploaded file is shown by: its last path segment, passed through the text rule; "upload" when nothing is left. */
 export function uploadedFileName(given: string | undefined): string {
@@ -29,7 +30,7 @@ export function uploadedFileName(given: string | undefined): string {
   return withoutUnsafeText(withoutUnsafeText(base).slice(0, 200)) || "upload";
 }
 
-const tooLarge = (mb: number) => new AppError(413, "too_large", `The file is larger than ${mb} MB, the most an import accepts: split it, or save it as CSV without unused columns.`);
+const tooLarge = (mb: number) => new AppError(413, "too_large", problem("imports.tooLarge", { mb }));
 
 /** The text of the head's first line (for the delimiter), decoded as the file will be. */
 function firstLine(head: Buffer, source: Extract<ImportSource, { format: "csv" }>): string {
@@ -42,13 +43,13 @@ function firstLine(head: Buffer, source: Extract<ImportSource, { format: "csv" }
 export async function receiveUpload(request: Request, id: string): Promise<Upload> {
   const type = request.headers.get("content-type") ?? "";
   if (!/^multipart\/form-data\b/i.test(type)) {
-    throw new AppError(415, "unsupported_media_type", "Send the file as multipart/form-data, in a field named file.");
+    throw new AppError(415, "unsupported_media_type", problem("imports.notMultipart"));
   }
   const maxMb = config().IMPORT_MAX_MB;
   const max = maxMb * 1024 * 1024;
   const declared = Number(request.headers.get("content-length") ?? "0");
   if (declared > max + 16 * MAX_FIELD) throw tooLarge(maxMb);
-  if (!request.body) throw new AppError(400, "invalid_input", "Send a file in a field named file.");
+  if (!request.body) throw new AppError(400, "invalid_input", problem("imports.noBody"));
 
   const fields: Record<string, string> = {};
   let fileName: string | null = null;
@@ -76,12 +77,12 @@ export async function receiveUpload(request: Request, id: string): Promise<Uploa
         limits: { files: 2, fileSize: max, fields: 10, fieldSize: MAX_FIELD, parts: 12 },
       });
     } catch {
-      return reject(new AppError(400, "invalid_input", "The multipart body cannot be read (its boundary is missing)."));
+      return reject(new AppError(400, "invalid_input", problem("imports.noBoundary")));
     }
     parser.on("file", (name, stream, info) => {
       if (name !== "file" || fileName !== null) {
         stream.resume();
-        return fail(badPart(name === "file" ? "Send one file per import." : `The part ${partName(name)} is not one an import takes: send the file as file, and only ${FIELDS.join(", ")} beside it.`));
+        return fail(badPart(name === "file" ? problem("imports.oneFile") : problem("imports.unknownPart", { name: partName(name), names: fieldList })));
       }
       fileName = uploadedFileName(info.filename);
       counter = new Transform({
@@ -97,17 +98,17 @@ export async function receiveUpload(request: Request, id: string): Promise<Uploa
       stored.catch(() => stream.resume());
     });
     parser.on("field", (name, value, info) => {
-      if (name === "file") return fail(badPart("The field file must be the file itself, not text (with curl: -F file=@path)."));
-      if (!FIELDS.includes(name)) return fail(badPart(`The field ${partName(name)} is not one an import takes (only ${FIELDS.join(", ")}, beside the file).`));
-      if (Object.hasOwn(fields, name)) return fail(badPart(`The field ${partName(name)} is sent twice: send each field once.`));
-      if (info.valueTruncated) return fail(badPart(`The field ${partName(name)} is too long.`));
+      if (name === "file") return fail(badPart(problem("imports.fileAsText")));
+      if (!FIELDS.includes(name)) return fail(badPart(problem("imports.unknownField", { name: partName(name), names: fieldList })));
+      if (Object.hasOwn(fields, name)) return fail(badPart(problem("imports.fieldTwice", { name: partName(name) })));
+      if (info.valueTruncated) return fail(badPart(problem("imports.fieldTooLong", { name: partName(name) })));
       fields[name] = value;
     });
-    parser.on("partsLimit", () => fail(new AppError(400, "invalid_input", "The body has too many parts.")));
-    parser.on("filesLimit", () => fail(new AppError(400, "invalid_input", "Send one file per import.")));
-    parser.on("error", () => fail(new AppError(400, "invalid_input", "The multipart body is malformed or cut off.")));
+    parser.on("partsLimit", () => fail(new AppError(400, "invalid_input", problem("imports.tooManyParts"))));
+    parser.on("filesLimit", () => fail(new AppError(400, "invalid_input", problem("imports.oneFile"))));
+    parser.on("error", () => fail(new AppError(400, "invalid_input", problem("imports.malformed"))));
     parser.on("close", () => resolve());
-    body.on("error", () => fail(new AppError(400, "invalid_input", "The upload was interrupted.")));
+    body.on("error", () => fail(new AppError(400, "invalid_input", problem("imports.interrupted"))));
     body.pipe(parser);
   }).catch(async (error) => {
     await (stored as Promise<number> | null)?.catch(() => 0);
@@ -115,11 +116,11 @@ export async function receiveUpload(request: Request, id: string): Promise<Uploa
     throw error;
   });
 
-  if (stored === null || fileName === null) throw new AppError(400, "invalid_input", "Send the file in a field named file.");
+  if (stored === null || fileName === null) throw new AppError(400, "invalid_input", problem("imports.noFileField"));
   await stored;
   try {
     const sniffed = sniff(head);
-    if (sniffed.format === "binary") throw new ImportFileError(sniffed.reason);
+    if (sniffed.format === "binary") throw new AppError(400, "invalid_file", sniffed.problem);
     let source: ImportSource;
     if (sniffed.format === "xlsx") source = { format: "xlsx", worksheets: [] };
     else {

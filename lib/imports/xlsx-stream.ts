@@ -1,6 +1,7 @@
 import { Readable } from "node:stream";
 import yauzl from "yauzl";
 import { ImportFileError } from "./file-error";
+import { problem } from "@/lib/i18n/problem";
 
 // ExcelJS gets only the parts it needs, inflated here by yauzl against their declared sizes,
 // checked by XmlSizeGuard and re-zipped stored, cut at whole UTF-8 characters (ExcelJS decodes
@@ -36,13 +37,13 @@ const SHARED_STRINGS = "xl/sharedStrings.xml";
 const EMPTY_SST = Buffer.from('<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" count="0" uniqueCount="0"/>');
 
 
-const mb = (bytes: number) => `${Math.round(bytes / 1e6).toLocaleString("en")} MB`;
-const n = (x: number) => x.toLocaleString("en");
+/** Megabytes, for a problem's `{mb, number} MB`. */
+const mb = (bytes: number) => Math.round(bytes / 1e6);
 
 export function openZip(path: string): Promise<yauzl.ZipFile> {
   return new Promise((resolve, reject) =>
     yauzl.open(path, { lazyEntries: true, autoClose: false, validateEntrySizes: true }, (error, zip) =>
-      error || !zip ? reject(new ImportFileError("This is not a readable XLSX file (its zip structure is broken).")) : resolve(zip),
+      error || !zip ? reject(new ImportFileError(problem("imports.zipBroken"))) : resolve(zip),
     ),
   );
 }
@@ -55,7 +56,7 @@ export function zipEntries(zip: yauzl.ZipFile): Promise<yauzl.Entry[]> {
       zip.readEntry();
     });
     zip.once("end", () => resolve(all));
-    zip.once("error", () => reject(new ImportFileError("This is not a readable XLSX file (its zip structure is broken).")));
+    zip.once("error", () => reject(new ImportFileError(problem("imports.zipBroken"))));
     zip.readEntry();
   });
 }
@@ -63,7 +64,7 @@ export function zipEntries(zip: yauzl.ZipFile): Promise<yauzl.Entry[]> {
 export function inflated(zip: yauzl.ZipFile, entry: yauzl.Entry): Promise<Readable> {
   return new Promise((resolve, reject) =>
     zip.openReadStream(entry, (error, stream) =>
-      error || !stream ? reject(new ImportFileError(`This XLSX's part ${entry.fileName.slice(0, 60)} cannot be read (${error?.message.slice(0, 100) ?? "no data"}).`)) : resolve(stream),
+      error || !stream ? reject(new ImportFileError(problem("imports.partUnreadable", { part: entry.fileName.slice(0, 60), detail: error?.message.slice(0, 100) ?? "no data" }))) : resolve(stream),
     ),
   );
 }
@@ -179,7 +180,7 @@ export class XmlSizeGuard {
   end() {
     this.scan(Buffer.alloc(0), true);
     if (this.depth !== 0 || this.mode !== TEXT) {
-      throw new ImportFileError(`This XLSX's part ${this.part} ends in the middle of its XML: the file is cut off or damaged (open it in a spreadsheet and save it again).`);
+      throw new ImportFileError(problem("imports.partCut", { part: this.part }));
     }
   }
 
@@ -275,7 +276,7 @@ export class XmlSizeGuard {
   private tagged() {
     const { tags } = this.limits;
     if (tags !== undefined && ++this.tags > tags) {
-      throw new ImportFileError(`This XLSX's texts (its shared strings) hold more than ${n(tags)} tags, more than a spreadsheet writes for the ${n(this.limits.strings ?? 0)} texts an import reads: save it as CSV, or split it.`);
+      throw new ImportFileError(problem("imports.tooManyTags", { tags, strings: this.limits.strings ?? 0 }));
     }
   }
 
@@ -283,13 +284,13 @@ export class XmlSizeGuard {
   private counted(name: string) {
     const { strings, runs, columns, columnDefinitions } = this.limits;
     if (name === "si" && strings !== undefined && ++this.strings > strings) {
-      throw new ImportFileError(`This XLSX holds more than ${n(strings)} different texts (its shared strings), the most an import reads: save it as CSV, or split it.`);
+      throw new ImportFileError(problem("imports.tooManyStrings", { strings }));
     }
     if (name === "r" && runs !== undefined && ++this.runs > runs) {
-      throw new ImportFileError(`This XLSX's texts hold more than ${n(runs)} runs of formatted text (rich text), the most an import reads: clear the formatting, or save it as CSV.`);
+      throw new ImportFileError(problem("imports.tooManyRuns", { runs }));
     }
     if (name === "col" && columnDefinitions !== undefined && ++this.columnDefinitions > columnDefinitions) {
-      throw new ImportFileError(`This XLSX's part ${this.part} defines more than ${n(columnDefinitions)} columns, more than a spreadsheet has: it is not a workbook a spreadsheet wrote.`);
+      throw new ImportFileError(problem("imports.tooManyColumnDefinitions", { part: this.part, max: columnDefinitions }));
     }
     if (name === "c" && columns !== undefined) {
       this.cellTag = [];
@@ -300,7 +301,7 @@ export class XmlSizeGuard {
   private keepCellTag(bytes: Buffer) {
     this.cellTagBytes += bytes.length;
     if (this.cellTagBytes > MAX_CELL_TAG) {
-      throw new ImportFileError(`A cell of this XLSX (in ${this.part}) has a tag of more than ${MAX_CELL_TAG} bytes, where a spreadsheet writes a few dozen: it is not a workbook a spreadsheet wrote.`);
+      throw new ImportFileError(problem("imports.cellTagLong", { part: this.part, max: MAX_CELL_TAG }));
     }
     this.cellTag!.push(Buffer.from(bytes));
   }
@@ -314,12 +315,10 @@ export class XmlSizeGuard {
       const ref = double ?? single ?? "";
       const parsed = /^([A-Z]{1,3})[1-9]\d{0,6}$/.exec(ref);
       if (!parsed) {
-        throw new ImportFileError(`A cell of this XLSX (in ${this.part}) is at "${ref.slice(0, 20)}", not a cell reference a spreadsheet writes: open it in a spreadsheet and save it again.`);
+        throw new ImportFileError(problem("imports.cellReference", { part: this.part, ref: ref.slice(0, 20) }));
       }
       if (columnNumber(parsed[1]!) > this.limits.columns!) {
-        throw new ImportFileError(
-          `This worksheet has a cell in column ${parsed[1]} (${ref}), past the ${n(this.limits.columns!)} columns an import reads: delete the columns right of the data (or is it the right file?), or save the sheet as CSV.`,
-        );
+        throw new ImportFileError(problem("imports.cellPastColumns", { letters: parsed[1]!, ref, max: this.limits.columns! }));
       }
     }
   }
@@ -328,12 +327,10 @@ export class XmlSizeGuard {
     this.run += k;
     if (this.unit >= 0) this.unit += k;
     if (this.rowBytes >= 0 && (this.rowBytes += k) > this.limits.row!) {
-      throw new ImportFileError(`A row of this XLSX (in ${this.part}) holds more than ${mb(this.limits.row!)} of XML, where a row imported holds at most 200 cells of 10,000 characters: the file is refused (is it the right one?).`);
+      throw new ImportFileError(problem("imports.rowXmlLarge", { part: this.part, mb: mb(this.limits.row!) }));
     }
     if (this.run > this.max || this.unit > this.max) {
-      throw new ImportFileError(
-        `A cell of this XLSX (in ${this.part}) holds more than ${mb(this.max)} of text, where a cell imported holds at most 10,000 characters: the file is refused (is it the right one?).`,
-      );
+      throw new ImportFileError(problem("imports.cellTextLarge", { part: this.part, mb: mb(this.max) }));
     }
   }
 }
@@ -342,7 +339,7 @@ export class XmlSizeGuard {
 function checkDeclaredSize(entry: yauzl.Entry, limits: XlsxLimits) {
   const size = entry.uncompressedSize;
   if (entry.fileName === SHARED_STRINGS && size > limits.maxSharedStringsBytes) {
-    throw new ImportFileError(`This XLSX's texts (its shared strings) take ${mb(size)}, more than the ${mb(limits.maxSharedStringsBytes)} an import reads: save it as CSV, or split it.`);
+    throw new ImportFileError(problem("imports.sharedStringsLarge", { mb: mb(size), max: mb(limits.maxSharedStringsBytes) }));
   }
   if (entry.fileName !== SHARED_STRINGS && FIRST.includes(entry.fileName)) checkWorkbookPart(entry);
 }
@@ -350,7 +347,7 @@ function checkDeclaredSize(entry: yauzl.Entry, limits: XlsxLimits) {
 /** Refuses a part that lists the worksheets (the workbook, its relationships) by its declared size. */
 export function checkWorkbookPart(entry: yauzl.Entry) {
   if (entry.uncompressedSize > MAX_WORKBOOK_PART) {
-    throw new ImportFileError(`This XLSX's part ${entry.fileName} takes ${n(entry.uncompressedSize)} bytes, where a spreadsheet writes a few kilobytes: it is not a workbook a spreadsheet wrote.`);
+    throw new ImportFileError(problem("imports.workbookPartLarge", { part: entry.fileName, bytes: entry.uncompressedSize }));
   }
 }
 
@@ -370,7 +367,7 @@ export function boundedWorkbook(path: string, worksheet: number, limits: XlsxLim
       const names = [...FIRST, sheet];
       const wanted = names.map((name) => all.filter((e) => e.fileName === name));
       for (const group of wanted) {
-        if (group.length > 1) throw new ImportFileError(`This XLSX has ${group.length} parts named ${group[0]!.fileName}: it is not a workbook a spreadsheet wrote.`);
+        if (group.length > 1) throw new ImportFileError(problem("imports.partTwice", { count: group.length, part: group[0]!.fileName }));
         if (group[0]) checkDeclaredSize(group[0], limits);
       }
       let total = 0;
@@ -381,7 +378,7 @@ export function boundedWorkbook(path: string, worksheet: number, limits: XlsxLim
         }
         for (const entry of group) {
           if (total + entry.uncompressedSize > limits.maxUnpacked) {
-            throw new ImportFileError(`This XLSX unpacks to more than the ${mb(limits.maxUnpacked)} accepted: it is refused (save it as CSV, or split it).`);
+            throw new ImportFileError(problem("imports.unpacksPast", { mb: mb(limits.maxUnpacked) }));
           }
           yield localHeader(entry.fileName, entry.uncompressedSize, entry.crc32);
           const guard = new XmlSizeGuard(entry.fileName, partLimits(entry.fileName));
@@ -392,7 +389,7 @@ export function boundedWorkbook(path: string, worksheet: number, limits: XlsxLim
             for await (const chunk of await inflated(zip, entry)) {
               let bytes = chunk as Buffer;
               total += bytes.length;
-              if (total > limits.maxUnpacked) throw new ImportFileError(`This XLSX unpacks to more than the ${mb(limits.maxUnpacked)} accepted: it is refused (save it as CSV, or split it).`);
+              if (total > limits.maxUnpacked) throw new ImportFileError(problem("imports.unpacksPast", { mb: mb(limits.maxUnpacked) }));
               guard.check(bytes);
               if (cutOff) bytes = Buffer.concat([cutOff, bytes]);
               const cut = cutCharacter(bytes);
@@ -408,8 +405,8 @@ export function boundedWorkbook(path: string, worksheet: number, limits: XlsxLim
             const message = String((error as Error)?.message ?? error);
             throw new ImportFileError(
               /too many bytes/.test(message)
-                ? `This XLSX's part ${entry.fileName} unpacks to more than the ${entry.uncompressedSize.toLocaleString("en")} bytes its zip declares (a zip bomb, or a damaged file): it is refused unread.`
-                : `This XLSX's part ${entry.fileName} cannot be inflated (${message.slice(0, 100)}): the file is damaged.`,
+                ? problem("imports.partPastDeclared", { part: entry.fileName, bytes: entry.uncompressedSize })
+                : problem("imports.partNotInflated", { part: entry.fileName, detail: message.slice(0, 100) }),
             );
           }
           guard.end();

@@ -55,7 +55,7 @@ const KINDS: Record<JobKind, Kind> = {
         return "skipped" in result ? `skipped, ${result.skipped}` : `${result.imported} of ${result.total} rows imported`;
       } catch (error) {
         if (!ImportFileError.is(error)) throw error;
-        await markImportFailed(id, error.message);
+        await markImportFailed(id, error.problem);
         return `failed, ${error.message}`;
       }
     },

@@ -1,3 +1,4 @@
+import { getTranslations } from "next-intl/server";
 import { Badge } from "@/components/ui/badge";
 import type { ImportStatus } from "@/lib/imports/imports";
 
@@ -10,7 +11,9 @@ export const JOB_STATE = {
 } as const;
 
 /** A preview (a dry run) is "Checking" and then "Ready"; an import waits, runs, completes or fails. */
-export function ImportBadge({ status, preview = false }: { status: ImportStatus["status"]; preview?: boolean }) {
-  const state = preview && status !== "failed" ? (status === "completed" ? { tone: "green" as const, label: "Ready" } : { tone: "blue" as const, label: "Checking" }) : JOB_STATE[status];
-  return <Badge tone={state.tone}>{state.label}</Badge>;
+export async function ImportBadge({ status, preview = false }: { status: ImportStatus["status"]; preview?: boolean }) {
+  const t = await getTranslations("import");
+  const state = preview && status !== "failed" ? (status === "completed" ? "ready" : "checking") : status;
+  const tone = state === "ready" ? "green" : state === "checking" ? "blue" : JOB_STATE[state].tone;
+  return <Badge tone={tone}>{t(`status.${state}`)}</Badge>;
 }

@@ -1,12 +1,14 @@
 "use client";
 
 import { useRouter } from "next/navigation";
+import { useTranslations } from "next-intl";
 import { useState, useTransition } from "react";
 import { buttonClass } from "@/components/ui/button-styles";
 import { Field } from "@/components/ui/field";
-import { FIELD, IMPORT_FIELDS, type ImportField } from "@/lib/subscribers/fields";
+import { IMPORT_FIELDS, type ImportField } from "@/lib/subscribers/fields";
 import { previewImportAction, startImportAction } from "../actions";
 import { callAction } from "@/components/ui/call-action";
+import { useFieldLabels } from "../field-labels-client";
 
 type Props = {
   id: string;
@@ -22,6 +24,8 @@ type Props = {
 /** The column mapping (each column: a field, or ignored), the worksheet and sheet; preview again, or start. */
 export function MappingForm(props: Props) {
   const router = useRouter();
+  const t = useTranslations("import.mapping");
+  const label = useFieldLabels();
   const [mapping, setMapping] = useState(props.mapping);
   const [worksheet, setWorksheet] = useState(props.worksheet);
   const [sheetName, setSheetName] = useState(props.sheetName ?? "");
@@ -32,15 +36,15 @@ export function MappingForm(props: Props) {
   const preview = () =>
     startTransition(async () => {
       const result = await callAction(() => previewImportAction({ id: props.id, mapping, worksheet: worksheet ?? undefined, sheet_name: sheetName || undefined }));
-      if (!result) return setMessage({ error: true, text: "The preview failed. Check your connection and try again." });
-      setMessage(result.ok ? { error: false, text: result.message ?? "Preview updated." } : { error: true, text: result.formError ?? "The preview failed." });
+      if (!result) return setMessage({ error: true, text: t("previewOffline") });
+      setMessage(result.ok ? { error: false, text: result.message ?? t("previewUpdated") } : { error: true, text: result.formError ?? t("previewFailed") });
       router.refresh();
     });
   const start = () =>
     startTransition(async () => {
       const result = await callAction(() => startImportAction({ id: props.id }));
-      if (!result) return setMessage({ error: true, text: "The import could not start. Check your connection and try again." });
-      if (!result.ok) setMessage({ error: true, text: result.formError ?? "The import could not start." });
+      if (!result) return setMessage({ error: true, text: t("startOffline") });
+      if (!result.ok) setMessage({ error: true, text: result.formError ?? t("startFailed") });
       router.refresh();
     });
 
@@ -53,7 +57,7 @@ export function MappingForm(props: Props) {
       }}
     >
       {props.worksheets.length > 1 ? (
-        <Field label="Worksheet">
+        <Field label={t("worksheet")}>
           {(control) => (
             <select {...control} value={worksheet ?? props.worksheets[0]} onChange={(e) => setWorksheet(e.target.value)} className={`${control.className} max-w-sm`}>
               {props.worksheets.map((w) => (
@@ -64,23 +68,23 @@ export function MappingForm(props: Props) {
         </Field>
       ) : null}
       <fieldset className="space-y-2">
-        <legend className="text-sm font-medium">Columns</legend>
+        <legend className="text-sm font-medium">{t("columns")}</legend>
         <div className="grid gap-2 sm:grid-cols-2">
           {props.headers.map((header, i) => (
             <label key={`${i}-${header}`} className="flex items-center justify-between gap-3 rounded-md border border-slate-200 px-3 py-2 text-sm">
-              <span className="truncate font-mono text-xs" title={header}>
-                {header || `(column ${i + 1})`}
-              </span>
+              <bdi className="truncate font-mono text-xs" title={header}>
+                {header || t("unnamed", { number: i + 1 })}
+              </bdi>
               <select
-                aria-label={`Field for column ${header || i + 1}`}
+                aria-label={t("fieldFor", { column: header || i + 1 })}
                 value={mapping[i] ?? ""}
                 onChange={(e) => setMapping(mapping.map((m, j) => (j === i ? ((e.target.value || null) as ImportField | null) : m)))}
                 className="rounded-md border border-slate-300 px-2 py-1 text-sm"
               >
-                <option value="">Ignore</option>
+                <option value="">{t("ignore")}</option>
                 {IMPORT_FIELDS.map((f) => (
                   <option key={f} value={f}>
-                    {FIELD[f].label}
+                    {label(f)}
                   </option>
                 ))}
               </select>
@@ -88,7 +92,7 @@ export function MappingForm(props: Props) {
           ))}
         </div>
       </fieldset>
-      <Field label="Sheet name (optional)">
+      <Field label={t("sheetName")}>
         {(control) => <input {...control} value={sheetName} onChange={(e) => setSheetName(e.target.value)} maxLength={100} placeholder={props.defaultSheet} className={`${control.className} max-w-sm`} />}
       </Field>
       {message ? (
@@ -98,13 +102,13 @@ export function MappingForm(props: Props) {
       ) : null}
       <div className="flex flex-wrap gap-2">
         <button type="submit" className={buttonClass.secondary} disabled={pending || !changed}>
-          Update preview
+          {t("update")}
         </button>
         <button type="button" className={buttonClass.primary} disabled={pending || changed || !props.canStart} onClick={start}>
-          Start import
+          {t("start")}
         </button>
       </div>
-      {changed ? <p className="text-xs text-slate-500">Update the preview to see the new mapping&apos;s counts before you start.</p> : null}
+      {changed ? <p className="text-xs text-slate-500">{t("changed")}</p> : null}
     </form>
   );
 }
