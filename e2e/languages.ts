@@ -1,15 +1,16 @@
 import { createTranslator } from "next-intl";
 import type { Page } from "@playwright/test";
-import ar from "../messages/ar.json";
-import en from "../messages/en.json";
-import fr from "../messages/fr.json";
+import fs from "node:fs";
+import path from "node:path";
 
 // The catalogues, read by the specs that run the console in French, Arabic and the pseudo-language:
 // a locator names what the English page says, and `words(locale).L()` gives what the same
 // message says in that language, so one journey runs in every language.
 
 export type Lang = "en" | "fr" | "ar";
-const CATALOGUES = { en, fr, ar } as const;
+const read = (lang: Lang) => JSON.parse(fs.readFileSync(path.join(process.cwd(), "messages", `${lang}.json`), "utf8")) as Record<string, unknown>;
+const CATALOGUES = { en: read("en"), fr: read("fr"), ar: read("ar") };
+const en = CATALOGUES.en;
 /** What Playwright's `locale` makes the browser send as Accept-Language. */
 export const BROWSER_LOCALE: Record<Lang, string> = { en: "en-GB", fr: "fr-FR", ar: "ar-EG" };
 
@@ -27,11 +28,11 @@ const english = flatten(en);
 const byEnglish = new Map<string, string[]>();
 for (const [key, text] of english) byEnglish.set(text, [...(byEnglish.get(text) ?? []), key]);
 
-const inEnglish = createTranslator({ locale: "en", messages: en, onError: () => undefined });
+const inEnglish = createTranslator({ locale: "en", messages: en as never, onError: () => undefined });
 
 export function words(locale: Lang) {
   const messages = flatten(CATALOGUES[locale]);
-  const t = createTranslator({ locale, messages: CATALOGUES[locale] as typeof en });
+  const t = createTranslator({ locale, messages: CATALOGUES[locale] as never });
   return {
     /** A message by its key, with its values. */
     t: (key: string, values?: Record<string, string | number>) => (t as unknown as (k: string, v?: object) => string)(key, values),

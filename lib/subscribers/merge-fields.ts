@@ -1,5 +1,5 @@
 import type { MergeField } from "./duplicate-schema";
-import { fieldLabel, type FieldName } from "./fields";
+import { FIELD, type FieldName } from "./fields";
 import type { SubscriptionStatus } from "./filters";
 import type { SubscriberDetail } from "./record";
 
@@ -29,5 +29,5 @@ export function fieldText(s: Values, field: MergeField, words: ValueWords): stri
 /** A translator of the `fields` catalogue namespace (`fields.first_name`…). */
 export type FieldWords = { has: (key: string) => boolean; (key: string): string };
 
-/** A field's label through the `fields` catalogue; its English label where the catalogue has none yet. */
-export const labelOf = (t: FieldWords, field: FieldName): string => (t.has(field) ? t(field) : fieldLabel(field));
+/** A field's label through a translator of the `fields` namespace (the field catalogue's key, lib/subscribers/fields.ts). */
+export const labelOf = (t: FieldWords, field: FieldName): string => t(FIELD[field].key.slice("fields.".length));

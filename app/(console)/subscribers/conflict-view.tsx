@@ -51,7 +51,7 @@ export function ConflictView({
 }) {
   const t = useTranslations("conflict");
   // The `fields` namespace is the field catalogue's (lib/subscribers/fields.ts): read here, never written.
-  const labels = useTranslations("fields" as never) as unknown as FieldWords;
+  const labels = useTranslations("fields") as unknown as FieldWords;
   const f = useFormats();
   const words: Words = { ...names, day: f.day, status: (status) => t("status", { status }), flag: (value) => (value ? t("yes") : t("no")) };
   const you = <span className="ms-2 inline-block whitespace-nowrap text-xs font-medium text-brand-700">{t("youChanged")}</span>;

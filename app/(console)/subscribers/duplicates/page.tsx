@@ -41,7 +41,7 @@ export default async function DuplicatesPage({ searchParams }: { searchParams: P
   const t = await getTranslations("duplicates");
   const f = await getFormats();
   // The `fields` namespace is the field catalogue's (lib/subscribers/fields.ts): read here, never written.
-  const labels = (await getTranslations("fields" as never)) as unknown as FieldWords;
+  const labels = (await getTranslations("fields")) as unknown as FieldWords;
   const values: ValueWords = { day: f.day, status: (status) => t("value.status", { status }), flag: (value) => (value ? t("value.yes") : t("value.no")) };
   const toolbar: ListFilters = {
     search: SEARCH,

@@ -28,7 +28,7 @@ export default async function MergePage({ searchParams }: { searchParams: Promis
   const t = await getTranslations("duplicates");
   const f = await getFormats();
   // The `fields` namespace is the field catalogue's (lib/subscribers/fields.ts): read here, never written.
-  const fieldWords = (await getTranslations("fields" as never)) as unknown as FieldWords;
+  const fieldWords = (await getTranslations("fields")) as unknown as FieldWords;
   const values: ValueWords = { day: f.day, status: (status) => t("value.status", { status }), flag: (value) => (value ? t("value.yes") : t("value.no")) };
   const labels = Object.fromEntries(MERGE_FIELDS.map((field) => [field, labelOf(fieldWords, field)])) as Record<MergeField, string>;
   const found = await Promise.all(parsed.value.ids.map((id) => findSubscriber(scope, id)));

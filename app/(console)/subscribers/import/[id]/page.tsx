@@ -7,7 +7,6 @@ import { ListProblemNotice } from "@/components/list/list-states";
 import { FormAlert } from "@/components/ui/form-alert";
 import { requirePageUser } from "@/lib/auth/page-guards";
 import { AppError } from "@/lib/errors";
-import type { MessageGroup } from "@/lib/i18n/catalogues";
 import { isLocale } from "@/lib/i18n/locales";
 import { getFormats } from "@/lib/i18n/server";
 import { isJobId } from "@/lib/jobs/ids";
@@ -143,7 +142,7 @@ async function Preview({ imp, say }: { imp: ImportStatus; say: Say }) {
       ) : null}
       {ready ? <Counts imp={imp} preview say={say} /> : null}
       <section className="rounded-lg border border-slate-200 bg-white p-5 shadow-sm">
-        <ClientMessages namespaces={["import", "fields" as MessageGroup]}>
+        <ClientMessages namespaces={["import", "fields"]}>
           <MappingForm
             // Remounted when the server's mapping, worksheet or sheet changes (another worksheet has another header).
             key={JSON.stringify([imp.worksheet, imp.headers, mapping, imp.chosen_sheet_name])}
