@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
+import { ClientMessages } from "@/components/client-messages";
 import { requirePageUser } from "@/lib/auth/page-guards";
 import { isScoped } from "@/lib/auth/scope";
 import { config } from "@/lib/config";
@@ -42,7 +43,10 @@ export default async function EditSubscriberPage({ params, searchParams }: { par
         The server decides again whether it is a duplicate (an earlier subscriber with the same email or mobile).
       </p>
       <div className="mt-6 rounded-lg border border-slate-200 bg-white p-4 shadow-sm sm:p-6">
-        <SubscriberForm branches={branches} countries={countries} sheets={sheets} editing={{ id: s.id, record, version: s.updated_at.toISOString(), values: editableFields(s), timeZone: config().CONSOLE_TIME_ZONE }} branchRequired={isScoped(scope)} />
+        {/* The form shows the edit-conflict view (../../conflict-view.tsx) when someone saved first. */}
+        <ClientMessages namespaces={["conflict"]}>
+          <SubscriberForm branches={branches} countries={countries} sheets={sheets} editing={{ id: s.id, record, version: s.updated_at.toISOString(), values: editableFields(s), timeZone: config().CONSOLE_TIME_ZONE }} branchRequired={isScoped(scope)} />
+        </ClientMessages>
       </div>
     </div>
   );
