@@ -15,6 +15,7 @@ import { listOutcome } from "@/lib/list/outcome";
 import { parseWith, withParams, type RawParams } from "@/lib/list/params";
 import { JOB_STATE } from "../subscribers/import/status-badge";
 import { ActivityUndo } from "./activity-undo";
+import { ClientMessages } from "@/components/client-messages";
 
 export const metadata: Metadata = { title: "Activity" };
 
@@ -83,7 +84,14 @@ export default async function ActivityPage({ searchParams }: { searchParams: Pro
                         </span>
                       </td>
                       <td className="hidden px-3 py-2.5 sm:table-cell">{status}</td>
-                      <td className="whitespace-nowrap px-3 py-1.5 text-end">{r.can_undo ? <ActivityUndo entry={r} /> : null}</td>
+                      <td className="whitespace-nowrap px-3 py-1.5 text-end">
+                        {/* A bulk change's Undo is its page's button (subscribers/bulk/[id]/undo-button.tsx), with its words. */}
+                        {r.can_undo ? (
+                          <ClientMessages namespaces={["bulk.undo"]}>
+                            <ActivityUndo entry={r} />
+                          </ClientMessages>
+                        ) : null}
+                      </td>
                     </tr>
                   );
                 })}
