@@ -5,7 +5,6 @@ import { z } from "zod";
 import { action } from "@/lib/actions";
 import { requireUser } from "@/lib/auth/guards";
 import { problem } from "@/lib/i18n/problem";
-import { getFormats } from "@/lib/i18n/server";
 import { isJobId } from "@/lib/jobs/ids";
 import { requestBulkChange, requestUndo } from "@/lib/subscribers/bulk";
 import { bulkRequestSchema } from "@/lib/subscribers/bulk-schema";
@@ -15,15 +14,13 @@ import { bulkRequestSchema } from "@/lib/subscribers/bulk-schema";
 export const bulkChangeAction = action(requireUser, bulkRequestSchema, async ({ target, change }, user) => {
   const result = await requestBulkChange(user.scope, user, target, change);
   if (result.kind === "done") revalidatePath("/subscribers");
-  // Counts with the reader's separators ("2,577", "2 577"): the problem's words take them as they are.
-  const f = await getFormats();
   return {
     ok: true,
     data: result,
     message:
       result.kind === "done"
-        ? problem("bulk.changed", { count: result.count, n: f.count(result.count), kind: "delete" in change ? "delete" : "change" })
-        : problem("bulk.queued", { count: result.total, n: f.count(result.total) }),
+        ? problem("bulk.changed", { count: result.count, kind: "delete" in change ? "delete" : "change" })
+        : problem("bulk.queued", { count: result.total }),
   };
 });
 
@@ -34,10 +31,9 @@ export const undoBulkAction = action(requireUser, undoSchema, async ({ id }, use
   const result = await requestUndo(user.scope, user, id);
   revalidatePath("/subscribers");
   revalidatePath(`/subscribers/bulk/${id}`);
-  const f = await getFormats();
   return {
     ok: true,
     data: result,
-    message: result.kind === "done" ? problem("bulk.undone") : problem("bulk.undoQueued", { count: result.total, n: f.count(result.total) }),
+    message: result.kind === "done" ? problem("bulk.undone") : problem("bulk.undoQueued", { count: result.total }),
   };
 });

@@ -62,13 +62,13 @@ export function ConflictView({
     label: labelOf(labels, field),
     mine: (
       <>
-        <bdi>{show(conflict.mine, words)}</bdi>
+        <bdi dir={key === "mobile" ? "ltr" : undefined}>{show(conflict.mine, words)}</bdi>
         {sameValue(conflict.mine[key], original[key]) ? null : you}
       </>
     ),
     theirs: (
       <>
-        <bdi>{show(conflict.theirsEditable, words)}</bdi>
+        <bdi dir={key === "mobile" ? "ltr" : undefined}>{show(conflict.theirsEditable, words)}</bdi>
         {sameValue(conflict.theirsEditable[key], original[key]) ? null : they}
       </>
     ),

@@ -23,7 +23,8 @@ export function DismissButton({ members, label }: { members: { id: number; name:
         members: () =>
           members.map((m, i) => (
             <span key={m.id}>
-              {i ? t("separator") : ""}#{m.id} <bdi>{m.name}</bdi>
+              {i ? t("separator") : ""}
+              <bdi dir="ltr">#{m.id}</bdi> <bdi>{m.name}</bdi>
             </span>
           )),
       })}

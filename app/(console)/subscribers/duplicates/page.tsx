@@ -92,7 +92,7 @@ function Group({ group, user, page: { t, f, labels, values } }: { group: Duplica
     <section aria-labelledby={headingId} className="space-y-2">
       <div className="flex flex-wrap items-center justify-between gap-2">
         <h2 id={headingId} className="text-base font-semibold text-slate-900">
-          {t.rich("groupHeading", { rule: group.rule, key: group.key, k: (chunks) => <bdi className="font-mono text-sm">{chunks}</bdi> })}{" "}
+          {t.rich("groupHeading", { rule: group.rule, key: group.key, k: (chunks) => <bdi dir="ltr" className="font-mono text-sm">{chunks}</bdi> })}{" "}
           <span className="text-sm font-normal text-slate-600">{t("groupSize", { count: members.length, n: f.count(members.length) })}</span>
         </h2>
         <div className="flex gap-2">
@@ -131,7 +131,7 @@ function Group({ group, user, page: { t, f, labels, values } }: { group: Duplica
               </th>
               {texts.map((text, i) => (
                 <td key={members[i]!.id} className={`px-3 py-2 ${differs ? "font-medium text-slate-900" : "text-slate-700"}`}>
-                  {text === null ? <EmptyValue /> : <bdi>{text}</bdi>}
+                  {text === null ? <EmptyValue /> : <bdi dir={field === "mobile" ? "ltr" : undefined}>{text}</bdi>}
                 </td>
               ))}
             </tr>

@@ -51,7 +51,8 @@ export default async function EditSubscriberPage({ params, searchParams }: { par
       <h1 className="mt-2 text-2xl font-semibold tracking-tight">{t("editTitle")}</h1>
       <p className="mt-1 text-sm text-slate-600">{t("editIntro")}</p>
       <div className="mt-6 rounded-lg border border-slate-200 bg-white p-4 shadow-sm sm:p-6">
-        <ClientMessages namespaces={["subscribers.form", "subscribers.status", "fields", "problems.subscribers"]}>
+        {/* The form shows the edit-conflict view (../../conflict-view.tsx) when someone saved first. */}
+        <ClientMessages namespaces={["subscribers.form", "subscribers.status", "fields", "problems.subscribers", "conflict"]}>
           <SubscriberForm
             branches={branches}
             countries={countries}

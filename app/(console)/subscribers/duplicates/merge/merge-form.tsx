@@ -98,7 +98,7 @@ export function MergeForm({ members, labels }: { members: MergeMember[]; labels:
                 <td key={m.id} className="px-3 py-2">
                   <label className="inline-flex items-center gap-2">
                     <input type="radio" value={String(m.id)} aria-label={t("from", { field: labels[field], id: m.id })} {...register(field)} />
-                    {m.texts[field] === null ? <EmptyValue /> : <bdi>{m.texts[field]}</bdi>}
+                    {m.texts[field] === null ? <EmptyValue /> : <bdi dir={field === "mobile" ? "ltr" : undefined}>{m.texts[field]}</bdi>}
                   </label>
                 </td>
               ))}
