@@ -1,6 +1,7 @@
 import { NextIntlClientProvider } from "next-intl";
 import { pickMessages, type MessageGroup } from "@/lib/i18n/catalogues";
-import { requestMessages } from "@/lib/i18n/request";
+import { config } from "@/lib/config";
+import { requestLocale, requestMessages } from "@/lib/i18n/request";
 
 /**
  * Hands the client components below it the catalogue namespaces they read, and only those: the rest
@@ -8,5 +9,10 @@ import { requestMessages } from "@/lib/i18n/request";
  * gives every page `common`, `ui` and `problems.common`; a page wraps its client parts with the namespaces they add.
  */
 export async function ClientMessages({ namespaces, children }: { namespaces: readonly MessageGroup[]; children: React.ReactNode }) {
-  return <NextIntlClientProvider messages={pickMessages(await requestMessages(), ["common", "ui", "problems.common", ...namespaces])}>{children}</NextIntlClientProvider>;
+  const messages = pickMessages(await requestMessages(), ["common", "ui", "problems.common", ...namespaces]);
+  return (
+    <NextIntlClientProvider locale={await requestLocale()} timeZone={config().CONSOLE_TIME_ZONE} messages={messages}>
+      {children}
+    </NextIntlClientProvider>
+  );
 }

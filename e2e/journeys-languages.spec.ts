@@ -55,10 +55,10 @@ for (const lang of ["fr", "ar"] as const) {
       await page.getByRole("link", { name: L("New subscriber") }).click();
       await expect(page).toHaveURL(/\/subscribers\/new$/);
       await inLanguage(page);
-      await page.getByLabel(L("First name")).fill("Nadia");
-      await page.getByLabel(L("Last name")).fill(last);
-      await page.getByLabel(L("Email")).fill(`${last.toLowerCase()}@example.com`);
-      await page.getByLabel(L("Mobile")).fill(`+44 7400 ${stamp().slice(-6)}`);
+      await page.getByLabel(L("First name"), { exact: true }).fill("Nadia");
+      await page.getByLabel(L("Last name"), { exact: true }).fill(last);
+      await page.getByLabel(L("Email"), { exact: true }).fill(`${last.toLowerCase()}@example.com`);
+      await page.getByLabel(L("Mobile"), { exact: true }).fill(`+44 7400 ${stamp().slice(-6)}`);
       await page.getByLabel(L("Subscription status")).selectOption("active");
       await page.getByRole("button", { name: L("Create subscriber") }).click();
       await expect(page).toHaveURL(/\/subscribers$/);
@@ -67,7 +67,7 @@ for (const lang of ["fr", "ar"] as const) {
 
       await page.goto(`/subscribers/${found.data[0]!.id}/edit`);
       await inLanguage(page);
-      await page.getByLabel(L("Last name")).fill(`${last}x`);
+      await page.getByLabel(L("Last name"), { exact: true }).fill(`${last}x`);
       await page.getByRole("button", { name: L("Save changes") }).click();
       await expect.poll(async () => ((await (await page.request.get(`/api/v1/subscribers/${found.data[0]!.id}`)).json()) as { last_name: string }).last_name).toBe(`${last}x`);
     });
@@ -105,8 +105,8 @@ for (const lang of ["fr", "ar"] as const) {
       await page.goto(`/subscribers?q=${tag}`);
       await inLanguage(page);
       await page.getByRole("checkbox", { name: L("Select every subscriber on this page") }).check();
-      await page.getByRole("button", { name: L("Set the status to Expired") }).click();
-      await page.getByRole("button", { name: L("Change 2 subscribers", { count: 2 }) }).click();
+      await page.getByRole("button", { name: L("Set the status to Expired", { status: "expired" }) }).click();
+      await page.getByRole("button", { name: L("Change 2 subscribers", { count: 2, n: "2" }) }).click();
       await expect.poll(async () => ((await (await page.request.get(`/api/v1/subscribers?q=${tag}`)).json()) as { data: { subscription_status: string }[] }).data.map((r) => r.subscription_status)).toEqual(["expired", "expired"]);
     });
 
@@ -144,7 +144,7 @@ for (const lang of ["fr", "ar"] as const) {
         const page = await context.newPage();
         await page.goto(path);
         await inLanguage(page);
-        await page.getByLabel(L("Email")).fill(email);
+        await page.getByLabel(L("Email"), { exact: true }).fill(email);
         await page.getByLabel(L("Password")).fill(PASSWORD);
         await page.getByRole("button", { name: L("Sign in") }).click();
         return page;
@@ -175,7 +175,7 @@ for (const lang of ["fr", "ar"] as const) {
     test("sign in as the demo administrator through the form", async ({ page }) => {
       await page.goto("/login");
       await inLanguage(page);
-      await page.getByLabel(L("Email")).fill("admin@example.com");
+      await page.getByLabel(L("Email"), { exact: true }).fill("admin@example.com");
       await page.getByLabel(L("Password")).fill("admin-demo-pass");
       await page.getByRole("button", { name: L("Sign in") }).click();
       await expect(page).toHaveURL(/\/subscribers/);

@@ -1,5 +1,5 @@
 import "server-only";
-import { createTranslator } from "next-intl";
+import { createTranslator } from "use-intl/core";
 import { AuthError } from "@/lib/auth/guards";
 import { scopeCondition, TRASHED_BRANCHES, type BranchScope } from "@/lib/auth/scope";
 import { canManageTrash, canMergeSubscribers, type SessionUser } from "@/lib/auth/permissions";

@@ -1,4 +1,4 @@
-import { createTranslator } from "next-intl";
+import { createTranslator } from "use-intl/core";
 import { catalogue } from "@/lib/i18n/catalogues";
 import { INTL_TAG, LOCALE_NAMES, isLocale, type Locale } from "@/lib/i18n/locales";
 import { problemsIn } from "@/lib/i18n/problems-in";

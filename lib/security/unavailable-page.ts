@@ -1,4 +1,4 @@
-import { createTranslator } from "next-intl";
+import { createTranslator } from "use-intl/core";
 import { RETRY_AFTER_SECONDS } from "@/lib/health/unavailable";
 import { catalogue } from "@/lib/i18n/catalogues";
 import { direction, type Locale } from "@/lib/i18n/locales";

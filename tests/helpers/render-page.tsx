@@ -1,7 +1,9 @@
 import { createElement, type ReactElement, type ReactNode } from "react";
 import { renderToReadableStream } from "react-dom/server";
+import { NextIntlClientProvider } from "next-intl";
 import { AppRouterContext, type AppRouterInstance } from "next/dist/shared/lib/app-router-context.shared-runtime";
 import { PathnameContext, SearchParamsContext } from "next/dist/shared/lib/hooks-client-context.shared-runtime";
+import { catalogue } from "@/lib/i18n/catalogues";
 
 // A page's HTML as the server renders it, in the test's own process: its server components run
 // against the test database (so a test can count the statements a view costs, or read what the
@@ -30,7 +32,12 @@ export async function renderPage<P extends Record<string, string | string[] | un
     createElement(
       PathnameContext.Provider,
       { value: pathname },
-      createElement(SearchParamsContext.Provider, { value: searchParams }, createElement(page as never, { searchParams: Promise.resolve(params) })),
+      createElement(
+        SearchParamsContext.Provider,
+        { value: searchParams },
+        // The root layout's provider: the English catalogue (client components read their words from it).
+        createElement(NextIntlClientProvider, { locale: "en", timeZone: "UTC", messages: catalogue("en"), children: createElement(page as never, { searchParams: Promise.resolve(params) }) }),
+      ),
     ),
   );
   let failure: unknown;

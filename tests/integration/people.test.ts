@@ -1,5 +1,8 @@
 import pg from "pg";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import type { AppError } from "@/lib/errors";
+import { fieldWords } from "@/lib/i18n/problem";
+import { problemsIn } from "@/lib/i18n/problems-in";
 import { resetPasswordAction } from "@/app/(console)/users/actions";
 import { GET as usersRoute } from "@/app/api/v1/users/route";
 import { PATCH as userPATCH } from "@/app/api/v1/users/[id]/route";
@@ -156,7 +159,9 @@ for (const kind of testDbKinds()) {
       expect(await linkState(secret)).toMatchObject({ state: "valid", user: { id: made.id } });
       const before = (await user(made.id)).session_version;
 
-      await expect(setPasswordWithLink(secret, "password1234")).rejects.toMatchObject({ status: 400, fields: { password: [expect.stringMatching(/too easy to guess/)] } });
+      // The refusal carries a problem key, put into the reader's words where it is shown: English here.
+      const refused = await setPasswordWithLink(secret, "password1234").then(() => null, (e: AppError) => e);
+      expect({ status: refused?.status, fields: fieldWords(refused?.fields, problemsIn("en")) }).toMatchObject({ status: 400, fields: { password: [expect.stringMatching(/too easy to guess/)] } });
       await setPasswordWithLink(secret, GOOD_PASSWORD);
       const after = await user(made.id);
       expect(await verifyPassword(GOOD_PASSWORD, after.password_hash)).toBe(true);
