@@ -69,11 +69,11 @@ export function englishOnly(locale: Exclude<Lang, "en">): string[] {
     .map(([, text]) => text);
 }
 
-/** The page's visible text, one entry per text node, and the accessible names it carries in attributes; data in <bdi>, <code> and <kbd> left out. */
+/** The page's visible text, one entry per text node, and the accessible names it carries in attributes; data (in <bdi>, <code>, <kbd>, or marked translate="no") left out. */
 export async function pageTexts(page: Page): Promise<string[]> {
   return page.evaluate(() => {
     const out: string[] = [document.title];
-    const skip = (el: Element | null) => Boolean(el?.closest("script, style, noscript, template, bdi, code, kbd, samp, [data-data]"));
+    const skip = (el: Element | null) => Boolean(el?.closest("script, style, noscript, template, bdi, code, kbd, samp, [translate='no']"));
     const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
     for (let node = walker.nextNode(); node; node = walker.nextNode()) {
       const el = node.parentElement;
@@ -100,7 +100,10 @@ export function isNeutral(given: string): boolean {
   // Dates, times and relative times are Intl's words, in the page's language: not a catalogue's.
   const text = given.replace(DATES, "");
   return (
-    /^[\s\d.,:;/–—\-+()%#×·…|'’"“”«»!?*@=<>[\]_~^&$€£]*$/.test(text) ||
+    // Digits, punctuation and the arrows and marks of buttons (▾ ✕ ← →) are no language's.
+    /^[\s\d.,:;/–—\-+()%#×·…|'’"“”«»!?*@=<>[\]_~^&$€£\u2190-\u21ff\u2700-\u27bf\u25a0-\u25ff]*$/.test(text) ||
+    // A machine name (an audit action's code, a webhook message's id): never a sentence.
+    /^[\w.-]*_[\w.-]*$/.test(text) ||
     /^\S+@\S+$/.test(text) ||
     /^(https?:\/\/|\/)\S*$/.test(text)
   );

@@ -1,5 +1,6 @@
 import "server-only";
 import { forbidden, unauthorized } from "next/navigation";
+import { getProblemWords } from "@/lib/i18n/server";
 import type { z } from "zod";
 import { AuthError } from "@/lib/auth/guards";
 import type { SessionUser } from "@/lib/auth/permissions";
@@ -7,8 +8,6 @@ import type { Principal } from "@/lib/auth/principal";
 import { databaseAppError, isQueryCancelled } from "@/lib/db/errors";
 import { AppError } from "@/lib/errors";
 import { fieldWords, problem } from "@/lib/i18n/problem";
-import { problemsIn } from "@/lib/i18n/problems-in";
-import { requestLocale } from "@/lib/i18n/request";
 import { logError } from "@/lib/telemetry/log";
 import { fieldErrors } from "@/lib/validation/common";
 
@@ -35,7 +34,7 @@ export function action<S extends z.ZodType, T, U extends SessionUser | Principal
     }
     const result = await outcome(schema, input, user, run);
     // Messages carry problem keys (lib/i18n/problem.ts): put into the caller's language here, once.
-    const words = problemsIn(await requestLocale());
+    const words = (await getProblemWords());
     if (result.ok) return result.message ? { ...result, message: words(result.message) } : result;
     return { ...result, fieldErrors: fieldWords(result.fieldErrors, words), formError: result.formError && words(result.formError) };
   };

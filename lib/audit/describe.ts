@@ -1,5 +1,5 @@
 import { createTranslator } from "use-intl/core";
-import { catalogue } from "@/lib/i18n/catalogues";
+import { catalogue, type Messages } from "@/lib/i18n/catalogues";
 import { INTL_TAG, LOCALE_NAMES, isLocale, type Locale } from "@/lib/i18n/locales";
 import { problemsIn } from "@/lib/i18n/problems-in";
 import { FIELD } from "@/lib/subscribers/fields";
@@ -36,14 +36,14 @@ type Text = { group: Group; says?: (f: Facts, w: AuditWords) => Values };
 /** A translator of the whole catalogue, its Intl tag and the problems' words: the reader's language. */
 export type AuditWords = { tag: string; t: (key: string, values?: Values) => string; has: (key: string) => boolean; problems: (text: string) => string };
 
-const made = new Map<Locale, AuditWords>();
-/** The audit's words in `locale` (English by default, as the API and the tests read them). */
-export function auditWords(locale: Locale = "en"): AuditWords {
-  let words = made.get(locale);
+const made = new WeakMap<object, AuditWords>();
+/** The audit's words in `locale` (English by default, as the API and the tests read them), from `messages` (a page's: lib/i18n/request.ts). */
+export function auditWords(locale: Locale = "en", messages: Messages = catalogue(locale)): AuditWords {
+  let words = made.get(messages);
   if (!words) {
-    const translator = createTranslator({ locale, messages: catalogue(locale) }) as unknown as { (key: string, values?: Values): string; has: (key: string) => boolean };
+    const translator = createTranslator({ locale, messages }) as unknown as { (key: string, values?: Values): string; has: (key: string) => boolean };
     words = { tag: INTL_TAG[locale], t: (key, values) => translator(key, values), has: (key) => translator.has(key), problems: problemsIn(locale) };
-    made.set(locale, words);
+    made.set(messages, words);
   }
   return words;
 }

@@ -2,6 +2,7 @@ import "server-only";
 import type { SessionUser } from "@/lib/auth/permissions";
 import { hashPassword } from "@/lib/auth/password";
 import { passwordProblem } from "@/lib/auth/password-policy";
+import { problem } from "@/lib/i18n/problem";
 import { isLinkSecretShape, newLinkSecret, secretHash } from "@/lib/auth/secrets";
 import { prisma } from "@/lib/db/client";
 import type { Prisma } from "@/lib/generated/prisma/client";
@@ -46,11 +47,12 @@ export async function linkState(secret: string): Promise<LinkState> {
   return { state: "valid", user: { id, name, email }, expiresAt: link.expires_at };
 }
 
+/** Why a link cannot be used, as problem keys (lib/i18n/problem.ts): the page and the refusal put them into the reader's words. */
 export const LINK_MESSAGES = {
-  used: "This link has already been used. Ask an administrator for a new one if you need to set your password again.",
-  expired: "This link has expired (links work for 24 hours). Ask an administrator for a new one.",
-  inactive: "This account is deactivated: its link cannot be used. Ask an administrator to reactivate it and make a new link.",
-  unknown: "This link is not valid. Check that you copied all of it, or ask an administrator for a new one.",
+  used: problem("users.linkUsed"),
+  expired: problem("users.linkExpired"),
+  inactive: problem("users.linkInactive"),
+  unknown: problem("users.linkUnknown"),
 } as const;
 
 /** Sets the password of the link's user, once: the link is spent and every session of the user ends. */

@@ -4,6 +4,7 @@ import { getTranslations } from "next-intl/server";
 import type { ToolbarFilters } from "@/components/list/filter-bar";
 import { ListBody, ListResults } from "@/components/list/list-results";
 import { EmptyState } from "@/components/list/list-states";
+import { ClientMessages } from "@/components/client-messages";
 import { ListTable } from "@/components/list/list-table";
 import { ListToolbar } from "@/components/list/list-toolbar";
 import { PlainHeader } from "@/components/list/sort-header";
@@ -104,7 +105,12 @@ export default async function ActivityPage({ searchParams }: { searchParams: Pro
                         </span>
                       </td>
                       <td className="hidden px-3 py-2.5 sm:table-cell">{status}</td>
-                      <td className="whitespace-nowrap px-3 py-1.5 text-end">{r.can_undo ? <ActivityUndo entry={{ kind: r.kind, id: r.id, confirm: r.confirm }} words={undoWords(r.kind === "merge", r.summary)} /> : null}</td>
+                      <td className="whitespace-nowrap px-3 py-1.5 text-end">{r.can_undo ? (
+                          // A bulk change's Undo is its own page's button (subscribers/bulk/[id]/undo-button.tsx), with its words.
+                          <ClientMessages namespaces={r.kind === "bulk_change" ? ["bulk.undo"] : []}>
+                            <ActivityUndo entry={{ kind: r.kind, id: r.id, confirm: r.confirm }} words={undoWords(r.kind === "merge", r.summary)} />
+                          </ClientMessages>
+                        ) : null}</td>
                     </tr>
                   );
                 })}

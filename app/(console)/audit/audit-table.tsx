@@ -2,6 +2,7 @@ import { getLocale, getTranslations } from "next-intl/server";
 import { FieldChanges } from "@/components/field-changes";
 import { ListTable } from "@/components/list/list-table";
 import { PlainHeader, SortHeader } from "@/components/list/sort-header";
+import { requestMessages } from "@/lib/i18n/request";
 import { auditWords, describeAudit, type AuditWords } from "@/lib/audit/describe";
 import type { AuditRow } from "@/lib/audit/queries";
 import { config } from "@/lib/config";
@@ -46,7 +47,7 @@ function WhatHappened({ row, words }: { row: AuditRow; words: AuditWords }) {
 export async function AuditTable({ rows, sort, params, path }: { rows: AuditRow[]; sort: { column: string; direction: "asc" | "desc" }; params: RawParams; path: string }) {
   const header = { sort, params, path };
   const [t, f, locale] = await Promise.all([getTranslations("audit"), getFormats(), getLocale()]);
-  const words = auditWords(locale);
+  const words = auditWords(locale, await requestMessages());
   return (
     <ListTable
       caption={t("caption")}
@@ -78,7 +79,7 @@ function AuditRowView({ row, words, f }: { row: AuditRow; words: AuditWords; f: 
         <WhatHappened row={row} words={words} />
       </td>
       <td className="px-3 py-2.5">{row.actor_email != null ? <bdi>{row.actor_email}</bdi> : <Dash />}</td>
-      <td className="whitespace-nowrap px-3 py-2.5 font-mono text-xs text-slate-500" title={row.user_agent ?? undefined}>
+      <td className="whitespace-nowrap px-3 py-2.5 font-mono text-xs text-slate-500" title={row.user_agent ?? undefined} translate="no">
         {row.ip ? <bdi>{row.ip}</bdi> : <Dash />}
       </td>
     </tr>

@@ -3,6 +3,7 @@ import { getLocale, getTranslations } from "next-intl/server";
 import { ListBody, ListResults } from "@/components/list/list-results";
 import { EmptyState } from "@/components/list/list-states";
 import { ListToolbar } from "@/components/list/list-toolbar";
+import { requestMessages } from "@/lib/i18n/request";
 import { auditWords } from "@/lib/audit/describe";
 import { auditFiltersSchema } from "@/lib/audit/filters";
 import { listAuditEvents } from "@/lib/audit/queries";
@@ -32,7 +33,7 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
         <h1 className="text-2xl font-semibold tracking-tight">{t("title")}</h1>
         <p className="mt-1 text-sm text-slate-600">{t("intro", { zone: config().CONSOLE_TIME_ZONE })}</p>
       </div>
-      <ListToolbar filters={auditToolbar(auditWords(locale))} params={params} path={PATH} />
+      <ListToolbar filters={auditToolbar(auditWords(locale, await requestMessages()))} params={params} path={PATH} />
       <ListBody parsed={parsed} params={params} path={PATH}>
         {(filters) => (
           <ListResults

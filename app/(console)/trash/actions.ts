@@ -1,14 +1,13 @@
 "use server";
 
 import { revalidatePath } from "next/cache";
+import { getProblemWords } from "@/lib/i18n/server";
 import { z } from "zod";
 import { action } from "@/lib/actions";
 import { requireAdmin } from "@/lib/auth/guards";
 import { AppError } from "@/lib/errors";
 import { MAX_SELECTION } from "@/lib/subscribers/bulk-schema";
 import { problem } from "@/lib/i18n/problem";
-import { problemsIn } from "@/lib/i18n/problems-in";
-import { requestLocale } from "@/lib/i18n/request";
 import { TRASH_KINDS, type TrashKind } from "@/lib/trash/filters";
 import { eraseFromTrash, restoreFromTrash } from "@/lib/trash/manage";
 import { idSchema } from "@/lib/validation/id";
@@ -43,7 +42,7 @@ async function answer(outcome: Outcome, kind: TrashKind, verb: "restored" | "era
   revalidatePath("/trash");
   revalidatePath("/subscribers");
   revalidatePath("/branches");
-  const words = problemsIn(await requestLocale());
+  const words = (await getProblemWords());
   const refused = outcome.refused.map((r) => words(r.message)).join(" ");
   if (outcome.done.length === 0) return { ok: false as const, formError: refused || problem("trash.nothingDone") };
   const done = words(problem(verb === "restored" ? "trash.restored" : "trash.erased", { kind, count: outcome.done.length }));

@@ -60,7 +60,7 @@ export default async function TrashPage({ searchParams }: { searchParams: Promis
             empty={<NoTrash kind={kind} params={params} />}
           >
             {(rows) => (
-              <ClientMessages namespaces={["trash.table"]}>
+              <ClientMessages namespaces={["trash.table", "list"]}>
                 <TrashTable kind={kind} rows={rows} />
               </ClientMessages>
             )}

@@ -208,7 +208,7 @@ export default async function ApiDocsPage() {
         </dl>
       </section>
       {tags.map((tag) => (
-        <section key={tag} aria-labelledby={`tag-${tag}`} className="mt-8">
+        <section translate="no" key={tag} aria-labelledby={`tag-${tag}`} className="mt-8">
           <h2 id={`tag-${tag}`} className="text-lg font-semibold">{tag}</h2>
           <div className="mt-3 space-y-4">
             {all
@@ -219,7 +219,7 @@ export default async function ApiDocsPage() {
           </div>
         </section>
       ))}
-      <section aria-labelledby="schemas-heading" className="mt-8">
+      <section translate="no" aria-labelledby="schemas-heading" className="mt-8">
         <h2 id="schemas-heading" className="text-lg font-semibold">{t("records")}</h2>
         <div className="mt-3 space-y-4">
           {Object.entries(document.components?.schemas ?? {}).map(([name, schema]) => (

@@ -1,12 +1,11 @@
 "use server";
 
 import { z } from "zod";
+import { getProblemWords } from "@/lib/i18n/server";
 import type { ActionResult } from "@/lib/actions";
 import { databaseAppError } from "@/lib/db/errors";
 import { AppError } from "@/lib/errors";
 import { fieldWords, problem } from "@/lib/i18n/problem";
-import { problemsIn } from "@/lib/i18n/problems-in";
-import { requestLocale } from "@/lib/i18n/request";
 import { fieldErrors } from "@/lib/validation/common";
 import { setPasswordWithLink } from "@/lib/users/links";
 import { passwordSetSchema, type PasswordSetInput } from "@/lib/users/schema";
@@ -17,7 +16,7 @@ import { logError } from "@/lib/telemetry/log";
 
 export async function setPasswordAction(input: PasswordSetInput): Promise<ActionResult<{ email: string }>> {
   // Not an action() (no guard): its messages are put into the reader's words here, as action() does.
-  const words = problemsIn(await requestLocale());
+  const words = (await getProblemWords());
   const result = await setPassword(input);
   if (result.ok) return result.message ? { ...result, message: words(result.message) } : result;
   return { ...result, fieldErrors: fieldWords(result.fieldErrors, words), formError: result.formError && words(result.formError) };

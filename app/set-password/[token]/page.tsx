@@ -1,10 +1,9 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { getProblemWords } from "@/lib/i18n/server";
 import { getTranslations } from "next-intl/server";
 import { ClientMessages } from "@/components/client-messages";
 import { buttonClass } from "@/components/ui/button-styles";
-import { problemsIn } from "@/lib/i18n/problems-in";
-import { requestLocale } from "@/lib/i18n/request";
 import { LINK_MESSAGES, linkState } from "@/lib/users/links";
 import { SetPasswordForm } from "./set-password-form";
 
@@ -19,7 +18,7 @@ export default async function SetPasswordPage({ params }: { params: Promise<{ to
   const link = await linkState(token);
   const t = await getTranslations("setPassword");
   // The link's state in words (a problem key of lib/users, or its words).
-  const words = problemsIn(await requestLocale());
+  const words = (await getProblemWords());
   return (
     <main className="flex min-h-screen items-center justify-center px-4 py-12">
       <div className="w-full max-w-sm">

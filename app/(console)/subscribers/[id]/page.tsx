@@ -34,6 +34,7 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 
 /** One subscriber: every field, the earlier subscribers it duplicates and by which rule, its history. */
 export default async function SubscriberPage({ params, searchParams }: Props) {
+  const common = await getTranslations("common");
   const raw = (await params).id;
   const back = listBack((await searchParams).back);
   const user = await requirePageUser(`/subscribers/${encodeURIComponent(raw)}${backQuery(back)}`);
@@ -82,7 +83,7 @@ export default async function SubscriberPage({ params, searchParams }: Props) {
 
   return (
     <div className="mx-auto max-w-4xl space-y-6">
-      <nav aria-label="Breadcrumb" className="text-sm">
+      <nav aria-label={common("breadcrumb")} className="text-sm">
         <Link href={back} className="text-brand-700 hover:underline">
           {t("back")}
         </Link>

@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { getProblemWords } from "@/lib/i18n/server";
 import { getTranslations } from "next-intl/server";
 import { ClientMessages } from "@/components/client-messages";
 import { filterChips } from "@/components/list/filter-chip-words";
@@ -12,8 +13,6 @@ import { heavy } from "@/lib/load/user-limit";
 import { isScoped } from "@/lib/auth/scope";
 import { config } from "@/lib/config";
 import { problem as problemKey } from "@/lib/i18n/problem";
-import { problemsIn } from "@/lib/i18n/problems-in";
-import { requestLocale } from "@/lib/i18n/request";
 import { getFormats } from "@/lib/i18n/server";
 import { countTarget, runsAtOnce, selectedNames } from "@/lib/subscribers/bulk";
 import { MAX_SELECTION, changeFromChoice, type BulkTarget } from "@/lib/subscribers/bulk-schema";
@@ -41,6 +40,7 @@ function picked(params: RawParams, keys: readonly string[]): Record<string, stri
 
 /** The confirmation of a bulk change: a plain GET from the list, so it works without JavaScript. */
 export default async function BulkChangePage({ searchParams }: { searchParams: Promise<RawParams> }) {
+  const common = await getTranslations("common");
   const params = await searchParams;
   const user = await requirePageUser(`/subscribers/bulk${withParams(params, {})}`);
   const filters = picked(params, SUBSCRIBER_FILTER_KEYS);
@@ -75,8 +75,8 @@ export default async function BulkChangePage({ searchParams }: { searchParams: P
     } catch (error) {
       // Said in place of the summary.
       const known = AppError.is(error) ? error : databaseAppError(error);
-      if (known) countProblem = problemsIn(await requestLocale())(known.message);
-      else if (isQueryCancelled(error)) countProblem = problemsIn(await requestLocale())(problemKey("common.cancelled")); // its client has gone: nobody reads it
+      if (known) countProblem = (await getProblemWords())(known.message);
+      else if (isQueryCancelled(error)) countProblem = (await getProblemWords())(problemKey("common.cancelled")); // its client has gone: nobody reads it
       else throw error;
     }
   }
@@ -85,7 +85,7 @@ export default async function BulkChangePage({ searchParams }: { searchParams: P
 
   return (
     <div className="mx-auto max-w-2xl space-y-5">
-      <nav aria-label="Breadcrumb" className="text-sm">
+      <nav aria-label={common("breadcrumb")} className="text-sm">
         <Link href={back} className="text-brand-700 hover:underline">
           {t("back")}
         </Link>

@@ -9,6 +9,7 @@ const DENSITIES = { comfortable: "comfortable", compact: "compact" } as const;
 export function ColumnForm({ settings, back }: { settings: TableSettings; back: string }) {
   // No choice yet: ticked are the columns a wide screen shows (narrower ones show fewer).
   const t = useTranslations("columns");
+  const fields = useTranslations();
   const shown = (column: TableColumn) => (settings.hidden ? !settings.hidden.includes(column) : column in FIT_COLUMNS);
   return (
     <form method="post" action="/subscribers/table-settings" className="space-y-5 rounded-lg border border-slate-200 bg-white p-6 text-sm shadow-sm">
@@ -20,7 +21,7 @@ export function ColumnForm({ settings, back }: { settings: TableSettings; back: 
           {COLUMNS.map((c) => (
             <label key={c.column} className="flex items-center gap-2">
               <input type="checkbox" name="show" value={c.column} defaultChecked={shown(c.column)} className="size-4 accent-brand-600" />
-              {c.label}
+              {fields(c.key)}
             </label>
           ))}
         </div>

@@ -19,7 +19,7 @@ import { duplicateFiltersSchema } from "@/lib/subscribers/duplicate-filters";
 import { MERGE_FIELDS } from "@/lib/subscribers/duplicate-schema";
 import { listDuplicateGroups, type DuplicateGroup } from "@/lib/subscribers/duplicate-groups";
 import { fieldText, labelOf, type FieldWords, type ValueWords } from "@/lib/subscribers/merge-fields";
-import { SEARCH } from "../filter-fields";
+import { subscriberSearch, type FilterWords } from "../filter-fields";
 import { DismissButton } from "./dismiss-button";
 
 export async function generateMetadata(): Promise<Metadata> {
@@ -34,23 +34,25 @@ type Page = { t: Words; f: Awaited<ReturnType<typeof getFormats>>; labels: Field
 
 /** Groups of subscribers sharing an email or a mobile, side by side, with what differs marked. */
 export default async function DuplicatesPage({ searchParams }: { searchParams: Promise<RawParams> }) {
+  const common = await getTranslations("common");
   const params = await searchParams;
   const user = await requirePageUser(`${PATH}${withParams(params, {})}`);
   const parsed = parseWith(duplicateFiltersSchema, params);
   const scope = user.scope;
   const t = await getTranslations("duplicates");
+  const all = (await getTranslations()) as unknown as FilterWords;
   const f = await getFormats();
   // The `fields` namespace is the field catalogue's (lib/subscribers/fields.ts): read here, never written.
   const labels = (await getTranslations("fields")) as unknown as FieldWords;
   const values: ValueWords = { day: f.day, status: (status) => t("value.status", { status }), flag: (value) => (value ? t("value.yes") : t("value.no")) };
   const toolbar: ListFilters = {
-    search: SEARCH,
+    search: subscriberSearch(all),
     fields: [{ kind: "select", name: "rule", label: t("filterShared"), options: [{ value: "email", label: t("rule.email") }, { value: "mobile", label: t("rule.mobile") }] }],
     keys: ["q", "rule"],
   };
   return (
     <div className="space-y-5">
-      <nav aria-label="Breadcrumb" className="text-sm">
+      <nav aria-label={common("breadcrumb")} className="text-sm">
         <Link href={listBack(params.back)} className="text-brand-700 hover:underline">
           {t("back")}
         </Link>

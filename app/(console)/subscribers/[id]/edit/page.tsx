@@ -22,6 +22,7 @@ export async function generateMetadata(): Promise<Metadata> {
 
 /** Anyone signed in may correct a subscriber (the creation form's rules); the server decides the duplicate flag again. */
 export default async function EditSubscriberPage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: Promise<RawParams> }) {
+  const common = await getTranslations("common");
   const raw = (await params).id;
   const back = listBack((await searchParams).back);
   const scope = (await requirePageUser(`/subscribers/${encodeURIComponent(raw)}/edit${backQuery(back)}`)).scope;
@@ -39,7 +40,7 @@ export default async function EditSubscriberPage({ params, searchParams }: { par
   ]);
   return (
     <div className="mx-auto max-w-2xl">
-      <nav aria-label="Breadcrumb" className="flex flex-wrap gap-x-2 text-sm">
+      <nav aria-label={common("breadcrumb")} className="flex flex-wrap gap-x-2 text-sm">
         <Link href={back} className="text-brand-700 hover:underline">
           {tr("back")}
         </Link>

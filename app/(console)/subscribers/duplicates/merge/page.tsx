@@ -20,6 +20,7 @@ const PATH = "/subscribers/duplicates/merge";
 
 /** Merge… (administrators): choose the subscriber that stays and, field by field, whose value it keeps. */
 export default async function MergePage({ searchParams }: { searchParams: Promise<RawParams> }) {
+  const common = await getTranslations("common");
   const params = await searchParams;
   const user = await requirePageAdmin(`${PATH}${withParams(params, {})}`);
   const parsed = parseWith(mergePageSchema, params);
@@ -44,7 +45,7 @@ export default async function MergePage({ searchParams }: { searchParams: Promis
     }));
   return (
     <div className="space-y-5">
-      <nav aria-label="Breadcrumb" className="text-sm">
+      <nav aria-label={common("breadcrumb")} className="text-sm">
         <Link href="/subscribers/duplicates" className="text-brand-700 hover:underline">
           {t("mergePage.back")}
         </Link>
@@ -56,7 +57,7 @@ export default async function MergePage({ searchParams }: { searchParams: Promis
       {rows.length < parsed.value.ids.length ? (
         <p role="status" className="text-sm text-amber-900">{t("mergePage.someGone")}</p>
       ) : null}
-      <ClientMessages namespaces={["duplicates.mergeForm"]}>
+      <ClientMessages namespaces={["duplicates.mergeForm", "list"]}>
         <MergeForm members={members} labels={labels} />
       </ClientMessages>
     </div>
