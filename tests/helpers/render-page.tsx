@@ -36,7 +36,9 @@ export async function renderPage<P extends Record<string, string | string[] | un
         SearchParamsContext.Provider,
         { value: searchParams },
         // The root layout's provider: the English catalogue (client components read their words from it).
-        createElement(NextIntlClientProvider, { locale: "en", timeZone: "UTC", messages: catalogue("en"), children: createElement(page as never, { searchParams: Promise.resolve(params) }) }),
+        <NextIntlClientProvider locale="en" timeZone="UTC" messages={catalogue("en")}>
+          {createElement(page as never, { searchParams: Promise.resolve(params) })}
+        </NextIntlClientProvider>,
       ),
     ),
   );

@@ -43,7 +43,8 @@ const table = (rows: SubscriberRow[], hidden: TableColumn[] | null = [], shown?:
   );
 /** The table as an English page renders it: its client parts read the catalogue's words. */
 function inEnglish<P extends object>(component: React.ComponentType<P>, props: P) {
-  return createElement(NextIntlClientProvider, { locale: "en", messages: catalogue("en"), timeZone: "UTC", children: createElement(component, props) });
+  const Provider = NextIntlClientProvider as unknown as React.FC<{ locale: string; timeZone: string; messages: object; children?: React.ReactNode }>;
+  return createElement(Provider, { locale: "en", messages: catalogue("en"), timeZone: "UTC" }, createElement(component, props));
 }
 const body = (markup: string) => markup.slice(markup.indexOf("<tbody"), markup.indexOf("</tbody>"));
 
