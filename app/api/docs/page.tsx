@@ -167,9 +167,9 @@ export default async function ApiDocsPage() {
           {t("back")}
         </Link>
       </p>
-      <h1 className="text-2xl font-semibold tracking-tight">{document.info.title}</h1>
-      {/* The document's own words stay as written (docs/API.md): its direction is theirs. */}
-      <p className="mt-2 text-sm text-slate-700" dir="auto">
+      <h1 className="text-2xl font-semibold tracking-tight" translate="no">{document.info.title}</h1>
+      {/* The document's own words stay as written (docs/API.md): its direction is theirs, and no translation touches them. */}
+      <p className="mt-2 text-sm text-slate-700" dir="auto" translate="no">
         <Prose text={document.info.description ?? ""} />
       </p>
       <p className="mt-1 text-sm text-slate-700">
@@ -188,7 +188,7 @@ export default async function ApiDocsPage() {
           {all.map((e) => (
             <li key={anchor(e)}>
               <a href={`#${anchor(e)}`} className="text-sky-800 underline">
-                <span className="font-mono uppercase">{e.method}</span> <span className="font-mono">{e.path}</span>
+                <span className="font-mono uppercase" translate="no">{e.method}</span> <span className="font-mono">{e.path}</span>
               </a>
             </li>
           ))}
@@ -198,7 +198,7 @@ export default async function ApiDocsPage() {
         <h2 id="auth-heading" className="text-lg font-semibold">{t("signingIn")}</h2>
         <dl className="mt-2 space-y-2 text-sm">
           {schemes.map(([name, scheme]) => (
-            <div key={name}>
+            <div key={name} translate="no">
               <dt className="font-mono font-semibold">{name}</dt>
               <dd>
                 <Prose text={scheme.description ?? ""} />
