@@ -149,7 +149,8 @@ describe("previews within the user's limit (production build)", () => {
       expect(await uploaded).toBe(200);
       const after = await annThere.request("/subscribers?q=a%20e");
       expect(after.status).toBe(200);
-      expect(after.body).not.toMatch(/Too many lists loading at once/);
+      // What the page shows, not the catalogue words its scripts carry for the notice.
+      expect(after.body.replace(/<script[\s\S]*?<\/script>/g, "")).not.toMatch(/Too many lists loading at once/);
     } finally {
       await strict.close();
     }
