@@ -161,9 +161,7 @@ export default async function ApiDocsPage() {
     <main className="mx-auto max-w-5xl px-4 py-8">
       <p className="mb-3 text-sm">
         <Link href="/subscribers" className="text-sky-800 underline">
-          <span aria-hidden="true" className="inline-block rtl:rotate-180">
-            ←
-          </span>{" "}
+          <span className="inline-block rtl:rotate-180">←</span>{" "}
           {t("back")}
         </Link>
       </p>
