@@ -77,7 +77,11 @@ for (const lang of ["fr", "ar"] as const) {
       await inLanguage(page);
       const panel = page.getByRole("region", { name: new RegExp(escape(L("Export file"))) });
       await panel.getByRole("button", { name: L("Request export") }).click();
-      const download = panel.getByRole("link", { name: L("Download") });
+      // The file of this request, not an older one of the same user's (another spec's), once it is made.
+      const status = async () => (await (await page.request.get("/api/v1/subscribers/export")).json()) as { downloadable_file_status: string; downloadable_file: string };
+      await expect.poll(async () => (await status()).downloadable_file_status, { timeout: 30_000 }).toBe("completed");
+      await page.reload();
+      const download = panel.getByRole("link", { name: L("Download") }).and(page.locator(`a[href="${(await status()).downloadable_file}"]`)).first();
       await expect(download).toBeVisible({ timeout: 30_000 });
       const [file] = await Promise.all([page.waitForEvent("download"), download.click()]);
       expect(file.suggestedFilename()).toMatch(/^subscribers-\d{8}-\d{4}\.csv$/);
