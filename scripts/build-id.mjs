@@ -15,6 +15,7 @@ export const BUILD_INPUTS = [
   "app",
   "components",
   "lib",
+  "messages",
   "public",
   "instrumentation.ts",
   "proxy.ts",

@@ -4,7 +4,7 @@ import { chipWords, filterChips, sortColumnLabel } from "@/components/list/filte
 import { Badge } from "@/components/ui/badge";
 import { useFormats } from "@/lib/i18n/client";
 import type { ExportStatusBody } from "@/lib/export/status";
-import { fieldLabel } from "@/lib/subscribers/fields";
+import { labelField } from "@/lib/subscribers/fields";
 
 // The export panel's parts. Client code (the panel polls): the page hands it `export` and `list`.
 
@@ -47,9 +47,10 @@ export function ExportProgress({ status }: { status: ExportStatusBody }) {
 /** "Created, descending" for a stored sort, its column named as the toolbar names it; null (an API request without one) is by id. */
 export function useSortWords(fields: FilterField[]): (sort: string | null) => string {
   const t = useTranslations("export");
+  const label = useTranslations();
   return (sort) => {
     const column = (sort ?? "id").replace(/^-/, "");
-    return t("sort", { column: sortColumnLabel(fields, column) ?? fieldLabel(column), direction: sort?.startsWith("-") ? "desc" : "asc" });
+    return t("sort", { column: sortColumnLabel(fields, column) ?? labelField(label, column), direction: sort?.startsWith("-") ? "desc" : "asc" });
   };
 }
 

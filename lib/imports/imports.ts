@@ -145,8 +145,8 @@ async function insertWithinQuota(userId: number, size: number, insert: Statement
         "quota_exceeded",
         problem("imports.quotaExceeded", {
           small: inUse < 0.1 && inUse > 0 ? "yes" : "no",
-          inUse: inUse.toFixed(1),
-          size: (size / MB).toFixed(1),
+          inUse,
+          size: size / MB,
           quota: quotaMb,
           hours: config().IMPORT_PREVIEW_RETENTION_HOURS,
         }),

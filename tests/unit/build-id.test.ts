@@ -4,7 +4,7 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { parseConfig } from "@/lib/config";
 import { actionsKeyNotice, actionsKeyProblem, builtActionsKey } from "@/lib/server/actions-key";
-import { buildId } from "../../scripts/build-id.mjs";
+import { BUILD_INPUTS, buildId } from "../../scripts/build-id.mjs";
 
 // Instances built separately must agree on the build id (next.config.js generateBuildId) and on
 // the server actions' key: two checkouts of the same sources, in other folders at other times,
@@ -48,6 +48,22 @@ describe("the build id", () => {
     const b = checkout();
     fs.renameSync(path.join(b, "lib/format.ts"), path.join(b, "lib/format2.ts"));
     expect(buildId(b, {})).not.toBe(before);
+  });
+
+  it("covers every folder the sources import through the @/ alias", () => {
+    // A second machine builds from these inputs alone (tests/helpers/separate-build.ts): a folder
+    // imported but not listed builds here and fails there.
+    const imported = new Set<string>();
+    const walk = (rel: string) => {
+      if (rel === "lib/generated") return;
+      if (fs.statSync(rel).isDirectory()) return fs.readdirSync(rel).forEach((entry) => walk(`${rel}/${entry}`));
+      if (!/\.(ts|tsx|mjs|js)$/.test(rel)) return;
+      for (const match of fs.readFileSync(rel, "utf8").matchAll(/["']@\/([^/"']+)/g)) imported.add(match[1]!.replace(/\.[a-z]+$/, ""));
+    };
+    for (const input of BUILD_INPUTS) if (fs.existsSync(input)) walk(input);
+    expect(imported.has("messages")).toBe(true);
+    const listed = new Set(BUILD_INPUTS.map((input) => input.split("/")[0]!.replace(/\.[a-z]+$/, "")));
+    expect([...imported].filter((top) => !listed.has(top))).toEqual([]);
   });
 
   it("takes BUILD_ID when set, and refuses one that cannot name a folder", () => {

@@ -38,6 +38,9 @@ describe("problem keys", () => {
     expect(problemsIn("fr")(tooLong)).toBe("Saisissez au plus 100 caractères.");
     expect(problemsIn("ar")(tooLong)).toMatch(/حرف/);
     expect(problemsIn("fr")("Already words.")).toBe("Already words.");
+    const quota = problem("imports.quotaExceeded", { small: "no", inUse: 0.8125, size: 1.25, quota: 2, hours: 24 });
+    expect(problemsIn("en")(quota)).toMatch(/hold 0\.8 MB; with this file \(1\.3 MB\)/);
+    expect(problemsIn("fr")(quota)).toMatch(/occupent 0,8 Mo ; avec ce fichier \(1,3 Mo\)/);
     expect(problemsIn("fr")("common.noSuchKey")).toBe("common.noSuchKey");
     expect(fieldWords({ name: [problem("common.required")] }, problemsIn("fr"))).toEqual({ name: ["Renseignez ce champ."] });
   });

@@ -24,7 +24,7 @@ export async function ExportPanel({
   const [status, total] = await Promise.all([exportStatus(user.id), matching]);
   // Client code (it polls): it reads `export`, and `list` for the filters' words.
   return (
-    <ClientMessages namespaces={["export", "list"]}>
+    <ClientMessages namespaces={["export", "list", "fields"]}>
       <ExportPanelView
         initial={status}
         filters={filters ?? {}}
