@@ -44,4 +44,9 @@ const nextConfig = {
 };
 
 // next-intl reads each request's language and catalogue from lib/i18n/request.ts (docs/decisions/0048-languages.md).
-export default createNextIntlPlugin("./lib/i18n/request.ts")(nextConfig);
+// Catalogues are compiled at build time (docs/decisions/0050-precompiled-messages.md): pages format
+// them without parsing ICU on each request, and the browser gets no ICU parser.
+export default createNextIntlPlugin({
+  requestConfig: "./lib/i18n/request.ts",
+  experimental: { messages: { path: "./messages", format: "json", precompile: true } },
+})(nextConfig);

@@ -11,7 +11,7 @@ const COLOURS = ["bg-red-500", "bg-red-500", "bg-amber-500", "bg-emerald-500", "
 
 export function PasswordStrength({ password, userInputs = [], minLength = 12 }: { password: string; userInputs?: string[]; minLength?: number }) {
   // The estimate of the password it was made for: a stale one (typing went on) is not shown.
-  const t = useTranslations("ui.passwordStrength");
+  const t = useTranslations("passwordStrength");
   const [estimate, setEstimate] = useState<{ password: string; strength: Strength } | null>(null);
   const inputs = userInputs.join("\n");
   const strength = estimate?.password === password && password.length >= minLength ? estimate.strength : null;

@@ -33,6 +33,10 @@ test("set up with the page's secret, sign in with a code, admin resets it", asyn
   const secret = (await page.getByTestId("two-factor-secret").textContent())!.trim();
   expect(secret).toMatch(/^[A-Z2-7]{32}$/);
   await page.screenshot({ path: "test-results/screens/two-factor-set-up.png", fullPage: true });
+  // Checked in the browser first, in words (its problem key is among the page's client messages).
+  await page.getByLabel("Code from the app").fill("12");
+  await page.getByRole("button", { name: "Turn on" }).click();
+  await expect(page.getByText("Type the 6 digits your app shows.")).toBeVisible();
   await page.getByLabel("Code from the app").fill("000000" === codeOf(secret) ? "111111" : "000000");
   await page.getByRole("button", { name: "Turn on" }).click();
   await expect(page.getByText("That code is not right")).toBeVisible();

@@ -42,7 +42,7 @@ export default async function LoginPage({ searchParams }: { searchParams: Promis
               {t(`ssoErrors.${ssoError}`)}
             </p>
           ) : null}
-          <ClientMessages namespaces={["login", "problems.auth"]}>
+          <ClientMessages namespaces={["login", "problems.signIn"]}>
             {sso ? <SsoButton name={sso.name} providerId={SSO_PROVIDER_ID} callbackUrl={callbackUrl} primary={!passwords} /> : null}
           {sso && passwords ? (
             <p className="flex items-center gap-3 text-xs uppercase tracking-wide text-slate-500" aria-hidden="true">

@@ -1,7 +1,8 @@
 import { Suspense } from "react";
 import type { ListOutcome } from "@/lib/list/outcome";
 import type { Pagination } from "@/lib/list/pagination";
-import type { ParseResult, RawParams } from "@/lib/list/params";
+import type { RawParams } from "@/lib/list/params";
+import type { ParseResult } from "@/lib/list/parse";
 import { InvalidQuery, ListProblemNotice, PastLastPage, ResultSummary, type ListNoun } from "./list-states";
 import { Pager } from "./pager";
 import { TableSkeleton } from "./table-skeleton";

@@ -1,37 +1,14 @@
-import { createTranslator, useTranslations } from "next-intl";
-import en from "@/messages/en.json";
+import { useTranslations } from "next-intl";
 import { problemWords } from "@/lib/i18n/problem";
 
-// The list parts' words. A page always renders them inside next-intl's providers (server: the
-// request's config; client: ClientMessages with `list`); a table rendered on its own, outside any
-// provider (a unit test's renderToStaticMarkup), reads English rather than failing.
+// The list parts' words: a page renders them inside next-intl's providers (server: the request's
+// config; client: ClientMessages with `list`). Tests render them inside an English provider
+// (tests/helpers/english.tsx): no catalogue is bundled here, so none reaches the browser.
 
-/** next-intl's "no provider" error: "Failed to call `useTranslations` because the context…" in development, no message in production. */
-const noProvider = (error: unknown) =>
-  error instanceof Error && (error.message === "" || error.message.startsWith("Failed to call `useTranslations` because the context") || error.message.startsWith("No intl context found"));
+export const useListWords = () => useTranslations("list");
 
-export function useListWords() {
-  try {
-    return useTranslations("list");
-  } catch (error) {
-    if (!noProvider(error)) throw error;
-    return createTranslator({ locale: "en", messages: en, namespace: "list" });
-  }
-}
-
-type Words = Parameters<typeof problemWords>[0];
-
-function useProblems(): Words {
-  try {
-    return useTranslations("problems") as unknown as Words;
-  } catch (error) {
-    if (!noProvider(error)) throw error;
-    return createTranslator({ locale: "en", messages: en, namespace: "problems" }) as unknown as Words;
-  }
-}
-
-/** Puts a problem key (lib/i18n/problem.ts) into words, English outside any provider. */
+/** Puts a problem key (lib/i18n/problem.ts) into words, with the page's `problems` groups. */
 export function useProblemText(): (text: string) => string {
-  const t = useProblems();
+  const t = useTranslations("problems") as unknown as Parameters<typeof problemWords>[0];
   return (text) => problemWords(t, text);
 }

@@ -10,7 +10,7 @@ import { PASSWORD_MAX, passwordShape } from "./password-rule";
 const MIN_SCORE = 3;
 
 // zxcvbn's feedback as the names of its sentences (`wStraightRow`, `sUseWords`), which the catalogues
-// put into words (`problems.auth.passwordGuessable`, `ui.passwordStrength.advice`), not its English.
+// put into words (`problems.auth.passwordGuessable`, `passwordStrength.advice`), not its English.
 const named = <G extends Record<string, string>>(prefix: string, group: G) =>
   Object.fromEntries(Object.keys(group).map((key) => [key, `${prefix}${key[0]!.toUpperCase()}${key.slice(1)}`])) as G;
 const feedbackNames = {

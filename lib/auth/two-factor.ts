@@ -73,7 +73,7 @@ async function confirmPerson(principal: Principal, password: string, during: str
     throw new AppError(403, "sign_in_again", problem("auth.signInAgain", { minutes: SSO_RECENT_SIGN_IN_SECONDS / 60 }), undefined, undefined, { sign_in_again: true });
   }
   if (sso && !code) return;
-  if (!sso && password === "") throw new AppError(400, "invalid_input", problem("auth.enterPassword"), { password: [problem("auth.enterPassword")] });
+  if (!sso && password === "") throw new AppError(400, "invalid_input", problem("signIn.enterPassword"), { password: [problem("signIn.enterPassword")] });
   const request = await requestInfo();
   const { wait, attempt } = await claimAttempt(user.email, request);
   if (!attempt) {

@@ -1,16 +1,11 @@
 import "server-only";
-import countries from "i18n-iso-countries";
-import ar from "i18n-iso-countries/langs/ar.json";
-import fr from "i18n-iso-countries/langs/fr.json";
 import { cache } from "react";
 import { INTL_TAG, type Locale } from "@/lib/i18n/locales";
+import { countries } from "./local-names";
 import { listCountries } from "./queries";
 
 // Countries as pages show them: in the reader's language, from their ISO code (the database keeps
 // the English name, which the API and the exports answer unchanged). English reads the stored name.
-
-countries.registerLocale(fr);
-countries.registerLocale(ar);
 
 /** A country's name in `locale`; the stored (English) name when the package has none. */
 export function countryName(locale: Locale, country: { code: string; name: string }): string {

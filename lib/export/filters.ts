@@ -1,5 +1,5 @@
 import { problem } from "@/lib/i18n/problem";
-import { parseWith, refusal, type ParseResult } from "@/lib/list/params";
+import { parseWith, refusal, type ParseResult } from "@/lib/list/parse";
 import { SUBSCRIBER_FILTER_KEYS, SUBSCRIBER_SORT_COLUMNS, subscriberFilterOnlySchema, type SubscriberFilterValues } from "@/lib/subscribers/filters";
 
 // An export's filters: the list's names and parser, stored as given so the worker parses them with the same schema.

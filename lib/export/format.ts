@@ -1,5 +1,5 @@
 import { problem } from "@/lib/i18n/problem";
-import { refusal, type ParseResult } from "@/lib/list/params";
+import { refusal, type ParseResult } from "@/lib/list/parse";
 
 // The export's file format: chosen beside the filters (it is not one), stored on the export, and
 // used only to pick the writer, the file's key and its download headers

@@ -27,8 +27,37 @@ export function pseudoMessage(message: string): string {
   return `⟦${body}${padding}⟧`;
 }
 
+// A catalogue the build compiled (next.config.js, docs/decisions/0050-precompiled-messages.md) holds
+// icu-minify's arrays for the messages with arguments; one read from its file (tests, scripts) holds strings.
+type Compiled = string | number | Compiled[] | { [branch: string]: Compiled };
+
+/** One compiled message node in the pseudo-language: literals accented; names, styles and branch keys kept. */
+function pseudoNode(node: Compiled): Compiled {
+  if (typeof node === "string") return accented(node);
+  if (!Array.isArray(node) || node.length === 1) return node; // `#`, or an argument
+  const [name, kind, ...rest] = node;
+  if (typeof kind !== "number") return [name!, ...[kind!, ...rest].map(pseudoNode)]; // a tag and its children
+  if (kind > 3) return node; // a number, date or time
+  const branches = rest[0] as Record<string, Compiled>; // select, plural or selectordinal
+  return [name!, kind, Object.fromEntries(Object.entries(branches).map(([k, v]) => [k, Array.isArray(v) ? v.map(pseudoNode) : pseudoNode(v)]))];
+}
+
+/** One compiled message in the pseudo-language. */
+export function pseudoCompiled(message: Compiled[]): Compiled[] {
+  const padding = "·".repeat(Math.ceil(JSON.stringify(message).length / 3));
+  return ["⟦", ...message.map(pseudoNode), `${padding}⟧`];
+}
+
+const compiledIn = (tree: unknown): boolean =>
+  Array.isArray(tree) || (typeof tree === "object" && tree !== null && Object.values(tree).some(compiledIn));
+
 /** A whole catalogue in the pseudo-language, same keys. */
 export function pseudoCatalogue<T>(tree: T): T {
-  if (typeof tree === "string") return pseudoMessage(tree) as T;
-  return Object.fromEntries(Object.entries(tree as Record<string, unknown>).map(([k, v]) => [k, pseudoCatalogue(v)])) as T;
+  const compiled = compiledIn(tree);
+  const walk = (node: unknown): unknown => {
+    if (typeof node === "string") return compiled ? `⟦${accented(node)}${"·".repeat(Math.ceil(node.length / 3))}⟧` : pseudoMessage(node);
+    if (Array.isArray(node)) return pseudoCompiled(node as Compiled[]);
+    return Object.fromEntries(Object.entries(node as Record<string, unknown>).map(([k, v]) => [k, walk(v)]));
+  };
+  return walk(tree) as T;
 }

@@ -2,7 +2,7 @@ import { catalogue } from "@/lib/i18n/catalogues";
 import type { Locale } from "@/lib/i18n/locales";
 import { problem, readProblem } from "@/lib/i18n/problem";
 import { problemsIn } from "@/lib/i18n/problems-in";
-import { fieldLabel, IMPORT_FIELDS } from "@/lib/subscribers/fields";
+import { fieldLabel, IMPORT_FIELDS, labelField } from "@/lib/subscribers/fields";
 
 // An import's messages are problem keys (`problems.imports.*`), kept as such in the database (a
 // preview's cell errors, the reasons rows were rejected, a failure) and put into words where they
@@ -27,8 +27,9 @@ export function importWordsIn(locale: Locale): Words {
   let made_ = made.get(locale);
   if (made_) return made_;
   const words = problemsIn(locale);
-  const labels = ((catalogue(locale) as unknown as { fields?: Record<string, unknown> }).fields ?? {}) as Record<string, unknown>;
-  const label = (f: string) => (typeof labels[f] === "string" ? (labels[f] as string) : fieldLabel(f));
+  const labels = catalogue(locale).fields as Record<string, string>;
+  // Field names are the catalogue's keys through the field catalogue (`first_name` is `fields.firstName`).
+  const label = (f: string) => labelField((key) => labels[key.slice("fields.".length)] ?? fieldLabel(f), f);
   const separator = locale === "ar" ? "، " : ", ";
   const column = (c: string) => (/^\d+$/.test(c) ? words(problem("imports.unnamedColumn", { number: Number(c) })) : c);
   made_ = (text) => {

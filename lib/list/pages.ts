@@ -8,7 +8,7 @@ import { trashPageSchema } from "@/lib/trash/filters";
 import { userFiltersSchema } from "@/lib/users/filters";
 import { viewsPageSchema } from "@/lib/views/schema";
 import { webhookListQuerySchema } from "@/lib/webhooks/schema";
-import { parseWith } from "./params";
+import { parseWith } from "./parse";
 
 // Each list page and its schema. A streaming page cannot set its status, so the proxy asks here
 // first and a refused query answers 400 while the page explains it. Runtime-neutral: the proxy imports it.

@@ -1,14 +1,12 @@
 import { TZDate } from "@date-fns/tz";
 import { z } from "zod";
 import { problem } from "@/lib/i18n/problem";
-import { problemsIn } from "@/lib/i18n/problems-in";
 import { ID_DIGITS, idSchema } from "@/lib/validation/id";
 import {
   CONTROL_CHARACTERS,
   CONTROL_CHARACTERS_MESSAGE,
   DAY_FORMAT_MESSAGE,
   DAY_RANGE_MESSAGE,
-  fieldErrors,
   isCalendarDay,
   isDayInRange,
 } from "@/lib/validation/common";
@@ -137,27 +135,6 @@ export function startOfDay(day: string, timeZone: string, days = 0): Date {
 
 /** The instant the day after `day` starts: `_to` filters are inclusive whole days. */
 export const endOfDayExclusive = (day: string, timeZone: string): Date => startOfDay(day, timeZone, 1);
-
-/**
- * A parse: its value, or what is wrong with each field. `problems` holds problem keys
- * (lib/i18n/problem.ts) for a page to put into its reader's words; `fields` and `message` are
- * those problems in English, as the API's `error.fields`, logs and a view's `problem` have always said them.
- */
-export type ParseResult<T> = { ok: true; value: T } | { ok: false; fields: Record<string, string[]>; problems: Record<string, string[]>; message: string };
-
-const english = problemsIn("en");
-
-/** A refusal from `{ field: [problem keys] }` (or words already, kept as they are). */
-export function refusal(problems: Record<string, string[]>): Extract<ParseResult<never>, { ok: false }> {
-  const fields = Object.fromEntries(Object.entries(problems).map(([k, v]) => [k, v.map(english)]));
-  return { ok: false, fields, problems, message: Object.entries(fields).map(([k, v]) => `${k}: ${v.join(" ")}`).join(" ") };
-}
-
-export function parseWith<S extends z.ZodType>(schema: S, input: URLSearchParams | RawParams): ParseResult<z.output<S>> {
-  const result = schema.safeParse(rawParams(input));
-  if (result.success) return { ok: true, value: result.data };
-  return refusal(fieldErrors(result.error));
-}
 
 /** Rebuilds a query string from raw params, with changes (undefined removes a key). */
 export function withParams(raw: RawParams, changes: Record<string, string | number | undefined>): string {

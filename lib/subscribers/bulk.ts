@@ -10,7 +10,7 @@ import { isUniqueViolation } from "@/lib/db/errors";
 import { restoreSubscribers, trashSubscribers } from "@/lib/trash/subscribers";
 import { newJobId } from "@/lib/jobs/ids";
 import { queue, sendJob } from "@/lib/jobs/queue";
-import { parseWith } from "@/lib/list/params";
+import { parseWith } from "@/lib/list/parse";
 import { heavy } from "@/lib/load/user-limit";
 import { whereClause } from "@/lib/list/sql";
 import { keysNotIn } from "@/lib/validation/common";

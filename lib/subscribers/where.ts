@@ -1,5 +1,6 @@
 import { branchesOf, LIVE_BRANCHES, subscribersOf, type BranchScope } from "@/lib/auth/scope";
 import { config } from "@/lib/config";
+import { countryCodesNamed } from "@/lib/countries/local-names";
 import { endOfDayExclusive, startOfDay } from "@/lib/list/params";
 import { contains, containsPattern, trigramServes, whereClause } from "@/lib/list/sql";
 import type { SubscriberFilterValues } from "./filters";
@@ -57,7 +58,10 @@ export function subscriberConditions(scope: BranchScope | null, f: SubscriberFil
   if (f.branch_name) {
     c.push(sql`s.branch_id IN (SELECT fb.id FROM ${scope ? branchesOf(scope) : LIVE_BRANCHES} fb WHERE ${contains(sql`fb.name`, f.branch_name)})`);
   }
-  if (f.country_name) c.push(sql`s.country_id IN (SELECT id FROM countries WHERE ${contains(sql`name`, f.country_name)})`);
+  if (f.country_name) {
+    const named = sql`${contains(sql`name`, f.country_name)} OR code = ANY(${countryCodesNamed(f.country_name)}::text[])`;
+    c.push(sql`s.country_id IN (SELECT id FROM countries WHERE ${named})`);
+  }
   if (f.sheet) c.push(sql`s.sheet_id IN (SELECT id FROM sheets WHERE ${contains(sql`name`, f.sheet)})`);
   if (f.subscription_status) {
     c.push(sql`s.subscription_status = ${f.subscription_status}::"SubscriptionStatus"`);

@@ -8,7 +8,7 @@ import { notFound } from "@/lib/errors";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { problem } from "@/lib/i18n/problem";
 import { readPage } from "@/lib/list/depth";
-import { refusal } from "@/lib/list/params";
+import { refusal } from "@/lib/list/parse";
 import { pagination, type Pagination } from "@/lib/list/pagination";
 import { checkViewColumns, checkViewQuery, isViewResource, type ViewResource } from "./resources";
 import type { View } from "./schema";

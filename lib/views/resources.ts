@@ -1,7 +1,8 @@
 import type { z } from "zod";
 import { BRANCH_FILTER_KEYS, branchFiltersSchema } from "@/lib/branches/filters";
 import { problem } from "@/lib/i18n/problem";
-import { parseWith, rawParams, refusal, type ParseResult, type RawParams } from "@/lib/list/params";
+import { rawParams, type RawParams } from "@/lib/list/params";
+import { parseWith, refusal, type ParseResult } from "@/lib/list/parse";
 import { SUBSCRIBER_FIELDS, SUBSCRIBER_FILTER_KEYS, subscriberFiltersSchema } from "@/lib/subscribers/filters";
 
 // The lists that have saved views, each with its own parser: a view's query is checked by the

@@ -149,7 +149,12 @@ for (let r = 0; r < rounds; r++) {
 }
 for (const s of servers) await s.stop();
 for (const [i, dir] of builds.entries()) {
-  const file = fs.readdirSync(folders[i]!).map((f) => path.join(folders[i]!, f)).find((f) => f.endsWith(".cpuprofile"));
+  // The main thread's profile is the largest: a server's worker threads write theirs beside it.
+  const file = fs
+    .readdirSync(folders[i]!)
+    .map((f) => path.join(folders[i]!, f))
+    .filter((f) => f.endsWith(".cpuprofile"))
+    .sort((a, b) => fs.statSync(b).size - fs.statSync(a).size)[0];
   console.log(`${path.basename(dir)}: ${args.path} ×${connections}, median p50 ${[...p50s[i]!].sort((a, b) => a - b)[Math.floor(rounds / 2)]!.toFixed(1)} ms`);
   if (!file) {
     console.log("  no profile written (the server did not exit cleanly)");

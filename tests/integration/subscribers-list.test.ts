@@ -171,6 +171,10 @@ for (const kind of testDbKinds()) {
       ["mobile=4012340", (r) => r.mobile.includes("4012340")],
       ["branch_name=port", (r) => r.branch_name === "Southport Central"],
       ["country_name=KING", (r) => r.country_name === "United Kingdom"],
+      // A country's French or Arabic name finds it too: the reader filters in their own words.
+      ["country_name=allemagne", (r) => r.country_name === "Germany"],
+      [`country_name=${encodeURIComponent("ألمانيا")}`, (r) => r.country_name === "Germany"],
+      ["country_name=ROYAUME", (r) => r.country_name === "United Kingdom"],
       ["sheet=spring", (r) => r.sheet === "Spring campaign"],
       ["sheet=_", (r) => r.sheet === "Walk_ins 100%"],
       ["sheet=%25", (r) => r.sheet === "Walk_ins 100%"],

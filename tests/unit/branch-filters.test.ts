@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { branchFiltersSchema } from "@/lib/branches/filters";
-import { parseWith } from "@/lib/list/params";
+import { parseWith } from "@/lib/list/parse";
 
 const parse = (query: string) => parseWith(branchFiltersSchema, new URLSearchParams(query));
 

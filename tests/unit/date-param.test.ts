@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { auditFiltersSchema } from "@/lib/audit/filters";
 import { branchFiltersSchema } from "@/lib/branches/filters";
 import { parseExportFilters } from "@/lib/export/filters";
-import { parseWith } from "@/lib/list/params";
+import { parseWith } from "@/lib/list/parse";
 import { subscriberFiltersSchema } from "@/lib/subscribers/filters";
 import { subscriberInputSchema } from "@/lib/subscribers/schema";
 import { problemsIn } from "@/lib/i18n/problems-in";

@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { auditFiltersSchema } from "@/lib/audit/filters";
 import { branchFiltersSchema } from "@/lib/branches/filters";
-import { parseWith } from "@/lib/list/params";
+import { parseWith } from "@/lib/list/parse";
 import { subscriberFiltersSchema } from "@/lib/subscribers/filters";
 
 // Whatever a query string holds, the parsers answer "ok with typed values" or "these fields are

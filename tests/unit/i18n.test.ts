@@ -4,7 +4,10 @@ import { direction } from "@/lib/i18n/locales";
 import { fromAcceptLanguage } from "@/lib/i18n/negotiate";
 import { fieldWords, problem, problemWords, readProblem } from "@/lib/i18n/problem";
 import { problemsIn } from "@/lib/i18n/problems-in";
-import { pseudoMessage } from "@/lib/i18n/pseudo";
+import { importWordsIn, listOf } from "@/lib/imports/words";
+import compile from "icu-minify/compile";
+import format from "icu-minify/format";
+import { pseudoCatalogue, pseudoMessage } from "@/lib/i18n/pseudo";
 
 describe("Accept-Language", () => {
   it.each([
@@ -81,5 +84,28 @@ describe("the pseudo-language", () => {
     const plural = pseudoMessage("{count, plural, one {# row} other {# rows}} selected");
     expect(plural).toContain("{count,plural,one{# ŕöŵ} other{# ŕöŵš}}");
     expect(pseudoMessage("Use <b>{name}</b> now")).toContain("<b>{name}</b>");
+  });
+
+  it("does the same to a catalogue the build compiled (next.config.js precompiles them)", () => {
+    const compiled = { plain: compile("Sign in"), rich: compile("{count, plural, one {# row} other {# rows}} of <b>{name}</b>, {total, number}") };
+    const pseudo = pseudoCatalogue(compiled);
+    expect(pseudo.plain).toBe("⟦Šîĝñ îñ···⟧");
+    const formatters = {
+      getNumberFormat: (...a: ConstructorParameters<typeof Intl.NumberFormat>) => new Intl.NumberFormat(...a),
+      getPluralRules: (...a: ConstructorParameters<typeof Intl.PluralRules>) => new Intl.PluralRules(...a),
+      getDateTimeFormat: (...a: ConstructorParameters<typeof Intl.DateTimeFormat>) => new Intl.DateTimeFormat(...a),
+    };
+    const text = format(pseudo.rich, "en", { count: 2, name: "Ana", total: 1234, b: (chunks) => `[${chunks.join("")}]` }, { formatters, timeZone: "UTC" });
+    expect(text).toMatch(/^⟦2 ŕöŵš öƒ \[Ana\], 1,234·+⟧$/);
+  });
+});
+
+describe("an import's words", () => {
+  it("name fields by their labels in the reader's language", () => {
+    const twice = problem("imports.filledTwice", { field: "first_name", count: 2 });
+    expect(importWordsIn("en")(twice)).toMatch(/^First name is filled from 2 columns/);
+    expect(importWordsIn("fr")(twice)).toMatch(/^Prénom est rempli/);
+    const missing = problem("imports.requiredMissing", { fields: listOf(["first_name", "travel_date"]), count: 2 });
+    expect(importWordsIn("fr")(missing)).toContain("Prénom, Date de voyage");
   });
 });

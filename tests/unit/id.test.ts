@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { branchFiltersSchema } from "@/lib/branches/filters";
 import { branchIdSchema } from "@/lib/branches/schema";
-import { parseWith } from "@/lib/list/params";
+import { parseWith } from "@/lib/list/parse";
 import { subscriberFiltersSchema } from "@/lib/subscribers/filters";
 import { MAX_ID, parseId } from "@/lib/validation/id";
 

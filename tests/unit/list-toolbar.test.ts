@@ -1,18 +1,28 @@
 import { describe, expect, it } from "vitest";
-import { AUDIT_TOOLBAR } from "@/app/(console)/audit/filter-fields";
-import { BRANCH_TOOLBAR } from "@/app/(console)/branches/filter-fields";
-import { SUBSCRIBER_TOOLBAR } from "@/app/(console)/subscribers/filter-fields";
-import { USER_TOOLBAR } from "@/app/(console)/users/filter-fields";
+import { createTranslator } from "use-intl/core";
+import { auditToolbar } from "@/app/(console)/audit/filter-fields";
+import { branchToolbar } from "@/app/(console)/branches/filter-fields";
+import { subscriberToolbar } from "@/app/(console)/subscribers/filter-fields";
+import { userToolbar } from "@/app/(console)/users/filter-fields";
 import type { FilterField, ListFilters } from "@/components/list/filter-bar";
 import { filterChips } from "@/components/list/filter-chip-words";
+import { auditWords } from "@/lib/audit/describe";
 import { auditFiltersSchema } from "@/lib/audit/filters";
 import { branchFiltersSchema } from "@/lib/branches/filters";
-import { parseWith } from "@/lib/list/params";
+import { catalogue } from "@/lib/i18n/catalogues";
+import { parseWith } from "@/lib/list/parse";
 import { subscriberFiltersSchema } from "@/lib/subscribers/filters";
 import { userFiltersSchema } from "@/lib/users/filters";
 
 // Every list's toolbar is data (ListFilters) read by the one FilterBar and FilterChips: here, that
 // each list's data and its parser (docs/API.md's names) agree.
+
+// The toolbars as an English page builds them.
+const messages = catalogue("en");
+const SUBSCRIBER_TOOLBAR = subscriberToolbar(createTranslator({ locale: "en", messages }));
+const BRANCH_TOOLBAR = branchToolbar(createTranslator({ locale: "en", messages, namespace: "branches" }));
+const USER_TOOLBAR = userToolbar(createTranslator({ locale: "en", messages, namespace: "users" }));
+const AUDIT_TOOLBAR = auditToolbar(auditWords());
 
 const LISTS = [
   ["/subscribers", SUBSCRIBER_TOOLBAR, subscriberFiltersSchema],

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseWith } from "@/lib/list/params";
+import { parseWith } from "@/lib/list/parse";
 import { SUBSCRIBER_FILTER_KEYS, SUBSCRIBER_SORT_COLUMNS, subscriberFiltersSchema } from "@/lib/subscribers/filters";
 import { subscriberListSql } from "@/lib/subscribers/queries";
 import { branchScope } from "@/lib/auth/scope";

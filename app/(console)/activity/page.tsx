@@ -14,7 +14,8 @@ import { ACTIVITY_FILTER_KEYS, activityFiltersSchema, type Activity } from "@/li
 import { requirePageUser } from "@/lib/auth/page-guards";
 import { getFormats } from "@/lib/i18n/server";
 import { listOutcome } from "@/lib/list/outcome";
-import { parseWith, withParams, type RawParams } from "@/lib/list/params";
+import { withParams, type RawParams } from "@/lib/list/params";
+import { parseWith } from "@/lib/list/parse";
 import { ActivityUndo, type UndoWords } from "./activity-undo";
 
 export async function generateMetadata(): Promise<Metadata> {

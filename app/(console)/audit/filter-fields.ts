@@ -1,5 +1,5 @@
 import type { ListFilters } from "@/components/list/filter-bar";
-import { auditActionOptions, auditWords, type AuditWords } from "@/lib/audit/describe";
+import { auditActionOptions, type AuditWords } from "@/lib/audit/describe";
 import { AUDIT_FILTER_KEYS } from "@/lib/audit/filters";
 
 /** The audit log's toolbar: who did it in front, docs/API.md's other filters behind Filters, in the reader's language. */
@@ -13,6 +13,3 @@ export const auditToolbar = (w: AuditWords): ListFilters => ({
   ],
   keys: AUDIT_FILTER_KEYS,
 });
-
-/** In English: the toolbar as docs/API.md names it. */
-export const AUDIT_TOOLBAR: ListFilters = auditToolbar(auditWords());

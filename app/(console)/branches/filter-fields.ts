@@ -1,15 +1,15 @@
-import { createTranslator } from "next-intl";
 import type { ListFilters } from "@/components/list/filter-bar";
 import { BRANCH_FILTER_KEYS } from "@/lib/branches/filters";
-import en from "@/messages/en.json";
 
 type Key = "table.name" | "table.id" | "table.created" | "table.updated" | "toolbar.search" | "toolbar.exactId";
+/** A translator of the `branches` namespace (`getTranslations("branches")`). */
+export type BranchFilterWords = (key: Key) => string;
 
 /**
  * The branch list's toolbar: the name in front, docs/API.md's other filters behind Filters. Its
  * words are the page's: `t` is getTranslations("branches") there.
  */
-export function branchToolbar(t: (key: Key) => string): ListFilters {
+export function branchToolbar(t: BranchFilterWords): ListFilters {
   return {
     search: { kind: "text", name: "name", label: t("table.name"), placeholder: t("toolbar.search") },
     fields: [
@@ -20,6 +20,3 @@ export function branchToolbar(t: (key: Key) => string): ListFilters {
     keys: BRANCH_FILTER_KEYS,
   };
 }
-
-/** The toolbar in English, as data (tests read its names and options). */
-export const BRANCH_TOOLBAR: ListFilters = branchToolbar(createTranslator({ locale: "en", messages: en, namespace: "branches" }));

@@ -1,10 +1,11 @@
 import { ClientMessages } from "@/components/client-messages";
+import { getTranslations } from "next-intl/server";
 import { ExportPanelView } from "@/components/export/export-panel-view";
 import type { SessionUser } from "@/lib/auth/permissions";
 import type { RawExportFilters } from "@/lib/export/filters";
 import { exportStatus } from "@/lib/export/status";
 import { requestExportAction } from "./export-actions";
-import { SUBSCRIBER_TOOLBAR } from "./filter-fields";
+import { subscriberToolbar } from "./filter-fields";
 
 /** The page hands it its user, parsed filters and total, so nothing is guarded, parsed or counted twice. */
 export async function ExportPanel({
@@ -21,7 +22,7 @@ export async function ExportPanel({
   view: string | null;
   matching: Promise<number | "unknown"> | null;
 }) {
-  const [status, total] = await Promise.all([exportStatus(user.id), matching]);
+  const [status, total, all] = await Promise.all([exportStatus(user.id), matching, getTranslations()]);
   // Client code (it polls): it reads `export`, and `list` for the filters' words.
   return (
     <ClientMessages namespaces={["export", "list", "fields"]}>
@@ -32,7 +33,7 @@ export async function ExportPanel({
         view={view}
         matching={filters ? total : null}
         request={requestExportAction}
-        toolbar={SUBSCRIBER_TOOLBAR}
+        toolbar={subscriberToolbar(all)}
       />
     </ClientMessages>
   );

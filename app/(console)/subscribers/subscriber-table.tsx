@@ -32,33 +32,33 @@ const flag = (value: boolean, yes: string, tone: BadgeTone, w: TableWords) => (v
  * Every field of docs/SPEC.md's subscriber; the status and flags early, to read without scrolling.
  * The card-* classes place a cell in a phone's card (app/globals.css): the others stay off it.
  */
-/** `label`: the English label (the column chooser's, until it translates); `key`: the catalogue's, which the table shows. */
-export const COLUMNS: { column: TableColumn; label: string; key: FieldLabelKey; render: (s: SubscriberRow, w: TableWords) => React.ReactNode; className?: string }[] = [
-  { column: "id", label: FIELD.id.label, key: FIELD.id.key, render: (s) => s.id, className: "code" },
-  { column: "first_name", label: FIELD.first_name.label, key: FIELD.first_name.key, render: (s) => text(s.first_name), className: "font-medium card" },
-  { column: "last_name", label: FIELD.last_name.label, key: FIELD.last_name.key, render: (s) => text(s.last_name), className: "name font-medium text-slate-900 card" },
-  { column: "email", label: FIELD.email.label, key: FIELD.email.key, render: (s) => text(s.email), className: "wide card-line" },
+/** `key`: the catalogue's label, which the table and the column chooser show. */
+export const COLUMNS: { column: TableColumn; key: FieldLabelKey; render: (s: SubscriberRow, w: TableWords) => React.ReactNode; className?: string }[] = [
+  { column: "id", key: FIELD.id.key, render: (s) => s.id, className: "code" },
+  { column: "first_name", key: FIELD.first_name.key, render: (s) => text(s.first_name), className: "font-medium card" },
+  { column: "last_name", key: FIELD.last_name.key, render: (s) => text(s.last_name), className: "name font-medium text-slate-900 card" },
+  { column: "email", key: FIELD.email.key, render: (s) => text(s.email), className: "wide card-line" },
   // A mobile has no letter to give it a direction: left to right, in an Arabic page too.
-  { column: "mobile", label: FIELD.mobile.label, key: FIELD.mobile.key, render: (s) => <bdi dir="ltr">{s.mobile}</bdi>, className: "code text-slate-700 card-meta" },
+  { column: "mobile", key: FIELD.mobile.key, render: (s) => <bdi dir="ltr">{s.mobile}</bdi>, className: "code text-slate-700 card-meta" },
   {
     column: "subscription_status",
-    label: FIELD.subscription_status.label, key: FIELD.subscription_status.key,
+    key: FIELD.subscription_status.key,
     render: (s, w) => <Badge tone={STATUS_TONE[s.subscription_status]}>{w.t(statusKey(s.subscription_status))}</Badge>,
     className: "card-status",
   },
-  { column: "is_duplicate", label: FIELD.is_duplicate.label, key: FIELD.is_duplicate.key, render: (s, w) => flag(s.is_duplicate, w.t("subscribers.table.duplicate"), "amber", w), className: "quiet" },
-  { column: "is_mandatory", label: FIELD.is_mandatory.label, key: FIELD.is_mandatory.key, render: (s, w) => flag(s.is_mandatory, w.t("subscribers.table.mandatory"), "violet", w), className: "quiet" },
-  { column: "branch_name", label: FIELD.branch_name.label, key: FIELD.branch_name.key, render: (s) => text(s.branch_name), className: "card-meta" },
-  { column: "country_name", label: FIELD.country_name.label, key: FIELD.country_name.key, render: (s, w) => text(s.country_name === null ? null : w.country(s.country_name)) },
+  { column: "is_duplicate", key: FIELD.is_duplicate.key, render: (s, w) => flag(s.is_duplicate, w.t("subscribers.table.duplicate"), "amber", w), className: "quiet" },
+  { column: "is_mandatory", key: FIELD.is_mandatory.key, render: (s, w) => flag(s.is_mandatory, w.t("subscribers.table.mandatory"), "violet", w), className: "quiet" },
+  { column: "branch_name", key: FIELD.branch_name.key, render: (s) => text(s.branch_name), className: "card-meta" },
+  { column: "country_name", key: FIELD.country_name.key, render: (s, w) => text(s.country_name === null ? null : w.country(s.country_name)) },
   {
     column: "travel_date",
-    label: FIELD.travel_date.label, key: FIELD.travel_date.key,
+    key: FIELD.travel_date.key,
     render: (s, w) => (s.travel_date ? <time dateTime={isoDay(s.travel_date)}>{w.f.day(s.travel_date)}</time> : <EmptyValue />),
   },
-  { column: "sheet", label: FIELD.sheet.label, key: FIELD.sheet.key, render: (s) => text(s.sheet_name), className: "short" },
+  { column: "sheet", key: FIELD.sheet.key, render: (s) => text(s.sheet_name), className: "short" },
   {
     column: "created_at",
-    label: FIELD.created_at.label, key: FIELD.created_at.key,
+    key: FIELD.created_at.key,
     render: (s, w) => <time dateTime={s.created_at.toISOString()}>{w.f.dateTime(s.created_at)}</time>,
     className: "text-slate-600",
   },

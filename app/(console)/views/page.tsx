@@ -9,12 +9,13 @@ import { buttonClass } from "@/components/ui/button-styles";
 import { requirePageUser } from "@/lib/auth/page-guards";
 import type { SessionUser } from "@/lib/auth/permissions";
 import { consoleOrigin, safeReturnPath } from "@/lib/http/return-to";
-import { parseWith, rawParams, withParams, type RawParams } from "@/lib/list/params";
+import { rawParams, withParams, type RawParams } from "@/lib/list/params";
+import { parseWith } from "@/lib/list/parse";
 import { savedAs, viewsPage, type MenuView } from "@/lib/views/menu";
 import { VIEW_LISTS, VIEW_RESOURCES, type ViewResource } from "@/lib/views/resources";
 import { viewsPageSchema } from "@/lib/views/schema";
 import { problemWords } from "@/lib/i18n/problem";
-import { problemText, VIEW_FIELDS } from "./toolbars";
+import { problemText, viewFields } from "./toolbars";
 import { ViewActions, ViewTitle } from "./view-actions";
 
 export async function generateMetadata(): Promise<Metadata> {
@@ -31,7 +32,7 @@ const TITLES = { subscribers: "page.subscribersTitle", branches: "page.branchesT
  */
 export default async function ViewsPage({ searchParams }: { searchParams: Promise<RawParams> }) {
   const params = await searchParams;
-  const t = await getTranslations("views");
+  const [t, all, branches] = await Promise.all([getTranslations("views"), getTranslations(), getTranslations("branches")]);
   const resource: ViewResource = VIEW_RESOURCES.find((r) => r === params.resource) ?? "subscribers";
   const path = VIEW_LISTS[resource].path;
   const back = safeReturnPath(typeof params.back === "string" ? params.back : path, consoleOrigin(), path);
@@ -58,7 +59,7 @@ export default async function ViewsPage({ searchParams }: { searchParams: Promis
         {update ? (
           <div className="space-y-1.5 text-sm text-slate-600">
             <p>{t("page.cameFrom", { every: update.query ? "no" : "yes", columns: update.columns ? "yes" : "no" })}</p>
-            <QueryChips fields={VIEW_FIELDS[resource]} query={update.query} label={t("page.cameFromChips")} />
+            <QueryChips fields={viewFields(resource, all, branches)} query={update.query} label={t("page.cameFromChips")} />
           </div>
         ) : null}
         {parsed.ok ? (
@@ -98,7 +99,7 @@ async function ViewList({ user, resource, page, params, update }: { user: Sessio
 }
 
 async function ViewItem({ view, resource, update }: { view: MenuView; resource: ViewResource; update: Update }) {
-  const [t, problems] = await Promise.all([getTranslations("views"), getTranslations("problems")]);
+  const [t, problems, all, branches] = await Promise.all([getTranslations("views"), getTranslations("problems"), getTranslations(), getTranslations("branches")]);
   const words = (text: string) => problemWords(problems as unknown as Parameters<typeof problemWords>[0], text);
   return (
     <li className="space-y-2 rounded-lg border border-slate-200 bg-white p-4 text-sm shadow-sm">
@@ -109,7 +110,7 @@ async function ViewItem({ view, resource, update }: { view: MenuView; resource: 
         {view.problem ? <Badge tone="red">{t("page.broken")}</Badge> : null}
         <span className="text-xs text-slate-500">{view.own ? t("page.byYou") : t.rich("menu.by", { owner: view.owner, bdi: (c) => <bdi>{c}</bdi> })}</span>
       </div>
-      {view.query ? <QueryChips fields={VIEW_FIELDS[resource]} query={view.query} label={t("chipsOf", { name: view.name })} /> : <p className="text-xs text-slate-600">{t("page.everyRow")}</p>}
+      {view.query ? <QueryChips fields={viewFields(resource, all, branches)} query={view.query} label={t("chipsOf", { name: view.name })} /> : <p className="text-xs text-slate-600">{t("page.everyRow")}</p>}
       {view.problem ? <p className="rounded-md bg-red-50 px-3 py-2 text-red-800">{t("page.noLongerOpens", { problem: problemText(view, words) })}</p> : null}
       <ViewActions view={view} resource={resource} update={update} />
     </li>

@@ -8,7 +8,7 @@ import { withParams, type RawParams } from "@/lib/list/params";
 import type { MenuView, ViewsState } from "@/lib/views/menu";
 import { VIEW_LISTS } from "@/lib/views/resources";
 import { problemWords } from "@/lib/i18n/problem";
-import { problemText, VIEW_FIELDS } from "./toolbars";
+import { problemText, viewFields } from "./toolbars";
 import { DefaultToggle, EditView, SaveView } from "./views-menu-forms";
 
 // Its rules are app/globals.css's: the menu's links are on every list page.
@@ -77,6 +77,7 @@ export function ViewsMenu({ state, params }: { state: ViewsState; params: RawPar
 function ViewList({ title, views, state, empty }: { title: string; views: MenuView[]; state: ViewsState; empty?: string }) {
   const t = useTranslations("views");
   const problems = useTranslations("problems");
+  const fields = viewFields(state.resource, useTranslations(), useTranslations("branches"));
   const id = useId();
   const current = state.current;
   return (
@@ -111,7 +112,7 @@ function ViewList({ title, views, state, empty }: { title: string; views: MenuVi
               ) : null}
               {v.href && v.query ? (
                 <div className="basis-full px-2 pb-1.5">
-                  <QueryChips fields={VIEW_FIELDS[state.resource]} query={v.query} label={t("chipsOf", { name: v.name })} />
+                  <QueryChips fields={fields} query={v.query} label={t("chipsOf", { name: v.name })} />
                 </div>
               ) : null}
             </li>

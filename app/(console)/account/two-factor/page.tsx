@@ -39,7 +39,7 @@ export default async function TwoFactorPage({ searchParams }: { searchParams: Pr
         </p>
       ) : null}
       <section aria-labelledby="state-heading" className="rounded-lg border border-slate-200 bg-white p-6 shadow-sm">
-        <ClientMessages namespaces={["twoFactor", "problems.users"]}>
+        <ClientMessages namespaces={["twoFactor", "problems.users", "problems.signIn"]}>
         <TwoFactorPanel>
         {state.state === "off" ? (
           <>

@@ -19,7 +19,7 @@ import { MAX_SELECTION, changeFromChoice, type BulkTarget } from "@/lib/subscrib
 import { listBack } from "@/lib/subscribers/back";
 import { SUBSCRIBER_ADDRESS_KEYS, SUBSCRIBER_FILTER_KEYS } from "@/lib/subscribers/filters";
 import { parseId } from "@/lib/validation/id";
-import { FIELDS, SEARCH } from "../filter-fields";
+import { subscriberToolbar } from "../filter-fields";
 import { BulkConfirm } from "./bulk-confirm";
 import { changeWords } from "./change-words";
 
@@ -81,7 +81,8 @@ export default async function BulkChangePage({ searchParams }: { searchParams: P
     }
   }
   const message = problem ?? countProblem ?? (count === 0 ? t("nothingMatches") : null);
-  const filterList = filterChips([SEARCH, ...FIELDS], filters);
+  const toolbar = subscriberToolbar(await getTranslations());
+  const filterList = filterChips([toolbar.search, ...toolbar.fields], filters);
 
   return (
     <div className="mx-auto max-w-2xl space-y-5">
