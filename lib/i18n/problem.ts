@@ -9,6 +9,10 @@ type Leaves<T, P extends string = ""> = { [K in keyof T & string]: T[K] extends 
 export type ProblemKey = Leaves<Messages["problems"]>;
 export type ProblemValues = Record<string, string | number>;
 
+/** The separator of a list value (`fields`, `columns`): each item is put into words where it is shown. */
+export const LIST = "\u001f";
+export const listOf = (items: readonly (string | number)[]) => items.map(String).join(LIST);
+
 /** A problem as the string that travels: `key` or `key {"values":…}`. */
 export const problem = (key: ProblemKey, values?: ProblemValues): string => (values ? `${key} ${JSON.stringify(values)}` : key);
 

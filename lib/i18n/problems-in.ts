@@ -1,19 +1,34 @@
 import { createTranslator } from "use-intl/core";
+import { config } from "@/lib/config";
+import { FIELD, isField } from "@/lib/subscribers/fields";
 import { catalogue, type Messages } from "./catalogues";
-import type { Locale } from "./locales";
-import { problemWords } from "./problem";
+import { INTL_TAG, type Locale } from "./locales";
+import { LIST, problemWords, readProblem } from "./problem";
 
 type Words = Parameters<typeof problemWords>[0];
 
 /**
  * Problem keys put into words outside a component: the server's action results and API errors, in
- * `locale`, from its catalogue or the request's own (lib/i18n/server.ts, getProblemWords).
+ * `locale`, from its catalogue or the request's own (lib/i18n/server.ts, getProblemWords). Dates
+ * in the console's zone; a `fields` value listing subscriber fields (listOf) names them by their labels.
  */
 export function problemsIn(locale: Locale, messages: Messages = catalogue(locale)): (text: string) => string {
   let words = made.get(messages);
   if (!words) {
-    const t = createTranslator({ locale, messages, namespace: "problems" }) as unknown as Words;
-    made.set(messages, (words = (text) => problemWords(t, text)));
+    // The language's Intl tag (en-GB, ar with Western digits), so dates read as the console writes them (lib/i18n/format.ts).
+    const t = createTranslator({ locale: INTL_TAG[locale] as Locale, messages, namespace: "problems", timeZone: config().CONSOLE_TIME_ZONE }) as unknown as Words;
+    const labels = messages.fields as Record<string, string>;
+    const separator = locale === "ar" ? "، " : ", ";
+    made.set(
+      messages,
+      (words = (text) => {
+        const p = readProblem(text);
+        const items = typeof p?.values?.fields === "string" ? p.values.fields.split(LIST) : [];
+        if (!p || !items.length || !items.every(isField)) return problemWords(t, text);
+        const fields = items.map((f) => labels[FIELD[f].key.slice("fields.".length)] ?? f).join(separator);
+        return problemWords(t, `${p.key} ${JSON.stringify({ ...p.values, fields })}`);
+      }),
+    );
   }
   return words;
 }

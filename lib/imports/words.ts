@@ -1,6 +1,6 @@
 import { catalogue } from "@/lib/i18n/catalogues";
 import type { Locale } from "@/lib/i18n/locales";
-import { problem, readProblem } from "@/lib/i18n/problem";
+import { LIST, problem, readProblem } from "@/lib/i18n/problem";
 import { problemsIn } from "@/lib/i18n/problems-in";
 import { fieldLabel, IMPORT_FIELDS, labelField } from "@/lib/subscribers/fields";
 
@@ -11,9 +11,7 @@ import { fieldLabel, IMPORT_FIELDS, labelField } from "@/lib/subscribers/fields"
 // into words with the message: `field` a field's label, `fields` a list of them, `column`,
 // `columns` and `other` columns as quoted (a column without a name by its number).
 
-/** Joins the items of a list value (`fields`, `columns`): each put into words, then listed in the language's way. */
-export const LIST = "\u001f";
-export const listOf = (items: readonly (string | number)[]) => items.map(String).join(LIST);
+export { LIST, listOf } from "@/lib/i18n/problem";
 
 export type Words = (text: string) => string;
 

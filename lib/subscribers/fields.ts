@@ -36,7 +36,7 @@ export const IMPORT_FIELDS: readonly [ImportField, ...ImportField[]] = having("i
 export type MergeField = Having<"merge">;
 export const MERGE_FIELDS: readonly [MergeField, ...MergeField[]] = having("merge");
 
-const isField = (name: string): name is FieldName => Object.hasOwn(FIELD, name);
+export const isField = (name: string): name is FieldName => Object.hasOwn(FIELD, name);
 
 /** A field's English label; a name that is no field (an old audit entry's, say) reads as itself. */
 export const fieldLabel = (name: string): string => (isField(name) ? FIELD[name].label : name);

@@ -4,7 +4,7 @@ import { subscribersOf, type BranchScope } from "@/lib/auth/scope";
 import { sql, type Queryable } from "@/lib/db/sql";
 import { transaction } from "@/lib/db/transaction";
 import { AppError } from "@/lib/errors";
-import { problem } from "@/lib/i18n/problem";
+import { listOf, problem } from "@/lib/i18n/problem";
 import { isoDay } from "@/lib/format";
 import { newJobId } from "@/lib/jobs/ids";
 import { restoreSubscribers, trashSubscribers } from "@/lib/trash/subscribers";
@@ -63,18 +63,22 @@ const writeColumns = (q: Queryable, id: number, c: Columns) =>
     WHERE id = ${id} RETURNING updated_at`);
 
 /** Who last changed a subscriber, when, and which fields (its newest audit event). */
-async function lastChange(q: Queryable, id: number): Promise<{ id: number; by: string; at: string; fields: string[] }> {
+async function lastChange(q: Queryable, id: number): Promise<{ id: number; by: string | null; at: string; fields: string[] }> {
   const [event] = await q.query<{ actor_email: string | null; at: Date; before: Record<string, unknown> | null; after: Record<string, unknown> | null }>(sql`
     SELECT actor_email, at, before, after FROM audit_events WHERE entity = 'subscriber' AND entity_id = ${String(id)} ORDER BY at DESC, id DESC LIMIT 1`);
-  return { id, by: event?.actor_email ?? "someone", at: (event?.at ?? new Date()).toISOString(), fields: changedFields(event?.before ?? null, event?.after ?? null) };
+  return { id, by: event?.actor_email ?? null, at: (event?.at ?? new Date()).toISOString(), fields: changedFields(event?.before ?? null, event?.after ?? null) };
 }
+
+/** A change as a problem's values: who (or someone unknown), when (a date the reader's words format) and which fields. */
+const changeWords = (c: { id: number; by: string | null; at: string; fields: string[] }) =>
+  ({ id: c.id, who: c.by ? "known" : "unknown", by: c.by ?? "", at: Date.parse(c.at), fields: listOf(c.fields) });
 
 /** 409 naming who changed which subscriber, and what, since it was read. */
 async function changedSince(q: Queryable, stale: Row[]): Promise<AppError> {
   const changes = await Promise.all(stale.map((r) => lastChange(q, r.id)));
   // The first change in words (a merge is refused for one as for many), the others counted; the answer's `changed` names them all.
   const [first] = changes;
-  const told = { id: first!.id, by: first!.by, at: first!.at, fields: first!.fields.join(", "), more: changes.length - 1 };
+  const told = { ...changeWords(first!), more: changes.length - 1 };
   return new AppError(409, "stale", problem(first!.fields.length ? "merge.stale" : "merge.staleNoFields", told), undefined, undefined, {
     changed: changes.map((c, i) => ({ ...c, current: serializeRecord(stale[i]!) })),
   });
@@ -141,7 +145,7 @@ export async function undoMerge(scope: BranchScope, mergeId: string, actor: Sess
     if (merge.undone_at) throw new AppError(409, "already_undone", problem("merge.alreadyUndone"));
     if (!sameVersion(survivor.updated_at, merge.survivor_version)) {
       const change = await lastChange(q, survivor.id);
-      throw new AppError(409, "stale", problem(change.fields.length ? "merge.changedSince" : "merge.changedSinceNoFields", { id: survivor.id, by: change.by, at: change.at, fields: change.fields.join(", ") }));
+      throw new AppError(409, "stale", problem(change.fields.length ? "merge.changedSince" : "merge.changedSinceNoFields", changeWords({ ...change, id: survivor.id })));
     }
     const trashed = await q.query<{ id: number; email: string; mobile: string }>(sql`
       SELECT id, email, mobile FROM subscriber_trash WHERE id = ANY(${merge.merged_ids}::int[]) AND merged_into = ${merge.survivor_id}`);
