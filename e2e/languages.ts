@@ -70,8 +70,8 @@ export function englishOnly(locale: Exclude<Lang, "en">): string[] {
 }
 
 /** The page's visible text, one entry per text node, and the accessible names it carries in attributes; data (in <bdi>, <code>, <kbd>, or marked translate="no") left out. */
-export async function pageTexts(page: Page): Promise<string[]> {
-  return page.evaluate(() => {
+export async function pageTexts(page: Page, { attributes = true } = {}): Promise<string[]> {
+  return page.evaluate((attributes) => {
     const out: string[] = [document.title];
     const skip = (el: Element | null) => Boolean(el?.closest("script, style, noscript, template, bdi, code, kbd, samp, [translate='no']"));
     const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
@@ -82,6 +82,7 @@ export async function pageTexts(page: Page): Promise<string[]> {
       if (!el.checkVisibility({ visibilityProperty: true }) && !el.closest(".sr-only")) continue;
       out.push(text);
     }
+    if (!attributes) return out;
     for (const el of document.body.querySelectorAll("[aria-label], [placeholder], [title], [alt]")) {
       if (skip(el)) continue;
       for (const attr of ["aria-label", "placeholder", "title", "alt"]) {
@@ -90,11 +91,24 @@ export async function pageTexts(page: Page): Promise<string[]> {
       }
     }
     return out;
-  });
+  }, attributes);
 }
 
 /** Text that is data or a number, not words: counts, dates and times as Intl writes them, emails, ids. */
 const DATES = /\b\d{1,2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sept?|Oct|Nov|Dec) \d{4}(, \d{2}:\d{2}(:\d{2})?)?|\b(\d+ \w+ ago|in \d+ \w+|yesterday|tomorrow|today|now)\b|\b\d{1,2}(–| – )\d{1,2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sept?|Oct|Nov|Dec) \d{4}/g;
+
+/**
+ * A plain (unaccented) word of three letters or more in a pseudo-language text: the catalogue
+ * accents every letter of its messages, so such a word inside one was put in by code (an English
+ * label, a field's name). Dates, emails, addresses, file names, codes in capitals and `data` (the page's
+ * records) are left out. Read in text nodes only: an attribute (an aria-label) cannot isolate a name it carries.
+ */
+export function plainWord(text: string, data: readonly string[]): string | null {
+  let rest = text.replace(DATES, " ").replace(/\S+@\S+|https?:\/\/\S+|\S+\.(csv|xlsx)\b/g, " ");
+  for (const value of data) if (value.length > 2) rest = rest.split(value).join(" ");
+  // Capitals only (UTC, a format's name) are codes, not words.
+  return /(?<![\p{L}\p{M}])(?![A-Z]+(?![\p{L}\p{M}]))[A-Za-z]{3,}(?![\p{L}\p{M}])/u.exec(rest)?.[0] ?? null;
+}
 
 export function isNeutral(given: string): boolean {
   // Dates, times and relative times are Intl's words, in the page's language: not a catalogue's.

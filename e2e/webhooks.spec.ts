@@ -107,10 +107,15 @@ test.describe("webhooks", () => {
     await rotated.getByRole("button", { name: "I have copied it" }).click();
     await expect(page.getByText("Old secret")).toBeVisible();
 
-    // Deleted after a confirmation naming the URL; back on the list, gone.
+    // Deleted after a confirmation naming the URL; back on the list, gone. On a phone, the URL
+    // wraps inside the dialog rather than running past its edge.
+    await page.setViewportSize({ width: 390, height: 844 });
     await page.getByRole("button", { name: `Delete ${url}` }).click();
     const remove = page.getByRole("dialog", { name: `Delete the endpoint ${url}?` });
     await expect(remove).toContainText("cannot be undone");
+    expect(await remove.evaluate((dialog) => dialog.scrollWidth <= dialog.clientWidth)).toBe(true);
+    await page.screenshot({ path: `${SCREENS}/webhook-delete-phone.png` });
+    await page.setViewportSize({ width: 1280, height: 800 });
     expect(await axeViolations(page, "delete confirmation")).toEqual([]);
     await remove.getByRole("button", { name: "Delete endpoint" }).click();
     await expect(toast(page, `Endpoint ${url} deleted.`)).toBeVisible();

@@ -28,10 +28,10 @@ export function ConfirmDialog({
   return (
     <Modal open={open} onClose={onClose} labelledBy={`${id}-title`} describedBy={`${id}-body`}>
       <div className="p-6">
-        <h2 id={`${id}-title`} className="text-lg font-semibold text-slate-900">
+        <h2 id={`${id}-title`} className="text-lg font-semibold text-slate-900 [overflow-wrap:anywhere]">
           {title}
         </h2>
-        <div id={`${id}-body`} className="mt-2 text-sm whitespace-normal text-slate-600">
+        <div id={`${id}-body`} className="mt-2 text-sm whitespace-normal text-slate-600 [overflow-wrap:anywhere]">
           {children}
         </div>
       </div>

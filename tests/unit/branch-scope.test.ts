@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
 import { branchScope, covers, inScope, isScoped, scopeCondition } from "@/lib/auth/scope";
-import { nameList } from "@/lib/format";
 import { sql } from "@/lib/db/sql";
 
 // The one decision of a user's branches (lib/auth/scope.ts) and the one predicate it writes.
@@ -57,15 +56,5 @@ describe("covers", () => {
     expect(covers(of([1]), of(null))).toBe(false); // every branch, then one
     expect(covers(of([]), of([1]))).toBe(false); // the last branch taken away
     expect(covers(of([3]), of([]))).toBe(true);
-  });
-});
-
-describe("nameList", () => {
-  it("names the first three, then how many more (the header's branches, the users table)", () => {
-    expect(nameList([])).toBe("");
-    expect(nameList(["North"])).toBe("North");
-    expect(nameList(["A", "B", "C"])).toBe("A, B, C");
-    expect(nameList(["A", "B", "C", "D", "E"])).toBe("A, B, C and 2 more");
-    expect(nameList(Array.from({ length: 1203 }, (_, i) => `B${i}`))).toBe("B0, B1, B2 and 1,200 more");
   });
 });
