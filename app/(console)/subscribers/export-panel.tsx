@@ -1,28 +1,30 @@
 import { ClientMessages } from "@/components/client-messages";
-import { getTranslations } from "next-intl/server";
+import type { ListFilters } from "@/components/list/filter-bar";
 import { ExportPanelView } from "@/components/export/export-panel-view";
 import type { SessionUser } from "@/lib/auth/permissions";
 import type { RawExportFilters } from "@/lib/export/filters";
 import { exportStatus } from "@/lib/export/status";
 import { requestExportAction } from "./export-actions";
-import { subscriberToolbar } from "./filter-fields";
 
-/** The page hands it its user, parsed filters and total, so nothing is guarded, parsed or counted twice. */
+/** The page hands it its user, toolbar, parsed filters and total, so nothing is guarded, built, parsed or counted twice. */
 export async function ExportPanel({
   user,
+  toolbar,
   filters,
   sort,
   view,
   matching,
 }: {
   user: SessionUser;
+  /** The list's filters in the reader's words: the file's are named as the toolbar names them. */
+  toolbar: ListFilters;
   filters: RawExportFilters | null;
   sort: string;
   /** The saved view the address is, named so people see whose filters they export. */
   view: string | null;
   matching: Promise<number | "unknown"> | null;
 }) {
-  const [status, total, all] = await Promise.all([exportStatus(user.id), matching, getTranslations()]);
+  const [status, total] = await Promise.all([exportStatus(user.id), matching]);
   // Client code (it polls): it reads `export`, and `list` for the filters' words.
   return (
     <ClientMessages namespaces={["export", "list", "fields"]}>
@@ -33,7 +35,7 @@ export async function ExportPanel({
         view={view}
         matching={filters ? total : null}
         request={requestExportAction}
-        toolbar={subscriberToolbar(all)}
+        toolbar={toolbar}
       />
     </ClientMessages>
   );

@@ -56,6 +56,7 @@ export default async function SubscribersPage({ searchParams }: { searchParams: 
   const settings = tableSettings(user.preferences);
   const chosen = typeof params.columns === "string" ? shown : undefined;
   const [t, all, f] = await Promise.all([getTranslations("subscribers"), getTranslations(), getFormats()]);
+  const toolbar = subscriberToolbar(all);
   const words = { t: all, f, country: await countryNamer(f.locale) };
 
   // The table's select-page box is client code: it reads `list` (the toolbar, views menu and export panel bring their own).
@@ -89,7 +90,7 @@ export default async function SubscribersPage({ searchParams }: { searchParams: 
         </p>
       ) : null}
       <ListToolbar
-        filters={subscriberToolbar(all)}
+        filters={toolbar}
         params={params}
         path={PATH}
         views={<ViewsMenu state={views} params={params} />}
@@ -130,6 +131,7 @@ export default async function SubscribersPage({ searchParams }: { searchParams: 
       {/* Under the list: on a phone the first rows come before the export's description of its file. */}
       <ExportPanel
         user={user}
+        toolbar={toolbar}
         filters={parsed.ok ? rawExportFilters(params) : null}
         sort={parsed.ok ? `${parsed.value.sort.direction === "desc" ? "-" : ""}${parsed.value.sort.column}` : "-created_at"}
         view={views.current?.name ?? null}
