@@ -32,10 +32,10 @@ export function readProblem(text: string): { key: string; values?: ProblemValues
 
 type Words = { has: (key: string) => boolean; (key: string, values?: ProblemValues): string };
 
-/** Puts a problem into words with a translator of the `problems` namespace; other text stays as it is. */
-export function problemWords(t: Words, text: string): string {
+/** Puts a problem into words with a translator of the `problems` namespace (`values`: its values as shown); other text stays as it is. */
+export function problemWords(t: Words, text: string, values = (v?: ProblemValues) => v): string {
   const p = readProblem(text);
-  return p && t.has(p.key) ? t(p.key, p.values) : text;
+  return p && t.has(p.key) ? t(p.key, values(p.values)) : text;
 }
 
 /** Every message of a refusal's fields put into words. */

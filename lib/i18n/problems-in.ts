@@ -3,7 +3,7 @@ import { config } from "@/lib/config";
 import { FIELD, isField } from "@/lib/subscribers/fields";
 import { catalogue, type Messages } from "./catalogues";
 import { INTL_TAG, type Locale } from "./locales";
-import { LIST, problemWords, readProblem } from "./problem";
+import { LIST, problemWords, type ProblemValues } from "./problem";
 
 type Words = Parameters<typeof problemWords>[0];
 
@@ -19,16 +19,14 @@ export function problemsIn(locale: Locale, messages: Messages = catalogue(locale
     const t = createTranslator({ locale: INTL_TAG[locale] as Locale, messages, namespace: "problems", timeZone: config().CONSOLE_TIME_ZONE }) as unknown as Words;
     const labels = messages.fields as Record<string, string>;
     const separator = locale === "ar" ? "، " : ", ";
-    made.set(
-      messages,
-      (words = (text) => {
-        const p = readProblem(text);
-        const items = typeof p?.values?.fields === "string" ? p.values.fields.split(LIST) : [];
-        if (!p || !items.length || !items.every(isField)) return problemWords(t, text);
-        const fields = items.map((f) => labels[FIELD[f].key.slice("fields.".length)] ?? f).join(separator);
-        return problemWords(t, `${p.key} ${JSON.stringify({ ...p.values, fields })}`);
-      }),
-    );
+    // A list of fields (listOf) reads as their labels; any other text stays as it is.
+    const fieldList = (value: string) => {
+      const items = value.split(LIST);
+      if (items.length === 1 && !isField(value)) return value;
+      return items.map((f) => (isField(f) ? (labels[FIELD[f].key.slice("fields.".length)] ?? f) : f)).join(separator);
+    };
+    const shown = (values?: ProblemValues) => (typeof values?.fields === "string" ? { ...values, fields: fieldList(values.fields) } : values);
+    made.set(messages, (words = (text) => problemWords(t, text, shown)));
   }
   return words;
 }

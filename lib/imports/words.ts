@@ -35,7 +35,6 @@ export function importWordsIn(locale: Locale): Words {
     if (!p?.values) return words(text);
     const v = { ...p.values };
     if (typeof v.field === "string") v.field = label(v.field);
-    if (typeof v.fields === "string") v.fields = v.fields.split(LIST).map(label).join(separator);
     for (const k of ["column", "columns", "other"]) if (typeof v[k] === "string") v[k] = (v[k] as string).split(LIST).map(column).join(separator);
     return words(`${p.key} ${JSON.stringify(v)}`);
   };
