@@ -8,8 +8,8 @@ import { listCountries } from "./queries";
 // the English name, which the API and the exports answer unchanged). English reads the stored name.
 
 /** A country's name in `locale`; the stored (English) name when the package has none. */
-export function countryName(locale: Locale, country: { code: string; name: string }): string {
-  if (locale === "en") return country.name;
+export function countryName(locale: Locale, country: { code: string | null; name: string }): string {
+  if (locale === "en" || !country.code) return country.name;
   return countries.getName(country.code.trim(), locale, { select: "official" }) ?? country.name;
 }
 

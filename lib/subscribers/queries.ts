@@ -29,6 +29,9 @@ export type SubscriberRow = {
   created_at: Date;
 };
 
+/** A row of the list as pages read it: with its country's ISO code, for the country's name in the reader's language. */
+export type ListedSubscriber = SubscriberRow & { country_code: string | null };
+
 type SortColumn = SubscriberFilters["sort"]["column"];
 type OwnColumn = Exclude<SortColumn, keyof typeof JOINED_SORTS>;
 
@@ -89,9 +92,9 @@ export function subscriberOrderSql(column: SortColumn, desc: boolean, collation:
   return sql`${key} ${desc ? sql`DESC NULLS FIRST` : sql`ASC NULLS LAST`}, s.id ${idDir}`;
 }
 
-/** The columns of a list row; the joins bring only the three names shown. */
+/** The columns of a list row; the joins bring only the three names shown (and the country's code). */
 const COLUMNS = sql`s.id, s.first_name, s.last_name, b.name AS branch_name,
-  c.name AS country_name, s.email, s.mobile, s.travel_date, sh.name AS sheet_name,
+  c.name AS country_name, c.code AS country_code, s.email, s.mobile, s.travel_date, sh.name AS sheet_name,
   s.subscription_status::text AS subscription_status, s.is_duplicate, s.is_mandatory, s.created_at`;
 /**
  * One page's SQL and its total (docs/decisions/0003-raw-sql-for-list-queries.md): the page's ids first, then only its rows
@@ -196,7 +199,7 @@ export async function listSubscribers(
   scope: BranchScope,
   f: SubscriberFilters,
   collation?: SortCollation,
-): Promise<{ data: SubscriberRow[]; pagination: Pagination }> {
+): Promise<{ data: ListedSubscriber[]; pagination: Pagination }> {
   const c = collation ?? (await listCollation());
   if (readsEveryRow(f)) {
     const probe = await query<{ id: number }>(sql`SELECT s.id ${subscriberFrom(scope, f)} LIMIT ${fewMatchesLimit() + 1}`);
@@ -208,7 +211,7 @@ export async function listSubscribers(
   const window = shallowWindow(f.page) ?? (seeksByDay(scope, f) ? { offset: offsetOf(f.page), limit: PER_PAGE, reverse: false } : null);
   if (window) {
     const statements = subscriberListSql(scope, f, window, undefined, c);
-    const [data, total] = await Promise.all([query<SubscriberRow>(statements.rows), countOnce(statements.count)]);
+    const [data, total] = await Promise.all([query<ListedSubscriber>(statements.rows), countOnce(statements.count)]);
     return { data, pagination: pagination(total, f.page) };
   }
   const total = await countOnce(subscriberListSql(scope, f).count);
@@ -216,10 +219,10 @@ export async function listSubscribers(
 }
 
 /** The rows of page `f.page` of `total` (read backwards near the end; none past it). */
-async function pageRows(scope: BranchScope, f: SubscriberFilters, collation: SortCollation, total: number, only?: readonly number[]): Promise<SubscriberRow[]> {
+async function pageRows(scope: BranchScope, f: SubscriberFilters, collation: SortCollation, total: number, only?: readonly number[]): Promise<ListedSubscriber[]> {
   const window = windowFor(f.page, total);
   if (!window) return [];
-  const rows = await query<SubscriberRow>(subscriberListSql(scope, f, window, only, collation).rows);
+  const rows = await query<ListedSubscriber>(subscriberListSql(scope, f, window, only, collation).rows);
   return window.reverse ? rows.reverse() : rows;
 }
 

@@ -12,7 +12,7 @@
 //       [--json PREFIX] DIR…
 //
 // DIR: a folder with a production build, as for scripts/bench/ab.ts. Runs on the PostgreSQL
-// bench database (`npm run db:bulk`). What a profile cannot see: the other threads (GC helpers,
+// bench database (`npm run db:bulk`), one web process per build. What a profile cannot see: the other threads (GC helpers,
 // zlib, crypto); ab.ts's CPU per request counts them.
 import fs from "node:fs";
 import os from "node:os";
@@ -37,6 +37,7 @@ const { values: args, positionals: dirs } = parseArgs({
     top: { type: "string", default: "40" },
     interval: { type: "string", default: "1000" },
     json: { type: "string" },
+    "accept-language": { type: "string" },
   },
 });
 if (dirs.length === 0) throw new Error("Name at least one folder holding a production build.");
@@ -126,12 +127,15 @@ const folders: string[] = [];
 for (const dir of builds) {
   const profiles = fs.mkdtempSync(path.join(os.tmpdir(), "console-profile-"));
   folders.push(profiles);
-  servers.push(await startServer(dir, { DATABASE_URL: target.url, DATABASE_POOL_SIZE: "10" }, ["--cpu-prof", `--cpu-prof-dir=${profiles}`, `--cpu-prof-interval=${args.interval}`]));
+  servers.push(await startServer(dir, { DATABASE_URL: target.url, DATABASE_POOL_SIZE: "10", WEB_CONCURRENCY: "1" }, ["--cpu-prof", `--cpu-prof-dir=${profiles}`, `--cpu-prof-interval=${args.interval}`]));
 }
 const cookies: string[] = [];
 for (const s of servers) cookies.push(await signIn(s.url, BENCH_USERS[1]!.email, password));
 const connections = Number(args.connections);
-for (const [i, s] of servers.entries()) await loadHttp({ url: `${s.url}${args.path}`, cookie: cookies[i]!, connections, seconds: Number(args.warmup) });
+const acceptLanguage = args["accept-language"];
+// /login is measured as the signed-out visitor it is for (it sends a signed-in one on).
+const cookieOf = (i: number) => (args.path === "/login" ? "" : cookies[i]!);
+for (const [i, s] of servers.entries()) await loadHttp({ url: `${s.url}${args.path}`, cookie: cookieOf(i), acceptLanguage, connections, seconds: Number(args.warmup) });
 const windows: [number, number][][] = servers.map(() => []);
 const requests = servers.map(() => 0);
 const p50s: number[][] = servers.map(() => []);
@@ -141,7 +145,7 @@ for (let r = 0; r < rounds; r++) {
   if (r % 2) order.reverse();
   for (const i of order) {
     const from = now();
-    const sample = await loadHttp({ url: `${servers[i]!.url}${args.path}`, cookie: cookies[i]!, connections, seconds: Number(args.seconds) / rounds });
+    const sample = await loadHttp({ url: `${servers[i]!.url}${args.path}`, cookie: cookieOf(i), acceptLanguage, connections, seconds: Number(args.seconds) / rounds });
     windows[i]!.push([from, now()]);
     requests[i] = requests[i]! + sample.requests;
     p50s[i]!.push(sample.p50);

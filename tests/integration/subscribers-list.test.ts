@@ -162,6 +162,13 @@ for (const kind of testDbKinds()) {
       expect(beyond).toEqual({ data: [], pagination: { total: COUNT, length: 3, page: 9, per_page: 10 } });
     });
 
+    it("gives each row its country's code, by which pages name the country in the reader's language", async () => {
+      const { data } = await listSubscribers(EVERY, subscriberFiltersSchema.parse({ country_name: "germany" }));
+      expect(data.length).toBe(rows.filter((r) => r.country_name === "Germany").length);
+      expect(data.length).toBeGreaterThan(0);
+      for (const r of data) expect(r.country_code?.trim()).toBe("DE");
+    });
+
     const filters: [query: string, expected: (r: Fixture) => boolean][] = [
       ["first_name=cle", (r) => r.first_name === "Cleo"],
       ["last_name=URIN", (r) => r.last_name === "Turing"],

@@ -8,16 +8,19 @@ import { describe, expect, it } from "vitest";
 import { COLUMNS, SubscriberTable } from "@/app/(console)/subscribers/subscriber-table";
 import { catalogue } from "@/lib/i18n/catalogues";
 import { FIT_COLUMNS, type TableColumn } from "@/lib/subscribers/columns";
-import type { SubscriberRow } from "@/lib/subscribers/queries";
+import { createTranslator } from "next-intl";
+import { formatsFor } from "@/lib/i18n/format";
+import type { ListedSubscriber } from "@/lib/subscribers/queries";
 
 // The subscriber list's rows are JSX like the rest of the console: React writes and escapes them.
 
-const row = (over: Partial<SubscriberRow> = {}): SubscriberRow => ({
+const row = (over: Partial<ListedSubscriber> = {}): ListedSubscriber => ({
   id: 42,
   first_name: "Ada",
   last_name: "Lovelace",
   branch_name: "Dublin",
   country_name: null,
+  country_code: null,
   email: "ada@example.com",
   mobile: "+353871234567",
   travel_date: new Date("2027-03-03T00:00:00Z"),
@@ -29,7 +32,7 @@ const row = (over: Partial<SubscriberRow> = {}): SubscriberRow => ({
   ...over,
 });
 
-const table = (rows: SubscriberRow[], hidden: TableColumn[] | null = [], shown?: string[]) =>
+const table = (rows: ListedSubscriber[], hidden: TableColumn[] | null = [], shown?: string[], words?: React.ComponentProps<typeof SubscriberTable>["words"]) =>
   renderToStaticMarkup(
     inEnglish(SubscriberTable, {
       rows,
@@ -39,6 +42,7 @@ const table = (rows: SubscriberRow[], hidden: TableColumn[] | null = [], shown?:
       settings: { hidden, density: "comfortable" },
       selectForm: "bulk-change",
       ...(shown ? { shown } : {}),
+      ...(words ? { words } : {}),
     }),
   );
 /** The table as an English page renders it: its client parts read the catalogue's words. */
@@ -49,6 +53,16 @@ function inEnglish<P extends object>(component: React.ComponentType<P>, props: P
 const body = (markup: string) => markup.slice(markup.indexOf("<tbody"), markup.indexOf("</tbody>"));
 
 describe("SubscriberTable's rows", () => {
+  it("name the country in the reader's language from its code, and as stored without one", () => {
+    const french = { t: createTranslator({ locale: "fr", messages: catalogue("fr") }), f: formatsFor("fr", "UTC") };
+    const rows = [row({ country_name: "Germany", country_code: "DE" }), row({ id: 43, country_name: "Atlantis", country_code: null })];
+    const out = body(table(rows, [], undefined, french));
+    expect(out).toContain('<bdi title="Allemagne">Allemagne</bdi>');
+    expect(out).toContain('<bdi title="Atlantis">Atlantis</bdi>');
+    expect(out).not.toContain("Germany");
+    expect(body(table(rows))).toContain('<bdi title="Germany">Germany</bdi>');
+  });
+
   it("are a row per subscriber and a cell per column, the box and the record link in their places", () => {
     const out = body(table([row(), row({ id: 43 })]));
     expect(out.match(/<tr>/g)).toHaveLength(2);

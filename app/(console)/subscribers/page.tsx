@@ -10,7 +10,6 @@ import { buttonClass } from "@/components/ui/button-styles";
 import { requirePageUser } from "@/lib/auth/page-guards";
 import { canCreateSubscribers, canManageBranches } from "@/lib/auth/permissions";
 import { rawExportFilters } from "@/lib/export/filters";
-import { countryNamer } from "@/lib/countries/names";
 import { getFormats } from "@/lib/i18n/server";
 import { listOutcome } from "@/lib/list/outcome";
 import { withParams, type RawParams } from "@/lib/list/params";
@@ -57,7 +56,7 @@ export default async function SubscribersPage({ searchParams }: { searchParams: 
   const chosen = typeof params.columns === "string" ? shown : undefined;
   const [t, all, f] = await Promise.all([getTranslations("subscribers"), getTranslations(), getFormats()]);
   const toolbar = subscriberToolbar(all);
-  const words = { t: all, f, country: await countryNamer(f.locale) };
+  const words = { t: all, f };
 
   // The table's select-page box is client code: it reads `list` (the toolbar, views menu and export panel bring their own).
   return (

@@ -13,14 +13,15 @@ import { backQuery, listAddress } from "@/lib/subscribers/back";
 import { FIT_COLUMNS, type TableColumn, type TableSettings } from "@/lib/subscribers/columns";
 import type { SubscriberFilters } from "@/lib/subscribers/filters";
 import { statusKey, STATUS_TONE } from "@/lib/subscribers/labels";
-import type { SubscriberRow } from "@/lib/subscribers/queries";
+import type { ListedSubscriber } from "@/lib/subscribers/queries";
+import { countryName } from "@/lib/countries/names";
 
-/** What the table says, in the reader's language: a translator of the whole catalogue, the formats, country names. */
-export type TableWords = { t: ReturnType<typeof createTranslator<Messages>>; f: Formats; country: (name: string) => string };
+/** What the table says, in the reader's language: a translator of the whole catalogue, the formats. */
+export type TableWords = { t: ReturnType<typeof createTranslator<Messages>>; f: Formats };
 
 /** English words, for a table rendered outside a request (tests). */
 export function englishTableWords(): TableWords {
-  return { t: createTranslator({ locale: "en", messages: catalogue("en") }), f: formatsFor("en", config().CONSOLE_TIME_ZONE), country: (name) => name };
+  return { t: createTranslator({ locale: "en", messages: catalogue("en") }), f: formatsFor("en", config().CONSOLE_TIME_ZONE) };
 }
 
 /** Typed text is isolated (<bdi>): a right-to-left name cannot reorder what is around it. */
@@ -33,7 +34,7 @@ const flag = (value: boolean, yes: string, tone: BadgeTone, w: TableWords) => (v
  * The card-* classes place a cell in a phone's card (app/globals.css): the others stay off it.
  */
 /** `key`: the catalogue's label, which the table and the column chooser show. */
-export const COLUMNS: { column: TableColumn; key: FieldLabelKey; render: (s: SubscriberRow, w: TableWords) => React.ReactNode; className?: string }[] = [
+export const COLUMNS: { column: TableColumn; key: FieldLabelKey; render: (s: ListedSubscriber, w: TableWords) => React.ReactNode; className?: string }[] = [
   { column: "id", key: FIELD.id.key, render: (s) => s.id, className: "code" },
   { column: "first_name", key: FIELD.first_name.key, render: (s) => text(s.first_name), className: "font-medium card" },
   { column: "last_name", key: FIELD.last_name.key, render: (s) => text(s.last_name), className: "name font-medium text-slate-900 card" },
@@ -49,7 +50,7 @@ export const COLUMNS: { column: TableColumn; key: FieldLabelKey; render: (s: Sub
   { column: "is_duplicate", key: FIELD.is_duplicate.key, render: (s, w) => flag(s.is_duplicate, w.t("subscribers.table.duplicate"), "amber", w), className: "quiet" },
   { column: "is_mandatory", key: FIELD.is_mandatory.key, render: (s, w) => flag(s.is_mandatory, w.t("subscribers.table.mandatory"), "violet", w), className: "quiet" },
   { column: "branch_name", key: FIELD.branch_name.key, render: (s) => text(s.branch_name), className: "card-meta" },
-  { column: "country_name", key: FIELD.country_name.key, render: (s, w) => text(s.country_name === null ? null : w.country(s.country_name)) },
+  { column: "country_name", key: FIELD.country_name.key, render: (s, w) => text(s.country_name === null ? null : countryName(w.f.locale, { code: s.country_code, name: s.country_name })) },
   {
     column: "travel_date",
     key: FIELD.travel_date.key,
@@ -75,7 +76,7 @@ const cellClass = (c: Column, fit: boolean) => [c.className, fitClass(c.column, 
  * One plain link a row (not a <Link>, a client component in every row), carrying the list's
  * address back; named for screen readers when the first name is hidden.
  */
-function RecordLink({ s, named, back, children }: { s: SubscriberRow; named: boolean; back: string; children: React.ReactNode }) {
+function RecordLink({ s, named, back, children }: { s: ListedSubscriber; named: boolean; back: string; children: React.ReactNode }) {
   if (named) return <a href={`/subscribers/${s.id}${back}`}>{children}</a>;
   return (
     <a href={`/subscribers/${s.id}${back}`}>
@@ -89,7 +90,7 @@ function RecordLink({ s, named, back, children }: { s: SubscriberRow; named: boo
 }
 
 /** Plain elements only, nothing that hydrates; a cell holds only what it shows, as each row is sent twice (HTML and RSC payload). */
-function Row({ s, columns, fit, linked, form, back, w }: { s: SubscriberRow; columns: readonly Column[]; fit: boolean; linked: TableColumn; form: string; back: string; w: TableWords }) {
+function Row({ s, columns, fit, linked, form, back, w }: { s: ListedSubscriber; columns: readonly Column[]; fit: boolean; linked: TableColumn; form: string; back: string; w: TableWords }) {
   return (
     <tr>
       {columns.map((c, i) => {
@@ -130,7 +131,7 @@ export function SubscriberTable({
   selectForm,
   words,
 }: {
-  rows: SubscriberRow[];
+  rows: ListedSubscriber[];
   sort: SubscriberFilters["sort"];
   params: RawParams;
   path: string;
