@@ -1,6 +1,6 @@
 "use client";
 
-import { useTranslations } from "next-intl";
+import { useLocale, useTranslations } from "next-intl";
 import { useEffect, useRef, useState, useTransition } from "react";
 import { notify } from "@/components/toast";
 import { buttonClass } from "@/components/ui/button-styles";
@@ -40,6 +40,8 @@ export function ExportPanelView({ initial, filters, sort, view, matching, reques
   const t = useTranslations("export");
   const f = useFormats();
   const words = useProblemWords();
+  // The API says a failure's error in the Accept-Language asked: the page's (the user's choice may not be the browser's).
+  const locale = useLocale();
   const fields = toolbar.search ? [toolbar.search, ...toolbar.fields] : toolbar.fields;
   const sortWords = useSortWords(fields);
   const [status, setStatus] = useState(initial);
@@ -53,7 +55,7 @@ export function ExportPanelView({ initial, filters, sort, view, matching, reques
     let active = true;
     const timer = setInterval(async () => {
       try {
-        const response = await fetch("/api/v1/subscribers/export", { cache: "no-store" });
+        const response = await fetch("/api/v1/subscribers/export", { cache: "no-store", headers: { "accept-language": locale } });
         if (response.ok && active) setStatus((await response.json()) as ExportStatusBody);
       } catch {
         /* offline for a moment: the next tick tries again */
@@ -63,7 +65,7 @@ export function ExportPanelView({ initial, filters, sort, view, matching, reques
       active = false;
       clearInterval(timer);
     };
-  }, [inQueue]);
+  }, [inQueue, locale]);
 
   const previous = useRef(state);
   useEffect(() => {
@@ -83,7 +85,7 @@ export function ExportPanelView({ initial, filters, sort, view, matching, reques
         return;
       }
       notify("error", result.formError ?? t("toast.notRequested"));
-      const response = await fetch("/api/v1/subscribers/export", { cache: "no-store" }).catch(() => null);
+      const response = await fetch("/api/v1/subscribers/export", { cache: "no-store", headers: { "accept-language": locale } }).catch(() => null);
       if (response?.ok) setStatus((await response.json()) as ExportStatusBody);
     });
 

@@ -34,7 +34,7 @@ export async function ListResults<T>({
 }: Place & {
   list: Promise<ListOutcome<{ data: T[]; pagination: Pagination }>>;
   /** What the rows are (a key of list.nouns; an English [singular, plural] pair still reads). */
-  noun: ListNoun | readonly [string, string];
+  noun: ListNoun;
   empty: React.ReactNode;
   beside?: (pagination: Pagination) => React.ReactNode;
   children: (rows: T[], pagination: Pagination) => React.ReactNode;

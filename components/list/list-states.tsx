@@ -3,17 +3,15 @@ import type { ListProblem } from "@/lib/list/outcome";
 import { PER_PAGE, shownRange, type Pagination } from "@/lib/list/pagination";
 import { withParams, type RawParams } from "@/lib/list/params";
 import { buttonClass } from "@/components/ui/button-styles";
-import { LIST_NOUNS, nounOf, type ListNoun } from "./nouns";
+import { LIST_NOUNS, type ListNoun } from "./nouns";
 import { useListWords, useProblemText } from "./words";
 // Its words are useTranslations("list")'s, through useListWords (English outside any provider).
 
 /** "Showing 11–20 of 245 branches": `noun` names the rows (list.nouns), counted in the reader's language. */
-export function ResultSummary({ pagination, rows, noun }: { pagination: Pagination; rows: number; noun: ListNoun | readonly [string, string] }) {
+export function ResultSummary({ pagination, rows, noun }: { pagination: Pagination; rows: number; noun: ListNoun }) {
   const t = useListWords();
   const { from, to, total } = shownRange(pagination, rows);
-  const key = nounOf(noun);
-  // A noun the catalogue does not know yet (a new list): its English words.
-  const items = key ? t(`nouns.${key}`, { count: total }) : total === 0 ? `No ${noun[1]}` : `${total} ${total === 1 ? noun[0] : noun[1]}`;
+  const items = t(`nouns.${noun}`, { count: total });
   return (
     <p className="text-sm text-slate-600" role="status" aria-live="polite">
       {total === 0 || rows === 0 ? items : t("summary.showing", { from, to, items })}

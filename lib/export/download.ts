@@ -3,7 +3,7 @@ import { Readable } from "node:stream";
 import type { SessionUser } from "@/lib/auth/permissions";
 import { prisma } from "@/lib/db/client";
 import { AppError, notFound } from "@/lib/errors";
-import { WITHDRAWN } from "./purge";
+import { WITHDRAWN, WITHDRAWN_BEFORE } from "./purge";
 import { storage } from "@/lib/storage";
 import { tokenExportEntry } from "@/lib/tokens/tokens";
 import { exportKey } from "./files";
@@ -25,8 +25,12 @@ export async function downloadResponse(user: Pick<SessionUser, "id" | "email">, 
     select: { id: true, completed_at: true, format: true },
   });
   if (!row?.completed_at) {
-    // Withdrawn because it held erased data: its owner is told so, not that it never was.
-    const withdrawn = await db.subscriberExport.findFirst({ where: { id, user_id: userId, status: "failed", error: { contains: WITHDRAWN } }, select: { error: true } });
+    // Withdrawn because it held erased data: its owner is told so (in the answer's words), not that it never was.
+    // An export withdrawn before its error was a problem key says so in English.
+    const withdrawn = await db.subscriberExport.findFirst({
+      where: { id, user_id: userId, status: "failed", OR: [{ error: { startsWith: `${WITHDRAWN} ` } }, { error: { contains: WITHDRAWN_BEFORE } }] },
+      select: { error: true },
+    });
     if (withdrawn?.error) throw new AppError(410, "erased_data", withdrawn.error);
     throw notFound("The export file");
   }

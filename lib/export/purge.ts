@@ -3,6 +3,7 @@ import { deleteExportFiles, strayFiles } from "./files";
 import { JOB_QUEUE, LEGACY_QUEUES } from "@/lib/jobs/queue";
 import { idRanges, markExportFailed } from "./run";
 import { connection, sql } from "@/lib/db/sql";
+import { problem, type ProblemKey } from "@/lib/i18n/problem";
 import { storage } from "@/lib/storage";
 
 // The scheduled clean-up: unused exports past EXPORT_RETENTION_HOURS, orphaned files and
@@ -29,24 +30,29 @@ export async function purgeExports(now: Date = new Date()): Promise<PurgeResult>
     sql`SELECT e.id FROM subscriber_exports e
      WHERE e.status = 'in_queue' AND e.created_at < ${new Date(now.getTime() - 10 * 60 * 1000)} AND NOT EXISTS (
        SELECT 1 FROM pgboss.job j WHERE j.name = ANY(${[JOB_QUEUE, LEGACY_QUEUES[0].name]}) AND j.id::text = e.job_id AND j.state < 'completed')`);
-  for (const { id } of lost) await markExportFailed(id, "The export job was lost. Request it again.");
+  for (const { id } of lost) await markExportFailed(id, problem("export.jobLost"));
   return { purged: purged.length, strays: strays.length + incomplete, lost: lost.length };
 }
 
-/** What a withdrawn export's error says (after its size); a download of it answers 410 `erased_data`. */
-export const WITHDRAWN = "was withdrawn";
+/** The problem key of a withdrawn export's error; a download of it answers 410 `erased_data`. */
+export const WITHDRAWN: ProblemKey = "export.withdrawn";
+/** What the English error of an export withdrawn before it was a problem key says (after its size). */
+export const WITHDRAWN_BEFORE = "was withdrawn";
+
+/** Why files are withdrawn: a subscriber deleted forever (from the trash), a person erased, or subscribers past their retention period. */
+export type WithdrawnBecause = "deleted" | "erased" | "retention";
 
 /**
  * Erased subscribers leave no file behind (docs/decisions/0041-export-withdrawal.md): the completed
  * exports whose recorded ids hold one of them are withdrawn, their owners told by the export's
  * error; a file recorded before ids were kept goes if it was made before `deletedBefore`.
  */
-export async function withdrawExportsHolding(ids: readonly number[], deletedBefore: Date, reason = "it held a subscriber who was deleted forever"): Promise<number> {
+export async function withdrawExportsHolding(ids: readonly number[], deletedBefore: Date, why: WithdrawnBecause = "deleted"): Promise<number> {
   if (ids.length === 0) return 0;
   const conn = await connection();
+  // problem(WITHDRAWN, { rows, why }), spelt as it spells it, with each file's own row count, which only the statement has.
   const gone = await conn.query<{ id: string }>(
-    sql`UPDATE subscriber_exports SET status = 'failed', error = 'Your file of ' || to_char(total_rows, 'FM999,999,999,999')
-       || CASE WHEN total_rows = 1 THEN ' row' ELSE ' rows' END || ${` ${WITHDRAWN}: ${reason}. Request the export again.`}
+    sql`UPDATE subscriber_exports SET status = 'failed', error = ${`${WITHDRAWN} {"rows":`}::text || total_rows::text || ${`,"why":${JSON.stringify(why)}}`}::text
      WHERE status = 'completed' AND (subscriber_ids && ${idRanges([...ids])}::int4multirange
        OR (subscriber_ids IS NULL AND created_at < ${deletedBefore})) RETURNING id`);
   await deleteExportFiles(gone.map((r) => r.id));

@@ -1,6 +1,8 @@
 import { branchScopeOfUser, covers } from "@/lib/auth/scope";
 import { config } from "@/lib/config";
 import { isLocale } from "@/lib/i18n/locales";
+import { cutText, problem } from "@/lib/i18n/problem";
+import { problemsIn } from "@/lib/i18n/problems-in";
 import { ROOT_COLLATION, SORT_COLLATION } from "@/lib/list/collation";
 import { deleteExportFiles, writeExportFile } from "./files";
 import type { ExportFormat } from "./format";
@@ -10,7 +12,7 @@ import { connection, sql } from "@/lib/db/sql";
 import { jobProgress } from "@/lib/jobs/progress";
 import { transaction } from "@/lib/db/transaction";
 import { recordEvent } from "@/lib/webhooks/outbox";
-import { downloadPath, exportStatus } from "./status";
+import { downloadPath, exportStatus, exportStatusInWords } from "./status";
 
 // One attempt at one export: safe to rerun after a crash (rebuilt under a new temporary name), a no-op once not in_queue.
 
@@ -19,8 +21,8 @@ const PROGRESS_EVERY_MS = 1000;
 
 type RunResult = { exportId: string; rows: number } | { exportId: string; skipped: string };
 
-/** The error of an export whose user lost branches while its file was written. */
-export const SCOPE_CHANGED = "Your branches changed while the file was written, so it was not kept. Request the export again.";
+/** The error of an export whose user lost branches while its file was written: a problem key, put into words where it is shown. */
+export const SCOPE_CHANGED = problem("export.scopeChanged");
 
 export async function runExport(exportId: string, signal?: AbortSignal): Promise<RunResult> {
   const conn = await connection();
@@ -70,8 +72,9 @@ export async function runExport(exportId: string, signal?: AbortSignal): Promise
     const older = await tx.query<{ id: string }>(
       sql`DELETE FROM subscriber_exports WHERE user_id = ${done[0]!.user_id} AND id <> ${exportId} AND status <> 'in_queue' RETURNING id`);
     // No audit event marks a completed export, so its webhook event is recorded here: the file is fetched through the API, never sent.
+    // Its words in English: a machine reads them.
     await recordEvent(tx, "export.completed", async () => ({
-      ...(await exportStatus(done[0]!.user_id, tx)),
+      ...exportStatusInWords(await exportStatus(done[0]!.user_id, tx), problemsIn("en")),
       export_id: exportId,
       user_id: done[0]!.user_id,
       download_url: downloadPath(exportId),
@@ -108,11 +111,11 @@ export function idRanges(ids: number[]): string {
   return `{${runs.join(",")}}`;
 }
 
-/** The last attempt failed (or its worker died): the export is failed and a new request allowed. */
+/** The last attempt failed (or its worker died): the export is failed, with why (a problem key), and a new request allowed. */
 export async function markExportFailed(exportId: string, message: string): Promise<boolean> {
   const conn = await connection();
   const updated = await conn.query(
-    sql`UPDATE subscriber_exports SET status = 'failed', error = ${message.slice(0, 500)} WHERE id = ${exportId} AND status = 'in_queue' RETURNING id`);
+    sql`UPDATE subscriber_exports SET status = 'failed', error = ${cutText(message, 500)} WHERE id = ${exportId} AND status = 'in_queue' RETURNING id`);
   if (updated.length > 0) await deleteExportFiles([exportId]);
   return updated.length > 0;
 }

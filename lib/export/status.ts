@@ -77,6 +77,11 @@ export async function exportStatus(userId: number, q?: Queryable): Promise<Expor
   };
 }
 
+/** The status with its `error` in `words`: a problem key (an older row's English stays as it is) in the reader's language, the API's answer's, or a webhook's English. */
+export function exportStatusInWords(status: ExportStatusBody, words: (text: string) => string): ExportStatusBody {
+  return { ...status, error: status.error === null ? null : words(status.error) };
+}
+
 function asStrings(json: unknown): Record<string, string> {
   if (!json || typeof json !== "object" || Array.isArray(json)) return {};
   return Object.fromEntries(Object.entries(json).filter((e): e is [string, string] => typeof e[1] === "string"));

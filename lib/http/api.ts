@@ -25,7 +25,7 @@ type ApiErrorBody = { error: { code: string; message: string; fields?: Record<st
 export function apiError(status: number, code: string, message: string, fields?: Record<string, string[]>, details?: Record<string, unknown>) {
   const requestId = currentRequestId();
   // Codes and field names stay neutral; the words follow the request's Accept-Language, else English (docs/API.md, Languages).
-  const words = problemsIn(apiLocale.get() ?? "en");
+  const words = apiWords();
   const body: ApiErrorBody = {
     error: { ...details, code, message: words(message), ...(fields ? { fields: fieldWords(fields, words) } : {}), ...(requestId ? { request_id: requestId } : {}) },
   };
@@ -76,6 +76,9 @@ const apiLocale = scopeSlot<Locale>("http.api-locale");
 
 /** Inside a route handler, the language of its answer (its lists sort in it too); undefined elsewhere. */
 export const apiAnswerLocale = (): Locale | undefined => apiLocale.get();
+
+/** Problem keys in the words of the API's answer: its error's message, and a job's stored `error` (export, bulk change). */
+export const apiWords = (): ((text: string) => string) => problemsIn(apiLocale.get() ?? "en");
 
 /** Every route handler goes through this: one error shape, and statements cancelled when the client goes away. */
 export function route<C = unknown>(handler: Handler<C>): Handler<C> {

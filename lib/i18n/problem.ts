@@ -30,12 +30,18 @@ export function readProblem(text: string): { key: string; values?: ProblemValues
   }
 }
 
+/** Text stored within `max` characters: a problem string stays whole, as a cut one would no longer read (its free text is cut where it is made). */
+export const cutText = (text: string, max: number): string => (readProblem(text) ? text : text.slice(0, max));
+
 type Words = { has: (key: string) => boolean; (key: string, values?: ProblemValues): string };
 
 /** Puts a problem into words with a translator of the `problems` namespace (`values`: its values as shown); other text stays as it is. */
 export function problemWords(t: Words, text: string, values = (v?: ProblemValues) => v): string {
   const p = readProblem(text);
-  return p && t.has(p.key) ? t(p.key, values(p.values)) : text;
+  if (!p || !t.has(p.key)) return text;
+  // A failed job's `reason` is the error it died of, itself a problem when the console raised it (storage out of reach).
+  const reason = p.values?.reason;
+  return t(p.key, values(typeof reason === "string" ? { ...p.values, reason: problemWords(t, reason, values) } : p.values));
 }
 
 /** Every message of a refusal's fields put into words. */

@@ -17,7 +17,7 @@ import { importFieldsSchema, type importStatusSchema } from "./schema";
 import { inspectXlsxObject, openSource, rejectedKey, sourceKey, type ImportSource } from "./source";
 import { receiveUpload } from "./upload";
 import { transaction } from "@/lib/db/transaction";
-import { sayable } from "./thrown";
+import { answerWords, sayable } from "./thrown";
 import { english, englishReason, type Words } from "./words";
 
 // The imports' API, page and actions; another user's import is the same 404 as none.
@@ -82,8 +82,8 @@ async function load(userId: number | null, id: string, q?: Queryable): Promise<R
   return row;
 }
 
-/** An import's status in the words of `words` (each problem key, reason and cell error put into words). */
-export function statusInWords(status: ImportStatus, words: Words): ImportStatus {
+/** An import's status in the words of `words` (each problem key, reason and cell error put into words), its failure's `error` in `errorWords`. */
+export function statusInWords(status: ImportStatus, words: Words, errorWords: Words = words): ImportStatus {
   const reasons: Record<string, number> = {};
   for (const [reason, n] of Object.entries(status.rejected_by_reason)) {
     const said = words === english ? englishReason(reason) : reason;
@@ -95,21 +95,25 @@ export function statusInWords(status: ImportStatus, words: Words): ImportStatus 
     warnings: status.warnings.map(words),
     rejected_by_reason: reasons,
     preview: status.preview.map((p) => ({ ...p, errors: Object.fromEntries(Object.entries(p.errors).map(([column, e]) => [column, words(e)])) })),
-    error: status.error === null ? null : words(status.error),
+    error: status.error === null ? null : errorWords(status.error),
   };
 }
 
-/** The API's (and its webhooks') import status: its words in English, as they always were. */
-export const importStatus = async (userId: number | null, id: string, q?: Queryable): Promise<ImportStatus> => statusInWords(toStatus(await load(userId, id, q)), english);
+/**
+ * The API's (and its webhooks') import status: its words in English, as they always were, but a
+ * failure's `error` in `errorWords`, which the API answers with (answerWords: its answer's language).
+ */
+export const importStatus = async (userId: number | null, id: string, q?: Queryable, errorWords: Words = english): Promise<ImportStatus> =>
+  statusInWords(toStatus(await load(userId, id, q)), english, errorWords);
 
 /** The import's page's: problem keys, put into words in the reader's language there. */
 export const importAsKept = async (userId: number, id: string): Promise<ImportStatus> => toStatus(await load(userId, id));
 
-/** The user's recent imports, newest first (dry runs that were never started are previews: left out). */
-export async function recentImports(userId: number, limit = 10): Promise<ImportStatus[]> {
+/** The user's recent imports, newest first (dry runs that were never started are previews: left out); `errorWords` as importStatus's. */
+export async function recentImports(userId: number, { limit = 10, errorWords = english }: { limit?: number; errorWords?: Words } = {}): Promise<ImportStatus[]> {
   const conn = await connection();
   const rows = await conn.query<Row>(sql`SELECT ${COLUMNS} FROM subscriber_imports WHERE user_id = ${userId} AND NOT dry_run ORDER BY created_at DESC LIMIT ${limit}`);
-  return rows.map((r) => statusInWords(toStatus(r), english));
+  return rows.map((r) => statusInWords(toStatus(r), english, errorWords));
 }
 
 /** Runs a dry run now; a file that cannot be imported answers 400 and leaves nothing behind. */
@@ -203,10 +207,10 @@ export async function createImport(user: SessionUser, request: Request): Promise
     if (isDry) {
       if (headerProblemKeys(opened.headers, mapping).length === 0) await dryRun(id);
       else await conn.query(sql`UPDATE subscriber_imports SET status = 'completed', completed_at = now() WHERE id = ${id}`);
-      return { status: 200, body: await importStatus(user.id, id) };
+      return { status: 200, body: await importStatus(user.id, id, undefined, answerWords()) };
     }
     await enqueue(user, id, upload.fileName, sheet_name);
-    return { status: 202, body: await importStatus(user.id, id) };
+    return { status: 202, body: await importStatus(user.id, id, undefined, answerWords()) };
   } catch (error) {
     await discard(id).catch(() => {});
     // Its words named fields or columns: said in the answer's language here (lib/imports/thrown.ts).

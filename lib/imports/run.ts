@@ -10,7 +10,7 @@ import { branchScopeOfUser, isScoped, LIVE_BRANCHES, scopeCondition, type Branch
 import { branchFrom } from "@/lib/branches/where";
 import { withoutUnsafeText } from "@/lib/validation/text";
 import { cellText, checkRow, excelSerialDay, reasonOf, type Cell, type CheckedRow, type Lookups } from "./cells";
-import { problem } from "@/lib/i18n/problem";
+import { cutText, problem } from "@/lib/i18n/problem";
 import { headerProblemKeys, type ImportField } from "./fields";
 import { ImportFileError, lineOf, MAX_CELL } from "./read";
 import { openSource, rejectedKey, type ImportSource } from "./source";
@@ -281,7 +281,7 @@ export async function runImport(id: string, signal?: AbortSignal): Promise<RunRe
 /** The import cannot go on: failed with the reason, a problem key as a rule (its staging rows dropped, the audit told in English). */
 export async function markImportFailed(id: string, message: string): Promise<boolean> {
   return transaction(async (tx) => {
-    const rows = await tx.query<{ user_id: number; dry_run: boolean; file_name: string }>(sql`UPDATE subscriber_imports SET status = 'failed', error = ${message.slice(0, 1000)}, completed_at = now()
+    const rows = await tx.query<{ user_id: number; dry_run: boolean; file_name: string }>(sql`UPDATE subscriber_imports SET status = 'failed', error = ${cutText(message, 1000)}, completed_at = now()
       WHERE id = ${id} AND status IN ('in_queue', 'running') RETURNING user_id, dry_run, file_name`);
     await tx.query(sql`DELETE FROM import_rows WHERE import_id = ${id}`);
     const row = rows[0];

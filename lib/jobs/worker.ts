@@ -6,6 +6,7 @@ import { markExportFailed, runExport } from "@/lib/export/run";
 import { purgeImports } from "@/lib/imports/purge";
 import { ImportFileError } from "@/lib/imports/read";
 import { markImportFailed, runImport } from "@/lib/imports/run";
+import { problem } from "@/lib/i18n/problem";
 import { processWide } from "@/lib/process-wide";
 import { markBulkFailed, runBulkChange } from "@/lib/subscribers/bulk";
 import { runRetention } from "@/lib/people/retention";
@@ -25,7 +26,7 @@ import { JOB_FAILED_QUEUE, JOB_QUEUE, LEGACY_PURGE_QUEUE, LEGACY_QUEUES, PURGE_Q
 type Kind = {
   /** One attempt: what it did, for the log. */
   run(id: string, signal: AbortSignal): Promise<string>;
-  /** The last attempt failed: the record says so, and why. */
+  /** The last attempt failed: the record says so, and why (a problem key, put into words where it is shown; `reason` the error's own text). */
   failed(id: string, attempts: number, reason: string): Promise<unknown>;
 };
 
@@ -36,8 +37,7 @@ const KINDS: Record<JobKind, Kind> = {
       return "rows" in result ? `${result.rows} rows` : `skipped, ${result.skipped}`;
     },
     async failed(id, attempts, reason) {
-      const message = `The export could not be completed after ${attempts} attempt${attempts === 1 ? "" : "s"} (${reason}). Request it again.`;
-      if (await markExportFailed(id, message)) log.warn({ job: "export", job_id: id, reason }, "job failed");
+      if (await markExportFailed(id, problem("export.failedAfter", { attempts, reason }))) log.warn({ job: "export", job_id: id, reason }, "job failed");
     },
   },
   bulk: {
@@ -45,7 +45,7 @@ const KINDS: Record<JobKind, Kind> = {
       const result = await runBulkChange(id, signal, (processed) => jobProgress({ processed_rows: processed }));
       return "processed" in result ? `${result.processed} rows` : `skipped, ${result.skipped}`;
     },
-    failed: (id, attempts, reason) => markBulkFailed(id, `The bulk change stopped after ${attempts} attempts (${reason}). The batches done are kept.`),
+    failed: (id, attempts, reason) => markBulkFailed(id, problem("bulk.stoppedAfter", { attempts, reason })),
   },
   import: {
     /** An attempt that dies leaves only staging rows, which the next drops; a file that cannot be imported fails at once. */
@@ -59,14 +59,15 @@ const KINDS: Record<JobKind, Kind> = {
         return `failed, ${error.message}`;
       }
     },
-    failed: (id, attempts, reason) => markImportFailed(id, `The import stopped after ${attempts} attempts (${reason}). Nothing was imported: start it again.`),
+    failed: (id, attempts, reason) => markImportFailed(id, problem("imports.stoppedAfter", { attempts, reason })),
   },
 };
 
+/** The last attempt's error, as its own text (a value of the failure's problem key, so cut here: the key is stored whole). */
 const errorMessage = (output: unknown): string => {
   const o = output as { message?: unknown; value?: { message?: unknown } } | null;
   const text = typeof o?.message === "string" ? o.message : typeof o?.value?.message === "string" ? o.value.message : "";
-  return text || "unknown error";
+  return (text || "unknown error").slice(0, 300);
 };
 
 type Job = PgBoss.JobWithMetadata<Pick<JobData, "kind" | "id">>;

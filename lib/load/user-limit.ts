@@ -1,6 +1,7 @@
 import { config } from "@/lib/config";
 import { processWide } from "@/lib/process-wide";
 import { AppError } from "@/lib/errors";
+import { problem } from "@/lib/i18n/problem";
 import { ClientGoneError, querySignal, withHeavyUser } from "@/lib/db/scope";
 
 // No user can take the database from the others: a few heavy requests per user run, a few wait,
@@ -20,7 +21,7 @@ export class TooManyRequestsError extends AppError {
     super(
       429,
       "too_many_requests",
-      `You already have ${running} lists or exports loading. Wait for them to finish, then try again.`,
+      problem("load.tooManyLists", { running }),
       undefined,
       RETRY_AFTER_SECONDS,
     );

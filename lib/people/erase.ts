@@ -24,8 +24,6 @@ export type ErasureCounts = {
   exports_withdrawn: number;
 };
 
-export const EXPORT_WITHDRAWN_REASON = "it held a person whose personal data was erased";
-
 type Json = Record<string, unknown> | unknown[] | null;
 
 /** Rows that may name the person (a coarse ILIKE; every row holding filters, which a partial value escapes), for the exact test in code. */
@@ -127,6 +125,6 @@ export async function erasePerson(scope: BranchScope, key: PersonKey, actor: Ses
     return { erased, counts, whole };
   });
   await eraseFromImports(findings, result.whole.markers, result.whole.mobiles);
-  const withdrawn = await withdrawExportsHolding(result.erased, new Date(), EXPORT_WITHDRAWN_REASON);
+  const withdrawn = await withdrawExportsHolding(result.erased, new Date(), "erased");
   return { ...result.counts, exports_withdrawn: withdrawn };
 }

@@ -4,6 +4,7 @@ import { csvRows, lineOf } from "@/lib/imports/read";
 import { openSource, rejectedKey, sourceKey, type ImportSource } from "@/lib/imports/source";
 import { csvLines } from "@/lib/export/csv";
 import { query, sql, type Queryable } from "@/lib/db/sql";
+import { problem } from "@/lib/i18n/problem";
 import { storage } from "@/lib/storage";
 import { cellNames, type Markers } from "./markers";
 
@@ -87,7 +88,8 @@ export async function withdrawImportRows(tx: Queryable, findings: readonly Impor
   }
 }
 
-export const PREVIEW_WITHDRAWN = "This file was withdrawn: it held a person whose personal data was erased. Upload the file again without them.";
+/** A withdrawn preview's error: a problem key, put into words where the import is shown. */
+export const PREVIEW_WITHDRAWN = problem("imports.previewWithdrawn");
 
 /**
  * Takes the person out of the imports' files: an uploaded file holding them is removed (a

@@ -71,7 +71,7 @@ export async function runRetention(now = new Date(), settings: RetentionSettings
     if (erased.length === 0) break;
     result.batches++;
     result.subscribers += erased.length;
-    result.exports += await withdrawExportsHolding(erased, now, "it held subscribers erased at the end of their retention period");
+    result.exports += await withdrawExportsHolding(erased, now, "retention");
   }
   if (result.subscribers) {
     await audit({ action: "retention.erase", entity: "retention", after: { subscribers: result.subscribers, exports: result.exports, ...settings }, request: { ip: null, userAgent: "retention" } });

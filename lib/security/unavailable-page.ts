@@ -3,6 +3,7 @@ import { RETRY_AFTER_SECONDS } from "@/lib/health/unavailable";
 import { catalogue } from "@/lib/i18n/catalogues";
 import { direction, type Locale } from "@/lib/i18n/locales";
 import { fromAcceptLanguage } from "@/lib/i18n/negotiate";
+import { problemsIn } from "@/lib/i18n/problems-in";
 
 // The proxy's own 503 and 429 pages: self-contained, as nothing else can be fetched; the 503
 // reloads itself, so the console comes back when the database does. In the browser's language
@@ -13,7 +14,7 @@ const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)}
 const wordsFor = (acceptLanguage: string | null | undefined) => {
   const locale = fromAcceptLanguage(acceptLanguage) ?? "en";
   const messages = catalogue(locale);
-  return { locale, t: createTranslator({ locale, messages }), appName: messages.common.appName };
+  return { locale, messages, t: createTranslator({ locale, messages }), appName: messages.common.appName };
 };
 
 /** `acceptLanguage`: the request's Accept-Language header. */
@@ -28,10 +29,11 @@ export function unavailablePage(nonce: string, acceptLanguage?: string | null): 
   });
 }
 
-/** The 429 page: the user's lists (or imports) already take every place they have. `message`: already in words. */
+/** The 429 page: the user's lists (or imports) already take every place they have. `message`: a problem key (or words), said in the page's language. */
 export function tooManyRequestsPage(nonce: string, message: string, acceptLanguage?: string | null): string {
-  const { locale, t, appName } = wordsFor(acceptLanguage);
-  return notice(nonce, locale, { status: 429, title: `${t("errors.tooManyRequests")} · ${appName}`, heading: t("errors.tooManyLists"), message, refresh: false });
+  const { locale, messages, t, appName } = wordsFor(acceptLanguage);
+  const words = problemsIn(locale, messages)(message);
+  return notice(nonce, locale, { status: 429, title: `${t("errors.tooManyRequests")} · ${appName}`, heading: t("errors.tooManyLists"), message: words, refresh: false });
 }
 
 type Notice = { status: number; title: string; heading: string; message: string; refresh: boolean };

@@ -1,6 +1,7 @@
 import type { Readable } from "node:stream";
 import { AppError, BrandedError } from "@/lib/errors";
 import { RETRY_AFTER_SECONDS } from "@/lib/health/unavailable";
+import { problem } from "@/lib/i18n/problem";
 
 // The console's files, under keys the code makes, never user input. Every backend writes from a
 // stream and shows an object only once complete, so a reader sees none or a whole one.
@@ -58,7 +59,7 @@ export class StorageUnavailableError extends AppError {
     readonly reason: StorageProblem,
     cause?: unknown,
   ) {
-    super(503, "storage_unavailable", "The file storage cannot be reached right now. Try again in a few seconds.", undefined, RETRY_AFTER_SECONDS);
+    super(503, "storage_unavailable", problem("storage.unavailable"), undefined, RETRY_AFTER_SECONDS);
     this.name = "StorageUnavailableError";
     this.cause = cause;
   }

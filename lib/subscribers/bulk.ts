@@ -4,7 +4,8 @@ import type { SessionUser } from "@/lib/auth/permissions";
 import { config } from "@/lib/config";
 import { connection, query, sql, type Queryable, type Statement } from "@/lib/db/sql";
 import { AppError, conflict } from "@/lib/errors";
-import { problem } from "@/lib/i18n/problem";
+import { cutText, problem } from "@/lib/i18n/problem";
+import { problemsIn } from "@/lib/i18n/problems-in";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { isUniqueViolation } from "@/lib/db/errors";
 import { restoreSubscribers, trashSubscribers } from "@/lib/trash/subscribers";
@@ -250,10 +251,14 @@ export async function runBulkChange(
   return { processed };
 }
 
-/** Marks the job failed, keeping its done batches, and audits what they changed in the same transaction. */
+/**
+ * Marks the job failed, keeping its done batches, and audits what they changed in the same
+ * transaction. `message` is a problem key, kept so and put into words where it is shown; the
+ * audit is told in English, as an import's failure is.
+ */
 export async function markBulkFailed(bulkId: string, message: string): Promise<boolean> {
   const conn = await connection();
-  const error = message.slice(0, 500);
+  const error = cutText(message, 500);
   // Re-decide duplicates after a part-way deletion, as on completion (best effort: the database may be failing).
   const [state] = await conn.query<{ status: string; deleting: boolean }>(sql`SELECT status::text AS status,
       (change -> 'delete') IS NOT NULL AND undo_of IS NULL AS deleting FROM bulk_changes WHERE id = ${bulkId}`);
@@ -285,7 +290,7 @@ export async function markBulkFailed(bulkId: string, message: string): Promise<b
         count: row.processed_rows,
         total: row.total_rows,
         status: "failed",
-        error,
+        error: problemsIn("en")(error).slice(0, 500),
         ...(decided === undefined ? {} : { duplicates_decided_again: decided }),
       },
     });
@@ -466,8 +471,8 @@ export function canUndo(viewer: Pick<SessionUser, "id" | "role">, bulk: Pick<Bul
   return Date.now() - bulk.created_at.getTime() < config().TRASH_RETENTION_DAYS * 86_400_000;
 }
 
-/** docs/API.md's bulk change. */
-export function serializeBulk(b: BulkStatus): BulkChangeRecord {
+/** docs/API.md's bulk change, its `error` in `words` (the API: its answer's language; a webhook: English). */
+export function serializeBulk(b: BulkStatus, words: (text: string) => string): BulkChangeRecord {
   return {
     id: b.id,
     status: b.status,
@@ -477,7 +482,7 @@ export function serializeBulk(b: BulkStatus): BulkChangeRecord {
     processed_rows: b.processed_rows,
     changed_rows: b.changed_rows,
     skipped_rows: b.skipped_rows,
-    error: b.error,
+    error: b.error === null ? null : words(b.error),
     created_at: b.created_at.toISOString(),
     completed_at: b.completed_at?.toISOString() ?? null,
     undo_of: b.undo_of,

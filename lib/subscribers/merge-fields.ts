@@ -8,8 +8,13 @@ import type { SubscriberDetail } from "./record";
 
 type Values = Pick<SubscriberDetail, "first_name" | "last_name" | "email" | "mobile" | "branch_name" | "country_name" | "travel_date" | "sheet_name" | "subscription_status" | "is_mandatory">;
 
-/** How a page says a day, a status and a flag (lib/i18n/format.ts and its catalogue). */
-export type ValueWords = { day: (value: Date | string) => string; status: (status: SubscriptionStatus) => string; flag: (value: boolean) => string };
+/** How a page says a day, a status, a flag and a stored (English) country name (lib/i18n/format.ts, lib/countries/names.ts). */
+export type ValueWords = {
+  day: (value: Date | string) => string;
+  status: (status: SubscriptionStatus) => string;
+  flag: (value: boolean) => string;
+  country: (name: string) => string;
+};
 
 export function fieldText(s: Values, field: MergeField, words: ValueWords): string | null {
   switch (field) {
@@ -21,6 +26,8 @@ export function fieldText(s: Values, field: MergeField, words: ValueWords): stri
       return words.status(s.subscription_status);
     case "is_mandatory":
       return words.flag(s.is_mandatory);
+    case "country_name":
+      return s.country_name ? words.country(s.country_name) : null;
     default:
       return s[field] || null;
   }

@@ -37,16 +37,16 @@ export const tokenCreateSchema = z
       .transform((value, ctx) => {
         const expiry = readExpiry(value.trim());
         if (!expiry) {
-          ctx.addIssue({ code: "custom", message: "Give an expiry date as YYYY-MM-DD (or an ISO 8601 time)." });
+          ctx.addIssue({ code: "custom", message: problem("tokens.expiryFormat") });
           return z.NEVER;
         }
         const now = Date.now();
         if (expiry.at.getTime() <= now) {
-          ctx.addIssue({ code: "custom", message: "The expiry must be in the future." });
+          ctx.addIssue({ code: "custom", message: problem("tokens.expiryPast") });
           return z.NEVER;
         }
         if (!withinAYear(expiry, now)) {
-          ctx.addIssue({ code: "custom", message: `A token lasts at most a year (${MAX_TOKEN_DAYS} days).` });
+          ctx.addIssue({ code: "custom", message: problem("tokens.expiryTooFar", { days: MAX_TOKEN_DAYS }) });
           return z.NEVER;
         }
         return expiry.at;

@@ -95,7 +95,7 @@ async function activeAdmins(tx: Tx): Promise<number[]> {
   return rows.map((r) => r.id);
 }
 
-const noLongerAdmin = () => new AppError(403, "forbidden", "You are no longer an active administrator: nothing was changed.");
+const noLongerAdmin = () => new AppError(403, "forbidden", problem("users.noLongerAdmin"));
 
 /** 403 unless the actor is an active admin now, under a share lock: a demotion of theirs waits for this change. */
 async function lockActiveAdmin(tx: Tx, actor: Pick<SessionUser, "id">): Promise<void> {
@@ -150,7 +150,7 @@ export async function updateUser(id: number, changes: UserUpdateInput, actor: Se
   return updated;
 }
 
-export const SELF_RESET_MESSAGE = "You cannot reset your own password here: change it on your account page (/account), which asks for your current one.";
+export const SELF_RESET_MESSAGE = problem("users.selfReset", { page: "/account" });
 
 /** Never for the actor themself: /account requires the current password (409, pointing there). */
 export async function resetPassword(id: number, actor: SessionUser): Promise<{ user: UserRow; setPasswordUrl: string }> {

@@ -76,7 +76,7 @@ export const passwordChangeSchema = z
 /** The set-password page (from a one-time link). */
 export const passwordSetSchema = z
   .object({ token: z.string().max(100), password: passwordShape, confirm: z.string() })
-  .refine((v) => v.password === v.confirm, { path: ["confirm"], message: "The two passwords differ." });
+  .refine((v) => v.password === v.confirm, { path: ["confirm"], message: problem("users.passwordsDiffer") });
 export type PasswordSetInput = z.input<typeof passwordSetSchema>;
 
 /** /account's language and PATCH /api/v1/users/me: one of the console's languages, or null to follow the browser. */

@@ -53,13 +53,13 @@ const MAPPINGS: Partial<Record<AnyAuditEntry["action"], Mapping>> = {
       return { survivor: without(after, "merge_id", "merged", "values", "duplicates_reevaluated"), merge_id: after.merge_id, merged_ids: after.merged };
     },
   },
-  // Written when a bulk change completes (or fails part-way: no event): GET /api/v1/subscribers/bulk/{id}.
+  // Written when a bulk change completes (or fails part-way: no event): GET /api/v1/subscribers/bulk/{id}, its words in English (a machine reads them).
   "subscriber.bulk_change": {
     type: "bulk_change.completed",
     read: async (tx, e) => {
-      const { bulkStatus, serializeBulk } = await import("@/lib/subscribers/bulk");
+      const [{ bulkStatus, serializeBulk }, { problemsIn }] = await Promise.all([import("@/lib/subscribers/bulk"), import("@/lib/i18n/problems-in")]);
       const bulk = await bulkStatus({ id: 0, role: "admin" }, String(e.entityId), tx);
-      return bulk.status === "completed" ? asJson(serializeBulk(bulk)) : null;
+      return bulk.status === "completed" ? asJson(serializeBulk(bulk, problemsIn("en"))) : null;
     },
   },
   "import.complete": {

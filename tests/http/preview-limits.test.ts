@@ -137,7 +137,7 @@ describe("previews within the user's limit (production build)", () => {
         expect(a.status, describeAnswer(a)).toBe(429);
         expect(a.headers["retry-after"]).toBe("2");
         expect(a.body).toMatch(/Too many lists loading at once/);
-        expect(a.body).toMatch(/You already have 1 lists or exports loading/);
+        expect(a.body).toMatch(/You already have 1 list or export loading/);
         expect(a.body).not.toContain("/_next/static/"); // no page of the console was rendered
         expect(a.headers["content-security-policy"]).toMatch(/nonce-/);
       }

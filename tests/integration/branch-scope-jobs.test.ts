@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { POST as importPOST } from "@/app/api/v1/subscribers/imports/route";
+import { GET as exportGET } from "@/app/api/v1/subscribers/export/route";
 import type { SessionUser } from "@/lib/auth/permissions";
 import type { Queryable } from "@/lib/db/sql";
 import { connection } from "@/lib/db/sql";
@@ -9,7 +10,8 @@ import { runImport } from "@/lib/imports/run";
 import { runBulkChange } from "@/lib/subscribers/bulk";
 import { storage } from "@/lib/storage";
 import { actAs, testDbKinds } from "../helpers/db";
-import { closeExportSuite, download, openExportSuite, postExport, type ExportSuite } from "../helpers/export-test";
+import { closeExportSuite, download, getStatus, openExportSuite, postExport, type ExportSuite } from "../helpers/export-test";
+import { apiRequest } from "../helpers/http";
 
 // A scope narrowed while a job of its user runs (docs/decisions/0028-branch-scope.md): the job
 // started under branches A and B, and its user has only A by the time it writes. An export does
@@ -70,6 +72,12 @@ for (const kind of testDbKinds()) {
       expect(await runExport(id)).toMatchObject({ exportId: id, skipped: expect.any(String) });
       await jobsDone();
       expect(await q(`SELECT status::text AS status, error FROM subscriber_exports WHERE id = '${id}'`)).toEqual([{ status: "failed", error: SCOPE_CHANGED }]);
+      // Kept as a problem key; the API says it in the language asked, English by default.
+      expect(SCOPE_CHANGED).toBe("export.scopeChanged");
+      expect((await getStatus(scoped)).error).toBe("Your branches changed while the file was written, so it was not kept. Request the export again.");
+      actAs(scoped);
+      const french = await exportGET(apiRequest("/api/v1/subscribers/export", { headers: { "accept-language": "fr" } }), {});
+      expect(((await french.json()) as { error: string }).error).toBe("Vos agences ont changé pendant l’écriture du fichier : il n’a donc pas été conservé. Demandez l’export à nouveau.");
       expect(await storage().get(exportKey(id))).toBeNull();
       expect((await download(scoped, `/api/v1/exports/${id}/download`)).status).toBe(404);
       // Asked again under the scope as it is: kept.

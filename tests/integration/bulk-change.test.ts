@@ -1,7 +1,11 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { bulkChangeAction } from "@/app/(console)/subscribers/bulk-actions";
+import BulkChangeProgressPage from "@/app/(console)/subscribers/bulk/[id]/page";
+import { GET as bulkGET } from "@/app/api/v1/subscribers/bulk/[id]/route";
 import type { SessionUser } from "@/lib/auth/permissions";
 import { connection, sql } from "@/lib/db/sql";
+import { readProblem } from "@/lib/i18n/problem";
+import { problemsIn } from "@/lib/i18n/problems-in";
 import { startJobWorker } from "@/lib/jobs/worker";
 import { bulkStatus, requestBulkChange, runBulkChange } from "@/lib/subscribers/bulk";
 import { createSubscriber } from "@/lib/subscribers/mutations";
@@ -11,6 +15,8 @@ import { actAs } from "../helpers/db";
 import { closeExportSuite, openExportSuite, type ExportSuite } from "../helpers/export-test";
 import { testDbKinds } from "../helpers/db";
 import { branchScope } from "@/lib/auth/scope";
+import { apiRequest, routeContext } from "../helpers/http";
+import { renderPage } from "../helpers/render-page";
 
 const EVERY = branchScope({ role: "admin", branch_ids: null });
 
@@ -291,7 +297,20 @@ for (const kind of testDbKinds()) {
           await new Promise((r) => setTimeout(r, 300));
           status = await bulkStatus(s.staff, id);
         }
-        expect(status).toMatchObject({ status: "failed", error: expect.stringMatching(/after 2 attempts/) });
+        expect(status.status).toBe("failed");
+        // Why, kept as a problem key whose value is the worker's own error text; said in each reader's words.
+        expect(readProblem(status.error!)).toEqual({ key: "bulk.stoppedAfter", values: { attempts: 2, reason: expect.stringMatching(/disk on fire/) } });
+        const said = (body: unknown) => (body as { error: string }).error;
+        actAs(s.staff);
+        const english = said(await (await bulkGET(apiRequest(`/api/v1/subscribers/bulk/${id}`), routeContext({ id }))).json());
+        expect(english).toMatch(/^The bulk change stopped after 2 attempts \(.*disk on fire.*\)\. The batches done are kept\.$/s);
+        const french = said(await (await bulkGET(apiRequest(`/api/v1/subscribers/bulk/${id}`, { headers: { "accept-language": "fr" } }), routeContext({ id }))).json());
+        expect(french).toMatch(/^La modification groupée s’est arrêtée après 2 tentatives \(.*disk on fire.*\)\. Les lots déjà traités sont conservés\.$/s);
+        expect(french).toBe(problemsIn("fr")(status.error!));
+        // The page says it in words (the reader's: English here), never the key.
+        const html = await renderPage(() => BulkChangeProgressPage({ params: Promise.resolve({ id }) }), `/subscribers/bulk/${id}`);
+        expect(html).toContain("The bulk change stopped after 2 attempts (");
+        expect(html).not.toContain("bulk.stoppedAfter");
         // The failing row is the 31st: four batches of 7 were done and kept, the fifth never is.
         const changed = 28;
         expect(status.processed_rows).toBe(changed);
@@ -301,7 +320,8 @@ for (const kind of testDbKinds()) {
         expect(events).toHaveLength(1);
         expect(events[0]).toMatchObject({
           actor_id: s.staff.id,
-          after: { filters: {}, change: { subscription_status: "cancelled" }, count: changed, status: "failed", error: expect.stringMatching(/disk on fire/) },
+          // The audit is told in English, as an import's failure is.
+          after: { filters: {}, change: { subscription_status: "cancelled" }, count: changed, status: "failed", error: english },
         });
       } finally {
         delete process.env.JOB_RETRY_LIMIT;

@@ -3,6 +3,8 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "@/lib/db/client";
 import { connection, sql } from "@/lib/db/sql";
+import { readProblem } from "@/lib/i18n/problem";
+import { problemsIn } from "@/lib/i18n/problems-in";
 import { startJobWorker } from "@/lib/jobs/worker";
 import { actAs, createUsers, testDatabase } from "../helpers/db";
 import { seedSubscribers } from "../helpers/export-data";
@@ -137,7 +139,10 @@ if (process.env.TEST_DATABASE_URL) {
       await killMidJob(id, start());
       const w = start();
       const failed = await until(async () => ((await row(id)).status === "failed" ? row(id) : null), 240_000, `failure\n${w.output()}`);
-      expect(failed.error).toMatch(/could not be completed after 1 attempt \(job failed by timeout/);
+      // Why, as a problem key with the job's own error as its value, said in the reader's words.
+      expect(readProblem(failed.error!)).toEqual({ key: "export.failedAfter", values: { attempts: 1, reason: expect.stringMatching(/^job failed by timeout/) } });
+      expect(problemsIn("en")(failed.error!)).toMatch(/^The export could not be completed after 1 attempt \(job failed by timeout/);
+      expect(problemsIn("fr")(failed.error!)).toMatch(/^L’export n’a pas pu être terminé après 1 tentative \(job failed by timeout/);
       actAs(user);
       await request();
     }, 360_000);

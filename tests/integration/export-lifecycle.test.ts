@@ -1,12 +1,16 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { GET as exportGET } from "@/app/api/v1/subscribers/export/route";
 import { purgeExports } from "@/lib/export/purge";
+import { problem, readProblem } from "@/lib/i18n/problem";
 import { connection, sql } from "@/lib/db/sql";
 import { LEGACY_PURGE_QUEUE, PURGE_QUEUE, queue } from "@/lib/jobs/queue";
 import { startJobWorker, stopJobWorker } from "@/lib/jobs/worker";
-import { testDbKinds } from "../helpers/db";
-import { closeExportSuite, download, openExportSuite, postExport, waitForStatus, type ExportSuite } from "../helpers/export-test";
+import type { SessionUser } from "@/lib/auth/permissions";
+import { actAs, testDbKinds } from "../helpers/db";
+import { closeExportSuite, download, getStatus, openExportSuite, postExport, waitForStatus, type ExportSuite } from "../helpers/export-test";
+import { apiRequest } from "../helpers/http";
 
 // Failure after the last retry (the export is failed with a message, a new request is allowed),
 // and the scheduled purge of unused exports and stray files.
@@ -25,6 +29,11 @@ for (const kind of testDbKinds()) {
       delete process.env.JOB_RETRY_LIMIT;
       await closeExportSuite(s);
     });
+    /** The export status's error as the API says it in French. */
+    const frenchError = async (user: SessionUser) => {
+      actAs(user);
+      return ((await (await exportGET(apiRequest("/api/v1/subscribers/export", { headers: { "accept-language": "fr" } }), {})).json()) as { error: string | null }).error;
+    };
 
     it("fails the export with a message once its retries are exhausted, then allows a new request", async () => {
       // A file where the folder should be: every attempt fails to write.
@@ -34,8 +43,12 @@ for (const kind of testDbKinds()) {
       try {
         expect((await postExport(s.staff)).status).toBe(202);
         const failed = await waitForStatus(s.staff, (st) => st.downloadable_file_status === "failed");
-        expect(failed.error).toMatch(/could not be completed after 2 attempts/);
+        expect(failed.error).toMatch(/^The export could not be completed after 2 attempts \(.+\)\. Request it again\.$/s);
         expect(failed.downloadable_file).toBeNull();
+        // Kept as a problem key with the worker's error as its value; French to a French reader.
+        const [row] = await (await connection()).query<{ error: string }>(sql`SELECT error FROM subscriber_exports WHERE user_id = ${s.staff.id} AND status = 'failed'`);
+        expect(readProblem(row!.error)).toEqual({ key: "export.failedAfter", values: { attempts: 2, reason: expect.any(String) } });
+        expect(await frenchError(s.staff)).toMatch(/^L’export n’a pas pu être terminé après 2 tentatives \(.+\)\. Demandez-le à nouveau\.$/s);
       } finally {
         process.env.STORAGE_DIR = goodDir;
       }
@@ -87,6 +100,19 @@ for (const kind of testDbKinds()) {
       // The staff's recent export is kept.
       const kept = await conn.query(sql`SELECT id FROM subscriber_exports WHERE user_id = ${s.staff.id} AND status = 'completed'`);
       expect(kept).toHaveLength(1);
+    });
+
+    it("fails an export whose job was lost, saying so in the reader's language", async () => {
+      const conn = await connection();
+      await conn.query(sql`INSERT INTO subscriber_exports (id, user_id, status, fresh, job_id, created_at)
+        VALUES ('lostexport000000000000', ${s.admin.id}, 'in_queue', false, 'no-such-job', now() - interval '20 minutes')`);
+      // (The scheduled clean-up may find it first: either way it is failed so.)
+      await purgeExports();
+      expect(await conn.query(sql`SELECT status::text AS status, error FROM subscriber_exports WHERE id = 'lostexport000000000000'`)).toEqual([
+        { status: "failed", error: problem("export.jobLost") },
+      ]);
+      expect((await getStatus(s.admin)).error).toBe("The export job was lost. Request it again.");
+      expect(await frenchError(s.admin)).toBe("La tâche d’export a été perdue. Demandez l’export à nouveau.");
     });
   });
 }

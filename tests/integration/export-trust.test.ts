@@ -2,10 +2,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { requestExportAction } from "@/app/(console)/subscribers/export-actions";
 import { DELETE as subscriberDELETE } from "@/app/api/v1/subscribers/[id]/route";
 import { DELETE as eraseSubscriberDELETE } from "@/app/api/v1/trash/subscribers/[id]/route";
+import { GET as exportGET } from "@/app/api/v1/subscribers/export/route";
+import { GET as downloadGET } from "@/app/api/v1/exports/[id]/download/route";
 import { branchScope } from "@/lib/auth/scope";
 import type { SessionUser } from "@/lib/auth/permissions";
 import { connection } from "@/lib/db/sql";
 import { idRanges } from "@/lib/export/run";
+import { problem } from "@/lib/i18n/problem";
 import { exportStatusSchema } from "@/lib/export/schema";
 import { startJobWorker } from "@/lib/jobs/worker";
 import { subscriberFiltersSchema } from "@/lib/subscribers/filters";
@@ -91,11 +94,30 @@ for (const kind of testDbKinds()) {
       expect(await call(s.admin, eraseSubscriberDELETE, `/api/v1/trash/subscribers/${one!.id}`, one!.id)).toBe(204);
       const told = await getStatus(s.staff);
       expect(told).toMatchObject({ downloadable_file: null, downloadable_file_status: "failed", file: null });
+      // Kept as a problem key, said in the API's answer's language: English unless asked otherwise.
+      const [stored] = await conn.query<{ error: string }>(`SELECT error FROM subscriber_exports WHERE user_id = ${s.staff.id} AND status = 'failed'`);
+      expect(stored!.error).toBe(problem("export.withdrawn", { rows: staffs.ids.length, why: "deleted" }));
       expect(told.error).toBe(`Your file of ${staffs.ids.length} rows was withdrawn: it held a subscriber who was deleted forever. Request the export again.`);
-      // Its owner is told why, not that it never was (docs/API.md: 410 erased_data).
+      const french = apiRequest("/api/v1/subscribers/export", { headers: { "accept-language": "fr-FR,fr;q=0.9" } });
+      actAs(s.staff);
+      expect(((await (await exportGET(french, {})).json()) as { error: string }).error).toBe(
+        `Votre fichier de ${staffs.ids.length} lignes a été retiré : il contenait un abonné supprimé définitivement. Demandez l’export à nouveau.`,
+      );
+      // Its owner is told why, not that it never was (docs/API.md: 410 erased_data), in the language asked.
       const gone = await download(s.staff, staffs.done.downloadable_file!);
       expect(gone.status).toBe(410);
       expect(await gone.json()).toMatchObject({ error: { code: "erased_data", message: told.error } });
+      const fileId = staffs.done.downloadable_file!.split("/").at(-2)!;
+      actAs(s.staff);
+      const goneArabic = await downloadGET(apiRequest(staffs.done.downloadable_file!, { headers: { "accept-language": "ar" } }), routeContext({ id: fileId }));
+      expect(goneArabic.status).toBe(410);
+      expect(((await goneArabic.json()) as { error: { message: string } }).error.message).toMatch(/^سُحب ملفك المؤلف من .*كان يتضمن مشتركًا حُذف نهائيًا/);
+      // A file withdrawn before the error was a key still answers 410, with its English as it was written.
+      const oldWords = "Your file of 3 rows was withdrawn: it held a subscriber who was deleted forever. Request the export again.";
+      await conn.query(`UPDATE subscriber_exports SET error = '${oldWords}' WHERE id = '${fileId}'`);
+      const goneBefore = await downloadGET(apiRequest(staffs.done.downloadable_file!, { headers: { "accept-language": "fr" } }), routeContext({ id: fileId }));
+      expect(goneBefore.status).toBe(410);
+      expect(await goneBefore.json()).toMatchObject({ error: { code: "erased_data", message: oldWords } });
       // The other user's file did not hold it: still there, still downloadable.
       expect(await getStatus(s.admin)).toMatchObject({ downloadable_file: admins.done.downloadable_file, downloadable_file_status: "completed" });
       expect((await download(s.admin, admins.done.downloadable_file!)).status).toBe(200);

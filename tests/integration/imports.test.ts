@@ -8,7 +8,10 @@ import type { SessionUser } from "@/lib/auth/permissions";
 import { connection, sql } from "@/lib/db/sql";
 import { startJobWorker } from "@/lib/jobs/worker";
 import { previewAgain, startImport, type ImportStatus } from "@/lib/imports/imports";
-import { runImport } from "@/lib/imports/run";
+import { markImportFailed, runImport } from "@/lib/imports/run";
+import { oneMessage } from "@/lib/imports/words";
+import { problem } from "@/lib/i18n/problem";
+import { PREVIEW_WITHDRAWN } from "@/lib/people/imports";
 import { storage } from "@/lib/storage";
 import { createSubscriber } from "@/lib/subscribers/mutations";
 import { actAs, testDbKinds } from "../helpers/db";
@@ -344,7 +347,47 @@ for (const [kind, files] of testDbKinds().flatMap((k) => FILES_KINDS.map((f) => 
       expect(started.status).toBe(202);
       const done = await waitDone(s.staff, started.body.id);
       expect(done).toMatchObject({ status: "failed", error: expect.stringMatching(/A quote opened on line 6 is never closed/) });
+      // The API says a failure in the language asked (its other words stay English).
+      actAs(s.staff);
+      const french = await statusGET(new Request(`http://localhost/api/v1/subscribers/imports/${done.id}`, { headers: { "accept-language": "fr" } }), routeContext({ id: done.id }));
+      expect(((await french.json()) as ImportStatus).error).toMatch(/^Un guillemet ouvert à la ligne 6 n’est jamais fermé/);
       expect(await count()).toBe(before);
+    });
+
+    it("keeps why an import failed as a problem key, which the API says in the language asked, English by default", async () => {
+      const { body } = await post(s.staff, form([HEADER, "Ann,Lee,failed.words@example.com,07911 100177,,GB,,,"].join("\n"), "words.csv", { dry_run: "true" }));
+      const id = body.id;
+      const said = async (headers: Record<string, string> = {}) => {
+        actAs(s.staff);
+        return ((await (await statusGET(new Request(`http://localhost/api/v1/subscribers/imports/${id}`, { headers }), routeContext({ id }))).json()) as ImportStatus).error;
+      };
+      const conn = await connection();
+      // The worker's last attempt: its own error a value of the sentence; the audit told in English.
+      await conn.query(sql`UPDATE subscriber_imports SET status = 'running', dry_run = false WHERE id = ${id}`);
+      const stopped = problem("imports.stoppedAfter", { attempts: 3, reason: "out of memory" });
+      expect(await markImportFailed(id, stopped)).toBe(true);
+      expect(await q(`SELECT error FROM subscriber_imports WHERE id = '${id}'`)).toEqual([{ error: stopped }]);
+      expect(await said()).toBe("The import stopped after 3 attempts (out of memory). Nothing was imported: start it again.");
+      expect(await said({ "accept-language": "fr" })).toBe("L’import s’est arrêté après 3 tentatives (out of memory). Rien n’a été importé : lancez-le à nouveau.");
+      actAs(s.staff);
+      const listed = (await (await importsGET(new Request("http://localhost/api/v1/subscribers/imports", { headers: { "accept-language": "ar" } }), {})).json()) as { data: ImportStatus[] };
+      expect(listed.data.find((i) => i.id === id)?.error).toMatch(/^توقّف الاستيراد بعد 3 محاولات/);
+      const [event] = await q<{ after: { error: string } }>(`SELECT after FROM audit_events WHERE action = 'import.fail' AND entity_id = '${id}'`);
+      expect(event!.after.error).toBe("The import stopped after 3 attempts (out of memory). Nothing was imported: start it again.");
+      // A preview withdrawn by a person's erasure; several problems at once, each said.
+      const several = oneMessage([problem("imports.headerOnly"), problem("imports.sameName", { names: "Email" })]);
+      for (const [error, english, french] of [
+        [PREVIEW_WITHDRAWN, /^This file was withdrawn: it held a person whose personal data was erased\./, /^Ce fichier a été retiré : il contenait une personne/],
+        [several, /^The file has a header row but no rows under it\. Two columns have the same name: Email\./, /^Le fichier a une ligne d’en-tête mais aucune ligne en dessous\. Deux colonnes portent le même nom : Email\./],
+      ] as const) {
+        await conn.query(sql`UPDATE subscriber_imports SET error = ${error} WHERE id = ${id}`);
+        expect(await said()).toMatch(english);
+        expect(await said({ "accept-language": "fr" })).toMatch(french);
+      }
+      // What was stored before problem keys is said as it was written.
+      const before = "The import stopped after 2 attempts (gone). Nothing was imported: start it again.";
+      await conn.query(sql`UPDATE subscriber_imports SET error = ${before} WHERE id = ${id}`);
+      expect(await said({ "accept-language": "fr" })).toBe(before);
     });
 
     it("numbers each row as the person sees it: the spreadsheet's row, the CSV line it starts on", async () => {

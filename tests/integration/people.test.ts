@@ -1,7 +1,7 @@
 import pg from "pg";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import type { AppError } from "@/lib/errors";
-import { fieldWords } from "@/lib/i18n/problem";
+import { fieldWords, problem } from "@/lib/i18n/problem";
 import { problemsIn } from "@/lib/i18n/problems-in";
 import { resetPasswordAction } from "@/app/(console)/users/actions";
 import { GET as usersRoute } from "@/app/api/v1/users/route";
@@ -346,9 +346,12 @@ for (const kind of testDbKinds()) {
       const links = () => database.prisma.passwordLink.count({ where: { user_id: users.admin.id } });
       const before = await links();
       await expect(resetPassword(users.admin.id, users.admin)).rejects.toMatchObject({ status: 409, message: SELF_RESET_MESSAGE });
-      expect(SELF_RESET_MESSAGE).toContain("/account");
+      expect(SELF_RESET_MESSAGE).toBe(problem("users.selfReset", { page: "/account" }));
+      // The action puts the refusal into the reader's words (English here), still pointing to /account.
+      const words = problemsIn("en")(SELF_RESET_MESSAGE);
+      expect(words).toBe("You cannot reset your own password here: change it on your account page (/account), which asks for your current one.");
       actAs(users.admin);
-      expect(await resetPasswordAction({ id: users.admin.id })).toMatchObject({ ok: false, formError: SELF_RESET_MESSAGE });
+      expect(await resetPasswordAction({ id: users.admin.id })).toMatchObject({ ok: false, formError: words });
       expect(await links()).toBe(before);
       expect(await database.prisma.auditEvent.count({ where: { action: "user.password_reset", entity_id: String(users.admin.id) } })).toBe(0);
       // Another administrator may still make them a link.
@@ -380,8 +383,9 @@ for (const kind of testDbKinds()) {
           () => resetPassword(target.id, actor),
           () => createUser({ name: "Late Newcomer", email: `late-new-${kind}@people.test`, role: "admin" }, actor),
         ]) {
-          await expect(attempt()).rejects.toMatchObject({ status: 403, code: "forbidden", message: expect.stringMatching(/no longer an active administrator/) });
+          await expect(attempt()).rejects.toMatchObject({ status: 403, code: "forbidden", message: problem("users.noLongerAdmin") });
         }
+        expect(problemsIn("en")(problem("users.noLongerAdmin"))).toMatch(/no longer an active administrator: nothing was changed/);
         expect(await database.prisma.user.findUniqueOrThrow({ where: { id: target.id }, select: { name: true, role: true, active: true } })).toEqual({
           name: "Late Target",
           role: "staff",

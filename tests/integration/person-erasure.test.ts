@@ -176,6 +176,11 @@ describe.runIf(postgres).each(FILES_KINDS)("erasing a person on PostgreSQL, file
     const response = await download(s.admin, exportFile);
     expect(response.status).toBe(410);
     expect(await response.json()).toMatchObject({ error: { code: "erased_data", message: expect.stringMatching(/withdrawn: it held a person whose personal data was erased/) } });
+    // The withdrawn preview's owner reads why in their language: the API in the one asked, English by default.
+    actAs(s.admin);
+    const french = await (await importGET(apiRequest(`/api/v1/subscribers/imports/${preview.id}`, { headers: { "accept-language": "fr" } }), routeContext({ id: preview.id }))).json();
+    expect(french).toMatchObject({ status: "failed", error: expect.stringMatching(/^Ce fichier a été retiré : il contenait une personne dont les données personnelles ont été effacées\./) });
+    expect(await importDone(preview.id)).toMatchObject({ status: "failed", error: expect.stringMatching(/^This file was withdrawn: it held a person whose personal data was erased\./) });
     // The other people of the import stay; the audit keeps who erased whom, without their values.
     expect(await (await connection()).query(`SELECT 1 FROM subscribers WHERE email = 'other.person@erase.test'`)).toHaveLength(1);
     const [event] = await (await connection()).query<{ actor_email: string; after: { subscriber_ids: number[] } }>(`SELECT actor_email, after FROM audit_events WHERE action = 'person.erase'`);

@@ -8,6 +8,8 @@ import { GET as subscribersGET } from "@/app/api/v1/subscribers/route";
 import { ListProblemNotice } from "@/components/list/list-states";
 import type { SessionUser } from "@/lib/auth/permissions";
 import { openDatabase, setDatabaseForTests, type Database } from "@/lib/db/client";
+import { problem } from "@/lib/i18n/problem";
+import { problemsIn } from "@/lib/i18n/problems-in";
 import { setUserLimitForTests, UserLimit } from "@/lib/load/user-limit";
 import { actAs, createUsers, testDatabase, testDbKinds } from "../helpers/db";
 import { seedSubscribers } from "../helpers/export-data";
@@ -96,7 +98,11 @@ for (const kind of testDbKinds()) {
       const [first, second] = await Promise.all([renderList({ last_name: "x" }), renderList({ first_name: "b" })]);
       const notices = [first, second].filter((r) => r.type === ListProblemNotice);
       expect(notices).toHaveLength(1);
-      expect(notices[0]!.props.problem).toMatchObject({ kind: "too_many", title: "Too many lists loading at once" });
+      expect(notices[0]!.props.problem).toMatchObject({ kind: "too_many", title: "Too many lists loading at once", message: problem("load.tooManyLists", { running: 1 }) });
+      // A problem key, so the notice says it in the reader's language (one list: the singular).
+      const { message } = notices[0]!.props.problem as { message: string };
+      expect(problemsIn("en")(message)).toBe("You already have 1 list or export loading. Wait for them to finish, then try again.");
+      expect(problemsIn("fr")(message)).toBe("Vous avez déjà 1 liste ou export en cours de chargement. Attendez qu’ils se terminent, puis réessayez.");
     });
   });
 }

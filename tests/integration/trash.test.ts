@@ -13,6 +13,8 @@ import { branchScope, branchScopeOfUser } from "@/lib/auth/scope";
 import type { SessionUser } from "@/lib/auth/permissions";
 import { connection } from "@/lib/db/sql";
 import { exportQuery } from "@/lib/export/rows";
+import { problem } from "@/lib/i18n/problem";
+import { problemsIn } from "@/lib/i18n/problems-in";
 import { checkDuplicates } from "@/lib/subscribers/mutations";
 import { subscriberHistory } from "@/lib/subscribers/record";
 import { purgeTrash } from "@/lib/trash/purge";
@@ -190,11 +192,15 @@ for (const kind of testDbKinds()) {
       expect(events.map((e) => e.action)).toEqual(["subscriber.delete", "subscriber.erase"]);
       expect(JSON.stringify(events)).not.toContain(row!.email);
       expect(events[0]!.before).toEqual({ id: row!.id, erased: true });
-      // Neither recorded the ids it held: the one made before the deletion may hold it, and is withdrawn.
+      // Neither recorded the ids it held: the one made before the deletion may hold it, and is withdrawn,
+      // its owner told why by a problem key, read in their own language.
+      const withdrawn = problem("export.withdrawn", { rows: 0, why: "deleted" });
       expect(await q(`SELECT id, status::text AS status, error FROM subscriber_exports WHERE id IN ('oldexport0000000000000', 'newexport0000000000000') ORDER BY id`)).toEqual([
         { id: "newexport0000000000000", status: "completed", error: null },
-        { id: "oldexport0000000000000", status: "failed", error: "Your file of 0 rows was withdrawn: it held a subscriber who was deleted forever. Request the export again." },
+        { id: "oldexport0000000000000", status: "failed", error: withdrawn },
       ]);
+      expect(problemsIn("en")(withdrawn)).toBe("Your file of 0 rows was withdrawn: it held a subscriber who was deleted forever. Request the export again.");
+      expect(problemsIn("fr")(withdrawn)).toBe("Votre fichier de 0 ligne a été retiré : il contenait un abonné supprimé définitivement. Demandez l’export à nouveau.");
     });
 
     it("the clean-up erases what has been in the trash longer than TRASH_RETENTION_DAYS, and nothing newer", async () => {

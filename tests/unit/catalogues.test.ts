@@ -56,6 +56,28 @@ describe("message catalogues", () => {
     expect(wrong).toEqual([]);
   });
 
+  it("counts shown in Arabic and French take each of their plural forms", () => {
+    // Arabic has six plural categories, French two: a bare `other` (or `{n, number}`) reads wrongly for some counts.
+    const forms = (message: string): string[][] => {
+      const out: string[][] = [];
+      const walk = (elements: MessageFormatElement[]) => {
+        for (const e of elements) {
+          if (e.type === TYPE.plural) out.push(Object.keys(e.options).filter((o) => !o.startsWith("=")).sort());
+          if (e.type === TYPE.plural || e.type === TYPE.select) for (const option of Object.values(e.options)) walk(option.value);
+          if (e.type === TYPE.tag) walk(e.children);
+        }
+      };
+      walk(parse(message));
+      return out;
+    };
+    const counted = ["problems.merge.stale", "problems.merge.staleNoFields", "users.table.branchesMore", "trash.table.andMore", "problems.load.tooManyLists", "problems.tokens.expiryTooFar"];
+    const [fr, ar] = [flatten(catalogue("fr")), flatten(catalogue("ar"))];
+    for (const key of counted) {
+      expect(forms(ar.get(key) ?? ""), `ar ${key}`).toEqual([["few", "many", "one", "other", "two", "zero"]]);
+      expect(forms(fr.get(key) ?? ""), `fr ${key}`).toEqual([["one", "other"]]);
+    }
+  });
+
   it("names no key the code does not use", () => {
     const sources: string[] = [];
     const walk = (dir: string) => {

@@ -130,11 +130,11 @@ describe("subscriberListSql", () => {
     expect(sql.rows.values.slice(0, 2)).toEqual(["%ada%", true]);
   });
 
-  it("selects only the columns shown", () => {
+  it("selects only the columns shown, and the country's code that names it in the reader's language", () => {
     const select = text("").rows.sql.split("FROM")[0]!;
     const columns = select.replace("SELECT", "").split(",").map((c) => c.trim().split(/\s+AS\s+/).pop()!.replace(/^\w+\./, "").replace(/::text$/, ""));
     expect(columns).toEqual([
-      "id", "first_name", "last_name", "branch_name", "country_name", "email", "mobile",
+      "id", "first_name", "last_name", "branch_name", "country_name", "country_code", "email", "mobile",
       "travel_date", "sheet_name", "subscription_status", "is_duplicate", "is_mandatory", "created_at",
     ]);
   });

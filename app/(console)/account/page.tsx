@@ -26,7 +26,7 @@ export default async function AccountPage() {
   const cell = "whitespace-nowrap px-3 py-2.5 text-slate-600";
   const code = (chunks: React.ReactNode) => <code className="rounded bg-slate-100 px-1" dir="ltr">{chunks}</code>;
   return (
-    <ClientMessages namespaces={["account", "problems.users", "problems.tokens", "passwordStrength"]}>
+    <ClientMessages namespaces={["account", "problems.users", "problems.auth", "problems.tokens", "passwordStrength"]}>
       <div className="mx-auto max-w-4xl space-y-8">
         <div>
           <h1 className="text-2xl font-semibold tracking-tight">{t("title")}</h1>

@@ -67,7 +67,7 @@ export default async function ActivityPage({ searchParams }: { searchParams: Pro
             list={listOutcome(() => listShownActivity(user, filters, words))}
             params={params}
             path={PATH}
-            noun={[t("nounOne"), t("nounOther")]}
+            noun="changes"
             empty={<EmptyState title={t("emptyTitle")}>{t("emptyBody")}</EmptyState>}
           >
             {(rows) => (

@@ -41,7 +41,7 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
             list={listOutcome(() => heavy(user.id, () => listAuditEvents(filters)))}
             params={params}
             path={PATH}
-            noun={[t("nounOne"), t("nounOther")]}
+            noun="events"
             empty={<EmptyState title={t("emptyTitle")}>{t("emptyBody")}</EmptyState>}
           >
             {(rows) => <AuditTable rows={rows} sort={filters.sort} params={params} path={PATH} />}

@@ -61,7 +61,7 @@ export default async function BranchesPage({ searchParams }: { searchParams: Pro
             list={list!}
             params={params}
             path={PATH}
-            noun={["branch", "branches"]}
+            noun="branches"
             empty={<NoBranches filtered={BRANCH_FILTER_KEYS.some((key) => params[key])} admin={admin} />}
           >
             {(rows) => (

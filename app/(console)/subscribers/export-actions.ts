@@ -7,7 +7,8 @@ import { parseExportBody } from "@/lib/export/filters";
 import { problem } from "@/lib/i18n/problem";
 import { splitExportFormat } from "@/lib/export/format";
 import { requestExport } from "@/lib/export/request";
-import type { ExportStatusBody } from "@/lib/export/status";
+import { exportStatusInWords, type ExportStatusBody } from "@/lib/export/status";
+import { getProblemWords } from "@/lib/i18n/server";
 
 // The panel's "Request export": the same guard, strict body parser and request as
 // POST /api/v1/subscribers/export. While the user's export is in_queue the answer is a typed
@@ -22,5 +23,6 @@ export const requestExportAction = action(requireUser, input, async (raw, user) 
   const filters = parseExportBody(split.value.body);
   if (!filters.ok) return { ok: false, fieldErrors: filters.problems, formError: problem("export.badFilters") };
   const status: ExportStatusBody = await requestExport(user.scope, user, filters.value, split.value.format, { refuseEmpty: true });
-  return { ok: true, data: status, message: problem("export.requested") };
+  // The panel shows the status as it gets it: its error in the reader's words.
+  return { ok: true, data: exportStatusInWords(status, await getProblemWords()), message: problem("export.requested") };
 });

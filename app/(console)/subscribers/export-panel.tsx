@@ -3,7 +3,8 @@ import type { ListFilters } from "@/components/list/filter-bar";
 import { ExportPanelView } from "@/components/export/export-panel-view";
 import type { SessionUser } from "@/lib/auth/permissions";
 import type { RawExportFilters } from "@/lib/export/filters";
-import { exportStatus } from "@/lib/export/status";
+import { exportStatus, exportStatusInWords } from "@/lib/export/status";
+import { getProblemWords } from "@/lib/i18n/server";
 import { requestExportAction } from "./export-actions";
 
 /** The page hands it its user, toolbar, parsed filters and total, so nothing is guarded, built, parsed or counted twice. */
@@ -24,12 +25,14 @@ export async function ExportPanel({
   view: string | null;
   matching: Promise<number | "unknown"> | null;
 }) {
-  const [status, total] = await Promise.all([exportStatus(user.id), matching]);
-  // Client code (it polls): it reads `export`, and `list` for the filters' words.
+  const [status, total, words] = await Promise.all([exportStatus(user.id), matching, getProblemWords()]);
+  // Client code (it polls): it reads `export`, and `list` for the filters' words. A failure's
+  // error is put into words here, and the API's polled answers in the page's language, so the
+  // `problems.export` group need not travel.
   return (
     <ClientMessages namespaces={["export", "list", "fields"]}>
       <ExportPanelView
-        initial={status}
+        initial={exportStatusInWords(status, words)}
         filters={filters ?? {}}
         sort={sort}
         view={view}

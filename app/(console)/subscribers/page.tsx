@@ -101,7 +101,7 @@ export default async function SubscribersPage({ searchParams }: { searchParams: 
             list={list!}
             params={params}
             path={PATH}
-            noun={[t("nounOne"), t("nounOther")]}
+            noun="subscribers"
             empty={<NoSubscribers filtered={SUBSCRIBER_FILTER_KEYS.some((key) => params[key])} />}
             beside={() => (
               <div className="ms-auto">

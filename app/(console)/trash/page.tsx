@@ -57,7 +57,7 @@ export default async function TrashPage({ searchParams }: { searchParams: Promis
             list={listOutcome(() => trashRows(kind, filters, f))}
             params={params}
             path={PATH}
-            noun={[t(`noun.${kind}.one`), t(`noun.${kind}.other`)]}
+            noun={kind}
             empty={<NoTrash kind={kind} params={params} />}
           >
             {(rows) => (

@@ -53,7 +53,7 @@ async function Results({ filters, params, me }: { filters: UserFilters; params: 
       list={list}
       params={params}
       path={PATH}
-      noun={["user", "users"]}
+      noun="users"
       empty={<EmptyState title={t("empty.title")}>{t("empty.body")}</EmptyState>}
     >
       {(rows) => (

@@ -89,7 +89,7 @@ async function Results({ page, params }: { page: number; params: RawParams }) {
       list={list}
       params={params}
       path={PATH}
-      noun={[t("nounOne"), t("nounOther")]}
+      noun="endpoints"
       empty={<EmptyState title={t("emptyTitle")}>{t("emptyBody")}</EmptyState>}
     >
       {(rows) => (

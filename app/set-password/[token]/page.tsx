@@ -29,7 +29,7 @@ export default async function SetPasswordPage({ params }: { params: Promise<{ to
               <p className="mb-4 text-sm text-slate-600">
                 {t.rich("forEmail", { email: link.user.email, bdi: (chunks) => <bdi className="font-medium text-slate-900">{chunks}</bdi> })}
               </p>
-              <ClientMessages namespaces={["setPassword", "problems.auth", "passwordStrength"]}>
+              <ClientMessages namespaces={["setPassword", "problems.auth", "problems.users", "passwordStrength"]}>
                 <SetPasswordForm token={token} userInputs={[link.user.name, link.user.email]} />
               </ClientMessages>
             </>

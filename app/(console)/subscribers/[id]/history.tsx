@@ -17,6 +17,8 @@ const ACTION = {
   "subscriber.duplicates_again": "duplicatesAgain",
   "subscriber.merge": "merge",
   "subscriber.merge_undo": "mergeUndo",
+  "subscriber.delete": "delete",
+  "subscriber.restore": "restore",
 } as const;
 
 type Words = { t: Awaited<ReturnType<typeof getTranslations<"record.history">>>; all: Parameters<typeof labelField>[0] };

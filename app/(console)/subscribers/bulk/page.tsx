@@ -3,7 +3,7 @@ import Link from "next/link";
 import { getProblemWords } from "@/lib/i18n/server";
 import { getTranslations } from "next-intl/server";
 import { ClientMessages } from "@/components/client-messages";
-import { filterChips } from "@/components/list/filter-chip-words";
+import { chipWords, filterChips } from "@/components/list/filter-chip-words";
 import { buttonClass } from "@/components/ui/button-styles";
 import { requirePageUser } from "@/lib/auth/page-guards";
 import { databaseAppError, isQueryCancelled } from "@/lib/db/errors";
@@ -82,7 +82,8 @@ export default async function BulkChangePage({ searchParams }: { searchParams: P
   }
   const message = problem ?? countProblem ?? (count === 0 ? t("nothingMatches") : null);
   const toolbar = subscriberToolbar(await getTranslations());
-  const filterList = filterChips([toolbar.search, ...toolbar.fields], filters);
+  // The list's own chip words ("From", "To", its days), so the chips read as on the list.
+  const filterList = filterChips([toolbar.search, ...toolbar.fields], filters, chipWords(await getTranslations("list"), f.day));
 
   return (
     <div className="mx-auto max-w-2xl space-y-5">

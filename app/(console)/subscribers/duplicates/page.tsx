@@ -10,6 +10,7 @@ import { ClientMessages } from "@/components/client-messages";
 import { Badge, EmptyValue } from "@/components/ui/badge";
 import { requirePageUser } from "@/lib/auth/page-guards";
 import { canMergeSubscribers, type SessionUser } from "@/lib/auth/permissions";
+import { countryNamer } from "@/lib/countries/names";
 import { getFormats } from "@/lib/i18n/server";
 import { listOutcome } from "@/lib/list/outcome";
 import { withParams, type RawParams } from "@/lib/list/params";
@@ -45,7 +46,12 @@ export default async function DuplicatesPage({ searchParams }: { searchParams: P
   const f = await getFormats();
   // The `fields` namespace is the field catalogue's (lib/subscribers/fields.ts): read here, never written.
   const labels = (await getTranslations("fields")) as unknown as FieldWords;
-  const values: ValueWords = { day: f.day, status: (status) => t("value.status", { status }), flag: (value) => (value ? t("value.yes") : t("value.no")) };
+  const values: ValueWords = {
+    day: f.day,
+    status: (status) => t("value.status", { status }),
+    flag: (value) => (value ? t("value.yes") : t("value.no")),
+    country: await countryNamer(f.locale),
+  };
   const toolbar: ListFilters = {
     search: subscriberSearch(all),
     fields: [{ kind: "select", name: "rule", label: t("filterShared"), options: [{ value: "email", label: t("rule.email") }, { value: "mobile", label: t("rule.mobile") }] }],
@@ -69,7 +75,7 @@ export default async function DuplicatesPage({ searchParams }: { searchParams: P
             list={listOutcome(() => heavy(user.id, () => listDuplicateGroups(scope, filters)))}
             params={params}
             path={PATH}
-            noun={[t("noun.one"), t("noun.other")]}
+            noun="groups"
             empty={
               filters.q || filters.rule ? (
                 <EmptyState title={t("emptyFilteredTitle")}>{t("emptyFilteredBody")}</EmptyState>

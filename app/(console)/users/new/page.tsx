@@ -17,7 +17,7 @@ export default async function NewUserPage() {
     <div className="mx-auto max-w-lg">
       <h1 className="text-2xl font-semibold tracking-tight">{t("new")}</h1>
       <div className="mt-6 rounded-lg border border-slate-200 bg-white p-6 shadow-sm">
-        <ClientMessages namespaces={["users", "problems.users", "passwordStrength"]}>
+        <ClientMessages namespaces={["users", "problems.users", "problems.auth", "passwordStrength"]}>
           <UserForm branches={branches} />
         </ClientMessages>
       </div>

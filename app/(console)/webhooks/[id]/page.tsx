@@ -128,7 +128,7 @@ async function Deliveries({ webhookId, page, params, path }: { webhookId: number
       list={list}
       params={params}
       path={path}
-      noun={[t("nounOne"), t("nounOther")]}
+      noun="deliveries"
       empty={<EmptyState title={t("emptyTitle")}>{t("emptyBody")}</EmptyState>}
     >
       {(rows) => (

@@ -7,7 +7,7 @@ import { Badge } from "@/components/ui/badge";
 import { JOB_STATE } from "../../import/status-badge";
 import { requirePageUser } from "@/lib/auth/page-guards";
 import { AppError } from "@/lib/errors";
-import { getFormats } from "@/lib/i18n/server";
+import { getFormats, getProblemWords } from "@/lib/i18n/server";
 import { isJobId } from "@/lib/jobs/ids";
 import { withParams } from "@/lib/list/params";
 import { bulkStatus, canUndo, type BulkStatus } from "@/lib/subscribers/bulk";
@@ -36,6 +36,8 @@ export default async function BulkChangeProgressPage({ params }: { params: Promi
   const t = await getTranslations("bulk.status");
   const f = await getFormats();
   const describe = await changeWords();
+  // A failure's error is a problem key (an older one English text, shown as it is).
+  const words = await getProblemWords();
   const rows = (count: number) => ({ count, n: f.count(count) });
   const running = bulk.status === "in_queue" || bulk.status === "running" || bulk.undo_status === "in_queue" || bulk.undo_status === "running";
   const percent = bulk.total_rows ? Math.min(100, Math.floor((bulk.processed_rows / bulk.total_rows) * 100)) : 100;
@@ -64,7 +66,7 @@ export default async function BulkChangeProgressPage({ params }: { params: Promi
               : t("changed", { ...rows(bulk.changed_rows), kind: kind === "delete" ? "delete" : "change" })}
           </p>
         ) : null}
-        <FormAlert message={bulk.error} />
+        <FormAlert message={bulk.error === null ? null : words(bulk.error)} />
         {bulk.undo_of ? (
           <p className="text-sm">
             <Link href={`/subscribers/bulk/${bulk.undo_of}`} className="text-brand-700 hover:underline">

@@ -3,6 +3,7 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { getTranslations } from "next-intl/server";
 import { ClientMessages } from "@/components/client-messages";
+import { countryNamer } from "@/lib/countries/names";
 import { getFormats } from "@/lib/i18n/server";
 import { requirePageAdmin } from "@/lib/auth/page-guards";
 import { withParams, type RawParams } from "@/lib/list/params";
@@ -31,7 +32,12 @@ export default async function MergePage({ searchParams }: { searchParams: Promis
   const f = await getFormats();
   // The `fields` namespace is the field catalogue's (lib/subscribers/fields.ts): read here, never written.
   const fieldWords = (await getTranslations("fields")) as unknown as FieldWords;
-  const values: ValueWords = { day: f.day, status: (status) => t("value.status", { status }), flag: (value) => (value ? t("value.yes") : t("value.no")) };
+  const values: ValueWords = {
+    day: f.day,
+    status: (status) => t("value.status", { status }),
+    flag: (value) => (value ? t("value.yes") : t("value.no")),
+    country: await countryNamer(f.locale),
+  };
   const labels = Object.fromEntries(MERGE_FIELDS.map((field) => [field, labelOf(fieldWords, field)])) as Record<MergeField, string>;
   const found = await Promise.all(parsed.value.ids.map((id) => findSubscriber(scope, id)));
   const rows = found.filter((s) => s !== null);

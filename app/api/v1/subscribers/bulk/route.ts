@@ -1,5 +1,5 @@
 import { requireUser } from "@/lib/auth/guards";
-import { json, readJson, route } from "@/lib/http/api";
+import { apiWords, json, readJson, route } from "@/lib/http/api";
 import { bulkApi } from "@/lib/openapi/operations/trash";
 import { bulkStatus, requestBulkChange, serializeBulk } from "@/lib/subscribers/bulk";
 
@@ -10,5 +10,5 @@ export const POST = route(async (request) => {
   const user = await requireUser();
   const { target, change } = bulkApi.request.body.parse(await readJson(request));
   const result = await requestBulkChange(user.scope, user, target, change);
-  return json(serializeBulk(await bulkStatus(user, result.id)), result.kind === "done" ? 200 : 202);
+  return json(serializeBulk(await bulkStatus(user, result.id), apiWords()), result.kind === "done" ? 200 : 202);
 });

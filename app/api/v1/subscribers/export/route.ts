@@ -3,15 +3,15 @@ import { AppError } from "@/lib/errors";
 import { parseExportBody, parseExportQuery } from "@/lib/export/filters";
 import { splitExportFormat } from "@/lib/export/format";
 import { requestExport } from "@/lib/export/request";
-import { exportStatus } from "@/lib/export/status";
-import { json, readJson, route } from "@/lib/http/api";
+import { exportStatus, exportStatusInWords } from "@/lib/export/status";
+import { apiWords, json, readJson, route } from "@/lib/http/api";
 
 export const dynamic = "force-dynamic";
 
 /** 200: the caller's export status (see lib/export/status.ts for the members). */
 export const GET = route(async () => {
   const user = await requireUser();
-  return json(await exportStatus(user.id));
+  return json(exportStatusInWords(await exportStatus(user.id), apiWords()));
 });
 
 /** 202: exports the subscribers matching the body's filters or, with no body, the query's, as `format` (docs/API.md). */
@@ -29,5 +29,5 @@ export const POST = route(async (request) => {
   }
   const filters = hasBody ? parseExportBody(body) : parseExportQuery(query);
   if (!filters.ok) throw new AppError(400, "invalid_input", filters.message, filters.fields);
-  return json(await requestExport(user.scope, user, filters.value, format), 202);
+  return json(exportStatusInWords(await requestExport(user.scope, user, filters.value, format), apiWords()), 202);
 });

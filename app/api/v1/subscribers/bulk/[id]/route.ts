@@ -1,5 +1,5 @@
 import { requireUser } from "@/lib/auth/guards";
-import { json, route } from "@/lib/http/api";
+import { apiWords, json, route } from "@/lib/http/api";
 import { bulkApi } from "@/lib/openapi/operations/trash";
 import { bulkStatus, serializeBulk } from "@/lib/subscribers/bulk";
 import { notFound } from "@/lib/errors";
@@ -13,5 +13,5 @@ export const GET = route<Context>(async (_request, context) => {
   const user = await requireUser();
   const parsed = bulkApi.get.params.safeParse(await context.params);
   if (!parsed.success) throw notFound("The bulk change");
-  return json(serializeBulk(await bulkStatus(user, parsed.data.id)));
+  return json(serializeBulk(await bulkStatus(user, parsed.data.id), apiWords()));
 });

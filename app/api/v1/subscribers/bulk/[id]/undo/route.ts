@@ -1,5 +1,5 @@
 import { requireUser } from "@/lib/auth/guards";
-import { json, route } from "@/lib/http/api";
+import { apiWords, json, route } from "@/lib/http/api";
 import { bulkApi } from "@/lib/openapi/operations/trash";
 import { bulkStatus, requestUndo, serializeBulk } from "@/lib/subscribers/bulk";
 import { notFound } from "@/lib/errors";
@@ -14,5 +14,5 @@ export const POST = route<Context>(async (_request, context) => {
   const parsed = bulkApi.undo.params.safeParse(await context.params);
   if (!parsed.success) throw notFound("The bulk change");
   const result = await requestUndo(user.scope, user, parsed.data.id);
-  return json(serializeBulk(await bulkStatus(user, result.id)), result.kind === "done" ? 200 : 202);
+  return json(serializeBulk(await bulkStatus(user, result.id), apiWords()), result.kind === "done" ? 200 : 202);
 });
