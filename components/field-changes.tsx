@@ -2,7 +2,8 @@ import { getTranslations } from "next-intl/server";
 import { countryNamer } from "@/lib/countries/names";
 import { getFormats } from "@/lib/i18n/server";
 import type { SubscriptionStatus } from "@/lib/subscribers/filters";
-import { labelField } from "@/lib/subscribers/fields";
+import { shownErased } from "@/lib/people/erased-words";
+import { isField, labelField } from "@/lib/subscribers/fields";
 import { STATUS_TONE, statusKey } from "@/lib/subscribers/labels";
 import { ANOTHER_BRANCH } from "@/lib/subscribers/record";
 
@@ -22,7 +23,19 @@ async function shownIn(): Promise<Shown> {
     // What a scoped reader's history says in place of a branch not theirs (lib/subscribers/record.ts).
     if (field === "branch_name" && value === ANOTHER_BRANCH) return t("anotherBranch");
     if (typeof value === "object" && value && "name" in value) return String((value as { name: unknown }).name);
-    return String(value);
+    // What a person's erasure left (`[erased]`) in the reader's language.
+    return typeof value === "string" ? shownErased(value, all) : String(value);
+  };
+}
+
+/** A changed field's name: a subscriber's by its form label, another record's (a branch, a webhook, a view) by the audit's. */
+async function labels(): Promise<(field: string) => string> {
+  const all = await getTranslations();
+  const audit = all as unknown as { (key: string): string; has: (key: string) => boolean };
+  return (field) => {
+    if (isField(field)) return labelField(all, field);
+    const key = `audit.field.${field.replace(/_(\w)/g, (_, c: string) => c.toUpperCase())}`;
+    return audit.has(key) ? audit(key) : field.replaceAll("_", " ");
   };
 }
 
@@ -32,12 +45,12 @@ async function shownIn(): Promise<Shown> {
  */
 export async function FieldChanges({ fields, before, after }: { fields: string[]; before: Record<string, unknown> | null; after: Record<string, unknown> | null }) {
   if (fields.length === 0) return null;
-  const [t, all, shown] = await Promise.all([getTranslations("record.changes"), getTranslations(), shownIn()]);
+  const [t, labelOf, shown] = await Promise.all([getTranslations("record.changes"), labels(), shownIn()]);
   return (
     <ul className="mt-1 space-y-0.5 text-slate-700">
       {fields.map((f) => (
         <li key={f}>
-          {t("field", { field: labelField(all, f) })}{" "}
+          {t("field", { field: labelOf(f) })}{" "}
           {before ? (
             <>
               <del className="text-slate-500">

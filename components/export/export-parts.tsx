@@ -68,7 +68,7 @@ export function FileSummary({ file, fields, lead, id }: { file: NonNullable<Expo
   const sortWords = useSortWords(fields);
   const made = new Date(file.completed_at);
   // In the toolbar's words ("Status: Active"), as its chips say them.
-  const filters = filterChips(fields, file.filters, chipWords(list, f.day)).map((chip) => list("chips.chipText", { label: chip.label, value: chip.value }));
+  const filters = filterChips(fields, file.filters, chipWords(list, f.day, list("filterBar.erased"))).map((chip) => list("chips.chipText", { label: chip.label, value: chip.value }));
   return (
     <p id={id} className="text-sm text-slate-600">
       {t.rich("file.summary", {

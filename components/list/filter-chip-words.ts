@@ -1,5 +1,6 @@
 import { formatsFor } from "@/lib/i18n/format";
 import type { RawParams } from "@/lib/list/params";
+import { ERASED } from "@/lib/people/markers";
 import type { FilterField } from "./filter-bar";
 
 // The words of the filters in force, apart from the chips' markup: the export panel, a client
@@ -7,17 +8,21 @@ import type { FilterField } from "./filter-bar";
 
 export type FilterChip = { key: string; label: string; value: string };
 
-/** How a date range's ends and days are said: the chips' and the export panel's words (list.filterBar). */
-export type ChipWords = { from: (label: string) => string; to: (label: string) => string; day: (value: string) => string };
+/**
+ * How a date range's ends and days are said, and a value a person's erasure left (lib/people/markers.ts):
+ * the chips' and the export panel's words (list.filterBar).
+ */
+export type ChipWords = { from: (label: string) => string; to: (label: string) => string; day: (value: string) => string; erased: string };
 
 const english = formatsFor("en", "UTC");
-const ENGLISH: ChipWords = { from: (label) => `${label} from`, to: (label) => `${label} to`, day: (value) => english.day(value) };
+const ENGLISH: ChipWords = { from: (label) => `${label} from`, to: (label) => `${label} to`, day: (value) => english.day(value), erased: ERASED };
 
-/** The chip words of a `list` translator and the page's formats. */
-export const chipWords = (t: (key: "filterBar.from" | "filterBar.to", values: { label: string }) => string, day: (value: string) => string): ChipWords => ({
+/** The chip words of a `list` translator, the page's formats and its word for an erased value (list.filterBar.erased). */
+export const chipWords = (t: (key: "filterBar.from" | "filterBar.to", values: { label: string }) => string, day: (value: string) => string, erased: string): ChipWords => ({
   from: (label) => t("filterBar.from", { label }),
   to: (label) => t("filterBar.to", { label }),
   day,
+  erased,
 });
 
 /** The filters in force as people read them ("Status: Active", not "subscription_status: active"); English without `words`. */
@@ -32,7 +37,7 @@ export function filterChips(fields: FilterField[], params: RawParams, words: Chi
     }
     const v = value(field.name);
     if (!v) continue;
-    const shown = field.kind === "select" ? (field.options.find((o) => o.value === v)?.label ?? v) : v;
+    const shown = field.kind === "select" ? (field.options.find((o) => o.value === v)?.label ?? v) : v === ERASED ? words.erased : v;
     chips.push({ key: field.name, label: field.label, value: shown });
   }
   return chips;

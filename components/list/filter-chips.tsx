@@ -14,7 +14,7 @@ const chipText = (t: Awaited<ReturnType<typeof getTranslations<"list">>>, label:
 /** One removable chip (a link) per filter in force, so the list says what it shows; no script. */
 export async function FilterChips({ fields, params, path, emptyQuery }: { fields: FilterField[]; params: RawParams; path: string; emptyQuery?: string }) {
   const [t, f] = await Promise.all([getTranslations("list"), getFormats()]);
-  const chips = filterChips(fields, params, chipWords(t, f.day));
+  const chips = filterChips(fields, params, chipWords(t, f.day, t("filterBar.erased")));
   if (chips.length === 0) return null;
   const sort = typeof params.sort === "string" ? params.sort : undefined;
   // With a default view, a bare address would open it: "nothing left" says so (emptyQuery).
@@ -52,7 +52,7 @@ export async function QueryChips({ fields, query, label }: { fields: FilterField
   const [t, f] = await Promise.all([getTranslations("list"), getFormats()]);
   const params = rawParams(new URLSearchParams(query));
   const sort = typeof params.sort === "string" ? params.sort : null;
-  const chips = filterChips(fields, params, chipWords(t, f.day));
+  const chips = filterChips(fields, params, chipWords(t, f.day, t("filterBar.erased")));
   if (sort) {
     const column = columnLabel(fields, sort.replace(/^-/, ""));
     chips.push({ key: "sort", label: t("chips.sort"), value: t("chips.sortValue", { column, direction: sort.startsWith("-") ? "desc" : "asc" }) });

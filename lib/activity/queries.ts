@@ -5,6 +5,7 @@ import { scopeCondition, TRASHED_BRANCHES, type BranchScope } from "@/lib/auth/s
 import { canManageTrash, canMergeSubscribers, type SessionUser } from "@/lib/auth/permissions";
 import { empty, query, sql, type Statement } from "@/lib/db/sql";
 import { catalogue } from "@/lib/i18n/catalogues";
+import { INTL_TAG } from "@/lib/i18n/locales";
 import { offsetOf } from "@/lib/list/depth";
 import { pagination, PER_PAGE, type Pagination } from "@/lib/list/pagination";
 import { canUndo } from "@/lib/subscribers/bulk";
@@ -58,6 +59,10 @@ function activitySql(userId: number, scope: BranchScope): Statement {
 /** A translator of the whole catalogue: the reader's language on the page, English in the API. */
 export type ActivityWords = (key: string, values?: Record<string, string | number>) => string;
 const english = createTranslator({ locale: "en", messages: catalogue("en") }) as unknown as ActivityWords;
+/** A list in the reader's words (Intl.ListFormat): "#4, #5 and #6", Arabic joining with و. */
+export type ListWords = (items: string[]) => string;
+const englishListFormat = new Intl.ListFormat(INTL_TAG.en);
+const englishList: ListWords = (items) => englishListFormat.format(items);
 
 /** An entry as a page shows it: its sentence in the reader's language, and what its Undo's confirmation says. */
 export type ShownActivity = Activity & { confirm: string | null };
@@ -71,7 +76,7 @@ function change(c: BulkChange, t: ActivityWords): string {
   return t("activity.change.mandatory", { value: c.is_mandatory ? "yes" : "no" });
 }
 
-function shown(row: Row, viewer: Viewer, t: ActivityWords): ShownActivity {
+function shown(row: Row, viewer: Viewer, t: ActivityWords, list: ListWords): ShownActivity {
   const d = row.detail;
   const own = row.user_id === viewer.id;
   const base = { kind: row.kind, id: row.id, at: row.at.toISOString(), status: row.status, user: row.user_id === null ? null : { id: row.user_id, name: row.user_name ?? "" } };
@@ -92,7 +97,7 @@ function shown(row: Row, viewer: Viewer, t: ActivityWords): ShownActivity {
     case "merge":
       return {
         ...base,
-        summary: t("activity.summary.merge", { merged: (d.merged as number[]).map((id) => `#${id}`).join(", "), survivor: String(d.survivor) }),
+        summary: t("activity.summary.merge", { merged: list((d.merged as number[]).map((id) => `#${id}`)), survivor: String(d.survivor) }),
         href: `/subscribers/${String(d.survivor)}`,
         can_undo: row.status === "completed" && canMergeSubscribers(viewer),
         confirm: t("activity.undo.mergeBody"),
@@ -119,12 +124,12 @@ function omitConfirm(entry: ShownActivity): Activity {
 
 /** A page of the activity of `filters.user_id` (administrators) or the viewer's own; anyone else's is a 403. */
 export async function listActivity(viewer: Viewer, filters: ActivityFilters): Promise<{ data: Activity[]; pagination: Pagination }> {
-  const { data, pagination: page } = await listShownActivity(viewer, filters, english);
+  const { data, pagination: page } = await listShownActivity(viewer, filters, english, englishList);
   return { data: data.map((entry) => omitConfirm(entry)), pagination: page };
 }
 
 /** The same page as the console shows it: each entry in the words of `t` (the reader's language), with its Undo's confirmation. */
-export async function listShownActivity(viewer: Viewer, filters: ActivityFilters, t: ActivityWords): Promise<{ data: ShownActivity[]; pagination: Pagination }> {
+export async function listShownActivity(viewer: Viewer, filters: ActivityFilters, t: ActivityWords, list: ListWords): Promise<{ data: ShownActivity[]; pagination: Pagination }> {
   const userId = filters.user_id ?? (filters.user === undefined ? viewer.id : await userIdByEmail(filters.user));
   // Before saying whether the email is anyone's: no one but an administrator learns that here.
   if (userId !== viewer.id && viewer.role !== "admin") throw new AuthError(403);
@@ -135,7 +140,7 @@ export async function listShownActivity(viewer: Viewer, filters: ActivityFilters
       ORDER BY a.at DESC, a.kind, a.id DESC LIMIT ${PER_PAGE} OFFSET ${offsetOf(filters.page)}`),
     query<{ total: number }>(sql`SELECT count(*)::int AS total FROM (${source}) a`),
   ]);
-  return { data: found.map((row) => shown(row, viewer, t)), pagination: pagination(count?.total ?? 0, filters.page) };
+  return { data: found.map((row) => shown(row, viewer, t, list)), pagination: pagination(count?.total ?? 0, filters.page) };
 }
 
 /** The user of an email address as typed (emails are kept lower-case), or null. */

@@ -2,6 +2,7 @@ import { createTranslator } from "use-intl/core";
 import { catalogue, type Messages } from "@/lib/i18n/catalogues";
 import { INTL_TAG, LOCALE_NAMES, isLocale, type Locale } from "@/lib/i18n/locales";
 import { problemsIn } from "@/lib/i18n/problems-in";
+import { shownErased, shownViewName } from "@/lib/people/erased-words";
 import { FIELD } from "@/lib/subscribers/fields";
 import { changedFields } from "@/lib/subscribers/record";
 import { disabledReasonProblem } from "@/lib/webhooks/disabled-reason";
@@ -151,9 +152,10 @@ export type Described = {
 };
 
 const obj = (v: unknown): Json => (v && typeof v === "object" && !Array.isArray(v) ? (v as Json) : {});
-/** Fields said in a sentence: "last name and status"; a name the catalogue does not know reads as itself. */
-const phrase = (fields: string[], w: AuditWords) =>
-  new Intl.ListFormat(w.tag, { type: "conjunction" }).format(fields.map((f) => (w.has(`audit.field.${keyOf(f)}`) ? w.t(`audit.field.${keyOf(f)}`) : f.replaceAll("_", " "))));
+/** A stored field's name in the reader's language (audit.field.*); a name the catalogue does not know reads as itself. */
+export const fieldLabel = (name: string, w: AuditWords) => (w.has(`audit.field.${keyOf(name)}`) ? w.t(`audit.field.${keyOf(name)}`) : name.replaceAll("_", " "));
+/** Fields said in a sentence: "last name and status". */
+const phrase = (fields: string[], w: AuditWords) => new Intl.ListFormat(w.tag, { type: "conjunction" }).format(fields.map((f) => fieldLabel(f, w)));
 /** What an entry's snapshots hold that is no field: ids an edit decided again, a merge's choices. */
 const NOT_FIELDS = new Set(["duplicates_reevaluated", "merge_id", "merged", "restored", "values", "via", "groups", "reason", "subscribers_detached"]);
 /** Records gone for good, or in the trash: named, not linked. */
@@ -163,10 +165,14 @@ function record(e: AuditEntry, before: Json, after: Json, w: AuditWords): Descri
   if (!e.entity || e.entity_id == null) return null;
   const id = e.entity_id;
   const snap = { ...before, ...after };
-  const link = (label: string, href: string | null) => ({ label, href: GONE.has(e.action) ? null : href });
+  // What an erasure left in a name (`[erased]`) reads in the reader's language.
+  const link = (label: string, href: string | null) => ({ label: shownErased(label, say(w)), href: GONE.has(e.action) ? null : href });
   switch (e.entity) {
     case "subscriber":
-      return link(typeof snap.first_name === "string" ? `${snap.first_name} ${String(snap.last_name ?? "")}`.trim() : w.t("audit.record.subscriber", { id }), `/subscribers/${id}`);
+      return link(
+        typeof snap.first_name === "string" ? `${shownErased(snap.first_name, say(w))} ${shownErased(String(snap.last_name ?? ""), say(w))}`.trim() : w.t("audit.record.subscriber", { id }),
+        `/subscribers/${id}`,
+      );
     case "bulk_change":
       return link(w.t("audit.record.bulkChange"), `/subscribers/bulk/${id}`);
     case "branch":
@@ -180,14 +186,36 @@ function record(e: AuditEntry, before: Json, after: Json, w: AuditWords): Descri
     case "webhook":
       return link(typeof snap.url === "string" ? snap.url : w.t("audit.record.webhook", { id }), `/webhooks/${id}`);
     case "view":
-      return link(snap.name != null || snap.view != null ? String(snap.name ?? snap.view) : w.t("audit.record.view", { id }), null);
+      // A view the erasure renamed (`Erased view 12`) is named in the reader's language.
+      return link(snap.name != null || snap.view != null ? shownViewName({ id, name: String(snap.name ?? snap.view) }, say(w)) : w.t("audit.record.view", { id }), null);
     default:
       return link(`${e.entity} #${id}`, null);
   }
 }
 
-const text = (v: unknown): string =>
-  Array.isArray(v) ? v.map(text).join(", ") : v && typeof v === "object" ? Object.entries(v).map(([k, x]) => `${k.replaceAll("_", " ")}: ${text(x)}`).join("; ") : v == null ? "—" : String(v);
+/** The audit's words as the erasure's display helpers take them. */
+const say = (w: AuditWords) => (key: string, values?: Values) => w.t(key, values);
+
+/** How a new user's password came to be: stored as a code ("link", "set"); rows written before as English words. */
+const PASSWORD_KEY: Record<string, string> = { link: "audit.password.link", "set-password link": "audit.password.link", set: "audit.password.set", "set by the administrator": "audit.password.set" };
+
+/** A stored value as words: nested names by their labels, flags as Yes and No, what an erasure left in the reader's language. */
+const text = (v: unknown, w: AuditWords): string =>
+  Array.isArray(v)
+    ? v.map((x) => text(x, w)).join(", ")
+    : v && typeof v === "object"
+      ? Object.entries(v).map(([k, x]) => `${fieldLabel(k, w)}: ${text(x, w)}`).join("; ")
+      : typeof v === "boolean"
+        ? w.t(v ? "subscribers.yes" : "subscribers.no")
+        : typeof v === "string"
+          ? shownErased(v, say(w))
+          : v == null
+            ? "—"
+            : String(v);
+
+/** One detail's value: a new user's password by what happened to it, the rest as `text` says. */
+const detail = (field: string, v: unknown, w: AuditWords): string =>
+  field === "password" && typeof v === "string" && Object.hasOwn(PASSWORD_KEY, v) ? w.t(PASSWORD_KEY[v]!) : text(v, w);
 
 /** An entry as words, its record and its field-by-field change, in the language of `w` (English by default). */
 export function describeAudit(e: AuditEntry, w: AuditWords = auditWords()): Described {
@@ -206,7 +234,7 @@ export function describeAudit(e: AuditEntry, w: AuditWords = auditWords()): Desc
     record: record(e, before, after, w),
     diff: fields.length ? { fields, before: change ? null : before, after: change ?? after } : null,
     // A record's snapshot is named by the sentence; other entries' values are listed.
-    details: fields.length || e.entity === "subscriber" || e.entity === "branch" ? [] : Object.entries({ ...before, ...after }).map(([k, v]) => [k.replaceAll("_", " "), text(v)]),
+    details: fields.length || e.entity === "subscriber" || e.entity === "branch" ? [] : Object.entries({ ...before, ...after }).map(([k, v]) => [fieldLabel(k, w), detail(k, v, w)]),
   };
 }
 

@@ -10,7 +10,8 @@ type Words = Parameters<typeof problemWords>[0];
 /**
  * Problem keys put into words outside a component: the server's action results and API errors, in
  * `locale`, from its catalogue or the request's own (lib/i18n/server.ts, getProblemWords). Dates
- * in the console's zone; a `fields` value listing subscriber fields (listOf) names them by their labels.
+ * in the console's zone; a `fields` value listing subscriber fields (listOf) names them by their labels,
+ * a `problems` value listing problems says each.
  */
 export function problemsIn(locale: Locale, messages: Messages = catalogue(locale)): (text: string) => string {
   let words = made.get(messages);
@@ -25,8 +26,15 @@ export function problemsIn(locale: Locale, messages: Messages = catalogue(locale
       if (items.length === 1 && !isField(value)) return value;
       return items.map((f) => (isField(f) ? (labels[FIELD[f].key.slice("fields.".length)] ?? f) : f)).join(separator);
     };
-    const shown = (values?: ProblemValues) => (typeof values?.fields === "string" ? { ...values, fields: fieldList(values.fields) } : values);
-    made.set(messages, (words = (text) => problemWords(t, text, shown)));
+    // `problems`: other problems (listOf), each put into words with the message (a view's refused fields).
+    const problemList = (value: string): string => value.split(LIST).map(say).join(" ");
+    const shown = (values?: ProblemValues) => {
+      if (typeof values?.fields === "string") values = { ...values, fields: fieldList(values.fields) };
+      if (typeof values?.problems === "string") values = { ...values, problems: problemList(values.problems) };
+      return values;
+    };
+    const say = (text: string): string => problemWords(t, text, shown);
+    made.set(messages, (words = say));
   }
   return words;
 }

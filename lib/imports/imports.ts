@@ -18,7 +18,7 @@ import { inspectXlsxObject, openSource, rejectedKey, sourceKey, type ImportSourc
 import { receiveUpload } from "./upload";
 import { transaction } from "@/lib/db/transaction";
 import { answerWords, sayable } from "./thrown";
-import { english, englishReason, type Words } from "./words";
+import { english, englishReason, oneMessage, type Words } from "./words";
 
 // The imports' API, page and actions; another user's import is the same 404 as none.
 
@@ -198,7 +198,8 @@ export async function createImport(user: SessionUser, request: Request): Promise
     }
     // A preview no mapping can mend is not kept (a multi-worksheet workbook may still be read from another sheet).
     const unmappable = source.format === "csv" || source.worksheets.length <= 1 ? unmappableHeader(opened.headers) : [];
-    if (unmappable.length) throw new ImportFileError(unmappable.length === 1 ? unmappable[0]! : unmappable.map(english).join(" "));
+    // Several problems travel as one problem key, put into words in the answer's language below (sayable).
+    if (unmappable.length) throw new ImportFileError(oneMessage(unmappable));
     const insert = sql`INSERT INTO subscriber_imports (id, user_id, status, dry_run, file_name, file_size, source, worksheet, sheet_name, headers, mapping)
       VALUES (${id}, ${user.id}, ${isDry ? "running" : "in_queue"}::"ImportStatus", ${isDry}, ${upload.fileName}, ${upload.size}, ${JSON.stringify(source)}::jsonb, ${worksheet},
         ${sheet_name}, ${JSON.stringify(opened.headers)}::jsonb, ${JSON.stringify(mapping)}::jsonb)`;

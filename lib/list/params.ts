@@ -15,14 +15,27 @@ import {
 
 export type RawParams = Record<string, string | string[] | undefined>;
 
-/** URLSearchParams or Next's `searchParams` object → a plain object (repeated keys → arrays). */
+/** Marks a value sent in the array form (`name[]=a`): a list no filter takes. */
+const BRACKETED = Symbol("bracketed");
+const ARRAY_FORM = /^([^[\]]+)\[[^\]]*\]$/;
+
+/**
+ * URLSearchParams or Next's `searchParams` object → a plain object (repeated keys → arrays). The
+ * PHP-style array form (`country_name[]=x`, `country_name[0]=x`) is read as that filter given as a
+ * list, which its parser refuses (400), rather than an unknown key dropped without a word.
+ */
 export function rawParams(input: URLSearchParams | RawParams): RawParams {
-  if (!(input instanceof URLSearchParams)) return input;
+  const entries = input instanceof URLSearchParams ? [...input] : Object.entries(input).flatMap(([k, v]) => (v === undefined ? [] : [v].flat().map((x) => [k, x] as const)));
+  if (!(input instanceof URLSearchParams) && !entries.some(([k]) => ARRAY_FORM.test(k))) return input;
   // A Map, then own keys: `out[key]` would hit Object.prototype for "constructor" and "__proto__".
   const out = new Map<string, string | string[]>();
-  for (const [key, value] of input) {
+  for (const [given, value] of entries) {
+    const bracketed = ARRAY_FORM.exec(given);
+    const key = bracketed ? bracketed[1]! : given;
     const prev = out.get(key);
-    out.set(key, prev === undefined ? value : [prev, value].flat());
+    const next = prev === undefined && !bracketed ? value : [prev ?? [], value].flat();
+    if (bracketed || (Array.isArray(prev) && BRACKETED in prev)) Object.defineProperty(next, BRACKETED, { value: true });
+    out.set(key, next);
   }
   return Object.fromEntries(out);
 }
@@ -31,7 +44,7 @@ export function rawParams(input: URLSearchParams | RawParams): RawParams {
 function param<T extends z.ZodType>(schema: T) {
   return z.preprocess((value, ctx) => {
     if (Array.isArray(value)) {
-      ctx.addIssue({ code: "custom", message: problem("list.paramOnce") });
+      ctx.addIssue({ code: "custom", message: problem(BRACKETED in value ? "list.notAList" : "list.paramOnce") });
       return z.NEVER;
     }
     if (typeof value === "string") {

@@ -9,7 +9,7 @@ import { withdrawExportsHolding } from "@/lib/export/purge";
 import { eraseSubscribers, trashSubscribers } from "@/lib/trash/subscribers";
 import { findPerson, type Person, type PersonKey } from "./find";
 import { eraseFromImports, findInImports, withdrawImportRows } from "./imports";
-import { cellNames, FILTER_ACTIONS, likePatterns, mentions, names, scrub, scrubAuditEvent, scrubQuery } from "./markers";
+import { cellNames, ERASED, erasedViewName, FILTER_ACTIONS, likePatterns, mentions, names, scrub, scrubAuditEvent, scrubQuery } from "./markers";
 
 // Erasing a person: every record of theirs (live, in the trash, merged away) goes by the trash's
 // own erasure (the same path as the trash's clean-up and retention), then every other place that
@@ -58,13 +58,13 @@ async function scrubCopies(tx: Queryable, person: Person): Promise<number> {
   for (const r of await candidates<{ id: number; name: string; query: string }>(tx, sql`SELECT id, name, query FROM saved_views`, sql`true`)) {
     const query = scrubQuery(r.query, m);
     // A view's name is the owner's own words: one naming the person is renamed, uniquely.
-    const name = mentions(r.name, m) ? `Erased view ${r.id}` : r.name;
+    const name = mentions(r.name, m) ? erasedViewName(r.id) : r.name;
     if (query !== r.query || name !== r.name) await tx.query(sql`UPDATE saved_views SET query = ${query}, name = ${name} WHERE id = ${r.id}`);
   }
   for (const r of await candidates<{ id: string; preview: { cells: string[] }[]; error: string | null }>(
     tx, sql`SELECT id, preview, error FROM subscriber_imports`, sql`(preview::text || coalesce(error, '')) ILIKE ANY(${like}::text[])`)) {
     const preview = r.preview.filter((row) => !row.cells.some((c) => cellNames(c, m, person.mobiles)));
-    const error = r.error !== null && names(r.error, m) ? "[erased]" : r.error;
+    const error = r.error !== null && names(r.error, m) ? ERASED : r.error;
     if (preview.length !== r.preview.length || error !== r.error) {
       await tx.query(sql`UPDATE subscriber_imports SET preview = ${JSON.stringify(preview)}::jsonb, error = ${error} WHERE id = ${r.id}`);
     }

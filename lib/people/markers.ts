@@ -6,6 +6,9 @@ export type Markers = { strong: string[]; weak: string[] };
 
 export const ERASED = "[erased]";
 
+/** The name an erasure gives a saved view that mentioned the person: its own id keeps it unique, and pages recognise it (lib/people/erased-words.ts). */
+export const erasedViewName = (id: number | string) => `Erased view ${id}`;
+
 const lower = (s: string) => s.trim().toLowerCase();
 
 /** The markers of these values (emails, mobiles, first and last names), lower-cased, blanks left out. */

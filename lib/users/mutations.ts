@@ -82,7 +82,8 @@ export async function createUser(input: NewUser, actor: SessionUser | null): Pro
         actorEmail: actor ? undefined : "npm run user:create",
         entity: "user",
         entityId: user.id,
-        after: { ...serializeUser(user), password: input.password === undefined ? "set-password link" : "set by the administrator" },
+        // A code, not words: the audit page says it in the reader's language (lib/audit/describe.ts).
+        after: { ...serializeUser(user), password: input.password === undefined ? "link" : "set" },
       });
       return { user, setPasswordUrl };
     })

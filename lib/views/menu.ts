@@ -1,5 +1,6 @@
 import "server-only";
 import { cache } from "react";
+import { getTranslations } from "next-intl/server";
 import type { SessionUser } from "@/lib/auth/permissions";
 import { canChangeView } from "@/lib/auth/permissions";
 import type { RawParams } from "@/lib/list/params";
@@ -7,6 +8,7 @@ import { FIT_COLUMNS, TABLE_COLUMNS, tableSettings } from "@/lib/subscribers/col
 import { SUBSCRIBER_FIELDS } from "@/lib/subscribers/filters";
 import { allHref, checkViewQuery, filtersKey, VIEW_LISTS, viewHref, type ViewResource } from "./resources";
 import type { Pagination } from "@/lib/list/pagination";
+import { shownViewName } from "@/lib/people/erased-words";
 import { defaultViewId, getVisibleView, listViews, menuViews, sharedViewWithQuery, viewProblem, viewProblems, type ViewRow } from "./queries";
 
 // What a list page needs of saved views: the menu's entries, the view the address is, and the
@@ -62,12 +64,14 @@ export function shownColumns(user: SessionUser, params: RawParams): string[] {
   return TABLE_COLUMNS.filter(hidden ? (c) => !hidden.includes(c) : (c) => c in FIT_COLUMNS);
 }
 
-/** A stored view as the menu and the views page show it to `user`. */
-function menuView(user: SessionUser, resource: ViewResource, row: ViewRow, defaultId: number | null): MenuView & { key: string | null } {
+type Say = Parameters<typeof shownViewName>[1];
+
+/** A stored view as the menu and the views page show it to `user`: a name an erasure gave it in the reader's language. */
+function menuView(user: SessionUser, resource: ViewResource, row: ViewRow, defaultId: number | null, t: Say): MenuView & { key: string | null } {
   const problem = viewProblem(row);
   return {
     id: row.id,
-    name: row.name,
+    name: shownViewName(row, t),
     query: row.query,
     href: problem ? null : viewHref(resource, row.query, asColumns(row.columns)),
     problem,
@@ -111,16 +115,16 @@ export function savedAs(user: SessionUser, resource: ViewResource, params: RawPa
  * others (lib/views/queries.ts reads no more), the view the address is, and the address's query.
  */
 export async function viewsState(user: SessionUser, resource: ViewResource, params: RawParams): Promise<ViewsState> {
-  const [rows, defaultId] = await Promise.all([menuViews(user, resource), defaultOf(user, resource)]);
+  const [rows, defaultId, t] = await Promise.all([menuViews(user, resource), defaultOf(user, resource), getTranslations()]);
   const here = filtersKey(resource, params);
-  const shown = rows.map((row) => menuView(user, resource, row, defaultId));
+  const shown = rows.map((row) => menuView(user, resource, row, defaultId, t));
   const matching = here === null ? [] : shown.filter((v) => v.key === here);
   let current = matching.find((v) => v.own) ?? matching[0] ?? null;
   if (!current && here !== null && VIEW_LISTS[resource].keys.some((k) => params[k])) {
     // A shared view the menu leaves out is still named when the address is its link, as spelled there.
     const query = addressQuery(resource, params, Object.keys(params));
     const row = query === null ? null : await sharedViewWithQuery(user, resource, query);
-    const view = row ? menuView(user, resource, row, defaultId) : null;
+    const view = row ? menuView(user, resource, row, defaultId, t) : null;
     current = view?.key === here ? view : null;
   }
   return {
@@ -137,8 +141,8 @@ export async function viewsState(user: SessionUser, resource: ViewResource, para
 
 /** One page of the views page: the user's own views and the shared ones, by name, 10 a page. */
 export async function viewsPage(user: SessionUser, resource: ViewResource, page: number): Promise<{ views: MenuView[]; pagination: Pagination }> {
-  const [{ data, pagination }, defaultId] = await Promise.all([listViews(user, { resource, page }), defaultOf(user, resource)]);
-  return { views: data.map((row) => withoutKey(menuView(user, resource, row, defaultId))), pagination };
+  const [{ data, pagination }, defaultId, t] = await Promise.all([listViews(user, { resource, page }), defaultOf(user, resource), getTranslations()]);
+  return { views: data.map((row) => withoutKey(menuView(user, resource, row, defaultId, t))), pagination };
 }
 
 /** Where a list opened without any query goes: the user's default view, when it still opens. */

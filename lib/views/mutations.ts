@@ -4,9 +4,9 @@ import { config } from "@/lib/config";
 import { sql } from "@/lib/db/sql";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { AppError, badRequest, notFound } from "@/lib/errors";
-import { problem } from "@/lib/i18n/problem";
+import { listOf, problem } from "@/lib/i18n/problem";
 import { checkViewColumns, checkViewQuery, isViewResource, type ViewResource } from "./resources";
-import { viewSelect, type ViewRow } from "./queries";
+import { fieldProblems, viewSelect, type ViewRow } from "./queries";
 import type { ViewCreate, ViewPatch } from "./schema";
 import { refusedWrite, transaction } from "@/lib/db/transaction";
 
@@ -27,13 +27,16 @@ function checked(resource: string, input: { query?: string; columns?: string[] |
   }
   if (input.query !== undefined) {
     const query = checkViewQuery(resource, input.query);
-    if (!query.ok) throw badRequest(problem("views.queryRefused", { resource, details: query.message }), { query: [query.message] });
+    if (!query.ok) {
+      const refused = fieldProblems(query.problems);
+      throw badRequest(problem("views.queryRefused", { resource, problems: listOf(refused) }), { query: refused });
+    }
     out.query = query.value;
   }
   if (input.columns !== undefined) {
     const columns = checkViewColumns(resource, input.columns);
-    // The message as before (English, naming the field), the field's problem in the reader's words.
-    if (!columns.ok) throw badRequest(columns.message, columns.problems);
+    // The message names the field, as the query's does; each put into the reader's words where it is shown.
+    if (!columns.ok) throw badRequest(fieldProblems(columns.problems)[0]!, columns.problems);
     out.columns = columns.value ?? Prisma.DbNull;
   }
   return out;

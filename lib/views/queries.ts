@@ -6,9 +6,9 @@ import { prisma } from "@/lib/db/client";
 import { query, sql, type Statement } from "@/lib/db/sql";
 import { notFound } from "@/lib/errors";
 import type { Prisma } from "@/lib/generated/prisma/client";
-import { problem } from "@/lib/i18n/problem";
+import { listOf, problem } from "@/lib/i18n/problem";
+import { problemsIn } from "@/lib/i18n/problems-in";
 import { readPage } from "@/lib/list/depth";
-import { refusal } from "@/lib/list/parse";
 import { pagination, type Pagination } from "@/lib/list/pagination";
 import { checkViewColumns, checkViewQuery, isViewResource, type ViewResource } from "./resources";
 import type { View } from "./schema";
@@ -28,16 +28,21 @@ export const viewSelect = {
 
 export type ViewRow = Prisma.SavedViewGetPayload<{ select: typeof viewSelect }>;
 
+const english = problemsIn("en");
+
+/** A refusal's problems by field, one problem per field naming it (`field: its problems`); `_`, the view as a whole: its sentences alone. */
+export function fieldProblems(problems: Record<string, string[]>): string[] {
+  return Object.entries(problems).flatMap(([field, list]) => (field === "_" ? list : [problem("views.fieldRefused", { field, problems: listOf(list) })]));
+}
+
 /**
- * Why a stored view no longer opens (its list's filters changed since it was saved), or null.
- * Checked on every read, never rewritten: the view is shown broken, not dropped.
+ * Why a stored view no longer opens (its list's filters changed since it was saved), or null, in
+ * `words` (the API's: its Accept-Language, else English). Checked on every read, never rewritten:
+ * the view is shown broken, not dropped.
  */
-export function viewProblem(view: Pick<ViewRow, "resource" | "query" | "columns">): string | null {
+export function viewProblem(view: Pick<ViewRow, "resource" | "query" | "columns">, words: (text: string) => string = english): string | null {
   const problems = viewProblems(view);
-  if (!problems) return null;
-  const { fields, message } = refusal(problems);
-  // The view as a whole: its sentence alone, no field named.
-  return fields._?.join(" ") ?? message;
+  return problems && fieldProblems(problems).map(words).join(" ");
 }
 
 /** The same, as problem keys by field (lib/i18n/problem.ts), for a page to say in its reader's words; `_`: the view as a whole. */
@@ -52,8 +57,8 @@ export function viewProblems(view: Pick<ViewRow, "resource" | "query" | "columns
   return checked.ok ? null : checked.problems;
 }
 
-/** docs/API.md's view, with `problem`: null, or why it no longer opens. */
-export function serializeView(view: ViewRow): View {
+/** docs/API.md's view, with `problem`: null, or why it no longer opens (in `words`: the API passes its answer's). */
+export function serializeView(view: ViewRow, words?: (text: string) => string): View {
   return {
     id: view.id,
     name: view.name,
@@ -64,7 +69,7 @@ export function serializeView(view: ViewRow): View {
     owner: view.owner,
     created_at: view.created_at.toISOString(),
     updated_at: view.updated_at.toISOString(),
-    problem: viewProblem(view),
+    problem: viewProblem(view, words),
   };
 }
 

@@ -1,6 +1,8 @@
 import { config } from "@/lib/config";
 import { connection, sql, type Queryable } from "@/lib/db/sql";
 import { transaction } from "@/lib/db/transaction";
+import { cutText, problem, readProblem } from "@/lib/i18n/problem";
+import { problemsIn } from "@/lib/i18n/problems-in";
 import { processWide } from "@/lib/process-wide";
 import { log, logError } from "@/lib/telemetry/log";
 import { disabledReason } from "./disabled-reason";
@@ -65,7 +67,7 @@ export async function attemptDelivery(claimed: Claimed, options: SendOptions = {
   if (!work) return null;
   let attempt: Attempt;
   if (!work.enabled && work.type !== "ping") {
-    attempt = { delivered: false, status: null, body: "The endpoint is turned off.", durationMs: 0 };
+    attempt = { delivered: false, status: null, body: problem("webhooks.attempt.turnedOff"), durationMs: 0 };
   } else {
     const body = JSON.stringify({ type: work.type, timestamp: new Date(work.created_at).toISOString(), data: work.data });
     const headers = webhookHeaders(work.secrets, work.event_id, Math.floor(Date.now() / 1000), body);
@@ -79,13 +81,21 @@ export async function attemptDelivery(claimed: Claimed, options: SendOptions = {
   return attempt;
 }
 
+/** What a disabled reason quotes of the last attempt: its status, else why it got none (a network error's own text), in English as the reason is kept. */
+function lastOf(attempt: Attempt): string {
+  if (attempt.status !== null) return String(attempt.status);
+  const p = readProblem(attempt.body);
+  const reason = p?.key === "webhooks.attempt.failed" ? p.values?.reason : undefined;
+  return (typeof reason === "string" ? reason : problemsIn("en")(attempt.body)).slice(0, 200);
+}
+
 async function recordAttempt(claimed: Claimed, work: Work, attempt: Attempt) {
   const gone = !work.enabled && work.type !== "ping";
   const delay = attempt.delivered || gone ? null : retryDelaySeconds(claimed.attempts);
   const status = attempt.delivered ? "delivered" : gone || delay === null ? "dead" : "failed";
   await transaction(async (tx) => {
     const updated = await tx.query(sql`UPDATE webhook_deliveries SET status = ${status}::"WebhookDeliveryStatus",
-        response_status = ${attempt.status}, response_body = ${attempt.body.slice(0, 1000)}, duration_ms = ${attempt.durationMs},
+        response_status = ${attempt.status}, response_body = ${cutText(attempt.body, 1000)}, duration_ms = ${attempt.durationMs},
         next_attempt_at = ${delay === null ? null : sql`now() + make_interval(secs => ${delay})`}, updated_at = now()
       WHERE id = ${claimed.id}::bigint AND next_attempt_at = ${claimed.lease}::timestamptz RETURNING id`);
     // Resent meanwhile: the newer attempt's row is not overwritten.
@@ -99,7 +109,7 @@ async function recordAttempt(claimed: Claimed, work: Work, attempt: Attempt) {
     if (!endpoint?.enabled || !shouldDisable(endpoint.failing_since)) return;
     const days = config().WEBHOOK_DISABLE_AFTER_DAYS;
     // Kept in English; the pages say it in the reader's language (lib/webhooks/disabled-reason.ts).
-    const reason = disabledReason(days, String(attempt.status ?? attempt.body.slice(0, 200)));
+    const reason = disabledReason(days, lastOf(attempt));
     await tx.query(sql`UPDATE webhook_endpoints SET enabled = false, disabled_reason = ${reason}, updated_at = now() WHERE id = ${work.endpoint_id}`);
     await tx.audit({
       action: "webhook.disable",

@@ -1,10 +1,10 @@
 import http from "node:http";
 import https from "node:https";
-import { problemsIn } from "@/lib/i18n/problems-in";
+import { problem, readProblem } from "@/lib/i18n/problem";
 import { guardedLookup, parseTarget, type Resolver } from "./target";
 
-/** A refusal (a problem key) as the words a delivery keeps: English, like the receivers' own answers. */
-const inEnglish = (text: string) => problemsIn("en")(text);
+/** Why a request got no answer, as a problem key (the page says it in its reader's words): the console's own refusal as it is, a network error's text inside a sentence. */
+const failure = (text: string) => (readProblem(text) ? text : problem("webhooks.attempt.failed", { reason: text.slice(0, 400) }));
 
 // One POST to a receiver, bounded: 10 s in all (connecting, a receiver that never answers or trickles),
 // 64 kB of the answer read and its first 1000 bytes kept, then the socket is destroyed. Redirects are
@@ -18,7 +18,7 @@ export type Attempt = {
   delivered: boolean;
   /** The receiver's HTTP status; null when it never answered (refused target, timeout, network). */
   status: number | null;
-  /** The answer's first bytes, or why there was none. */
+  /** The answer's first bytes, or why there was none: a problem key (problems.webhooks.attempt, .refused). */
   body: string;
   durationMs: number;
 };
@@ -35,7 +35,7 @@ export async function postWebhook(url: string, headers: Record<string, string>, 
   try {
     target = parseTarget(url, options);
   } catch (error) {
-    return { delivered: false, status: null, body: inEnglish((error as Error).message), durationMs: elapsed() };
+    return { delivered: false, status: null, body: failure((error as Error).message), durationMs: elapsed() };
   }
   const client = target.protocol === "https:" ? https : http;
   return new Promise<Attempt>((resolve) => {
@@ -57,8 +57,8 @@ export async function postWebhook(url: string, headers: Record<string, string>, 
     });
     const timeoutMs = options.timeoutMs ?? ATTEMPT_TIMEOUT_MS;
     // An answer still trickling in at the end fails too: its status is kept, for the page.
-    const timer = setTimeout(() => finish(answered, `No complete answer within ${timeoutMs / 1000} s.`, false), timeoutMs);
-    request.on("error", (error) => finish(null, inEnglish(error.message || String(error))));
+    const timer = setTimeout(() => finish(answered, problem("webhooks.attempt.timeout", { seconds: timeoutMs / 1000 }), false), timeoutMs);
+    request.on("error", (error) => finish(null, failure(error.message || String(error))));
     request.on("response", (response) => {
       const chunks: Buffer[] = [];
       let read = 0;

@@ -6,6 +6,8 @@ import type { SessionUser } from "@/lib/auth/permissions";
 import { auditFiltersSchema } from "@/lib/audit/filters";
 import { DENIED_EVENTS_PER_MINUTE } from "@/lib/audit/log";
 import { listAuditEvents } from "@/lib/audit/queries";
+import { auditWords, describeAudit, fieldLabel } from "@/lib/audit/describe";
+import { createUser } from "@/lib/users/mutations";
 import type { Database } from "@/lib/db/client";
 import { actAs, createUsers, testDatabase, testDbKinds } from "../helpers/db";
 import { expectRefused } from "../helpers/http";
@@ -102,6 +104,21 @@ for (const kind of testDbKinds()) {
       await expectRefused(AuditPage({ searchParams: Promise.resolve({}) }), 403);
       actAs(users.admin);
       await expect(AuditPage({ searchParams: Promise.resolve({}) })).resolves.toBeTruthy();
+    });
+
+    it("stores how a new user's password came to be as a code, which the page says in the reader's language", async () => {
+      const linked = (await createUser({ name: "Lina Link", email: `lina-${kind}@audit.test`, role: "staff" }, users.admin)).user;
+      const typed = (await createUser({ name: "Sami Set", email: `sami-${kind}@audit.test`, role: "staff", password: "violet quartz harbour 42" }, users.admin)).user;
+      const made = async (id: number) => (await listAuditEvents(auditFiltersSchema.parse({ action: "user.create" }))).data.find((e) => e.entity_id === String(id))!;
+      const [a, b] = [await made(linked.id), await made(typed.id)];
+      expect(a.after).toMatchObject({ password: "link" });
+      expect(b.after).toMatchObject({ password: "set" });
+      const password = (row: typeof a, locale: "en" | "fr" | "ar") => describeAudit(row, auditWords(locale)).details.find(([k]) => k === fieldLabel("password", auditWords(locale)))?.[1];
+      expect([password(a, "en"), password(b, "en")]).toEqual(["set-password link", "set by the administrator"]);
+      expect([password(a, "fr"), password(b, "fr")]).toEqual(["lien pour définir le mot de passe", "défini par l’administrateur"]);
+      expect([password(a, "ar"), password(b, "ar")]).toEqual(["رابط تعيين كلمة المرور", "عيّنها المسؤول"]);
+      actAs(users.admin);
+      expect(await renderPage(AuditPage, "/audit?action=user.create")).toContain("set-password link");
     });
 
     it("says the times are in the console's time zone, which is the one its cells show", async () => {

@@ -121,6 +121,21 @@ for (const kind of testDbKinds()) {
       expect(branch.status).toBe(400);
       expect(((await branch.json()) as ErrorBody).error.message).toMatch(/branches list has no filter "subscription_status"/);
       expect((await list()).map((v) => v.name)).not.toContain("Bad region");
+      // In the words of the request's Accept-Language, the field names as they are.
+      const filters = "id, name, created_from, created_to, updated_from, updated_to, sort";
+      const said = async (language: string, json: unknown) =>
+        ((await (await viewsApi.POST(apiRequest("/api/v1/views", { method: "POST", json, headers: { "accept-language": language } }), {})).json()) as ErrorBody).error;
+      const wrongList = { resource: "branches", name: "Wrong list", query: "subscription_status=active" };
+      expect(await said("fr", wrongList)).toMatchObject({
+        message: `La liste branches refuse cette requête : subscription_status : La liste branches n’a pas de filtre "subscription_status". Ses filtres sont : ${filters}.`,
+        fields: { query: [`subscription_status : La liste branches n’a pas de filtre "subscription_status". Ses filtres sont : ${filters}.`] },
+      });
+      expect(await said("ar", wrongList)).toMatchObject({
+        message: `ترفض القائمة branches هذا الاستعلام: \u2068subscription_status\u2069: لا تحتوي القائمة branches على عامل التصفية "subscription_status". عوامل تصفيتها هي: ${filters}.`,
+      });
+      expect(await said("fr", { resource: "branches", name: "Cols", columns: ["name"] })).toMatchObject({
+        message: "columns : La liste branches n’a pas de choix de colonnes : columns doit valoir null.",
+      });
     });
 
     it("refuses bad names, columns, resources and unknown fields", async () => {
@@ -205,6 +220,11 @@ for (const kind of testDbKinds()) {
       expect(views.find((v) => v.name === "Old status")?.problem).toMatch(/subscription_status: subscription_status must be one of/);
       expect(views.find((v) => v.name === "Old filter")?.problem).toMatch(/region: The subscribers list has no filter "region"/);
       expect(views.find((v) => v.name === "Old column")?.problem).toMatch(/Not a column of the subscribers list: region/);
+      // The API's `problem` follows its Accept-Language, as a failed job's `error` does.
+      const french = ((await (await viewsApi.GET(apiRequest("/api/v1/views?resource=subscribers", { headers: { "accept-language": "fr" } }), {})).json()) as { data: ViewBody[] }).data;
+      expect(french.find((v) => v.name === "Old status")?.problem).toBe("subscription_status : subscription_status doit être l’une de ces valeurs : pending, active, expired, cancelled.");
+      const arabic = ((await (await viewsApi.GET(apiRequest("/api/v1/views?resource=subscribers", { headers: { "accept-language": "ar" } }), {})).json()) as { data: ViewBody[] }).data;
+      expect(arabic.find((v) => v.name === "Old status")?.problem).toBe("\u2068subscription_status\u2069: يجب أن تكون subscription_status إحدى القيم: pending, active, expired, cancelled.");
       const state = await viewsState(users.staff, "subscribers", {});
       const broken = state.views.find((v) => v.name === "Old status")!;
       expect(broken).toMatchObject({ href: null, problem: expect.stringMatching(/must be one of/) });

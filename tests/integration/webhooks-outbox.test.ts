@@ -11,6 +11,9 @@ import { updateSubscriber } from "@/lib/subscribers/edit";
 import { createSubscriber } from "@/lib/subscribers/mutations";
 import { findSubscriber } from "@/lib/subscribers/record";
 import { subscriberInputSchema, subscriberRecordSchema } from "@/lib/subscribers/schema";
+import { problem } from "@/lib/i18n/problem";
+import { problemsIn } from "@/lib/i18n/problems-in";
+import { answerText } from "@/lib/webhooks/answer";
 import { attemptDelivery, claimDeliveries, LEASE_SECONDS, MAX_ATTEMPTS, stopWebhookDelivery } from "@/lib/webhooks/deliver";
 import { purgeWebhookEvents, recordEvent, resendDelivery } from "@/lib/webhooks/outbox";
 import { erasePerson } from "@/lib/people/erase";
@@ -159,7 +162,28 @@ for (const kind of testDbKinds()) {
       expect(await q(`SELECT status::text, next_attempt_at FROM webhook_deliveries WHERE endpoint_id = ${failing.id}`)).toEqual([{ status: "dead", next_attempt_at: null }]);
       const [endpoint] = await q<{ enabled: boolean; disabled_reason: string }>(`SELECT enabled, disabled_reason FROM webhook_endpoints WHERE id = ${failing.id}`);
       expect(endpoint).toMatchObject({ enabled: false, disabled_reason: expect.stringMatching(/failed for 3 days/) });
+      // Why the attempt got no answer is kept as a problem key; the endpoint's reason, kept in English, quotes the network's own words.
+      const [kept] = await q<{ response_body: string }>(`SELECT response_body FROM webhook_deliveries WHERE endpoint_id = ${failing.id}`);
+      expect(kept!.response_body).toBe(problem("webhooks.attempt.failed", { reason: "connect ECONNREFUSED 127.0.0.1:9" }));
+      expect(answerText(null, kept!.response_body, problemsIn("fr"))).toBe("La requête a échoué : connect ECONNREFUSED 127.0.0.1:9.");
+      expect(endpoint!.disabled_reason).toBe("Every delivery failed for 3 days (last: connect ECONNREFUSED 127.0.0.1:9).");
       expect(await q(`SELECT entity_id FROM audit_events WHERE action = 'webhook.disable'`)).toEqual([{ entity_id: String(failing.id) }]);
+    });
+
+    it("keeps why a delivery to an endpoint turned off meanwhile was dropped, said in the reader's language", async () => {
+      await q(`UPDATE webhook_deliveries SET status = 'delivered', next_attempt_at = NULL`);
+      const off = await insertEndpoint(q, receiver.url, ["subscriber.created"]);
+      await createSubscriber(EVERY, input(6), s.admin);
+      await q(`UPDATE webhook_deliveries SET status = 'delivered', next_attempt_at = NULL WHERE endpoint_id <> ${off.id}`);
+      await q(`UPDATE webhook_endpoints SET enabled = false WHERE id = ${off.id}`);
+      const [claimed] = await claimDeliveries(await connection(), 10);
+      expect(await attemptDelivery(claimed!)).toMatchObject({ delivered: false, status: null, body: problem("webhooks.attempt.turnedOff") });
+      const [row] = await q<{ status: string; response_status: number | null; response_body: string }>(
+        `SELECT status::text, response_status, response_body FROM webhook_deliveries WHERE endpoint_id = ${off.id}`);
+      expect(row).toEqual({ status: "dead", response_status: null, response_body: "webhooks.attempt.turnedOff" });
+      expect(answerText(row!.response_status, row!.response_body, problemsIn("en"))).toBe("The endpoint is turned off.");
+      expect(answerText(row!.response_status, row!.response_body, problemsIn("fr"))).toBe("Le point de terminaison est désactivé.");
+      expect(answerText(row!.response_status, row!.response_body, problemsIn("ar"))).toBe("نقطة النهاية متوقفة.");
     });
 
     it("erases an erased person's events, and purges old finished ones", async () => {

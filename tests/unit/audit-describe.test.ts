@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { AUDIT_ACTIONS } from "@/lib/audit/actions";
-import { AUDIT_ACTION_OPTIONS, AUDIT_GROUPS, AUDIT_TEXT, auditSentence, describeAudit } from "@/lib/audit/describe";
+import { AUDIT_ACTION_OPTIONS, AUDIT_GROUPS, AUDIT_TEXT, auditSentence, auditWords, describeAudit, fieldLabel } from "@/lib/audit/describe";
+import { ERASED, erasedViewName } from "@/lib/people/markers";
 
 // The audit log in words: a sentence and a readable filter name for every action.
 
@@ -44,5 +45,57 @@ describe("the audit's words", () => {
   it("list what else an entry holds as words, not JSON", () => {
     const denied = describeAudit(entry("authz.denied", { after: { path: "/audit", roles: ["admin"], filters: { status: "active" } } }));
     expect(denied.details).toEqual([["path", "/audit"], ["roles", "admin"], ["filters", "status: active"]]);
+  });
+
+  it("name every other record's fields in the reader's language, not as stored names", () => {
+    const [fr, ar] = [auditWords("fr"), auditWords("ar")];
+    const token = entry("token.revoke", { entity: "token", entity_id: "3", before: { id: 3, name: "CI", scope: "read", expires_at: "2027-01-01", last_used_at: null, revoked_at: null, state: "active" } });
+    expect(describeAudit(token, fr).details.map(([k]) => k)).toEqual(["identifiant", "nom", "portée", "expiration", "dernière utilisation", "révocation", "état"]);
+    expect(describeAudit(token, ar).details.map(([k]) => k)).toEqual(["المعرّف", "الاسم", "النطاق", "الانتهاء", "آخر استخدام", "الإلغاء", "الوضع"]);
+    const webhook = entry("webhook.test", { entity: "webhook", entity_id: "4", after: { url: "https://example.com/h", event_id: "msg_1" } });
+    expect(describeAudit(webhook, fr).details).toEqual([["URL", "https://example.com/h"], ["identifiant de l’événement", "msg_1"]]);
+    expect(describeAudit(webhook, ar).details).toEqual([["عنوان URL", "https://example.com/h"], ["معرّف الحدث", "msg_1"]]);
+    // Nested names (an export's filters) and flags read as words too.
+    const exported = entry("export.request", { entity: "export", entity_id: "e", after: { filters: { subscription_status: "active", is_mandatory: true }, total_rows: 2 } });
+    expect(describeAudit(exported, fr).details).toEqual([["filtres", "statut: active; obligatoire: Oui"], ["lignes au total", "2"]]);
+    expect(describeAudit(exported, ar).details).toEqual([["عوامل التصفية", "الحالة: active; إلزامي: نعم"], ["إجمالي الصفوف", "2"]]);
+    // The phrase of a sentence and the field-by-field change use the same labels.
+    expect(["branch_ids", "two_factor", "events", "enabled", "query"].map((f) => fieldLabel(f, fr))).toEqual(["identifiants des agences", "double authentification", "événements", "activation", "requête"]);
+    expect(["branch_ids", "two_factor", "events", "enabled", "query"].map((f) => fieldLabel(f, ar))).toEqual(["معرّفات الفروع", "المصادقة الثنائية", "الأحداث", "التفعيل", "الاستعلام"]);
+    expect(auditSentence(entry("view.update", { entity: "view", entity_id: "5", before: { name: "A", query: "q=a" }, after: { name: "A", query: "q=b" } }), fr)).toMatch(/requête/);
+  });
+
+  it("say how a new user's password came to be in the reader's language, from the new codes and the English of older rows", () => {
+    const made = (password: string) => entry("user.create", { entity: "user", entity_id: "8", after: { id: 8, name: "Nadia", password } });
+    const said = (password: string, locale: "en" | "fr" | "ar") => describeAudit(made(password), auditWords(locale)).details.find(([, v]) => v !== "8" && v !== "Nadia");
+    for (const [code, old] of [["link", "set-password link"], ["set", "set by the administrator"]] as const) {
+      expect(said(code, "en")).toEqual(said(old, "en"));
+      expect(said(code, "fr")).toEqual(said(old, "fr"));
+      expect(said(code, "ar")).toEqual(said(old, "ar"));
+    }
+    expect(said("link", "en")).toEqual(["password", "set-password link"]);
+    expect(said("set", "en")).toEqual(["password", "set by the administrator"]);
+    expect(said("link", "fr")).toEqual(["mot de passe", "lien pour définir le mot de passe"]);
+    expect(said("set", "fr")).toEqual(["mot de passe", "défini par l’administrateur"]);
+    expect(said("link", "ar")).toEqual(["كلمة المرور", "رابط تعيين كلمة المرور"]);
+    expect(said("set", "ar")).toEqual(["كلمة المرور", "عيّنها المسؤول"]);
+  });
+
+  it("say what a person's erasure left in the reader's language: the marker, and the name it gave a saved view", () => {
+    const view = entry("view.update", { entity: "view", entity_id: "12", before: { name: "Ann Lee's list" }, after: { name: erasedViewName(12) } });
+    expect(describeAudit(view).record?.label).toBe("Erased view 12");
+    expect(describeAudit(view, auditWords("fr")).record?.label).toBe("Vue effacée 12");
+    expect(describeAudit(view, auditWords("ar")).record?.label).toBe("طريقة عرض ممحوّة 12");
+    // Only the name the erasure gives this very view: another view's typed name stays as typed.
+    expect(describeAudit({ ...view, entity_id: "13" }, auditWords("fr")).record?.label).toBe("Erased view 12");
+    const scrubbed = entry("view.delete", { entity: "view", entity_id: "9", before: { name: ERASED, query: `q=${ERASED}` } });
+    expect(describeAudit(scrubbed, auditWords("fr")).record?.label).toBe("[effacé]");
+    expect(describeAudit(scrubbed, auditWords("ar")).record?.label).toBe("[ممحوّ]");
+    const exported = entry("export.request", { entity: "export", entity_id: "e", after: { filters: { q: ERASED } } });
+    expect(describeAudit(exported).details).toEqual([["filters", "search: [erased]"]]);
+    expect(describeAudit(exported, auditWords("fr")).details).toEqual([["filtres", "recherche: [effacé]"]]);
+    expect(describeAudit(exported, auditWords("ar")).details).toEqual([["عوامل التصفية", "البحث: [ممحوّ]"]]);
+    const subscriber = entry("subscriber.update", { entity: "subscriber", entity_id: "7", before: { first_name: ERASED, last_name: ERASED }, after: { first_name: ERASED, last_name: ERASED } });
+    expect(describeAudit(subscriber, auditWords("fr")).record?.label).toBe("[effacé] [effacé]");
   });
 });

@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { cellNames, ERASED, markersOf, mentions, names, scrub, scrubEvent, scrubQuery } from "@/lib/people/markers";
+import { createTranslator } from "use-intl/core";
+import type { FilterField } from "@/components/list/filter-bar";
+import { chipWords, filterChips } from "@/components/list/filter-chip-words";
+import { catalogue } from "@/lib/i18n/catalogues";
+import { shownErased, shownViewName } from "@/lib/people/erased-words";
+import { cellNames, ERASED, erasedViewName, markersOf, mentions, names, scrub, scrubEvent, scrubQuery } from "@/lib/people/markers";
 
 // What counts as a person's value in stored data: emails and mobiles wherever they appear, names
 // only as whole values (another "Ann" keeps hers), filters that spell part of them out.
@@ -37,5 +42,30 @@ describe("a person's markers", () => {
   it("finds a name as a word in typed text", () => {
     expect(mentions("Ann's bookings", m)).toBe(true);
     expect(mentions("Annual bookings", m)).toBe(false);
+  });
+});
+
+describe("what an erasure left, as pages show it", () => {
+  const say = (locale: "en" | "fr" | "ar") => createTranslator({ locale, messages: catalogue(locale) }) as unknown as Parameters<typeof shownViewName>[1];
+  const words = (locale: "en" | "fr" | "ar") => {
+    const list = createTranslator({ locale, messages: catalogue(locale), namespace: "list" });
+    return chipWords(list, (d) => d, list("filterBar.erased"));
+  };
+  const search: FilterField = { kind: "text", name: "q", label: "Search" } as FilterField;
+
+  it("names a view the erasure renamed, and the marker, in the reader's language; other names stay as typed", () => {
+    expect(shownViewName({ id: 12, name: erasedViewName(12) }, say("en"))).toBe("Erased view 12");
+    expect(shownViewName({ id: 12, name: erasedViewName(12) }, say("fr"))).toBe("Vue effacée 12");
+    expect(shownViewName({ id: 12, name: erasedViewName(12) }, say("ar"))).toBe("طريقة عرض ممحوّة 12");
+    expect(shownViewName({ id: 13, name: erasedViewName(12) }, say("fr"))).toBe("Erased view 12");
+    expect(shownViewName({ id: 5, name: "Active in Leeds" }, say("ar"))).toBe("Active in Leeds");
+    expect(shownErased(ERASED, say("fr"))).toBe("[effacé]");
+    expect(shownErased(ERASED, say("ar"))).toBe("[ممحوّ]");
+  });
+
+  it("says a filter value the erasure replaced in the chips' language (a view's, a bulk change's, an export's)", () => {
+    expect(filterChips([search], { q: ERASED }, words("fr"))).toEqual([{ key: "q", label: "Search", value: "[effacé]" }]);
+    expect(filterChips([search], { q: ERASED }, words("ar"))).toEqual([{ key: "q", label: "Search", value: "[ممحوّ]" }]);
+    expect(filterChips([search], { q: ERASED })).toEqual([{ key: "q", label: "Search", value: "[erased]" }]);
   });
 });

@@ -2,6 +2,9 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { problem } from "@/lib/i18n/problem";
+import { problemsIn } from "@/lib/i18n/problems-in";
+import { answerText } from "@/lib/webhooks/answer";
 import { postWebhook } from "@/lib/webhooks/send";
 import { webhookHeaders } from "@/lib/webhooks/sign";
 import { addressRefusal, checkTarget, type Resolver } from "@/lib/webhooks/target";
@@ -127,6 +130,8 @@ describe("one attempt", () => {
     const attempt = await postWebhook(`${base}/silent`, {}, "{}", { ...open, timeoutMs: 500 });
     expect(attempt).toMatchObject({ delivered: false, status: null });
     expect(attempt.durationMs).toBeLessThan(2_000);
+    // Why there was no answer is kept as a problem key, said in each reader's language.
+    expect(attempt.body).toBe(problem("webhooks.attempt.timeout", { seconds: 0.5 }));
   });
 
   it("fails an attempt to a receiver that never answers within the 10 s bound", async () => {
@@ -134,6 +139,9 @@ describe("one attempt", () => {
     expect(attempt).toMatchObject({ delivered: false, status: null });
     expect(attempt.durationMs).toBeGreaterThanOrEqual(9_900);
     expect(attempt.durationMs).toBeLessThan(11_000);
+    expect(problemsIn("en")(attempt.body)).toBe("No complete answer within 10 s.");
+    expect(problemsIn("fr")(attempt.body)).toBe("Aucune réponse complète en 10 s.");
+    expect(problemsIn("ar")(attempt.body)).toBe("لم تصل إجابة كاملة خلال 10 ث.");
   });
 
   it("reads a huge answer only up to its bound", async () => {
@@ -151,7 +159,45 @@ describe("one attempt", () => {
     // The name resolves to loopback at connection time: refused before any byte is sent.
     const attempt = await postWebhook(`http://hooks.example.com:${port}/ok`, {}, "{}", { allowPrivate: false, allowHttp: true, resolve: resolveTo("127.0.0.1") });
     expect(attempt).toMatchObject({ delivered: false, status: null });
-    expect(attempt.body).toMatch(/refused/);
+    expect(attempt.body).toBe(problem("webhooks.refused.resolvesToNotPublic", { host: "hooks.example.com" }));
+    expect(problemsIn("en")(attempt.body)).toBe("The webhook's URL is refused: hooks.example.com resolves to an address that is a loopback, private, link-local or reserved address.");
+    expect(problemsIn("fr")(attempt.body)).toBe("L’URL du webhook est refusée : hooks.example.com se résout en une adresse de bouclage, privée, lien-local ou réservée.");
+    expect(problemsIn("ar")(attempt.body)).toBe("عنوان URL لخطاف الويب مرفوض: \u2068hooks.example.com\u2069 يُحَل إلى عنوان استرجاع أو خاص أو محلي للرابط أو محجوز.");
+  });
+
+  it("keeps a network error's own text inside a sentence in the reader's language", async () => {
+    // Nothing listens on the discard port: the connection is refused.
+    const attempt = await postWebhook("http://127.0.0.1:9/closed", {}, "{}", open);
+    expect(attempt).toMatchObject({ delivered: false, status: null, body: problem("webhooks.attempt.failed", { reason: "connect ECONNREFUSED 127.0.0.1:9" }) });
+    expect(problemsIn("en")(attempt.body)).toBe("The request failed: connect ECONNREFUSED 127.0.0.1:9.");
+    expect(problemsIn("fr")(attempt.body)).toBe("La requête a échoué : connect ECONNREFUSED 127.0.0.1:9.");
+    expect(problemsIn("ar")(attempt.body)).toBe("فشل الطلب: \u2068connect ECONNREFUSED 127.0.0.1:9\u2069.");
+  });
+});
+
+describe("a delivery's Answer column", () => {
+  const fr = problemsIn("fr");
+  const ar = problemsIn("ar");
+
+  it("says the console's reason for no answer in the reader's language", () => {
+    const off = problem("webhooks.attempt.turnedOff");
+    expect(answerText(null, off, problemsIn("en"))).toBe("The endpoint is turned off.");
+    expect(answerText(null, off, fr)).toBe("Le point de terminaison est désactivé.");
+    expect(answerText(null, off, ar)).toBe("نقطة النهاية متوقفة.");
+    expect(answerText(null, problem("webhooks.refused.httpsOnly"), fr)).toBe("L’URL du webhook est refusée : elle doit commencer par https:// (http:// seulement avec WEBHOOK_ALLOW_HTTP=1).");
+    // An answer still trickling in at the end keeps its status; the text is still the console's.
+    expect(answerText(200, problem("webhooks.attempt.timeout", { seconds: 10 }), fr)).toBe("Aucune réponse complète en 10 s.");
+  });
+
+  it("shows a receiver's answer as it came, even one that reads like a key", () => {
+    expect(answerText(500, '{"error":"database down"}', fr)).toBe('{"error":"database down"}');
+    expect(answerText(500, problem("webhooks.attempt.turnedOff"), fr)).toBe("webhooks.attempt.turnedOff");
+    expect(answerText(null, "export.jobLost", fr)).toBe("export.jobLost");
+  });
+
+  it("leaves a reason stored before, in English, as it is", () => {
+    expect(answerText(null, "The endpoint is turned off.", fr)).toBe("The endpoint is turned off.");
+    expect(answerText(null, "No complete answer within 10 s.", ar)).toBe("No complete answer within 10 s.");
   });
 });
 

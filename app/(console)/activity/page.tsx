@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { getTranslations } from "next-intl/server";
+import { getFormatter, getTranslations } from "next-intl/server";
 import type { ToolbarFilters } from "@/components/list/filter-bar";
 import { ListBody, ListResults } from "@/components/list/list-results";
 import { EmptyState } from "@/components/list/list-states";
@@ -41,7 +41,7 @@ export default async function ActivityPage({ searchParams }: { searchParams: Pro
   const params = await searchParams;
   const user = await requirePageUser(`${PATH}${withParams(params, {})}`);
   const parsed = parseWith(activityFiltersSchema, params);
-  const [t, f, all] = await Promise.all([getTranslations("activity"), getFormats(), getTranslations()]);
+  const [t, f, all, format] = await Promise.all([getTranslations("activity"), getFormats(), getTranslations(), getFormatter()]);
   const words = all as unknown as ActivityWords;
   const undoWords = (merge: boolean, summary: string): UndoWords => ({
     label: merge ? t("undo.undo") : t("undo.restore"),
@@ -64,7 +64,7 @@ export default async function ActivityPage({ searchParams }: { searchParams: Pro
       <ListBody parsed={parsed} params={params} path={PATH}>
         {(filters) => (
           <ListResults
-            list={listOutcome(() => listShownActivity(user, filters, words))}
+            list={listOutcome(() => listShownActivity(user, filters, words, (items) => format.list(items)))}
             params={params}
             path={PATH}
             noun="changes"

@@ -1,7 +1,7 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { useTranslations } from "next-intl";
+import { useFormatter, useTranslations } from "next-intl";
 import { useState, useTransition } from "react";
 import { ListTable, PlainHeader } from "@/components/list/list-table";
 import { notify } from "@/components/toast";
@@ -9,6 +9,7 @@ import { buttonClass } from "@/components/ui/button-styles";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import type { TrashKind } from "@/lib/trash/filters";
 import { eraseTrashAction, restoreTrashAction } from "./actions";
+import { namedRecords } from "./named";
 import { callAction } from "@/components/ui/call-action";
 
 export type TrashRow = {
@@ -24,9 +25,6 @@ export type TrashRow = {
 
 type Pending = { verb: "restore" | "erase"; rows: TrashRow[] } | null;
 
-/** How many records a confirmation names before "and N more". */
-const NAMED = 10;
-
 /** The trash's rows: Restore and Delete forever on each row and on a selection, each confirmed naming the records. */
 export function TrashTable({ kind, rows }: { kind: TrashKind; rows: TrashRow[] }) {
   const [selected, setSelected] = useState<Set<number>>(new Set());
@@ -34,6 +32,7 @@ export function TrashTable({ kind, rows }: { kind: TrashKind; rows: TrashRow[] }
   const [pending, start] = useTransition();
   const router = useRouter();
   const t = useTranslations("trash.table");
+  const format = useFormatter();
   const chosen = rows.filter((r) => selected.has(r.id));
 
   const toggle = (id: number, on: boolean) =>
@@ -58,10 +57,12 @@ export function TrashTable({ kind, rows }: { kind: TrashKind; rows: TrashRow[] }
     });
 
   /** A confirmation names the first ten records, then "and N more". */
-  const named = (rows: TrashRow[]) => {
-    const names = rows.slice(0, NAMED).map((r) => t("quoted", { name: r.name })).join(", ");
-    return rows.length > NAMED ? t("andMore", { names, count: rows.length - NAMED }) : names;
-  };
+  const named = (rows: TrashRow[]) =>
+    namedRecords(
+      rows.map((r) => t("quoted", { name: r.name })),
+      (items, options) => format.list(items, options),
+      (names, count) => t("andMore", { names, count }),
+    );
   const dialog = confirming
     ? confirming.verb === "restore"
       ? {

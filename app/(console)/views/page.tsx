@@ -101,6 +101,7 @@ async function ViewList({ user, resource, page, params, update }: { user: Sessio
 async function ViewItem({ view, resource, update }: { view: MenuView; resource: ViewResource; update: Update }) {
   const [t, problems, all, branches] = await Promise.all([getTranslations("views"), getTranslations("problems"), getTranslations(), getTranslations("branches")]);
   const words = (text: string) => problemWords(problems as unknown as Parameters<typeof problemWords>[0], text);
+  const fields = viewFields(resource, all, branches);
   return (
     <li className="space-y-2 rounded-lg border border-slate-200 bg-white p-4 text-sm shadow-sm">
       <div className="flex flex-wrap items-center gap-2">
@@ -110,8 +111,8 @@ async function ViewItem({ view, resource, update }: { view: MenuView; resource: 
         {view.problem ? <Badge tone="red">{t("page.broken")}</Badge> : null}
         <span className="text-xs text-slate-500">{view.own ? t("page.byYou") : t.rich("menu.by", { owner: view.owner, bdi: (c) => <bdi>{c}</bdi> })}</span>
       </div>
-      {view.query ? <QueryChips fields={viewFields(resource, all, branches)} query={view.query} label={t("chipsOf", { name: view.name })} /> : <p className="text-xs text-slate-600">{t("page.everyRow")}</p>}
-      {view.problem ? <p className="rounded-md bg-red-50 px-3 py-2 text-red-800">{t("page.noLongerOpens", { problem: problemText(view, words) })}</p> : null}
+      {view.query ? <QueryChips fields={fields} query={view.query} label={t("chipsOf", { name: view.name })} /> : <p className="text-xs text-slate-600">{t("page.everyRow")}</p>}
+      {view.problem ? <p className="rounded-md bg-red-50 px-3 py-2 text-red-800">{t("page.noLongerOpens", { problem: problemText(view, words, fields) })}</p> : null}
       <ViewActions view={view} resource={resource} update={update} />
     </li>
   );

@@ -103,7 +103,7 @@ function ViewList({ title, views, state, empty }: { title: string; views: MenuVi
                   <span className="text-slate-500 line-through">
                     <bdi>{v.name}</bdi>
                   </span>{" "}
-                  <span className="text-xs font-medium text-red-700">{t("menu.broken")}</span> <span className="text-xs text-slate-600">{problemText(v, (text) => problemWords(problems as unknown as Parameters<typeof problemWords>[0], text))}</span>
+                  <span className="text-xs font-medium text-red-700">{t("menu.broken")}</span> <span className="text-xs text-slate-600">{problemText(v, (text) => problemWords(problems as unknown as Parameters<typeof problemWords>[0], text), fields)}</span>
                 </div>
               )}
               {/* "Update" takes the list's filters and columns, unless they are this view's already or do not parse. */}

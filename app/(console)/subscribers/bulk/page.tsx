@@ -83,7 +83,8 @@ export default async function BulkChangePage({ searchParams }: { searchParams: P
   const message = problem ?? countProblem ?? (count === 0 ? t("nothingMatches") : null);
   const toolbar = subscriberToolbar(await getTranslations());
   // The list's own chip words ("From", "To", its days), so the chips read as on the list.
-  const filterList = filterChips([toolbar.search, ...toolbar.fields], filters, chipWords(await getTranslations("list"), f.day));
+  const list = await getTranslations("list");
+  const filterList = filterChips([toolbar.search, ...toolbar.fields], filters, chipWords(list, f.day, list("filterBar.erased")));
 
   return (
     <div className="mx-auto max-w-2xl space-y-5">

@@ -17,6 +17,7 @@ import { listOutcome } from "@/lib/list/outcome";
 import { withParams, type RawParams } from "@/lib/list/params";
 import { parseWith } from "@/lib/list/parse";
 import { parseId } from "@/lib/validation/id";
+import { answerText } from "@/lib/webhooks/answer";
 import { getWebhook, listDeliveries, type WebhookRow } from "@/lib/webhooks/endpoints";
 import { WEBHOOK_EVENT_TYPES } from "@/lib/webhooks/events";
 import { disabledReasonProblem } from "@/lib/webhooks/disabled-reason";
@@ -121,7 +122,7 @@ export default async function WebhookPage({ params, searchParams }: { params: Pr
 
 async function Deliveries({ webhookId, page, params, path }: { webhookId: number; page: number; params: RawParams; path: string }) {
   const list = listOutcome(() => listDeliveries(webhookId, page));
-  const [t, f] = await Promise.all([getTranslations("webhooks.detail"), getFormats()]);
+  const [t, f, words] = await Promise.all([getTranslations("webhooks.detail"), getFormats(), requestLocale().then(problemsIn)]);
   const now = new Date();
   return (
     <ListResults
@@ -168,7 +169,7 @@ async function Deliveries({ webhookId, page, params, path }: { webhookId: number
                 <td className="max-w-64 px-3 py-2.5">
                   {d.response_body ? (
                     <code dir="auto" className="line-clamp-3 text-xs break-all whitespace-pre-wrap text-slate-700">
-                      {d.response_body.slice(0, 200)}
+                      {answerText(d.response_status, d.response_body, words).slice(0, 200)}
                     </code>
                   ) : (
                     <EmptyValue />

@@ -1,5 +1,5 @@
 import { requireUser } from "@/lib/auth/guards";
-import { json, readJson, route } from "@/lib/http/api";
+import { apiWords, json, readJson, route } from "@/lib/http/api";
 import { rawParams } from "@/lib/list/params";
 import { viewsApi } from "@/lib/openapi/operations/views";
 import { createView } from "@/lib/views/mutations";
@@ -12,11 +12,12 @@ export const GET = route(async (request) => {
   const user = await requireUser();
   const filters = viewsApi.list.query.parse(rawParams(new URL(request.url).searchParams));
   const { data, pagination } = await listViews(user, filters);
-  return json({ data: data.map(serializeView), pagination });
+  const words = apiWords();
+  return json({ data: data.map((view) => serializeView(view, words)), pagination });
 });
 
 export const POST = route(async (request) => {
   const user = await requireUser();
   const input = viewsApi.create.body.parse(await readJson(request));
-  return json(serializeView(await createView(user, input)), 201);
+  return json(serializeView(await createView(user, input), apiWords()), 201);
 });

@@ -44,7 +44,8 @@ export default async function BulkChangeProgressPage({ params }: { params: Promi
   const back = `/subscribers${"filters" in bulk.target ? withParams(bulk.target.filters, {}) : ""}`;
   const finished = bulk.status === "completed" || bulk.status === "failed";
   const kind = "delete" in bulk.change ? "delete" : "subscription_status" in bulk.change ? "status" : "mandatory";
-  const progress = { done: f.count(bulk.processed_rows), percent: f.count(percent), started: f.dateTime(bulk.created_at) };
+  // `done` a number: the message picks its plural form and writes it with the language's grouping.
+  const progress = { done: bulk.processed_rows, percent: f.count(percent), started: f.dateTime(bulk.created_at) };
   return (
     <div className="mx-auto max-w-2xl space-y-5">
       <h1 className="text-2xl font-semibold tracking-tight">{bulk.undo_of ? t("titleUndo") : t("title")}</h1>

@@ -10,6 +10,7 @@ import { AppError } from "@/lib/errors";
 import { isLocale } from "@/lib/i18n/locales";
 import { getFormats } from "@/lib/i18n/server";
 import { isJobId } from "@/lib/jobs/ids";
+import { shownErased } from "@/lib/people/erased-words";
 import type { ImportField } from "@/lib/imports/fields";
 import { importAsKept, type ImportStatus } from "@/lib/imports/imports";
 import { importWordsIn, readReason, type Words } from "@/lib/imports/words";
@@ -46,7 +47,9 @@ export default async function ImportStatusPage({ params }: { params: Promise<{ i
   const imp = outcome.value;
   const t = await getTranslations("import.page");
   const locale = await getLocale();
-  const say: Say = { words: importWordsIn(isLocale(locale) ? locale : "en"), label: await getFieldLabels() };
+  const [words, all] = [importWordsIn(isLocale(locale) ? locale : "en"), await getTranslations()];
+  // A failure the erasure replaced (`[erased]`) reads in the reader's language too.
+  const say: Say = { words: (text) => shownErased(words(text), all), label: await getFieldLabels() };
   const running = imp.status === "in_queue" || imp.status === "running";
   return (
     <div className="mx-auto max-w-5xl space-y-5">
@@ -76,7 +79,8 @@ async function Counts({ imp, preview, say }: { imp: ImportStatus; preview: boole
   const said = new Map<string, number>();
   for (const [reason, count] of Object.entries(imp.rejected_by_reason)) {
     const { field, message } = readReason(reason);
-    const text = field ? `${say.label(field)}: ${say.words(message)}` : say.words(message);
+    // The field and its reason in the language's punctuation (French puts a space before the colon).
+    const text = field ? t("fieldReason", { field: say.label(field), reason: say.words(message) }) : say.words(message);
     said.set(text, (said.get(text) ?? 0) + count);
   }
   const reasons = [...said].sort((a, b) => b[1] - a[1]);

@@ -1,5 +1,5 @@
 import { requireUser } from "@/lib/auth/guards";
-import { json, readJson, route } from "@/lib/http/api";
+import { apiWords, json, readJson, route } from "@/lib/http/api";
 import { viewsApi } from "@/lib/openapi/operations/views";
 import { deleteView, updateView } from "@/lib/views/mutations";
 import { getVisibleView, serializeView } from "@/lib/views/queries";
@@ -11,14 +11,14 @@ const viewId = (context: IdContext) => routeId(context, "The view");
 
 export const GET = route<IdContext>(async (_request, context) => {
   const user = await requireUser();
-  return json(serializeView(await getVisibleView(user, await viewId(context))));
+  return json(serializeView(await getVisibleView(user, await viewId(context)), apiWords()));
 });
 
 export const PATCH = route<IdContext>(async (request, context) => {
   const user = await requireUser();
   const id = await viewId(context);
   const patch = viewsApi.update.body.parse(await readJson(request));
-  return json(serializeView(await updateView(user, id, patch)));
+  return json(serializeView(await updateView(user, id, patch), apiWords()));
 });
 
 export const DELETE = route<IdContext>(async (_request, context) => {
