@@ -2,6 +2,7 @@ import type { CSSProperties } from "react";
 import type { Metadata } from "next";
 import { getLocale, getTranslations } from "next-intl/server";
 import { ClientMessages } from "@/components/client-messages";
+import { ERROR_BOUNDARY_WORDS } from "@/lib/i18n/client-words";
 import { KeepErrorWords } from "@/components/error-words";
 import { ToastHost } from "@/components/toast";
 import { direction } from "@/lib/i18n/locales";
@@ -21,7 +22,7 @@ export default async function RootLayout({ children }: { children: React.ReactNo
   return (
     <html lang={locale} dir={dir}>
       <body className="min-h-screen font-sans">
-        <ClientMessages namespaces={["errors"]}>
+        <ClientMessages namespaces={ERROR_BOUNDARY_WORDS}>
           <KeepErrorWords />
           {children}
           <ToastHost position={dir === "rtl" ? "bottom-left" : "bottom-right"} dir={dir} richColors closeButton style={TOAST_COLOURS} />

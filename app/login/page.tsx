@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import { redirect } from "next/navigation";
 import { getTranslations } from "next-intl/server";
 import { ClientMessages } from "@/components/client-messages";
+import { LOGIN_CLIENT_WORDS } from "@/lib/i18n/client-words";
 import { SSO_PROVIDER_ID } from "@/lib/auth/sso-claims";
 import { currentUser } from "@/lib/auth/session";
 import { config, singleSignOn } from "@/lib/config";
@@ -42,7 +43,7 @@ export default async function LoginPage({ searchParams }: { searchParams: Promis
               {t(`ssoErrors.${ssoError}`)}
             </p>
           ) : null}
-          <ClientMessages namespaces={["login", "problems.signIn"]}>
+          <ClientMessages namespaces={[...LOGIN_CLIENT_WORDS, "problems.signIn"]}>
             {sso ? <SsoButton name={sso.name} providerId={SSO_PROVIDER_ID} callbackUrl={callbackUrl} primary={!passwords} /> : null}
           {sso && passwords ? (
             <p className="flex items-center gap-3 text-xs uppercase tracking-wide text-slate-500" aria-hidden="true">

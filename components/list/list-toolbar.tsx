@@ -1,4 +1,5 @@
 import { ClientMessages } from "@/components/client-messages";
+import { LIST_CLIENT_WORDS } from "@/lib/i18n/client-words";
 import type { RawParams } from "@/lib/list/params";
 import { FilterBar, type ToolbarFilters } from "./filter-bar";
 import { FilterChips } from "./filter-chips";
@@ -26,7 +27,7 @@ export function ListToolbar({
     <div className="space-y-3">
       {/* Absent rather than undefined: an undefined value still takes room in the RSC payload. */}
       {/* The filter bar is client code: it brings its own words, whatever groups the page hands its other parts. */}
-      <ClientMessages namespaces={["list"]}>
+      <ClientMessages namespaces={LIST_CLIENT_WORDS}>
         <FilterBar filters={filters} {...(emptyQuery ? { emptyQuery } : {})} />
       </ClientMessages>
       {views ? (

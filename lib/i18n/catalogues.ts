@@ -11,8 +11,11 @@ const CATALOGUES: Record<Locale, Messages> = { en, fr, ar };
 
 export const catalogue = (locale: Locale): Messages => CATALOGUES[locale];
 
-type Paths<T, P extends string = ""> = { [K in keyof T & string]: T[K] extends string ? never : `${P}${K}` | Paths<T[K], `${P}${K}.`> }[keyof T & string];
-/** A group of the catalogue: a namespace (`branches`) or a group inside one (`problems.branches`). */
+type Paths<T, P extends string = ""> = { [K in keyof T & string]: T[K] extends string ? `${P}${K}` : `${P}${K}` | Paths<T[K], `${P}${K}.`> }[keyof T & string];
+/**
+ * A group of the catalogue: a namespace (`branches`), a group inside one (`problems.branches`), or
+ * one message (`list.selectPage`) where a client part reads a few of a group the server reads whole.
+ */
 export type MessageGroup = Paths<Messages>;
 
 /** The groups a client subtree needs, and nothing else: the rest never reaches the browser. */

@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import { ClientMessages } from "@/components/client-messages";
+import { LIST_CLIENT_WORDS } from "@/lib/i18n/client-words";
 import Link from "next/link";
 import { getTranslations } from "next-intl/server";
 import { redirect } from "next/navigation";
@@ -38,7 +39,7 @@ export default async function BranchesPage({ searchParams }: { searchParams: Pro
 
   // The list's client parts read `list` (the toolbar and views menu bring their own).
   return (
-    <ClientMessages namespaces={["list"]}>
+    <ClientMessages namespaces={LIST_CLIENT_WORDS}>
     <div className="space-y-5">
       <div className="flex flex-wrap items-center justify-between gap-3">
         <h1 className="text-2xl font-semibold tracking-tight">{t("title")}</h1>

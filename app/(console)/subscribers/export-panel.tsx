@@ -1,4 +1,5 @@
 import { ClientMessages } from "@/components/client-messages";
+import { LIST_CLIENT_WORDS } from "@/lib/i18n/client-words";
 import type { ListFilters } from "@/components/list/filter-bar";
 import { ExportPanelView } from "@/components/export/export-panel-view";
 import type { SessionUser } from "@/lib/auth/permissions";
@@ -30,7 +31,7 @@ export async function ExportPanel({
   // error is put into words here, and the API's polled answers in the page's language, so the
   // `problems.export` group need not travel.
   return (
-    <ClientMessages namespaces={["export", "list", "fields"]}>
+    <ClientMessages namespaces={["export", ...LIST_CLIENT_WORDS, "fields"]}>
       <ExportPanelView
         initial={exportStatusInWords(status, words)}
         filters={filters ?? {}}

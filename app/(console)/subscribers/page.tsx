@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import { getTranslations } from "next-intl/server";
 import { ClientMessages } from "@/components/client-messages";
+import { LIST_CLIENT_WORDS } from "@/lib/i18n/client-words";
 import Link from "next/link";
 import { redirect } from "next/navigation";
 import { ListBody, ListResults } from "@/components/list/list-results";
@@ -60,7 +61,7 @@ export default async function SubscribersPage({ searchParams }: { searchParams: 
 
   // The table's select-page box is client code: it reads `list` (the toolbar, views menu and export panel bring their own).
   return (
-    <ClientMessages namespaces={["list"]}>
+    <ClientMessages namespaces={LIST_CLIENT_WORDS}>
     <div className="space-y-5">
       <div className="flex flex-wrap items-center justify-between gap-3">
         <h1 className="text-2xl font-semibold tracking-tight">{t("title")}</h1>

@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { getTranslations } from "next-intl/server";
 import { ClientMessages } from "@/components/client-messages";
+import { LIST_CLIENT_WORDS } from "@/lib/i18n/client-words";
 import { ListBody, ListResults } from "@/components/list/list-results";
 import { EmptyState } from "@/components/list/list-states";
 import { ListToolbar } from "@/components/list/list-toolbar";
@@ -61,7 +62,7 @@ export default async function TrashPage({ searchParams }: { searchParams: Promis
             empty={<NoTrash kind={kind} params={params} />}
           >
             {(rows) => (
-              <ClientMessages namespaces={["trash.table", "list"]}>
+              <ClientMessages namespaces={["trash.table", ...LIST_CLIENT_WORDS]}>
                 <TrashTable kind={kind} rows={rows} />
               </ClientMessages>
             )}

@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import { getTranslations } from "next-intl/server";
 import { ClientMessages } from "@/components/client-messages";
+import { VIEWS_CLIENT_WORDS } from "@/lib/i18n/client-words";
 import { QueryChips } from "@/components/list/filter-chips";
 import { InvalidQuery, PastLastPage, ResultSummary } from "@/components/list/list-states";
 import { Pager } from "@/components/list/pager";
@@ -47,7 +48,7 @@ export default async function ViewsPage({ searchParams }: { searchParams: Promis
 
   // Rename, Copy link and the other buttons are client code: they read `views`.
   return (
-    <ClientMessages namespaces={["views"]}>
+    <ClientMessages namespaces={VIEWS_CLIENT_WORDS}>
       <div className="mx-auto max-w-3xl space-y-5">
         <div className="flex flex-wrap items-center justify-between gap-3">
           <h1 className="text-2xl font-semibold tracking-tight">{t(TITLES[resource])}</h1>

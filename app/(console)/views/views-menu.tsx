@@ -1,6 +1,7 @@
 import { useTranslations } from "next-intl";
 import { useId } from "react";
 import { ClientMessages } from "@/components/client-messages";
+import { VIEWS_CLIENT_WORDS } from "@/lib/i18n/client-words";
 import { buttonClass } from "@/components/ui/button-styles";
 import { QueryChips } from "@/components/list/filter-chips";
 import { Disclosure } from "@/components/ui/disclosure";
@@ -30,7 +31,7 @@ export function ViewsMenu({ state, params }: { state: ViewsState; params: RawPar
   const label = state.resource === "subscribers" ? t("menu.allSubscribers") : t("menu.allBranches");
   // Its forms and Edit buttons are client code: the menu hands them `views` itself, on any list page.
   return (
-    <ClientMessages namespaces={["views"]}>
+    <ClientMessages namespaces={VIEWS_CLIENT_WORDS}>
       <Disclosure className="group relative">
         <summary
           {...(state.current ? { title: t("menu.titleCurrent", { name: state.current.name }) } : {})}

@@ -3,6 +3,7 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { getTranslations } from "next-intl/server";
 import { ClientMessages } from "@/components/client-messages";
+import { LIST_CLIENT_WORDS } from "@/lib/i18n/client-words";
 import { countryNamer } from "@/lib/countries/names";
 import { getFormats } from "@/lib/i18n/server";
 import { requirePageAdmin } from "@/lib/auth/page-guards";
@@ -64,7 +65,7 @@ export default async function MergePage({ searchParams }: { searchParams: Promis
       {rows.length < parsed.value.ids.length ? (
         <p role="status" className="text-sm text-amber-900">{t("mergePage.someGone")}</p>
       ) : null}
-      <ClientMessages namespaces={["duplicates.mergeForm", "list"]}>
+      <ClientMessages namespaces={["duplicates.mergeForm", ...LIST_CLIENT_WORDS]}>
         <MergeForm members={members} labels={labels} />
       </ClientMessages>
     </div>

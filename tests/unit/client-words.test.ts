@@ -1,0 +1,61 @@
+import fs from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { ERROR_BOUNDARY_WORDS, LIST_CLIENT_WORDS, LOGIN_CLIENT_WORDS, VIEWS_CLIENT_WORDS } from "@/lib/i18n/client-words";
+
+// The client parts handed only some messages of a namespace (lib/i18n/client-words.ts) must read
+// nothing else: a message missing from the browser's catalogue shows its key. Each file's
+// translators are found as the code writes them (`const t = useTranslations("ns")`, the list's
+// `useListWords()`, or a translator passed in, named in FILES), and every key they are called with
+// must be one of the listed messages or inside a listed group.
+
+const root = path.resolve(__dirname, "../..");
+
+/** Each client part, the words it is handed, and the namespace of a translator it takes as a parameter. */
+const FILES: { file: string; words: readonly string[]; parameter?: string }[] = [
+  { file: "app/error.tsx", words: ERROR_BOUNDARY_WORDS },
+  { file: "app/global-error.tsx", words: ERROR_BOUNDARY_WORDS },
+  { file: "components/list/filter-bar.tsx", words: LIST_CLIENT_WORDS },
+  { file: "components/list/select-page.tsx", words: LIST_CLIENT_WORDS },
+  { file: "components/list/list-table.tsx", words: LIST_CLIENT_WORDS },
+  { file: "components/list/pager.tsx", words: LIST_CLIENT_WORDS },
+  { file: "components/list/sort-header.tsx", words: LIST_CLIENT_WORDS },
+  { file: "components/list/table-skeleton.tsx", words: LIST_CLIENT_WORDS },
+  { file: "components/list/filter-chip-words.ts", words: LIST_CLIENT_WORDS, parameter: "list" },
+  { file: "components/export/export-parts.tsx", words: [...LIST_CLIENT_WORDS, "export", "fields"] },
+  { file: "app/(console)/views/views-menu-forms.tsx", words: VIEWS_CLIENT_WORDS },
+  { file: "app/(console)/views/view-actions.tsx", words: VIEWS_CLIENT_WORDS },
+  { file: "app/login/login-form.tsx", words: LOGIN_CLIENT_WORDS },
+  { file: "app/login/sso-button.tsx", words: LOGIN_CLIENT_WORDS },
+];
+
+/** The keys a file reads, with their namespaces; a key built at run time is returned as `ns.${…}`. */
+function keysRead(source: string, parameter?: string): string[] {
+  const translators = new Map<string, string>();
+  for (const m of source.matchAll(/\b(?:const|let)\s+(\w+)\s*=\s*useTranslations\((?:"([^"]*)")?\)/g)) translators.set(m[1]!, m[2] ?? "");
+  for (const m of source.matchAll(/\b(?:const|let)\s+(\w+)\s*=\s*useListWords\(\)/g)) translators.set(m[1]!, "list");
+  if (parameter) for (const m of source.matchAll(/\(\s*(\w+)\s*:\s*[^,)]*(?:Translat|Words|=>)/g)) translators.set(m[1]!, parameter);
+  if (parameter && !translators.has("t")) translators.set("t", parameter);
+  const keys: string[] = [];
+  for (const [name, namespace] of translators) {
+    for (const call of source.matchAll(new RegExp(`\\b${name}(?:\\.rich|\\.markup|\\.has)?\\(\\s*(["'\`])((?:(?!\\1).)*)\\1`, "g"))) {
+      keys.push(namespace ? `${namespace}.${call[2]}` : call[2]!);
+    }
+  }
+  return keys;
+}
+
+const covered = (key: string, words: readonly string[]) => words.some((w) => key === w || key.startsWith(`${w}.`));
+
+describe("messages handed to client parts", () => {
+  it.each(FILES)("$file reads only what it is handed", ({ file, words, parameter }) => {
+    const keys = keysRead(fs.readFileSync(path.join(root, file), "utf8"), parameter);
+    expect(keys.length, `${file} reads no message: is the pattern out of date?`).toBeGreaterThan(0);
+    expect(keys.filter((k) => k.includes("${") || !covered(k, words))).toEqual([]);
+  });
+
+  it("finds a message outside what a part is handed", () => {
+    const planted = `const t = useTranslations("list");\nconst x = t("summary.showing");`;
+    expect(keysRead(planted).filter((k) => !covered(k, LIST_CLIENT_WORDS))).toEqual(["list.summary.showing"]);
+  });
+});
