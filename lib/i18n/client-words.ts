@@ -23,7 +23,7 @@ export const ERROR_BOUNDARY_WORDS = [
 export const LIST_CLIENT_WORDS = ["list.filterBar", "list.chips", "list.table", "list.sort", "list.pager", "list.selectPage", "list.loading"] as const satisfies readonly MessageGroup[];
 
 /** The views menu's forms and a view's actions. */
-export const VIEWS_CLIENT_WORDS = ["views.actions", "views.save", "views.menu.edit", "views.loading", "views.offline", "views.saved", "views.notSaved"] as const satisfies readonly MessageGroup[];
+export const VIEWS_CLIENT_WORDS = ["views.actions", "views.save", "views.menu.edit", "views.menu.makeDefault", "views.menu.stopDefault", "views.loading", "views.offline", "views.saved", "views.notSaved"] as const satisfies readonly MessageGroup[];
 
 /** The sign-in form and the single sign-on button. */
 export const LOGIN_CLIENT_WORDS = [

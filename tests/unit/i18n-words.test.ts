@@ -74,7 +74,9 @@ describe("counts before a noun", () => {
     expect(ar("bulk.status.progress", values(2))).toBe("تمت معالجة مشتركَين (5٪). بدأ في 2 janv. 2027, 10:14.");
     expect(ar("bulk.status.progress", values(3))).toBe("تمت معالجة 3 مشتركين (5٪). بدأ في 2 janv. 2027, 10:14.");
     expect(ar("bulk.status.progress", values(11))).toBe("تمت معالجة 11 مشتركًا (5٪). بدأ في 2 janv. 2027, 10:14.");
-    expect(translator("en")("bulk.status.progress", values(1))).toBe("1 subscriber done (5%). Started 2 janv. 2027, 10:14.");
+    // English says the count alone, as it always did ("2 done"), with its grouping.
+    expect(translator("en")("bulk.status.progress", values(1))).toBe("1 done (5%). Started 2 janv. 2027, 10:14.");
+    expect(translator("en")("bulk.status.progress", values(1234))).toBe("1,234 done (5%). Started 2 janv. 2027, 10:14.");
   });
 
   it("take the plural form of the recovery codes left", () => {
