@@ -1,5 +1,7 @@
 import { createTranslator } from "use-intl/core";
+import { config } from "@/lib/config";
 import { catalogue, type Messages } from "@/lib/i18n/catalogues";
+import { formatsFor } from "@/lib/i18n/format";
 import { INTL_TAG, LOCALE_NAMES, isLocale, type Locale } from "@/lib/i18n/locales";
 import { problemsIn } from "@/lib/i18n/problems-in";
 import { shownErased, shownViewName } from "@/lib/people/erased-words";
@@ -34,8 +36,14 @@ type Values = Record<string, string | number>;
 export type Facts = { fields: string; before: Json; after: Json };
 type Text = { group: Group; says?: (f: Facts, w: AuditWords) => Values };
 
-/** A translator of the whole catalogue, its Intl tag and the problems' words: the reader's language. */
-export type AuditWords = { tag: string; t: (key: string, values?: Values) => string; has: (key: string) => boolean; problems: (text: string) => string };
+/** A translator of the whole catalogue, its Intl tag, the problems' words and a date-time in the console's zone: the reader's language. */
+export type AuditWords = {
+  tag: string;
+  t: (key: string, values?: Values) => string;
+  has: (key: string) => boolean;
+  problems: (text: string) => string;
+  dateTime: (value: Date) => string;
+};
 
 const made = new WeakMap<object, AuditWords>();
 /** The audit's words in `locale` (English by default, as the API and the tests read them), from `messages` (a page's: lib/i18n/request.ts). */
@@ -43,7 +51,8 @@ export function auditWords(locale: Locale = "en", messages: Messages = catalogue
   let words = made.get(messages);
   if (!words) {
     const translator = createTranslator({ locale, messages }) as unknown as { (key: string, values?: Values): string; has: (key: string) => boolean };
-    words = { tag: INTL_TAG[locale], t: (key, values) => translator(key, values), has: (key) => translator.has(key), problems: problemsIn(locale) };
+    const formats = formatsFor(locale, config().CONSOLE_TIME_ZONE);
+    words = { tag: INTL_TAG[locale], t: (key, values) => translator(key, values), has: (key) => translator.has(key), problems: problemsIn(locale), dateTime: (value) => formats.dateTime(value) };
     made.set(messages, words);
   }
   return words;
@@ -213,9 +222,41 @@ const text = (v: unknown, w: AuditWords): string =>
             ? "—"
             : String(v);
 
-/** One detail's value: a new user's password by what happened to it, the rest as `text` says. */
-const detail = (field: string, v: unknown, w: AuditWords): string =>
-  field === "password" && typeof v === "string" && Object.hasOwn(PASSWORD_KEY, v) ? w.t(PASSWORD_KEY[v]!) : text(v, w);
+/** What a current-password check was for: stored as a code (lib/auth/throttle.ts); rows written before as English words. */
+const DURING_KEY: Record<string, string> = {
+  password_change: "audit.value.during.passwordChange",
+  "password change": "audit.value.during.passwordChange",
+  two_factor_setup: "audit.value.during.twoFactorSetUp",
+  "two-factor set-up": "audit.value.during.twoFactorSetUp",
+  new_recovery_codes: "audit.value.during.newRecoveryCodes",
+  "new recovery codes": "audit.value.during.newRecoveryCodes",
+  two_factor_turn_off: "audit.value.during.twoFactorTurnOff",
+  "two-factor turn-off": "audit.value.during.twoFactorTurnOff",
+};
+
+/** Code values a detail field holds, by field, with the catalogue messages the rest of the console already says them with. */
+const VALUE_KEY: Record<string, Record<string, string>> = {
+  password: PASSWORD_KEY,
+  during: DURING_KEY,
+  role: { admin: "users.role.admin", staff: "users.role.staff" },
+  scope: { read: "audit.value.scope.read", export: "audit.value.scope.export" },
+  state: { active: "account.tokens.states.active", revoked: "account.tokens.states.revoked", expired: "account.tokens.states.expired" },
+  subscription_status: { pending: "subscribers.status.pending", active: "subscribers.status.active", expired: "subscribers.status.expired", cancelled: "subscribers.status.cancelled" },
+};
+
+/** A full ISO date-time as stored from a Date ("2027-01-01T00:00:00.000Z"); a bare day or other text is left alone. */
+const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})$/;
+
+/** One detail's value: a known code in the reader's words, a stored instant as a date-time in the console's zone, the rest as `text` says. */
+const detail = (field: string, v: unknown, w: AuditWords): string => {
+  const key = typeof v === "string" && Object.hasOwn(VALUE_KEY, field) && Object.hasOwn(VALUE_KEY[field]!, v) ? VALUE_KEY[field]![v] : undefined;
+  if (key) return w.t(key);
+  if (typeof v === "string" && ISO_DATE_TIME.test(v)) {
+    const at = new Date(v);
+    if (!Number.isNaN(at.getTime())) return w.dateTime(at);
+  }
+  return text(v, w);
+};
 
 /** An entry as words, its record and its field-by-field change, in the language of `w` (English by default). */
 export function describeAudit(e: AuditEntry, w: AuditWords = auditWords()): Described {

@@ -63,13 +63,16 @@ export async function claimAttempt(email: string, request: RequestInfo): Promise
   });
 }
 
+/** What a current-password check was for, stored as a code the audit page words (rows before read as English). */
+export type PasswordCheck = "password_change" | "two_factor_setup" | "new_recovery_codes" | "two_factor_turn_off";
+
 /** Settles a claimed try and audits it in the same transaction; a current-password check audits only failures. */
 export async function settleAttempt(
   claimed: ClaimedAttempt,
   outcome: { email: string; success: boolean; user?: { id: number; email: string } },
   request: RequestInfo,
   kind: "sign-in" | "password-check" = "sign-in",
-  during = "password change",
+  during: PasswordCheck = "password_change",
 ) {
   await transaction(async (tx) => {
     if (outcome.success) await tx.loginAttempt.update({ where: { id: claimed.id }, data: { success: true } });

@@ -8,7 +8,7 @@ import { problem } from "@/lib/i18n/problem";
 import type { SessionUser } from "./permissions";
 import type { Principal } from "./principal";
 import { verifyPassword } from "./password";
-import { claimAttempt, recordLocked, settleAttempt } from "./throttle";
+import { claimAttempt, type PasswordCheck, recordLocked, settleAttempt } from "./throttle";
 import { isTotpShape, newRecoveryCodes, newTotpSecret, recoveryCodeHash, totpStep, totpUri } from "./totp";
 import { transaction } from "@/lib/db/transaction";
 
@@ -66,7 +66,7 @@ export function recentSignIn(principal: Pick<Principal, "signedInAt">, now = Dat
  * the provider within the window. `code` (turning off) is judged in the same try. Whatever is
  * typed goes through the sign-in throttle, as a password change's current password does.
  */
-async function confirmPerson(principal: Principal, password: string, during: string, code?: () => Promise<boolean>): Promise<void> {
+async function confirmPerson(principal: Principal, password: string, during: PasswordCheck, code?: () => Promise<boolean>): Promise<void> {
   const { user } = principal;
   const sso = principal.via === "sso";
   if (sso && !recentSignIn(principal)) {
@@ -94,7 +94,7 @@ export async function startTwoFactorSetup(principal: Principal, password: string
   const db = await prisma();
   const on = await db.user.findUnique({ where: { id: user.id }, select: { two_factor_enabled_at: true } });
   if (on?.two_factor_enabled_at) throw alreadyOn();
-  await confirmPerson(principal, password, "two-factor set-up");
+  await confirmPerson(principal, password, "two_factor_setup");
   const secret = newTotpSecret();
   const { count } = await db.user.updateMany({
     where: { id: user.id, two_factor_enabled_at: null },
@@ -143,7 +143,7 @@ export async function newRecoveryCodesFor(principal: Principal, password: string
   const { user } = principal;
   const row = await (await prisma()).user.findUnique({ where: { id: user.id }, select: { two_factor_enabled_at: true } });
   if (!row?.two_factor_enabled_at) throw conflict(problem("auth.twoFactorOffNoCodes"));
-  await confirmPerson(principal, password, "new recovery codes");
+  await confirmPerson(principal, password, "new_recovery_codes");
   const codes = newRecoveryCodes();
   const request = await requestInfo();
   await transaction(async (tx) => {
@@ -168,7 +168,7 @@ export async function turnOffTwoFactor(principal: Principal, password: string, c
   const db = await prisma();
   const row = await db.user.findUnique({ where: { id: user.id }, select: { id: true, two_factor_secret: true, two_factor_enabled_at: true } });
   if (!row?.two_factor_enabled_at) throw conflict(problem("auth.twoFactorAlreadyOff"));
-  await confirmPerson(principal, password, "two-factor turn-off", async () => ["code", "recovery"].includes((await spendSecondFactor(db, row, code)) ?? ""));
+  await confirmPerson(principal, password, "two_factor_turn_off", async () => ["code", "recovery"].includes((await spendSecondFactor(db, row, code)) ?? ""));
   const request = await requestInfo();
   return transaction(async (tx) => {
     await clearTwoFactor(tx, user.id);

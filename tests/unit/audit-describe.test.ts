@@ -98,4 +98,31 @@ describe("the audit's words", () => {
     const subscriber = entry("subscriber.update", { entity: "subscriber", entity_id: "7", before: { first_name: ERASED, last_name: ERASED }, after: { first_name: ERASED, last_name: ERASED } });
     expect(describeAudit(subscriber, auditWords("fr")).record?.label).toBe("[effacé] [effacé]");
   });
+
+  it("say known code values and stored instants in the reader's language, unknown values as stored", () => {
+    // The console's zone is UTC unless CONSOLE_TIME_ZONE says otherwise, as in the tests.
+    const token = entry("token.create", { entity: "token", entity_id: "3", after: { name: "CI", scope: "read", expires_at: "2027-01-01T00:00:00.000Z", state: "revoked" } });
+    expect(describeAudit(token).details).toEqual([["name", "CI"], ["scope", "read"], ["expires", "1 Jan 2027, 00:00"], ["state", "Revoked"]]);
+    expect(describeAudit(token, auditWords("fr")).details).toEqual([["nom", "CI"], ["portée", "lecture"], ["expiration", "1 janv. 2027, 00:00"], ["état", "Révoqué"]]);
+    expect(describeAudit(token, auditWords("ar")).details).toEqual([["الاسم", "CI"], ["النطاق", "قراءة"], ["الانتهاء", "1 يناير 2027، 00:00"], ["الوضع", "ملغى"]]);
+    const denied = entry("authz.denied", { after: { path: "/users", role: "staff", reason: "wrong_password" } });
+    expect(describeAudit(denied).details).toEqual([["path", "/users"], ["role", "Staff"], ["reason", "wrong_password"]]);
+    expect(describeAudit(denied, auditWords("fr")).details).toEqual([["chemin", "/users"], ["rôle", "Personnel"], ["motif", "wrong_password"]]);
+    expect(describeAudit(denied, auditWords("ar")).details).toEqual([["المسار", "/users"], ["الدور", "موظف"], ["السبب", "wrong_password"]]);
+  });
+
+  it("say what a refused password check was for, from the new codes and the English of older rows", () => {
+    const said = (during: string, locale: "en" | "fr" | "ar") => describeAudit(entry("auth.sign_in_failed", { after: { during } }), auditWords(locale)).details;
+    for (const [code, old] of [["password_change", "password change"], ["two_factor_setup", "two-factor set-up"], ["new_recovery_codes", "new recovery codes"], ["two_factor_turn_off", "two-factor turn-off"]] as const) {
+      expect(said(code, "en")).toEqual([["during", old]]);
+      expect(said(old, "en")).toEqual([["during", old]]);
+      expect(said(code, "fr")).toEqual(said(old, "fr"));
+      expect(said(code, "ar")).toEqual(said(old, "ar"));
+    }
+    expect(said("password_change", "fr")).toEqual([["pendant", "changement du mot de passe"]]);
+    expect(said("two_factor_turn_off", "fr")).toEqual([["pendant", "désactivation de la double authentification"]]);
+    expect(said("password_change", "ar")).toEqual([["أثناء", "تغيير كلمة المرور"]]);
+    expect(said("new_recovery_codes", "ar")).toEqual([["أثناء", "رموز استرداد جديدة"]]);
+    expect(said("something else", "fr")).toEqual([["pendant", "something else"]]);
+  });
 });
