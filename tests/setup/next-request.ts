@@ -35,11 +35,13 @@ vi.mock("@/lib/i18n/request", async () => {
   return { requestLocale: async () => "en", requestMessages: async () => catalogue("en"), default: undefined };
 });
 vi.mock("next-intl/server", async () => {
-  const { createTranslator } = await import("next-intl");
+  const { createFormatter, createTranslator } = await import("next-intl");
   const { catalogue } = await import("@/lib/i18n/catalogues");
+  const { config } = await import("@/lib/config");
   return {
     getLocale: async () => "en",
     getTranslations: async (namespace?: string) => createTranslator({ locale: "en", messages: catalogue("en"), namespace: namespace as never }),
+    getFormatter: async () => createFormatter({ locale: "en", timeZone: config().CONSOLE_TIME_ZONE }),
     getRequestConfig: (make: unknown) => make,
   };
 });
