@@ -103,6 +103,11 @@ async function serve() {
     });
     void withRequestFacts(facts, () => withQuerySignal(gone.signal, () => handle(req, res)));
   });
+  // An idle kept-alive connection outlives the callers' own idle timeouts (nginx's upstream 60 s,
+  // Node's agents 5 s): the caller closes it first, so none sends a request on a connection as this
+  // end closes it, which resets the request (a POST behind nginx: a 502; docs/deployment.md).
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
   // A request Node cannot parse gets Node's answer with the security headers.
   server.on("clientError", (error: NodeJS.ErrnoException, socket: Socket) => {
     if (socket.writable && socket.bytesWritten === 0) {

@@ -38,6 +38,13 @@ describe("one policy per kind of answer, over HTTP", () => {
     expect(securityHeaderProblems(response, what.split(" ")[0]), what).toEqual([]);
   }
 
+  it("keeps an idle connection open longer than a proxy or a client does (65 s)", async () => {
+    const answer = await rawRequest(server.url, "/api/health", { headers: { connection: "keep-alive" } });
+    expect(answer.status).toBe(200);
+    expect(answer.headers.connection).toBe("keep-alive");
+    expect(answer.headers["keep-alive"]).toBe("timeout=65");
+  });
+
   it("a page, and the 404 page of an unknown path: the pages' policy with the answer's nonce", async () => {
     const login = await rawRequest(server.url, "/login");
     expect(login.status).toBe(200);
