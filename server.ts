@@ -66,12 +66,18 @@ async function serve() {
   const apiAllow = apiAllowedMethods();
   const apiAllowOf = (pathname: string) => apiAllow.get(routeOf(pathname));
 
+  // The answers under way, which a stop tells to close their connection too, and every open
+  // connection: one a client opened and never used is not one Node's close() ends (below).
+  const answering = new Set<http.ServerResponse>();
+  const connections = new Set<Socket>();
   const server = http.createServer((req, res) => {
     const refused = prepareIncoming(req, trustedProxyHops, goesThroughProxy, apiAllowOf);
     // Chosen by prepareIncoming: the client's own id when it is a good one.
     const facts = { id: req.headers[REQUEST_ID_HEADER] as string };
     res.setHeader("X-Request-Id", facts.id);
     observeAnswer(req, res, facts, routeOf);
+    answering.add(res);
+    res.once("close", () => answering.delete(res));
     // A stopping instance closes each connection after its answer, so nothing new arrives on it.
     if (isStopping()) res.setHeader("Connection", "close");
     if (refused) {
@@ -118,6 +124,10 @@ async function serve() {
     }
   });
   if (dev) server.on("upgrade", app.getUpgradeHandler());
+  server.on("connection", (socket: Socket) => {
+    connections.add(socket);
+    socket.once("close", () => connections.delete(socket));
+  });
 
   server.listen(port, host || undefined, () => {
     const shown = host && host !== "0.0.0.0" && host !== "::" ? host : "localhost";
@@ -133,11 +143,25 @@ async function serve() {
     markStopping();
     const { SHUTDOWN_TIMEOUT_SECONDS: timeout, SHUTDOWN_NOTICE_SECONDS: notice } = settings;
     log.info(`› ${signal}: stopping (readiness 503; ${notice} s notice, up to ${timeout} s in all)`);
+    // The answers under way close their connection once sent: "Connection: close" where the head
+    // is still to be written; where it is written, the connection is closed once idle, as close()
+    // closes the idle ones only when called.
+    for (const res of answering) {
+      if (!res.headersSent) res.setHeader("Connection", "close");
+      else res.once("finish", () => setImmediate(() => !server.listening && server.closeIdleConnections()));
+    }
     // The in-process job worker stops taking jobs now and finishes or hands back the ones it holds.
     const jobs = runBeforeExit();
     const requests = new Promise<void>((resolve) => {
       // Node's close() also ends the idle keep-alive connections; busy ones end after their answer.
-      setTimeout(() => server.close(() => resolve()), Math.min(notice, timeout) * 1000).unref();
+      // A connection opened and never used (a browser's preconnect, a client's spare) counts for
+      // Node as one awaiting its first request, and would hold the stop for as long as the client
+      // keeps it: it is ended too.
+      setTimeout(() => {
+        server.close(() => resolve());
+        const busy = new Set([...answering].map((res) => res.socket));
+        for (const socket of connections) if (!busy.has(socket)) socket.destroy();
+      }, Math.min(notice, timeout) * 1000).unref();
     });
     const cut = setTimeout(() => {
       log.warn("› stopping: requests still running at SHUTDOWN_TIMEOUT_SECONDS are cut");
