@@ -1,11 +1,5 @@
-import { useTranslations } from "next-intl";
-import { PageState } from "@/components/page-state";
+import { UnauthorizedState } from "@/components/page-state";
 
 export default function Unauthorized() {
-  const t = useTranslations("errors");
-  return (
-    <PageState code="401" title={t("unauthorizedTitle")} action={{ href: "/login", label: t("signIn") }}>
-      {t("unauthorizedText")}
-    </PageState>
-  );
+  return <UnauthorizedState />;
 }

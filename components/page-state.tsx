@@ -1,7 +1,13 @@
+"use client";
+
 import Link from "next/link";
 import { useTranslations } from "next-intl";
 import { PageMessage } from "./page-message";
 import { buttonClass } from "./ui/button-styles";
+
+// A client component, though it only draws: Next renders every layout's not-found, forbidden and
+// unauthorized boundary on every request, and a client part costs the server a reference instead
+// of translating and drawing them each time (docs/decisions/0050-precompiled-messages.md).
 
 /** A centred message for 401, 403 and 404 pages, with a link onwards (to the subscribers unless told). */
 export function PageState({
@@ -38,7 +44,7 @@ export function PageState({
   );
 }
 
-// The 404 and 403 messages, at the root (their own <main>) and in the console's layout (inside its <main>).
+// The 404, 403 and 401 messages, at the root (their own <main>) and in the console's layout (inside its <main>).
 export function NotFoundState({ landmark }: { landmark?: boolean }) {
   const t = useTranslations("errors");
   return (
@@ -53,6 +59,15 @@ export function ForbiddenState({ landmark }: { landmark?: boolean }) {
   return (
     <PageState code="403" title={t("forbiddenTitle")} landmark={landmark}>
       {t("forbiddenText")}
+    </PageState>
+  );
+}
+
+export function UnauthorizedState() {
+  const t = useTranslations("errors");
+  return (
+    <PageState code="401" title={t("unauthorizedTitle")} action={{ href: "/login", label: t("signIn") }}>
+      {t("unauthorizedText")}
     </PageState>
   );
 }

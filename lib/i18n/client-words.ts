@@ -5,8 +5,16 @@ import type { MessageGroup } from "./catalogues";
 // the server (docs/decisions/0050-precompiled-messages.md). tests/unit/client-words.test.ts fails
 // when one of those client parts reads a message not listed here.
 
-/** The error boundaries (app/error.tsx, app/global-error.tsx): every page carries them. */
+/** The error boundaries (app/error.tsx, app/global-error.tsx) and the 401, 403 and 404 states: every page carries them. */
 export const ERROR_BOUNDARY_WORDS = [
+  "errors.notFoundTitle",
+  "errors.notFoundText",
+  "errors.forbiddenTitle",
+  "errors.forbiddenText",
+  "errors.unauthorizedTitle",
+  "errors.unauthorizedText",
+  "errors.signIn",
+  "errors.goToSubscribers",
   "errors.code",
   "errors.title",
   "errors.text",

@@ -15,6 +15,7 @@ const root = path.resolve(__dirname, "../..");
 const FILES: { file: string; words: readonly string[]; parameter?: string }[] = [
   { file: "app/error.tsx", words: ERROR_BOUNDARY_WORDS },
   { file: "app/global-error.tsx", words: ERROR_BOUNDARY_WORDS },
+  { file: "components/page-state.tsx", words: ERROR_BOUNDARY_WORDS },
   { file: "components/list/filter-bar.tsx", words: LIST_CLIENT_WORDS },
   { file: "components/list/select-page.tsx", words: LIST_CLIENT_WORDS },
   { file: "components/list/list-table.tsx", words: LIST_CLIENT_WORDS },
