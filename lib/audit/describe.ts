@@ -1,4 +1,5 @@
 import { createTranslator } from "use-intl/core";
+import type { SsoRefusal } from "@/lib/auth/sso-claims";
 import { config } from "@/lib/config";
 import { catalogue, type Messages } from "@/lib/i18n/catalogues";
 import { formatsFor } from "@/lib/i18n/format";
@@ -198,7 +199,8 @@ function record(e: AuditEntry, before: Json, after: Json, w: AuditWords): Descri
       // A view the erasure renamed (`Erased view 12`) is named in the reader's language.
       return link(snap.name != null || snap.view != null ? shownViewName({ id, name: String(snap.name ?? snap.view) }, say(w)) : w.t("audit.record.view", { id }), null);
     default:
-      return link(`${e.entity} #${id}`, null);
+      // Exports, trash purges, erasures and the like: the sentence says what it was; no record to name.
+      return null;
   }
 }
 
@@ -207,20 +209,6 @@ const say = (w: AuditWords) => (key: string, values?: Values) => w.t(key, values
 
 /** How a new user's password came to be: stored as a code ("link", "set"); rows written before as English words. */
 const PASSWORD_KEY: Record<string, string> = { link: "audit.password.link", "set-password link": "audit.password.link", set: "audit.password.set", "set by the administrator": "audit.password.set" };
-
-/** A stored value as words: nested names by their labels, flags as Yes and No, what an erasure left in the reader's language. */
-const text = (v: unknown, w: AuditWords): string =>
-  Array.isArray(v)
-    ? v.map((x) => text(x, w)).join(", ")
-    : v && typeof v === "object"
-      ? Object.entries(v).map(([k, x]) => `${fieldLabel(k, w)}: ${text(x, w)}`).join("; ")
-      : typeof v === "boolean"
-        ? w.t(v ? "subscribers.yes" : "subscribers.no")
-        : typeof v === "string"
-          ? shownErased(v, say(w))
-          : v == null
-            ? "—"
-            : String(v);
 
 /** What a current-password check was for: stored as a code (lib/auth/throttle.ts); rows written before as English words. */
 const DURING_KEY: Record<string, string> = {
@@ -239,23 +227,45 @@ const VALUE_KEY: Record<string, Record<string, string>> = {
   password: PASSWORD_KEY,
   during: DURING_KEY,
   role: { admin: "users.role.admin", staff: "users.role.staff" },
-  scope: { read: "audit.value.scope.read", export: "audit.value.scope.export" },
+  // An export's filters keep the query's text: a flag is "true" or "false".
+  is_mandatory: { true: "subscribers.yes", false: "subscribers.no" },
+  required: { admin: "users.role.admin", staff: "users.role.staff" },
+  scope: { read: "account.tokens.scopes.read", export: "account.tokens.scopes.export" },
   state: { active: "account.tokens.states.active", revoked: "account.tokens.states.revoked", expired: "account.tokens.states.expired" },
   subscription_status: { pending: "subscribers.status.pending", active: "subscribers.status.active", expired: "subscribers.status.expired", cancelled: "subscribers.status.cancelled" },
+  // How a sign-in or a password came about, and why single sign-on or a role change was refused.
+  via: { "single sign-on": "audit.value.via.sso", "verified email": "audit.value.via.verifiedEmail", link: "audit.password.link" },
+  reason: {
+    no_email: "audit.value.reason.noEmail",
+    unverified_email: "audit.value.reason.unverifiedEmail",
+    no_group: "audit.value.reason.noGroup",
+    deactivated: "audit.value.reason.deactivated",
+    subject_mismatch: "audit.value.reason.subjectMismatch",
+    provider_answer_refused: "audit.value.reason.providerAnswerRefused",
+    last_admin: "audit.value.reason.lastAdmin",
+  } satisfies Record<SsoRefusal | "provider_answer_refused" | "last_admin", string>,
 };
 
 /** A full ISO date-time as stored from a Date ("2027-01-01T00:00:00.000Z"); a bare day or other text is left alone. */
 const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})$/;
 
-/** One detail's value: a known code in the reader's words, a stored instant as a date-time in the console's zone, the rest as `text` says. */
+/**
+ * One detail's value in the reader's words: a list and nested names (an export's filters) value by
+ * value, a known code as the rest of the console says it, a stored instant as a date-time in the
+ * console's zone, flags as Yes and No, what an erasure left in the reader's language.
+ */
 const detail = (field: string, v: unknown, w: AuditWords): string => {
+  if (Array.isArray(v)) return new Intl.ListFormat(w.tag, { type: "unit", style: "short" }).format(v.map((x) => detail(field, x, w)));
+  if (v && typeof v === "object") return Object.entries(v).map(([k, x]) => `${w.t("record.changes.field", { field: fieldLabel(k, w) })} ${detail(k, x, w)}`).join("; ");
   const key = typeof v === "string" && Object.hasOwn(VALUE_KEY, field) && Object.hasOwn(VALUE_KEY[field]!, v) ? VALUE_KEY[field]![v] : undefined;
   if (key) return w.t(key);
   if (typeof v === "string" && ISO_DATE_TIME.test(v)) {
     const at = new Date(v);
     if (!Number.isNaN(at.getTime())) return w.dateTime(at);
   }
-  return text(v, w);
+  if (typeof v === "boolean") return w.t(v ? "subscribers.yes" : "subscribers.no");
+  if (typeof v === "string") return shownErased(v, say(w));
+  return v == null ? "—" : String(v);
 };
 
 /** An entry as words, its record and its field-by-field change, in the language of `w` (English by default). */

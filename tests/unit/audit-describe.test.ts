@@ -5,6 +5,7 @@ import { ERASED, erasedViewName } from "@/lib/people/markers";
 
 // The audit log in words: a sentence and a readable filter name for every action.
 
+const fieldLabelOf = (name: string, locale: "en" | "fr" | "ar") => fieldLabel(name, auditWords(locale));
 const entry = (action: string, over: Partial<Parameters<typeof describeAudit>[0]> = {}) => ({ action, entity: null, entity_id: null, before: null, after: null, ...over });
 
 describe("the audit's words", () => {
@@ -55,10 +56,15 @@ describe("the audit's words", () => {
     const webhook = entry("webhook.test", { entity: "webhook", entity_id: "4", after: { url: "https://example.com/h", event_id: "msg_1" } });
     expect(describeAudit(webhook, fr).details).toEqual([["URL", "https://example.com/h"], ["identifiant de l’événement", "msg_1"]]);
     expect(describeAudit(webhook, ar).details).toEqual([["عنوان URL", "https://example.com/h"], ["معرّف الحدث", "msg_1"]]);
-    // Nested names (an export's filters) and flags read as words too.
+    // Nested names and their codes (an export's filters) and flags read as words too.
     const exported = entry("export.request", { entity: "export", entity_id: "e", after: { filters: { subscription_status: "active", is_mandatory: true }, total_rows: 2 } });
-    expect(describeAudit(exported, fr).details).toEqual([["filtres", "statut: active; obligatoire: Oui"], ["lignes au total", "2"]]);
-    expect(describeAudit(exported, ar).details).toEqual([["عوامل التصفية", "الحالة: active; إلزامي: نعم"], ["إجمالي الصفوف", "2"]]);
+    expect(describeAudit(exported, fr).details).toEqual([["filtres", "statut : Actif; obligatoire : Oui"], ["lignes au total", "2"]]);
+    expect(describeAudit(exported, ar).details).toEqual([["عوامل التصفية", "الحالة: نشط; إلزامي: نعم"], ["إجمالي الصفوف", "2"]]);
+    // As an export stores them: the query's text. The sentence names no record, nor is one added to it.
+    const stored = entry("export.request", { entity: "export", entity_id: "e", after: { filters: { is_mandatory: "false" }, format: "csv", total_rows: 2 } });
+    expect(describeAudit(stored, fr).details[0]).toEqual(["filtres", "obligatoire : Non"]);
+    expect(describeAudit(stored, fr).record).toBeNull();
+    expect(auditSentence(stored, fr)).toBe("A demandé un export CSV de 2 abonnés");
     // The phrase of a sentence and the field-by-field change use the same labels.
     expect(["branch_ids", "two_factor", "events", "enabled", "query"].map((f) => fieldLabel(f, fr))).toEqual(["identifiants des agences", "double authentification", "événements", "activation", "requête"]);
     expect(["branch_ids", "two_factor", "events", "enabled", "query"].map((f) => fieldLabel(f, ar))).toEqual(["معرّفات الفروع", "المصادقة الثنائية", "الأحداث", "التفعيل", "الاستعلام"]);
@@ -93,7 +99,7 @@ describe("the audit's words", () => {
     expect(describeAudit(scrubbed, auditWords("ar")).record?.label).toBe("[ممحوّ]");
     const exported = entry("export.request", { entity: "export", entity_id: "e", after: { filters: { q: ERASED } } });
     expect(describeAudit(exported).details).toEqual([["filters", "search: [erased]"]]);
-    expect(describeAudit(exported, auditWords("fr")).details).toEqual([["filtres", "recherche: [effacé]"]]);
+    expect(describeAudit(exported, auditWords("fr")).details).toEqual([["filtres", "recherche : [effacé]"]]);
     expect(describeAudit(exported, auditWords("ar")).details).toEqual([["عوامل التصفية", "البحث: [ممحوّ]"]]);
     const subscriber = entry("subscriber.update", { entity: "subscriber", entity_id: "7", before: { first_name: ERASED, last_name: ERASED }, after: { first_name: ERASED, last_name: ERASED } });
     expect(describeAudit(subscriber, auditWords("fr")).record?.label).toBe("[effacé] [effacé]");
@@ -102,13 +108,29 @@ describe("the audit's words", () => {
   it("say known code values and stored instants in the reader's language, unknown values as stored", () => {
     // The console's zone is UTC unless CONSOLE_TIME_ZONE says otherwise, as in the tests.
     const token = entry("token.create", { entity: "token", entity_id: "3", after: { name: "CI", scope: "read", expires_at: "2027-01-01T00:00:00.000Z", state: "revoked" } });
-    expect(describeAudit(token).details).toEqual([["name", "CI"], ["scope", "read"], ["expires", "1 Jan 2027, 00:00"], ["state", "Revoked"]]);
-    expect(describeAudit(token, auditWords("fr")).details).toEqual([["nom", "CI"], ["portée", "lecture"], ["expiration", "1 janv. 2027, 00:00"], ["état", "Révoqué"]]);
+    expect(describeAudit(token).details).toEqual([["name", "CI"], ["scope", "Read"], ["expires", "1 Jan 2027, 00:00"], ["state", "Revoked"]]);
+    expect(describeAudit(token, auditWords("fr")).details).toEqual([["nom", "CI"], ["portée", "Lecture"], ["expiration", "1 janv. 2027, 00:00"], ["état", "Révoqué"]]);
     expect(describeAudit(token, auditWords("ar")).details).toEqual([["الاسم", "CI"], ["النطاق", "قراءة"], ["الانتهاء", "1 يناير 2027، 00:00"], ["الوضع", "ملغى"]]);
     const denied = entry("authz.denied", { after: { path: "/users", role: "staff", reason: "wrong_password" } });
     expect(describeAudit(denied).details).toEqual([["path", "/users"], ["role", "Staff"], ["reason", "wrong_password"]]);
     expect(describeAudit(denied, auditWords("fr")).details).toEqual([["chemin", "/users"], ["rôle", "Personnel"], ["motif", "wrong_password"]]);
     expect(describeAudit(denied, auditWords("ar")).details).toEqual([["المسار", "/users"], ["الدور", "موظف"], ["السبب", "wrong_password"]]);
+  });
+
+  it("say how a sign-in came about, why it or a role change was refused, and the role a page required", () => {
+    const sso = entry("user.create", { entity: "user", entity_id: "9", after: { name: "Ana", role: "staff", via: "single sign-on" } });
+    expect(describeAudit(sso, auditWords("fr")).details).toEqual([["nom", "Ana"], ["rôle", "Personnel"], [fieldLabelOf("via", "fr"), "authentification unique"]]);
+    expect(describeAudit(sso, auditWords("ar")).details.at(-1)).toEqual([fieldLabelOf("via", "ar"), "الدخول الموحّد"]);
+    const refused = entry("auth.sso_refused", { after: { reason: "no_group", groups: ["staff", "ops"] } });
+    expect(describeAudit(refused).details).toEqual([["reason", "in no group that may sign in"], [fieldLabelOf("groups", "en"), "staff, ops"]]);
+    expect(describeAudit(refused, auditWords("fr")).details[0]).toEqual(["motif", "dans aucun groupe autorisé à se connecter"]);
+    expect(describeAudit(refused, auditWords("ar")).details).toEqual([["السبب", "ليس في أي مجموعة يُسمح لها بتسجيل الدخول"], [fieldLabelOf("groups", "ar"), "staff وops"]]);
+    const provider = entry("auth.sso_refused", { after: { reason: "provider_answer_refused" } });
+    expect(describeAudit(provider, auditWords("ar")).details).toEqual([["السبب", "رُفض ردّ مزوّد تسجيل الدخول"]]);
+    const required = entry("authz.denied", { after: { required: "admin", role: "staff" } });
+    expect(describeAudit(required, auditWords("fr")).details.map(([, v]) => v)).toEqual(["Administrateur", "Personnel"]);
+    // A list is said item by item, joined as the reader's language joins a list.
+    expect(describeAudit(entry("authz.denied", { after: { role: ["admin", "staff"] } }), auditWords("fr")).details).toEqual([["rôle", "Administrateur et Personnel"]]);
   });
 
   it("say what a refused password check was for, from the new codes and the English of older rows", () => {

@@ -121,3 +121,26 @@ describe("a filter in the array form (name[]=x)", () => {
     expect(parseWith(subscriberFiltersSchema, new URLSearchParams("country_name=x"))).toMatchObject({ ok: true, value: { country_name: "x" } });
   });
 });
+
+describe("counts a setting can bring down to one", () => {
+  it("say a day, an hour, and two of them, in each language's forms", () => {
+    const days = (locale: Locale, n: number) => translator(locale)("record.bulkNote", { days: n });
+    expect(days("en", 1)).toContain("for 1 day,");
+    expect(days("en", 30)).toContain("for 30 days,");
+    expect(days("fr", 1)).toContain("pendant 1 jour,");
+    expect(days("fr", 30)).toContain("pendant 30 jours,");
+    expect(days("ar", 1)).toContain("مدة يوم واحد");
+    expect(days("ar", 2)).toContain("مدة يومين");
+    expect(days("ar", 3)).toContain("مدة 3 أيام");
+    expect(days("ar", 30)).toContain("مدة 30 يومًا");
+    const hours = (locale: Locale, n: number) => translator(locale)("problems.imports.quotaExceeded", { small: "no", inUse: 1, size: 1, quota: 5, hours: n });
+    expect(hours("en", 1)).toContain("removed 1 hour after");
+    expect(hours("fr", 1)).toContain("supprimés 1 heure après");
+    expect(hours("ar", 1)).toContain("ساعة واحدة من آخر");
+    expect(hours("ar", 24)).toContain("24 ساعة من آخر");
+  });
+
+  it("name the merged records without a plural to agree with", () => {
+    expect(translator("fr")("activity.summary.merge", { merged: "nº 12", survivor: "14" })).toBe("Fusion de nº 12 dans nº 14");
+  });
+});

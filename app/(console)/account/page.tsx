@@ -92,7 +92,7 @@ export default async function AccountPage() {
                       <td className="px-3 py-2.5 font-medium text-slate-900">
                         <bdi>{token.name}</bdi>
                       </td>
-                      <td className="px-3 py-2.5">{token.scope}</td>
+                      <td className="px-3 py-2.5">{t(`tokens.scopes.${token.scope}`)}</td>
                       <td className={cell}>{f.dateTime(token.created_at)}</td>
                       <td className={cell}>{f.dateTime(token.expires_at)}</td>
                       <td className={cell}>{token.last_used_at ? f.dateTime(token.last_used_at) : <EmptyValue />}</td>

@@ -78,8 +78,8 @@ export function TokenForm() {
         <Field label={t("tokens.scope")} error={errors.scope?.message}>
           {(props) => (
             <select {...props} {...register("scope")}>
-              <option value="read">read</option>
-              <option value="export">export</option>
+              <option value="read">{t("tokens.scopes.read")}</option>
+              <option value="export">{t("tokens.scopes.export")}</option>
             </select>
           )}
         </Field>

@@ -35,7 +35,7 @@ function WhatHappened({ row, words }: { row: AuditRow; words: AuditWords }) {
         <ul className="mt-1 text-xs text-slate-600">
           {details.map(([k, v]) => (
             <li key={k}>
-              <bdi>{k}</bdi>: <bdi className="break-all">{v}</bdi>
+              {words.t("record.changes.field", { field: k })} <bdi className="break-all">{v}</bdi>
             </li>
           ))}
         </ul>
