@@ -97,7 +97,7 @@ function shown(row: Row, viewer: Viewer, t: ActivityWords, list: ListWords): Sho
     case "merge":
       return {
         ...base,
-        summary: t("activity.summary.merge", { merged: list((d.merged as number[]).map((id) => `#${id}`)), survivor: String(d.survivor) }),
+        summary: t("activity.summary.merge", { merged: list((d.merged as number[]).map((id) => t("audit.record.numbered", { id }))), survivor: String(d.survivor) }),
         href: `/subscribers/${String(d.survivor)}`,
         can_undo: row.status === "completed" && canMergeSubscribers(viewer),
         confirm: t("activity.undo.mergeBody"),

@@ -1,8 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTranslator } from "use-intl/core";
 import { GET } from "@/app/api/v1/activity/route";
+import { listShownActivity, type ActivityWords } from "@/lib/activity/queries";
 import type { SessionUser } from "@/lib/auth/permissions";
 import { branchScope } from "@/lib/auth/scope";
 import type { Database } from "@/lib/db/client";
+import { catalogue } from "@/lib/i18n/catalogues";
+import { mergeBodySchema } from "@/lib/subscribers/duplicate-schema";
+import { mergeSubscribers } from "@/lib/subscribers/merge";
+import { findSubscriber } from "@/lib/subscribers/record";
 import { requestBulkChange } from "@/lib/subscribers/bulk";
 import { createSubscriber } from "@/lib/subscribers/mutations";
 import { subscriberInputSchema } from "@/lib/subscribers/schema";
@@ -97,6 +103,25 @@ for (const kind of testDbKinds()) {
       const { body } = await get("", scoped);
       expect(body.pagination.total).toBe(12);
       expect(body.data.filter((e) => e.kind === "subscriber_deletion").map((e) => e.id)).toEqual(["900001"]);
+    });
+
+    it("names the records of a merge as the reader's language numbers them", async () => {
+      const [survivor, merged] = await Promise.all(
+        [1, 2].map((i) =>
+          createSubscriber(
+            EVERY,
+            subscriberInputSchema.parse({ first_name: "Mia", last_name: "Merge", email: `mia${i}@activity.test`, mobile: `+44740090010${i}`, subscription_status: "pending", is_mandatory: false }),
+            users.admin,
+          ),
+        ),
+      );
+      const updated_at = Object.fromEntries(await Promise.all([survivor!, merged!].map(async (s) => [String(s.id), (await findSubscriber(EVERY, s.id))!.updated_at.toISOString()])));
+      await mergeSubscribers(EVERY, mergeBodySchema.parse({ survivor_id: survivor!.id, merged_ids: [merged!.id], updated_at }), users.admin);
+      const english = await get("", users.admin);
+      expect(english.body.data[0]).toMatchObject({ kind: "merge", summary: `Merged #${merged!.id} into #${survivor!.id}` });
+      const fr = createTranslator({ locale: "fr", messages: catalogue("fr") }) as unknown as ActivityWords;
+      const { data } = await listShownActivity({ ...users.admin, scope: EVERY }, { page: 1 }, fr, (items) => new Intl.ListFormat("fr").format(items));
+      expect(data[0]).toMatchObject({ kind: "merge", summary: `Fusion de nº ${merged!.id} dans nº ${survivor!.id}` });
     });
 
     it("answers 401 without a session", async () => {
