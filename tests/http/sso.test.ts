@@ -251,7 +251,7 @@ for (const kind of testDbKinds()) {
       expect(page.status).toBe(200);
       expect(page.body).toContain("belongs to another sign-in");
       const refusals = await olu.request("/audit?action=auth.sso_refused");
-      expect(refusals.body).toContain("subject_mismatch");
+      expect(refusals.body).toContain("linked to another sign-in account");
       if (server.sql) {
         const rows = await server.sql(`SELECT actor_id, actor_email, entity_id, after->>'subject' AS subject FROM audit_events WHERE action = 'auth.sso_refused' AND after->>'reason' = 'subject_mismatch'`);
         expect(rows).toEqual([{ actor_id: null, actor_email: "shared@sso.test", entity_id: String(account.id), subject: "two" }]);
