@@ -81,11 +81,11 @@ export async function attemptDelivery(claimed: Claimed, options: SendOptions = {
   return attempt;
 }
 
-/** What a disabled reason quotes of the last attempt: its status, else why it got none (a network error's own text), in English as the reason is kept. */
+/** What a disabled reason quotes of the last attempt: its status, else why it got none (a network error's code or own text), in English as the reason is kept. */
 function lastOf(attempt: Attempt): string {
   if (attempt.status !== null) return String(attempt.status);
   const p = readProblem(attempt.body);
-  const reason = p?.key === "webhooks.attempt.failed" ? p.values?.reason : undefined;
+  const reason = p?.key === "webhooks.attempt.failed" ? p.values?.reason : p?.values?.code;
   return (typeof reason === "string" ? reason : problemsIn("en")(attempt.body)).slice(0, 200);
 }
 

@@ -1,10 +1,26 @@
 import http from "node:http";
 import https from "node:https";
-import { problem, readProblem } from "@/lib/i18n/problem";
+import { problem, readProblem, type ProblemKey } from "@/lib/i18n/problem";
 import { guardedLookup, parseTarget, type Resolver } from "./target";
 
 /** Why a request got no answer, as a problem key (the page says it in its reader's words): the console's own refusal as it is, a network error's text inside a sentence. */
 const failure = (text: string) => (readProblem(text) ? text : problem("webhooks.attempt.failed", { reason: text.slice(0, 400) }));
+
+/** Node's network and TLS error codes said in words, the code kept beside them; any other error keeps its own text. */
+function networkKind(code: string): ProblemKey | null {
+  if (code === "ECONNREFUSED") return "webhooks.attempt.connectionRefused";
+  if (code === "ECONNRESET" || code === "EPIPE") return "webhooks.attempt.connectionClosed";
+  if (["EHOSTUNREACH", "ENETUNREACH", "EHOSTDOWN", "ENETDOWN", "ETIMEDOUT"].includes(code)) return "webhooks.attempt.unreachable";
+  if (/CERT|SELF_SIGNED|UNABLE_TO_VERIFY|UNABLE_TO_GET_ISSUER/.test(code)) return "webhooks.attempt.certificate";
+  if (code === "EPROTO" || code.startsWith("ERR_SSL_") || code.startsWith("ERR_TLS_")) return "webhooks.attempt.tls";
+  if (code.startsWith("HPE_")) return "webhooks.attempt.notHttp";
+  return null;
+}
+
+const networkFailure = (error: NodeJS.ErrnoException) => {
+  const kind = typeof error.code === "string" && !readProblem(error.message) ? networkKind(error.code) : null;
+  return kind ? problem(kind, { code: error.code! }) : failure(error.message || String(error));
+};
 
 // One POST to a receiver, bounded: 10 s in all (connecting, a receiver that never answers or trickles),
 // 64 kB of the answer read and its first 1000 bytes kept, then the socket is destroyed. Redirects are
@@ -58,7 +74,7 @@ export async function postWebhook(url: string, headers: Record<string, string>, 
     const timeoutMs = options.timeoutMs ?? ATTEMPT_TIMEOUT_MS;
     // An answer still trickling in at the end fails too: its status is kept, for the page.
     const timer = setTimeout(() => finish(answered, problem("webhooks.attempt.timeout", { seconds: timeoutMs / 1000 }), false), timeoutMs);
-    request.on("error", (error) => finish(null, failure(error.message || String(error))));
+    request.on("error", (error) => finish(null, networkFailure(error)));
     request.on("response", (response) => {
       const chunks: Buffer[] = [];
       let read = 0;

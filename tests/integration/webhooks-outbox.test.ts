@@ -162,11 +162,11 @@ for (const kind of testDbKinds()) {
       expect(await q(`SELECT status::text, next_attempt_at FROM webhook_deliveries WHERE endpoint_id = ${failing.id}`)).toEqual([{ status: "dead", next_attempt_at: null }]);
       const [endpoint] = await q<{ enabled: boolean; disabled_reason: string }>(`SELECT enabled, disabled_reason FROM webhook_endpoints WHERE id = ${failing.id}`);
       expect(endpoint).toMatchObject({ enabled: false, disabled_reason: expect.stringMatching(/failed for 3 days/) });
-      // Why the attempt got no answer is kept as a problem key; the endpoint's reason, kept in English, quotes the network's own words.
+      // Why the attempt got no answer is kept as a problem key; the endpoint's reason, kept in English, quotes the network error's code.
       const [kept] = await q<{ response_body: string }>(`SELECT response_body FROM webhook_deliveries WHERE endpoint_id = ${failing.id}`);
-      expect(kept!.response_body).toBe(problem("webhooks.attempt.failed", { reason: "connect ECONNREFUSED 127.0.0.1:9" }));
-      expect(answerText(null, kept!.response_body, problemsIn("fr"))).toBe("La requête a échoué : connect ECONNREFUSED 127.0.0.1:9.");
-      expect(endpoint!.disabled_reason).toBe("Every delivery failed for 3 days (last: connect ECONNREFUSED 127.0.0.1:9).");
+      expect(kept!.response_body).toBe(problem("webhooks.attempt.connectionRefused", { code: "ECONNREFUSED" }));
+      expect(answerText(null, kept!.response_body, problemsIn("fr"))).toBe("Le destinataire a refusé la connexion (ECONNREFUSED).");
+      expect(endpoint!.disabled_reason).toBe("Every delivery failed for 3 days (last: ECONNREFUSED).");
       expect(await q(`SELECT entity_id FROM audit_events WHERE action = 'webhook.disable'`)).toEqual([{ entity_id: String(failing.id) }]);
     });
 

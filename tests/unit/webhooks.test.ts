@@ -1,14 +1,26 @@
+import fs from "node:fs";
 import http from "node:http";
+import https from "node:https";
+import net from "node:net";
+import path from "node:path";
 import type { AddressInfo } from "node:net";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { problem } from "@/lib/i18n/problem";
+import { problem, readProblem } from "@/lib/i18n/problem";
 import { problemsIn } from "@/lib/i18n/problems-in";
 import { answerText } from "@/lib/webhooks/answer";
 import { postWebhook } from "@/lib/webhooks/send";
 import { webhookHeaders } from "@/lib/webhooks/sign";
 import { addressRefusal, checkTarget, type Resolver } from "@/lib/webhooks/target";
 import { retryDelaySeconds, shouldDisable, MAX_ATTEMPTS } from "@/lib/webhooks/deliver";
+
+/** An HTTPS receiver whose certificate signs itself (tests/fixtures/tls, made once with openssl, valid for a century). */
+async function selfSignedServer(): Promise<{ port: number; close: () => void }> {
+  const read = (name: string) => fs.readFileSync(path.join(__dirname, "../fixtures/tls", name));
+  const server = https.createServer({ key: read("self-signed.key"), cert: read("self-signed.crt") }, (_req, res) => res.end("ok"));
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return { port: (server.address() as AddressInfo).port, close: () => server.close() };
+}
 
 const SECRET = `whsec_${Buffer.from("0123456789abcdef0123456789abcdef").toString("base64")}`;
 const OLD_SECRET = `whsec_${Buffer.from("fedcba9876543210fedcba9876543210").toString("base64")}`;
@@ -165,13 +177,42 @@ describe("one attempt", () => {
     expect(problemsIn("ar")(attempt.body)).toBe("عنوان URL لخطاف الويب مرفوض: \u2068hooks.example.com\u2069 يُحَل إلى عنوان استرجاع أو خاص أو محلي للرابط أو محجوز.");
   });
 
-  it("keeps a network error's own text inside a sentence in the reader's language", async () => {
+  it("says a network error in the reader's language, its code kept beside the words", async () => {
     // Nothing listens on the discard port: the connection is refused.
     const attempt = await postWebhook("http://127.0.0.1:9/closed", {}, "{}", open);
-    expect(attempt).toMatchObject({ delivered: false, status: null, body: problem("webhooks.attempt.failed", { reason: "connect ECONNREFUSED 127.0.0.1:9" }) });
-    expect(problemsIn("en")(attempt.body)).toBe("The request failed: connect ECONNREFUSED 127.0.0.1:9.");
-    expect(problemsIn("fr")(attempt.body)).toBe("La requête a échoué : connect ECONNREFUSED 127.0.0.1:9.");
-    expect(problemsIn("ar")(attempt.body)).toBe("فشل الطلب: \u2068connect ECONNREFUSED 127.0.0.1:9\u2069.");
+    expect(attempt).toMatchObject({ delivered: false, status: null, body: problem("webhooks.attempt.connectionRefused", { code: "ECONNREFUSED" }) });
+    expect(problemsIn("en")(attempt.body)).toBe("The receiver refused the connection (ECONNREFUSED).");
+    expect(problemsIn("fr")(attempt.body)).toBe("Le destinataire a refusé la connexion (ECONNREFUSED).");
+    expect(problemsIn("ar")(attempt.body)).toBe("رفض المستقبِل الاتصال (\u2068ECONNREFUSED\u2069).");
+  });
+
+  it("names a connection closed without an answer, and an answer that is not HTTP", async () => {
+    const closing = net.createServer((socket) => socket.once("data", () => socket.destroy()));
+    const garbling = net.createServer((socket) => socket.once("data", () => socket.end("SMTP ready\r\n\r\n")));
+    for (const s of [closing, garbling]) await new Promise<void>((resolve) => s.listen(0, "127.0.0.1", resolve));
+    try {
+      const closed = await postWebhook(`http://127.0.0.1:${(closing.address() as AddressInfo).port}/`, {}, "{}", open);
+      expect(closed).toMatchObject({ delivered: false, status: null, body: problem("webhooks.attempt.connectionClosed", { code: "ECONNRESET" }) });
+      expect(problemsIn("fr")(closed.body)).toBe("Le destinataire a fermé la connexion sans répondre (ECONNRESET).");
+      const garbled = await postWebhook(`http://127.0.0.1:${(garbling.address() as AddressInfo).port}/`, {}, "{}", open);
+      expect(garbled.status).toBeNull();
+      expect(readProblem(garbled.body)).toEqual({ key: "webhooks.attempt.notHttp", values: { code: expect.stringMatching(/^HPE_/) } });
+      expect(problemsIn("en")(garbled.body)).toMatch(/^The receiver's answer is not HTTP \(HPE_\w+\)\.$/);
+    } finally {
+      closing.close();
+      garbling.close();
+    }
+  });
+
+  it("names a certificate the console does not trust", async () => {
+    const tls = await selfSignedServer();
+    try {
+      const attempt = await postWebhook(`https://127.0.0.1:${tls.port}/`, {}, "{}", open);
+      expect(readProblem(attempt.body)).toEqual({ key: "webhooks.attempt.certificate", values: { code: expect.stringMatching(/SELF_SIGNED|CERT|UNABLE_TO_VERIFY/) } });
+      expect(problemsIn("ar")(attempt.body)).toMatch(/^شهادة TLS الخاصة بالمستقبِل غير موثوقة/);
+    } finally {
+      tls.close();
+    }
   });
 });
 
