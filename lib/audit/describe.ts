@@ -222,14 +222,17 @@ const DURING_KEY: Record<string, string> = {
   "two-factor turn-off": "audit.value.during.twoFactorTurnOff",
 };
 
+/** A role as the users page names it: a user's `role`, and the role a refused page `required`. */
+const ROLE_KEY: Record<string, string> = { admin: "users.role.admin", staff: "users.role.staff" };
+
 /** Code values a detail field holds, by field, with the catalogue messages the rest of the console already says them with. */
 const VALUE_KEY: Record<string, Record<string, string>> = {
   password: PASSWORD_KEY,
   during: DURING_KEY,
-  role: { admin: "users.role.admin", staff: "users.role.staff" },
+  role: ROLE_KEY,
   // An export's filters keep the query's text: a flag is "true" or "false".
   is_mandatory: { true: "subscribers.yes", false: "subscribers.no" },
-  required: { admin: "users.role.admin", staff: "users.role.staff" },
+  required: ROLE_KEY,
   scope: { read: "account.tokens.scopes.read", export: "account.tokens.scopes.export" },
   state: { active: "account.tokens.states.active", revoked: "account.tokens.states.revoked", expired: "account.tokens.states.expired" },
   subscription_status: { pending: "subscribers.status.pending", active: "subscribers.status.active", expired: "subscribers.status.expired", cancelled: "subscribers.status.cancelled" },
@@ -256,7 +259,7 @@ const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[
  */
 const detail = (field: string, v: unknown, w: AuditWords): string => {
   if (Array.isArray(v)) return new Intl.ListFormat(w.tag, { type: "unit", style: "short" }).format(v.map((x) => detail(field, x, w)));
-  if (v && typeof v === "object") return Object.entries(v).map(([k, x]) => `${w.t("record.changes.field", { field: fieldLabel(k, w) })} ${detail(k, x, w)}`).join("; ");
+  if (v && typeof v === "object") return Object.entries(v).map(([k, x]) => `${w.t("record.changes.field", { field: fieldLabel(k, w) })} ${detail(k, x, w)}`).join(w.t("audit.partSeparator"));
   const key = typeof v === "string" && Object.hasOwn(VALUE_KEY, field) && Object.hasOwn(VALUE_KEY[field]!, v) ? VALUE_KEY[field]![v] : undefined;
   if (key) return w.t(key);
   if (typeof v === "string" && ISO_DATE_TIME.test(v)) {

@@ -56,10 +56,10 @@ describe("the audit's words", () => {
     const webhook = entry("webhook.test", { entity: "webhook", entity_id: "4", after: { url: "https://example.com/h", event_id: "msg_1" } });
     expect(describeAudit(webhook, fr).details).toEqual([["URL", "https://example.com/h"], ["identifiant de l’événement", "msg_1"]]);
     expect(describeAudit(webhook, ar).details).toEqual([["عنوان URL", "https://example.com/h"], ["معرّف الحدث", "msg_1"]]);
-    // Nested names and their codes (an export's filters) and flags read as words too.
+    // Nested names and their codes (an export's filters) and flags read as words too, parted as the language parts them.
     const exported = entry("export.request", { entity: "export", entity_id: "e", after: { filters: { subscription_status: "active", is_mandatory: true }, total_rows: 2 } });
-    expect(describeAudit(exported, fr).details).toEqual([["filtres", "statut : Actif; obligatoire : Oui"], ["lignes au total", "2"]]);
-    expect(describeAudit(exported, ar).details).toEqual([["عوامل التصفية", "الحالة: نشط; إلزامي: نعم"], ["إجمالي الصفوف", "2"]]);
+    expect(describeAudit(exported, fr).details).toEqual([["filtres", "statut : Actif ; obligatoire : Oui"], ["lignes au total", "2"]]);
+    expect(describeAudit(exported, ar).details).toEqual([["عوامل التصفية", "الحالة: نشط؛ إلزامي: نعم"], ["إجمالي الصفوف", "2"]]);
     // As an export stores them: the query's text. The sentence names no record, nor is one added to it.
     const stored = entry("export.request", { entity: "export", entity_id: "e", after: { filters: { is_mandatory: "false" }, format: "csv", total_rows: 2 } });
     expect(describeAudit(stored, fr).details[0]).toEqual(["filtres", "obligatoire : Non"]);
