@@ -34,8 +34,9 @@ export async function updateBranch(id: number, name: string, actor: Caller): Pro
   return transaction(async (tx) => {
     const [before] = await liveBranch(tx, id, actor);
     if (!before) throw branchNotFound();
-    // eslint-disable-next-line console/scoped-sources -- the branch just read through branchesOf.
-    const branch = await tx.branch.update({ where: { id }, data: { name }, select });
+    // Still live when written: a deletion committed since the read leaves nothing to rename (404).
+    // eslint-disable-next-line console/scoped-sources -- the branch just read through branchesOf, if still live.
+    const branch = await tx.branch.update({ where: { id, deleted_at: null }, data: { name }, select });
     await tx.audit({
       action: "branch.update",
       actor,

@@ -1,14 +1,17 @@
+import pg from "pg";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { countBranchSubscribersAction, createBranchAction, deleteBranchAction, updateBranchAction } from "@/app/(console)/branches/actions";
 import * as branchesApi from "@/app/api/v1/branches/route";
 import * as branchApi from "@/app/api/v1/branches/[id]/route";
 import type { SessionUser } from "@/lib/auth/permissions";
 import { branchFiltersSchema } from "@/lib/branches/filters";
+import { createBranch, updateBranch } from "@/lib/branches/mutations";
 import { listBranches } from "@/lib/branches/queries";
 import type { Database } from "@/lib/db/client";
 import { actAs, createUsers, testDatabase, testDbKinds } from "../helpers/db";
 import { apiRequest, expectRefused, routeContext } from "../helpers/http";
 import { branchScope } from "@/lib/auth/scope";
+import { AppError } from "@/lib/errors";
 
 const EVERY = branchScope({ role: "admin", branch_ids: null });
 
@@ -216,5 +219,30 @@ for (const kind of testDbKinds()) {
         expect((await invalid.json()).error.fields.name).toBeDefined();
       });
     });
+
+    // PGlite runs one statement at a time: no deletion can commit between a rename's read and its write.
+    if (kind === "postgres") {
+      it("does not rename a branch trashed between the rename's read and its write: 404, the trash keeps its name", async () => {
+        const caller = { ...users.admin, scope: EVERY };
+        const branch = await createBranch("Racing rename", caller);
+        const deleting = new pg.Client({ connectionString: database.target.kind === "postgres" ? database.target.url : "" });
+        await deleting.connect();
+        try {
+          await deleting.query("BEGIN");
+          await deleting.query("UPDATE branches SET deleted_at = now() WHERE id = $1", [branch.id]);
+          const renaming = updateBranch(branch.id, "Renamed in the trash", caller).then(() => null, (error: unknown) => error);
+          // The rename has read the branch as live (the deletion is not committed) and waits for its row.
+          const waiting = async () => (await deleting.query<{ n: number }>(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`)).rows[0]!.n;
+          await expect.poll(waiting, { timeout: 10_000 }).toBe(1);
+          await deleting.query("COMMIT");
+          const refusal = await renaming;
+          expect(AppError.is(refusal) ? refusal.status : refusal).toBe(404);
+        } finally {
+          await deleting.end();
+        }
+        expect(await database.prisma.branch.findUnique({ where: { id: branch.id }, select: { name: true } })).toEqual({ name: "Racing rename" });
+        expect(await database.prisma.auditEvent.count({ where: { action: "branch.update", entity_id: String(branch.id) } })).toBe(0);
+      });
+    }
   });
 }
