@@ -70,7 +70,7 @@ type BatchOf = { bulkId: string; userId: number | null };
  * before (and its version after) in the same transaction, for the undo; rows are locked in id
  * order first. `decideAgain` only at once: a job re-decides after its last batch (0015).
  */
-async function applyBatch(tx: Queryable, ids: number[], change: BulkChange, of: BatchOf, { decideAgain }: { decideAgain: boolean }): Promise<BatchResult> {
+async function applyBatch(tx: Queryable, scope: BranchScope, ids: number[], change: BulkChange, of: BatchOf, { decideAgain }: { decideAgain: boolean }): Promise<BatchResult> {
   if (ids.length === 0) return { matched: 0, changed: [] };
   if ("delete" in change) {
     const moved = await trashSubscribers(tx, ids, { deletedBy: of.userId, bulkChangeId: of.bulkId, decideAgain });
@@ -88,9 +88,10 @@ async function applyBatch(tx: Queryable, ids: number[], change: BulkChange, of: 
           sql`is_mandatory <> ${change.is_mandatory}`,
           sql`NULL::"SubscriptionStatus" AS old_status, old.is_mandatory AS old_mandatory`,
         ];
-  // eslint-disable-next-line console/scoped-sources -- the ids were read through subscribersOf(scope) in this transaction.
+  // Locked through the scope again: a row moved out of it since the ids were read (PostgreSQL re-checks a locked row) is left alone.
+  // eslint-disable-next-line console/scoped-sources -- the UPDATE writes only the rows `old` locked through subscribersOf(scope).
   const rows = await tx.query<{ id: number }>(sql`
-    WITH old AS (SELECT id, subscription_status, is_mandatory FROM subscribers WHERE id = ANY(${ids}::int[]) AND ${differs} ORDER BY id FOR UPDATE),
+    WITH old AS (SELECT id, subscription_status, is_mandatory FROM ${subscribersOf(scope)} s WHERE id = ANY(${ids}::int[]) AND ${differs} ORDER BY id FOR UPDATE),
     changed AS (UPDATE subscribers s SET ${set}, updated_at = now() FROM old WHERE s.id = old.id
       RETURNING s.id, ${old}, s.updated_at)
     INSERT INTO bulk_change_rows (bulk_change_id, subscriber_id, old_status, old_mandatory, changed_at)
@@ -159,7 +160,7 @@ export async function requestBulkChange(scope: BranchScope, user: SessionUser, t
       await tx.query(sql`INSERT INTO bulk_changes (id, user_id, status, target, change, total_rows)
         VALUES (${id}, ${user.id}, 'running', '{}'::jsonb, ${JSON.stringify(change)}::jsonb, ${total})`);
       const ids = (await tx.query<{ id: number }>(sql`SELECT s.id ${from} ORDER BY s.id`)).map((r) => r.id);
-      const { matched, changed } = await applyBatch(tx, ids, change, { bulkId: id, userId: user.id }, { decideAgain: true });
+      const { matched, changed } = await applyBatch(tx, scope, ids, change, { bulkId: id, userId: user.id }, { decideAgain: true });
       // Only ids that changed, so a later subscriber given a missing id never shows this in its history.
       const what = "ids" in target ? { ids: changed } : { filters: targetFilters(target).raw };
       await tx.query(sql`UPDATE bulk_changes SET status = 'completed', completed_at = now(), target = ${JSON.stringify(what)}::jsonb,
@@ -218,10 +219,11 @@ export async function runBulkChange(
     signal?.throwIfAborted();
     const done = await transaction(async (tx) => {
       // The user's scope as it is at each batch: a scope narrowed since the request, or during the job, narrows the change.
-      const from = targetFrom(await branchScopeOfUser(row.user_id, tx), row.target, [sql`s.id > ${last}`]);
+      const scope = await branchScopeOfUser(row.user_id, tx);
+      const from = targetFrom(scope, row.target, [sql`s.id > ${last}`]);
       const ids = (await tx.query<{ id: number }>(sql`SELECT s.id ${from} ORDER BY s.id LIMIT ${size}`)).map((r) => r.id);
       if (ids.length === 0) return null;
-      const { matched, changed } = await applyBatch(tx, ids, row.change, { bulkId, userId: row.user_id }, { decideAgain: false });
+      const { matched, changed } = await applyBatch(tx, scope, ids, row.change, { bulkId, userId: row.user_id }, { decideAgain: false });
       const next = ids[ids.length - 1]!;
       await tx.query(sql`UPDATE bulk_changes SET last_id = ${next}, processed_rows = processed_rows + ${matched}, changed_rows = changed_rows + ${changed.length}
         WHERE id = ${bulkId}`);

@@ -1,3 +1,4 @@
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GET as branchesGET } from "@/app/api/v1/branches/route";
 import { GET as branchGET } from "@/app/api/v1/branches/[id]/route";
@@ -14,7 +15,7 @@ import { branchScope } from "@/lib/auth/scope";
 import { connection, sql } from "@/lib/db/sql";
 import { runExport } from "@/lib/export/run";
 import { runImport } from "@/lib/imports/run";
-import { countTarget, runBulkChange } from "@/lib/subscribers/bulk";
+import { countTarget, requestBulkChange, runBulkChange } from "@/lib/subscribers/bulk";
 import { ANOTHER_BRANCH, earlierMatches, getSubscriber, subscriberHistory } from "@/lib/subscribers/record";
 import { editableFields, updateSubscriber } from "@/lib/subscribers/edit";
 import { subscriberCountSql } from "@/lib/subscribers/queries";
@@ -290,6 +291,34 @@ for (const kind of testDbKinds()) {
       expect(imported[0]!.n).toBe(1);
       await branchCountsExact();
     });
+
+    // PGlite runs one statement at a time: nothing can move a subscriber between a bulk change's read and its write.
+    if (kind === "postgres") {
+      it("does not change a subscriber moved out of the scope between a bulk change's read and its write", async () => {
+        const moved = ids.a[11]!;
+        const status = () => q<{ status: string }>(`SELECT subscription_status::text AS status FROM subscribers WHERE id = ${moved}`);
+        expect(await status()).toEqual([{ status: "pending" }]);
+        const mover = new pg.Client({ connectionString: s.database.target.kind === "postgres" ? s.database.target.url : "" });
+        await mover.connect();
+        try {
+          await mover.query("BEGIN");
+          await mover.query("UPDATE subscribers SET branch_id = $1 WHERE id = $2", [b, moved]);
+          const changing = requestBulkChange(branchScope(scoped), scoped, { ids: [moved] }, { subscription_status: "cancelled" });
+          // The change has read the subscriber in branch A (the move is not committed) and waits for its row.
+          const waiting = async () => (await mover.query<{ n: number }>(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`)).rows[0]!.n;
+          await expect.poll(waiting, { timeout: 10_000 }).toBe(1);
+          await mover.query("COMMIT");
+          const result = await changing;
+          expect(result.kind).toBe("done");
+          expect(await q(`SELECT changed_rows FROM bulk_changes WHERE id = '${result.id}'`)).toEqual([{ changed_rows: 0 }]);
+          expect(await q(`SELECT subscriber_id FROM bulk_change_rows WHERE bulk_change_id = '${result.id}'`)).toEqual([]);
+        } finally {
+          await mover.end();
+        }
+        expect(await status()).toEqual([{ status: "pending" }]);
+        await q(`UPDATE subscribers SET branch_id = ${a} WHERE id = ${moved}`);
+      });
+    }
 
     it("keeps the per-branch counts exact through moves, deletions and a branch deleted", async () => {
       await q(`UPDATE subscribers SET branch_id = ${b} WHERE id = ${ids.a[3]}`);
