@@ -2,15 +2,40 @@
 // lib/auth/scope.ts (subscribersOf, branchesOf, LIVE_BRANCHES, TRASHED_BRANCHES), never from the
 // bare tables, so none can leave out the branch scope or the trash (docs/decisions/0037-scoped-sources.md).
 
-/** SQL text naming a table to read, join or change; or a `sql` fragment that is the table's name alone, to put in one. */
-const BARE_TABLE = /\b(from|join|update)\s+(subscribers|branches)\b/i;
-const TABLE_FRAGMENT = /^\s*(subscribers|branches)\s*$/i;
+// A table's name as SQL may write it: bare or quoted, with or without its schema.
+const TABLE = String.raw`(?:"?public"?\.)?"?(?:subscribers|branches)"?(?![\w"])`;
+// What may stand between FROM and a later table of its comma-separated list: no clause that ends the list.
+const LIST = String.raw`(?:(?!\b(?:where|order|group|having|limit|select|returning|set|values|on|using)\b)[^;()])*?,\s*`;
+/** SQL text naming a table to read, join or change (`ONLY`, `USING` and comma joins included); or a `sql` fragment that is the table's name alone, to put in one. */
+const BARE_TABLE = new RegExp(String.raw`\b(?:(?:from|join|update|using|truncate(?:\s+table)?)\s+(?:only\s+)?|from\s+${LIST}(?:only\s+)?)${TABLE}`, "i");
+const TABLE_FRAGMENT = new RegExp(String.raw`^\s*${TABLE}\s*$`, "i");
 
 /** Prisma's model methods that read or change rows a WHERE picks; creating rows picks none. */
 const PICKING = new Set([
   ...["findUnique", "findUniqueOrThrow", "findFirst", "findFirstOrThrow", "findMany", "count", "aggregate", "groupBy"],
   ...["update", "updateMany", "updateManyAndReturn", "upsert", "delete", "deleteMany"],
 ]);
+
+const MODELS = new Set(["subscriber", "branch"]);
+
+/** What holds Prisma's delegates: the client or a transaction, however it is named or reached. */
+const DELEGATE_HOLDER = /^(prisma|tx|db|client|database|transaction)$/i;
+
+/** A member's or property's name, computed (`x["subscriber"]`) or not; "" when it is not a plain name. */
+function propertyName(node) {
+  const key = node.type === "Property" ? node.key : node.property;
+  if (!node.computed && key.type === "Identifier") return key.name;
+  return key.type === "Literal" && typeof key.value === "string" ? key.value : "";
+}
+
+/** The name an object is reached by: `prisma`, `tx`, `s.database.prisma` → "prisma", `(await prisma())` → "prisma". */
+function holderName(node) {
+  if (node.type === "Identifier") return node.name;
+  if (node.type === "MemberExpression") return propertyName(node);
+  if (node.type === "CallExpression") return holderName(node.callee);
+  if (node.type === "AwaitExpression") return holderName(node.argument);
+  return "";
+}
 
 const SQL_MESSAGE =
   "Start from the scoped source: FROM ${subscribersOf(scope)} s, FROM ${branchesOf(scope)} b or JOIN ${LIVE_BRANCHES} b (lib/auth/scope.ts, decision 0037).";
@@ -30,13 +55,24 @@ const scopedSources = {
       },
       MemberExpression(node) {
         const model = node.object;
-        if (model.type !== "MemberExpression" || model.computed || model.property.type !== "Identifier") return;
-        if (!["subscriber", "branch"].includes(model.property.name)) return;
-        if (node.computed || node.property.type !== "Identifier" || !PICKING.has(node.property.name)) return;
+        if (model.type !== "MemberExpression") return;
+        const name = propertyName(model);
+        const method = propertyName(node);
+        if (!MODELS.has(name) || !PICKING.has(method)) return;
         context.report({
           node,
-          message: `Prisma's ${model.property.name}.${node.property.name} skips the scope: read through the scoped source with raw SQL (lib/auth/scope.ts, decision 0037).`,
+          message: `Prisma's ${name}.${method} skips the scope: read through the scoped source with raw SQL (lib/auth/scope.ts, decision 0037).`,
         });
+      },
+      // A model's delegate kept aside (`const m = tx.subscriber`, `const { branch } = prisma`) would call it out of the rule's sight.
+      VariableDeclarator(node) {
+        const init = node.init?.type === "AwaitExpression" ? node.init.argument : node.init;
+        if (!init) return;
+        const aside =
+          node.id.type === "ObjectPattern"
+            ? node.id.properties.some((p) => p.type === "Property" && MODELS.has(propertyName(p))) && DELEGATE_HOLDER.test(holderName(init))
+            : init.type === "MemberExpression" && MODELS.has(propertyName(init)) && DELEGATE_HOLDER.test(holderName(init.object));
+        if (aside) context.report({ node, message: "A Prisma model's delegate kept aside skips the scope: read through the scoped source with raw SQL (lib/auth/scope.ts, decision 0037)." });
       },
     };
   },
