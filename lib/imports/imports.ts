@@ -165,8 +165,10 @@ async function enqueue(user: SessionUser, id: string, fileName: string, sheetNam
   await queue(); // started outside the transaction: on PGlite that holds the only connection
   const jobId = crypto.randomUUID();
   await transaction(async (tx) => {
-    await tx.query(sql`UPDATE subscriber_imports SET dry_run = false, status = 'in_queue', job_id = ${jobId}, processed_rows = 0, imported_rows = 0,
-      duplicate_rows = 0, error = NULL, completed_at = NULL, created_at = now() WHERE id = ${id}`);
+    // Not while a preview of it runs (another tab's "Update preview"): that preview would import the file beside the job.
+    const started = await tx.query(sql`UPDATE subscriber_imports SET dry_run = false, status = 'in_queue', job_id = ${jobId}, processed_rows = 0, imported_rows = 0,
+      duplicate_rows = 0, error = NULL, completed_at = NULL, created_at = now() WHERE id = ${id} AND status <> 'running' RETURNING id`);
+    if (started.length === 0) throw new AppError(409, "busy", problem("imports.previewBusy"));
     await tx.audit({ action: "import.start", actor: user, entity: "import", entityId: id, after: { file_name: fileName, sheet_name: sheetName } });
     await sendJob(tx, { kind: "import", id, userId: user.id }, jobId);
   });
@@ -246,9 +248,15 @@ export async function previewAgain(
     headers = opened.headers;
   }
   const conn = await connection();
-  await conn.query(sql`UPDATE subscriber_imports SET status = 'running', worksheet = ${worksheet}, sheet_name = ${choice.sheet_name},
+  // Still a preview no one is running: the checks above read the row before another tab could start it.
+  const previewing = await conn.query(sql`UPDATE subscriber_imports SET status = 'running', worksheet = ${worksheet}, sheet_name = ${choice.sheet_name},
     headers = ${JSON.stringify(headers)}::jsonb, mapping = ${JSON.stringify(mapping)}::jsonb, total_rows = 0, processed_rows = 0, imported_rows = 0,
-    rejected_rows = 0, duplicate_rows = 0, reasons = '{}', preview = '[]', has_rejected = false, error = NULL WHERE id = ${id}`);
+    rejected_rows = 0, duplicate_rows = 0, reasons = '{}', preview = '[]', has_rejected = false, error = NULL
+    WHERE id = ${id} AND dry_run AND status <> 'running' RETURNING dry_run`);
+  if (previewing.length === 0) {
+    const now = await load(user.id, id);
+    throw now.dry_run ? new ImportRefusal(409, "busy", problem("imports.previewBusy")) : new ImportRefusal(409, "already_started", problem("imports.mappingStarted"));
+  }
   await storage().delete([rejectedKey(id)]);
   if (headerProblemKeys(headers, mapping).length === 0) {
     try {

@@ -4,7 +4,9 @@ import { POST as subscribersPOST } from "@/app/api/v1/subscribers/route";
 import { POST as importPOST } from "@/app/api/v1/subscribers/imports/route";
 import type { SessionUser } from "@/lib/auth/permissions";
 import { connection, sql } from "@/lib/db/sql";
+import { previewAgain, startImport } from "@/lib/imports/imports";
 import { runImport } from "@/lib/imports/run";
+import { AppError } from "@/lib/errors";
 import { LOCK_IMPORT } from "@/lib/subscribers/duplicates";
 import { createSubscriber } from "@/lib/subscribers/mutations";
 import { actAs } from "../helpers/db";
@@ -174,6 +176,40 @@ if (process.env.TEST_DATABASE_URL) {
       actAs(s.staff);
       const again = await subscribersPOST(apiRequest("/api/v1/subscribers", { method: "POST", json: { first_name: "Waits", last_name: "Form", email: "waits@example.com", mobile: "+447911250002", subscription_status: "pending", is_mandatory: false } }), {});
       expect(again.status).toBe(201);
+    });
+
+    it("does not start an import while another tab's preview of it has begun, nor preview one started meanwhile: 409 each", async () => {
+      actAs(s.staff);
+      const form = new FormData();
+      form.set("file", new Blob([`${HEADER}\nTab,One,tab.one@example.com,+447911260001`]), "Two tabs.csv");
+      form.set("dry_run", "true");
+      const previewed = await importPOST(new Request("http://localhost/api/v1/subscribers/imports", { method: "POST", body: form }), {});
+      expect(previewed.status, await previewed.clone().text()).toBe(200);
+      const id = ((await previewed.json()) as { id: string; status: string }).id;
+      const row = async () => (await (await connection()).query<{ status: string; dry_run: boolean }>(sql`SELECT status::text, dry_run FROM subscriber_imports WHERE id = ${id}`))[0];
+      expect(await row()).toEqual({ status: "completed", dry_run: true });
+      const refusal = (work: Promise<unknown>) => work.then(() => null, (error: unknown) => (AppError.is(error) ? `${error.status} ${error.code}` : error));
+      const waiting = async () => (await barrier.query<{ n: number }>(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`)).rows[0]!.n;
+
+      // The other tab's preview has set the row running, not yet committed: Start read it completed and waits for the row.
+      await barrier.query("BEGIN");
+      await barrier.query("UPDATE subscriber_imports SET status = 'running' WHERE id = $1", [id]);
+      const starting = refusal(startImport(s.staff, id));
+      await expect.poll(waiting, { timeout: 10_000 }).toBe(1);
+      await barrier.query("COMMIT");
+      expect(await starting).toBe("409 busy");
+      expect(await row()).toEqual({ status: "running", dry_run: true });
+      expect(await (await connection()).query(sql`SELECT 1 FROM pgboss.job WHERE data->>'id' = ${id}`)).toEqual([]);
+
+      // The other way round: the import started in the other tab (not yet committed) while this tab previews again.
+      await (await connection()).query(sql`UPDATE subscriber_imports SET status = 'completed' WHERE id = ${id}`);
+      await barrier.query("BEGIN");
+      await barrier.query("UPDATE subscriber_imports SET dry_run = false, status = 'in_queue' WHERE id = $1", [id]);
+      const previewing = refusal(previewAgain(s.staff, id, { mapping: ["first_name", "last_name", "email", "mobile"], worksheet: null, sheet_name: null }));
+      await expect.poll(waiting, { timeout: 10_000 }).toBe(1);
+      await barrier.query("COMMIT");
+      expect(await previewing).toBe("409 already_started");
+      expect(await row()).toEqual({ status: "in_queue", dry_run: false });
     });
   });
 }
