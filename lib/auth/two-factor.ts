@@ -10,6 +10,7 @@ import type { Principal } from "./principal";
 import { verifyPassword } from "./password";
 import { claimAttempt, type PasswordCheck, recordLocked, settleAttempt } from "./throttle";
 import { isTotpShape, newRecoveryCodes, newTotpSecret, recoveryCodeHash, totpStep, totpUri } from "./totp";
+import { sql } from "@/lib/db/sql";
 import { transaction } from "@/lib/db/transaction";
 
 // Two-factor codes of password sign-ins: set up and turned off by the user on /account, checked by
@@ -147,6 +148,9 @@ export async function newRecoveryCodesFor(principal: Principal, password: string
   const codes = newRecoveryCodes();
   const request = await requestInfo();
   await transaction(async (tx) => {
+    // Checked again with the user's row locked: a turn-off committed since the first read leaves no codes to replace.
+    const [still] = await tx.query<{ on: boolean }>(sql`SELECT two_factor_enabled_at IS NOT NULL AS on FROM users WHERE id = ${user.id} FOR UPDATE`);
+    if (!still?.on) throw conflict(problem("auth.twoFactorOffNoCodes"));
     await replaceRecoveryCodes(tx, user.id, codes);
     await tx.audit({ action: "user.recovery_codes_replace", actor: user, entity: "user", entityId: user.id, request });
   });

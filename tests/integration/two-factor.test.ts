@@ -1,3 +1,4 @@
+import pg from "pg";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { DELETE as twoFactorDELETE } from "@/app/api/v1/users/[id]/two-factor/route";
 import { authOptions } from "@/lib/auth/options";
@@ -5,6 +6,7 @@ import { hashPassword } from "@/lib/auth/password";
 import type { SessionUser } from "@/lib/auth/permissions";
 import type { Principal } from "@/lib/auth/principal";
 import { branchScope } from "@/lib/auth/scope";
+import { AppError } from "@/lib/errors";
 import { duringSignIn } from "@/lib/auth/sign-in";
 import { currentTotp, RECOVERY_CODE_COUNT, recoveryCodeHash } from "@/lib/auth/totp";
 import { confirmTwoFactor, newRecoveryCodesFor, startTwoFactorSetup, turnOffTwoFactor, twoFactorState } from "@/lib/auth/two-factor";
@@ -122,6 +124,33 @@ for (const kind of testDbKinds()) {
       expect(await attempt({ email: ada.email, password: PASSWORD, code: codes[0]! })).toBe("two_factor_code_used");
       expect(await database.prisma.auditEvent.count({ where: { action: "user.recovery_code_use", entity_id: String(ada.id) } })).toBe(1);
     });
+
+    // PGlite runs one statement at a time: no turn-off can commit between the check and the new codes.
+    if (kind === "postgres") {
+      it("gives no new recovery codes once a turn-off committed after the first check: 409, none written", async () => {
+        const kept = await database.prisma.user.findUniqueOrThrow({ where: { id: ada.id }, select: { two_factor_secret: true, two_factor_enabled_at: true, two_factor_last_step: true } });
+        const codesBefore = await database.prisma.recoveryCode.findMany({ where: { user_id: ada.id }, select: { code_hash: true } });
+        const other = new pg.Client({ connectionString: database.target.kind === "postgres" ? database.target.url : "" });
+        await other.connect();
+        try {
+          // Another session turns two-factor off, not yet committed: the request reads it on and checks the password.
+          await other.query("BEGIN");
+          await other.query("UPDATE users SET two_factor_enabled_at = NULL, two_factor_secret = NULL WHERE id = $1", [ada.id]);
+          await other.query("DELETE FROM recovery_codes WHERE user_id = $1", [ada.id]);
+          const asking = newRecoveryCodesFor(session(ada), PASSWORD).then(() => null, (error: unknown) => (AppError.is(error) ? error.status : error));
+          const waiting = async () => (await other.query<{ n: number }>(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`)).rows[0]!.n;
+          await expect.poll(waiting, { timeout: 10_000 }).toBe(1);
+          await other.query("COMMIT");
+          expect(await asking).toBe(409);
+        } finally {
+          await other.end();
+        }
+        expect(await database.prisma.recoveryCode.count({ where: { user_id: ada.id } })).toBe(0);
+        // Back as the next test finds it: on, with its codes.
+        await database.prisma.user.update({ where: { id: ada.id }, data: kept });
+        await database.prisma.recoveryCode.createMany({ data: codesBefore.map((c) => ({ user_id: ada.id, code_hash: c.code_hash })) });
+      });
+    }
 
     it("turns off only with the password and a code", async () => {
       const secret = await secretOf();
