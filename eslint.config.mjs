@@ -3,6 +3,9 @@ import nextVitals from "eslint-config-next/core-web-vitals";
 import nextTs from "eslint-config-next/typescript";
 import scopedSources from "./tools/lint/scoped-sources.mjs";
 import callAction from "./tools/lint/call-action.mjs";
+import writesInTransaction from "./tools/lint/writes-in-transaction.mjs";
+
+const consoleRules = { rules: { "scoped-sources": scopedSources, "writes-in-transaction": writesInTransaction } };
 
 const RAW_SQL = [
   ...["$queryRaw", "$executeRaw", "$queryRawUnsafe", "$executeRawUnsafe", "$queryRawTyped"].map((property) => ({
@@ -47,8 +50,17 @@ export default defineConfig([
       "tools/**", "scripts/**", "bench/**", // seed and measure the whole database, outside the app
       "tests/**", "e2e/**", // seed and inspect databases directly
     ],
-    plugins: { console: { rules: { "scoped-sources": scopedSources } } },
+    plugins: { console: consoleRules },
     rules: { "console/scoped-sources": "error" },
+  },
+  // Every write runs in transaction(), sent by its tx: retried on a deadlock, its audit event in it
+  // (decision 38). lib/db defines the path; tools, scripts, benchmarks and tests seed and measure
+  // databases of their own.
+  {
+    files: ["**/*.{ts,tsx,js,mjs,cjs}"],
+    ignores: ["lib/db/**", "tools/**", "scripts/**", "bench/**", "tests/**", "e2e/**"],
+    plugins: { console: consoleRules },
+    rules: { "console/writes-in-transaction": "error" },
   },
   // The session cookie is next-auth's: read with next-auth/jwt's `decode`, never by a copy of it
   // built on the library next-auth uses underneath (decision 23).

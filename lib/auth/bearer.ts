@@ -62,6 +62,7 @@ type TokenRow = {
  * (docs/decisions/0047-token-rates-in-the-database.md).
  */
 export const tokenLookup = (hash: string) =>
+  // eslint-disable-next-line console/writes-in-transaction -- one row, in the request's one statement (decision 0047): nothing to deadlock on.
   sql`WITH t AS (
         SELECT t.id, t.name, t.scope::text AS scope, t.expires_at, t.revoked_at, t.last_used_at,
                u.id AS user_id, u.name AS user_name, u.email, u.role::text AS role, ${USER_BRANCH_IDS}, u.active,
@@ -92,6 +93,7 @@ export async function authenticateBearer(token: string, request: Request): Promi
     throw new AppError(429, "too_many_requests", problem("auth.tokenRate"), undefined, Math.max(1, row.rate_wait));
   }
   if (!row.last_used_at || Date.now() - row.last_used_at.getTime() > TOUCH_EVERY_MS) {
+    // eslint-disable-next-line console/writes-in-transaction -- one row, alone: nothing to deadlock on, and no round trips added to an API request.
     await query(sql`UPDATE api_tokens SET last_used_at = now() WHERE id = ${row.id}`);
   }
   return {

@@ -1,6 +1,6 @@
 // No "server-only": the separate worker process runs the clean-up too.
 import { config } from "@/lib/config";
-import { prisma } from "@/lib/db/client";
+import { transaction } from "@/lib/db/transaction";
 
 export const throttleSettings = () => {
   const c = config();
@@ -10,6 +10,6 @@ export const throttleSettings = () => {
 /** Drops the attempts that left the window (no pause is decided on them); returns how many went. */
 export async function purgeLoginAttempts(now = new Date()): Promise<number> {
   const { windowMs } = throttleSettings();
-  const { count } = await (await prisma()).loginAttempt.deleteMany({ where: { created_at: { lt: new Date(now.getTime() - windowMs) } } });
+  const { count } = await transaction((tx) => tx.loginAttempt.deleteMany({ where: { created_at: { lt: new Date(now.getTime() - windowMs) } } }), { job: true });
   return count;
 }

@@ -90,7 +90,7 @@ export async function settleAttempt(
 
 /** Forgets a claimed try that was neither right nor wrong (a right password still waiting for its code). */
 export async function dropAttempt(claimed: ClaimedAttempt) {
-  await (await prisma()).loginAttempt.delete({ where: { id: claimed.id } });
+  await transaction((tx) => tx.loginAttempt.delete({ where: { id: claimed.id } }));
 }
 
 export async function recordLocked(email: string, request: RequestInfo, retryAfter: number) {

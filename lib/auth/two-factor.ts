@@ -3,7 +3,6 @@ import QRCode from "qrcode";
 import { requestInfo } from "@/lib/audit/context";
 import { prisma } from "@/lib/db/client";
 import { AppError, conflict } from "@/lib/errors";
-import type { Prisma } from "@/lib/generated/prisma/client";
 import { problem } from "@/lib/i18n/problem";
 import type { SessionUser } from "./permissions";
 import type { Principal } from "./principal";
@@ -11,35 +10,33 @@ import { verifyPassword } from "./password";
 import { claimAttempt, type PasswordCheck, recordLocked, settleAttempt } from "./throttle";
 import { isTotpShape, newRecoveryCodes, newTotpSecret, recoveryCodeHash, totpStep, totpUri } from "./totp";
 import { sql } from "@/lib/db/sql";
-import { transaction } from "@/lib/db/transaction";
+import { transaction, type Tx } from "@/lib/db/transaction";
 
 // Two-factor codes of password sign-ins: set up and turned off by the user on /account, checked by
 // the one credentials path (sign-in.ts), reset by administrators (lib/users/mutations.ts).
 // docs/decisions/0030-sign-in-two-factor-and-sso.md
-
-type Db = Prisma.TransactionClient | Awaited<ReturnType<typeof prisma>>;
 
 /**
  * Spends a code of an enrolled user: a current TOTP code whose time step is later than the last
  * one accepted, or an unused recovery code. The conditional update makes a replay lose a race too.
  * `used`: a right code already spent, which the sign-in form names (the password was right).
  */
-export async function spendSecondFactor(db: Db, user: { id: number; two_factor_secret: string | null }, code: string): Promise<"code" | "recovery" | "used" | null> {
+export async function spendSecondFactor(tx: Tx, user: { id: number; two_factor_secret: string | null }, code: string): Promise<"code" | "recovery" | "used" | null> {
   const typed = code.replace(/\s/g, "");
   if (!user.two_factor_secret || typed === "") return null;
   if (isTotpShape(typed)) {
     const step = totpStep(user.two_factor_secret, typed);
     if (step === null) return null;
-    const { count } = await db.user.updateMany({
+    const { count } = await tx.user.updateMany({
       where: { id: user.id, two_factor_enabled_at: { not: null }, OR: [{ two_factor_last_step: null }, { two_factor_last_step: { lt: step } }] },
       data: { two_factor_last_step: step },
     });
     return count === 1 ? "code" : "used";
   }
   const code_hash = recoveryCodeHash(typed);
-  const { count } = await db.recoveryCode.updateMany({ where: { user_id: user.id, code_hash, used_at: null }, data: { used_at: new Date() } });
+  const { count } = await tx.recoveryCode.updateMany({ where: { user_id: user.id, code_hash, used_at: null }, data: { used_at: new Date() } });
   if (count === 1) return "recovery";
-  return (await db.recoveryCode.count({ where: { user_id: user.id, code_hash } })) > 0 ? "used" : null;
+  return (await tx.recoveryCode.count({ where: { user_id: user.id, code_hash } })) > 0 ? "used" : null;
 }
 
 export type TwoFactorState = { state: "off"; started: boolean } | { state: "on"; since: Date; recoveryCodesLeft: number };
@@ -97,10 +94,9 @@ export async function startTwoFactorSetup(principal: Principal, password: string
   if (on?.two_factor_enabled_at) throw alreadyOn();
   await confirmPerson(principal, password, "two_factor_setup");
   const secret = newTotpSecret();
-  const { count } = await db.user.updateMany({
-    where: { id: user.id, two_factor_enabled_at: null },
-    data: { two_factor_secret: secret, two_factor_last_step: null },
-  });
+  const { count } = await transaction((tx) =>
+    tx.user.updateMany({ where: { id: user.id, two_factor_enabled_at: null }, data: { two_factor_secret: secret, two_factor_last_step: null } }),
+  );
   if (count === 0) throw alreadyOn();
   const svg = await QRCode.toString(totpUri(secret, user.email), { type: "svg", errorCorrectionLevel: "M", margin: 2 });
   return { secret, qr: `data:image/svg+xml;base64,${Buffer.from(svg).toString("base64")}` };
@@ -134,7 +130,7 @@ export async function confirmTwoFactor(user: Pick<SessionUser, "id" | "email">, 
   });
 }
 
-async function replaceRecoveryCodes(tx: Prisma.TransactionClient, userId: number, codes: string[]) {
+async function replaceRecoveryCodes(tx: Tx, userId: number, codes: string[]) {
   await tx.recoveryCode.deleteMany({ where: { user_id: userId } });
   await tx.recoveryCode.createMany({ data: codes.map((c) => ({ user_id: userId, code_hash: recoveryCodeHash(c) })) });
 }
@@ -158,7 +154,7 @@ export async function newRecoveryCodesFor(principal: Principal, password: string
 }
 
 /** Clears the secret and the recovery codes (in `tx`, with the caller's audit event). */
-export async function clearTwoFactor(tx: Prisma.TransactionClient, userId: number) {
+export async function clearTwoFactor(tx: Tx, userId: number) {
   await tx.recoveryCode.deleteMany({ where: { user_id: userId } });
   await tx.user.update({ where: { id: userId }, data: { two_factor_secret: null, two_factor_enabled_at: null, two_factor_last_step: null } });
 }
@@ -172,7 +168,7 @@ export async function turnOffTwoFactor(principal: Principal, password: string, c
   const db = await prisma();
   const row = await db.user.findUnique({ where: { id: user.id }, select: { id: true, two_factor_secret: true, two_factor_enabled_at: true } });
   if (!row?.two_factor_enabled_at) throw conflict(problem("auth.twoFactorAlreadyOff"));
-  await confirmPerson(principal, password, "two_factor_turn_off", async () => ["code", "recovery"].includes((await spendSecondFactor(db, row, code)) ?? ""));
+  await confirmPerson(principal, password, "two_factor_turn_off", async () => ["code", "recovery"].includes((await transaction((tx) => spendSecondFactor(tx, row, code))) ?? ""));
   const request = await requestInfo();
   return transaction(async (tx) => {
     await clearTwoFactor(tx, user.id);

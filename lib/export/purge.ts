@@ -3,6 +3,7 @@ import { deleteExportFiles, strayFiles } from "./files";
 import { JOB_QUEUE, LEGACY_QUEUES } from "@/lib/jobs/queue";
 import { idRanges, markExportFailed } from "./run";
 import { connection, sql } from "@/lib/db/sql";
+import { transaction } from "@/lib/db/transaction";
 import { problem, type ProblemKey } from "@/lib/i18n/problem";
 import { storage } from "@/lib/storage";
 
@@ -16,9 +17,9 @@ const STRAY_AFTER_MS = 60 * 60 * 1000;
 export async function purgeExports(now: Date = new Date()): Promise<PurgeResult> {
   const conn = await connection();
   const cutoff = new Date(now.getTime() - config().EXPORT_RETENTION_HOURS * 3600 * 1000);
-  const purged = await conn.query<{ id: string }>(
+  const purged = await transaction((tx) => tx.query<{ id: string }>(
     sql`DELETE FROM subscriber_exports
-     WHERE status <> 'in_queue' AND GREATEST(created_at, completed_at, downloaded_at) < ${cutoff} RETURNING id`);
+     WHERE status <> 'in_queue' AND GREATEST(created_at, completed_at, downloaded_at) < ${cutoff} RETURNING id`), { job: true });
   await deleteExportFiles(purged.map((r) => r.id));
 
   const known = new Set((await conn.query<{ id: string }>(`SELECT id FROM subscriber_exports`)).map((r) => r.id));
@@ -49,12 +50,11 @@ export type WithdrawnBecause = "deleted" | "erased" | "retention";
  */
 export async function withdrawExportsHolding(ids: readonly number[], deletedBefore: Date, why: WithdrawnBecause = "deleted"): Promise<number> {
   if (ids.length === 0) return 0;
-  const conn = await connection();
   // problem(WITHDRAWN, { rows, why }), spelt as it spells it, with each file's own row count, which only the statement has.
-  const gone = await conn.query<{ id: string }>(
+  const gone = await transaction((tx) => tx.query<{ id: string }>(
     sql`UPDATE subscriber_exports SET status = 'failed', error = ${`${WITHDRAWN} {"rows":`}::text || total_rows::text || ${`,"why":${JSON.stringify(why)}}`}::text
      WHERE status = 'completed' AND (subscriber_ids && ${idRanges([...ids])}::int4multirange
-       OR (subscriber_ids IS NULL AND created_at < ${deletedBefore})) RETURNING id`);
+       OR (subscriber_ids IS NULL AND created_at < ${deletedBefore})) RETURNING id`), { job: true });
   await deleteExportFiles(gone.map((r) => r.id));
   return gone.length;
 }

@@ -41,15 +41,15 @@ export async function runExport(exportId: string, signal?: AbortSignal): Promise
     if (Date.now() - lastUpdate < PROGRESS_EVERY_MS) return;
     lastUpdate = Date.now();
     // On PGlite (no snapshot) rows added since the count are exported too.
-    await conn.query(sql`UPDATE subscriber_exports SET processed_rows = LEAST(${rows}, total_rows) WHERE id = ${exportId}`);
+    await transaction((tx) => tx.query(sql`UPDATE subscriber_exports SET processed_rows = LEAST(${rows}, total_rows) WHERE id = ${exportId}`), { job: true });
   };
   const written: number[] = [];
   // The count and the rows in one snapshot (PostgreSQL), so the file holds exactly `total` rows.
   const rows = await conn.read(async (reader) => {
     const total = await countRows(reader, scope, filters);
-    await conn.query(
+    await transaction((tx) => tx.query(
       sql`UPDATE subscriber_exports SET started_at = now(), total_rows = ${total}, processed_rows = 0
-       WHERE id = ${exportId} AND status = 'in_queue'`);
+       WHERE id = ${exportId} AND status = 'in_queue'`), { job: true });
     // One query path for every format: the format only chooses the writer.
     // Names in the user's language, else the root order: a job has no browser (docs/sorting-by-language.md).
     const collation = isLocale(row.locale) ? SORT_COLLATION[row.locale] : ROOT_COLLATION;
@@ -113,9 +113,8 @@ export function idRanges(ids: number[]): string {
 
 /** The last attempt failed (or its worker died): the export is failed, with why (a problem key), and a new request allowed. */
 export async function markExportFailed(exportId: string, message: string): Promise<boolean> {
-  const conn = await connection();
-  const updated = await conn.query(
-    sql`UPDATE subscriber_exports SET status = 'failed', error = ${cutText(message, 500)} WHERE id = ${exportId} AND status = 'in_queue' RETURNING id`);
+  const updated = await transaction((tx) => tx.query(
+    sql`UPDATE subscriber_exports SET status = 'failed', error = ${cutText(message, 500)} WHERE id = ${exportId} AND status = 'in_queue' RETURNING id`));
   if (updated.length > 0) await deleteExportFiles([exportId]);
   return updated.length > 0;
 }

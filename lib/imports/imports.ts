@@ -3,7 +3,7 @@ import crypto from "node:crypto";
 import type { z } from "zod";
 import type { SessionUser } from "@/lib/auth/permissions";
 import { config } from "@/lib/config";
-import { connection, sql, type Queryable, type Statement } from "@/lib/db/sql";
+import { connection, sql, type Queryable } from "@/lib/db/sql";
 import { AppError } from "@/lib/errors";
 import { isJobId, newJobId } from "@/lib/jobs/ids";
 import { queue, sendJob } from "@/lib/jobs/queue";
@@ -16,7 +16,7 @@ import { markImportFailed, runImport, sheetOfFile, type ImportRecord, type Previ
 import { importFieldsSchema, type importStatusSchema } from "./schema";
 import { inspectXlsxObject, openSource, rejectedKey, sourceKey, type ImportSource } from "./source";
 import { receiveUpload } from "./upload";
-import { transaction } from "@/lib/db/transaction";
+import { transaction, type Tx } from "@/lib/db/transaction";
 import { answerWords, sayable } from "./thrown";
 import { english, englishReason, oneMessage, type Words } from "./words";
 
@@ -128,16 +128,20 @@ async function dryRun(id: string): Promise<void> {
 }
 
 async function discard(id: string) {
-  const conn = await connection();
-  await conn.query(sql`DELETE FROM subscriber_imports WHERE id = ${id}`);
-  await conn.query(sql`DELETE FROM import_rows WHERE import_id = ${id}`);
+  await transaction(async (tx) => {
+    await tx.query(sql`DELETE FROM subscriber_imports WHERE id = ${id}`);
+    await tx.query(sql`DELETE FROM import_rows WHERE import_id = ${id}`);
+  });
   await storage().delete([sourceKey(id), rejectedKey(id)]);
 }
+
+/** A preview whose mapping leaves nothing to check is made as it stands. */
+const previewMade = (id: string) => transaction((tx) => tx.query(sql`UPDATE subscriber_imports SET status = 'completed', completed_at = now() WHERE id = ${id}`));
 
 const MB = 1024 * 1024;
 
 /** Inserts a preview unless the user's unstarted previews would pass IMPORT_PREVIEW_QUOTA_MB (413), under their lock so two uploads cannot both take the last of it (docs/decisions/0024-previews-are-heavy-and-refused-early.md). */
-async function insertWithinQuota(userId: number, size: number, insert: Statement) {
+async function insertWithinQuota(userId: number, size: number, insert: (tx: Tx) => Promise<unknown>) {
   const quotaMb = config().IMPORT_PREVIEW_QUOTA_MB;
   await transaction(async (tx) => {
     await tx.query(sql`SELECT 1 AS locked FROM pg_advisory_xact_lock(hashtextextended(${`import-quota:${userId}`}, 0))`);
@@ -156,7 +160,7 @@ async function insertWithinQuota(userId: number, size: number, insert: Statement
         }),
       );
     }
-    await tx.query(insert);
+    await insert(tx);
   });
 }
 
@@ -178,7 +182,6 @@ async function enqueue(user: SessionUser, id: string, fileName: string, sheetNam
 export async function createImport(user: SessionUser, request: Request): Promise<{ status: number; body: ImportStatus }> {
   const id = newJobId();
   const upload = await receiveUpload(request, id);
-  const conn = await connection();
   try {
     const fields = importFieldsSchema.safeParse(upload.fields);
     if (!fields.success) throw fields.error;
@@ -202,14 +205,14 @@ export async function createImport(user: SessionUser, request: Request): Promise
     const unmappable = source.format === "csv" || source.worksheets.length <= 1 ? unmappableHeader(opened.headers) : [];
     // Several problems travel as one problem key, put into words in the answer's language below (sayable).
     if (unmappable.length) throw new ImportFileError(oneMessage(unmappable));
-    const insert = sql`INSERT INTO subscriber_imports (id, user_id, status, dry_run, file_name, file_size, source, worksheet, sheet_name, headers, mapping)
+    const insert = (tx: Tx) => tx.query(sql`INSERT INTO subscriber_imports (id, user_id, status, dry_run, file_name, file_size, source, worksheet, sheet_name, headers, mapping)
       VALUES (${id}, ${user.id}, ${isDry ? "running" : "in_queue"}::"ImportStatus", ${isDry}, ${upload.fileName}, ${upload.size}, ${JSON.stringify(source)}::jsonb, ${worksheet},
-        ${sheet_name}, ${JSON.stringify(opened.headers)}::jsonb, ${JSON.stringify(mapping)}::jsonb)`;
+        ${sheet_name}, ${JSON.stringify(opened.headers)}::jsonb, ${JSON.stringify(mapping)}::jsonb)`);
     if (isDry) await insertWithinQuota(user.id, upload.size, insert);
-    else await conn.query(insert);
+    else await transaction(insert);
     if (isDry) {
       if (headerProblemKeys(opened.headers, mapping).length === 0) await dryRun(id);
-      else await conn.query(sql`UPDATE subscriber_imports SET status = 'completed', completed_at = now() WHERE id = ${id}`);
+      else await previewMade(id);
       return { status: 200, body: await importStatus(user.id, id, undefined, answerWords()) };
     }
     await enqueue(user, id, upload.fileName, sheet_name);
@@ -247,12 +250,11 @@ export async function previewAgain(
     mapping = remapForHeaders({ headers, mapping }, opened.headers);
     headers = opened.headers;
   }
-  const conn = await connection();
   // Still a preview no one is running: the checks above read the row before another tab could start it.
-  const previewing = await conn.query(sql`UPDATE subscriber_imports SET status = 'running', worksheet = ${worksheet}, sheet_name = ${choice.sheet_name},
+  const previewing = await transaction((tx) => tx.query(sql`UPDATE subscriber_imports SET status = 'running', worksheet = ${worksheet}, sheet_name = ${choice.sheet_name},
     headers = ${JSON.stringify(headers)}::jsonb, mapping = ${JSON.stringify(mapping)}::jsonb, total_rows = 0, processed_rows = 0, imported_rows = 0,
     rejected_rows = 0, duplicate_rows = 0, reasons = '{}', preview = '[]', has_rejected = false, error = NULL
-    WHERE id = ${id} AND dry_run AND status <> 'running' RETURNING dry_run`);
+    WHERE id = ${id} AND dry_run AND status <> 'running' RETURNING dry_run`));
   if (previewing.length === 0) {
     const now = await load(user.id, id);
     throw now.dry_run ? new ImportRefusal(409, "busy", problem("imports.previewBusy")) : new ImportRefusal(409, "already_started", problem("imports.mappingStarted"));
@@ -266,7 +268,7 @@ export async function previewAgain(
       await markImportFailed(id, error.problem);
     }
   } else {
-    await conn.query(sql`UPDATE subscriber_imports SET status = 'completed', completed_at = now() WHERE id = ${id}`);
+    await previewMade(id);
   }
   return importStatus(user.id, id);
 }

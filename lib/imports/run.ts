@@ -16,7 +16,7 @@ import { ImportFileError, lineOf, MAX_CELL } from "./read";
 import { openSource, rejectedKey, type ImportSource } from "./source";
 import { english, oneMessage } from "./words";
 import { jobProgress } from "@/lib/jobs/progress";
-import { transaction } from "@/lib/db/transaction";
+import { transaction, type Tx } from "@/lib/db/transaction";
 
 // Running an import or its dry run: rows are checked by the creation form's rules and staged, then
 // one transaction under the import lock decides duplicates in SQL and inserts them all, so an
@@ -67,11 +67,11 @@ async function lookups(conn: Queryable, scope: BranchScope): Promise<Lookups> {
 
 type Staged = CheckedRow & { line: number; sheet: string };
 
-async function stage(conn: Queryable, id: string, attempt: number, rows: Staged[]) {
+async function stage(tx: Tx, id: string, attempt: number, rows: Staged[]) {
   if (rows.length === 0) return;
   const col = <K extends keyof Staged>(k: K) => rows.map((r) => r[k]);
   // Arrays of text and numbers only (an enum array is not a parameter type PGlite can send).
-  await conn.query(sql`INSERT INTO import_rows (import_id, attempt, line, first_name, last_name, email, mobile, branch_id, country_id, travel_date, sheet, subscription_status, is_mandatory)
+  await tx.query(sql`INSERT INTO import_rows (import_id, attempt, line, first_name, last_name, email, mobile, branch_id, country_id, travel_date, sheet, subscription_status, is_mandatory)
     SELECT ${id}, ${attempt}, l, f, la, e, mo, b, c, d::date, sh, st::"SubscriptionStatus", m
     FROM unnest(${col("line")}::int[], ${col("first_name")}::text[], ${col("last_name")}::text[], ${col("email")}::text[], ${col("mobile")}::text[],
       ${col("branch_id")}::int[], ${col("country_id")}::int[], ${col("travel_date")}::text[], ${col("sheet")}::text[],
@@ -124,6 +124,10 @@ async function refuseRowsOutOfScope(tx: Queryable, userId: number, id: string, a
   }
 }
 
+/** An attempt's staging rows, gone with it. */
+const forgetAttempt = (id: string, attempt: number) =>
+  transaction((tx) => tx.query(sql`DELETE FROM import_rows WHERE import_id = ${id} AND attempt = ${attempt}`), { job: true });
+
 /** One attempt of an import (or its dry run). Throws ImportFileError when the file cannot be imported at all. */
 export async function runImport(id: string, signal?: AbortSignal): Promise<RunResult> {
   const conn = await connection();
@@ -132,13 +136,16 @@ export async function runImport(id: string, signal?: AbortSignal): Promise<RunRe
   if (!imp) return { skipped: "the import no longer exists" };
   if (!imp.dry_run && imp.status !== "in_queue" && imp.status !== "running") return { skipped: `the import is ${imp.status}` };
   // Takes this attempt's number, waiting for an earlier attempt's insert (it holds this row); whichever commits first, the other stops.
-  const [started] = await conn.query<{ attempt: number }>(sql`UPDATE subscriber_imports SET attempt = attempt + 1, processed_rows = 0,
-      status = CASE WHEN status = 'in_queue' THEN 'running'::"ImportStatus" ELSE status END
-    WHERE id = ${id} AND (dry_run OR status IN ('in_queue', 'running')) RETURNING attempt`);
+  const started = await transaction(async (tx) => {
+    const [taken] = await tx.query<{ attempt: number }>(sql`UPDATE subscriber_imports SET attempt = attempt + 1, processed_rows = 0,
+        status = CASE WHEN status = 'in_queue' THEN 'running'::"ImportStatus" ELSE status END
+      WHERE id = ${id} AND (dry_run OR status IN ('in_queue', 'running')) RETURNING attempt`);
+    // Earlier attempts' staging rows go first: this attempt starts again from the file's first row.
+    if (taken) await tx.query(sql`DELETE FROM import_rows WHERE import_id = ${id} AND attempt < ${taken.attempt}`);
+    return taken;
+  }, { job: true });
   if (!started) return { skipped: "the import is no longer queued or running" };
   const attempt = started.attempt;
-  // Earlier attempts' staging rows go first: this attempt starts again from the file's first row.
-  await conn.query(sql`DELETE FROM import_rows WHERE import_id = ${id} AND attempt < ${attempt}`);
 
   // The user's scope as it is when the rows are checked (docs/decisions/0028-branch-scope.md).
   const known = await lookups(conn, await branchScopeOfUser(imp.user_id));
@@ -163,10 +170,13 @@ export async function runImport(id: string, signal?: AbortSignal): Promise<RunRe
   let rejectedRows = 0;
 
   const flush = async () => {
-    await stage(conn, id, attempt, batch);
+    const rows = batch;
     batch = [];
+    await transaction(async (tx) => {
+      await stage(tx, id, attempt, rows);
+      await tx.query(sql`UPDATE subscriber_imports SET processed_rows = ${total} WHERE id = ${id} AND attempt = ${attempt}`);
+    }, { job: true });
     jobProgress({ processed_rows: total });
-    await conn.query(sql`UPDATE subscriber_imports SET processed_rows = ${total} WHERE id = ${id} AND attempt = ${attempt}`);
   };
   try {
     const csv = imp.source.format === "csv";
@@ -215,7 +225,7 @@ export async function runImport(id: string, signal?: AbortSignal): Promise<RunRe
   } catch (error) {
     rejected.abort();
     await storage().delete([rejectedKey(id)]).catch(() => {});
-    await conn.query(sql`DELETE FROM import_rows WHERE import_id = ${id} AND attempt = ${attempt}`).catch(() => {});
+    await forgetAttempt(id, attempt).catch(() => {});
     throw error;
   } finally {
     await opened.close();
@@ -272,7 +282,7 @@ export async function runImport(id: string, signal?: AbortSignal): Promise<RunRe
     return { total, imported, rejected: rejectedRows, duplicates };
   }, { job: true }).catch(async (error: unknown) => {
     if (!(error instanceof Superseded)) throw error;
-    await conn.query(sql`DELETE FROM import_rows WHERE import_id = ${id} AND attempt = ${attempt}`);
+    await forgetAttempt(id, attempt);
     return { skipped: "a newer attempt of the import took it over" } as const;
   });
   return counted;

@@ -149,7 +149,7 @@ export function startJobWorker(): Promise<void> {
         await purgeTrash();
         await runRetention();
         // Webhook events hold records' data: kept as long as the trash keeps what was deleted.
-        await purgeWebhookEvents(await connection(), config().TRASH_RETENTION_DAYS);
+        await purgeWebhookEvents(config().TRASH_RETENTION_DAYS);
       });
       await boss.schedule(PURGE_QUEUE, config().JOB_PURGE_CRON);
       // One schedule: an older version's, under the queue's former name, would purge twice.

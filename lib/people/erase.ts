@@ -1,4 +1,5 @@
 import "server-only";
+import type { Tx } from "@/lib/db/transaction";
 import type { SessionUser } from "@/lib/auth/permissions";
 import type { BranchScope } from "@/lib/auth/scope";
 import { sql, type Queryable } from "@/lib/db/sql";
@@ -32,7 +33,7 @@ async function candidates<T>(tx: Queryable, select: ReturnType<typeof sql>, wher
 }
 
 /** Scrubs the values that name the person everywhere the console copied them; returns the audit entries changed. */
-async function scrubCopies(tx: Queryable, person: Person): Promise<number> {
+async function scrubCopies(tx: Tx, person: Person): Promise<number> {
   const m = person.markers;
   const like = likePatterns(m);
   if (like.length === 0) return 0;
@@ -87,7 +88,7 @@ async function scrubCopies(tx: Queryable, person: Person): Promise<number> {
 }
 
 /** Erases the records of `ids` (live ones through the trash), in the caller's transaction: the trash's own erasure path. */
-export async function eraseRecords(tx: Queryable, ids: readonly number[], actor: number | null): Promise<{ erased: number[]; history: number }> {
+export async function eraseRecords(tx: Tx, ids: readonly number[], actor: number | null): Promise<{ erased: number[]; history: number }> {
   if (ids.length === 0) return { erased: [], history: 0 };
   const [h] = await tx.query<{ n: number }>(sql`SELECT count(*)::int AS n FROM audit_events WHERE entity = 'subscriber' AND entity_id = ANY(${ids.map(String)}::text[])`);
   await trashSubscribers(tx, ids, { deletedBy: actor });

@@ -1,9 +1,10 @@
 import "server-only";
+import type { Tx } from "@/lib/db/transaction";
 import type { Cell } from "@/lib/imports/cells";
 import { csvRows, lineOf } from "@/lib/imports/read";
 import { openSource, rejectedKey, sourceKey, type ImportSource } from "@/lib/imports/source";
 import { csvLines } from "@/lib/export/csv";
-import { query, sql, type Queryable } from "@/lib/db/sql";
+import { query, sql } from "@/lib/db/sql";
 import { problem } from "@/lib/i18n/problem";
 import { storage } from "@/lib/storage";
 import { cellNames, type Markers } from "./markers";
@@ -80,7 +81,7 @@ export async function findInImports(m: Markers, mobiles: readonly string[]): Pro
 }
 
 /** What the erasure's transaction writes of the imports: a preview whose file goes is withdrawn (its owner reads why), its shown rows emptied. */
-export async function withdrawImportRows(tx: Queryable, findings: readonly ImportFinding[]): Promise<void> {
+export async function withdrawImportRows(tx: Tx, findings: readonly ImportFinding[]): Promise<void> {
   const previews = findings.filter((f) => f.lines.length && f.dry_run).map((f) => f.id);
   if (previews.length) {
     await tx.query(sql`UPDATE subscriber_imports SET status = 'failed', preview = '[]'::jsonb,

@@ -70,7 +70,7 @@ type BatchOf = { bulkId: string; userId: number | null };
  * before (and its version after) in the same transaction, for the undo; rows are locked in id
  * order first. `decideAgain` only at once: a job re-decides after its last batch (0015).
  */
-async function applyBatch(tx: Queryable, scope: BranchScope, ids: number[], change: BulkChange, of: BatchOf, { decideAgain }: { decideAgain: boolean }): Promise<BatchResult> {
+async function applyBatch(tx: Tx, scope: BranchScope, ids: number[], change: BulkChange, of: BatchOf, { decideAgain }: { decideAgain: boolean }): Promise<BatchResult> {
   if (ids.length === 0) return { matched: 0, changed: [] };
   if ("delete" in change) {
     const moved = await trashSubscribers(tx, ids, { deletedBy: of.userId, bulkChangeId: of.bulkId, decideAgain });
@@ -206,7 +206,7 @@ export async function runBulkChange(
   const [row] = await conn.query<BulkRow>(sql`SELECT ${BULK_ROW} FROM bulk_changes WHERE id = ${bulkId}`);
   if (!row) return { skipped: "the bulk change no longer exists" };
   if (row.status !== "in_queue" && row.status !== "running") return { skipped: `the bulk change is ${row.status}` };
-  await conn.query(sql`UPDATE bulk_changes SET status = 'running' WHERE id = ${bulkId} AND status = 'in_queue'`);
+  await transaction((tx) => tx.query(sql`UPDATE bulk_changes SET status = 'running' WHERE id = ${bulkId} AND status = 'in_queue'`), { job: true });
   // An undo puts back what its change changed, within the user's scope as the job starts.
   if (row.undo_of) return runUndo(row, await branchScopeOfUser(row.user_id), signal, onBatch);
   const size = config().BULK_BATCH_SIZE;
@@ -311,7 +311,7 @@ const RESTORE_BATCH = 500;
 type UndoBatch = { matched: number; changed: number; skipped: number };
 
 /** Puts back one batch of the change `original` made, in the caller's transaction; null when nothing is left. */
-async function undoBatch(tx: Queryable, original: string, change: BulkChange, scope: BranchScope): Promise<UndoBatch | null> {
+async function undoBatch(tx: Tx, original: string, change: BulkChange, scope: BranchScope): Promise<UndoBatch | null> {
   if ("delete" in change) {
     const ids = (await tx.query<{ id: number }>(sql`SELECT id FROM subscriber_trash WHERE bulk_change_id = ${original}
       ORDER BY id LIMIT ${Math.min(config().BULK_BATCH_SIZE, RESTORE_BATCH)}`)).map((r) => r.id);
@@ -395,7 +395,7 @@ export async function requestUndo(scope: BranchScope, user: SessionUser, bulkId:
   );
   const total = left?.n ?? 0;
   const id = newJobId();
-  const insert = (tx: Queryable, status: "running" | "in_queue", jobId: string | null) =>
+  const insert = (tx: Tx, status: "running" | "in_queue", jobId: string | null) =>
     tx.query(sql`INSERT INTO bulk_changes (id, user_id, status, target, change, total_rows, undo_of, job_id)
       VALUES (${id}, ${user.id}, ${status}::"BulkChangeStatus", ${JSON.stringify({ undo_of: bulkId })}::jsonb, ${JSON.stringify(original.change)}::jsonb, ${total}, ${bulkId}, ${jobId})`);
   try {

@@ -1,4 +1,5 @@
 import "server-only";
+import type { Tx } from "@/lib/db/transaction";
 import { emailKey } from "./schema";
 import { config } from "@/lib/config";
 import { isLockTimeout } from "@/lib/db/errors";
@@ -87,7 +88,7 @@ export function batchRowMatches(r: Statement, order: Statement): RuleMatches {
  * Decides again, by the rule, the flags of the subscribers `t` that `which` selects (callers hold
  * their keys' locks). Versions (`updated_at`) do not move. Returns the ids whose `is_duplicate` changed.
  */
-export async function redecide(tx: Queryable, which: Statement): Promise<number[]> {
+export async function redecide(tx: Tx, which: Statement): Promise<number[]> {
   const m = earlierMatches(sql`t`);
   const rows = await tx.query<{ id: number; changed: boolean }>(sql`
     WITH decided AS (SELECT t.id, t.is_duplicate AS was, ${m.email} AS by_email, ${m.mobile} AS by_mobile FROM subscribers t WHERE ${which})
@@ -101,12 +102,12 @@ export async function redecide(tx: Queryable, which: Statement): Promise<number[
  * Decides again the flags of every subscriber with one of these keys (callers hold their locks),
  * from id `from` on: a change at one id never changes an earlier subscriber's flag.
  */
-export function decideDuplicates(tx: Queryable, emails: readonly string[], mobiles: readonly string[], from = 0): Promise<number[]> {
+export function decideDuplicates(tx: Tx, emails: readonly string[], mobiles: readonly string[], from = 0): Promise<number[]> {
   return redecide(tx, sql`t.id >= ${from} AND (lower(t.email) = ANY(${emailKeys(emails)}::text[]) OR t.mobile = ANY(${mobileKeys(mobiles)}::text[]))`);
 }
 
 /** The flags of a subscriber about to be created with this email and mobile (its keys locked by the caller). */
-export async function decideNew(tx: Queryable, values: { email: string; mobile: string }): Promise<DuplicateFlags> {
+export async function decideNew(tx: Tx, values: { email: string; mobile: string }): Promise<DuplicateFlags> {
   const m = earlierMatches(sql`v`, { unsaved: true });
   const [row] = await tx.query<{ email: boolean; mobile: boolean }>(sql`
     SELECT ${m.email} AS email, ${m.mobile} AS mobile FROM (SELECT ${values.email}::text AS email, ${values.mobile}::text AS mobile) v`);
@@ -140,7 +141,7 @@ export function pairsOf(ids: readonly number[]): [number, number][] {
 }
 
 /** Marks every pair of these subscribers "not duplicates" (keys locked by the caller); returns the pairs new to the table. */
-export async function storeDismissals(tx: Queryable, ids: readonly number[], by: number): Promise<[number, number][]> {
+export async function storeDismissals(tx: Tx, ids: readonly number[], by: number): Promise<[number, number][]> {
   const pairs = pairsOf(ids);
   if (!pairs.length) return [];
   const rows = await tx.query<{ low_id: number; high_id: number }>(sql`
@@ -151,7 +152,7 @@ export async function storeDismissals(tx: Queryable, ids: readonly number[], by:
 }
 
 /** Takes back "not duplicates" between every pair of these subscribers; returns the pairs removed. */
-export async function removeDismissals(tx: Queryable, ids: readonly number[]): Promise<[number, number][]> {
+export async function removeDismissals(tx: Tx, ids: readonly number[]): Promise<[number, number][]> {
   const sorted = [...new Set(ids)];
   const rows = await tx.query<{ low_id: number; high_id: number }>(sql`
     DELETE FROM subscriber_dismissals WHERE low_id = ANY(${sorted}::int[]) AND high_id = ANY(${sorted}::int[]) RETURNING low_id, high_id`);

@@ -1,4 +1,5 @@
 import "server-only";
+import type { Tx } from "@/lib/db/transaction";
 import type { SessionUser } from "@/lib/auth/permissions";
 import { subscribersOf, type BranchScope } from "@/lib/auth/scope";
 import { sql, type Queryable } from "@/lib/db/sql";
@@ -54,9 +55,9 @@ const columnsOf = (r: Row): Columns => ({
   is_mandatory: r.is_mandatory,
 });
 
-const writeColumns = (q: Queryable, id: number, c: Columns) =>
+const writeColumns = (tx: Tx, id: number, c: Columns) =>
   // eslint-disable-next-line console/scoped-sources -- a row mergeSubscribers read and locked through subscribersOf(scope).
-  q.query<{ updated_at: Date }>(sql`UPDATE subscribers SET first_name = ${c.first_name}, last_name = ${c.last_name}, email = ${c.email},
+  tx.query<{ updated_at: Date }>(sql`UPDATE subscribers SET first_name = ${c.first_name}, last_name = ${c.last_name}, email = ${c.email},
       mobile = ${c.mobile}, branch_id = ${c.branch_id}::int, country_id = ${c.country_id}::int, sheet_id = ${c.sheet_id}::int,
       travel_date = ${c.travel_date}::date, subscription_status = ${c.subscription_status}::"SubscriptionStatus",
       is_mandatory = ${c.is_mandatory}, updated_at = now()

@@ -47,11 +47,11 @@ export async function purgeTrash(now: Date = new Date()): Promise<TrashPurge> {
   }
 
   for (;;) {
-    const gone = await conn.query<{ n: number }>(sql`WITH old AS (
+    const gone = await transaction((tx) => tx.query<{ n: number }>(sql`WITH old AS (
         SELECT r.bulk_change_id, r.subscriber_id FROM bulk_change_rows r JOIN bulk_changes b ON b.id = r.bulk_change_id
          WHERE b.created_at < ${cutoff} LIMIT ${PURGE_BATCH * 5}),
       d AS (DELETE FROM bulk_change_rows r USING old WHERE (r.bulk_change_id, r.subscriber_id) = (old.bulk_change_id, old.subscriber_id) RETURNING 1)
-      SELECT count(*)::int AS n FROM d`);
+      SELECT count(*)::int AS n FROM d`), { job: true });
     const n = gone[0]?.n ?? 0;
     result.undo_rows += n;
     if (n === 0) break;

@@ -1,4 +1,5 @@
-import { sql, type Queryable } from "@/lib/db/sql";
+import type { Tx } from "@/lib/db/transaction";
+import { sql } from "@/lib/db/sql";
 import { decideDuplicates, lockKeySets } from "@/lib/subscribers/duplicates";
 
 // Subscribers in the trash: the row is moved out of `subscribers` whole (same id) into
@@ -32,7 +33,7 @@ const unique = (ids: readonly number[]) => [...new Set(ids)].sort((a, b) => a - 
  * their keys locked as creation locks them; returns the ids moved, ascending. The caller checks
  * who may, the scope, and writes the audit event.
  */
-export async function trashSubscribers(tx: Queryable, ids: readonly number[], options: TrashOptions): Promise<number[]> {
+export async function trashSubscribers(tx: Tx, ids: readonly number[], options: TrashOptions): Promise<number[]> {
   if (ids.length === 0) return [];
   const rows = await tx.query<{ id: number; email: string; mobile: string }>(sql`
     SELECT id, lower(email) AS email, mobile FROM subscribers WHERE id = ANY(${unique(ids)}::int[]) ORDER BY id FOR UPDATE`);
@@ -57,7 +58,7 @@ export async function trashSubscribers(tx: Queryable, ids: readonly number[], op
  * after it). Their version (`updated_at`) moves: a form opened before the deletion gets a 409.
  * Returns the ids restored, ascending; ids not in the trash are left out.
  */
-export async function restoreSubscribers(tx: Queryable, ids: readonly number[]): Promise<number[]> {
+export async function restoreSubscribers(tx: Tx, ids: readonly number[]): Promise<number[]> {
   if (ids.length === 0) return [];
   const rows = await tx.query<{ id: number; email: string; mobile: string }>(sql`
     SELECT id, lower(email) AS email, mobile FROM subscriber_trash WHERE id = ANY(${unique(ids)}::int[]) ORDER BY id FOR UPDATE`);
@@ -77,7 +78,7 @@ export async function restoreSubscribers(tx: Queryable, ids: readonly number[]):
 }
 
 /** Erases trashed subscribers for good, in the caller's transaction; returns the ids erased, ascending. */
-export async function eraseSubscribers(tx: Queryable, ids: readonly number[]): Promise<number[]> {
+export async function eraseSubscribers(tx: Tx, ids: readonly number[]): Promise<number[]> {
   if (ids.length === 0) return [];
   const erased = await tx.query<{ id: number }>(sql`DELETE FROM subscriber_trash WHERE id = ANY(${unique(ids)}::int[]) RETURNING id`);
   const erasedIds = unique(erased.map((r) => r.id));
@@ -89,7 +90,7 @@ export async function eraseSubscribers(tx: Queryable, ids: readonly number[]): P
  * What must not outlive an erased subscriber (docs/decisions/0031-trash.md): the values its own
  * audit events hold (the events stay, saying what happened to which id, and that it was erased).
  */
-async function forgetErased(tx: Queryable, ids: number[]) {
+async function forgetErased(tx: Tx, ids: number[]) {
   await tx.query(sql`UPDATE audit_events
       SET before = CASE WHEN before IS NULL THEN NULL ELSE jsonb_build_object('id', entity_id::int, 'erased', true) END,
           after = CASE WHEN after IS NULL THEN NULL ELSE jsonb_build_object('id', entity_id::int, 'erased', true) END

@@ -1,11 +1,11 @@
 import "server-only";
+import type { Tx } from "@/lib/db/transaction";
 import type { SessionUser } from "@/lib/auth/permissions";
 import { hashPassword } from "@/lib/auth/password";
 import { passwordProblem } from "@/lib/auth/password-policy";
 import { problem } from "@/lib/i18n/problem";
 import { isLinkSecretShape, newLinkSecret, secretHash } from "@/lib/auth/secrets";
 import { prisma } from "@/lib/db/client";
-import type { Prisma } from "@/lib/generated/prisma/client";
 import { AppError } from "@/lib/errors";
 import { consoleOrigin } from "@/lib/http/return-to";
 import { transaction } from "@/lib/db/transaction";
@@ -19,7 +19,7 @@ export const LINK_LIFETIME_MS = 24 * 60 * 60 * 1000;
 export const setPasswordPath = (secret: string) => `/set-password/${secret}`;
 
 /** Makes a link for `userId` inside the caller's transaction; returns its URL (shown once). */
-export async function makePasswordLink(tx: Prisma.TransactionClient, userId: number, actor: Pick<SessionUser, "id"> | null): Promise<string> {
+export async function makePasswordLink(tx: Tx, userId: number, actor: Pick<SessionUser, "id"> | null): Promise<string> {
   await tx.passwordLink.updateMany({ where: { user_id: userId, used_at: null, expires_at: { gt: new Date() } }, data: { expires_at: new Date() } });
   const secret = newLinkSecret();
   await tx.passwordLink.create({

@@ -1,5 +1,5 @@
 import { config } from "@/lib/config";
-import { connection, sql, type Queryable } from "@/lib/db/sql";
+import { connection, sql } from "@/lib/db/sql";
 import { transaction } from "@/lib/db/transaction";
 import { cutText, problem, readProblem } from "@/lib/i18n/problem";
 import { problemsIn } from "@/lib/i18n/problems-in";
@@ -37,13 +37,13 @@ export function shouldDisable(failingSince: Date | null, now = new Date(), days 
 type Claimed = { id: string; lease: string; attempts: number };
 
 /** Leases up to `n` due deliveries. */
-export async function claimDeliveries(q: Queryable, n: number): Promise<Claimed[]> {
-  return q.query<Claimed>(sql`WITH due AS (
+export async function claimDeliveries(n: number): Promise<Claimed[]> {
+  return transaction((tx) => tx.query<Claimed>(sql`WITH due AS (
       SELECT id FROM webhook_deliveries WHERE status IN ('pending', 'failed') AND next_attempt_at <= now()
       ORDER BY next_attempt_at LIMIT ${n} FOR UPDATE SKIP LOCKED)
     UPDATE webhook_deliveries d SET next_attempt_at = now() + make_interval(secs => ${LEASE_SECONDS}), attempts = d.attempts + 1, updated_at = now()
       FROM due WHERE d.id = due.id
-    RETURNING d.id::text AS id, d.next_attempt_at::text AS lease, d.attempts`);
+    RETURNING d.id::text AS id, d.next_attempt_at::text AS lease, d.attempts`));
 }
 
 type Work = {
@@ -145,7 +145,7 @@ export function startWebhookDelivery(): void {
       let claimed: Claimed[] = [];
       if (free > 0) {
         try {
-          claimed = await claimDeliveries(await connection(), free);
+          claimed = await claimDeliveries(free);
         } catch (error) {
           logError(error, "webhooks: could not claim deliveries");
         }

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
-import { sql, type Queryable, type Statement } from "@/lib/db/sql";
-import type { Tx } from "@/lib/db/transaction";
+import { sql, type Statement } from "@/lib/db/sql";
+import { transaction, type Tx } from "@/lib/db/transaction";
 import type { WebhookEventType } from "./events";
 
 export { WEBHOOK_EVENT_TYPES, type WebhookEventType } from "./events";
@@ -45,6 +45,7 @@ export async function recordEvent(
 }
 
 function insertEvent(type: WebhookEventType, data: object, receivers: Statement): Statement {
+  // eslint-disable-next-line console/writes-in-transaction -- built here, sent by recordEvent's tx.query in the change's transaction.
   return sql`WITH receivers AS (${receivers}),
     event AS (
       INSERT INTO webhook_events (id, type, data) SELECT ${newEventId()}, ${type}, ${JSON.stringify(data)}::jsonb
@@ -69,11 +70,11 @@ export async function forgetSubscribers(tx: Tx, ids: number[]): Promise<void> {
 }
 
 /** Events older than `days` whose deliveries are all over (delivered or dead), for the scheduled clean-up. */
-export async function purgeWebhookEvents(q: Queryable, days: number): Promise<number> {
-  const rows = await q.query<{ n: number }>(sql`WITH gone AS (
+export async function purgeWebhookEvents(days: number): Promise<number> {
+  const rows = await transaction((tx) => tx.query<{ n: number }>(sql`WITH gone AS (
       DELETE FROM webhook_events e WHERE e.created_at < now() - make_interval(days => ${days})
         AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = e.id AND d.status IN ('pending', 'failed'))
       RETURNING 1)
-    SELECT count(*)::int AS n FROM gone`);
+    SELECT count(*)::int AS n FROM gone`), { job: true });
   return rows[0]?.n ?? 0;
 }

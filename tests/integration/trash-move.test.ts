@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "@/lib/db/client";
-import { connection, type Queryable } from "@/lib/db/sql";
+import { connection } from "@/lib/db/sql";
 import { eraseSubscribers, restoreSubscribers, trashSubscribers } from "@/lib/trash/subscribers";
 import { createUsers, testDatabase, testDbKinds } from "../helpers/db";
-import { transaction } from "@/lib/db/transaction";
+import { transaction, type Tx } from "@/lib/db/transaction";
 
 // The trash's moves, in the caller's transaction: a trashed subscriber leaves `subscribers` whole
 // (kept counts follow by their triggers), later duplicates are decided again, restoring brings the
@@ -18,7 +18,7 @@ for (const kind of testDbKinds()) {
     let database: Database;
     let adminId: number;
     const q = async <T,>(text: string) => (await connection()).query<T>(text);
-    const tx = <T,>(run: (t: Queryable) => Promise<T>) => transaction(run);
+    const tx = <T,>(run: (t: Tx) => Promise<T>) => transaction(run);
     const countsExact = async () => {
       const [row] = await q<{ kept: number; actual: number; branches: number }>(`SELECT
         (SELECT coalesce(sum(total), 0)::int FROM subscriber_status_counts) AS kept,

@@ -127,7 +127,7 @@ for (const kind of testDbKinds()) {
         `SELECT id::text, status::text, attempts, response_status, next_attempt_at <= now() AS due FROM webhook_deliveries WHERE event_id = '${eventId}'`))[0]!;
 
       receiver.answer = 500;
-      const [first] = await claimDeliveries(await connection(), 10);
+      const [first] = await claimDeliveries(10);
       expect(await attemptDelivery(first!, { allowPrivate: true, allowHttp: true })).toMatchObject({ delivered: false, status: 500 });
       expect(await row()).toMatchObject({ status: "failed", attempts: 1, response_status: 500, due: false });
       expect(receiver.received.at(-1)?.id).toBe(eventId);
@@ -135,10 +135,10 @@ for (const kind of testDbKinds()) {
       // Due again; claimed by a worker that dies: its lease runs out and the next claim has it.
       receiver.answer = 204;
       await q(`UPDATE webhook_deliveries SET next_attempt_at = now() - interval '1 second' WHERE event_id = '${eventId}'`);
-      expect(await claimDeliveries(await connection(), 10)).toHaveLength(1);
-      expect(await claimDeliveries(await connection(), 10)).toHaveLength(0);
+      expect(await claimDeliveries(10)).toHaveLength(1);
+      expect(await claimDeliveries(10)).toHaveLength(0);
       await q(`UPDATE webhook_deliveries SET next_attempt_at = next_attempt_at - interval '${LEASE_SECONDS + 1} seconds' WHERE event_id = '${eventId}'`);
-      const [again] = await claimDeliveries(await connection(), 10);
+      const [again] = await claimDeliveries(10);
       expect(await attemptDelivery(again!, { allowPrivate: true, allowHttp: true })).toMatchObject({ delivered: true, status: 204 });
       expect(await row()).toMatchObject({ status: "delivered", attempts: 3, response_status: 204 });
       expect(receiver.received.filter((r) => r.id === eventId).map((r) => r.type)).toEqual(["subscriber.created", "subscriber.created"]);
@@ -157,7 +157,7 @@ for (const kind of testDbKinds()) {
       await q(`UPDATE webhook_deliveries SET status = 'delivered', next_attempt_at = NULL WHERE endpoint_id <> ${failing.id}`);
       await q(`UPDATE webhook_deliveries SET attempts = ${MAX_ATTEMPTS - 1}, status = 'failed' WHERE endpoint_id = ${failing.id}`);
       await q(`UPDATE webhook_endpoints SET failing_since = now() - interval '4 days' WHERE id = ${failing.id}`);
-      const [claimed] = await claimDeliveries(await connection(), 10);
+      const [claimed] = await claimDeliveries(10);
       expect(await attemptDelivery(claimed!, { allowPrivate: true, allowHttp: true })).toMatchObject({ delivered: false, status: null });
       expect(await q(`SELECT status::text, next_attempt_at FROM webhook_deliveries WHERE endpoint_id = ${failing.id}`)).toEqual([{ status: "dead", next_attempt_at: null }]);
       const [endpoint] = await q<{ enabled: boolean; disabled_reason: string }>(`SELECT enabled, disabled_reason FROM webhook_endpoints WHERE id = ${failing.id}`);
@@ -176,7 +176,7 @@ for (const kind of testDbKinds()) {
       await createSubscriber(EVERY, input(6), s.admin);
       await q(`UPDATE webhook_deliveries SET status = 'delivered', next_attempt_at = NULL WHERE endpoint_id <> ${off.id}`);
       await q(`UPDATE webhook_endpoints SET enabled = false WHERE id = ${off.id}`);
-      const [claimed] = await claimDeliveries(await connection(), 10);
+      const [claimed] = await claimDeliveries(10);
       expect(await attemptDelivery(claimed!)).toMatchObject({ delivered: false, status: null, body: problem("webhooks.attempt.turnedOff") });
       const [row] = await q<{ status: string; response_status: number | null; response_body: string }>(
         `SELECT status::text, response_status, response_body FROM webhook_deliveries WHERE endpoint_id = ${off.id}`);
@@ -199,7 +199,7 @@ for (const kind of testDbKinds()) {
 
       await q(`UPDATE webhook_events SET created_at = now() - interval '40 days'`);
       await q(`UPDATE webhook_deliveries SET status = 'pending' WHERE event_id = '${erased!.id}'`);
-      expect(await purgeWebhookEvents(await connection(), 30)).toBeGreaterThan(0);
+      expect(await purgeWebhookEvents(30)).toBeGreaterThan(0);
       expect((await events()).map((e) => e.id)).toEqual([erased!.id]);
     });
   });
