@@ -22,9 +22,10 @@ const RAW_SQL = [
 ];
 
 const JOSE = { name: "jose", message: "Read next-auth's tokens with next-auth/jwt's decode (lib/auth/session.ts)." };
+const SESSION_ONLY_IN_AUTH = { name: "@/lib/auth/session", message: "Ask the guards (lib/auth/guards.ts): currentPrincipal(), currentUser(), requireUser()…, which read the principal once." };
 const PRINCIPAL_ONLY = [
   { name: "@/lib/auth/scope", importNames: ["branchScope", "branchScopeOfUser"], message: "Use the scope the guard's user carries: (await requireUser()).scope." },
-  { name: "@/lib/auth/session", importNames: ["sessionPrincipal", "currentSession"], message: "Ask the guards (lib/auth/guards.ts), which read the principal once." },
+  SESSION_ONLY_IN_AUTH,
 ];
 
 export default defineConfig([
@@ -77,6 +78,12 @@ export default defineConfig([
       "no-restricted-imports": ["error", { paths: [JOSE, ...PRINCIPAL_ONLY] }],
       "actions/call-action": "error",
     },
+  },
+  // Below the pages too, the session is read by lib/auth alone, which makes the principal of it.
+  {
+    files: ["lib/**"],
+    ignores: ["lib/auth/**"],
+    rules: { "no-restricted-imports": ["error", { paths: [JOSE, SESSION_ONLY_IN_AUTH] }] },
   },
   // Settings are read in one place each: the console's in lib/config.ts (config()), the tests' and
   // tools' in tools/env.ts (toolEnv()). Elsewhere only the framework's own variables are read

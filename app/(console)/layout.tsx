@@ -1,5 +1,5 @@
 import { AppHeader } from "@/components/app-header";
-import { currentUser } from "@/lib/auth/session";
+import { currentUser } from "@/lib/auth/guards";
 import { signOutAction } from "./session-actions";
 
 // Every console page reads the session and the database: never prerendered at build time.

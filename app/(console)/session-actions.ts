@@ -3,7 +3,7 @@
 import { cookies } from "next/headers";
 import { redirect } from "next/navigation";
 import { secureCookies, sessionCookieName } from "@/lib/auth/cookies";
-import { currentUser } from "@/lib/auth/session";
+import { currentUser } from "@/lib/auth/guards";
 import { endSessions } from "@/lib/auth/sign-out";
 
 // A plain form, so it works before hydration; the proxy refuses a cross-site POST, so another site

@@ -4,7 +4,7 @@ import { getTranslations } from "next-intl/server";
 import { ClientMessages } from "@/components/client-messages";
 import { LOGIN_CLIENT_WORDS } from "@/lib/i18n/client-words";
 import { SSO_PROVIDER_ID } from "@/lib/auth/sso-claims";
-import { currentUser } from "@/lib/auth/session";
+import { currentUser } from "@/lib/auth/guards";
 import { config, singleSignOn } from "@/lib/config";
 import { safeReturnPath } from "@/lib/http/return-to";
 import { LoginForm } from "./login-form";

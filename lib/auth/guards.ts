@@ -32,6 +32,9 @@ export class AuthError extends BrandedError {
 /** The request's caller: its bearer token's (decided by lib/http/api.ts), else its session's; both resolved once per request. */
 export const currentPrincipal = async (): Promise<Principal | null> => tokenPrincipal() ?? (await sessionPrincipal());
 
+/** The request's signed-in user, or null, for what only decides what to show (the header, the language); never for access. */
+export const currentUser = async (): Promise<Caller | null> => (await currentPrincipal())?.user ?? null;
+
 async function signedIn(): Promise<Principal> {
   const principal = await currentPrincipal();
   if (!principal) throw new AuthError(401);

@@ -4,7 +4,7 @@ import { cookies } from "next/headers";
 import { SESSION_MAX_AGE_SECONDS, decodeSessionCookie, sessionCookieName } from "./cookies";
 import type { Role } from "./permissions";
 import type { Locale } from "@/lib/i18n/locales";
-import { twoFactorStanding, type Caller, type Principal } from "./principal";
+import { twoFactorStanding, type Principal } from "./principal";
 import { USER_BRANCH_IDS, USER_BRANCH_NAMES, branchScope } from "./scope";
 import { config } from "@/lib/config";
 import { query, sql, type Statement } from "@/lib/db/sql";
@@ -50,6 +50,3 @@ export const currentSession = cache(async (): Promise<{ principal: Principal; ex
 
 /** The session's principal (lib/auth/principal.ts), or null; the guards read it through lib/auth/guards.ts. */
 export const sessionPrincipal = cache(async (): Promise<Principal | null> => (await currentSession())?.principal ?? null);
-
-/** The signed-in user of this request, or null, for what only decides what to show (the header); never for access. */
-export const currentUser = cache(async (): Promise<Caller | null> => (await currentSession())?.principal.user ?? null);

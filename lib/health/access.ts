@@ -1,7 +1,7 @@
 import "server-only";
 import crypto from "node:crypto";
 import type { Principal } from "@/lib/auth/principal";
-import { sessionPrincipal } from "@/lib/auth/session";
+import { currentPrincipal } from "@/lib/auth/guards";
 import { config } from "@/lib/config";
 import type { SessionUser } from "@/lib/auth/permissions";
 
@@ -30,7 +30,7 @@ export async function mayReadHealthDetails(request: Request): Promise<boolean> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const giveUp = new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), SESSION_TIMEOUT_MS)));
   try {
-    return detailsFor(await Promise.race([sessionPrincipal(), giveUp]));
+    return detailsFor(await Promise.race([currentPrincipal(), giveUp]));
   } catch {
     return false; // the session cannot be checked (the database is down): the status only
   } finally {

@@ -2,7 +2,7 @@ import "server-only";
 import { cache } from "react";
 import { headers } from "next/headers";
 import { getRequestConfig } from "next-intl/server";
-import { currentUser } from "@/lib/auth/session";
+import { currentUser } from "@/lib/auth/guards";
 import { config } from "@/lib/config";
 import { catalogue, type Messages } from "./catalogues";
 import { isLocale, type Locale } from "./locales";

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Database } from "@/lib/db/client";
 import { testDatabase, testDbKinds } from "../helpers/db";
 
-// The real currentUser(): the cookie only names the user; role, `active` and the session
+// The real currentUser() (the session principal's user): the cookie only names the user; role, `active` and the session
 // version are read from the database on every request.
 vi.unmock("@/lib/auth/session");
 const jar = vi.hoisted(() => ({ token: undefined as string | undefined, name: "next-auth.session-token" }));
@@ -33,7 +33,7 @@ for (const kind of testDbKinds()) {
       jar.token = typeof token === "object" ? await encode({ token, secret: SECRET }) : token;
       jar.name = cookieName;
       vi.resetModules(); // React's cache() memoises per request; each call here is a new request
-      const { currentUser } = await import("@/lib/auth/session");
+      const { currentUser } = await import("@/lib/auth/guards");
       return currentUser();
     }
 

@@ -14,7 +14,6 @@ vi.mock("@/lib/auth/session", async () => {
     return user ? Object.defineProperty({ ...user }, "scope", { get: () => branchScope(user), enumerable: true }) : null;
   };
   return {
-    currentUser: async () => sessionUser(),
     sessionPrincipal: async () => {
       const user = sessionUser();
       return user ? { user, via: "password", signedInAt: Math.floor(Date.now() / 1000), twoFactor: "not-required" } : null;
