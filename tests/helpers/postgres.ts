@@ -42,3 +42,12 @@ async function withAdmin<T>(baseUrl: string, fn: (client: pg.Client) => Promise<
     await client.end();
   }
 }
+
+/**
+ * How many connections to `client`'s database wait for a lock: a race test holds a row with an
+ * uncommitted write, then polls this until the request under test is blocked on it.
+ */
+export async function waitingForLocks(client: Pick<pg.ClientBase, "query">): Promise<number> {
+  const { rows } = await client.query<{ n: number }>(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`);
+  return rows[0]!.n;
+}

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Browser, type ConsoleServer, startConsole } from "../helpers/console-server";
 import { testDbKinds } from "../helpers/db";
 import { SSO_GROUPS, startIdentityProvider, type IdentityProvider, type TestAccount } from "../helpers/identity-provider";
+import { waitingForLocks } from "../helpers/postgres";
 
 // There is always at least one active administrator, whatever path changes the users (a trigger
 // on users, answered 422 `last_admin`), over real HTTP against the production build: two admins
@@ -84,7 +85,7 @@ for (const kind of testDbKinds()) {
             browser.request(`/api/v1/users/${id}`, { method: "PATCH", headers: { ...JSON_BODY, origin: server.url }, body: JSON.stringify(body) });
           const answers = Promise.all([patch(ann, ids["bob@last.test"]!, { active: false }), patch(bob, ids["ann@last.test"]!, { role: "staff" })]);
           const deadline = Date.now() + 15_000;
-          const waiting = async () => (await hold.query("SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'")).rows[0].n as number;
+          const waiting = () => waitingForLocks(hold);
           while ((await waiting()) < 2) {
             if (Date.now() > deadline) throw new Error("the two changes never both waited");
             await new Promise((resolve) => setTimeout(resolve, 50));

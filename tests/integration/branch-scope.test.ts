@@ -26,6 +26,7 @@ import { storage } from "@/lib/storage";
 import { actAs, testDbKinds } from "../helpers/db";
 import { closeExportSuite, download, openExportSuite, parseCsv, postExport, type ExportSuite } from "../helpers/export-test";
 import { apiRequest, routeContext } from "../helpers/http";
+import { waitingForLocks } from "../helpers/postgres";
 
 // Branch scope on PGlite and PostgreSQL, through the API's handlers and the actions: a staff
 // member limited to branch A sees, exports, imports and changes A's subscribers only; anything of
@@ -305,7 +306,7 @@ for (const kind of testDbKinds()) {
           await mover.query("UPDATE subscribers SET branch_id = $1 WHERE id = $2", [b, moved]);
           const changing = requestBulkChange(branchScope(scoped), scoped, { ids: [moved] }, { subscription_status: "cancelled" });
           // The change has read the subscriber in branch A (the move is not committed) and waits for its row.
-          const waiting = async () => (await mover.query<{ n: number }>(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`)).rows[0]!.n;
+          const waiting = () => waitingForLocks(mover);
           await expect.poll(waiting, { timeout: 10_000 }).toBe(1);
           await mover.query("COMMIT");
           const result = await changing;

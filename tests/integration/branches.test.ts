@@ -12,6 +12,7 @@ import { actAs, createUsers, testDatabase, testDbKinds } from "../helpers/db";
 import { apiRequest, expectRefused, routeContext } from "../helpers/http";
 import { branchScope } from "@/lib/auth/scope";
 import { AppError } from "@/lib/errors";
+import { waitingForLocks } from "../helpers/postgres";
 
 const EVERY = branchScope({ role: "admin", branch_ids: null });
 
@@ -232,7 +233,7 @@ for (const kind of testDbKinds()) {
           await deleting.query("UPDATE branches SET deleted_at = now() WHERE id = $1", [branch.id]);
           const renaming = updateBranch(branch.id, "Renamed in the trash", caller).then(() => null, (error: unknown) => error);
           // The rename has read the branch as live (the deletion is not committed) and waits for its row.
-          const waiting = async () => (await deleting.query<{ n: number }>(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`)).rows[0]!.n;
+          const waiting = () => waitingForLocks(deleting);
           await expect.poll(waiting, { timeout: 10_000 }).toBe(1);
           await deleting.query("COMMIT");
           const refusal = await renaming;

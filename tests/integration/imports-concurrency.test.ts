@@ -14,6 +14,7 @@ import { until } from "../helpers/export-process";
 import { closeExportSuite, openExportSuite, type ExportSuite } from "../helpers/export-test";
 import { apiRequest } from "../helpers/http";
 import { branchScope } from "@/lib/auth/scope";
+import { waitingForLocks } from "../helpers/postgres";
 
 const EVERY = branchScope({ role: "admin", branch_ids: null });
 
@@ -189,7 +190,7 @@ if (process.env.TEST_DATABASE_URL) {
       const row = async () => (await (await connection()).query<{ status: string; dry_run: boolean }>(sql`SELECT status::text, dry_run FROM subscriber_imports WHERE id = ${id}`))[0];
       expect(await row()).toEqual({ status: "completed", dry_run: true });
       const refusal = (work: Promise<unknown>) => work.then(() => null, (error: unknown) => (AppError.is(error) ? `${error.status} ${error.code}` : error));
-      const waiting = async () => (await barrier.query<{ n: number }>(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`)).rows[0]!.n;
+      const waiting = () => waitingForLocks(barrier);
 
       // The other tab's preview has set the row running, not yet committed: Start read it completed and waits for the row.
       await barrier.query("BEGIN");

@@ -15,6 +15,7 @@ import { CLIENT_ADDRESS_HEADER } from "@/lib/server/client-address";
 import { resetTwoFactor, SELF_TWO_FACTOR_MESSAGE } from "@/lib/users/mutations";
 import { actAs, testDatabase, testDbKinds } from "../helpers/db";
 import { apiRequest, routeContext } from "../helpers/http";
+import { waitingForLocks } from "../helpers/postgres";
 
 // Two-factor codes: set-up (after the password or, for single sign-on, a recent sign-in: QR and
 // secret, confirmed by a code, ten hashed recovery codes, other sessions ended), the
@@ -138,7 +139,7 @@ for (const kind of testDbKinds()) {
           await other.query("UPDATE users SET two_factor_enabled_at = NULL, two_factor_secret = NULL WHERE id = $1", [ada.id]);
           await other.query("DELETE FROM recovery_codes WHERE user_id = $1", [ada.id]);
           const asking = newRecoveryCodesFor(session(ada), PASSWORD).then(() => null, (error: unknown) => (AppError.is(error) ? error.status : error));
-          const waiting = async () => (await other.query<{ n: number }>(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`)).rows[0]!.n;
+          const waiting = () => waitingForLocks(other);
           await expect.poll(waiting, { timeout: 10_000 }).toBe(1);
           await other.query("COMMIT");
           expect(await asking).toBe(409);
