@@ -2,6 +2,7 @@ import "server-only";
 import { PassThrough } from "node:stream";
 import { buffer } from "node:stream/consumers";
 import archiver from "archiver";
+import { getTranslations } from "next-intl/server";
 import type { SessionUser } from "@/lib/auth/permissions";
 import type { BranchScope } from "@/lib/auth/scope";
 import { query, sql } from "@/lib/db/sql";
@@ -17,7 +18,7 @@ import { eventNames, FILTER_ACTIONS, likePatterns, mentions, scrubQuery } from "
 // Everything the console holds about a person, in one download (the right of access): their
 // records with each one's history, the merges and bulk changes that touched them, the audit
 // entries naming them, the imports whose files hold them and the exports whose files held them.
-// JSON for machines, a CSV summary for people; audited without the data itself.
+// JSON for machines, a CSV summary for people (in their language); audited without the data itself.
 
 type Event = { id: string; at: Date; action: string; actor_email: string | null; entity: string | null; entity_id: string | null; before: unknown; after: unknown };
 
@@ -89,21 +90,35 @@ const idsOf = (v: unknown): number[] => {
 
 const iso = (d: Date | null | undefined) => (d ? new Date(d).toISOString() : "");
 
-/** One line per place the person is: what, where, when, which id. */
-export function summaryCsv(data: PersonData): string {
+/** The summary's words: the reader's language (record.archive in the catalogues). */
+export type SummaryWords = Awaited<ReturnType<typeof getTranslations<"record.archive">>>;
+
+/** One line per place the person is: what, where, when, which id; the header's names and the values stay as they are, the prose in the reader's language. */
+export function summaryCsv(data: PersonData, t: SummaryWords): string {
+  const system = t("theSystem");
+  const removed = t("removedUser");
   const rows: string[][] = [["place", "id", "when", "detail"]];
   for (const r of data.records) {
-    rows.push([`subscriber (${r.state})`, String(r.id), iso(r.created_at), `${r.first_name} ${r.last_name} <${r.email}> ${r.mobile}`]);
-    for (const h of r.history) rows.push(["history", String(r.id), iso(h.at), `${h.action} by ${h.actor_email ?? "the system"}`]);
+    rows.push([t("place", { place: r.state }), String(r.id), iso(r.created_at), `${r.first_name} ${r.last_name} <${r.email}> ${r.mobile}`]);
+    for (const h of r.history) rows.push([t("place", { place: "history" }), String(r.id), iso(h.at), t("by", { what: h.action, who: h.actor_email ?? system })]);
   }
-  for (const m of data.merges) rows.push(["merge", m.id, iso(m.created_at), `${m.merged_ids.join(" ")} into ${m.survivor_id}${m.undone_at ? " (undone)" : ""}`]);
-  for (const b of data.bulk_changes) rows.push(["bulk change", b.id, iso(b.created_at), `${JSON.stringify(b.change)} by ${b.user_email ?? "a removed user"} on ${b.subscriber_ids.join(" ")}`]);
-  for (const a of data.audit_entries) rows.push(["audit entry", a.id, iso(a.at), `${a.action} by ${a.actor_email ?? "the system"}`]);
+  for (const m of data.merges) {
+    const merged = { ids: m.merged_ids.join(" "), survivor: String(m.survivor_id) };
+    rows.push([t("place", { place: "merge" }), m.id, iso(m.created_at), m.undone_at ? t("mergeUndone", merged) : t("merged", merged)]);
+  }
+  for (const b of data.bulk_changes) {
+    rows.push([t("place", { place: "bulk" }), b.id, iso(b.created_at), t("bulk", { change: JSON.stringify(b.change), who: b.user_email ?? removed, ids: b.subscriber_ids.join(" ") })]);
+  }
+  for (const a of data.audit_entries) rows.push([t("place", { place: "audit" }), a.id, iso(a.at), t("by", { what: a.action, who: a.actor_email ?? system })]);
   for (const i of data.imports) {
-    rows.push([`import${i.dry_run ? " (preview)" : ""}`, i.id, iso(i.created_at), `${i.file_name} by ${i.user_email ?? "a removed user"}: line ${i.lines.join(", ") || "none"}${i.rejected_lines.length ? `; rejected rows file line ${i.rejected_lines.join(", ")}` : ""}`]);
+    const found = { file: i.file_name, who: i.user_email ?? removed, lines: i.lines.join(", ") || t("noLines") };
+    const detail = i.rejected_lines.length ? t("importRejected", { ...found, rejected: i.rejected_lines.join(", ") }) : t("import", found);
+    rows.push([t("place", { place: i.dry_run ? "preview" : "import" }), i.id, iso(i.created_at), detail]);
   }
-  for (const v of data.saved_views) rows.push(["saved view", String(v.id), "", `"${v.name}" of ${v.owner_email}: ${v.query}`]);
-  for (const e of data.exports) rows.push(["export", e.id, iso(e.completed_at ?? e.created_at), `${e.format.toUpperCase()} of ${e.total_rows} rows by ${e.user_email} (${e.status})`]);
+  for (const v of data.saved_views) rows.push([t("place", { place: "view" }), String(v.id), "", t("view", { name: v.name, owner: v.owner_email, query: v.query })]);
+  for (const e of data.exports) {
+    rows.push([t("place", { place: "export" }), e.id, iso(e.completed_at ?? e.created_at), t("export", { format: e.format.toUpperCase(), rows: e.total_rows, who: e.user_email, status: e.status })]);
+  }
   return `\uFEFF${csvLines(rows)}`;
 }
 
@@ -116,7 +131,7 @@ export async function personArchive(scope: BranchScope, key: PersonKey, actor: S
   zip.pipe(out);
   const bytes = buffer(out);
   zip.append(JSON.stringify(data, (_k, v: unknown) => (typeof v === "bigint" ? v.toString() : v), 2), { name: "person.json" });
-  zip.append(summaryCsv(data), { name: "summary.csv" });
+  zip.append(summaryCsv(data, await getTranslations("record.archive")), { name: "summary.csv" });
   await zip.finalize();
   const archive = await bytes;
   await transaction((tx) =>
