@@ -40,6 +40,8 @@ function holderName(node) {
 const SQL_MESSAGE =
   "Start from the scoped source: FROM ${subscribersOf(scope)} s, FROM ${branchesOf(scope)} b or JOIN ${LIVE_BRANCHES} b (lib/auth/scope.ts, decision 0037).";
 
+const HANDED_ON = "A Prisma model's delegate kept aside or handed on skips the scope: read through the scoped source with raw SQL (lib/auth/scope.ts, decision 0037).";
+
 /** @type {import("eslint").Rule.RuleModule} */
 const scopedSources = {
   meta: { type: "problem", docs: { description: "Statements on subscribers and branches start from the scoped sources." }, schema: [] },
@@ -55,24 +57,31 @@ const scopedSources = {
       },
       MemberExpression(node) {
         const model = node.object;
-        if (model.type !== "MemberExpression") return;
-        const name = propertyName(model);
-        const method = propertyName(node);
-        if (!MODELS.has(name) || !PICKING.has(method)) return;
-        context.report({
-          node,
-          message: `Prisma's ${name}.${method} skips the scope: read through the scoped source with raw SQL (lib/auth/scope.ts, decision 0037).`,
-        });
+        if (model.type === "MemberExpression") {
+          const name = propertyName(model);
+          const method = propertyName(node);
+          if (MODELS.has(name) && PICKING.has(method)) {
+            context.report({
+              node,
+              message: `Prisma's ${name}.${method} skips the scope: read through the scoped source with raw SQL (lib/auth/scope.ts, decision 0037).`,
+            });
+          }
+        }
+        // A model's delegate used other than by calling one of its methods here (handed to a function,
+        // returned, kept in a variable) would be called out of the rule's sight.
+        if (MODELS.has(propertyName(node)) && DELEGATE_HOLDER.test(holderName(node.object))) {
+          const use = node.parent;
+          const called = use.type === "MemberExpression" && use.object === node && use.parent.type === "CallExpression" && use.parent.callee === use;
+          if (!called) context.report({ node, message: HANDED_ON });
+        }
       },
-      // A model's delegate kept aside (`const m = tx.subscriber`, `const { branch } = prisma`) would call it out of the rule's sight.
+      // A model's delegate destructured from the client or a transaction (`const { branch } = prisma`).
       VariableDeclarator(node) {
         const init = node.init?.type === "AwaitExpression" ? node.init.argument : node.init;
-        if (!init) return;
-        const aside =
-          node.id.type === "ObjectPattern"
-            ? node.id.properties.some((p) => p.type === "Property" && MODELS.has(propertyName(p))) && DELEGATE_HOLDER.test(holderName(init))
-            : init.type === "MemberExpression" && MODELS.has(propertyName(init)) && DELEGATE_HOLDER.test(holderName(init.object));
-        if (aside) context.report({ node, message: "A Prisma model's delegate kept aside skips the scope: read through the scoped source with raw SQL (lib/auth/scope.ts, decision 0037)." });
+        if (!init || node.id.type !== "ObjectPattern") return;
+        if (node.id.properties.some((p) => p.type === "Property" && MODELS.has(propertyName(p))) && DELEGATE_HOLDER.test(holderName(init))) {
+          context.report({ node, message: HANDED_ON });
+        }
       },
     };
   },
