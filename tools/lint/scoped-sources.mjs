@@ -2,6 +2,8 @@
 // lib/auth/scope.ts (subscribersOf, branchesOf, LIVE_BRANCHES, TRASHED_BRANCHES), never from the
 // bare tables, so none can leave out the branch scope or the trash (docs/decisions/0037-scoped-sources.md).
 
+import { DELEGATE_HOLDER, holderName, propertyName } from "./names.mjs";
+
 // A table's name as SQL may write it: bare or quoted, with or without its schema.
 const TABLE = String.raw`(?:"?public"?\.)?"?(?:subscribers|branches)"?(?![\w"])`;
 // What may stand between FROM and a later table of its comma-separated list: no clause that ends the list.
@@ -17,25 +19,6 @@ const PICKING = new Set([
 ]);
 
 const MODELS = new Set(["subscriber", "branch"]);
-
-/** What holds Prisma's delegates: the client or a transaction, however it is named or reached. */
-const DELEGATE_HOLDER = /^(prisma|tx|db|client|database|transaction)$/i;
-
-/** A member's or property's name, computed (`x["subscriber"]`) or not; "" when it is not a plain name. */
-function propertyName(node) {
-  const key = node.type === "Property" ? node.key : node.property;
-  if (!node.computed && key.type === "Identifier") return key.name;
-  return key.type === "Literal" && typeof key.value === "string" ? key.value : "";
-}
-
-/** The name an object is reached by: `prisma`, `tx`, `s.database.prisma` → "prisma", `(await prisma())` → "prisma". */
-function holderName(node) {
-  if (node.type === "Identifier") return node.name;
-  if (node.type === "MemberExpression") return propertyName(node);
-  if (node.type === "CallExpression") return holderName(node.callee);
-  if (node.type === "AwaitExpression") return holderName(node.argument);
-  return "";
-}
 
 const SQL_MESSAGE =
   "Start from the scoped source: FROM ${subscribersOf(scope)} s, FROM ${branchesOf(scope)} b or JOIN ${LIVE_BRANCHES} b (lib/auth/scope.ts, decision 0037).";

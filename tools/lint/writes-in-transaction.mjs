@@ -4,6 +4,8 @@
 // where a transaction is at hand (the work given to transaction(), or a function taking a `Tx`,
 // which only transaction() makes) and is sent by it; Prisma's model writes go through it too.
 
+import { DELEGATE_HOLDER, holderName, propertyName } from "./names.mjs";
+
 /** SQL text that changes rows: INSERT, UPDATE … SET, DELETE, MERGE (a `FOR UPDATE` lock is a read's). */
 const WRITE_SOURCE = String.raw`\b(?:INSERT\s+INTO|UPDATE\s+(?:ONLY\s+)?[\w."]+(?:\s+(?:AS\s+)?\w+)?\s+SET|DELETE\s+FROM|MERGE\s+INTO)\b`;
 /** In a `sql` statement or text sent by a query, in any case; in other text, as SQL is written here (capitals), so words in a sentence are not taken for it. */
@@ -12,11 +14,6 @@ const WRITE_IN_CAPITALS = new RegExp(WRITE_SOURCE);
 
 /** Prisma's model methods that change rows. */
 const WRITING = new Set(["create", "createMany", "createManyAndReturn", "update", "updateMany", "updateManyAndReturn", "upsert", "delete", "deleteMany"]);
-
-function propertyName(node) {
-  if (!node.computed && node.property.type === "Identifier") return node.property.name;
-  return node.property.type === "Literal" && typeof node.property.value === "string" ? node.property.value : "";
-}
 
 const isFunction = (node) => ["FunctionDeclaration", "FunctionExpression", "ArrowFunctionExpression"].includes(node.type);
 const named = (param) => (param.type === "AssignmentPattern" ? param.left : param);
@@ -50,17 +47,6 @@ function sender(node) {
 
 const isOneOf = (node, names) => node?.type === "Identifier" && names.has(node.name);
 
-/** What holds Prisma's delegates: the client (`prisma`, `(await prisma())`, `database.prisma`) or a transaction, however named. */
-const HOLDER = /^(prisma|tx|q|db|client|database|transaction)$/i;
-
-function holderName(node) {
-  if (node.type === "Identifier") return node.name;
-  if (node.type === "MemberExpression") return propertyName(node);
-  if (node.type === "CallExpression") return holderName(node.callee);
-  if (node.type === "AwaitExpression") return holderName(node.argument);
-  return "";
-}
-
 const MESSAGE = "A write runs in transaction() (lib/db/transaction.ts), sent by its tx: retried on a deadlock, its audit event with it (decision 0038).";
 
 /** @type {import("eslint").Rule.RuleModule} */
@@ -86,7 +72,7 @@ const writesInTransaction = {
         if (callee.type !== "MemberExpression" || !WRITING.has(propertyName(callee))) return;
         // A model's write (`x.branch.update(…)`) on anything but the unit's transaction: the client's, outside it.
         const model = callee.object;
-        if (model.type !== "MemberExpression" || model.computed || !/^[a-z]\w*$/.test(propertyName(model)) || !HOLDER.test(holderName(model.object))) return;
+        if (model.type !== "MemberExpression" || model.computed || !/^[a-z]\w*$/.test(propertyName(model)) || !DELEGATE_HOLDER.test(holderName(model.object))) return;
         if (!isOneOf(model.object, transactionsAround(node))) context.report({ node, message: MESSAGE });
       },
     };
