@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Browser, rawRequest, startConsole, type ConsoleServer } from "../helpers/console-server";
 import { testDbKinds } from "../helpers/db";
+import { unzip } from "../helpers/xlsx-read";
 
 // A user's own language against the production build (docs/API.md, Languages): PATCH
 // /api/v1/users/me takes en, fr, ar or null and nothing else; the pages follow the choice, and
@@ -90,6 +91,44 @@ for (const kind of testDbKinds()) {
       expect(lang((await staff.request("/account", { headers: { "accept-language": "ar" } })).body)).toBe("ar");
       expect(lang((await staff.request("/account", { headers: { "accept-language": "de" } })).body)).toBe("en");
       expect(lang((await staff.request("/account")).body)).toBe("en");
+    });
+
+    it("writes the person archive's summary in the downloader's language, whatever Accept-Language holds", async () => {
+      const made = await admin.request("/api/v1/subscribers", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ first_name: "Émile", last_name: "Ødegaard", email: "emile@languages.test", mobile: "+447400777055", subscription_status: "active", is_mandatory: false }),
+      });
+      expect(made.status, made.body).toBe(201);
+      const { id } = JSON.parse(made.body) as { id: number };
+      // Binary: fetched whole with the session's cookie, not as text.
+      const summary = async (acceptLanguage: string) => {
+        const response = await fetch(`${server.url}/api/v1/people/export?subscriber_id=${id}`, { headers: { cookie: admin.cookie, "accept-language": acceptLanguage } });
+        expect(response.status, acceptLanguage).toBe(200);
+        const files = await unzip(Buffer.from(await response.arrayBuffer()));
+        return files.get("summary.csv")!.toString("utf8").replace(/^\uFEFF/, "").split("\r\n");
+      };
+      const english = await summary("en");
+      expect(english[0]).toBe("place,id,when,detail");
+      expect(english[1]).toMatch(new RegExp(`^subscriber \\(live\\),${id},`));
+      expect(english[2]).toMatch(/,subscriber\.create by admin@languages\.test$/);
+      const french = await summary("fr-CA,fr;q=0.9");
+      expect(french[0]).toBe("place,id,when,detail");
+      expect(french[1]).toMatch(new RegExp(`^abonné \\(actif\\),${id},.*Émile Ødegaard <emile@languages\.test> \\+447400777055$`));
+      expect(french[2]).toMatch(/^historique,.*,subscriber\.create par admin@languages\.test$/);
+      const arabic = await summary("ar");
+      expect(arabic[1]).toMatch(new RegExp(`^مشترك \\(نشط\\),${id},`));
+      expect(arabic[2]).toContain("بواسطة");
+      // Hostile or meaningless headers: English, never a 500.
+      for (const header of ["*", "fr;q=abc", "x".repeat(4000), "ar;q=0,fr;q=0", ",,,;;;", "\u00e9"]) {
+        const answer = await fetch(`${server.url}/api/v1/people/export?subscriber_id=${id}`, { headers: { cookie: admin.cookie, "accept-language": header } });
+        expect(answer.status, header).toBe(200);
+        expect((await unzip(Buffer.from(await answer.arrayBuffer()))).get("summary.csv")!.toString("utf8"), header).toContain("subscriber (live)");
+      }
+      // Staff may not download it, in any language; the archive answers 403 in the words asked for.
+      const refused = await staff.request(`/api/v1/people/export?subscriber_id=${id}`, { headers: { "accept-language": "fr" } });
+      expect(refused.status).toBe(403);
+      expect((JSON.parse(refused.body) as { error: { code: string } }).error.code).toBe("forbidden");
     });
 
     it("is refused to anyone signed out, and to a token of either scope, which changes nothing", async () => {
