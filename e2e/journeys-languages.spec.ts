@@ -76,10 +76,13 @@ for (const lang of ["fr", "ar"] as const) {
       await page.goto("/subscribers?is_mandatory=true&subscription_status=expired");
       await inLanguage(page);
       const panel = page.getByRole("region", { name: new RegExp(escape(L("Export file"))) });
+      // The file of this request, not an older one of the same user's (another spec's), once it is made:
+      // until the request is recorded, the status is the older export's, whose file this one replaces.
+      const status = async () =>
+        (await (await page.request.get("/api/v1/subscribers/export")).json()) as { downloadable_file_status: string; downloadable_file: string; requested_at: string | null };
+      const before = (await status()).requested_at;
       await panel.getByRole("button", { name: L("Request export") }).click();
-      // The file of this request, not an older one of the same user's (another spec's), once it is made.
-      const status = async () => (await (await page.request.get("/api/v1/subscribers/export")).json()) as { downloadable_file_status: string; downloadable_file: string };
-      await expect.poll(async () => (await status()).downloadable_file_status, { timeout: 30_000 }).toBe("completed");
+      await expect.poll(async () => ((s) => (s.requested_at === before ? "older request" : s.downloadable_file_status))(await status()), { timeout: 30_000 }).toBe("completed");
       await page.reload();
       const download = panel.getByRole("link", { name: L("Download") }).and(page.locator(`a[href="${(await status()).downloadable_file}"]`)).first();
       await expect(download).toBeVisible({ timeout: 30_000 });
