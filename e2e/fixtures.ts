@@ -63,6 +63,18 @@ export function listToolbar(page: Page, searchName: string) {
 /** The page's query as an object, to compare whatever the parameters' order. */
 export const queryOf = (page: Page) => Object.fromEntries(new URL(page.url()).searchParams);
 
+/**
+ * Waits until React has hydrated `locator`'s element, and returns it. A client button's handler
+ * exists only from then: after a full-page load (a plain form's GET, say) the server's markup is
+ * visible and enabled before its script runs, and a click in between does nothing.
+ */
+export async function hydrated(locator: Locator) {
+  await expect
+    .poll(() => locator.evaluate((element) => Object.keys(element).some((key) => key.startsWith("__reactProps$"))), { message: "hydrated" })
+    .toBe(true);
+  return locator;
+}
+
 /** A toast (sonner's list in its "Notifications" region) saying `message`. */
 export const toast = (page: Page, message: string) =>
   page.getByRole("region", { name: /^Notifications/ }).getByRole("listitem").filter({ hasText: message });

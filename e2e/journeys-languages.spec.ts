@@ -1,6 +1,6 @@
 import { Secret, TOTP } from "otpauth";
 import type { Browser, Page } from "@playwright/test";
-import { expect, test } from "./fixtures";
+import { expect, hydrated, test } from "./fixtures";
 import { BROWSER_LOCALE, words } from "./languages";
 
 // The main journeys in French and in Arabic, each step found by what the page says in that
@@ -113,8 +113,17 @@ for (const lang of ["fr", "ar"] as const) {
       await inLanguage(page);
       await page.getByRole("checkbox", { name: L("Select every subscriber on this page") }).check();
       await page.getByRole("button", { name: L("Set the status to Expired", { status: "expired" }) }).click();
-      await page.getByRole("button", { name: L("Change 2 subscribers", { count: 2, n: "2" }) }).click();
-      await expect.poll(async () => ((await (await page.request.get(`/api/v1/subscribers?q=${tag}`)).json()) as { data: { subscription_status: string }[] }).data.map((r) => r.subscription_status)).toEqual(["expired", "expired"]);
+      await (await hydrated(page.getByRole("button", { name: L("Change 2 subscribers", { count: 2, n: "2" }) }))).click();
+      const statuses = async () => ((await (await page.request.get(`/api/v1/subscribers?q=${tag}`)).json()) as { data: { subscription_status: string }[] }).data.map((r) => r.subscription_status);
+      await expect.poll(statuses).toEqual(["expired", "expired"]);
+      // The toast leads to the change's page, whose Undo asks before it puts the statuses back.
+      await page.getByRole("button", { name: L("Undo…") }).click();
+      await expect(page).toHaveURL(/\/subscribers\/bulk\/[\w-]{22}$/);
+      await inLanguage(page);
+      await (await hydrated(page.getByRole("button", { name: L("Undo"), exact: true }))).click();
+      await page.getByRole("dialog").getByRole("button", { name: L("Undo the change") }).click();
+      await expect(page.getByText(L("The change is undone."))).toBeVisible();
+      await expect.poll(statuses).toEqual(["pending", "pending"]);
     });
 
     test("review duplicates and mark a group as not duplicates", async ({ asStaff: page }) => {
@@ -123,7 +132,7 @@ for (const lang of ["fr", "ar"] as const) {
       await subscriber(page, `${last}b`, first.email.toUpperCase());
       await page.goto(`/subscribers/duplicates?q=${encodeURIComponent(first.email)}`);
       await inLanguage(page);
-      await page.getByRole("button", { name: new RegExp(`^${escape(L("Not duplicates"))}`) }).first().click();
+      await (await hydrated(page.getByRole("button", { name: new RegExp(`^${escape(L("Not duplicates"))}`) }).first())).click();
       const dialog = page.getByRole("dialog");
       await dialog.getByRole("button", { name: L("Mark as not duplicates") }).click();
       await expect(page.getByRole("button", { name: new RegExp(`^${escape(L("Not duplicates"))}`) })).toHaveCount(0);
@@ -138,7 +147,7 @@ for (const lang of ["fr", "ar"] as const) {
       await inLanguage(page);
       await page.getByRole("searchbox", { name: L("Name") }).fill(s.last_name);
       const row = page.getByRole("row", { name: new RegExp(s.last_name) });
-      await row.getByRole("button").first().click();
+      await (await hydrated(row.getByRole("button").first())).click();
       await page.getByRole("dialog").getByRole("button", { name: L("Restore"), exact: true }).click();
       await expect.poll(async () => (await page.request.get(`/api/v1/subscribers/${s.id}`)).status()).toBe(200);
     });

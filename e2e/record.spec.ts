@@ -1,5 +1,5 @@
 import type { Browser, Page } from "@playwright/test";
-import { axeViolations, expect, listToolbar, signInByApi, test, toast } from "./fixtures";
+import { axeViolations, expect, hydrated, listToolbar, signInByApi, test, toast } from "./fixtures";
 
 // The subscriber record, edits and conflicts, bulk changes, and the table's toolbar and columns
 // in the browser, desktop and phone.
@@ -140,7 +140,7 @@ test.describe("bulk changes", () => {
     await expect(page).toHaveURL(/\/subscribers\/bulk\?/);
     await expect(page.getByRole("heading", { name: "3 subscribers will change: set the status to expired" })).toBeVisible();
     await expect(page.getByTestId("bulk-which")).toHaveText(`The 3 subscribers you selected: Ann ${a.last_name}, Ben ${a.last_name}x, Cleo ${a.last_name}x.`);
-    await page.getByRole("button", { name: "Change 3 subscribers" }).click();
+    await (await hydrated(page.getByRole("button", { name: "Change 3 subscribers" }))).click();
     await expect(page).toHaveURL(new RegExp(`/subscribers\\?q=${a.last_name}&sort=first_name$`));
     await expect(toast(page, "3 subscribers changed.")).toBeVisible();
     await expect(bodyRows(page).filter({ hasText: "Expired" })).toHaveCount(3);

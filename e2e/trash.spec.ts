@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { axeViolations, expect, test, toast } from "./fixtures";
+import { axeViolations, expect, hydrated, test, toast } from "./fixtures";
 
 // Nothing lost by a wrong click: a deleted subscriber is found in the trash and restored; a bulk
 // change is undone from its page, which then says who undid it. axe checks each screen.
@@ -84,7 +84,7 @@ test.describe("undo", () => {
     await page.goto(`/subscribers?q=${tag}`);
     await page.getByRole("checkbox", { name: "Select every subscriber on this page" }).check();
     await page.getByRole("button", { name: "Set the status to Expired" }).click();
-    await page.getByRole("button", { name: "Change 2 subscribers" }).click();
+    await (await hydrated(page.getByRole("button", { name: "Change 2 subscribers" }))).click();
     const done = toast(page, "2 subscribers changed.");
     await expect(done).toBeVisible();
     await done.getByRole("button", { name: "Undo…" }).click();

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import type { Browser, Page } from "@playwright/test";
 import { parse } from "csv-parse/sync";
-import { expect, queryOf, signInWith, test, toast } from "./fixtures";
+import { expect, hydrated, queryOf, signInWith, test, toast } from "./fixtures";
 
 // Saved views in the browser: saved from the filters in force, opened from a clean list, shared,
 // opened by a second user, made a default view (and "All subscribers" past it), managed on the
@@ -201,7 +201,7 @@ test.describe("saved views", () => {
     await uma.getByRole("button", { name: "Set mandatory to Yes" }).click();
     await expect(uma.getByRole("heading", { name: "2 subscribers will change: set mandatory to yes" })).toBeVisible();
     await expect(uma.getByRole("list", { name: "The change's filters" }).getByRole("listitem")).toHaveCount(3);
-    await uma.getByRole("button", { name: "Change 2 subscribers" }).click();
+    await (await hydrated(uma.getByRole("button", { name: "Change 2 subscribers" }))).click();
     await expect(toast(uma, "2 subscribers changed.")).toBeVisible();
     await expect(uma).toHaveURL(/\/subscribers\?q=/);
     expect(queryOf(uma)).toMatchObject({ q: family, subscription_status: "pending", is_mandatory: "false", sort: "first_name", columns: "first_name,last_name,subscription_status,is_mandatory" });
