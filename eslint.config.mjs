@@ -14,7 +14,7 @@ const RAW_SQL = [
   })),
   // Every write opens its transaction with lib/db/transaction.ts, retried on a deadlock, the audit in it (decision 38).
   { property: "$transaction", message: "Open the transaction with lib/db/transaction.ts's transaction(): retried on a deadlock, tx.audit(…) in it." },
-  ...["sql", "raw", "join", "empty"].map((property) => ({
+  ...["sql", "raw", "join", "empty", "Sql"].map((property) => ({
     object: "Prisma",
     property,
     message: "Statements are written with lib/db/sql.ts's `sql`, `join` and `empty`.",

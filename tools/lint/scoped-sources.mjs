@@ -10,7 +10,14 @@ const TABLE = String.raw`(?:"?public"?\.)?"?(?:subscribers|branches)"?(?![\w"])`
 const LIST = String.raw`(?:(?!\b(?:where|order|group|having|limit|select|returning|set|values|on|using)\b)[^;()])*?,\s*`;
 /** SQL text naming a table to read, join or change (`ONLY`, `USING` and comma joins included); or a `sql` fragment that is the table's name alone, to put in one. */
 const BARE_TABLE = new RegExp(String.raw`\b(?:(?:from|join|update|using|truncate(?:\s+table)?)\s+(?:only\s+)?|from\s+${LIST}(?:only\s+)?)${TABLE}`, "i");
-const TABLE_FRAGMENT = new RegExp(String.raw`^\s*${TABLE}\s*$`, "i");
+/** A `sql` fragment to put after FROM or JOIN that starts with the table (`subscribers s`) or lists it (`users u, subscribers s`). */
+const TABLE_FRAGMENT = new RegExp(String.raw`^\s*(?:[^;()]*?,\s*)?(?:only\s+)?${TABLE}`, "i");
+/**
+ * Statement text, not a `sql` statement, whose table comes from a value: an interpolation right
+ * after the keyword, or text ending there to be completed by concatenation. Plain text cannot bind
+ * values, so whatever follows is spliced in as SQL; matched as SQL is written here (capitals).
+ */
+const TABLE_BY_VALUE = /\b(?:FROM|JOIN|UPDATE|USING|TRUNCATE(?:\s+TABLE)?)\s+(?:ONLY\s+)?$/;
 
 /** Prisma's model methods that read or change rows a WHERE picks; creating rows picks none. */
 const PICKING = new Set([
@@ -23,6 +30,8 @@ const MODELS = new Set(["subscriber", "branch"]);
 const SQL_MESSAGE =
   "Start from the scoped source: FROM ${subscribersOf(scope)} s, FROM ${branchesOf(scope)} b or JOIN ${LIVE_BRANCHES} b (lib/auth/scope.ts, decision 0037).";
 
+const BY_VALUE = "A table named by a value in statement text escapes this rule: write the statement with the `sql` tag, from the scoped source (lib/auth/scope.ts, decision 0037).";
+
 const HANDED_ON = "A Prisma model's delegate kept aside or handed on skips the scope: read through the scoped source with raw SQL (lib/auth/scope.ts, decision 0037).";
 
 /** @type {import("eslint").Rule.RuleModule} */
@@ -31,12 +40,18 @@ const scopedSources = {
   create(context) {
     return {
       TemplateLiteral(node) {
-        const text = node.quasis.map((q) => q.value.cooked ?? q.value.raw).join(" ${} ");
-        const fragment = node.parent.type === "TaggedTemplateExpression" && TABLE_FRAGMENT.test(text);
+        const parts = node.quasis.map((q) => q.value.cooked ?? q.value.raw);
+        const text = parts.join(" ${} ");
+        const tagged = node.parent.type === "TaggedTemplateExpression";
+        const fragment = tagged && TABLE_FRAGMENT.test(text);
+        const byValue = !tagged && parts.some((part) => TABLE_BY_VALUE.test(part));
         if (BARE_TABLE.test(text) || fragment) context.report({ node, message: SQL_MESSAGE });
+        else if (byValue) context.report({ node, message: BY_VALUE });
       },
       Literal(node) {
-        if (typeof node.value === "string" && BARE_TABLE.test(node.value)) context.report({ node, message: SQL_MESSAGE });
+        if (typeof node.value !== "string") return;
+        if (BARE_TABLE.test(node.value)) context.report({ node, message: SQL_MESSAGE });
+        else if (TABLE_BY_VALUE.test(node.value)) context.report({ node, message: BY_VALUE });
       },
       MemberExpression(node) {
         const model = node.object;
