@@ -42,7 +42,8 @@ const scopedSources = {
       TemplateLiteral(node) {
         const parts = node.quasis.map((q) => q.value.cooked ?? q.value.raw);
         const text = parts.join(" ${} ");
-        const tagged = node.parent.type === "TaggedTemplateExpression";
+        // Only the `sql` tag binds its values; any other tag (String.raw) splices them in as text.
+        const tagged = node.parent.type === "TaggedTemplateExpression" && node.parent.tag.type === "Identifier" && node.parent.tag.name === "sql";
         const fragment = tagged && TABLE_FRAGMENT.test(text);
         const byValue = !tagged && parts.some((part) => TABLE_BY_VALUE.test(part));
         if (BARE_TABLE.test(text) || fragment) context.report({ node, message: SQL_MESSAGE });
