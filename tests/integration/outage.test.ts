@@ -79,7 +79,7 @@ describe("PostgreSQL outage (real server, real next start)", () => {
       },
     });
     cookie = await signIn(server.url, "admin@outage.test", PASSWORD);
-    const executablePath = [process.env.CHROMIUM_PATH, "/usr/bin/chromium"].find((p) => p && fs.existsSync(p));
+    const executablePath = [process.env.CHROMIUM_PATH, "/usr/bin/chromium-headless-shell", "/usr/bin/chromium"].find((p) => p && fs.existsSync(p));
     browser = await chromium.launch({ executablePath, args: ["--no-sandbox", "--disable-background-networking", "--no-first-run"] });
   }, 120_000);
 
