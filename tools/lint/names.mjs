@@ -19,3 +19,13 @@ export function holderName(node) {
   if (node.type === "AwaitExpression") return holderName(node.argument);
   return "";
 }
+
+/** Whether a template is the `sql` tag's: only that tag binds its values; any other (String.raw) splices them in as text. */
+export function isSqlTagged(node) {
+  return node.parent.type === "TaggedTemplateExpression" && node.parent.tag.type === "Identifier" && node.parent.tag.name === "sql";
+}
+
+/** A template's text pieces, as written (the values between them left out). */
+export function templateParts(node) {
+  return node.quasis.map((q) => q.value.cooked ?? q.value.raw);
+}

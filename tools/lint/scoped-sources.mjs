@@ -2,7 +2,7 @@
 // lib/auth/scope.ts (subscribersOf, branchesOf, LIVE_BRANCHES, TRASHED_BRANCHES), never from the
 // bare tables, so none can leave out the branch scope or the trash (docs/decisions/0037-scoped-sources.md).
 
-import { DELEGATE_HOLDER, holderName, propertyName } from "./names.mjs";
+import { DELEGATE_HOLDER, holderName, isSqlTagged, propertyName, templateParts } from "./names.mjs";
 
 // A table's name as SQL may write it: bare or quoted, with or without its schema.
 const TABLE = String.raw`(?:"?public"?\.)?"?(?:subscribers|branches)"?(?![\w"])`;
@@ -40,10 +40,9 @@ const scopedSources = {
   create(context) {
     return {
       TemplateLiteral(node) {
-        const parts = node.quasis.map((q) => q.value.cooked ?? q.value.raw);
+        const parts = templateParts(node);
         const text = parts.join(" ${} ");
-        // Only the `sql` tag binds its values; any other tag (String.raw) splices them in as text.
-        const tagged = node.parent.type === "TaggedTemplateExpression" && node.parent.tag.type === "Identifier" && node.parent.tag.name === "sql";
+        const tagged = isSqlTagged(node);
         const fragment = tagged && TABLE_FRAGMENT.test(text);
         const byValue = !tagged && parts.some((part) => TABLE_BY_VALUE.test(part));
         if (BARE_TABLE.test(text) || fragment) context.report({ node, message: SQL_MESSAGE });

@@ -5,7 +5,7 @@
 // which only transaction() makes) and is sent by it; Prisma's model writes go through it too.
 
 import { readFileSync } from "node:fs";
-import { DELEGATE_HOLDER, holderName, propertyName } from "./names.mjs";
+import { DELEGATE_HOLDER, holderName, isSqlTagged, propertyName, templateParts } from "./names.mjs";
 
 /** Prisma's delegates, one per model of the schema (`model ApiToken` → `apiToken`). */
 const DELEGATES = new Set(
@@ -75,7 +75,7 @@ const writesInTransaction = {
   create(context) {
     const check = (node, text) => {
       const by = sender(node);
-      const tagged = node.parent.type === "TaggedTemplateExpression" && node.parent.tag.type === "Identifier" && node.parent.tag.name === "sql";
+      const tagged = isSqlTagged(node);
       if (!(tagged || by !== undefined ? WRITE_ANY_CASE : WRITE_IN_CAPITALS).test(text)) return;
       const names = transactionsAround(node);
       if (names.size === 0) return context.report({ node, message: MESSAGE });
@@ -95,7 +95,7 @@ const writesInTransaction = {
     };
     return {
       TemplateLiteral(node) {
-        check(node, node.quasis.map((q) => q.value.cooked ?? q.value.raw).join(" ${} "));
+        check(node, templateParts(node).join(" ${} "));
       },
       Literal(node) {
         if (typeof node.value === "string") check(node, node.value);
