@@ -12,7 +12,8 @@ export default defineConfig({
     },
   },
   test: {
-    // Integration files open their own databases; two files at a time suits a 2-core machine.
+    // Integration files open their own databases; on two cores a third file at a time is slower
+    // (bench/results/vitest-workers.md).
     maxWorkers: 2,
     projects: [
       // Property tests run hundreds of cases: on two loaded cores (CI runs integration files beside
