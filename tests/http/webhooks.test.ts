@@ -145,11 +145,14 @@ if (process.env.TEST_DATABASE_URL) {
       const branch = await ok("POST", "/api/v1/branches", { name: "Retried branch" });
       const rows = () => server.sql!(`SELECT d.status::text AS status, d.attempts FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id
         WHERE e.type = 'branch.created' AND e.data->>'id' = '${branch.id as number}'`);
+      const seen = () => receiver.received.filter((r) => r.type === "branch.created" && r.data.id === branch.id);
       await until(rows, (r) => r[0]?.status === "failed" && Number(r[0]?.attempts) >= 2, 30_000, "two failed attempts");
+      // The row counts an attempt when it is claimed, the receiver once it has answered: two refused.
+      await until(() => seen().length, (n) => n >= 2, 30_000, "two refused requests");
       receiver.answer = 204;
       await until(rows, (r) => r[0]?.status === "delivered", 60_000, "the delivery");
       // Every attempt (the receiver saw the failed ones too) carried the same event and webhook-id.
-      const attempts = receiver.received.filter((r) => r.type === "branch.created" && r.data.id === branch.id);
+      const attempts = seen();
       expect(attempts.length).toBeGreaterThanOrEqual(3);
       expect(new Set(attempts.map((r) => r.id)).size).toBe(1);
     });
