@@ -8,7 +8,7 @@
 //   npx tsx --conditions=react-server scripts/bench/ab.ts [--seconds 2] [--rounds 5] [--warmup 1]
 //       [--connections 1,10] [--paths /subscribers,/branches,/api/v1/subscribers] [--env NAME=VALUE]…
 //       [--as staff|admin] [--database console_bench] [--bearer] [--accept-language ar]
-//       DIR[::NODE-FLAGS]…
+//       [--floor PROCESSES[::NODE-FLAGS]] DIR[::NODE-FLAGS]…
 //
 // --bearer: the API paths are asked with an API token of the bench user (its lookup and its
 // requests a minute are counted per request) instead of the session.
@@ -17,6 +17,10 @@
 // Besides the medians, each build after the first gets the median of its round-by-round ratios to
 // the first build (the rounds are back to back, so a drift of the machine cancels out of them).
 // `DIR::--max-semi-space-size=32` serves DIR with that Node flag (flags separated by spaces).
+// --floor N: the framework floor (bench/framework-floor, built as `npm run bench` builds it) in N
+// processes sharing its port is measured last, beside the builds: each path as the floor's route or
+// page running that path's statements (FLOOR_PATHS), no session. What no page in this stack beats.
+// `--floor 1::--cpu-prof --cpu-prof-dir=/tmp/floor` profiles it as a DIR's flags profile a build.
 //
 // DIR: a folder holding a production build (`.next`) of some version of the console, with its
 // node_modules (`git worktree add /tmp/before <commit> && cp -al node_modules /tmp/before/ &&
@@ -29,8 +33,11 @@ import { newApiToken, secretHash } from "@/lib/auth/secrets";
 import { openDatabase } from "@/lib/db/client";
 import { BENCH_USERS, resetBenchPassword } from "@/tools/seed/bulk";
 import { bulkTarget } from "../bulk-load";
+import { ensureBuild, FRAMEWORK_FLOOR } from "./build";
+import { requestSql } from "./floor";
 import { loadHttp } from "./load";
 import { kB, pageWeight } from "./page-weight";
+import { SCENARIOS } from "./scenarios";
 import { signIn, startServer, type Server } from "./server";
 
 const { values: args, positionals: dirs } = parseArgs({
@@ -47,6 +54,7 @@ const { values: args, positionals: dirs } = parseArgs({
     database: { type: "string", default: "console_bench" },
     bearer: { type: "boolean", default: false },
     "accept-language": { type: "string" },
+    floor: { type: "string" },
   },
 });
 if (dirs.length === 0) throw new Error("Name at least one folder holding a production build.");
@@ -74,6 +82,17 @@ function cpuOfTree(pid: number): number {
   return total;
 }
 
+/** Each path's stand-in on the framework floor: its route or page running the same statements. */
+const FLOOR_PATHS: Record<string, { scenario: string; target: "api" | "html"; path: string }> = {
+  "/branches": { scenario: "branches", target: "html", path: "/sql/branches" },
+  "/api/v1/branches": { scenario: "branches", target: "api", path: "/api/sql/branches" },
+  "/subscribers": { scenario: "first-page", target: "html", path: "/sql/first-page" },
+  "/api/v1/subscribers": { scenario: "first-page", target: "api", path: "/api/sql/first-page" },
+  "/login": { scenario: "empty", target: "html", path: "/page" },
+};
+const paths = args.paths.split(",");
+if (args.floor && paths.some((p) => !FLOOR_PATHS[p])) throw new Error(`--floor measures only ${Object.keys(FLOOR_PATHS).join(", ")}.`);
+
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 const target = bulkTarget({ subscribers: 1_000_000, database: args.database });
@@ -89,9 +108,11 @@ if (bearer) {
     data: { user: { connect: { email: benchUser.email } }, name: `ab ${Date.now()}`, scope: "read", token_hash: secretHash(bearer), expires_at: new Date(Date.now() + 86_400_000) },
   });
 }
+const benchUserId = (await database.prisma.user.findUniqueOrThrow({ where: { email: benchUser.email }, select: { id: true } })).id;
 await database.close();
 
 const servers: Server[] = [];
+let floor: Server | null = null;
 try {
   for (const build of builds) {
     servers.push(await startServer(build.dir, { DATABASE_URL: target.url, DATABASE_POOL_SIZE: "10", TOKEN_REQUESTS_PER_MINUTE: "100000000", ...extraEnv }, build.flags));
@@ -99,46 +120,70 @@ try {
   // One by one: sign-ins sent at once for the same account take turns and may be refused (lib/auth/throttle.ts).
   const cookies: string[] = [];
   for (const s of servers) cookies.push(await signIn(s.url, benchUser.email, password));
+  floor = args.floor ? await startFloor(args.floor, target.url, benchUserId) : null;
   // Each build's page weight first: a page's figures depend on what it sends as much as on its time.
   for (const [i, s] of servers.entries()) {
     const w = await pageWeight(s.url, "/subscribers", cookies[i]!);
     console.log(`${builds[i]!.label}: /subscribers JavaScript ${kB(w.jsGzip)} gzipped, HTML ${kB(w.htmlBytes)} (${kB(w.htmlGzip)} gzipped)`);
   }
-  for (const p of args.paths.split(",")) {
+  // The floor is measured as one more build, last: its path stands in for the console's.
+  const measured = floor ? [...servers, floor] : servers;
+  const labels = [...builds.map((b) => b.label), ...(floor ? [`framework floor ×${args.floor!.split("::")[0]}`] : [])];
+  for (const p of paths) {
     for (const connections of args.connections.split(",").map(Number)) {
-      const p50s: number[][] = servers.map(() => []);
-      const cpu: number[][] = servers.map(() => []);
-      const rates: number[][] = servers.map(() => []);
-      const failures = servers.map(() => new Map<number, number>());
-      // /login is measured as the signed-out visitor it is for (it sends a signed-in one on).
-      const cookieOf = (i: number) => (p === "/login" ? "" : cookies[i]!);
+      const p50s: number[][] = measured.map(() => []);
+      const cpu: number[][] = measured.map(() => []);
+      const rates: number[][] = measured.map(() => []);
+      const failures = measured.map(() => new Map<number, number>());
       const authorization = bearer && p.startsWith("/api/") ? `Bearer ${bearer}` : undefined;
-      for (const [i, s] of servers.entries()) await loadHttp({ url: `${s.url}${p}`, cookie: authorization ? "" : cookieOf(i), authorization, acceptLanguage, connections, seconds: warmup });
+      // /login is measured as the signed-out visitor it is for (it sends a signed-in one on).
+      const ask = (i: number) =>
+        i === servers.length
+          ? { url: `${floor!.url}${FLOOR_PATHS[p]!.path}`, cookie: "" }
+          : { url: `${servers[i]!.url}${p}`, cookie: authorization || p === "/login" ? "" : cookies[i]!, authorization };
+      for (const i of measured.keys()) await loadHttp({ ...ask(i), acceptLanguage, connections, seconds: warmup });
       for (let r = 0; r < rounds; r++) {
         // Every other round in reverse order (A B, B A, …): neither build always runs first.
-        const order = servers.map((_, i) => i);
+        const order = measured.map((_, i) => i);
         if (r % 2) order.reverse();
         for (const i of order) {
-          const s = servers[i]!;
+          const s = measured[i]!;
           const before = cpuOfTree(s.pid);
-          const sample = await loadHttp({ url: `${s.url}${p}`, cookie: authorization ? "" : cookieOf(i), authorization, acceptLanguage, connections, seconds, failures: failures[i] });
+          const sample = await loadHttp({ ...ask(i), acceptLanguage, connections, seconds, failures: failures[i] });
           p50s[i]!.push(sample.p50);
           rates[i]!.push(sample.requests / seconds);
           cpu[i]!.push(((cpuOfTree(s.pid) - before) * 1000) / Math.max(1, sample.requests));
         }
       }
       const ratio = (values: number[][], i: number) => median(values[i]!.map((v, r) => v / values[0]![r]!));
-      const cells = builds.map(
-        (b, i) =>
-          `${b.label}: p50 ${median(p50s[i]!).toFixed(1)} ms, ${median(rates[i]!).toFixed(0)}/s, CPU ${median(cpu[i]!).toFixed(2)} ms/request${i ? ` (×${ratio(p50s, i).toFixed(3)}, ×${ratio(rates, i).toFixed(3)}/s, CPU ×${ratio(cpu, i).toFixed(3)})` : ""}`,
+      const cells = labels.map(
+        (label, i) =>
+          `${label}: p50 ${median(p50s[i]!).toFixed(1)} ms, ${median(rates[i]!).toFixed(0)}/s, CPU ${median(cpu[i]!).toFixed(2)} ms/request${i ? ` (×${ratio(p50s, i).toFixed(3)}, ×${ratio(rates, i).toFixed(3)}/s, CPU ×${ratio(cpu, i).toFixed(3)})` : ""}`,
       );
       console.log(`${p} ×${connections}  ${cells.join("  |  ")}`);
       // An answer that is not 2xx is not counted as a request: say so, or the CPU per request misleads.
       for (const [i, f] of failures.entries()) {
-        if (f.size) console.log(`  ${builds[i]!.label}: not 2xx: ${[...f].map(([status, n]) => `${n} × ${status || "no answer"}`).join(", ")}`);
+        if (f.size) console.log(`  ${labels[i]}: not 2xx: ${[...f].map(([status, n]) => `${n} × ${status || "no answer"}`).join(", ")}`);
       }
     }
   }
 } finally {
   for (const s of servers) await s.stop();
+  await floor?.stop();
+}
+
+/** bench/framework-floor in PROCESSES processes (`PROCESSES[::NODE-FLAGS]`), with the statements of FLOOR_PATHS' scenarios. */
+async function startFloor(spec: string, url: string, userId: number): Promise<Server> {
+  const [processes, flags = ""] = spec.split("::");
+  const build = ensureBuild(process.cwd(), FRAMEWORK_FLOOR);
+  const file = path.join(build.dir, "statements.json");
+  const statements = Object.fromEntries(
+    SCENARIOS.filter((s) => paths.some((p) => FLOOR_PATHS[p]!.scenario === s.id)).map((s) => [
+      s.id,
+      { api: requestSql(s, "api", userId), html: requestSql(s, "html", userId) },
+    ]),
+  );
+  fs.writeFileSync(file, JSON.stringify(statements));
+  const env = { DATABASE_URL: url, FLOOR_STATEMENTS: file, FLOOR_POOL_SIZE: "10", WEB_CONCURRENCY: String(Number(processes)) };
+  return startServer(build.dir, env, flags.split(" ").filter(Boolean), "/api/empty");
 }

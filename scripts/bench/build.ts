@@ -16,6 +16,13 @@ import { BUILD_INPUTS } from "../build-id.mjs";
 /** What goes into the build: the list the build id is made from (scripts/build-id.mjs). */
 export { BUILD_INPUTS };
 
+/** bench/framework-floor: where its sources are, what goes into its build, and where it is built. */
+export const FRAMEWORK_FLOOR = {
+  sources: "bench/framework-floor",
+  inputs: ["app", "lib", "next.config.js", "package.json", "serve.mjs", "tsconfig.json"],
+  dir: path.join(os.tmpdir(), "console-bench", "framework-floor"),
+};
+
 export function sourceHash(root: string, inputs: readonly string[] = BUILD_INPUTS): string {
   const hash = crypto.createHash("sha256");
   const walk = (rel: string) => {

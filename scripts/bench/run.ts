@@ -26,14 +26,13 @@
 // Needs the react-server condition (the query modules import "server-only"): the npm script
 // runs it with `tsx --conditions=react-server`.
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { openDatabase } from "@/lib/db/client";
 import type { DatabaseTarget } from "@/lib/db/config";
 import { BENCH_SCOPED, BENCH_USERS, bulkLoad, ensureScopedBenchUser, fillTrash, resetBenchPassword } from "@/tools/seed/bulk";
 import { bulkTarget } from "../bulk-load";
-import { ensureBuild } from "./build";
+import { ensureBuild, FRAMEWORK_FLOOR } from "./build";
 import { pageHasOwnFloor, postgresFloor, pgliteFloor, requestSql, writeExplain, type FloorDb } from "./floor";
 import { loadDirect, loadHttp, probe } from "./load";
 import { abuseMarkdown, BURST_CONNECTIONS, runAbuse, summarizeAbuse } from "./abuse";
@@ -104,7 +103,6 @@ type Cell = { scenario: Scenario; connections: number; api: Sample[]; html: Samp
  * "empty"), or its route handler and page that run a scenario's statements.
  */
 type FrameworkCell = { scenario: string; connections: number; api: Sample[]; html: Sample[] };
-const FRAMEWORK_INPUTS = ["app", "lib", "next.config.js", "package.json", "tsconfig.json"];
 
 async function main() {
   const started = Date.now();
@@ -446,9 +444,7 @@ async function measureAbuse(server: Server, staffCookie: string, adminPassword: 
  */
 async function measureFramework(sql: { url: string; userId: number } | null): Promise<FrameworkCell[]> {
   const build = ensureBuild(ROOT, {
-    sources: "bench/framework-floor",
-    inputs: FRAMEWORK_INPUTS,
-    dir: path.join(os.tmpdir(), "console-bench", "framework-floor"),
+    ...FRAMEWORK_FLOOR,
     force: args.rebuild,
   });
   const env: Record<string, string> = {};

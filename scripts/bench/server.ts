@@ -1,5 +1,5 @@
 // The app under test: the benchmark's build served as `npm run serve` serves it (server.ts in
-// front of Next; `next start` for an app without one, the framework floor) on a free port of 127.0.0.1, and a
+// front of Next; `next start` for an app without one, the framework floor's serve.mjs) on a free port of 127.0.0.1, and a
 // signed-in session on it (next-auth's credentials endpoint, as e2e/fixtures.ts does).
 import { spawn, type ChildProcess } from "node:child_process";
 import crypto from "node:crypto";
@@ -51,9 +51,11 @@ export async function startServer(dir: string, env: Record<string, string>, node
   const port = fixedPort ?? (await freePort());
   const url = `http://127.0.0.1:${port}`;
   const exportDir = fs.mkdtempSync(path.join(os.tmpdir(), "console-bench-exports-"));
+  // The framework floor's serve.mjs is `next start` in WEB_CONCURRENCY processes.
+  const nextStart = fs.existsSync(path.join(dir, "serve.mjs")) ? path.join(dir, "serve.mjs") : path.join(dir, "node_modules/next/dist/bin/next");
   const entry = fs.existsSync(path.join(dir, "server.ts"))
     ? ["--import", "tsx/esm", "server.ts"]
-    : [path.join(dir, "node_modules/next/dist/bin/next"), "start", "-H", "127.0.0.1", "-p", String(port)];
+    : [nextStart, "start", "-H", "127.0.0.1", "-p", String(port)];
   const child: ChildProcess = spawn(
     process.execPath,
     [...nodeArgs, ...entry],
