@@ -30,6 +30,9 @@ export const ERROR_BOUNDARY_WORDS = [
 /** The list parts that run in the browser: the filter bar, chips, selection, and tables drawn by client code. */
 export const LIST_CLIENT_WORDS = ["list.filterBar", "list.chips", "list.table", "list.sort", "list.pager", "list.selectPage", "list.loading"] as const satisfies readonly MessageGroup[];
 
+/** A branch row's Delete, the branch table's one client part. */
+export const BRANCH_TABLE_CLIENT_WORDS = ["branches.delete"] as const satisfies readonly MessageGroup[];
+
 /** The views menu's forms and a view's actions. */
 export const VIEWS_CLIENT_WORDS = ["views.actions", "views.save", "views.menu.edit", "views.menu.makeDefault", "views.menu.stopDefault", "views.loading", "views.offline", "views.saved", "views.notSaved"] as const satisfies readonly MessageGroup[];
 

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { ERROR_BOUNDARY_WORDS, LIST_CLIENT_WORDS, LOGIN_CLIENT_WORDS, VIEWS_CLIENT_WORDS } from "@/lib/i18n/client-words";
+import { BRANCH_TABLE_CLIENT_WORDS, ERROR_BOUNDARY_WORDS, LIST_CLIENT_WORDS, LOGIN_CLIENT_WORDS, VIEWS_CLIENT_WORDS } from "@/lib/i18n/client-words";
 
 // The client parts handed only some messages of a namespace (lib/i18n/client-words.ts) must read
 // nothing else: a message missing from the browser's catalogue shows its key. Each file's
@@ -24,6 +24,7 @@ const FILES: { file: string; words: readonly string[]; parameter?: string }[] = 
   { file: "components/list/table-skeleton.tsx", words: LIST_CLIENT_WORDS },
   { file: "components/list/filter-chip-words.ts", words: LIST_CLIENT_WORDS, parameter: "list" },
   { file: "components/export/export-parts.tsx", words: [...LIST_CLIENT_WORDS, "export", "fields"] },
+  { file: "app/(console)/branches/delete-branch-button.tsx", words: BRANCH_TABLE_CLIENT_WORDS },
   { file: "app/(console)/views/views-menu-forms.tsx", words: VIEWS_CLIENT_WORDS },
   { file: "app/(console)/views/view-actions.tsx", words: VIEWS_CLIENT_WORDS },
   { file: "app/login/login-form.tsx", words: LOGIN_CLIENT_WORDS },

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { ClientMessages } from "@/components/client-messages";
-import { LIST_CLIENT_WORDS } from "@/lib/i18n/client-words";
+import { BRANCH_TABLE_CLIENT_WORDS, LIST_CLIENT_WORDS } from "@/lib/i18n/client-words";
 import Link from "next/link";
 import { getTranslations } from "next-intl/server";
 import { redirect } from "next/navigation";
@@ -65,11 +65,11 @@ export default async function BranchesPage({ searchParams }: { searchParams: Pro
             noun="branches"
             empty={<NoBranches filtered={BRANCH_FILTER_KEYS.some((key) => params[key])} admin={admin} />}
           >
-            {(rows) => (
-              <ClientMessages namespaces={["branches"]}>
-                <BranchTable rows={rows} sort={filters.sort} params={params} path={PATH} admin={admin} />
-              </ClientMessages>
-            )}
+            {(rows) => {
+              const table = <BranchTable rows={rows} sort={filters.sort} params={params} path={PATH} admin={admin} />;
+              // The rows' one client part is an admin's Delete: only its words travel, and only to admins.
+              return admin ? <ClientMessages namespaces={BRANCH_TABLE_CLIENT_WORDS}>{table}</ClientMessages> : table;
+            }}
           </ListResults>
         )}
       </ListBody>
