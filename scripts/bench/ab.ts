@@ -65,10 +65,16 @@ const extraEnv = Object.fromEntries(args.env.map((e) => [e.slice(0, e.indexOf("=
 const rounds = Number(args.rounds);
 const acceptLanguage = args["accept-language"];
 const warmup = Number(args.warmup);
+/** `WHAT::NODE-FLAGS` (a build's folder, the floor's processes): what, and the Node flags to serve it with. */
+const withFlags = (argument: string) => {
+  const [what, flags = ""] = argument.split("::");
+  return { what: what!, flags: flags.split(" ").filter(Boolean), label: flags ? ` ${flags}` : "" };
+};
 const builds = dirs.map((d) => {
-  const [dir, flags = ""] = d.split("::");
-  return { dir: path.resolve(dir!), flags: flags.split(" ").filter(Boolean), label: `${path.basename(path.resolve(dir!))}${flags ? ` ${flags}` : ""}` };
+  const { what, flags, label } = withFlags(d);
+  return { dir: path.resolve(what), flags, label: `${path.basename(path.resolve(what))}${label}` };
 });
+const floorArgument = args.floor ? withFlags(args.floor) : null;
 
 /** CPU seconds (user + system) of a process and its descendants. */
 function cpuOfTree(pid: number): number {
@@ -120,7 +126,7 @@ try {
   // One by one: sign-ins sent at once for the same account take turns and may be refused (lib/auth/throttle.ts).
   const cookies: string[] = [];
   for (const s of servers) cookies.push(await signIn(s.url, benchUser.email, password));
-  floor = args.floor ? await startFloor(args.floor, target.url, benchUserId) : null;
+  floor = floorArgument ? await startFloor(Number(floorArgument.what), floorArgument.flags, target.url, benchUserId) : null;
   // Each build's page weight first: a page's figures depend on what it sends as much as on its time.
   for (const [i, s] of servers.entries()) {
     const w = await pageWeight(s.url, "/subscribers", cookies[i]!);
@@ -128,7 +134,7 @@ try {
   }
   // The floor is measured as one more build, last: its path stands in for the console's.
   const measured = floor ? [...servers, floor] : servers;
-  const labels = [...builds.map((b) => b.label), ...(floor ? [`framework floor ×${args.floor!.split("::")[0]}`] : [])];
+  const labels = [...builds.map((b) => b.label), ...(floorArgument ? [`framework floor ×${floorArgument.what}`] : [])];
   for (const p of paths) {
     for (const connections of args.connections.split(",").map(Number)) {
       const p50s: number[][] = measured.map(() => []);
@@ -172,9 +178,8 @@ try {
   await floor?.stop();
 }
 
-/** bench/framework-floor in PROCESSES processes (`PROCESSES[::NODE-FLAGS]`), with the statements of FLOOR_PATHS' scenarios. */
-async function startFloor(spec: string, url: string, userId: number): Promise<Server> {
-  const [processes, flags = ""] = spec.split("::");
+/** bench/framework-floor in `processes` processes, with the statements of FLOOR_PATHS' scenarios. */
+async function startFloor(processes: number, flags: string[], url: string, userId: number): Promise<Server> {
   const build = ensureBuild(process.cwd(), FRAMEWORK_FLOOR);
   const file = path.join(build.dir, "statements.json");
   const statements = Object.fromEntries(
@@ -184,6 +189,6 @@ async function startFloor(spec: string, url: string, userId: number): Promise<Se
     ]),
   );
   fs.writeFileSync(file, JSON.stringify(statements));
-  const env = { DATABASE_URL: url, FLOOR_STATEMENTS: file, FLOOR_POOL_SIZE: "10", WEB_CONCURRENCY: String(Number(processes)) };
-  return startServer(build.dir, env, flags.split(" ").filter(Boolean), "/api/empty");
+  const env = { DATABASE_URL: url, FLOOR_STATEMENTS: file, FLOOR_POOL_SIZE: "10", WEB_CONCURRENCY: String(processes) };
+  return startServer(build.dir, env, flags, "/api/empty");
 }
