@@ -25,6 +25,7 @@ export default defineConfig({
           name: "integration",
           include: ["tests/integration/**/*.test.ts"],
           setupFiles: ["tests/setup/next-request.ts"],
+          globalSetup: ["tests/setup/database-templates.ts"],
           environment: "node",
           testTimeout: 60_000,
           hookTimeout: 120_000,
@@ -37,6 +38,7 @@ export default defineConfig({
         test: {
           name: "http",
           include: ["tests/http/**/*.test.ts"],
+          globalSetup: ["tests/setup/database-templates.ts"],
           environment: "node",
           testTimeout: 120_000,
           hookTimeout: 180_000,

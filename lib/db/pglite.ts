@@ -86,15 +86,18 @@ class PrivateNodeFS extends NodeFS {
   }
 }
 
-/** Opens (creating if needed) a persisted PGlite database, folder 0700 and files 0600; `dir` undefined: in memory. */
-export async function openPGlite(dir?: string): Promise<PGlite & { release: () => void }> {
+/**
+ * Opens (creating if needed) a persisted PGlite database, folder 0700 and files 0600; `dir` undefined: in memory.
+ * `loadDataDir`: a new database starts as this dump (`dumpDataDir`) instead of an empty cluster.
+ */
+export async function openPGlite(dir?: string, { loadDataDir }: { loadDataDir?: Blob } = {}): Promise<PGlite & { release: () => void }> {
   const release = dir ? acquireLock(dir) : () => {};
   try {
     if (dir) {
       ensurePrivateDir(dir);
       tightenTree(dir);
     }
-    const db = await PGlite.create({ fs: dir ? new PrivateNodeFS(dir) : undefined, extensions: pgliteExtensions });
+    const db = await PGlite.create({ fs: dir ? new PrivateNodeFS(dir) : undefined, extensions: pgliteExtensions, ...(loadDataDir ? { loadDataDir } : {}) });
     return Object.assign(db, {
       release: () => {
         release();

@@ -7,11 +7,9 @@ import pg from "pg";
 import { hashPassword } from "@/lib/auth/password";
 import { fromPGlite } from "@/lib/db/client";
 import { endPool } from "@/lib/db/end-pool";
-import { applyMigrations } from "@/tools/migrate";
-import { openPGlite } from "@/lib/db/pglite";
 import { ServerExited, startNextServer, type NextServer } from "./next-server";
 import { freePort } from "./pg-cluster";
-import { createTestDatabase } from "./postgres";
+import { migratedPGlite, migratedPostgres } from "./templates";
 import type { TestDbKind } from "./db";
 
 // The production build served as `npm run serve` serves it, on a database of its own with the
@@ -50,8 +48,7 @@ export async function startConsole(kind: TestDbKind, options: ConsoleOptions = {
   let cleanup: () => Promise<void>;
   if (kind === "pglite") {
     const pgliteDir = path.join(dir, "pglite");
-    const pglite = await openPGlite(pgliteDir);
-    await applyMigrations(pglite);
+    const pglite = await migratedPGlite(pgliteDir);
     const database = fromPGlite(pglite, { kind: "pglite", dir: pgliteDir }, async () => {
       await pglite.close();
       pglite.release();
@@ -62,8 +59,7 @@ export async function startConsole(kind: TestDbKind, options: ConsoleOptions = {
     env = { DATABASE_URL: "", PGLITE_DIR: pgliteDir };
     cleanup = async () => {};
   } else {
-    const created = await createTestDatabase(process.env.TEST_DATABASE_URL!);
-    await applyMigrations(created.url);
+    const created = await migratedPostgres(process.env.TEST_DATABASE_URL!);
     const pool = new pg.Pool({ connectionString: created.url, max: 2 });
     // An idle connection the server ends (a test stopping PostgreSQL's side of it) is no crash.
     pool.on("error", () => {});

@@ -1,9 +1,7 @@
 import { fromPGlite, openDatabase, setDatabaseForTests, type Database } from "@/lib/db/client";
-import { applyMigrations } from "@/tools/migrate";
-import { openPGlite } from "@/lib/db/pglite";
 import type { SessionUser } from "@/lib/auth/permissions";
 import { toolEnv } from "@/tools/env";
-import { createTestDatabase } from "./postgres";
+import { migratedPGlite, migratedPostgres } from "./templates";
 
 export type TestDbKind = "pglite" | "postgres";
 
@@ -19,14 +17,12 @@ export function testDbKinds(): TestDbKind[] {
 /** A fresh, migrated database of its own, used by the app's code (`db()`) for this test file. */
 export async function testDatabase(kind: TestDbKind): Promise<Database> {
   if (kind === "pglite") {
-    const pglite = await openPGlite();
-    await applyMigrations(pglite);
+    const pglite = await migratedPGlite();
     const database = fromPGlite(pglite, { kind: "pglite", dir: "memory://" }, () => pglite.close());
     setDatabaseForTests(database);
     return database;
   }
-  const created = await createTestDatabase(toolEnv(["TEST_DATABASE_URL"]).TEST_DATABASE_URL!);
-  await applyMigrations(created.url);
+  const created = await migratedPostgres(toolEnv(["TEST_DATABASE_URL"]).TEST_DATABASE_URL!);
   const database = await openDatabase({ kind: "postgres", url: created.url });
   const close = database.close;
   database.close = async () => {

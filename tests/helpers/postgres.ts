@@ -11,13 +11,13 @@ export type TestDatabase = {
 };
 
 /**
- * Creates a fresh, empty PostgreSQL database on the server of `baseUrl` (e.g. TEST_DATABASE_URL,
- * postgres://postgres@127.0.0.1:5432/postgres) and returns its URL. Tests must drop it in
+ * Creates a fresh PostgreSQL database on the server of `baseUrl` (e.g. TEST_DATABASE_URL,
+ * postgres://postgres@127.0.0.1:5432/postgres), empty or a copy of `template`, and returns its URL. Tests must drop it in
  * afterAll: CI runs against the server as the last session left it.
  */
-export async function createTestDatabase(baseUrl: string): Promise<TestDatabase> {
+export async function createTestDatabase(baseUrl: string, template?: string): Promise<TestDatabase> {
   const name = `console_test_${crypto.randomBytes(6).toString("hex")}`;
-  await withAdmin(baseUrl, (client) => client.query(`CREATE DATABASE "${name}"`));
+  await withAdmin(baseUrl, (client) => client.query(`CREATE DATABASE "${name}"${template ? ` TEMPLATE "${template}"` : ""}`));
   const url = new URL(baseUrl);
   url.pathname = `/${name}`;
   let dropped = false;
