@@ -1,4 +1,3 @@
-import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -6,7 +5,6 @@ import pg from "pg";
 import type { TestProject } from "vitest/node";
 import { openPGlite } from "@/lib/db/pglite";
 import { applyMigrations } from "@/tools/migrate";
-import { defaultPaths } from "@/tools/migrate/paths";
 import { toolEnv } from "@/tools/env";
 import { createTestDatabase } from "../helpers/postgres";
 
@@ -26,19 +24,8 @@ declare module "vitest" {
 type Templates = { pglite: string; postgres: string | null; release(): Promise<void> };
 type Holder = { __consoleTestTemplates?: { templates: Promise<Templates>; users: number } };
 
-/** Every migration's name and text: a dump made from other migrations is not reused. */
-function migrationsDigest(): string {
-  const { migrationsDir } = defaultPaths();
-  const hash = crypto.createHash("sha256");
-  for (const name of fs.readdirSync(migrationsDir).sort()) {
-    const file = path.join(migrationsDir, name, "migration.sql");
-    if (fs.existsSync(file)) hash.update(name).update(fs.readFileSync(file));
-  }
-  return hash.digest("hex").slice(0, 16);
-}
-
 async function buildTemplates(): Promise<Templates> {
-  const file = path.join(os.tmpdir(), `console-test-pglite-${process.pid}-${migrationsDigest()}.tar`);
+  const file = path.join(os.tmpdir(), `console-test-pglite-${process.pid}.tar`);
   const pglite = await openPGlite();
   try {
     await applyMigrations(pglite);
@@ -48,10 +35,10 @@ async function buildTemplates(): Promise<Templates> {
   }
   const url = toolEnv(["TEST_DATABASE_URL"]).TEST_DATABASE_URL;
   const postgres = url ? await createTestDatabase(url) : null;
-  if (postgres) {
+  if (url && postgres) {
     await applyMigrations(postgres.url);
     // A template is copied only while nobody is connected to it: the migration's pool is gone.
-    await closeIdle(postgres.url);
+    await closeIdle(url, postgres.name);
   }
   return {
     pglite: file,
@@ -63,12 +50,9 @@ async function buildTemplates(): Promise<Templates> {
   };
 }
 
-/** Waits until the migration tool's connections to `url` have ended. */
-async function closeIdle(url: string) {
-  const name = new URL(url).pathname.slice(1);
-  const admin = new URL(url);
-  admin.pathname = "/postgres";
-  const client = new pg.Client({ connectionString: admin.toString() });
+/** Waits until the migration tool's connections to database `name` have ended (asked on `baseUrl`'s). */
+async function closeIdle(baseUrl: string, name: string) {
+  const client = new pg.Client({ connectionString: baseUrl });
   await client.connect();
   try {
     for (let i = 0; i < 100; i++) {
