@@ -1,4 +1,4 @@
-import type { Browser, Page } from "@playwright/test";
+import type { Browser, BrowserContext, Page } from "@playwright/test";
 import { axeViolations, expect, signInByApi, test, type RoleName } from "./fixtures";
 import { BROWSER_LOCALE, englishOnly, isNeutral, pageTexts, plainWord, type Lang } from "./languages";
 
@@ -106,14 +106,34 @@ async function places(browser: Browser): Promise<{ list: Place[]; data: string[]
   };
 }
 
-async function open(browser: Browser, locale: string, viewport: { width: number; height: number }, place: Place): Promise<Page> {
-  const context = await browser.newContext({ locale, viewport });
-  const page = await context.newPage();
-  if (place.as) await signInByApi(page, place.as);
-  const response = await page.goto(place.path);
-  expect(response?.status(), place.path).toBeLessThan(500);
-  await expect(page.locator("h1").first()).toBeVisible();
-  return page;
+/**
+ * Opens places in one language at one size: a context per role, signed in once, and a fresh page
+ * per place (what a user does in one browser); `close` ends them all.
+ */
+function visitor(browser: Browser, locale: string, viewport: { width: number; height: number }) {
+  const contexts = new Map<RoleName | null, Promise<BrowserContext>>();
+  const contextFor = (as: RoleName | null) => {
+    if (!contexts.has(as))
+      contexts.set(
+        as,
+        (async () => {
+          const context = await browser.newContext({ locale, viewport });
+          if (as) await signInByApi(await context.newPage(), as);
+          return context;
+        })(),
+      );
+    return contexts.get(as)!;
+  };
+  return {
+    async open(place: Place): Promise<Page> {
+      const page = await (await contextFor(place.as)).newPage();
+      const response = await page.goto(place.path);
+      expect(response?.status(), place.path).toBeLessThan(500);
+      await expect(page.locator("h1").first()).toBeVisible();
+      return page;
+    },
+    close: async () => Promise.all([...contexts.values()].map(async (context) => (await context).close())),
+  };
 }
 
 let found: { list: Place[]; data: string[] } | null = null;
@@ -127,8 +147,9 @@ test.describe("every page in another language", () => {
       const { list } = await setUp(browser);
       const english = new Set(englishOnly("ar"));
       const problems: string[] = [];
+      const arabic = visitor(browser, BROWSER_LOCALE.ar, viewport);
       for (const place of list) {
-        const page = await open(browser, BROWSER_LOCALE.ar, viewport, place);
+        const page = await arabic.open(place);
         await expect(page.locator("html")).toHaveAttribute("dir", "rtl");
         await expect(page.locator("html")).toHaveAttribute("lang", "ar");
         await page.screenshot({ path: `${SCREENS}/ar-${screen}-${place.name}.png`, fullPage: true });
@@ -136,8 +157,9 @@ test.describe("every page in another language", () => {
         const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
         if (overflow > 0) problems.push(`${place.name}: ${overflow}px wider than the screen`);
         for (const text of await pageTexts(page)) if (english.has(text)) problems.push(`${place.name}: English text ${JSON.stringify(text)}`);
-        await page.context().close();
+        await page.close();
       }
+      await arabic.close();
       expect(problems, problems.join("\n")).toEqual([]);
     });
   }
@@ -146,13 +168,15 @@ test.describe("every page in another language", () => {
     const { list } = await setUp(browser);
     const english = new Set(englishOnly("fr"));
     const problems: string[] = [];
+    const french = visitor(browser, BROWSER_LOCALE.fr, VIEWPORTS.desktop);
     for (const place of list) {
-      const page = await open(browser, BROWSER_LOCALE.fr, VIEWPORTS.desktop, place);
+      const page = await french.open(place);
       await expect(page.locator("html")).toHaveAttribute("lang", "fr");
       await page.screenshot({ path: `${SCREENS}/fr-${place.name}.png`, fullPage: true });
       for (const text of await pageTexts(page)) if (english.has(text)) problems.push(`${place.name}: English text ${JSON.stringify(text)}`);
-      await page.context().close();
+      await page.close();
     }
+    await french.close();
     expect(problems, problems.join("\n")).toEqual([]);
   });
 
@@ -161,8 +185,9 @@ test.describe("every page in another language", () => {
     const known = new Set(data);
     const PSEUDO = /[⟦⟧àƀçđéƒĝĥîĵķĺɱñöþǫŕšţûṽŵẋýžÀƁÇĐÉƑĜĤÎĴĶĹṀÑÖÞǪŔŠŢÛṼŴẊÝŽ]/;
     const problems: string[] = [];
+    const pseudo = visitor(browser, "en-XA", VIEWPORTS.desktop);
     for (const place of list) {
-      const page = await open(browser, "en-XA", VIEWPORTS.desktop, place);
+      const page = await pseudo.open(place);
       await page.screenshot({ path: `${SCREENS}/pseudo-${place.name}.png`, fullPage: true });
       for (const text of await pageTexts(page)) {
         if (known.has(text) || isNeutral(text) || /^Lang|^Lina|^Ida|^lina\.|^ida\./.test(text)) continue;
@@ -173,8 +198,9 @@ test.describe("every page in another language", () => {
         const word = PSEUDO.test(text) ? plainWord(text, data) : null;
         if (word) problems.push(`${place.name}: ${JSON.stringify(word)} in ${JSON.stringify(text)}`);
       }
-      await page.context().close();
+      await page.close();
     }
+    await pseudo.close();
     expect([...new Set(problems)], [...new Set(problems)].join("\n")).toEqual([]);
   });
 });

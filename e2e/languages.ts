@@ -2,6 +2,7 @@ import { createTranslator } from "next-intl";
 import type { Page } from "@playwright/test";
 import fs from "node:fs";
 import path from "node:path";
+import { AUDIT_ACTIONS } from "../lib/audit/actions";
 
 // The catalogues, read by the specs that run the console in French, Arabic and the pseudo-language:
 // a locator names what the English page says, and `words(locale).L()` gives what the same
@@ -117,6 +118,7 @@ export function isNeutral(given: string): boolean {
     // Digits, punctuation and the arrows and marks of buttons (▾ ✕ ← →) are no language's.
     /^[\s\d.,:;/–—\-+()%#×·…|'’"“”«»!?*@=<>[\]_~^&$€£\u2190-\u21ff\u2700-\u27bf\u25a0-\u25ff]*$/.test(text) ||
     // A machine name (an audit action's code, a webhook message's id): never a sentence.
+    AUDIT_ACTIONS.some((action) => action === text) ||
     /^[\w.-]*_[\w.-]*$/.test(text) ||
     /^\S+@\S+$/.test(text) ||
     /^(https?:\/\/|\/)\S*$/.test(text)
