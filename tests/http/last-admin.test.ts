@@ -1,6 +1,6 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Browser, type ConsoleServer, startConsole } from "../helpers/console-server";
+import { Browser, type ConsoleServer, type RawResponse, startConsole } from "../helpers/console-server";
 import { testDbKinds } from "../helpers/db";
 import { SSO_GROUPS, startIdentityProvider, type IdentityProvider, type TestAccount } from "../helpers/identity-provider";
 import { waitingForLocks } from "../helpers/postgres";
@@ -31,7 +31,9 @@ for (const kind of testDbKinds()) {
         env: async (origin) => {
           await idp?.close();
           idp = await startIdentityProvider({ consoleOrigins: [origin], accounts: ACCOUNTS });
-          return idp.env;
+          // The race below holds the admins' rows until both requests wait for them: on a loaded
+          // machine the first may wait longer than the default statement timeout (5 s), which ends it.
+          return { ...idp.env, DATABASE_STATEMENT_TIMEOUT_MS: "30000" };
         },
       });
     });
@@ -83,10 +85,14 @@ for (const kind of testDbKinds()) {
           await hold.query("SELECT id FROM users WHERE role = 'admin' AND active FOR UPDATE");
           const patch = (browser: Browser, id: number, body: object) =>
             browser.request(`/api/v1/users/${id}`, { method: "PATCH", headers: { ...JSON_BODY, origin: server.url }, body: JSON.stringify(body) });
-          const answers = Promise.all([patch(ann, ids["bob@last.test"]!, { active: false }), patch(bob, ids["ann@last.test"]!, { role: "staff" })]);
-          const deadline = Date.now() + 15_000;
-          const waiting = () => waitingForLocks(hold);
-          while ((await waiting()) < 2) {
+          const sent = [patch(ann, ids["bob@last.test"]!, { active: false }), patch(bob, ids["ann@last.test"]!, { role: "staff" })] as const;
+          // A request answered before both wait is the failure to report, with what it said.
+          let early: RawResponse | undefined;
+          for (const request of sent) void request.then((answer) => (early ??= answer), () => {});
+          const answers = Promise.all(sent);
+          const deadline = Date.now() + 25_000;
+          while ((await waitingForLocks(hold)) < 2) {
+            if (early) throw new Error(`a change was answered before both waited: ${early.status} ${early.body}`);
             if (Date.now() > deadline) throw new Error("the two changes never both waited");
             await new Promise((resolve) => setTimeout(resolve, 50));
           }
