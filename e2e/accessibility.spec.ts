@@ -1,5 +1,5 @@
 import type { Browser, Page } from "@playwright/test";
-import { axeViolations, expect, openRowMenu, signInByApi, test, USERS, type RoleName } from "./fixtures";
+import { axeViolations, expect, openRowMenu, repeatedLandmarks, signInByApi, test, USERS, type RoleName } from "./fixtures";
 
 // Every page of the console, as staff and as an administrator, at desktop and phone width: axe
 // (WCAG 2.1 A and AA) finds no serious or critical violation. Pages only administrators see are
@@ -309,6 +309,11 @@ for (const [screen, viewport] of Object.entries(VIEWPORTS)) {
       await visit(page, check, new URL(set_password_url).pathname, "set password");
       await visit(page, check, "/set-password/not-a-real-link-0000000000000000000000000000", "set password, unknown link");
       await visit(page, check, "/api/docs", "API documentation");
+      // Its landmarks are its few sections, each named once: an operation or a record is an article
+      // (the tag Activity and the record Activity share a name).
+      await expect(page.getByRole("region", { name: "Activity", exact: true })).toHaveCount(1);
+      await expect(page.getByRole("article", { name: "Activity", exact: true })).toHaveCount(1);
+      expect(await repeatedLandmarks(page)).toEqual([]);
       // It fits the width (no sideways scroll on a phone) and leads back to the console.
       expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
       await expect(page.getByRole("link", { name: "← Back to the console" })).toHaveAttribute("href", "/subscribers");

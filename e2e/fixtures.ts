@@ -106,6 +106,15 @@ export async function animationsSettled(page: Page, quietMs = 250) {
 }
 
 /**
+ * The landmarks that share a role and a name, by axe's `landmark-unique` (a best practice it rates
+ * moderate, so outside axeViolations): a screen reader lists landmarks by name.
+ */
+export async function repeatedLandmarks(page: Page): Promise<string[]> {
+  const { violations } = await new AxeBuilder({ page }).withRules(["landmark-unique"]).options({ resultTypes: ["violations"] }).setLegacyMode().analyze();
+  return violations.flatMap((v) => v.nodes.map((n) => n.target.join(" ")));
+}
+
+/**
  * What axe finds serious or critical on the page as it is now, one readable paragraph per rule:
  * every spec's checks, WCAG 2.0 to 2.2 A and AA and the experimental rule that a control's name
  * holds its visible label (2.5.3, level A), once animations have settled (a toast fading in blends

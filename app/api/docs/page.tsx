@@ -90,13 +90,15 @@ function Answers({ responses, shared }: { responses: Responses; shared: Response
   );
 }
 
+// An operation or a record is an article, not a region: the landmarks a screen reader lists stay
+// the page's few sections, each named once (a tag and a record may share a name).
 function OperationView({ entry, shared }: { entry: Entry; shared: Responses }) {
   const { op, method, path } = entry;
   const parameters = op.parameters ?? [];
   const body = op.requestBody;
   const t = useTranslations("apiDocs");
   return (
-    <section id={anchor(entry)} aria-labelledby={`${anchor(entry)}-title`} className="rounded-lg border border-slate-200 bg-white p-4 shadow-sm">
+    <article id={anchor(entry)} aria-labelledby={`${anchor(entry)}-title`} className="rounded-lg border border-slate-200 bg-white p-4 shadow-sm">
       <h3 id={`${anchor(entry)}-title`} className="flex flex-wrap items-baseline gap-2">
         <span className={`rounded px-2 py-0.5 font-mono text-xs font-bold uppercase ${METHOD_COLOURS[method]}`}>{method}</span>
         <code className="font-semibold [overflow-wrap:anywhere]">{path}</code>
@@ -147,7 +149,7 @@ function OperationView({ entry, shared }: { entry: Entry; shared: Responses }) {
         <h4 className="text-xs font-semibold uppercase tracking-wide text-slate-600">{t("answers")}</h4>
         <Answers responses={op.responses ?? {}} shared={shared} />
       </div>
-    </section>
+    </article>
   );
 }
 
@@ -221,12 +223,12 @@ export default async function ApiDocsPage() {
         <h2 id="schemas-heading" className="text-lg font-semibold">{t("records")}</h2>
         <div className="mt-3 space-y-4">
           {Object.entries(document.components?.schemas ?? {}).map(([name, schema]) => (
-            <section key={name} id={schemaAnchor(name)} aria-labelledby={`${schemaAnchor(name)}-title`} className="rounded-lg border border-slate-200 bg-white p-4">
+            <article key={name} id={schemaAnchor(name)} aria-labelledby={`${schemaAnchor(name)}-title`} className="rounded-lg border border-slate-200 bg-white p-4">
               <h3 id={`${schemaAnchor(name)}-title`} className="font-mono font-semibold">{name}</h3>
               <div className="mt-2">
                 <SchemaView schema={schema} />
               </div>
-            </section>
+            </article>
           ))}
         </div>
       </section>
