@@ -9,6 +9,8 @@ import AxeBuilder from "@axe-core/playwright";
 import { chromium } from "@playwright/test";
 import { parseArgs } from "node:util";
 import { toolEnv } from "@/tools/env";
+import { DEMO_USERS } from "@/tools/seed/demo";
+import { signIn } from "./server";
 
 const { values, positionals } = parseArgs({
   options: { base: { type: "string", default: "http://localhost:3195" }, rounds: { type: "string", default: "2" } },
@@ -23,13 +25,10 @@ const MODES = [
   { name: "legacy, violations only", legacy: true, violationsOnly: true },
 ];
 
+const admin = DEMO_USERS.find((u) => u.role === "admin")!;
+const cookie = await signIn(values.base, admin.email, admin.password);
 const browser = await chromium.launch({ executablePath: toolEnv(["CHROMIUM_PATH"]).CHROMIUM_PATH ?? "/usr/bin/chromium-headless-shell", args: ["--no-sandbox"] });
-const context = await browser.newContext({ baseURL: values.base, viewport: { width: 1280, height: 800 } });
-const { csrfToken } = (await (await context.request.get("/api/auth/csrf")).json()) as { csrfToken: string };
-await context.request.post("/api/auth/callback/credentials", {
-  form: { email: "admin@example.com", password: "admin-demo-pass", csrfToken, json: "true" },
-  maxRedirects: 0,
-});
+const context = await browser.newContext({ baseURL: values.base, viewport: { width: 1280, height: 800 }, extraHTTPHeaders: { cookie } });
 const page = await context.newPage();
 for (const path of paths) {
   await page.goto(path);
